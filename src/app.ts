@@ -1,0 +1,91 @@
+// Builds the Fastify app from the modules: conventions first (errors, validation, auth, rate
+// limits), then each area's routes under /v1, the operator's /admin/v1 when enabled, and docs.
+import Fastify, { type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { installAuth } from './platform/auth.ts';
+import { bodyAjv, textAjv } from './platform/ajv.ts';
+import { installErrorHandler } from './platform/error-handler.ts';
+import { ApiError } from './platform/errors.ts';
+import { keyPrefix } from './platform/keys.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
+import { clientAccountRoutes } from './modules/client-accounts/routes.ts';
+import { jobDetailRoutes } from './modules/job-details/routes.ts';
+import { jobStageRoutes } from './modules/job-stages/routes.ts';
+import { jobTagRoutes } from './modules/job-tags/routes.ts';
+import { jobRoutes } from './modules/jobs/routes.ts';
+import { locationRoutes } from './modules/locations/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
+
+export const API_VERSION = 'v1';
+export const SERVICE_VERSION = '0.1.0';
+
+export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & { logLevel?: string | false };
+
+export async function buildApp(database: Database, config: AppConfig): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === false ? false : { level: config.logLevel ?? 'info' },
+    // Keys are server secrets (document 1): no CORS headers are ever sent.
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object));
+  installErrorHandler(app);
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: 'Resource not found' }));
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Groundwork API', version: SERVICE_VERSION, description: 'Contractor-workspace service API, v1.' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+
+  await app.register(async (v1) => {
+    await v1.register(rateLimit, {
+      max: config.rateLimit.max,
+      timeWindow: config.rateLimit.windowMs,
+      // Per key (its public 11-character prefix); calls without a key share their address's bucket.
+      keyGenerator: (request) => {
+        const header = request.headers['x-api-key'];
+        const prefix = typeof header === 'string' ? keyPrefix(header.trim()) : null;
+        return prefix ?? `ip:${request.ip}`;
+      },
+      errorResponseBuilder: (_request, context) => {
+        const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));
+        return new ApiError(429, 'Too many requests', {
+          message: `Rate limit of ${context.max} calls per ${context.after} reached; retry after ${retryAfter} s`,
+          code: 'rate_limited',
+          usage: { limit: context.max, remaining: 0, reset_seconds: retryAfter },
+        });
+      },
+    });
+    installAuth(v1, database.db);
+
+    v1.get('/v1/health', {
+      config: { public: true, rateLimit: false },
+      schema: {
+        tags: ['Platform'], summary: 'Health (no key needed)', security: [],
+        response: { 200: { type: 'object', properties: { status: { type: 'string' }, version: { type: 'string' } } } },
+      },
+    }, async () => ({ status: 'ok', version: API_VERSION }));
+    v1.get('/v1/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
+
+    userRoutes(v1, database);
+    clientAccountRoutes(v1, database);
+    locationRoutes(v1, database);
+    jobStageRoutes(v1, database);
+    jobRoutes(v1, database);
+    jobDetailRoutes(v1, database);
+    jobTagRoutes(v1, database);
+  });
+
+  await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { url: '/v1/openapi.json' } as never });
+
+  if (config.adminToken) adminRoutes(app, database, config.adminToken);
+  return app;
+}

@@ -1,0 +1,40 @@
+// Typed environment: every knob the operator can turn, read once at start.
+export interface Config {
+  port: number;
+  host: string;
+  /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
+  databaseUrl: string;
+  adminToken: string | null;
+  rateLimit: { max: number; windowMs: number };
+  /** Seed a demo workspace on first start when the database has none. */
+  demo: boolean;
+  logLevel: string;
+}
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+export function loadConfig(): Config {
+  return {
+    port: intFromEnv('PORT', 3000),
+    host: process.env.HOST || '0.0.0.0',
+    databaseUrl: process.env.DATABASE_URL || 'data/groundwork.sqlite',
+    adminToken: process.env.GROUNDWORK_ADMIN_TOKEN || null,
+    // 1000 calls per 10 s per key: Stripe-like 100/s on average, with room for bursts.
+    rateLimit: {
+      max: intFromEnv('GROUNDWORK_RATE_LIMIT_MAX', 1000),
+      windowMs: intFromEnv('GROUNDWORK_RATE_LIMIT_WINDOW_MS', 10_000),
+    },
+    demo: process.env.GROUNDWORK_DEMO !== 'false',
+    logLevel: process.env.LOG_LEVEL || 'info',
+  };
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return url.startsWith('postgres://') || url.startsWith('postgresql://');
+}

@@ -1,0 +1,48 @@
+// Everything that differs between SQLite and PostgreSQL lives here, so the query code is one.
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Transaction } from 'kysely';
+import type { DB } from './tables.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface Dialect {
+  engine: Engine;
+  /** Integer primary key that the database numbers. */
+  idColumn(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /**
+   * Serialises writers of one workspace inside a transaction (PostgreSQL row lock on the firm).
+   * SQLite needs nothing: it admits one writer at a time and Kysely holds its one connection
+   * for the whole transaction.
+   */
+  lockFirm(trx: Executor, firmId: number): Promise<void>;
+  /** True when `err` is a unique-constraint violation. */
+  isUniqueViolation(err: unknown): boolean;
+  /** Case-insensitive LIKE operator. */
+  likeOperator: 'like' | 'ilike';
+}
+
+const sqlite: Dialect = {
+  engine: 'sqlite',
+  idColumn: (col) => col.primaryKey().autoIncrement(),
+  lockFirm: async () => {},
+  isUniqueViolation: (err) =>
+    typeof err === 'object' && err !== null &&
+    String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT_UNIQUE'),
+  // SQLite's LIKE ignores ASCII case already.
+  likeOperator: 'like',
+};
+
+const postgres: Dialect = {
+  engine: 'postgres',
+  idColumn: (col) => col.primaryKey().generatedByDefaultAsIdentity(),
+  lockFirm: async (trx, firmId) => {
+    await sql`select id from firms where id = ${firmId} for update`.execute(trx);
+  },
+  isUniqueViolation: (err) =>
+    typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505',
+  likeOperator: 'ilike',
+};
+
+export function dialectFor(engine: Engine): Dialect {
+  return engine === 'postgres' ? postgres : sqlite;
+}

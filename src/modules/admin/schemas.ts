@@ -1,0 +1,66 @@
+// Admin API bodies (operator side: workspaces, users, keys). Shared by the HTTP routes and the CLI.
+import { Type, type TBoolean } from '@sinclair/typebox';
+import { ESTIMATING_ROLES, PERMISSIONS, ROLES, USER_FLAGS, type UserFlag } from '../../platform/permissions.ts';
+import { PLANS, SUBSCRIPTION_STATUSES } from '../../platform/plans.ts';
+import { Body, Nullable } from '../../platform/schemas.ts';
+import { SettingsSchema } from '../../platform/workspace.ts';
+
+const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+const Division = Type.Object({ key: Type.String({ minLength: 1, maxLength: 50 }), name: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false });
+export const StageInput = Body({
+  key: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9_]+$' }),
+  label: Type.String({ minLength: 1, maxLength: 100 }),
+  type: lit(['open', 'won', 'lost', 'excluded']),
+  completed: Type.Boolean({ description: "the workspace's completed stage (at most one)" }),
+}, { required: ['key', 'label', 'type'] });
+
+const profile = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Type.String({ format: 'email', maxLength: 255 }),
+  username: Nullable(Type.String({ maxLength: 100 })),
+  job_title: Nullable(Type.String({ maxLength: 200 })),
+  phone_number: Nullable(Type.String({ maxLength: 50 })),
+  headshot_url: Nullable(Type.String({ maxLength: 1000 })),
+};
+const flags = Object.fromEntries(USER_FLAGS.map((f) => [f, Type.Boolean()])) as Record<UserFlag, TBoolean>;
+
+export const OwnerInput = Body(profile, { required: ['name', 'email'] });
+
+const workspaceFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  plan: lit(PLANS),
+  subscription_status: lit(SUBSCRIPTION_STATUSES),
+  timezone: Type.String({ minLength: 1, maxLength: 64 }),
+  settings: Type.Partial(SettingsSchema, { additionalProperties: false }),
+  job_types: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^,]+$' }), { maxItems: 200, uniqueItems: true }),
+  divisions: Type.Array(Division, { maxItems: 100 }),
+};
+
+export const CreateWorkspaceInput = Body({
+  ...workspaceFields,
+  owner: OwnerInput,
+  job_stages: Type.Array(StageInput, { maxItems: 50, description: 'stages added after the built-in lead, active, won, lost' }),
+}, { required: ['name', 'owner'] });
+
+export const UpdateWorkspaceInput = Body(workspaceFields);
+
+export const CreateUserInput = Body({
+  ...profile, role: lit(ROLES), estimating_role: lit(ESTIMATING_ROLES), ...flags,
+}, { required: ['name', 'email'] });
+
+export const UpdateUserInput = Body({ ...profile, role: lit(ROLES), estimating_role: lit(ESTIMATING_ROLES), ...flags });
+
+export const CreateKeyInput = Body({
+  user_id: Id,
+  name: Type.String({ maxLength: 100 }),
+  permissions: Type.Array(lit(PERMISSIONS), { minItems: 1, uniqueItems: true }),
+}, { required: ['user_id', 'permissions'] });
+
+export const CreatePartnerKeyInput = Body({
+  name: Type.String({ maxLength: 100 }),
+  grants: Type.Array(Type.Object({ firm_id: Id, user_id: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+  permissions: Type.Array(lit(PERMISSIONS), { minItems: 1, uniqueItems: true }),
+}, { required: ['grants', 'permissions'] });

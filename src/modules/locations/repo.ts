@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/dialect.ts';
+import type { Location } from '../../db/tables.ts';
+import { likePattern } from '../../platform/text.ts';
+
+export function findLocation(db: Executor, firmId: number, id: number): Promise<Location | undefined> {
+  return db.selectFrom('locations').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+}
+
+export function findLocationByRef(db: Executor, firmId: number, ref: string): Promise<Location | undefined> {
+  return db.selectFrom('locations').selectAll().where('firm_id', '=', firmId).where('external_ref', '=', ref).executeTakeFirst();
+}
+
+/** Sites at the same address, live ones first, then oldest first. */
+export function findLocationsByAddress(db: Executor, firmId: number, key: string): Promise<Location[]> {
+  return db.selectFrom('locations').selectAll().where('firm_id', '=', firmId).where('address_key', '=', key)
+    .orderBy(sql`case when archived_at is null then 0 else 1 end`).orderBy('id').execute();
+}
+
+export interface LocationFilter {
+  externalRef?: string;
+  clientAccountId?: number;
+  q?: string;
+  includeArchived?: boolean;
+  like: 'like' | 'ilike';
+}
+
+export async function listLocations(db: Executor, firmId: number, f: LocationFilter, limit: number, offset: number) {
+  let base = db.selectFrom('locations').where('firm_id', '=', firmId);
+  if (!f.includeArchived) base = base.where('archived_at', 'is', null);
+  if (f.externalRef !== undefined) base = base.where('external_ref', '=', f.externalRef);
+  if (f.clientAccountId !== undefined) base = base.where('client_account_id', '=', f.clientAccountId);
+  if (f.q) {
+    const pattern = likePattern(f.q);
+    base = base.where(sql<boolean>`(name ${sql.raw(f.like)} ${pattern} escape '\\' or address ${sql.raw(f.like)} ${pattern} escape '\\')`);
+  }
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}

@@ -1,0 +1,148 @@
+// Key authentication and the checks every /v1 call passes before its handler (document 1,
+// Authentication): key, workspace (partner keys name it), billing, plan, permission, acting user.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB, Firm, User } from '../db/tables.ts';
+import { ApiError, badRequest, forbidden, paymentRequired, unauthorized } from './errors.ts';
+import { hashesMatch, hashKey, keyPrefix } from './keys.ts';
+import { MISSING_PERMISSION_MESSAGE, PERMISSIONS, type Permission } from './permissions.ts';
+import { billingBlocked, planIncludesApi } from './plans.ts';
+import { settingsOf, type Settings } from './workspace.ts';
+
+export interface AuthContext {
+  firm: Firm;
+  settings: Settings;
+  /** The acting user: the key's creator (or the partner grant's user). */
+  user: User;
+  keyId: number;
+  permissions: ReadonlySet<Permission>;
+  partner: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** Key permissions the route needs; absent means any valid key. */
+    permissions?: Permission[];
+    /** No key needed (health). */
+    public?: boolean;
+  }
+}
+
+const WRITE_PERMISSIONS: ReadonlySet<Permission> = new Set(['write_jobs', 'write_measurements', 'delete_records']);
+const INVALID_KEY = () =>
+  unauthorized('Invalid API key', { message: 'The API key is not recognized or has been revoked' });
+
+type KeyRow = { id: number; kind: string; key_hash: string; firm_id: number | null; user_id: number | null; permissions: string; revoked_at: string | null };
+
+function firmIdFrom(request: FastifyRequest): unknown {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query && query.firm_id !== undefined) return query.firm_id;
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && !Array.isArray(body) && body.firm_id !== undefined) return body.firm_id;
+  return undefined;
+}
+
+/** firm_id is an addressing parameter, not a record field: once read, it leaves the body. */
+function dropFirmId(request: FastifyRequest): void {
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && !Array.isArray(body)) delete body.firm_id;
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query) delete query.firm_id;
+}
+
+export async function authenticate(db: Kysely<DB>, request: FastifyRequest): Promise<AuthContext> {
+  const header = request.headers['x-api-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key) throw unauthorized('Missing API key', { message: 'Provide API key in X-API-Key header' });
+  const prefix = keyPrefix(key.trim());
+  if (!prefix) throw INVALID_KEY();
+  const row = (await db.selectFrom('api_keys')
+    .select(['id', 'kind', 'key_hash', 'firm_id', 'user_id', 'permissions', 'revoked_at'])
+    .where('prefix', '=', prefix)
+    .executeTakeFirst()) as KeyRow | undefined;
+  if (!row || row.revoked_at !== null || !hashesMatch(row.key_hash, hashKey(key.trim()))) throw INVALID_KEY();
+
+  const named = firmIdFrom(request);
+  let firmId: number;
+  let userId: number;
+  if (row.kind === 'partner') {
+    if (named === undefined || named === '') {
+      throw badRequest('firm_id is required', { message: 'Partner keys must name the workspace with firm_id on every call' });
+    }
+    firmId = Number(named);
+    const grant = Number.isInteger(firmId)
+      ? await db.selectFrom('partner_key_grants').select('user_id')
+        .where('api_key_id', '=', row.id).where('firm_id', '=', firmId).executeTakeFirst()
+      : undefined;
+    if (!grant) throw forbidden('Partner key has no access to this workspace', { firm_id: named });
+    userId = grant.user_id;
+  } else {
+    firmId = row.firm_id!;
+    userId = row.user_id!;
+    if (named !== undefined && Number(named) !== firmId) {
+      throw forbidden('firm_id does not match this key', { message: 'A workspace key acts only for its own workspace' });
+    }
+  }
+  dropFirmId(request);
+
+  const [firm, user] = await Promise.all([
+    db.selectFrom('firms').selectAll().where('id', '=', firmId).executeTakeFirst(),
+    db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst(),
+  ]);
+  if (!firm || !user) throw INVALID_KEY();
+  const permissions = new Set((JSON.parse(row.permissions) as string[]).filter((p): p is Permission =>
+    (PERMISSIONS as readonly string[]).includes(p)));
+  return { firm, settings: settingsOf(firm), user, keyId: row.id, permissions, partner: row.kind === 'partner' };
+}
+
+/** Billing, plan, permission and acting-user checks, in that order. */
+export function authorize(auth: AuthContext, needed: Permission[] | undefined): void {
+  if (billingBlocked(auth.firm.subscription_status)) {
+    throw paymentRequired('Payment required', {
+      message: 'Workspace billing is past due or inactive',
+      subscription_status: auth.firm.subscription_status,
+    });
+  }
+  if (!planIncludesApi(auth.firm.plan)) {
+    throw forbidden('Plan does not include API access', {
+      message: 'API access needs the Gold plan or higher', code: 'plan_upgrade_required', plan: auth.firm.plan,
+    });
+  }
+  for (const p of needed ?? []) {
+    if (!auth.permissions.has(p)) throw forbidden(MISSING_PERMISSION_MESSAGE[p], { code: 'missing_permission', permission: p });
+  }
+  if ((needed ?? []).some((p) => WRITE_PERMISSIONS.has(p))) {
+    if (auth.user.removed_at !== null) {
+      throw forbidden('Key owner unavailable', { message: 'The user who created this key has left the workspace' });
+    }
+    if (auth.user.role === 'viewer') {
+      throw forbidden('Viewer cannot make changes', { message: "The key's user has the viewer role, which is read only", code: 'viewer_read_only' });
+    }
+  }
+}
+
+/** Installs authentication on every route of `app` that is not marked public. */
+export function installAuth(app: FastifyInstance, db: Kysely<DB>): void {
+  app.decorateRequest('auth', null as unknown as AuthContext);
+  // preValidation: after the body is parsed (partner keys may name firm_id in it), before the
+  // schema refuses it, so a caller without a key hears 401 before any 400.
+  app.addHook('preValidation', async (request) => {
+    const config = request.routeOptions.config;
+    if (!request.routeOptions.url || config.public) return;
+    const auth = await authenticate(db, request);
+    authorize(auth, config.permissions);
+    request.auth = auth;
+  });
+}
+
+export { ApiError };
+
+/** The context of a user acting with `permissions` (the seed and the CLI act without a key). */
+export async function actingAs(db: Kysely<DB>, firmId: number, userId: number, permissions: Permission[] = [...PERMISSIONS]): Promise<AuthContext> {
+  const firm = await db.selectFrom('firms').selectAll().where('id', '=', firmId).executeTakeFirstOrThrow();
+  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  return { firm, settings: settingsOf(firm), user, keyId: 0, permissions: new Set(permissions), partner: false };
+}

@@ -1,0 +1,80 @@
+// Turns every failure into the spec's bodies: ApiError as given, schema failures as a 400 that
+// names the field (unknown fields named together), and anything unexpected as a logged 500.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from './errors.ts';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function fieldName(instancePath: string, extra?: unknown): string {
+  const parts = instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? `[${p}]` : p));
+  if (extra !== undefined) parts.push(String(extra));
+  return parts.join('.').replace(/\.\[/g, '[') || 'body';
+}
+
+function describe(error: AjvError, all: AjvError[]): string {
+  const field = fieldName(error.instancePath);
+  const p = error.params;
+  switch (error.keyword) {
+    case 'required': return `${fieldName(error.instancePath, p.missingProperty)} is required`;
+    case 'type': {
+      const article = (t: string) => (t === 'null' ? 'null' : (/^[aeiou]/.test(t) ? 'an ' : 'a ') + t);
+      return `${field} must be ${([] as string[]).concat(p.type as string).map(article).join(' or ')}`;
+    }
+    case 'enum': return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'const': {
+      const options = all.filter((e) => e.keyword === 'const' && e.instancePath === error.instancePath)
+        .map((e) => String(e.params.allowedValue));
+      return `${field} must be one of ${[...new Set(options)].join(', ')}`;
+    }
+    case 'format': return `${field} must be a valid ${p.format === 'date' ? 'date (YYYY-MM-DD)' : p.format}`;
+    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
+      return `${field} must be ${p.comparison} ${p.limit}`;
+    case 'minLength': return Number(p.limit) === 1 ? `${field} cannot be empty` : `${field} must be at least ${p.limit} characters`;
+    case 'maxLength': return `${field} must be at most ${p.limit} characters`;
+    case 'maxItems': return `${field} must have at most ${p.limit} items`;
+    case 'minItems': return `${field} must have at least ${p.limit} items`;
+    case 'uniqueItems': return `${field} must not repeat items`;
+    case 'pattern': return `${field} has an invalid format`;
+    default: return `${field} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+export function validationBody(errors: AjvError[], context: string): { error: string; [k: string]: unknown } {
+  const unknown = errors.filter((e) => e.keyword === 'additionalProperties')
+    .map((e) => fieldName(e.instancePath, e.params.additionalProperty));
+  if (unknown.length > 0) {
+    const fields = [...new Set(unknown)];
+    return { error: `Unknown field${fields.length > 1 ? 's' : ''}: ${fields.join(', ')}`, code: 'unknown_fields', fields };
+  }
+  // anyOf wrappers say nothing useful; report the most specific error under them.
+  const useful = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  const first = useful[0] ?? errors[0];
+  const message = first ? describe(first, useful) : 'Invalid request';
+  const field = first ? fieldName(first.instancePath, first.keyword === 'required' ? first.params.missingProperty : undefined) : undefined;
+  return { error: message, code: 'invalid_request', ...(field ? { field } : {}), ...(context !== 'body' ? { in: context } : {}) };
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
+    if (err instanceof ApiError) return reply.status(err.status).send(err.body);
+    if (err.validation) {
+      // A path id that is not a positive integer names no record: the same 404 as a missing one.
+      if (err.validationContext === 'params') return reply.status(404).send({ error: 'Resource not found' });
+      return reply.status(400).send(validationBody(err.validation, err.validationContext ?? 'body'));
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 413) return reply.status(413).send({ error: 'Request too large', message: err.message });
+    if (status === 415) return reply.status(415).send({ error: 'Unsupported content type', message: 'Send Content-Type: application/json' });
+    if (status >= 400 && status < 500) {
+      const invalidJson = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err instanceof SyntaxError;
+      return reply.status(400).send({ error: invalidJson ? 'Request body is not valid JSON' : err.message, code: 'invalid_request' });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: 'Internal server error' });
+  });
+}

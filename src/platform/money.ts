@@ -1,0 +1,25 @@
+// Money: integer cents inside, dollars with two decimals on the wire. No binary floating point
+// is used for arithmetic: a wire amount is converted from its decimal text.
+
+/** Dollars (as received in JSON) to integer cents, rounding half away from zero at the cent. */
+export function dollarsToCents(dollars: number): number {
+  if (!Number.isFinite(dollars)) throw new RangeError('amount must be finite');
+  const text = Math.abs(dollars).toFixed(20).replace(/0+$/, '');
+  // toFixed(20) still carries binary noise (0.1 -> 0.10000000000000000555); shortest repr does not.
+  const shortest = Math.abs(dollars).toString();
+  const decimal = /e/i.test(shortest) ? text : shortest;
+  const [whole, frac = ''] = decimal.split('.');
+  const padded = (frac + '000').slice(0, 3);
+  let cents = BigInt(whole) * 100n + BigInt(padded.slice(0, 2));
+  if (+padded[2] >= 5) cents += 1n;
+  const n = Number(cents);
+  return dollars < 0 ? -n : n;
+}
+
+/** Integer cents to a dollars number with at most two decimals (exact in JSON text). */
+export function centsToDollars(cents: number): number;
+export function centsToDollars(cents: number | null): number | null;
+export function centsToDollars(cents: number | null): number | null {
+  if (cents === null) return null;
+  return Number(cents) / 100;
+}

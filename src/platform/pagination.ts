@@ -1,0 +1,23 @@
+// limit/offset paging and the `updated_after` rule shared by list endpoints (document 1, 6 and 9).
+import { badRequest } from './errors.ts';
+import { parseTimestamp } from './time.ts';
+
+export interface Page { limit: number; offset: number }
+
+export function pageOf(query: { limit?: number; offset?: number }): Page {
+  return { limit: query.limit ?? 50, offset: query.offset ?? 0 };
+}
+
+export function listEnvelope<T>(data: T[], total: number, page: Page) {
+  return { data, pagination: { total, limit: page.limit, offset: page.offset } };
+}
+
+/** Parses `updated_after` into the stored timestamp form, or answers the documented 400. */
+export function parseUpdatedAfter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseTimestamp(value);
+  if (parsed === null) {
+    throw badRequest('updated_after must be an ISO 8601 timestamp', { code: 'invalid_updated_after', field: 'updated_after' });
+  }
+  return parsed;
+}

@@ -1,0 +1,13 @@
+// Plans and billing states (document 1, Authentication: Plan).
+export const PLANS = ['trial', 'bronze', 'silver', 'gold', 'platinum'] as const;
+export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'trial_ended', 'past_due', 'canceled'] as const;
+
+/** API access needs Gold or higher. A trial runs with the full product, so it includes the API. */
+export function planIncludesApi(plan: string): boolean {
+  return plan === 'gold' || plan === 'platinum' || plan === 'trial';
+}
+
+/** Past due, canceled and ended trials are refused with 402. */
+export function billingBlocked(status: string): boolean {
+  return status === 'past_due' || status === 'canceled' || status === 'trial_ended';
+}

@@ -1,0 +1,23 @@
+// Small rules shared by the upserts and merges of customers, sites and jobs.
+
+/** A value counts as blank when it is null, undefined or whitespace only. */
+export function isBlank(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+}
+
+/**
+ * The changes that fill `existing`'s blank fields from `incoming`, leaving filled ones alone
+ * (the upsert rule "fills only blank fields" and the merge rule "blanks are filled").
+ */
+export function fillBlanks<T extends Record<string, unknown>>(existing: T, incoming: Partial<T>, fields: readonly (keyof T)[]): Partial<T> {
+  const changes: Partial<T> = {};
+  for (const f of fields) {
+    if (isBlank(existing[f]) && !isBlank(incoming[f])) changes[f] = incoming[f];
+  }
+  return changes;
+}
+
+/** The fields of `changes` whose value differs from `existing`. */
+export function changedFields<T extends Record<string, unknown>>(existing: T, changes: Partial<T>): (keyof T)[] {
+  return (Object.keys(changes) as (keyof T)[]).filter((k) => changes[k] !== existing[k]);
+}

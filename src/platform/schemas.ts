@@ -1,0 +1,56 @@
+// TypeBox helpers shared by route schemas: nullable primitives, envelopes, paging and ids.
+import { Type, type Static, type TSchema, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
+
+/**
+ * `T | null` as `type: [T, "null"]` rather than anyOf: one validation error instead of three,
+ * and a faster serializer. Works for primitive schemas (string, integer, number, boolean).
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const { type, ...rest } = schema as unknown as { type: string };
+  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
+}
+
+/** A nullable object or array: anyOf is the only JSON Schema way to say it. */
+export function NullableObject<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}
+
+/** Body schema: unknown fields are refused (400 naming them), per document 1, convention 7. */
+export function Body<P extends TProperties, R extends keyof P = never>(properties: P, options: { required?: R[] } = {}) {
+  const req = new Set<keyof P>(options.required ?? []);
+  const props: TProperties = {};
+  for (const [k, v] of Object.entries(properties)) props[k] = req.has(k) ? v : Type.Optional(v);
+  return Type.Object(props, { additionalProperties: false }) as unknown as
+    TObject<{ [K in keyof P]: K extends R ? P[K] : TOptional<P[K]> }>;
+}
+
+export const Pagination = Type.Object({
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+export function ListOf<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), pagination: Pagination });
+}
+
+export function One<T extends TSchema>(item: T, extra: TProperties = {}) {
+  return Type.Object({ data: item, ...extra });
+}
+
+/** limit/offset query with the endpoint's maximum page size (document 1, Limits). */
+export function PageQuery(max = 200) {
+  return {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: 50 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  };
+}
+
+export const IdParam = (name = 'id') =>
+  Type.Object({ [name]: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+
+export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+export const ErrorBody = Type.Object(
+  { error: Type.String(), message: Type.Optional(Type.String()) },
+  { additionalProperties: true },
+);

@@ -1,0 +1,77 @@
+// Timestamps. Stored everywhere as `YYYY-MM-DDTHH:MM:SS.ffffff` (UTC, microseconds, no zone) so
+// they sort as text on both engines. Two wire forms: jobs, users and photos keep that stored form;
+// everything else is `YYYY-MM-DDTHH:MM:SSZ`.
+
+let lastMicros = 0n;
+const hrBase = process.hrtime.bigint();
+const wallBaseMicros = BigInt(Date.now()) * 1000n;
+
+/** Current time in microseconds; strictly increasing within the process so writes order stably. */
+function nowMicrosBigint(): bigint {
+  let t = wallBaseMicros + (process.hrtime.bigint() - hrBase) / 1000n;
+  if (t <= lastMicros) t = lastMicros + 1n;
+  lastMicros = t;
+  return t;
+}
+
+function formatMicros(micros: bigint): string {
+  const ms = Number(micros / 1000n);
+  const frac = (micros % 1_000_000n).toString().padStart(6, '0');
+  return new Date(ms).toISOString().slice(0, 19) + '.' + frac;
+}
+
+/** Now, in the stored form. */
+export function now(): string {
+  return formatMicros(nowMicrosBigint());
+}
+
+/** Wire form of job, user and photo timestamps: stored form as is (microseconds, no suffix). */
+export function microWire(stored: string): string;
+export function microWire(stored: string | null): string | null;
+export function microWire(stored: string | null): string | null {
+  return stored;
+}
+
+/** Wire form of every other timestamp: to the second with Z. */
+export function zWire(stored: string): string;
+export function zWire(stored: string | null): string | null;
+export function zWire(stored: string | null): string | null {
+  return stored === null ? null : stored.slice(0, 19) + 'Z';
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * Parses an ISO 8601 timestamp (date, or date and time, optional fraction and zone; no zone
+ * means UTC) into the stored form. Returns null when the text is not a real instant.
+ */
+export function parseTimestamp(text: string): string | null {
+  const m = ISO.exec(text.trim());
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = m;
+  const base = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
+  const check = new Date(base);
+  if (check.getUTCFullYear() !== +y || check.getUTCMonth() !== +mo - 1 || check.getUTCDate() !== +d ||
+      +h > 23 || +mi > 59 || +s > 59) return null;
+  let offsetMinutes = 0;
+  if (zone && zone.toUpperCase() !== 'Z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = +digits.slice(0, 2);
+    const om = digits.length > 2 ? +digits.slice(2, 4) : 0;
+    if (oh > 23 || om > 59) return null;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  const micros = BigInt(base - offsetMinutes * 60_000) * 1000n + BigInt((frac + '000000').slice(0, 6));
+  return formatMicros(micros);
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}

@@ -1,0 +1,77 @@
+// The workspace (firm) model that later areas gate on: settings with their defaults and parsing.
+import { Type, type Static } from '@sinclair/typebox';
+import type { Firm } from '../db/tables.ts';
+import { Nullable } from './schemas.ts';
+
+export const REQUIRED_JOB_FIELD_NAMES = ['address', 'company', 'job_type', 'source', 'contact_email'] as const;
+
+export const SettingsSchema = Type.Object({
+  deletion_locked: Type.Boolean(),
+  operations_enabled: Type.Boolean(),
+  crew_scheduling_enabled: Type.Boolean(),
+  daily_log_signoff: Type.Boolean(),
+  payroll_signoff: Type.Boolean(),
+  required_job_fields: Type.Array(Type.Union(REQUIRED_JOB_FIELD_NAMES.map((n) => Type.Literal(n))), { uniqueItems: true }),
+  require_company_on_sites: Type.Boolean(),
+  leads_pipeline: Type.Boolean(),
+  jobs_from_connected_system: Type.Boolean(),
+  capital_planning_enabled: Type.Boolean(),
+  customer_portal_enabled: Type.Boolean(),
+  online_payments_connected: Type.Boolean(),
+  remit_to: Type.Union([
+    Type.Object({ name: Type.String({ maxLength: 200 }), address: Type.String({ maxLength: 500 }) }, { additionalProperties: false }),
+    Type.Null(),
+  ]),
+  /** Photos the plan allows; null is unlimited. */
+  photo_limit: Nullable(Type.Integer({ minimum: 0 })),
+  takeoff_credits: Type.Integer({ minimum: 0 }),
+  /** Minimum margin (fraction) below which issuing an estimate needs approval; null is off. */
+  profit_floor_margin: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+}, { additionalProperties: false });
+
+export type Settings = Static<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  deletion_locked: false,
+  operations_enabled: false,
+  crew_scheduling_enabled: false,
+  daily_log_signoff: false,
+  payroll_signoff: false,
+  required_job_fields: [],
+  require_company_on_sites: false,
+  leads_pipeline: false,
+  jobs_from_connected_system: false,
+  capital_planning_enabled: false,
+  customer_portal_enabled: false,
+  online_payments_connected: false,
+  remit_to: null,
+  photo_limit: null,
+  takeoff_credits: 0,
+  profit_floor_margin: null,
+};
+
+export interface Division { key: string; name: string }
+
+export function settingsOf(firm: Pick<Firm, 'settings'>): Settings {
+  return { ...DEFAULT_SETTINGS, ...(JSON.parse(firm.settings) as Partial<Settings>) };
+}
+
+export function jobTypesOf(firm: Pick<Firm, 'job_types'>): string[] {
+  return JSON.parse(firm.job_types) as string[];
+}
+
+export function divisionsOf(firm: Pick<Firm, 'divisions'>): Division[] {
+  return JSON.parse(firm.divisions) as Division[];
+}
+
+export const DEFAULT_JOB_TYPES = [
+  'Asphalt Paving', 'Sealcoating', 'Crack Filling', 'Line Striping', 'Patching', 'Concrete', 'Landscaping', 'Snow Removal',
+];
+
+/** Every new workspace starts with the built-in pipeline stages. */
+export const BUILT_IN_STAGES = [
+  { key: 'lead', label: 'Lead', type: 'open', completed: false },
+  { key: 'active', label: 'Active', type: 'open', completed: false },
+  { key: 'won', label: 'Won', type: 'won', completed: false },
+  { key: 'lost', label: 'Lost', type: 'lost', completed: false },
+] as const;

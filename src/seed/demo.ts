@@ -1,0 +1,82 @@
+// The demo workspace made on first start: a paving and sealcoating company with a small team,
+// customers, sites and jobs across the pipeline, written through the same services as the API
+// (so its jobs carry their events like any other).
+import type { Database } from '../db/database.ts';
+import { actingAs } from '../platform/auth.ts';
+import { PERMISSIONS } from '../platform/permissions.ts';
+import { now } from '../platform/time.ts';
+import { addJobStage, createApiKey, createUser, createWorkspace } from '../modules/admin/service.ts';
+import { upsertClientAccount } from '../modules/client-accounts/service.ts';
+import { upsertLocation } from '../modules/locations/service.ts';
+import { createJob, moveJob } from '../modules/jobs/service.ts';
+
+export interface DemoWorkspace { firmId: number; name: string; key: string }
+
+const CUSTOMERS = [
+  { name: 'Maple Ridge HOA', external_ref: 'crm-acct-1001', email: 'board@mapleridgehoa.example', phone: '(614) 555-0142' },
+  { name: 'Northgate Plaza LLC', external_ref: 'crm-acct-1002', email: 'facilities@northgateplaza.example', phone: '(614) 555-0187' },
+  { name: 'St. Brendan Parish', external_ref: 'crm-acct-1003', email: 'office@stbrendan.example', phone: '(614) 555-0123' },
+  { name: 'Columbus Self Storage', external_ref: 'crm-acct-1004', email: 'ops@cbusstorage.example', phone: '(614) 555-0164' },
+];
+
+const SITES = [
+  { customer: 0, address: '4410 Maple Ridge Dr, Dublin, OH 43017', name: 'Maple Ridge clubhouse lot', property_reference: 'MR-CLUB' },
+  { customer: 1, address: '2250 Northgate Blvd, Columbus, OH 43229', name: 'Northgate Plaza main lot', property_reference: 'NG-01' },
+  { customer: 2, address: '181 E Church St, Worthington, OH 43085', name: 'Parish parking lot', property_reference: null },
+  { customer: 3, address: '900 Industrial Pkwy, Grove City, OH 43123', name: 'Storage yard', property_reference: 'CSS-GC' },
+];
+
+const JOBS = [
+  { name: 'Maple Ridge clubhouse sealcoat 2027', site: 0, job_type: ['Sealcoating', 'Line Striping'], value: 18450, status: 'lead', contact: ['Dana Whitfield', 'dana@mapleridgehoa.example'] },
+  { name: 'Northgate Plaza mill and overlay', site: 1, job_type: ['Asphalt Paving'], value: 212300, status: 'active', contact: ['Marcus Lee', 'mlee@northgateplaza.example'] },
+  { name: 'Northgate Plaza crack fill', site: 1, job_type: ['Crack Filling'], value: 6400, status: 'won', contact: ['Marcus Lee', 'mlee@northgateplaza.example'] },
+  { name: 'St. Brendan lot patch and restripe', site: 2, job_type: ['Patching', 'Line Striping'], value: 9875.5, status: 'completed', contact: ['Fr. Tom Ruiz', 'office@stbrendan.example'] },
+  { name: 'Storage yard sealcoat', site: 3, job_type: ['Sealcoating'], value: 14200, status: 'lost', contact: ['Priya Natarajan', 'ops@cbusstorage.example'] },
+  { name: 'Maple Ridge entrance landscaping', site: 0, job_type: ['Landscaping'], value: 7300, status: 'lead', contact: ['Dana Whitfield', 'dana@mapleridgehoa.example'] },
+];
+
+/** Creates the demo workspace when the database has no workspace yet; returns null otherwise. */
+export async function seedDemoWorkspace(database: Database): Promise<DemoWorkspace | null> {
+  const any = await database.db.selectFrom('firms').select('id').limit(1).executeTakeFirst();
+  if (any) return null;
+  const name = 'Blacktop Brothers Paving';
+  const { firm_id, owner_user_id } = await createWorkspace(database, {
+    name, plan: 'gold', subscription_status: 'active', timezone: 'America/New_York',
+    owner: { name: 'Rosa Delgado', email: 'rosa@blacktopbrothers.example', job_title: 'Owner', phone_number: '(614) 555-0100' },
+    divisions: [{ key: 'paving', name: 'Paving' }, { key: 'sealcoating', name: 'Sealcoating' }, { key: 'landscape', name: 'Landscape' }],
+    settings: { operations_enabled: true, crew_scheduling_enabled: true, remit_to: { name, address: '77 Tar Rd, Columbus, OH 43215' } },
+  });
+  await addJobStage(database, firm_id, { key: 'completed', label: 'Completed', type: 'won', completed: true });
+  await addJobStage(database, firm_id, { key: 'not_pursued', label: 'Not pursued', type: 'excluded' });
+  const estimator = await createUser(database, firm_id, { name: 'Jamal Carter', email: 'jamal@blacktopbrothers.example', role: 'member', job_title: 'Estimator' });
+  await createUser(database, firm_id, { name: 'Luis Ortega', email: 'luis@blacktopbrothers.example', role: 'crew', job_title: 'Foreman' });
+  const { key } = await createApiKey(database, firm_id, { user_id: owner_user_id, name: 'Demo key', permissions: [...PERMISSIONS] });
+
+  const ctx = { database, auth: await actingAs(database.db, firm_id, owner_user_id) };
+  const customers = [];
+  for (const c of CUSTOMERS) customers.push((await upsertClientAccount(ctx, c)).account);
+  const sites = [];
+  for (const s of SITES) {
+    sites.push((await upsertLocation(ctx, { address: s.address, name: s.name, property_reference: s.property_reference, client_account_id: customers[s.customer].id })).location);
+  }
+  let n = 0;
+  for (const j of JOBS) {
+    const site = sites[j.site];
+    const { id } = await createJob(ctx, {
+      name: j.name, external_ref: `crm-deal-${2001 + n}`, address: site.address, client_account_id: site.client_account_id,
+      job_type: j.job_type, estimated_value: j.value, contact_name: j.contact[0], contact_email: j.contact[1],
+      assigned_to_user_id: n % 2 === 0 ? owner_user_id : estimator.id, priority: n === 1 ? 'high' : 'normal',
+      next_follow_up: n < 2 ? now().slice(0, 10) : undefined, source: 'Referral',
+    });
+    // Walk each job through the pipeline so its history (and events) look like real use.
+    if (j.status === 'won' || j.status === 'completed') await moveJob(ctx, id, 'active');
+    if (j.status === 'completed') await moveJob(ctx, id, 'won');
+    if (j.status !== 'lead') await moveJob(ctx, id, j.status);
+    n++;
+  }
+  await database.db.insertInto('contacts').values([
+    { firm_id, name: 'Dana Whitfield', email: 'dana@mapleridgehoa.example', phone: '(614) 555-0142', company: 'Maple Ridge HOA', client_account_id: customers[0].id, archived_at: null, created_at: now(), updated_at: now() },
+    { firm_id, name: 'Marcus Lee', email: 'mlee@northgateplaza.example', phone: '(614) 555-0187', company: 'Northgate Plaza LLC', client_account_id: customers[1].id, archived_at: null, created_at: now(), updated_at: now() },
+  ]).execute();
+  return { firmId: firm_id, name, key };
+}

@@ -1,0 +1,40 @@
+// `groundwork serve`: migrate, seed the demo workspace on an empty database, listen.
+import type { Config } from './config.ts';
+import { buildApp } from './app.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedDemoWorkspace } from './seed/demo.ts';
+
+export async function serve(config: Config): Promise<void> {
+  const database = openDatabase(config.databaseUrl);
+  await migrateToLatest(database);
+  const demo = config.demo ? await seedDemoWorkspace(database) : null;
+  const app = await buildApp(database, config);
+  const close = async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', close);
+  process.once('SIGTERM', close);
+  await app.listen({ port: config.port, host: config.host });
+  const base = `http://localhost:${config.port}`;
+  const lines = [
+    '',
+    `Groundwork is serving the API at ${base}/v1 (docs: ${base}/v1/docs)`,
+    `Database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
+  ];
+  if (demo) {
+    lines.push(
+      `Demo workspace "${demo.name}" (firm_id ${demo.firmId}) created. Its full-permission API key, shown only now:`,
+      '',
+      `    ${demo.key}`,
+      '',
+      `Try: curl -H "X-API-Key: ${demo.key}" ${base}/v1/jobs`,
+    );
+  } else if (config.demo) {
+    lines.push('The database already has workspaces; make a key with: npm run admin -- key create <firm_id> --user <user_id>');
+  }
+  if (!config.adminToken) lines.push('Admin API off: set GROUNDWORK_ADMIN_TOKEN to enable /admin/v1.');
+  console.log(lines.join('\n') + '\n');
+}

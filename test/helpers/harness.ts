@@ -1,0 +1,160 @@
+// Test harness: a real app over a real database. SQLite in memory by default; when DATABASE_URL
+// names PostgreSQL, each test file gets its own schema there (dropped afterwards), so files run
+// in parallel without seeing each other.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { isPostgresUrl } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { PERMISSIONS } from '../../src/platform/permissions.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+export const ALL_PERMISSIONS = [...PERMISSIONS];
+
+export interface Reply<T = any> { status: number; body: T; headers: Record<string, unknown> }
+
+export interface Client {
+  get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  patch<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  put<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  delete<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+}
+
+export interface Workspace {
+  firmId: number;
+  ownerId: number;
+  /** A full-permission key of the owner. */
+  key: string;
+  api: Client;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** Calls with the admin bearer token. */
+  admin: Client;
+  /** Calls with no credentials. */
+  anon: Client;
+  /** A client sending `key` as X-API-Key. */
+  as(key: string): Client;
+  /** Provisions a workspace (Gold, active unless overridden) with its owner and an owner key. */
+  workspace(body?: Record<string, unknown>): Promise<Workspace>;
+  /** Adds a user and returns it with a key of the given permissions. */
+  user(firmId: number, body: Record<string, unknown>, permissions?: string[]): Promise<{ id: number; key: string; api: Client }>;
+  key(firmId: number, userId: number, permissions?: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+function client(app: FastifyInstance, base: Record<string, string>): Client {
+  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await app.inject({
+      method: method as 'GET',
+      url: path,
+      headers: { ...base, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    let parsed: unknown = res.body;
+    try { parsed = res.body === '' ? null : JSON.parse(res.body); } catch { /* not JSON */ }
+    return { status: res.statusCode, body: parsed as any, headers: res.headers as Record<string, unknown> };
+  };
+  return {
+    request,
+    get: (p, h) => request('GET', p, undefined, h),
+    post: (p, b, h) => request('POST', p, b ?? {}, h),
+    patch: (p, b, h) => request('PATCH', p, b ?? {}, h),
+    put: (p, b, h) => request('PUT', p, b ?? {}, h),
+    delete: (p, h) => request('DELETE', p, undefined, h),
+  };
+}
+
+/** Opens a fresh, migrated database: SQLite in memory, or a new PostgreSQL schema. */
+export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (url && isPostgresUrl(url)) {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const database = openDatabase(url, { schema, poolSize: 20 });
+    await migrateToLatest(database);
+    return {
+      database,
+      drop: async () => {
+        await database.close();
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop schema ${schema} cascade`);
+        await c.end();
+      },
+    };
+  }
+  const database = openDatabase(':memory:');
+  await migrateToLatest(database);
+  return { database, drop: () => database.close() };
+}
+
+export async function startApp(options: { rateLimit?: { max: number; windowMs: number }; adminToken?: string | null } = {}): Promise<TestApp> {
+  const { database, drop } = await freshDatabase();
+  const app = await buildApp(database, {
+    adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
+    rateLimit: options.rateLimit ?? { max: 1_000_000, windowMs: 1000 },
+    logLevel: false,
+  });
+  await app.ready();
+  const admin = client(app, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  const as = (key: string) => client(app, { 'x-api-key': key });
+  let n = 0;
+
+  const key = async (firmId: number, userId: number, permissions: string[] = ALL_PERMISSIONS) => {
+    const res = await admin.post(`/admin/v1/workspaces/${firmId}/api-keys`, { user_id: userId, permissions });
+    if (res.status !== 201) throw new Error(`key create failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data.key as string;
+  };
+
+  return {
+    app, database, admin, anon: client(app, {}), as, key,
+    async workspace(body = {}) {
+      n++;
+      const res = await admin.post('/admin/v1/workspaces', {
+        name: `Workspace ${n}`, plan: 'gold', subscription_status: 'active',
+        owner: { name: `Owner ${n}`, email: `owner${n}@example.com` }, ...body,
+      });
+      if (res.status !== 201) throw new Error(`workspace create failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const { firm_id, owner_user_id } = res.body.data;
+      const k = await key(firm_id, owner_user_id);
+      return { firmId: firm_id, ownerId: owner_user_id, key: k, api: as(k) };
+    },
+    async user(firmId, body, permissions = ALL_PERMISSIONS) {
+      n++;
+      const res = await admin.post(`/admin/v1/workspaces/${firmId}/users`, { name: `User ${n}`, email: `user${n}@example.com`, ...body });
+      if (res.status !== 201) throw new Error(`user create failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const k = await key(firmId, res.body.data.id, permissions);
+      return { id: res.body.data.id, key: k, api: as(k) };
+    },
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+/** A contact row, for job-detail tests (contacts get their own endpoints in a later area). */
+export async function insertContact(database: Database, firmId: number, fields: { name: string; email?: string; phone?: string; client_account_id?: number | null }) {
+  const t = '2026-01-01T00:00:00.000000';
+  const row = await database.db.insertInto('contacts').values({
+    firm_id: firmId, name: fields.name, email: fields.email ?? null, phone: fields.phone ?? null, company: null,
+    client_account_id: fields.client_account_id ?? null, archived_at: null, created_at: t, updated_at: t,
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Events recorded for a job, oldest first (the feed endpoint arrives with the events area). */
+export async function eventsOf(database: Database, jobId: number) {
+  const rows = await database.db.selectFrom('events').selectAll().where('job_id', '=', jobId).orderBy('id').execute();
+  return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
+}
