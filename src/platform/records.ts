@@ -1,4 +1,5 @@
 // Small rules shared by the upserts and merges of customers, sites and jobs.
+import { conflict } from './errors.ts';
 
 /** A value counts as blank when it is null, undefined or whitespace only. */
 export function isBlank(v: unknown): boolean {
@@ -20,4 +21,12 @@ export function fillBlanks<T extends Record<string, unknown>>(existing: T, incom
 /** The fields of `changes` whose value differs from `existing`. */
 export function changedFields<T extends Record<string, unknown>>(existing: T, changes: Partial<T>): (keyof T)[] {
   return (Object.keys(changes) as (keyof T)[]).filter((k) => changes[k] !== existing[k]);
+}
+
+/** 409 for an external_ref another record of the workspace holds, naming the holder (document 2, Syncing rules 1). */
+export function externalRefHeld(ref: string, holder: { type: string; id: number; name: string }) {
+  return conflict('external_ref already used', {
+    message: `external_ref "${ref}" is held by ${holder.type.replace('_', ' ')} ${holder.id} (${holder.name})`,
+    holder,
+  });
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/dialect.ts';
 import type { ClientAccount } from '../../db/tables.ts';
-import { likePattern } from '../../platform/text.ts';
 import { sql } from 'kysely';
+import { containsText } from '../../db/text-search.ts';
 
 export function findClientAccount(db: Executor, firmId: number, id: number): Promise<ClientAccount | undefined> {
   return db.selectFrom('client_accounts').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
@@ -28,7 +28,7 @@ export async function listClientAccounts(db: Executor, firmId: number, f: Client
   let base = db.selectFrom('client_accounts').where('firm_id', '=', firmId);
   if (!f.includeArchived) base = base.where('archived_at', 'is', null);
   if (f.externalRef !== undefined) base = base.where('external_ref', '=', f.externalRef);
-  if (f.q) base = base.where(sql<boolean>`name ${sql.raw(f.like)} ${likePattern(f.q)} escape '\\'`);
+  if (f.q) base = base.where(containsText(['name'], f.q, f.like));
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

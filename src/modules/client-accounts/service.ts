@@ -3,8 +3,8 @@ import type { Executor } from '../../db/dialect.ts';
 import type { ClientAccount } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { conflict, notFound } from '../../platform/errors.ts';
-import { fillBlanks } from '../../platform/records.ts';
+import { notFound } from '../../platform/errors.ts';
+import { fillBlanks, externalRefHeld } from '../../platform/records.ts';
 import { nameKey } from '../../platform/text.ts';
 import { now } from '../../platform/time.ts';
 import { findClientAccount, findClientAccountByRef, findClientAccountsByName } from './repo.ts';
@@ -26,10 +26,7 @@ export const clientAccountNotFound = () => notFound('Client account not found');
 async function assertRefFree(db: Executor, firmId: number, ref: string, selfId: number | null): Promise<void> {
   const holder = await findClientAccountByRef(db, firmId, ref);
   if (holder && holder.id !== selfId) {
-    throw conflict('external_ref already used', {
-      message: `external_ref "${ref}" is held by client account ${holder.id} (${holder.name})`,
-      holder: { type: 'client_account', id: holder.id, name: holder.name },
-    });
+    throw externalRefHeld(ref, { type: 'client_account', id: holder.id, name: holder.name });
   }
 }
 

@@ -1,9 +1,9 @@
 // Job tags: the workspace's tag list, and tags on a job (document 2, Job details, site, tags).
-import { sql } from 'kysely';
+import { containsText } from '../../db/text-search.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
-import { likePattern, nameKey } from '../../platform/text.ts';
+import { nameKey } from '../../platform/text.ts';
 import { now } from '../../platform/time.ts';
 import { findVisibleJob } from '../jobs/repo.ts';
 import { jobNotFound } from '../jobs/service.ts';
@@ -13,7 +13,7 @@ export const DEFAULT_TAG_COLOR = '#64748b';
 
 export async function listTags(ctx: ServiceContext, q: string | undefined, limit: number, offset: number) {
   let base = ctx.database.db.selectFrom('job_tags').where('firm_id', '=', ctx.auth.firm.id);
-  if (q) base = base.where(sql<boolean>`name ${sql.raw(ctx.database.dialect.likeOperator)} ${likePattern(q)} escape '\\'`);
+  if (q) base = base.where(containsText(['name'], q, ctx.database.dialect.likeOperator));
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('name_key').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -1,11 +1,11 @@
 // Job queries. Every read joins what the job object shows (owner, stage label, customer and site
 // refs) in one statement, and every query is scoped to the workspace and, for users who see only
 // their own jobs, to those.
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/dialect.ts';
 import type { DB, Job, User } from '../../db/tables.ts';
 import { can } from '../../platform/permissions.ts';
-import { likePattern } from '../../platform/text.ts';
+import { containsText } from '../../db/text-search.ts';
 
 export type JobRow = Job & {
   au_name: string; au_username: string | null; au_email: string; au_role: string; au_job_title: string | null;
@@ -38,9 +38,10 @@ export function visibleTo<O>(qb: SelectQueryBuilder<DB, 'jobs' | any, O>, user: 
   ]));
 }
 
-export async function findJobRow(db: Executor, firmId: number, id: number, user: User): Promise<JobRow | undefined> {
-  return visibleTo(joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id), user)
-    .executeTakeFirst() as Promise<JobRow | undefined>;
+/** A job of the workspace with its joined fields; `user` restricts to what they see (null: all). */
+export async function findJobRow(db: Executor, firmId: number, id: number, user: User | null): Promise<JobRow | undefined> {
+  const qb = joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id);
+  return (user ? visibleTo(qb, user) : qb).executeTakeFirst() as Promise<JobRow | undefined>;
 }
 
 export async function findVisibleJob(db: Executor, firmId: number, id: number, user: User): Promise<Job | undefined> {
@@ -76,12 +77,7 @@ function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, f: JobFilter): Selec
   if (f.externalRef !== undefined) qb = qb.where('jobs.external_ref', '=', f.externalRef);
   if (f.status !== undefined) qb = qb.where('jobs.status', '=', f.status);
   if (f.assignedToUserId !== undefined) qb = qb.where('jobs.assigned_to_user_id', '=', f.assignedToUserId);
-  if (f.q) {
-    const p = likePattern(f.q);
-    const op = sql.raw(f.like);
-    qb = qb.where(sql<boolean>`(jobs.name ${op} ${p} escape '\\' or jobs.company ${op} ${p} escape '\\'
-      or jobs.address ${op} ${p} escape '\\' or jobs.contact_name ${op} ${p} escape '\\')`);
-  }
+  if (f.q) qb = qb.where(containsText(['jobs.name', 'jobs.company', 'jobs.address', 'jobs.contact_name'], f.q, f.like));
   return qb;
 }
 

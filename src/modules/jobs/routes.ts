@@ -7,7 +7,7 @@ import { listEnvelope, pageOf, parseUpdatedAfter } from '../../platform/paginati
 import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery } from '../../platform/schemas.ts';
 import type { JobInput } from './fields.ts';
 import { JobSchema } from './serialize.ts';
-import { createJob, deleteJob, getJob, listJobs, mergeJob, moveJob, updateJob } from './service.ts';
+import { createJob, deleteJob, getJob, getWrittenJob, listJobs, mergeJob, moveJob, updateJob } from './service.ts';
 
 const text = () => Nullable(Type.String());
 const jobFields = {
@@ -84,7 +84,7 @@ export function jobRoutes(app: FastifyInstance, database: Database): void {
     },
   }, async (request, reply) => {
     const { id, created } = await createJob(ctx(request), request.body as JobInput);
-    return reply.status(created ? 201 : 200).send({ data: await getJobAfterWrite(request, id), created });
+    return reply.status(created ? 201 : 200).send({ data: await getWrittenJob(ctx(request), id), created });
   });
 
   app.patch('/v1/jobs/:id', {
@@ -96,7 +96,7 @@ export function jobRoutes(app: FastifyInstance, database: Database): void {
   }, async (request) => {
     const { id } = request.params as { id: number };
     await updateJob(ctx(request), id, request.body as JobInput);
-    return { data: await getJobAfterWrite(request, id) };
+    return { data: await getWrittenJob(ctx(request), id) };
   });
 
   app.post('/v1/jobs/:id/move', {
@@ -112,7 +112,7 @@ export function jobRoutes(app: FastifyInstance, database: Database): void {
   }, async (request) => {
     const { id } = request.params as { id: number };
     await moveJob(ctx(request), id, (request.body as { status: string }).status);
-    return { data: await getJobAfterWrite(request, id) };
+    return { data: await getWrittenJob(ctx(request), id) };
   });
 
   app.delete('/v1/jobs/:id', {
@@ -135,16 +135,6 @@ export function jobRoutes(app: FastifyInstance, database: Database): void {
     const { id } = request.params as { id: number };
     const { into_job_id } = request.body as { into_job_id: number };
     await mergeJob(ctx(request), id, into_job_id);
-    return { data: await getJobAfterWrite(request, into_job_id), merged_job_id: id };
+    return { data: await getWrittenJob(ctx(request), into_job_id), merged_job_id: id };
   });
-
-  /**
-   * The job as the caller now sees it. A member who sees only their own jobs may hand a job to
-   * someone else; the write stands, and the answer still shows the record they wrote.
-   */
-  async function getJobAfterWrite(request: { auth: AuthContext }, id: number) {
-    const auth = request.auth;
-    const unrestricted = { ...auth, user: { ...auth.user, sees_own_jobs_only: 0, role: 'owner' } };
-    return getJob({ database, auth: unrestricted }, id);
-  }
 }

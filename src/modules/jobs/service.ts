@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { can } from '../../platform/permissions.ts';
-import { fillBlanks, isBlank } from '../../platform/records.ts';
+import { fillBlanks, isBlank, externalRefHeld } from '../../platform/records.ts';
 import { now } from '../../platform/time.ts';
 import { jobTypesOf } from '../../platform/workspace.ts';
 import { listStages } from '../job-stages/repo.ts';
@@ -31,6 +31,16 @@ export async function getJob(ctx: ServiceContext, id: number, includeAssignees =
   return jobObject(row, extra);
 }
 
+/**
+ * The job a write just saved, as written. A member who sees only their own jobs may hand a job
+ * to someone else; the write stands and the answer still shows the record they wrote.
+ */
+export async function getWrittenJob(ctx: ServiceContext, id: number) {
+  const row = await findJobRow(ctx.database.db, ctx.auth.firm.id, id, null);
+  if (!row) throw jobNotFound();
+  return jobObject(row);
+}
+
 export async function listJobs(ctx: ServiceContext, filter: Omit<JobFilter, 'like'>, includeAssignees: boolean,
   limit: number, offset: number) {
   const f = { ...filter, like: ctx.database.dialect.likeOperator };
@@ -53,10 +63,7 @@ async function assertAssignable(trx: Trx, firmId: number, userId: number): Promi
 async function assertRefFree(trx: Trx, firmId: number, ref: string, selfId: number | null): Promise<void> {
   const holder = await findJobByRef(trx, firmId, ref);
   if (holder && holder.id !== selfId) {
-    throw conflict('external_ref already used', {
-      message: `external_ref "${ref}" is held by job ${holder.id} (${holder.name})`,
-      holder: { type: 'job', id: holder.id, name: holder.name },
-    });
+    throw externalRefHeld(ref, { type: 'job', id: holder.id, name: holder.name });
   }
 }
 

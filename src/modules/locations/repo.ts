@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/dialect.ts';
 import type { Location } from '../../db/tables.ts';
-import { likePattern } from '../../platform/text.ts';
+import { containsText } from '../../db/text-search.ts';
 
 export function findLocation(db: Executor, firmId: number, id: number): Promise<Location | undefined> {
   return db.selectFrom('locations').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
@@ -30,10 +30,7 @@ export async function listLocations(db: Executor, firmId: number, f: LocationFil
   if (!f.includeArchived) base = base.where('archived_at', 'is', null);
   if (f.externalRef !== undefined) base = base.where('external_ref', '=', f.externalRef);
   if (f.clientAccountId !== undefined) base = base.where('client_account_id', '=', f.clientAccountId);
-  if (f.q) {
-    const pattern = likePattern(f.q);
-    base = base.where(sql<boolean>`(name ${sql.raw(f.like)} ${pattern} escape '\\' or address ${sql.raw(f.like)} ${pattern} escape '\\')`);
-  }
+  if (f.q) base = base.where(containsText(['name', 'address'], f.q, f.like));
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -4,8 +4,8 @@ import type { Executor } from '../../db/dialect.ts';
 import type { Location } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
-import { fillBlanks } from '../../platform/records.ts';
+import { notFound, unprocessable } from '../../platform/errors.ts';
+import { fillBlanks, externalRefHeld } from '../../platform/records.ts';
 import { addressKey } from '../../platform/text.ts';
 import { now } from '../../platform/time.ts';
 import type { Settings } from '../../platform/workspace.ts';
@@ -51,10 +51,7 @@ export async function resolveCustomerId(db: Executor, firmId: number,
 async function assertRefFree(db: Executor, firmId: number, ref: string, selfId: number | null): Promise<void> {
   const holder = await findLocationByRef(db, firmId, ref);
   if (holder && holder.id !== selfId) {
-    throw conflict('external_ref already used', {
-      message: `external_ref "${ref}" is held by location ${holder.id} (${holder.address})`,
-      holder: { type: 'location', id: holder.id, name: holder.name },
-    });
+    throw externalRefHeld(ref, { type: 'location', id: holder.id, name: holder.name });
   }
 }
 
