@@ -23,7 +23,7 @@ import { userRoutes } from './modules/users/routes.ts';
 export const API_VERSION = 'v1';
 export const SERVICE_VERSION = '0.1.0';
 
-export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & { logLevel?: string | false };
+export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs'>> & { logLevel?: string | false };
 
 export async function buildApp(database: Database, config: AppConfig): Promise<FastifyInstance> {
   const app = Fastify({
@@ -64,7 +64,7 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
         });
       },
     });
-    installAuth(v1, database.db);
+    installAuth(v1, database.db, config.authCacheMs ?? 1000);
 
     v1.get('/v1/health', {
       config: { public: true, rateLimit: false },

@@ -8,6 +8,8 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   /** Seed a demo workspace on first start when the database has none. */
   demo: boolean;
+  /** How long a resolved API key is remembered (0 turns the memo off). */
+  authCacheMs: number;
   logLevel: string;
 }
 
@@ -31,6 +33,7 @@ export function loadConfig(): Config {
       windowMs: intFromEnv('GROUNDWORK_RATE_LIMIT_WINDOW_MS', 10_000),
     },
     demo: process.env.GROUNDWORK_DEMO !== 'false',
+    authCacheMs: process.env.GROUNDWORK_AUTH_CACHE_MS === '0' ? 0 : intFromEnv('GROUNDWORK_AUTH_CACHE_MS', 1000),
     logLevel: process.env.LOG_LEVEL || 'info',
   };
 }

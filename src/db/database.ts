@@ -40,6 +40,29 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: dialectFor('sqlite'), close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every statement anew; preparing costs as much as running a small query, and
+ * an API serves a few hundred distinct statements, so keep them. A statement still being
+ * iterated (a stream) is never handed out twice.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 1000) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt && !stmt.busy) return stmt;
+      stmt = sqlite.prepare(sql);
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(sql, stmt);
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  };
 }

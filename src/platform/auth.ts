@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB, Firm, User } from '../db/tables.ts';
 import { ApiError, badRequest, forbidden, paymentRequired, unauthorized } from './errors.ts';
+import { cachedAuth, rememberAuth } from './auth-cache.ts';
 import { hashesMatch, hashKey, keyPrefix } from './keys.ts';
 import { MISSING_PERMISSION_MESSAGE, PERMISSIONS, type Permission } from './permissions.ts';
 import { billingBlocked, planIncludesApi } from './plans.ts';
@@ -53,19 +54,33 @@ function dropFirmId(request: FastifyRequest): void {
   if (query) delete query.firm_id;
 }
 
-export async function authenticate(db: Kysely<DB>, request: FastifyRequest): Promise<AuthContext> {
+export async function authenticate(db: Kysely<DB>, request: FastifyRequest, cacheTtlMs = 0): Promise<AuthContext> {
   const header = request.headers['x-api-key'];
-  const key = Array.isArray(header) ? header[0] : header;
+  const key = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!key) throw unauthorized('Missing API key', { message: 'Provide API key in X-API-Key header' });
-  const prefix = keyPrefix(key.trim());
+  const prefix = keyPrefix(key);
   if (!prefix) throw INVALID_KEY();
+  const hash = hashKey(key);
+  const named = firmIdFrom(request);
+  const memo = `${hash}|${named ?? ''}`;
+  const cached = cachedAuth(memo);
+  if (cached) {
+    dropFirmId(request);
+    return cached;
+  }
+  const auth = await resolveKey(db, prefix, hash, named);
+  dropFirmId(request);
+  rememberAuth(memo, auth, cacheTtlMs);
+  return auth;
+}
+
+async function resolveKey(db: Kysely<DB>, prefix: string, hash: string, named: unknown): Promise<AuthContext> {
   const row = (await db.selectFrom('api_keys')
     .select(['id', 'kind', 'key_hash', 'firm_id', 'user_id', 'permissions', 'revoked_at'])
     .where('prefix', '=', prefix)
     .executeTakeFirst()) as KeyRow | undefined;
-  if (!row || row.revoked_at !== null || !hashesMatch(row.key_hash, hashKey(key.trim()))) throw INVALID_KEY();
+  if (!row || row.revoked_at !== null || !hashesMatch(row.key_hash, hash)) throw INVALID_KEY();
 
-  const named = firmIdFrom(request);
   let firmId: number;
   let userId: number;
   if (row.kind === 'partner') {
@@ -86,7 +101,6 @@ export async function authenticate(db: Kysely<DB>, request: FastifyRequest): Pro
       throw forbidden('firm_id does not match this key', { message: 'A workspace key acts only for its own workspace' });
     }
   }
-  dropFirmId(request);
 
   const [firm, user] = await Promise.all([
     db.selectFrom('firms').selectAll().where('id', '=', firmId).executeTakeFirst(),
@@ -125,14 +139,14 @@ export function authorize(auth: AuthContext, needed: Permission[] | undefined): 
 }
 
 /** Installs authentication on every route of `app` that is not marked public. */
-export function installAuth(app: FastifyInstance, db: Kysely<DB>): void {
+export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
   // preValidation: after the body is parsed (partner keys may name firm_id in it), before the
   // schema refuses it, so a caller without a key hears 401 before any 400.
   app.addHook('preValidation', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
-    const auth = await authenticate(db, request);
+    const auth = await authenticate(db, request, cacheTtlMs);
     authorize(auth, config.permissions);
     request.auth = auth;
   });

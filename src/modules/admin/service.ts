@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.ts';
 import type { Executor } from '../../db/dialect.ts';
 import type { Firm, User } from '../../db/tables.ts';
 import { validateBody } from '../../platform/ajv.ts';
+import { invalidateAuthCache } from '../../platform/auth-cache.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { generateKey } from '../../platform/keys.ts';
@@ -26,6 +27,15 @@ function assertTimezone(tz: string): void {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
   } catch {
     throw badRequest(`timezone must be an IANA time zone such as America/Chicago, got "${tz}"`, { field: 'timezone' });
+  }
+}
+
+/** Resolved keys are memoised (platform/auth-cache.ts); a committed change must reach them now. */
+async function afterwardsForgetKeys<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } finally {
+    invalidateAuthCache();
   }
 }
 
@@ -108,7 +118,7 @@ export async function listWorkspaces(database: Database) {
 export async function updateWorkspace(database: Database, firmId: number, body: unknown) {
   const input = validateBody<UpdateWorkspace>(UpdateWorkspaceInput, body);
   if (input.timezone) assertTimezone(input.timezone);
-  await inTransaction(database, async (trx) => {
+  await afterwardsForgetKeys(inTransaction(database, async (trx) => {
     const firm = await firmOrThrow(trx, firmId);
     const changes: Partial<Firm> = {};
     for (const f of ['name', 'plan', 'subscription_status', 'timezone'] as const) if (input[f] !== undefined) changes[f] = input[f];
@@ -118,7 +128,7 @@ export async function updateWorkspace(database: Database, firmId: number, body: 
     if (Object.keys(changes).length > 0) {
       await trx.updateTable('firms').set({ ...changes, updated_at: now() }).where('id', '=', firmId).execute();
     }
-  });
+  }));
   return getWorkspace(database, firmId);
 }
 
@@ -200,7 +210,7 @@ async function userOrThrow(db: Executor, firmId: number, userId: number): Promis
 
 export async function updateUser(database: Database, firmId: number, userId: number, body: unknown) {
   const input = validateBody<UpdateUser>(UpdateUserInput, body);
-  return inTransaction(database, async (trx) => {
+  return afterwardsForgetKeys(inTransaction(database, async (trx) => {
     const user = await userOrThrow(trx, firmId, userId);
     if (input.email) await assertEmailFree(trx, firmId, input.email, userId);
     const firm = await firmOrThrow(trx, firmId);
@@ -216,19 +226,19 @@ export async function updateUser(database: Database, firmId: number, userId: num
     if (Object.keys(changes).length === 0) return adminUserObject(user);
     return adminUserObject(await trx.updateTable('users').set({ ...changes, updated_at: now() })
       .where('id', '=', userId).returningAll().executeTakeFirstOrThrow());
-  });
+  }));
 }
 
 /** Removing a user keeps their records; their keys read on but answer 403 on writes. */
 export async function removeUser(database: Database, firmId: number, userId: number) {
-  return inTransaction(database, async (trx) => {
+  return afterwardsForgetKeys(inTransaction(database, async (trx) => {
     const user = await userOrThrow(trx, firmId, userId);
     const firm = await firmOrThrow(trx, firmId);
     if (firm.owner_user_id === userId) throw conflict('The workspace owner cannot be removed');
     if (user.removed_at !== null) return adminUserObject(user);
     return adminUserObject(await trx.updateTable('users').set({ removed_at: now(), updated_at: now() })
       .where('id', '=', userId).returningAll().executeTakeFirstOrThrow());
-  });
+  }));
 }
 
 export async function listUsers(database: Database, firmId: number) {
@@ -269,14 +279,14 @@ export async function listApiKeys(database: Database, firmId: number) {
 }
 
 async function revoke(database: Database, keyId: number, scope: { firmId: number } | { partner: true }) {
-  return inTransaction(database, async (trx) => {
+  return afterwardsForgetKeys(inTransaction(database, async (trx) => {
     let q = trx.selectFrom('api_keys').selectAll().where('id', '=', keyId);
     q = 'firmId' in scope ? q.where('firm_id', '=', scope.firmId).where('kind', '=', 'workspace') : q.where('kind', '=', 'partner');
     const key = await q.executeTakeFirst();
     if (!key) throw notFound('API key not found');
     if (key.revoked_at !== null) return keyObject(key);
     return keyObject(await trx.updateTable('api_keys').set({ revoked_at: now() }).where('id', '=', keyId).returningAll().executeTakeFirstOrThrow());
-  });
+  }));
 }
 
 export const revokeApiKey = (database: Database, firmId: number, keyId: number) => revoke(database, keyId, { firmId });
