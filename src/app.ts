@@ -10,7 +10,7 @@ import { installAuth } from './platform/auth.ts';
 import { bodyAjv, textAjv } from './platform/ajv.ts';
 import { installErrorHandler } from './platform/error-handler.ts';
 import { ApiError } from './platform/errors.ts';
-import { keyPrefix } from './platform/keys.ts';
+import { hashKey } from './platform/keys.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { clientAccountRoutes } from './modules/client-accounts/routes.ts';
 import { jobDetailRoutes } from './modules/job-details/routes.ts';
@@ -49,11 +49,11 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
     await v1.register(rateLimit, {
       max: config.rateLimit.max,
       timeWindow: config.rateLimit.windowMs,
-      // Per key (its public 11-character prefix); calls without a key share their address's bucket.
+      // Per key (by its hash, so a forged key sharing a real key's prefix cannot drain its
+      // bucket); calls without a key share their address's bucket.
       keyGenerator: (request) => {
         const header = request.headers['x-api-key'];
-        const prefix = typeof header === 'string' ? keyPrefix(header.trim()) : null;
-        return prefix ?? `ip:${request.ip}`;
+        return typeof header === 'string' && header.trim() ? `key:${hashKey(header.trim())}` : `ip:${request.ip}`;
       },
       errorResponseBuilder: (_request, context) => {
         const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));

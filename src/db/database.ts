@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { isPostgresUrl } from '../config.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import type { DB } from './tables.ts';
+import { CASEFOLD_FUNCTION } from './text-search.ts';
 
 // COUNT(*) and other int8 results arrive as strings by default; our counts fit in a double.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -14,6 +15,8 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** PostgreSQL schema the connections use, when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -31,7 +34,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: dialectFor('postgres'), close: () => db.destroy() };
+    return { db, dialect: dialectFor('postgres'), schema: options.schema, close: () => db.destroy() };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const sqlite = new SQLite(url);
@@ -40,6 +43,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.function(CASEFOLD_FUNCTION, { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: dialectFor('sqlite'), close: () => db.destroy() };
 }

@@ -17,8 +17,6 @@ export interface Dialect {
   lockFirm(trx: Executor, firmId: number): Promise<void>;
   /** True when `err` is a unique-constraint violation. */
   isUniqueViolation(err: unknown): boolean;
-  /** Case-insensitive LIKE operator. */
-  likeOperator: 'like' | 'ilike';
 }
 
 const sqlite: Dialect = {
@@ -28,8 +26,6 @@ const sqlite: Dialect = {
   isUniqueViolation: (err) =>
     typeof err === 'object' && err !== null &&
     String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT_UNIQUE'),
-  // SQLite's LIKE ignores ASCII case already.
-  likeOperator: 'like',
 };
 
 const postgres: Dialect = {
@@ -40,7 +36,6 @@ const postgres: Dialect = {
   },
   isUniqueViolation: (err) =>
     typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505',
-  likeOperator: 'ilike',
 };
 
 export function dialectFor(engine: Engine): Dialect {

@@ -18,7 +18,10 @@ export async function migrateToLatest(database: Database): Promise<void> {
       return out;
     },
   };
-  const { error, results } = await new Migrator({ db: database.db, provider }).migrateToLatest();
+  // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
+  const { error, results } = await new Migrator({
+    db: database.db, provider, ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+  }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`migration ${failed ?? '?'} failed: ${(error as Error).message ?? error}`);

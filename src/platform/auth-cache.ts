@@ -2,25 +2,24 @@
 // and resolving them costs three queries on every call. Every admin change in this process
 // clears it at once; other processes (several servers on PostgreSQL, or the CLI beside a running
 // server) see a revocation or plan change within the TTL (GROUNDWORK_AUTH_CACHE_MS, default 1 s).
-import type { AuthContext } from './auth.ts';
 
 const MAX_ENTRIES = 10_000;
-const entries = new Map<string, { auth: AuthContext; expires: number }>();
+const entries = new Map<string, { value: unknown; expires: number }>();
 
-export function cachedAuth(key: string): AuthContext | undefined {
+export function cachedAuth<T>(key: string): T | undefined {
   const hit = entries.get(key);
   if (!hit) return undefined;
   if (hit.expires <= Date.now()) {
     entries.delete(key);
     return undefined;
   }
-  return hit.auth;
+  return hit.value as T;
 }
 
-export function rememberAuth(key: string, auth: AuthContext, ttlMs: number): void {
+export function rememberAuth(key: string, value: unknown, ttlMs: number): void {
   if (ttlMs <= 0) return;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(key, { auth, expires: Date.now() + ttlMs });
+  entries.set(key, { value, expires: Date.now() + ttlMs });
 }
 
 /** Called after every change to workspaces, users or keys. */

@@ -54,33 +54,47 @@ function dropFirmId(request: FastifyRequest): void {
   if (query) delete query.firm_id;
 }
 
-export async function authenticate(db: Kysely<DB>, request: FastifyRequest, cacheTtlMs = 0): Promise<AuthContext> {
+function headerKey(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
-  const key = (Array.isArray(header) ? header[0] : header)?.trim();
+  return (Array.isArray(header) ? header[0] : header)?.trim() || undefined;
+}
+
+/**
+ * Step 1, before the body is read: the key must exist and be live, so a caller without a usable
+ * key hears 401 and never a 400 about its body.
+ */
+export async function identifyKey(db: Kysely<DB>, request: FastifyRequest, cacheTtlMs = 0): Promise<KeyRow & { hash: string }> {
+  const key = headerKey(request);
   if (!key) throw unauthorized('Missing API key', { message: 'Provide API key in X-API-Key header' });
   const prefix = keyPrefix(key);
   if (!prefix) throw INVALID_KEY();
   const hash = hashKey(key);
-  const named = firmIdFrom(request);
-  const memo = `${hash}|${named ?? ''}`;
-  const cached = cachedAuth(memo);
-  if (cached) {
-    dropFirmId(request);
-    return cached;
-  }
-  const auth = await resolveKey(db, prefix, hash, named);
-  dropFirmId(request);
-  rememberAuth(memo, auth, cacheTtlMs);
-  return auth;
-}
-
-async function resolveKey(db: Kysely<DB>, prefix: string, hash: string, named: unknown): Promise<AuthContext> {
+  const memo = `key|${hash}`;
+  const cached = cachedAuth<KeyRow & { hash: string }>(memo);
+  if (cached) return cached;
   const row = (await db.selectFrom('api_keys')
     .select(['id', 'kind', 'key_hash', 'firm_id', 'user_id', 'permissions', 'revoked_at'])
     .where('prefix', '=', prefix)
     .executeTakeFirst()) as KeyRow | undefined;
   if (!row || row.revoked_at !== null || !hashesMatch(row.key_hash, hash)) throw INVALID_KEY();
+  const identified = { ...row, hash };
+  rememberAuth(memo, identified, cacheTtlMs);
+  return identified;
+}
 
+/** Step 2, once the body is parsed: the workspace (partner keys name it), its user and permissions. */
+export async function authenticate(db: Kysely<DB>, request: FastifyRequest, key: KeyRow & { hash: string }, cacheTtlMs = 0): Promise<AuthContext> {
+  const named = firmIdFrom(request);
+  dropFirmId(request);
+  const memo = `ctx|${key.hash}|${named ?? ''}`;
+  const cached = cachedAuth<AuthContext>(memo);
+  if (cached) return cached;
+  const auth = await resolveContext(db, key, named);
+  rememberAuth(memo, auth, cacheTtlMs);
+  return auth;
+}
+
+async function resolveContext(db: Kysely<DB>, row: KeyRow, named: unknown): Promise<AuthContext> {
   let firmId: number;
   let userId: number;
   if (row.kind === 'partner') {
@@ -141,12 +155,17 @@ export function authorize(auth: AuthContext, needed: Permission[] | undefined): 
 /** Installs authentication on every route of `app` that is not marked public. */
 export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
+  const identified = new WeakMap<FastifyRequest, KeyRow & { hash: string }>();
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.url || request.routeOptions.config.public) return;
+    identified.set(request, await identifyKey(db, request, cacheTtlMs));
+  });
   // preValidation: after the body is parsed (partner keys may name firm_id in it), before the
-  // schema refuses it, so a caller without a key hears 401 before any 400.
+  // schema can refuse it.
   app.addHook('preValidation', async (request) => {
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
-    const auth = await authenticate(db, request, cacheTtlMs);
+    const auth = await authenticate(db, request, identified.get(request)!, cacheTtlMs);
     authorize(auth, config.permissions);
     request.auth = auth;
   });

@@ -15,9 +15,22 @@ function nowMicrosBigint(): bigint {
 }
 
 function formatMicros(micros: bigint): string {
-  const ms = Number(micros / 1000n);
-  const frac = (micros % 1_000_000n).toString().padStart(6, '0');
-  return new Date(ms).toISOString().slice(0, 19) + '.' + frac;
+  // Floor division, so instants before 1970 keep a fraction in 0..999999.
+  let seconds = micros / 1_000_000n;
+  let frac = micros % 1_000_000n;
+  if (frac < 0n) {
+    frac += 1_000_000n;
+    seconds -= 1n;
+  }
+  return new Date(Number(seconds) * 1000).toISOString().slice(0, 19) + '.' + frac.toString().padStart(6, '0');
+}
+
+/** Milliseconds since the epoch of a UTC calendar instant; years 0-99 are not read as 19xx. */
+function utcMillis(y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo, d);
+  date.setUTCHours(h, mi, s, 0);
+  return date.getTime();
 }
 
 /** Now, in the stored form. */
@@ -49,7 +62,7 @@ export function parseTimestamp(text: string): string | null {
   const m = ISO.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = m;
-  const base = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s);
+  const base = utcMillis(+y, +mo - 1, +d, +h, +mi, +s);
   const check = new Date(base);
   if (check.getUTCFullYear() !== +y || check.getUTCMonth() !== +mo - 1 || check.getUTCDate() !== +d ||
       +h > 23 || +mi > 59 || +s > 59) return null;
@@ -72,6 +85,6 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export function isDate(text: string): boolean {
   const m = DATE.exec(text);
   if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  const d = new Date(utcMillis(+m[1], +m[2] - 1, +m[3], 0, 0, 0));
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/dialect.ts';
+import type { Engine, Executor } from '../../db/dialect.ts';
 import type { ClientAccount } from '../../db/tables.ts';
 import { sql } from 'kysely';
 import { containsText } from '../../db/text-search.ts';
@@ -21,14 +21,14 @@ export interface ClientAccountFilter {
   externalRef?: string;
   q?: string;
   includeArchived?: boolean;
-  like: 'like' | 'ilike';
+  engine: Engine;
 }
 
 export async function listClientAccounts(db: Executor, firmId: number, f: ClientAccountFilter, limit: number, offset: number) {
   let base = db.selectFrom('client_accounts').where('firm_id', '=', firmId);
   if (!f.includeArchived) base = base.where('archived_at', 'is', null);
   if (f.externalRef !== undefined) base = base.where('external_ref', '=', f.externalRef);
-  if (f.q) base = base.where(containsText(['name'], f.q, f.like));
+  if (f.q) base = base.where(containsText(['name'], f.q, f.engine));
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

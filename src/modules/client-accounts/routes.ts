@@ -37,7 +37,7 @@ export function clientAccountRoutes(app: FastifyInstance, database: Database): v
     const page = pageOf(q);
     const { rows, total } = await listClientAccounts(database.db, request.auth.firm.id, {
       externalRef: q.external_ref, q: q.q?.trim() || undefined, includeArchived: q.include_archived,
-      like: database.dialect.likeOperator,
+      engine: database.dialect.engine,
     }, page.limit, page.offset);
     return listEnvelope(rows.map(clientAccountObject), total, page);
   });

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/dialect.ts';
 import type { ClientAccount } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { notFound } from '../../platform/errors.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
 import { fillBlanks, externalRefHeld } from '../../platform/records.ts';
 import { nameKey } from '../../platform/text.ts';
 import { now } from '../../platform/time.ts';
@@ -73,6 +73,7 @@ export async function upsertClientAccountIn(db: Executor, firmId: number, input:
 }
 
 export function upsertClientAccount(ctx: ServiceContext, input: ClientAccountInput & { name: string }) {
+  if (input.name.trim() === '') throw badRequest('name is required', { field: 'name' });
   return inTransaction(ctx.database, async (trx) => {
     await ctx.database.dialect.lockFirm(trx, ctx.auth.firm.id);
     return upsertClientAccountIn(trx, ctx.auth.firm.id, input);
@@ -95,6 +96,7 @@ export function updateClientAccount(ctx: ServiceContext, id: number, input: Clie
     const { archived, ...fields } = input;
     const changes: Partial<ClientAccount> = { ...fields };
     if (fields.name !== undefined) {
+      if (fields.name.trim() === '') throw badRequest('name cannot be empty', { field: 'name' });
       changes.name = fields.name.trim();
       changes.name_key = nameKey(fields.name);
     }

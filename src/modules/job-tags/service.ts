@@ -13,7 +13,7 @@ export const DEFAULT_TAG_COLOR = '#64748b';
 
 export async function listTags(ctx: ServiceContext, q: string | undefined, limit: number, offset: number) {
   let base = ctx.database.db.selectFrom('job_tags').where('firm_id', '=', ctx.auth.firm.id);
-  if (q) base = base.where(containsText(['name'], q, ctx.database.dialect.likeOperator));
+  if (q) base = base.where(containsText(['name'], q, ctx.database.dialect.engine));
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('name_key').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

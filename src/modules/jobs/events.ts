@@ -52,9 +52,19 @@ export async function recordJobStatusChanged(trx: Executor, firmId: number, jobI
   await recordDerived(trx, firmId, jobId, from, to, raw);
 }
 
+/** Storage columns whose API field has another name; internal columns map to null (not shown). */
+const API_FIELD: Record<string, string | null> = {
+  name_key: null,
+  estimated_value_cents: 'estimated_value',
+  liquidated_damages_per_day_cents: 'liquidated_damages_per_day',
+  own_property_reference: 'property_reference',
+  operations_division: 'division',
+};
+
 /** A change to the job's details that is not a status change (never both for one API call). */
 export async function recordJobUpdated(trx: Executor, firmId: number, jobId: number, status: string,
-  changed: string[]): Promise<void> {
+  changedColumns: string[]): Promise<void> {
+  const changed = [...new Set(changedColumns.map((c) => (c in API_FIELD ? API_FIELD[c] : c)).filter((c): c is string => c !== null))];
   await recordEvent(trx, {
     firmId, type: 'job_updated', entity: { type: 'job', id: jobId }, jobId, inFeed: false,
     data: { status_changed: false, previous_status: status, current_status: status, changed_fields: changed },

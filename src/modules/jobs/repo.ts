@@ -2,7 +2,7 @@
 // refs) in one statement, and every query is scoped to the workspace and, for users who see only
 // their own jobs, to those.
 import type { SelectQueryBuilder } from 'kysely';
-import type { Executor } from '../../db/dialect.ts';
+import type { Engine, Executor } from '../../db/dialect.ts';
 import type { DB, Job, User } from '../../db/tables.ts';
 import { can } from '../../platform/permissions.ts';
 import { containsText } from '../../db/text-search.ts';
@@ -69,7 +69,7 @@ export interface JobFilter {
   status?: string;
   assignedToUserId?: number;
   q?: string;
-  like: 'like' | 'ilike';
+  engine: Engine;
 }
 
 function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, f: JobFilter): SelectQueryBuilder<DB, any, O> {
@@ -77,7 +77,7 @@ function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, f: JobFilter): Selec
   if (f.externalRef !== undefined) qb = qb.where('jobs.external_ref', '=', f.externalRef);
   if (f.status !== undefined) qb = qb.where('jobs.status', '=', f.status);
   if (f.assignedToUserId !== undefined) qb = qb.where('jobs.assigned_to_user_id', '=', f.assignedToUserId);
-  if (f.q) qb = qb.where(containsText(['jobs.name', 'jobs.company', 'jobs.address', 'jobs.contact_name'], f.q, f.like));
+  if (f.q) qb = qb.where(containsText(['jobs.name', 'jobs.company', 'jobs.address', 'jobs.contact_name'], f.q, f.engine));
   return qb;
 }
 

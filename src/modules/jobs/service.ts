@@ -41,9 +41,9 @@ export async function getWrittenJob(ctx: ServiceContext, id: number) {
   return jobObject(row);
 }
 
-export async function listJobs(ctx: ServiceContext, filter: Omit<JobFilter, 'like'>, includeAssignees: boolean,
+export async function listJobs(ctx: ServiceContext, filter: Omit<JobFilter, 'engine'>, includeAssignees: boolean,
   limit: number, offset: number) {
-  const f = { ...filter, like: ctx.database.dialect.likeOperator };
+  const f = { ...filter, engine: ctx.database.dialect.engine };
   const [rows, total] = await Promise.all([
     listJobRows(ctx.database.db, ctx.auth.firm.id, ctx.auth.user, f, limit, offset),
     countJobs(ctx.database.db, ctx.auth.firm.id, ctx.auth.user, f),
@@ -109,7 +109,7 @@ async function applyUpdate(ctx: ServiceContext, trx: Trx, existing: Job, input: 
       if (site) Object.assign(cols, await siteColumns(trx, firmId, { ...existing, ...cols }, site));
     }
   }
-  const changed = (Object.keys(cols) as (keyof Job)[]).filter((k) => cols[k] !== existing[k] && k !== 'name_key');
+  const changed = (Object.keys(cols) as (keyof Job)[]).filter((k) => cols[k] !== existing[k]);
   if (changed.length === 0) return false;
   await trx.updateTable('jobs').set({ ...cols, updated_at: now() }).where('id', '=', existing.id).execute();
   if (cols.status !== undefined && cols.status !== existing.status) {
@@ -145,6 +145,11 @@ export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{
     if (input.assigned_to_user_id !== undefined) await assertAssignable(trx, firmId, owner);
     Object.assign(cols, await customerColumns(trx, firmId, input, cols.company));
 
+    if (cols.address) {
+      const site = await siteForAddress(trx, firmId, ctx.auth.settings, cols.address, cols.client_account_id ?? null);
+      if (site) Object.assign(cols, await siteColumns(trx, firmId, { address: cols.address, client_account_id: cols.client_account_id ?? null, company: cols.company ?? null }, site));
+    }
+    // Checked after linking: a customer taken from the site counts as company.
     const missing = ctx.auth.settings.required_job_fields.filter((f) => !REQUIRED_FIELD_PRESENT[f](cols, input));
     if (missing.length > 0) {
       throw unprocessable('Missing required fields', {
@@ -159,10 +164,6 @@ export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{
           code: 'duplicate_name', duplicate_job_id: twin.id,
         });
       }
-    }
-    if (cols.address) {
-      const site = await siteForAddress(trx, firmId, ctx.auth.settings, cols.address, cols.client_account_id ?? null);
-      if (site) Object.assign(cols, await siteColumns(trx, firmId, { address: cols.address, client_account_id: cols.client_account_id ?? null, company: cols.company ?? null }, site));
     }
     const t = now();
     const job = await trx.insertInto('jobs').values({

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/dialect.ts';
+import type { Engine, Executor } from '../../db/dialect.ts';
 import type { Location } from '../../db/tables.ts';
 import { containsText } from '../../db/text-search.ts';
 
@@ -22,7 +22,7 @@ export interface LocationFilter {
   clientAccountId?: number;
   q?: string;
   includeArchived?: boolean;
-  like: 'like' | 'ilike';
+  engine: Engine;
 }
 
 export async function listLocations(db: Executor, firmId: number, f: LocationFilter, limit: number, offset: number) {
@@ -30,7 +30,7 @@ export async function listLocations(db: Executor, firmId: number, f: LocationFil
   if (!f.includeArchived) base = base.where('archived_at', 'is', null);
   if (f.externalRef !== undefined) base = base.where('external_ref', '=', f.externalRef);
   if (f.clientAccountId !== undefined) base = base.where('client_account_id', '=', f.clientAccountId);
-  if (f.q) base = base.where(containsText(['name', 'address'], f.q, f.like));
+  if (f.q) base = base.where(containsText(['name', 'address'], f.q, f.engine));
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

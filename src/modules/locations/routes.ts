@@ -40,7 +40,7 @@ export function locationRoutes(app: FastifyInstance, database: Database): void {
     const page = pageOf(q);
     const { rows, total } = await listLocations(database.db, request.auth.firm.id, {
       externalRef: q.external_ref, clientAccountId: q.client_account_id, q: q.q?.trim() || undefined,
-      includeArchived: q.include_archived, like: database.dialect.likeOperator,
+      includeArchived: q.include_archived, engine: database.dialect.engine,
     }, page.limit, page.offset);
     return listEnvelope(rows.map(locationObject), total, page);
   });

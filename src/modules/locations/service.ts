@@ -4,7 +4,7 @@ import type { Executor } from '../../db/dialect.ts';
 import type { Location } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { notFound, unprocessable } from '../../platform/errors.ts';
+import { badRequest, notFound, unprocessable } from '../../platform/errors.ts';
 import { fillBlanks, externalRefHeld } from '../../platform/records.ts';
 import { addressKey } from '../../platform/text.ts';
 import { now } from '../../platform/time.ts';
@@ -102,6 +102,7 @@ export async function upsertLocationIn(db: Executor, firmId: number, settings: S
 }
 
 export function upsertLocation(ctx: ServiceContext, input: LocationInput & { address: string }) {
+  if (input.address.trim() === '') throw badRequest('address is required', { field: 'address' });
   const firmId = ctx.auth.firm.id;
   return inTransaction(ctx.database, async (trx) => {
     await ctx.database.dialect.lockFirm(trx, firmId);
@@ -130,6 +131,7 @@ export function updateLocation(ctx: ServiceContext, id: number, input: LocationI
     const customerAfter = changes.client_account_id !== undefined ? changes.client_account_id : existing.client_account_id;
     if (ctx.auth.settings.require_company_on_sites && customerAfter === null) throw companyRequiredOnSites();
     if (fields.address !== undefined) {
+      if (fields.address.trim() === '') throw badRequest('address cannot be empty', { field: 'address' });
       changes.address = fields.address.trim();
       changes.address_key = addressKey(fields.address);
     }
