@@ -81,17 +81,20 @@ export async function freshDatabase(): Promise<{ database: Database; drop: () =>
     await admin.query(`create schema ${schema}`);
     await admin.end();
     const database = openDatabase(url, { schema, poolSize: 20 });
-    await migrateToLatest(database);
-    return {
-      database,
-      drop: async () => {
-        await database.close();
-        const c = new pg.Client({ connectionString: url });
-        await c.connect();
-        await c.query(`drop schema ${schema} cascade`);
-        await c.end();
-      },
+    const drop = async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
     };
+    try {
+      await migrateToLatest(database);
+    } catch (err) {
+      await drop();
+      throw err;
+    }
+    return { database, drop };
   }
   const database = openDatabase(':memory:');
   await migrateToLatest(database);

@@ -1,0 +1,310 @@
+// THE WALK (GUIDE, Quality bar): every route that takes an id is tried with another workspace's
+// ids (404, and nothing changes), every write route with a read-only key (403) and every read
+// route with a key lacking read_jobs (403). Document 1, Conventions 1 and Permissions.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventsOf, insertContact, startApp, type Client, type TestApp, type Workspace } from '../helpers/harness.ts';
+
+let t: TestApp;
+beforeAll(async () => { t = await startApp(); });
+afterAll(() => t.close());
+
+const DIVISIONS = [{ key: 'paving', name: 'Paving' }, { key: 'seal', name: 'Sealcoating' }];
+
+interface Ids { job: number; job2: number; ca: number; loc: number; tag: number; contact: number; owner: number }
+
+async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = [200, 201]): Promise<T> {
+  const res = await p;
+  expect(status, JSON.stringify(res.body)).toContain(res.status);
+  return res.body;
+}
+
+/** A workspace with a customer, a site, two jobs, a tag and a contact, all linked. */
+async function provision(label: string): Promise<{ w: Workspace; ids: Ids }> {
+  const w = await t.workspace({ settings: { crew_scheduling_enabled: true }, divisions: DIVISIONS });
+  const ca = (await ok(w.api.post('/v1/client-accounts', { name: `${label} Customer`, external_ref: `${label}-CUST`, email: `${label}@c.test` }))).data;
+  const loc = (await ok(w.api.post('/v1/locations', {
+    address: `1 ${label} Plaza`, external_ref: `${label}-SITE`, client_account_id: ca.id, property_reference: `${label}-PID`,
+  }))).data;
+  const job = (await ok(w.api.post('/v1/jobs', {
+    name: `${label} Parking Lot`, external_ref: `${label}-JOB`, address: `1 ${label} Plaza`, client_account_id: ca.id,
+    estimated_value: 12500.5,
+  }))).data;
+  const job2 = (await ok(w.api.post('/v1/jobs', { name: `${label} Second Job` }))).data;
+  const tag = (await ok(w.api.post('/v1/job-tags', { name: `${label} Tag`, color: '#112233' }))).data;
+  await ok(w.api.post(`/v1/jobs/${job.id}/tags`, { tag_ids: [tag.id] }));
+  const contact = await insertContact(t.database, w.firmId, { name: `${label} Person`, email: `${label}@p.test`, client_account_id: ca.id });
+  await ok(w.api.patch(`/v1/jobs/${job.id}/details`, { linked_contact_id: contact, accounting_job_number: `${label}-ACC` }));
+  await ok(w.api.patch(`/v1/jobs/${job.id}/operations-assignment`, { division: 'paving', operations_assignee_user_id: w.ownerId }));
+  expect(job.location_id).toBe(loc.id);
+  return { w, ids: { job: job.id, job2: job2.id, ca: ca.id, loc: loc.id, tag: tag.id, contact, owner: w.ownerId } };
+}
+
+/** Everything a workspace's records look like, read with its own key. */
+async function snapshot(api: Client, ids: Ids) {
+  const paths = [
+    `/v1/jobs/${ids.job}`, `/v1/jobs/${ids.job2}`, `/v1/jobs/${ids.job}/details`, `/v1/jobs/${ids.job2}/details`,
+    `/v1/client-accounts/${ids.ca}`, `/v1/locations/${ids.loc}`,
+    '/v1/jobs', '/v1/client-accounts?include_archived=true', '/v1/locations?include_archived=true', '/v1/job-tags', '/v1/users',
+  ];
+  const out: Record<string, unknown> = {};
+  for (const p of paths) {
+    const res = await api.get(p);
+    expect(res.status, p).toBe(200);
+    out[p] = res.body;
+  }
+  out.events = (await eventsOf(t.database, ids.job)).length + (await eventsOf(t.database, ids.job2)).length;
+  return out;
+}
+
+interface Call { method: string; path: string; body?: unknown; error?: string }
+
+describe('another workspace\'s ids are 404 and change nothing', () => {
+  let A: { w: Workspace; ids: Ids };
+  let B: { w: Workspace; ids: Ids };
+  beforeAll(async () => {
+    A = await provision('A');
+    B = await provision('B');
+  });
+
+  it('every id-taking route, called with B\'s key and A\'s ids, answers 404', async () => {
+    const a = A.ids;
+    const b = B.ids;
+    const beforeA = await snapshot(A.w.api, a);
+    const beforeB = await snapshot(B.w.api, b);
+    const calls: Call[] = [
+      { method: 'GET', path: `/v1/jobs/${a.job}`, error: 'Job not found' },
+      { method: 'PATCH', path: `/v1/jobs/${a.job}`, body: { name: 'Hijacked', notes: 'x' }, error: 'Job not found' },
+      { method: 'DELETE', path: `/v1/jobs/${a.job}`, error: 'Job not found' },
+      { method: 'POST', path: `/v1/jobs/${a.job}/move`, body: { status: 'won' }, error: 'Job not found' },
+      { method: 'POST', path: `/v1/jobs/${a.job}/merge`, body: { into_job_id: b.job2 }, error: 'Job not found' },
+      { method: 'POST', path: `/v1/jobs/${b.job2}/merge`, body: { into_job_id: a.job }, error: 'Job not found' },
+      { method: 'GET', path: `/v1/jobs/${a.job}/details`, error: 'Job not found' },
+      { method: 'PATCH', path: `/v1/jobs/${a.job}/details`, body: { accounting_job_number: 'HIJACK' }, error: 'Job not found' },
+      { method: 'PATCH', path: `/v1/jobs/${b.job}/details`, body: { linked_contact_id: a.contact } },
+      { method: 'PUT', path: `/v1/jobs/${a.job}/location`, body: { location_id: null }, error: 'Job not found' },
+      { method: 'PUT', path: `/v1/jobs/${a.job}/location`, body: { location_id: a.loc }, error: 'Job not found' },
+      { method: 'PUT', path: `/v1/jobs/${a.job}/location`, body: { create_from_address: true }, error: 'Job not found' },
+      { method: 'PUT', path: `/v1/jobs/${b.job2}/location`, body: { location_id: a.loc } },
+      { method: 'PATCH', path: `/v1/jobs/${a.job}/operations-assignment`, body: { division: null }, error: 'Job not found' },
+      { method: 'PATCH', path: `/v1/jobs/${b.job}/operations-assignment`, body: { operations_assignee_user_id: a.owner } },
+      { method: 'DELETE', path: `/v1/jobs/${a.job}/contacts/${a.contact}` },
+      { method: 'DELETE', path: `/v1/jobs/${b.job}/contacts/${a.contact}` },
+      { method: 'POST', path: `/v1/jobs/${a.job}/tags`, body: { tag_ids: [b.tag] }, error: 'Job not found' },
+      { method: 'POST', path: `/v1/jobs/${b.job}/tags`, body: { tag_ids: [a.tag] }, error: 'Tag not found' },
+      { method: 'DELETE', path: `/v1/jobs/${a.job}/tags/${a.tag}` },
+      { method: 'DELETE', path: `/v1/jobs/${b.job}/tags/${a.tag}` },
+      { method: 'GET', path: `/v1/client-accounts/${a.ca}`, error: 'Client account not found' },
+      { method: 'PATCH', path: `/v1/client-accounts/${a.ca}`, body: { name: 'Hijacked', archived: true }, error: 'Client account not found' },
+      { method: 'GET', path: `/v1/locations/${a.loc}`, error: 'Location not found' },
+      { method: 'PATCH', path: `/v1/locations/${a.loc}`, body: { notes: 'x', archived: true }, error: 'Location not found' },
+      { method: 'PATCH', path: `/v1/locations/${b.loc}`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+      { method: 'POST', path: '/v1/jobs', body: { name: 'Sneaky job', client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+      { method: 'POST', path: '/v1/jobs', body: { name: 'Sneaky job 2', client_account_external_ref: 'A-CUST' } },
+      { method: 'POST', path: '/v1/jobs', body: { name: 'Sneaky job 3', assigned_to_user_id: a.owner } },
+      { method: 'POST', path: '/v1/locations', body: { address: '9 Sneaky St', client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+      { method: 'POST', path: '/v1/locations', body: { address: '10 Sneaky St', client_account_external_ref: 'A-CUST' } },
+      { method: 'PATCH', path: `/v1/jobs/${b.job}`, body: { assigned_to_user_id: a.owner } },
+      { method: 'PATCH', path: `/v1/jobs/${b.job}`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+    ];
+    const wrong: string[] = [];
+    for (const c of calls) {
+      const res = await B.w.api.request(c.method, c.path, c.body);
+      const label = `${c.method} ${c.path} ${c.body ? JSON.stringify(c.body) : ''}`;
+      if (res.status !== 404) wrong.push(`${label} -> ${res.status} ${JSON.stringify(res.body)}`);
+      else if (c.error && res.body?.error !== c.error) wrong.push(`${label} -> 404 but error ${JSON.stringify(res.body?.error)}, expected ${c.error}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot(A.w.api, a)).toEqual(beforeA);
+    expect(await snapshot(B.w.api, b)).toEqual(beforeB);
+  });
+
+  it('lookups by A\'s refs find nothing in B, and upserts in B never match A\'s records', async () => {
+    const a = A.ids;
+    const beforeA = await snapshot(A.w.api, a);
+    const api = B.w.api;
+    for (const p of ['/v1/jobs?external_ref=A-JOB', '/v1/client-accounts?external_ref=A-CUST', '/v1/locations?external_ref=A-SITE',
+      '/v1/jobs?q=A%20Parking', '/v1/client-accounts?q=A%20Customer&include_archived=true', '/v1/locations?q=A%20Plaza&include_archived=true',
+      '/v1/job-tags?q=A%20Tag']) {
+      const res = await api.get(p);
+      expect(res.status, p).toBe(200);
+      expect(res.body.data, p).toEqual([]);
+    }
+    const users = await api.get('/v1/users');
+    expect(users.body.data.map((u: any) => u.id)).not.toContain(a.owner);
+
+    const ca = await api.post('/v1/client-accounts', { name: 'A Customer', external_ref: 'A-CUST' });
+    expect(ca.status).toBe(201);
+    expect(ca.body.data.id).not.toBe(a.ca);
+    const loc = await api.post('/v1/locations', { address: '1 A Plaza', external_ref: 'A-SITE', client_account_id: ca.body.data.id });
+    expect(loc.status).toBe(201);
+    expect(loc.body.data.id).not.toBe(a.loc);
+    const job = await api.post('/v1/jobs', { name: 'A Parking Lot', external_ref: 'A-JOB' });
+    expect(job.status).toBe(201);
+    expect(job.body.data.id).not.toBe(a.job);
+    const job2 = await api.post('/v1/jobs', { name: 'A Second Job' });
+    expect(job2.status).toBe(201);
+    const tag = await api.post('/v1/job-tags', { name: 'A Tag' });
+    expect(tag.status).toBe(201);
+    expect(tag.body.data.id).not.toBe(a.tag);
+    const bJob = (await api.get(`/v1/jobs/${B.ids.job}/details`)).body.data;
+    const aJob = (await A.w.api.get(`/v1/jobs/${a.job}/details`)).body.data;
+    const renumber = await api.patch(`/v1/jobs/${job.body.data.id}/details`, { job_number: aJob.job_number === bJob.job_number ? 7777 : aJob.job_number });
+    expect(renumber.status).toBe(200);
+
+    expect(await snapshot(A.w.api, a)).toEqual(beforeA);
+  });
+});
+
+// ---- permissions -------------------------------------------------------------------------
+
+interface Route { method: string; path: string }
+
+/** The /v1 routes a key can call: from the OpenAPI document, checked against Fastify's own table. */
+async function v1Routes(): Promise<Route[]> {
+  const doc = await t.anon.get('/v1/openapi.json');
+  expect(doc.status).toBe(200);
+  const routes: Route[] = [];
+  for (const [path, item] of Object.entries(doc.body.paths as Record<string, Record<string, unknown>>)) {
+    for (const method of Object.keys(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      if (path === '/v1/health' || path === '/v1/openapi.json' || path.startsWith('/v1/docs')) continue;
+      routes.push({ method: method.toUpperCase(), path });
+    }
+  }
+  // Fastify's route table: nothing under /v1 may be missing from the OpenAPI document.
+  const norm = (p: string) => p.replace(/\{[^}]+\}/g, '{}').replace(/:[A-Za-z_]+(\|:[A-Za-z_]+)*/g, '{}');
+  const known = new Set(routes.map((r) => `${r.method} ${norm(r.path)}`));
+  const stack: string[] = [];
+  const missing: string[] = [];
+  let seen = 0;
+  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const at = line.indexOf('── ');
+    if (at < 0) continue;
+    const depth = Math.floor(at / 4);
+    const m = /^(.*?)(?: \(([^)]*)\))?$/.exec(line.slice(at + 3))!;
+    stack.length = depth;
+    stack.push(m[1]);
+    const full = stack.join('');
+    if (!m[2] || !full.startsWith('/v1/') || full.startsWith('/v1/docs') || full === '/v1/health' || full === '/v1/openapi.json') continue;
+    for (const method of m[2].split(',').map((s) => s.trim()).filter((s) => s !== 'HEAD')) {
+      seen++;
+      if (!known.has(`${method} ${norm(full)}`)) missing.push(`${method} ${full}`);
+    }
+  }
+  expect(missing).toEqual([]);
+  expect(seen).toBe(routes.length);
+  return routes;
+}
+
+const EXPECTED_WRITES = [
+  'POST /v1/client-accounts', 'PATCH /v1/client-accounts/{id}', 'POST /v1/locations', 'PATCH /v1/locations/{id}',
+  'POST /v1/jobs', 'PATCH /v1/jobs/{id}', 'DELETE /v1/jobs/{id}', 'POST /v1/jobs/{id}/move', 'POST /v1/jobs/{id}/merge',
+  'PATCH /v1/jobs/{job_id}/details', 'PUT /v1/jobs/{job_id}/location', 'PATCH /v1/jobs/{job_id}/operations-assignment',
+  'DELETE /v1/jobs/{job_id}/contacts/{contact_id}', 'POST /v1/job-tags', 'POST /v1/jobs/{job_id}/tags',
+  'DELETE /v1/jobs/{job_id}/tags/{tag_id}',
+];
+const EXPECTED_READS = [
+  'GET /v1/users', 'GET /v1/client-accounts', 'GET /v1/client-accounts/{id}', 'GET /v1/locations', 'GET /v1/locations/{id}',
+  'GET /v1/job-stages', 'GET /v1/job-types', 'GET /v1/jobs', 'GET /v1/jobs/{id}', 'GET /v1/jobs/{job_id}/details', 'GET /v1/job-tags',
+];
+
+describe('key permissions on every route', () => {
+  let A: { w: Workspace; ids: Ids };
+  let routes: Route[];
+  beforeAll(async () => {
+    A = await provision('P');
+    routes = await v1Routes();
+  });
+
+  /** Fills path parameters with A's ids (the right kind of record for each). */
+  function fill(path: string): string {
+    const a = A.ids;
+    return path
+      .replace(/^\/v1\/client-accounts\/\{[^}]+\}/, `/v1/client-accounts/${a.ca}`)
+      .replace(/^\/v1\/locations\/\{[^}]+\}/, `/v1/locations/${a.loc}`)
+      .replace(/^\/v1\/jobs\/\{[^}]+\}/, `/v1/jobs/${a.job}`)
+      .replace('{contact_id}', String(a.contact))
+      .replace('{tag_id}', String(a.tag))
+      .replace(/\{[^}]+\}/g, String(a.job));
+  }
+
+  /** A body the route would accept, so only the permission stands between the call and a change. */
+  function bodyFor(method: string, path: string): unknown {
+    const a = A.ids;
+    const key = `${method} ${path}`;
+    const bodies: Record<string, unknown> = {
+      'POST /v1/client-accounts': { name: 'Read-only Customer' },
+      'PATCH /v1/client-accounts/{id}': { name: 'Renamed', archived: true },
+      'POST /v1/locations': { address: '1 Read Only Rd' },
+      'PATCH /v1/locations/{id}': { notes: 'changed', archived: true },
+      'POST /v1/jobs': { name: 'Read-only job' },
+      'PATCH /v1/jobs/{id}': { name: 'Renamed job' },
+      'POST /v1/jobs/{id}/move': { status: 'won' },
+      'POST /v1/jobs/{id}/merge': { into_job_id: a.job2 },
+      'PATCH /v1/jobs/{job_id}/details': { accounting_job_number: 'CHANGED' },
+      'PUT /v1/jobs/{job_id}/location': { location_id: null },
+      'PATCH /v1/jobs/{job_id}/operations-assignment': { division: null },
+      'POST /v1/job-tags': { name: 'Read-only tag' },
+      'POST /v1/jobs/{job_id}/tags': { tag_ids: [a.tag] },
+    };
+    if (key in bodies) return bodies[key];
+    return method === 'DELETE' ? undefined : {};
+  }
+
+  it('the route list covers every known route', () => {
+    const names = routes.map((r) => `${r.method} ${r.path}`);
+    expect(names).toEqual(expect.arrayContaining([...EXPECTED_WRITES, ...EXPECTED_READS]));
+  });
+
+  it('a read-only key (read_jobs) gets 403 on every write route and nothing changes', async () => {
+    const before = await snapshot(A.w.api, A.ids);
+    const readOnly = t.as(await t.key(A.w.firmId, A.w.ownerId, ['read_jobs']));
+    const writes = routes.filter((r) => r.method !== 'GET');
+    expect(writes.length).toBeGreaterThanOrEqual(EXPECTED_WRITES.length);
+    const wrong: string[] = [];
+    for (const r of writes) {
+      const res = await readOnly.request(r.method, fill(r.path), bodyFor(r.method, r.path));
+      const label = `${r.method} ${r.path}`;
+      const expected = EXPECTED_WRITES.includes(label) ? /^API key lacks job write permission$/ : /^API key lacks .+ permission$/;
+      if (res.status !== 403 || !expected.test(res.body?.error ?? '')) wrong.push(`${label} -> ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot(A.w.api, A.ids)).toEqual(before);
+  });
+
+  it('the same read-only key reads every read route (200)', async () => {
+    const readOnly = t.as(await t.key(A.w.firmId, A.w.ownerId, ['read_jobs']));
+    const wrong: string[] = [];
+    for (const r of routes.filter((x) => x.method === 'GET')) {
+      const res = await readOnly.get(fill(r.path));
+      if (res.status !== 200) wrong.push(`${r.method} ${r.path} -> ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a key without read_jobs gets 403 API key lacks job read permission on every read route', async () => {
+    const writeOnly = t.as(await t.key(A.w.firmId, A.w.ownerId, ['write_jobs']));
+    const reads = routes.filter((r) => r.method === 'GET');
+    expect(reads.length).toBeGreaterThanOrEqual(EXPECTED_READS.length);
+    const wrong: string[] = [];
+    for (const r of reads) {
+      const res = await writeOnly.get(fill(r.path));
+      const label = `${r.method} ${r.path}`;
+      const expected = EXPECTED_READS.includes(label) ? /^API key lacks job read permission$/ : /^API key lacks .+ permission$/;
+      if (res.status !== 403 || !expected.test(res.body?.error ?? '')) wrong.push(`${label} -> ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('deletes and merges also need delete_records (403 API key lacks delete permission)', async () => {
+    const before = await snapshot(A.w.api, A.ids);
+    const noDelete = t.as(await t.key(A.w.firmId, A.w.ownerId, ['read_jobs', 'write_jobs']));
+    const del = await noDelete.delete(`/v1/jobs/${A.ids.job}`);
+    expect(del.status).toBe(403);
+    expect(del.body.error).toBe('API key lacks delete permission');
+    const merge = await noDelete.post(`/v1/jobs/${A.ids.job2}/merge`, { into_job_id: A.ids.job });
+    expect(merge.status).toBe(403);
+    expect(merge.body.error).toBe('API key lacks delete permission');
+    expect(await snapshot(A.w.api, A.ids)).toEqual(before);
+  });
+});
