@@ -5,6 +5,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { Engine, Executor } from '../../db/dialect.ts';
 import type { DB, Job, User } from '../../db/tables.ts';
 import { can } from '../../platform/permissions.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import { containsText } from '../../db/text-search.ts';
 
 export type JobRow = Job & {
@@ -30,18 +31,30 @@ function joined(db: Executor) {
 
 /** Restricts to jobs the user may see: all of them, or those they own or are assigned to. */
 export function visibleTo<O>(qb: SelectQueryBuilder<DB, 'jobs' | any, O>, user: User): SelectQueryBuilder<DB, any, O> {
-  if (!can(user, 'sees_own_jobs_only')) return qb;
+  return can(user, 'sees_own_jobs_only') ? ownedBy(qb, user.id) : qb;
+}
+
+/** Jobs the user owns or is an assignee of. */
+function ownedBy<O>(qb: SelectQueryBuilder<DB, 'jobs' | any, O>, userId: number): SelectQueryBuilder<DB, any, O> {
   return qb.where((eb) => eb.or([
-    eb('jobs.assigned_to_user_id', '=', user.id),
+    eb('jobs.assigned_to_user_id', '=', userId),
     eb.exists(eb.selectFrom('job_assignees as ja').select('ja.job_id')
-      .whereRef('ja.job_id', '=', 'jobs.id').where('ja.user_id', '=', user.id)),
+      .whereRef('ja.job_id', '=', 'jobs.id').where('ja.user_id', '=', userId)),
   ]));
 }
 
+// The single-job read is the hottest query of the API: compiled once (db/compiled-once.ts).
+const jobRowById = compiledOnce((db, firmId: number, id: number) =>
+  joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id));
+const ownJobRowById = compiledOnce((db, firmId: number, id: number, userId: number) =>
+  ownedBy(joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id), userId));
+
 /** A job of the workspace with its joined fields; `user` restricts to what they see (null: all). */
 export async function findJobRow(db: Executor, firmId: number, id: number, user: User | null): Promise<JobRow | undefined> {
-  const qb = joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id);
-  return (user ? visibleTo(qb, user) : qb).executeTakeFirst() as Promise<JobRow | undefined>;
+  const rows = user && can(user, 'sees_own_jobs_only')
+    ? await ownJobRowById(db, firmId, id, user.id)
+    : await jobRowById(db, firmId, id);
+  return rows[0] as JobRow | undefined;
 }
 
 export async function findVisibleJob(db: Executor, firmId: number, id: number, user: User): Promise<Job | undefined> {
