@@ -6,11 +6,10 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { installAuth } from './platform/auth.ts';
+import { installAuth, keyHashOf } from './platform/auth.ts';
 import { bodyAjv, textAjv } from './platform/ajv.ts';
 import { installErrorHandler } from './platform/error-handler.ts';
 import { ApiError } from './platform/errors.ts';
-import { hashKey } from './platform/keys.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { clientAccountRoutes } from './modules/client-accounts/routes.ts';
 import { jobDetailRoutes } from './modules/job-details/routes.ts';
@@ -52,8 +51,8 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
       // Per key (by its hash, so a forged key sharing a real key's prefix cannot drain its
       // bucket); calls without a key share their address's bucket.
       keyGenerator: (request) => {
-        const header = request.headers['x-api-key'];
-        return typeof header === 'string' && header.trim() ? `key:${hashKey(header.trim())}` : `ip:${request.ip}`;
+        const hash = keyHashOf(request);
+        return hash ? `key:${hash}` : `ip:${request.ip}`;
       },
       errorResponseBuilder: (_request, context) => {
         const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));

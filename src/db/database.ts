@@ -7,6 +7,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { isPostgresUrl } from '../config.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import type { DB } from './tables.ts';
+import { poolWithNamedStatements } from './pg-prepared.ts';
+import { keptStatements } from './sqlite-statements.ts';
 import { CASEFOLD_FUNCTION } from './text-search.ts';
 
 // COUNT(*) and other int8 results arrive as strings by default; our counts fit in a double.
@@ -33,7 +35,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolWithNamedStatements(pool) as unknown as pg.Pool }) });
     return { db, dialect: dialectFor('postgres'), schema: options.schema, close: () => db.destroy() };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
@@ -44,29 +46,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.function(CASEFOLD_FUNCTION, { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: keptStatements(sqlite) }) });
   return { db, dialect: dialectFor('sqlite'), close: () => db.destroy() };
-}
-
-/**
- * Kysely prepares every statement anew; preparing costs as much as running a small query, and
- * an API serves a few hundred distinct statements, so keep them. A statement still being
- * iterated (a stream) is never handed out twice.
- */
-function withStatementCache(sqlite: SQLite.Database, max = 1000) {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (stmt && !stmt.busy) return stmt;
-      stmt = sqlite.prepare(sql);
-      if (cache.size >= max) cache.delete(cache.keys().next().value!);
-      cache.set(sql, stmt);
-      return stmt;
-    },
-    close() {
-      cache.clear();
-      sqlite.close();
-    },
-  };
 }

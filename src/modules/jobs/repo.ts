@@ -8,7 +8,16 @@ import { can } from '../../platform/permissions.ts';
 import { compiledOnce } from '../../db/compiled-once.ts';
 import { containsText } from '../../db/text-search.ts';
 
-export type JobRow = Job & {
+/** The job columns the job object shows (details live in job-details and read the whole row). */
+const JOB_OBJECT_COLUMNS = [
+  'id', 'name', 'company', 'contact_name', 'contact_email', 'contact_phone', 'bill_to_name', 'bill_to_email', 'address',
+  'description', 'notes', 'job_type', 'status', 'source', 'priority', 'estimated_value_cents', 'probability', 'start_date',
+  'end_date', 'next_follow_up', 'measurement_count', 'firm_id', 'team_id', 'client_account_id', 'location_id',
+  'external_ref', 'crm_deal_id', 'crm_contact_id', 'crm_company_id', 'custom_fields', 'accounting_sync_error',
+  'assigned_to_user_id', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof Job)[];
+
+export type JobRow = Pick<Job, (typeof JOB_OBJECT_COLUMNS)[number]> & {
   au_name: string; au_username: string | null; au_email: string; au_role: string; au_job_title: string | null;
   au_phone_number: string | null; au_headshot_url: string | null; au_created_at: string;
   stage_label: string | null; ca_external_ref: string | null; lo_external_ref: string | null;
@@ -20,7 +29,7 @@ function joined(db: Executor) {
     .leftJoin('job_stages as st', (j) => j.onRef('st.firm_id', '=', 'jobs.firm_id').onRef('st.key', '=', 'jobs.status'))
     .leftJoin('client_accounts as ca', 'ca.id', 'jobs.client_account_id')
     .leftJoin('locations as lo', 'lo.id', 'jobs.location_id')
-    .selectAll('jobs')
+    .select(JOB_OBJECT_COLUMNS.map((c) => `jobs.${c}` as const))
     .select([
       'au.name as au_name', 'au.username as au_username', 'au.email as au_email', 'au.role as au_role',
       'au.job_title as au_job_title', 'au.phone_number as au_phone_number', 'au.headshot_url as au_headshot_url',

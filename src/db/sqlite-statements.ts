@@ -1,0 +1,71 @@
+// The SQLite connection Kysely talks to, with two savings on every query:
+// - statements are prepared once and kept (Kysely prepares anew on every call, which costs as
+//   much as running a small query);
+// - rows are read as arrays and turned into objects by a function built once per statement,
+//   which V8 runs several times faster than better-sqlite3's property-by-property objects.
+// A statement still being iterated (a stream) is never handed out twice.
+import type SQLite from 'better-sqlite3';
+
+type Row = Record<string, unknown>;
+
+function rowMaker(names: string[]): (values: unknown[]) => Row {
+  if (names.includes('__proto__')) {
+    return (values) => {
+      const row: Row = {};
+      names.forEach((n, i) => Object.defineProperty(row, n, { value: values[i], enumerable: true, writable: true }));
+      return row;
+    };
+  }
+  // Later columns of the same name win, as they do in better-sqlite3's own objects.
+  return new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => Row;
+}
+
+class KeptStatement {
+  readonly reader: boolean;
+  readonly #stmt: SQLite.Statement;
+  readonly #toRow: ((values: unknown[]) => Row) | null;
+
+  constructor(stmt: SQLite.Statement) {
+    this.#stmt = stmt;
+    this.reader = stmt.reader;
+    this.#toRow = stmt.reader ? rowMaker(stmt.columns().map((c) => c.name)) : null;
+    if (stmt.reader) stmt.raw(true);
+  }
+
+  get busy(): boolean {
+    return this.#stmt.busy;
+  }
+
+  all(parameters: unknown[]): Row[] {
+    const rows = this.#stmt.all(parameters) as unknown[][];
+    const out = new Array<Row>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = this.#toRow!(rows[i]);
+    return out;
+  }
+
+  run(parameters: unknown[]) {
+    return this.#stmt.run(parameters);
+  }
+
+  *iterate(parameters: unknown[]): IterableIterator<Row> {
+    for (const values of this.#stmt.iterate(parameters) as IterableIterator<unknown[]>) yield this.#toRow!(values);
+  }
+}
+
+export function keptStatements(sqlite: SQLite.Database, max = 1000) {
+  const cache = new Map<string, KeptStatement>();
+  return {
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt && !stmt.busy) return stmt;
+      stmt = new KeptStatement(sqlite.prepare(sql));
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(sql, stmt);
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  };
+}
