@@ -1,0 +1,425 @@
+// Jobs API benchmark: GET /v1/jobs/{id}, GET /v1/jobs?limit=100 and POST /v1/jobs against a bare
+// Fastify route in the same run, then the list cost as the workspace grows from 10k to 1M jobs.
+//
+//   npm run bench                      SQLite file database in a temp dir
+//   DATABASE_URL=postgres://… npm run bench    PostgreSQL (a fresh schema, dropped afterwards)
+//   npm run bench -- --quick           smoke run: 100k instead of 1M jobs, 2 s per measurement
+//
+// The servers (bare route and the real app) run on this process's main thread; autocannon runs
+// in a worker thread so the load generator does not share the servers' event loop. Results are
+// printed as markdown and written to bench/results/latest.md. See docs/performance.md.
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { isPostgresUrl } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createApiKey, createWorkspace } from '../src/modules/admin/service.ts';
+import { actingAs } from '../src/platform/auth.ts';
+import { PERMISSIONS } from '../src/platform/permissions.ts';
+import { getJob, listJobs } from '../src/modules/jobs/service.ts';
+
+const QUICK = process.argv.includes('--quick');
+const DURATION_S = QUICK ? 2 : 5;
+const WARMUP_S = 1;
+const CONNECTIONS = 10;
+const SMALL = 10_000;
+const LARGE = QUICK ? 100_000 : 1_000_000;
+const CHUNK = 50_000;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const databaseUrl = process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
+const engine = databaseUrl ? 'postgres' : 'sqlite';
+
+// ---- load generator (autocannon in a worker thread) ----------------------------------------
+
+interface LoadSpec {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  duration: number;
+  /** POST only: each request sends a job with a unique name starting with this prefix. */
+  namePrefix?: string;
+}
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  mean: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+}
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const autocannon = require('node:module').createRequire(workerData.base)('autocannon');
+parentPort.on('message', async ({ id, spec }) => {
+  const u = new URL(spec.url);
+  let n = 0;
+  const request = { method: spec.method, path: u.pathname + u.search, headers: spec.headers };
+  if (spec.namePrefix) {
+    request.setupRequest = (req) => {
+      n++;
+      req.body = JSON.stringify({
+        name: spec.namePrefix + ' ' + n, allow_duplicate_name: false, contact_email: 'bench' + n + '@example.com',
+        job_type: 'Sealcoating', estimated_value: 1250.5, source: 'bench',
+      });
+      return req;
+    };
+  }
+  try {
+    const opts = { url: u.origin, connections: workerData.connections, duration: spec.duration };
+    // autocannon's own latency histogram has 1 ms resolution; keep every 2xx response time
+    // (milliseconds, sub-millisecond precision) and take exact percentiles instead.
+    const times = [];
+    const instance = autocannon({ ...opts, requests: [request] });
+    instance.on('response', (_client, status, _bytes, ms) => { if (status >= 200 && status < 300) times.push(ms); });
+    const raw = await instance;
+    times.sort((a, b) => a - b);
+    const at = (q) => times.length === 0 ? 0 : times[Math.min(times.length - 1, Math.floor(q * times.length))];
+    const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
+    parentPort.postMessage({ id, result: {
+      rps: times.length / raw.duration, p50: at(0.5), p90: at(0.9), p99: at(0.99), mean,
+      total: raw.totalCompletedRequests, non2xx: raw.non2xx, errors: raw.errors,
+    } });
+  } catch (err) {
+    parentPort.postMessage({ id, error: String(err && err.stack || err) });
+  }
+});
+`;
+
+function startLoadWorker() {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { base: path.join(here, 'jobs.ts'), connections: CONNECTIONS },
+    execArgv: [],
+  });
+  let next = 0;
+  const pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
+  worker.on('message', (m: { id: number; result?: LoadResult; error?: string }) => {
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.error) p?.reject(new Error(m.error));
+    else p?.resolve(m.result!);
+  });
+  worker.on('error', (err: Error) => { for (const p of pending.values()) p.reject(err); });
+  return {
+    run(spec: LoadSpec): Promise<LoadResult> {
+      const id = next++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, spec });
+      });
+    },
+    stop: () => worker.terminate(),
+  };
+}
+
+// ---- databases -----------------------------------------------------------------------------
+
+async function openBenchDatabase(): Promise<{ database: Database; describe: string; drop: () => Promise<void> }> {
+  if (databaseUrl) {
+    const schema = `bench_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const database = openDatabase(databaseUrl, { schema });
+    await migrateToLatest(database);
+    const url = new URL(databaseUrl);
+    return {
+      database,
+      describe: `PostgreSQL at ${url.host}, schema ${schema}, pool 10`,
+      drop: async () => {
+        await database.close();
+        const c = new pg.Client({ connectionString: databaseUrl });
+        await c.connect();
+        await c.query(`drop schema ${schema} cascade`);
+        await c.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-bench-'));
+  const file = path.join(dir, 'bench.sqlite');
+  const database = openDatabase(file);
+  await migrateToLatest(database);
+  return {
+    database,
+    describe: `SQLite file (WAL, synchronous=NORMAL) in ${dir}`,
+    drop: async () => {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Adds `count` jobs to the workspace with one INSERT … SELECT over a generated series per chunk
+ * (a recursive CTE on SQLite, generate_series on PostgreSQL), numbering them from the firm's
+ * next_job_number and moving it on, then recomputes the workspace's job_counts rows from the
+ * table, exactly as the job writes keep them.
+ */
+async function addJobs(database: Database, firmId: number, ownerId: number, already: number, count: number): Promise<void> {
+  const { db } = database;
+  for (let done = 0; done < count; done += CHUNK) {
+    const size = Math.min(CHUNK, count - done);
+    const base = already + done;
+    await db.transaction().execute(async (trx) => {
+      const firm = await trx.selectFrom('firms').select('next_job_number').where('id', '=', firmId).executeTakeFirstOrThrow();
+      const first = firm.next_job_number;
+      const series = database.dialect.engine === 'sqlite'
+        ? sql`with recursive s(n) as (select 0 union all select n + 1 from s where n + 1 < ${sql.lit(size)})`
+        : sql`with s(n) as (select generate_series(0, ${sql.lit(size - 1)}))`;
+      const k = sql`(${sql.lit(base)} + n)`;
+      await sql`${series}
+        insert into jobs (firm_id, name, name_key, company, contact_name, contact_email, contact_phone, address, description,
+          job_type, status, source, priority, estimated_value_cents, probability, measurement_count, custom_fields,
+          assigned_to_user_id, job_number, description_customer_visible, created_at, updated_at)
+        select ${sql.lit(firmId)}, 'Bench job ' || ${k}, 'bench job ' || ${k}, 'Company ' || (${k} % 5000),
+          'Contact ' || ${k}, 'contact' || ${k} || '@example.com', '555-0100', (${k} % 9000) || ' Main St, Springfield',
+          'Parking lot sealcoating and line striping', 'Sealcoating',
+          case n % 4 when 0 then 'lead' when 1 then 'active' when 2 then 'won' else 'lost' end,
+          'api', 'normal', (${k} % 1000) * 10000, ${k} % 101, 0, '{}',
+          ${sql.lit(ownerId)}, ${sql.lit(first)} + n, 0, '2026-01-01T00:00:00.000000', '2026-01-01T00:00:00.000000'
+        from s`.execute(trx);
+      await trx.updateTable('firms').set({ next_job_number: first + size }).where('id', '=', firmId).execute();
+    });
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('job_counts').where('firm_id', '=', firmId).execute();
+    await sql`insert into job_counts (firm_id, status, count)
+      select firm_id, status, count(*) from jobs where firm_id = ${firmId} group by firm_id, status`.execute(trx);
+  });
+  // PostgreSQL's autovacuum would analyze the table within a minute of such a load; do it now.
+  if (database.dialect.engine === 'postgres') await sql`analyze jobs`.execute(db);
+}
+
+async function jobCount(database: Database, firmId: number): Promise<number> {
+  const row = await database.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('firm_id', '=', firmId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// ---- in-process timings of the service calls the routes wrap --------------------------------
+
+async function timeIt(iterations: number, fn: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < Math.min(50, iterations); i++) await fn();
+  const t0 = performance.now();
+  for (let i = 0; i < iterations; i++) await fn();
+  return ((performance.now() - t0) * 1000) / iterations; // µs per call
+}
+
+// ---- the run -------------------------------------------------------------------------------
+
+interface Row {
+  scenario: string;
+  jobs: number;
+  r: LoadResult;
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${addr.port}`;
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ms = (n: number) => fmt(n, 2);
+const loadNow = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
+  const { database, describe, drop } = await openBenchDatabase();
+  // An interrupted run still drops its PostgreSQL schema or SQLite directory.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => { void drop().finally(() => process.exit(130)); });
+  }
+  const load = startLoadWorker();
+  const apps: FastifyInstance[] = [];
+  const rows: Row[] = [];
+  const queries: { what: string; jobs: number; us: number }[] = [];
+  const loadSamples: string[] = [`start: ${loadNow()}`];
+  try {
+    log(`engine: ${describe}`);
+    const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
+      name: 'Bench Paving', owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
+    });
+    const { key } = await createApiKey(database, firmId, { user_id: ownerId, name: 'bench', permissions: [...PERMISSIONS] });
+    const headers = { 'x-api-key': key };
+
+    // The app as `serve` builds it (the key memo at its default), and the same app with the memo
+    // off, to show what resolving the key on every call costs.
+    const rateLimit = { max: 1e9, windowMs: 1000 };
+    const app = await buildApp(database, { adminToken: null, rateLimit, logLevel: false });
+    apps.push(app);
+    const api = await listen(app);
+    const noMemo = await buildApp(database, { adminToken: null, rateLimit, logLevel: false, authCacheMs: 0 });
+    apps.push(noMemo);
+    const apiNoMemo = await listen(noMemo);
+
+    log(`loading ${fmt(SMALL)} jobs`);
+    let t0 = performance.now();
+    await addJobs(database, firmId, ownerId, 0, SMALL);
+    log(`  loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const readId = (await database.db.selectFrom('jobs').select('id').where('firm_id', '=', firmId)
+      .orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+
+    // The bare baseline answers the same job object the API answers, from memory.
+    const sample = await app.inject({ method: 'GET', url: `/v1/jobs/${readId}`, headers });
+    if (sample.statusCode !== 200) throw new Error(`GET /v1/jobs/${readId}: ${sample.statusCode} ${sample.body}`);
+    const jobBody = JSON.parse(sample.body) as unknown;
+    const bare = Fastify({ logger: false });
+    bare.get('/bare', async () => jobBody);
+    apps.push(bare);
+    const bareUrl = await listen(bare);
+    log(`job object: ${sample.body.length} bytes`);
+
+    const measure = async (scenario: string, jobs: number, spec: Omit<LoadSpec, 'duration'>) => {
+      await load.run({ ...spec, duration: WARMUP_S, namePrefix: spec.namePrefix && `${spec.namePrefix} warm-up` });
+      const r = await load.run({ ...spec, duration: DURATION_S });
+      if (r.non2xx > 0 || r.errors > 0) log(`  WARNING ${scenario}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      rows.push({ scenario, jobs, r });
+      log(`  ${scenario.padEnd(36)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  (load ${loadNow()})`);
+      return r;
+    };
+
+    const ctx = { database, auth: await actingAs(database.db, firmId, ownerId) };
+    const queryTimings = async (jobs: number) => {
+      const iters = QUICK ? 300 : 1000;
+      // What resolving a key costs when the app's key memo misses: the key by its prefix, then its
+      // workspace and user (the lookups src/platform/auth.ts makes).
+      const prefix = key.slice(0, 11);
+      queries.push({ what: 'key, workspace and user lookups (auth, memo miss)', jobs, us: await timeIt(iters, async () => {
+        const row = await database.db.selectFrom('api_keys').select(['id', 'kind', 'key_hash', 'firm_id', 'user_id', 'permissions', 'revoked_at'])
+          .where('prefix', '=', prefix).executeTakeFirstOrThrow();
+        return Promise.all([
+          database.db.selectFrom('firms').selectAll().where('id', '=', row.firm_id!).executeTakeFirst(),
+          database.db.selectFrom('users').selectAll().where('id', '=', row.user_id!).executeTakeFirst(),
+        ]);
+      }) });
+      queries.push({ what: 'getJob (the job read query and its shaping)', jobs, us: await timeIt(iters, () => getJob(ctx, readId)) });
+      queries.push({ what: 'listJobs limit 100 (rows and total)', jobs, us: await timeIt(Math.ceil(iters / 5), () =>
+        listJobs(ctx, {}, false, 100, 0)) });
+      queries.push({ what: 'listJobs limit 100, status=lead', jobs, us: await timeIt(Math.ceil(iters / 5), () =>
+        listJobs(ctx, { status: 'lead' }, false, 100, 0)) });
+    };
+
+    // The list total comes from job_counts; check the bulk load kept it equal to the rows.
+    const assertTotal = async (jobs: number) => {
+      const res = await app.inject({ method: 'GET', url: '/v1/jobs?limit=1', headers });
+      const total = (JSON.parse(res.body) as { pagination?: { total?: number } }).pagination?.total;
+      const counted = await jobCount(database, firmId);
+      if (total !== counted || counted !== jobs) throw new Error(`list total ${total}, rows ${counted}, expected ${jobs}`);
+    };
+
+    const phase = async (jobs: number, withPost: boolean) => {
+      await assertTotal(jobs);
+      log(`measuring with ${fmt(jobs)} jobs in the workspace (${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up)`);
+      loadSamples.push(`${fmt(jobs)} jobs: ${loadNow()}`);
+      await measure('bare Fastify route (baseline)', jobs, { url: `${bareUrl}/bare`, method: 'GET', headers: {} });
+      await measure('GET /v1/jobs/{id}', jobs, { url: `${api}/v1/jobs/${readId}`, method: 'GET', headers });
+      await measure('GET /v1/jobs/{id}, key memo off', jobs, { url: `${apiNoMemo}/v1/jobs/${readId}`, method: 'GET', headers });
+      await measure('GET /v1/jobs?limit=100', jobs, { url: `${api}/v1/jobs?limit=100`, method: 'GET', headers });
+      await measure('GET /v1/jobs?limit=100&offset=0&status=lead', jobs,
+        { url: `${api}/v1/jobs?limit=100&offset=0&status=lead`, method: 'GET', headers });
+      if (withPost) {
+        await measure('POST /v1/jobs', jobs, {
+          url: `${api}/v1/jobs`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
+          namePrefix: `Bench post ${jobs}`,
+        });
+      }
+      await queryTimings(jobs);
+    };
+
+    await phase(SMALL, true);
+
+    const have = await jobCount(database, firmId);
+    log(`growing the workspace from ${fmt(have)} to ${fmt(LARGE)} jobs`);
+    t0 = performance.now();
+    await addJobs(database, firmId, ownerId, SMALL, LARGE - have);
+    log(`  loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    if (database.dialect.engine === 'sqlite') await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
+
+    await phase(LARGE, true);
+    loadSamples.push(`end: ${loadNow()}`);
+
+    const report = renderReport({ describe, rows, queries, loadSamples, seconds: (Date.now() - started) / 1000 });
+    console.log(report);
+    const outDir = path.join(here, 'results');
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.writeFileSync(path.join(outDir, 'latest.md'), report);
+    fs.writeFileSync(path.join(outDir, `latest-${engine}${QUICK ? '-quick' : ''}.md`), report);
+    log(`written to bench/results/latest.md`);
+  } finally {
+    for (const a of apps) await a.close();
+    await load.stop();
+    await drop();
+  }
+}
+
+function revision(): string {
+  try {
+    const head = execSync('git rev-parse --short HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const dirty = execSync('git status --porcelain -- src', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return `commit ${head}${dirty ? ' with uncommitted changes in src/' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+function renderReport(o: { describe: string; rows: Row[]; queries: { what: string; jobs: number; us: number }[];
+  loadSamples: string[]; seconds: number }): string {
+  const find = (scenario: string, jobs: number) => o.rows.find((r) => r.scenario === scenario && r.jobs === jobs)?.r;
+  const lines: string[] = [];
+  lines.push(`# Jobs API benchmark — ${engine}${QUICK ? ' (quick)' : ''}`, '');
+  lines.push(`- ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`);
+  lines.push(`- ${o.describe}`);
+  lines.push(`- source: ${revision()}`);
+  lines.push(`- autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per row after a ${WARMUP_S} s warm-up; load generator in a worker thread of the same process`);
+  lines.push(`- load average (1/5/15 min): ${o.loadSamples.join('; ')}`);
+  lines.push(`- run took ${o.seconds.toFixed(0)} s`, '');
+  lines.push('| Scenario | Jobs in workspace | req/s | p50 ms | p90 ms | p99 ms | non-2xx |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  for (const { scenario, jobs, r } of o.rows) {
+    lines.push(`| ${scenario} | ${fmt(jobs)} | ${fmt(r.rps)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.non2xx + r.errors} |`);
+  }
+  lines.push('', '| Ratio | Value | Target |', '|---|---:|---|');
+  const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(2) : 'n/a');
+  for (const jobs of [SMALL, LARGE]) {
+    const bare = find('bare Fastify route (baseline)', jobs);
+    lines.push(`| GET /v1/jobs/{id} ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}', jobs)?.rps, bare?.rps)} | ≥ 0.50 |`);
+    lines.push(`| GET /v1/jobs/{id} with the key memo off ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}, key memo off', jobs)?.rps, bare?.rps)} | — |`);
+    lines.push(`| GET /v1/jobs?limit=100 ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs?limit=100', jobs)?.rps, bare?.rps)} | — |`);
+    lines.push(`| POST /v1/jobs ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('POST /v1/jobs', jobs)?.rps, bare?.rps)} | — |`);
+  }
+  for (const scenario of ['GET /v1/jobs?limit=100', 'GET /v1/jobs?limit=100&offset=0&status=lead']) {
+    const a = find(scenario, SMALL);
+    const b = find(scenario, LARGE);
+    lines.push(`| ${scenario}: p50 at ${fmt(LARGE)} ÷ p50 at ${fmt(SMALL)} | ${ratio(b?.p50, a?.p50)} | ≈ 1 (flat) |`);
+    lines.push(`| ${scenario}: p99 at ${fmt(LARGE)} ÷ p99 at ${fmt(SMALL)} | ${ratio(b?.p99, a?.p99)} | ≈ 1 (flat) |`);
+    lines.push(`| ${scenario}: req/s at ${fmt(LARGE)} ÷ req/s at ${fmt(SMALL)} | ${ratio(b?.rps, a?.rps)} | ≈ 1 (flat) |`);
+  }
+  lines.push('', 'The service calls the routes wrap (queries and row shaping, no HTTP), in process, one at a time:', '');
+  lines.push('| Query | Jobs in workspace | µs per call |', '|---|---:|---:|');
+  for (const q of o.queries) lines.push(`| ${q.what} | ${fmt(q.jobs)} | ${fmt(q.us)} |`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+await main();
+// pg's pool and the worker are closed in main; exit explicitly in case a handle lingers.
+process.exit(0);
