@@ -21,3 +21,16 @@ export async function inTransaction<T>(
     }
   }
 }
+
+/**
+ * A transaction for a write that must not race another write of the same workspace (upserts on
+ * external_ref, duplicate-name guards, number allocation): on PostgreSQL it starts by locking the
+ * workspace row (db/dialect.ts, lockFirm).
+ */
+export function inWorkspaceTransaction<T>(ctx: ServiceContext,
+  work: (trx: import('kysely').Transaction<import('../db/tables.ts').DB>) => Promise<T>): Promise<T> {
+  return inTransaction(ctx.database, async (trx) => {
+    await ctx.database.dialect.lockFirm(trx, ctx.auth.firm.id);
+    return work(trx);
+  });
+}

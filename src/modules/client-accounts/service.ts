@@ -2,7 +2,7 @@
 import type { Executor } from '../../db/dialect.ts';
 import type { ClientAccount } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
+import { inWorkspaceTransaction } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { fillBlanks, externalRefHeld } from '../../platform/records.ts';
 import { nameKey } from '../../platform/text.ts';
@@ -74,8 +74,7 @@ export async function upsertClientAccountIn(db: Executor, firmId: number, input:
 
 export function upsertClientAccount(ctx: ServiceContext, input: ClientAccountInput & { name: string }) {
   if (input.name.trim() === '') throw badRequest('name is required', { field: 'name' });
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, ctx.auth.firm.id);
+  return inWorkspaceTransaction(ctx, async (trx) => {
     return upsertClientAccountIn(trx, ctx.auth.firm.id, input);
   });
 }
@@ -88,8 +87,7 @@ export async function getClientAccount(ctx: ServiceContext, id: number): Promise
 
 export function updateClientAccount(ctx: ServiceContext, id: number, input: ClientAccountInput): Promise<ClientAccount> {
   const firmId = ctx.auth.firm.id;
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  return inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findClientAccount(trx, firmId, id);
     if (!existing) throw clientAccountNotFound();
     if (input.external_ref) await assertRefFree(trx, firmId, input.external_ref, id);

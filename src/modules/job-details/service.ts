@@ -3,7 +3,7 @@
 import type { Transaction } from 'kysely';
 import type { DB, Job } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
+import { inTransaction, inWorkspaceTransaction } from '../../platform/context.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '../../platform/money.ts';
 import { can } from '../../platform/permissions.ts';
@@ -130,8 +130,7 @@ export interface JobDetailsInput {
 
 export async function updateJobDetails(ctx: ServiceContext, jobId: number, input: JobDetailsInput) {
   const firmId = ctx.auth.firm.id;
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  return inWorkspaceTransaction(ctx, async (trx) => {
     const job = await visibleJob(ctx, trx, jobId);
     const changes: Partial<Job> = {};
     if (input.job_number !== undefined && input.job_number !== job.job_number) {
@@ -211,8 +210,7 @@ export async function setJobLocation(ctx: ServiceContext, jobId: number,
   if (byId === (input.create_from_address === true)) {
     throw badRequest('Send either location_id (an id or null) or create_from_address: true', { code: 'invalid_request' });
   }
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  return inWorkspaceTransaction(ctx, async (trx) => {
     const job = await visibleJob(ctx, trx, jobId);
     let changes: Partial<Job>;
     if (input.location_id === null) {

@@ -1,7 +1,7 @@
 // Job tags: the workspace's tag list, and tags on a job (document 2, Job details, site, tags).
 import { containsText } from '../../db/text-search.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
+import { inTransaction, inWorkspaceTransaction } from '../../platform/context.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { nameKey } from '../../platform/text.ts';
 import { now } from '../../platform/time.ts';
@@ -24,8 +24,7 @@ export async function listTags(ctx: ServiceContext, q: string | undefined, limit
 /** A taken name (any case) is a 409 that carries the existing tag, so callers can use it. */
 export function createTag(ctx: ServiceContext, input: { name: string; color?: string }) {
   const firmId = ctx.auth.firm.id;
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  return inWorkspaceTransaction(ctx, async (trx) => {
     const name = input.name.trim();
     const existing = await findTagByName(trx, firmId, nameKey(name));
     if (existing) {

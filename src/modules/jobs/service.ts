@@ -3,7 +3,7 @@
 import type { Transaction } from 'kysely';
 import type { DB, Job, JobStage } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
+import { inWorkspaceTransaction } from '../../platform/context.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { can } from '../../platform/permissions.ts';
 import { fillBlanks, isBlank, externalRefHeld } from '../../platform/records.ts';
@@ -126,8 +126,7 @@ async function applyUpdate(ctx: ServiceContext, trx: Trx, existing: Job, input: 
 
 export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{ id: number; created: boolean }> {
   const firmId = ctx.auth.firm.id;
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  return inWorkspaceTransaction(ctx, async (trx) => {
     const stages = await listStages(trx, firmId);
     if (input.external_ref) {
       const match = await findJobByRef(trx, firmId, input.external_ref);
@@ -194,8 +193,7 @@ function defaultAssignee(ctx: ServiceContext): number {
 
 export async function updateJob(ctx: ServiceContext, id: number, input: JobInput): Promise<void> {
   const firmId = ctx.auth.firm.id;
-  await inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  await inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findVisibleJob(trx, firmId, id, ctx.auth.user);
     if (!existing) throw jobNotFound();
     await applyUpdate(ctx, trx, existing, input, await listStages(trx, firmId));
@@ -216,8 +214,7 @@ function assertMayDelete(ctx: ServiceContext): void {
 
 export async function deleteJob(ctx: ServiceContext, id: number): Promise<void> {
   const firmId = ctx.auth.firm.id;
-  await inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  await inWorkspaceTransaction(ctx, async (trx) => {
     const job = await findVisibleJob(trx, firmId, id, ctx.auth.user);
     if (!job) throw jobNotFound();
     assertMayDelete(ctx);
@@ -240,8 +237,7 @@ const MERGE_FILLABLE = ['company', 'contact_name', 'contact_email', 'contact_pho
 
 export async function mergeJob(ctx: ServiceContext, id: number, intoId: number): Promise<void> {
   const firmId = ctx.auth.firm.id;
-  await inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  await inWorkspaceTransaction(ctx, async (trx) => {
     const away = await findVisibleJob(trx, firmId, id, ctx.auth.user);
     if (!away) throw jobNotFound();
     const kept = await findVisibleJob(trx, firmId, intoId, ctx.auth.user);

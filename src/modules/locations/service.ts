@@ -3,7 +3,7 @@
 import type { Executor } from '../../db/dialect.ts';
 import type { Location } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
+import { inWorkspaceTransaction } from '../../platform/context.ts';
 import { badRequest, notFound, unprocessable } from '../../platform/errors.ts';
 import { fillBlanks, externalRefHeld } from '../../platform/records.ts';
 import { addressKey } from '../../platform/text.ts';
@@ -104,8 +104,7 @@ export async function upsertLocationIn(db: Executor, firmId: number, settings: S
 export function upsertLocation(ctx: ServiceContext, input: LocationInput & { address: string }) {
   if (input.address.trim() === '') throw badRequest('address is required', { field: 'address' });
   const firmId = ctx.auth.firm.id;
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  return inWorkspaceTransaction(ctx, async (trx) => {
     const customerId = await resolveCustomerId(trx, firmId, input);
     return upsertLocationIn(trx, firmId, ctx.auth.settings, { ...input, client_account_id: customerId ?? null });
   });
@@ -119,8 +118,7 @@ export async function getLocation(ctx: ServiceContext, id: number): Promise<Loca
 
 export function updateLocation(ctx: ServiceContext, id: number, input: LocationInput): Promise<Location> {
   const firmId = ctx.auth.firm.id;
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, firmId);
+  return inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findLocation(trx, firmId, id);
     if (!existing) throw locationNotFound();
     if (input.external_ref) await assertRefFree(trx, firmId, input.external_ref, id);
