@@ -9,6 +9,7 @@ import type { Database } from './db/database.ts';
 import { installAuth, keyHashOf } from './platform/auth.ts';
 import { bodyAjv, textAjv } from './platform/ajv.ts';
 import { installErrorHandler } from './platform/error-handler.ts';
+import { installTextGuard } from './platform/text-guard.ts';
 import { ApiError } from './platform/errors.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { clientAccountRoutes } from './modules/client-accounts/routes.ts';
@@ -64,6 +65,7 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
       },
     });
     installAuth(v1, database.db, config.authCacheMs ?? 1000);
+    installTextGuard(v1);
 
     v1.get('/v1/health', {
       config: { public: true, rateLimit: false },

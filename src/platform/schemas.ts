@@ -42,12 +42,14 @@ export function One<T extends TSchema>(item: T, extra: TProperties = {}) {
 export function PageQuery(max = 200) {
   return {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   };
 }
 
-export const IdParam = (name = 'id') =>
-  Type.Object({ [name]: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+/** A record id: a positive 32-bit integer (both engines store ids as such). */
+export const RecordId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: 2147483647, ...options });
+
+export const IdParam = (name = 'id') => Type.Object({ [name]: RecordId() });
 
 export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 export const ErrorBody = Type.Object(

@@ -5,6 +5,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.ts';
 import { notFound, unauthorized } from '../../platform/errors.ts';
+import { installTextGuard } from '../../platform/text-guard.ts';
 import * as admin from './service.ts';
 
 function digest(s: string): Buffer {
@@ -26,6 +27,7 @@ export function adminRoutes(app: FastifyInstance, database: Database, token: str
         throw unauthorized('Invalid admin token', { message: 'Send Authorization: Bearer <GROUNDWORK_ADMIN_TOKEN>' });
       }
     });
+    installTextGuard(scope);
     const hide = { schema: { hide: true } };
     type P = { firm_id?: string; user_id?: string; key_id?: string };
     const p = (request: { params: unknown }) => request.params as P;

@@ -2,11 +2,11 @@
 import { Type, type TBoolean } from '@sinclair/typebox';
 import { ESTIMATING_ROLES, PERMISSIONS, ROLES, USER_FLAGS, type UserFlag } from '../../platform/permissions.ts';
 import { PLANS, SUBSCRIPTION_STATUSES } from '../../platform/plans.ts';
-import { Body, Nullable } from '../../platform/schemas.ts';
+import { Body, Nullable, RecordId } from '../../platform/schemas.ts';
 import { SettingsSchema } from '../../platform/workspace.ts';
 
 const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+const Id = RecordId();
 
 const Division = Type.Object({ key: Type.String({ minLength: 1, maxLength: 50 }), name: Type.String({ minLength: 1, maxLength: 100 }) },
   { additionalProperties: false });

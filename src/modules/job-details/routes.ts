@@ -3,12 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
 import type { AuthContext } from '../../platform/auth.ts';
-import { Body, DateString, Nullable, NullableObject, One } from '../../platform/schemas.ts';
+import { Body, DateString, Nullable, NullableObject, One, RecordId } from '../../platform/schemas.ts';
 import { TagSchema } from '../job-tags/routes.ts';
 import { getJobDetails, removeJobContact, setJobLocation, setOperationsAssignment, updateJobDetails,
   type JobDetailsInput } from './service.ts';
 
-const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+const Id = RecordId();
 const JobParams = Type.Object({ job_id: Id });
 const LocationSummary = NullableObject(Type.Object({ id: Type.Integer(), name: Type.String(), address: Type.String() }));
 

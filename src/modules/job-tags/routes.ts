@@ -4,11 +4,11 @@ import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
 import type { AuthContext } from '../../platform/auth.ts';
 import { listEnvelope, pageOf } from '../../platform/pagination.ts';
-import { Body, ListOf, One, PageQuery } from '../../platform/schemas.ts';
+import { Body, ListOf, One, PageQuery, RecordId } from '../../platform/schemas.ts';
 import { addTagsToJob, createTag, listTags, removeTagFromJob, tagObject } from './service.ts';
 
 export const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
-const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+const Id = RecordId();
 
 export function jobTagRoutes(app: FastifyInstance, database: Database): void {
   const ctx = (request: { auth: AuthContext }) => ({ database, auth: request.auth });

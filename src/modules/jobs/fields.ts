@@ -35,9 +35,11 @@ export interface JobInput {
 /** Maximum lengths of document 2; longer text is cut, not refused. */
 export const MAX_LENGTH = {
   name: 200, contact_name: 200, contact_email: 120, bill_to_name: 200, bill_to_email: 255, source: 100,
+  // Not in the spec: the address becomes a site's address, which is indexed and limited to 500.
+  address: 500,
 } as const;
 
-const PASS_THROUGH = ['address', 'contact_phone', 'description', 'notes', 'probability', 'start_date', 'end_date',
+const PASS_THROUGH = ['contact_phone', 'description', 'notes', 'probability', 'start_date', 'end_date',
   'next_follow_up', 'priority', 'external_ref', 'assigned_to_user_id'] as const;
 
 function blankToNull(v: string | null | undefined): string | null | undefined {
@@ -78,7 +80,7 @@ export function jobColumns(input: JobInput, jobTypes: string[], stages: JobStage
     set('name', name);
     set('name_key', nameKey(name));
   }
-  for (const f of ['contact_name', 'contact_email', 'bill_to_name', 'bill_to_email', 'source'] as const) {
+  for (const f of ['contact_name', 'contact_email', 'bill_to_name', 'bill_to_email', 'source', 'address'] as const) {
     set(f, truncate(blankToNull(input[f]), MAX_LENGTH[f]));
   }
   for (const f of PASS_THROUGH) {

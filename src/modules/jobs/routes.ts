@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
 import type { AuthContext } from '../../platform/auth.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '../../platform/pagination.ts';
-import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery } from '../../platform/schemas.ts';
+import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '../../platform/schemas.ts';
 import type { JobInput } from './fields.ts';
 import { JobSchema } from './serialize.ts';
 import { createJob, deleteJob, getJob, getWrittenJob, listJobs, mergeJob, moveJob, updateJob } from './service.ts';
@@ -16,7 +16,7 @@ const jobFields = {
   external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
   address: text(),
   company: text(),
-  client_account_id: Nullable(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  client_account_id: Nullable(RecordId()),
   client_account_external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
   contact_name: text(), contact_email: text(), contact_phone: text(),
   bill_to_name: text(), bill_to_email: text(),
@@ -28,7 +28,7 @@ const jobFields = {
   estimated_value: Nullable(Type.Number({ minimum: 0, maximum: 1e12, description: 'dollars' })),
   probability: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
   start_date: Nullable(DateString), end_date: Nullable(DateString), next_follow_up: Nullable(DateString),
-  assigned_to_user_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  assigned_to_user_id: RecordId(),
 };
 
 const IncludeAssignees = { include_assignees: Type.Optional(Type.Boolean()) };
@@ -44,7 +44,7 @@ export function jobRoutes(app: FastifyInstance, database: Database): void {
         updated_after: Type.Optional(Type.String({ description: 'ISO 8601; no zone means UTC' })),
         external_ref: Type.Optional(Type.String()),
         status: Type.Optional(Type.String()),
-        assigned_to_user_id: Type.Optional(Type.Integer()),
+        assigned_to_user_id: Type.Optional(RecordId()),
         q: Type.Optional(Type.String({ description: 'case-insensitive over name, company, address, contact name' })),
         ...IncludeAssignees,
         ...PageQuery(100),
@@ -128,7 +128,7 @@ export function jobRoutes(app: FastifyInstance, database: Database): void {
     config: { permissions: ['write_jobs', 'delete_records'] },
     schema: {
       tags: ['Jobs'], summary: 'Merge this job into another; this one is deleted', params: IdParam(),
-      body: Body({ into_job_id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }, { required: ['into_job_id'] }),
+      body: Body({ into_job_id: RecordId() }, { required: ['into_job_id'] }),
       response: { 200: One(JobSchema, { merged_job_id: Type.Integer() }) },
     },
   }, async (request) => {

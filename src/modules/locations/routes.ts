@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
 import type { AuthContext } from '../../platform/auth.ts';
 import { listEnvelope, pageOf } from '../../platform/pagination.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery } from '../../platform/schemas.ts';
+import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '../../platform/schemas.ts';
 import { listLocations } from './repo.ts';
 import { LocationSchema, locationObject } from './serialize.ts';
 import { getLocation, updateLocation, upsertLocation, type LocationInput } from './service.ts';
@@ -28,7 +28,7 @@ export function locationRoutes(app: FastifyInstance, database: Database): void {
       tags: ['Sites'], summary: 'List sites (archived ones drop out unless include_archived=true)',
       querystring: Type.Object({
         external_ref: Type.Optional(Type.String()),
-        client_account_id: Type.Optional(Type.Integer()),
+        client_account_id: Type.Optional(RecordId()),
         q: Type.Optional(Type.String()),
         include_archived: Type.Optional(Type.Boolean()),
         ...PageQuery(200),

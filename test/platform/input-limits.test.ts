@@ -1,0 +1,62 @@
+// Input the databases cannot store as sent: refused or cut up front on both engines, never a 500.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, type Workspace } from '../helpers/harness.ts';
+
+let t: TestApp;
+let w: Workspace;
+beforeAll(async () => {
+  t = await startApp();
+  w = await t.workspace();
+});
+afterAll(() => t.close());
+
+describe('text with NUL characters', () => {
+  it('is a 400 naming the field in a body, and nothing is written', async () => {
+    const res = await w.api.post('/v1/jobs', { name: 'Lot\u0000A', company: 'Acme' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_text', field: 'name' });
+    expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(0);
+    expect((await w.api.get('/v1/client-accounts')).body.pagination.total).toBe(0);
+  });
+
+  it('is a 400 in nested values and query strings', async () => {
+    const job = (await w.api.post('/v1/jobs', { name: 'Nested' })).body.data;
+    const nested = await w.api.post('/v1/jobs', { name: 'Other', job_type: ['Sealcoating', 'Patch\u0000ing'] });
+    expect(nested.status).toBe(400);
+    expect(nested.body.field).toBe('job_type[1]');
+    const query = await w.api.get(`/v1/jobs?q=${encodeURIComponent('a\u0000b')}`);
+    expect(query.status).toBe(400);
+    expect(query.body.field).toBe('q');
+    expect((await w.api.patch(`/v1/jobs/${job.id}`, { notes: 'x\u0000' })).status).toBe(400);
+  });
+
+  it('is refused on the admin API too', async () => {
+    const res = await t.admin.post('/admin/v1/workspaces', { name: 'Bad\u0000Name', owner: { name: 'A', email: 'a@nul.example' } });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('name');
+  });
+
+  it('comes after authentication: a read-only key hears 403 first', async () => {
+    const reader = await t.key(w.firmId, w.ownerId, ['read_jobs']);
+    const res = await t.as(reader).post('/v1/jobs', { name: 'x\u0000' });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('oversized values', () => {
+  it('a very long job address is cut to 500 characters and still makes its site', async () => {
+    const address = '12 Long Road '.repeat(1000);
+    const res = await w.api.post('/v1/jobs', { name: 'Long address', address });
+    expect(res.status).toBe(201);
+    expect(res.body.data.address).toHaveLength(500);
+    expect(res.body.data.location_id).toBeTypeOf('number');
+  });
+
+  it('ids and offsets beyond 32 bits are a 404 or 400, never a 500', async () => {
+    expect((await w.api.get('/v1/jobs/99999999999')).status).toBe(404);
+    expect((await w.api.get('/v1/jobs?assigned_to_user_id=99999999999')).status).toBe(400);
+    expect((await w.api.get('/v1/locations?client_account_id=99999999999')).status).toBe(400);
+    expect((await w.api.get('/v1/jobs?offset=99999999999999')).status).toBe(400);
+    expect((await w.api.post('/v1/jobs', { name: 'Big', client_account_id: 99999999999 })).status).toBe(400);
+  });
+});
