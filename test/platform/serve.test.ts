@@ -1,0 +1,86 @@
+// The first-run experience, end to end in child processes: `groundwork serve` on an empty SQLite
+// file seeds the demo workspace and prints a working key once; the package's bin runs the CLI.
+import { spawn, execFile } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-serve-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `serve`, waits until it has printed `until`, and returns its output so far. */
+async function serve(databaseUrl: string, port: number, until: RegExp) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', GROUNDWORK_ADMIN_TOKEN: '' },
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not print ${until}:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (until.test(output)) { clearTimeout(timer); resolve(); }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited ${code}:\n${output}`)); });
+  });
+  return {
+    output,
+    stop: () => new Promise<void>((resolve) => { child.removeAllListeners('exit'); child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
+  };
+}
+
+describe('groundwork serve', () => {
+  it('seeds the demo workspace on an empty database and prints its key once', async () => {
+    const db = path.join(dir, 'first.sqlite');
+    const port = await freePort();
+    const first = await serve(db, port, /Try: curl/);
+    const key = first.output.match(/gw_[A-Za-z0-9]{48}/)?.[0];
+    expect(key).toBeDefined();
+    try {
+      const health = await fetch(`http://127.0.0.1:${port}/v1/health`);
+      expect(await health.json()).toEqual({ status: 'ok', version: 'v1' });
+      const jobs = await (await fetch(`http://127.0.0.1:${port}/v1/jobs`, { headers: { 'X-API-Key': key! } })).json();
+      expect(jobs.pagination.total).toBeGreaterThanOrEqual(5);
+      const statuses = new Set(jobs.data.map((j: { status: string }) => j.status));
+      for (const s of ['lead', 'active', 'won', 'lost', 'completed']) expect(statuses).toContain(s);
+      const customers = await (await fetch(`http://127.0.0.1:${port}/v1/client-accounts`, { headers: { 'X-API-Key': key! } })).json();
+      expect(customers.pagination.total).toBeGreaterThanOrEqual(3);
+      expect(fs.existsSync(db)).toBe(true);
+    } finally {
+      await first.stop();
+    }
+
+    // A second start finds the workspace and prints no key.
+    const second = await serve(db, port, /already has workspaces/);
+    await second.stop();
+    expect(second.output).not.toMatch(/gw_[A-Za-z0-9]{48}/);
+  });
+});
+
+describe('the package bin', () => {
+  it('runs the admin CLI', async () => {
+    const db = path.join(dir, 'bin.sqlite');
+    const run = promisify(execFile);
+    const created = await run(process.execPath, [path.join(root, 'bin/groundwork.js'), 'admin', 'workspace', 'create',
+      '--name', 'Bin Paving', '--owner-name', 'Ana', '--owner-email', 'ana@bin.example', '--json'], { env: { ...process.env, DATABASE_URL: db } });
+    const { data } = JSON.parse(created.stdout);
+    expect(data).toMatchObject({ firm_id: 1, owner_user_id: 1 });
+    const listed = await run(process.execPath, [path.join(root, 'bin/groundwork.js'), 'admin', 'workspace', 'list', '--json'], { env: { ...process.env, DATABASE_URL: db } });
+    expect(JSON.parse(listed.stdout).data[0]).toMatchObject({ firm_id: 1, name: 'Bin Paving', plan: 'gold' });
+  });
+});
