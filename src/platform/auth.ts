@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB, Firm, User } from '../db/tables.ts';
-import { ApiError, badRequest, forbidden, paymentRequired, unauthorized } from './errors.ts';
+import { badRequest, forbidden, paymentRequired, unauthorized } from './errors.ts';
 import { cachedAuth, rememberAuth } from './auth-cache.ts';
 import { hashesMatch, hashKey, keyPrefix } from './keys.ts';
 import { MISSING_PERMISSION_MESSAGE, PERMISSIONS, type Permission } from './permissions.ts';
@@ -185,7 +185,6 @@ export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0
   });
 }
 
-export { ApiError };
 
 /** The context of a user acting with `permissions` (the seed and the CLI act without a key). */
 export async function actingAs(db: Kysely<DB>, firmId: number, userId: number, permissions: Permission[] = [...PERMISSIONS]): Promise<AuthContext> {

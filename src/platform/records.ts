@@ -18,11 +18,6 @@ export function fillBlanks<T extends Record<string, unknown>>(existing: T, incom
   return changes;
 }
 
-/** The fields of `changes` whose value differs from `existing`. */
-export function changedFields<T extends Record<string, unknown>>(existing: T, changes: Partial<T>): (keyof T)[] {
-  return (Object.keys(changes) as (keyof T)[]).filter((k) => changes[k] !== existing[k]);
-}
-
 /** 409 for an external_ref another record of the workspace holds, naming the holder (document 2, Syncing rules 1). */
 export function externalRefHeld(ref: string, holder: { type: string; id: number; name: string }) {
   return conflict('external_ref already used', {

@@ -52,7 +52,3 @@ export const RecordId = (options: { description?: string } = {}) => Type.Integer
 export const IdParam = (name = 'id') => Type.Object({ [name]: RecordId() });
 
 export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
-export const ErrorBody = Type.Object(
-  { error: Type.String(), message: Type.Optional(Type.String()) },
-  { additionalProperties: true },
-);

@@ -6,6 +6,3 @@ export function listStages(db: Executor, firmId: number): Promise<JobStage[]> {
   return db.selectFrom('job_stages').selectAll().where('firm_id', '=', firmId).orderBy('position').orderBy('id').execute();
 }
 
-export function findStage(db: Executor, firmId: number, key: string): Promise<JobStage | undefined> {
-  return db.selectFrom('job_stages').selectAll().where('firm_id', '=', firmId).where('key', '=', key).executeTakeFirst();
-}
