@@ -11,10 +11,9 @@ import { now } from '../../platform/time.ts';
 import { divisionsOf } from '../../platform/workspace.ts';
 import { tagsOfJob } from '../job-tags/repo.ts';
 import { tagObject } from '../job-tags/service.ts';
-import { recordJobUpdated } from '../jobs/events.ts';
 import { siteColumns } from '../jobs/links.ts';
 import { findJobByNumber, findVisibleJob } from '../jobs/repo.ts';
-import { jobNotFound } from '../jobs/service.ts';
+import { jobNotFound, saveJobChanges } from '../jobs/service.ts';
 import { findLocation } from '../locations/repo.ts';
 import { upsertLocationIn } from '../locations/service.ts';
 import { locationSummary } from '../locations/serialize.ts';
@@ -28,14 +27,6 @@ async function visibleJob(ctx: ServiceContext, trx: Trx | ServiceContext['databa
   const job = await findVisibleJob(trx, ctx.auth.firm.id, id, ctx.auth.user);
   if (!job) throw jobNotFound();
   return job;
-}
-
-/** Saves `changes` to the job when any differ, bumping updated_at and recording job_updated. */
-async function saveJobChanges(trx: Trx, job: Job, changes: Partial<Job>): Promise<void> {
-  const changed = (Object.keys(changes) as (keyof Job)[]).filter((k) => changes[k] !== job[k]);
-  if (changed.length === 0) return;
-  await trx.updateTable('jobs').set({ ...changes, updated_at: now() }).where('id', '=', job.id).execute();
-  await recordJobUpdated(trx, job.firm_id, job.id, job.status, changed as string[]);
 }
 
 // ---- operations ----------------------------------------------------------------------------

@@ -86,6 +86,18 @@ const REQUIRED_FIELD_PRESENT: Record<string, (job: Partial<Job>, input: JobInput
 };
 
 /**
+ * Saves `changes` to the job when any differ (a change that is not a stage move), bumping
+ * updated_at and recording job_updated. Returns whether anything changed.
+ */
+export async function saveJobChanges(trx: Trx, job: Job, changes: Partial<Job>): Promise<boolean> {
+  const changed = (Object.keys(changes) as (keyof Job)[]).filter((k) => changes[k] !== job[k]);
+  if (changed.length === 0) return false;
+  await trx.updateTable('jobs').set({ ...changes, updated_at: now() }).where('id', '=', job.id).execute();
+  await recordJobUpdated(trx, job.firm_id, job.id, job.status, changed as string[]);
+  return true;
+}
+
+/**
  * Applies `input` to `existing` with the update rules: only sent fields change, links follow the
  * customer and address, a stage change records job_status_changed (and the business events it
  * derives), any other change job_updated, never both. Returns whether anything changed.
@@ -109,16 +121,11 @@ async function applyUpdate(ctx: ServiceContext, trx: Trx, existing: Job, input: 
       if (site) Object.assign(cols, await siteColumns(trx, firmId, { ...existing, ...cols }, site));
     }
   }
-  const changed = (Object.keys(cols) as (keyof Job)[]).filter((k) => cols[k] !== existing[k]);
-  if (changed.length === 0) return false;
+  if (cols.status === undefined || cols.status === existing.status) return saveJobChanges(trx, existing, cols);
   await trx.updateTable('jobs').set({ ...cols, updated_at: now() }).where('id', '=', existing.id).execute();
-  if (cols.status !== undefined && cols.status !== existing.status) {
-    await adjustJobCount(trx, firmId, existing.status, -1);
-    await adjustJobCount(trx, firmId, cols.status, 1);
-    await recordJobStatusChanged(trx, firmId, existing.id, stageFor(stages, existing.status), stageFor(stages, cols.status));
-  } else {
-    await recordJobUpdated(trx, firmId, existing.id, existing.status, changed as string[]);
-  }
+  await adjustJobCount(trx, firmId, existing.status, -1);
+  await adjustJobCount(trx, firmId, cols.status, 1);
+  await recordJobStatusChanged(trx, firmId, existing.id, stageFor(stages, existing.status), stageFor(stages, cols.status));
   return true;
 }
 
@@ -253,10 +260,7 @@ export async function mergeJob(ctx: ServiceContext, id: number, intoId: number):
     await moveJobRecords(trx, away.id, kept.id);
     await trx.deleteFrom('jobs').where('id', '=', away.id).execute();
     await adjustJobCount(trx, firmId, away.status, -1);
-    if (Object.keys(fills).length > 0) {
-      await trx.updateTable('jobs').set({ ...fills, updated_at: now() }).where('id', '=', kept.id).execute();
-      await recordJobUpdated(trx, firmId, kept.id, kept.status, Object.keys(fills));
-    }
+    await saveJobChanges(trx, kept, fills);
   });
 }
 
