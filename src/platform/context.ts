@@ -7,6 +7,11 @@ export interface ServiceContext {
   auth: AuthContext;
 }
 
+/** For routes: the service context of an authenticated request. */
+export function contextFor(database: Database) {
+  return (request: { auth: AuthContext }): ServiceContext => ({ database, auth: request.auth });
+}
+
 /** Runs `work` in one transaction; a unique-key race lost to a concurrent writer is retried. */
 export async function inTransaction<T>(
   database: Database,

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
+import { contextFor } from '../../platform/context.ts';
 import { listEnvelope, pageOf } from '../../platform/pagination.ts';
 import { Body, IdParam, ListOf, Nullable, One, PageQuery } from '../../platform/schemas.ts';
 import { listClientAccounts } from './repo.ts';
@@ -18,7 +19,7 @@ const fields = {
 };
 
 export function clientAccountRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = (request: { auth: import('../../platform/auth.ts').AuthContext }) => ({ database, auth: request.auth });
+  const ctx = contextFor(database);
 
   app.get('/v1/client-accounts', {
     config: { permissions: ['read_jobs'] },

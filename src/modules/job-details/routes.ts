@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
-import type { AuthContext } from '../../platform/auth.ts';
+import { contextFor } from '../../platform/context.ts';
 import { Body, DateString, Nullable, NullableObject, One, RecordId } from '../../platform/schemas.ts';
 import { TagSchema } from '../job-tags/routes.ts';
 import { getJobDetails, removeJobContact, setJobLocation, setOperationsAssignment, updateJobDetails,
@@ -44,7 +44,7 @@ const JobDetailsSchema = Type.Object({
 });
 
 export function jobDetailRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = (request: { auth: AuthContext }) => ({ database, auth: request.auth });
+  const ctx = contextFor(database);
 
   app.get('/v1/jobs/:job_id/details', {
     config: { permissions: ['read_jobs'] },

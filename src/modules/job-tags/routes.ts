@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
-import type { AuthContext } from '../../platform/auth.ts';
+import { contextFor } from '../../platform/context.ts';
 import { listEnvelope, pageOf } from '../../platform/pagination.ts';
 import { Body, ListOf, One, PageQuery, RecordId } from '../../platform/schemas.ts';
 import { addTagsToJob, createTag, listTags, removeTagFromJob, tagObject } from './service.ts';
@@ -11,7 +11,7 @@ export const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String(), 
 const Id = RecordId();
 
 export function jobTagRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = (request: { auth: AuthContext }) => ({ database, auth: request.auth });
+  const ctx = contextFor(database);
 
   app.get('/v1/job-tags', {
     config: { permissions: ['read_jobs'] },

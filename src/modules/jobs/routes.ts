@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
-import type { AuthContext } from '../../platform/auth.ts';
+import { contextFor } from '../../platform/context.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '../../platform/pagination.ts';
 import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '../../platform/schemas.ts';
 import type { JobInput } from './fields.ts';
@@ -34,7 +34,7 @@ const jobFields = {
 const IncludeAssignees = { include_assignees: Type.Optional(Type.Boolean()) };
 
 export function jobRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = (request: { auth: AuthContext }) => ({ database, auth: request.auth });
+  const ctx = contextFor(database);
 
   app.get('/v1/jobs', {
     config: { permissions: ['read_jobs'] },

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '../../db/database.ts';
-import type { AuthContext } from '../../platform/auth.ts';
+import { contextFor } from '../../platform/context.ts';
 import { listEnvelope, pageOf } from '../../platform/pagination.ts';
 import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '../../platform/schemas.ts';
 import { listLocations } from './repo.ts';
@@ -20,7 +20,7 @@ const fields = {
 };
 
 export function locationRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = (request: { auth: AuthContext }) => ({ database, auth: request.auth });
+  const ctx = contextFor(database);
 
   app.get('/v1/locations', {
     config: { permissions: ['read_jobs'] },
