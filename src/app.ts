@@ -16,14 +16,21 @@ import { clientAccountRoutes } from './modules/client-accounts/routes.ts';
 import { jobDetailRoutes } from './modules/job-details/routes.ts';
 import { jobStageRoutes } from './modules/job-stages/routes.ts';
 import { jobTagRoutes } from './modules/job-tags/routes.ts';
+import { eventFeedRoutes } from './modules/event-feed/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { locationRoutes } from './modules/locations/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { exportRoutes } from './modules/exports/routes.ts';
 
 export const API_VERSION = 'v1';
 export const SERVICE_VERSION = '0.1.0';
 
-export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs'>> & { logLevel?: string | false };
+export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs' | 'dataDir'>> & {
+  logLevel?: string | false;
+  /** Accept webhook targets on private and loopback addresses (GROUNDWORK_ALLOW_PRIVATE_NETWORK). */
+  allowPrivateNetwork?: boolean;
+};
 
 export async function buildApp(database: Database, config: AppConfig): Promise<FastifyInstance> {
   const app = Fastify({
@@ -83,6 +90,9 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
     jobRoutes(v1, database);
     jobDetailRoutes(v1, database);
     jobTagRoutes(v1, database);
+    exportRoutes(v1, database, { dataDir: config.dataDir ?? 'data' });
+    webhookRoutes(v1, database, { allowPrivateNetwork: config.allowPrivateNetwork ?? false });
+    eventFeedRoutes(v1, database);
   });
 
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { url: '/v1/openapi.json' } as never });

@@ -11,6 +11,22 @@ export interface Config {
   /** How long a resolved API key is remembered (0 turns the memo off). */
   authCacheMs: number;
   logLevel: string;
+  /** Where the server keeps files it makes (workspace exports) under the embedded default. */
+  dataDir: string;
+  worker: WorkerConfig;
+}
+
+export interface WorkerConfig {
+  /** Run the background worker inside `serve` (a separate `groundwork worker` can run instead). */
+  inServe: boolean;
+  /** How often an idle worker looks for due work. */
+  pollMs: number;
+  /** How long a claimed delivery or export is held before another worker may take it over. */
+  leaseMs: number;
+  /** Webhook attempts in flight at once, per worker process. */
+  concurrency: number;
+  /** Deliver to (and later fetch from) private and loopback addresses. Off by default. */
+  allowPrivateNetwork: boolean;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -35,6 +51,14 @@ export function loadConfig(): Config {
     demo: process.env.GROUNDWORK_DEMO !== 'false',
     authCacheMs: process.env.GROUNDWORK_AUTH_CACHE_MS === '0' ? 0 : intFromEnv('GROUNDWORK_AUTH_CACHE_MS', 1000),
     logLevel: process.env.LOG_LEVEL || 'info',
+    dataDir: process.env.GROUNDWORK_DATA_DIR || 'data',
+    worker: {
+      inServe: process.env.GROUNDWORK_WORKER !== 'false',
+      pollMs: intFromEnv('GROUNDWORK_WORKER_POLL_MS', 500),
+      leaseMs: intFromEnv('GROUNDWORK_WORKER_LEASE_MS', 60_000),
+      concurrency: intFromEnv('GROUNDWORK_WEBHOOK_CONCURRENCY', 32),
+      allowPrivateNetwork: process.env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === '1',
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-// CLI entry: `serve` (default), `migrate`, `admin …`. `npm start` runs `serve`.
+// CLI entry: `serve` (default), `worker`, `migrate`, `admin …`. `npm start` runs `serve`.
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -23,7 +23,23 @@ async function main(argv: string[]): Promise<void> {
     await serve(config);
     return;
   }
-  console.error(`unknown command "${command}"; use serve, migrate or admin`);
+  if (command === 'worker') {
+    // The background worker alone, for deployments that run it beside API-only servers.
+    const { startWorker } = await import('./worker/index.ts');
+    const database = openDatabase(config.databaseUrl);
+    await migrateToLatest(database);
+    const worker = startWorker(database, config);
+    console.log('Groundwork worker running (webhook deliveries, export files); Ctrl-C stops it.');
+    const stop = async () => {
+      await worker.stop();
+      await database.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+  console.error(`unknown command "${command}"; use serve, worker, migrate or admin`);
   process.exitCode = 2;
 }
 

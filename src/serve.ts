@@ -4,14 +4,17 @@ import { buildApp } from './app.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoWorkspace } from './seed/demo.ts';
+import { startWorker } from './worker/index.ts';
 
 export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   const demo = config.demo ? await seedDemoWorkspace(database) : null;
-  const app = await buildApp(database, config);
+  const app = await buildApp(database, { ...config, allowPrivateNetwork: config.worker.allowPrivateNetwork });
+  const worker = config.worker.inServe ? startWorker(database, config, (m) => app.log.error(m)) : null;
   const close = async () => {
     await app.close();
+    await worker?.stop();
     await database.close();
     process.exit(0);
   };
@@ -36,5 +39,6 @@ export async function serve(config: Config): Promise<void> {
     lines.push('The database already has workspaces; make a key with: npm run admin -- key create <firm_id> --user <user_id>');
   }
   if (!config.adminToken) lines.push('Admin API off: set GROUNDWORK_ADMIN_TOKEN to enable /admin/v1.');
+  lines.push(worker ? 'Background worker running (webhook deliveries, export files).' : 'Background worker off here (GROUNDWORK_WORKER=false): run `groundwork worker`.');
   console.log(lines.join('\n') + '\n');
 }

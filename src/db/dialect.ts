@@ -17,6 +17,8 @@ export interface Dialect {
   lockFirm(trx: Executor, firmId: number): Promise<void>;
   /** True when `err` is a unique-constraint violation. */
   isUniqueViolation(err: unknown): boolean;
+  /** True when the database chose this transaction as a deadlock's victim (safe to run again). */
+  isDeadlock(err: unknown): boolean;
 }
 
 const sqlite: Dialect = {
@@ -26,6 +28,8 @@ const sqlite: Dialect = {
   isUniqueViolation: (err) =>
     typeof err === 'object' && err !== null &&
     String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT_UNIQUE'),
+  // One writer at a time: SQLite has no deadlocks (busy_timeout waits instead).
+  isDeadlock: () => false,
 };
 
 const postgres: Dialect = {
@@ -36,6 +40,8 @@ const postgres: Dialect = {
   },
   isUniqueViolation: (err) =>
     typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505',
+  isDeadlock: (err) =>
+    typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '40P01',
 };
 
 export function dialectFor(engine: Engine): Dialect {

@@ -1,11 +1,13 @@
 // Runs the migrations in order; called on every start so a fresh machine needs no manual step.
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.ts';
 import * as spine from './migrations/001_spine.ts';
+import * as eventsOut from './migrations/002_events_out.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
   '001_spine': spine,
+  '002_events_out': eventsOut,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {
@@ -18,12 +20,19 @@ export async function migrateToLatest(database: Database): Promise<void> {
       return out;
     },
   };
-  // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
+  // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: on
+  // PostgreSQL name it (the connection's current schema), or another schema's tables confuse it.
+  const schema = database.schema ?? (database.dialect.engine === 'postgres' ? await currentSchema(database) : undefined);
   const { error, results } = await new Migrator({
-    db: database.db, provider, ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+    db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}),
   }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`migration ${failed ?? '?'} failed: ${(error as Error).message ?? error}`);
+    throw new Error(`${failed ? `migration ${failed}` : 'migrations'} failed: ${(error as Error).message ?? error}`);
   }
+}
+
+async function currentSchema(database: Database): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  return rows[0]!.schema;
 }

@@ -12,7 +12,11 @@ export function contextFor(database: Database) {
   return (request: { auth: AuthContext }): ServiceContext => ({ database, auth: request.auth });
 }
 
-/** Runs `work` in one transaction; a unique-key race lost to a concurrent writer is retried. */
+/**
+ * Runs `work` in one transaction; a unique-key race lost to a concurrent writer, or a PostgreSQL
+ * deadlock (two transactions taking the workspace lock and other row locks in different orders),
+ * is run again.
+ */
 export async function inTransaction<T>(
   database: Database,
   work: (trx: import('kysely').Transaction<import('../db/tables.ts').DB>) => Promise<T>,
@@ -22,7 +26,8 @@ export async function inTransaction<T>(
     try {
       return await database.db.transaction().execute(work);
     } catch (err) {
-      if (attempt >= attempts || !database.dialect.isUniqueViolation(err)) throw err;
+      const retryable = database.dialect.isUniqueViolation(err) || database.dialect.isDeadlock(err);
+      if (attempt >= attempts || !retryable) throw err;
     }
   }
 }

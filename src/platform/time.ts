@@ -38,6 +38,16 @@ export function now(): string {
   return formatMicros(nowMicrosBigint());
 }
 
+/** An instant given in epoch milliseconds (an injected clock's reading), in the stored form. */
+export function storedAt(ms: number): string {
+  return formatMicros(BigInt(Math.floor(ms)) * 1000n);
+}
+
+/** Epoch milliseconds of a stored timestamp. */
+export function millisOf(stored: string): number {
+  return Date.parse(stored.slice(0, 23) + 'Z');
+}
+
 /** Wire form of job, user and photo timestamps: stored form as is (microseconds, no suffix). */
 export function microWire(stored: string): string;
 export function microWire(stored: string | null): string | null;

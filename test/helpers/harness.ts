@@ -2,6 +2,9 @@
 // names PostgreSQL, each test file gets its own schema there (dropped afterwards), so files run
 // in parallel without seeing each other.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
@@ -35,6 +38,8 @@ export interface Workspace {
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** The app's data directory (a temporary one, removed on close). */
+  dataDir: string;
   /** Calls with the admin bearer token. */
   admin: Client;
   /** Calls with no credentials. */
@@ -101,12 +106,16 @@ export async function freshDatabase(): Promise<{ database: Database; drop: () =>
   return { database, drop: () => database.close() };
 }
 
-export async function startApp(options: { rateLimit?: { max: number; windowMs: number }; adminToken?: string | null } = {}): Promise<TestApp> {
+export async function startApp(options: { rateLimit?: { max: number; windowMs: number }; adminToken?: string | null; allowPrivateNetwork?: boolean } = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-test-'));
   const app = await buildApp(database, {
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
     rateLimit: options.rateLimit ?? { max: 1_000_000, windowMs: 1000 },
     logLevel: false,
+    dataDir,
+    // Test receivers listen on loopback.
+    allowPrivateNetwork: options.allowPrivateNetwork ?? true,
   });
   await app.ready();
   const admin = client(app, { authorization: `Bearer ${ADMIN_TOKEN}` });
@@ -120,7 +129,7 @@ export async function startApp(options: { rateLimit?: { max: number; windowMs: n
   };
 
   return {
-    app, database, admin, anon: client(app, {}), as, key,
+    app, database, dataDir, admin, anon: client(app, {}), as, key,
     async workspace(body = {}) {
       n++;
       const res = await admin.post('/admin/v1/workspaces', {
@@ -142,6 +151,7 @@ export async function startApp(options: { rateLimit?: { max: number; windowMs: n
     async close() {
       await app.close();
       await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -10,7 +10,10 @@ afterAll(() => t.close());
 
 const DIVISIONS = [{ key: 'paving', name: 'Paving' }, { key: 'seal', name: 'Sealcoating' }];
 
-interface Ids { job: number; job2: number; ca: number; loc: number; tag: number; contact: number; owner: number }
+interface Ids {
+  job: number; job2: number; ca: number; loc: number; tag: number; contact: number; owner: number;
+  webhook: number; delivery: number; eventId: string; exportFile: number;
+}
 
 async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = [200, 201]): Promise<T> {
   const res = await p;
@@ -36,7 +39,18 @@ async function provision(label: string): Promise<{ w: Workspace; ids: Ids }> {
   await ok(w.api.patch(`/v1/jobs/${job.id}/details`, { linked_contact_id: contact, accounting_job_number: `${label}-ACC` }));
   await ok(w.api.patch(`/v1/jobs/${job.id}/operations-assignment`, { division: 'paving', operations_assignee_user_id: w.ownerId }));
   expect(job.location_id).toBe(loc.id);
-  return { w, ids: { job: job.id, job2: job2.id, ca: ca.id, loc: loc.id, tag: tag.id, contact, owner: w.ownerId } };
+  // A subscription that received the job events above (nothing sends them: no worker runs here).
+  const webhook = (await ok(w.api.post('/v1/webhooks', { target_url: `https://${label.toLowerCase()}.example.com/hook`, event_type: '*', secret: 'x' }))).data;
+  await ok(w.api.post(`/v1/jobs/${job2.id}/move`, { status: 'won' }));
+  const delivery = (await ok(w.api.get('/v1/webhooks/deliveries'))).data[0];
+  const feedEvent = (await ok(w.api.get('/v1/events?limit=1'))).data[0];
+  const exportFile = (await ok(w.api.post('/v1/exports', { kind: 'workspace_data' }), [202])).data;
+  return {
+    w, ids: {
+      job: job.id, job2: job2.id, ca: ca.id, loc: loc.id, tag: tag.id, contact, owner: w.ownerId,
+      webhook: webhook.id, delivery: delivery.id, eventId: feedEvent.event_id, exportFile: exportFile.id,
+    },
+  };
 }
 
 /** Everything a workspace's records look like, read with its own key. */
@@ -45,6 +59,9 @@ async function snapshot(api: Client, ids: Ids) {
     `/v1/jobs/${ids.job}`, `/v1/jobs/${ids.job2}`, `/v1/jobs/${ids.job}/details`, `/v1/jobs/${ids.job2}/details`,
     `/v1/client-accounts/${ids.ca}`, `/v1/locations/${ids.loc}`,
     '/v1/jobs', '/v1/client-accounts?include_archived=true', '/v1/locations?include_archived=true', '/v1/job-tags', '/v1/users',
+    '/v1/webhooks', '/v1/webhooks/deliveries?limit=200', `/v1/webhooks/deliveries/${ids.delivery}`, '/v1/events?limit=200',
+    `/v1/exports/files/${ids.exportFile}`, '/v1/exports/jobs.jsonl', '/v1/exports/customers.jsonl', '/v1/exports/properties.jsonl',
+    '/v1/exports/events.jsonl',
   ];
   const out: Record<string, unknown> = {};
   for (const p of paths) {
@@ -105,6 +122,13 @@ describe('another workspace\'s ids are 404 and change nothing', () => {
       { method: 'POST', path: '/v1/locations', body: { address: '10 Sneaky St', client_account_external_ref: 'A-CUST' } },
       { method: 'PATCH', path: `/v1/jobs/${b.job}`, body: { assigned_to_user_id: a.owner } },
       { method: 'PATCH', path: `/v1/jobs/${b.job}`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+      { method: 'PATCH', path: `/v1/webhooks/${a.webhook}`, body: { target_url: 'https://evil.example.com/', active: true }, error: 'Webhook subscription not found' },
+      { method: 'DELETE', path: `/v1/webhooks/${a.webhook}`, error: 'Webhook subscription not found' },
+      { method: 'GET', path: `/v1/webhooks/deliveries/${a.delivery}`, error: 'Webhook delivery not found' },
+      { method: 'POST', path: `/v1/webhooks/deliveries/${a.delivery}/redeliver`, error: 'Webhook delivery not found' },
+      { method: 'POST', path: '/v1/webhooks/replay', body: { event_id: a.eventId }, error: 'Event not found' },
+      { method: 'POST', path: '/v1/webhooks/replay', body: { event_id: b.eventId, webhook_id: a.webhook } },
+      { method: 'GET', path: `/v1/exports/files/${a.exportFile}`, error: 'Export not found' },
     ];
     const wrong: string[] = [];
     for (const c of calls) {
@@ -122,6 +146,24 @@ describe('another workspace\'s ids are 404 and change nothing', () => {
     const a = A.ids;
     const beforeA = await snapshot(A.w.api, a);
     const api = B.w.api;
+    for (const p of ['/v1/exports/jobs.jsonl', '/v1/exports/customers.jsonl', '/v1/exports/properties.jsonl', '/v1/exports/events.jsonl']) {
+      const res = await api.get(p);
+      expect(res.status, p).toBe(200);
+      for (const line of (res.body === null ? '' : String(typeof res.body === 'string' ? res.body : JSON.stringify(res.body))).split('\n').filter(Boolean)) {
+        const row = JSON.parse(line);
+        expect(p.includes('events') ? row.entity_id : row.id, p).not.toBe(undefined);
+        if (p.includes('jobs')) expect([a.job, a.job2]).not.toContain(row.id);
+        if (p.includes('customers')) expect(row.id).not.toBe(a.ca);
+        if (p.includes('properties')) expect(row.id).not.toBe(a.loc);
+        if (p.includes('events')) expect(row.event_id).not.toBe(a.eventId);
+      }
+    }
+    for (const p of [`/v1/events?job_id=${a.job}`, `/v1/webhooks/deliveries?webhook_id=${a.webhook}`, `/v1/webhooks/deliveries?event_id=${a.eventId}`]) {
+      const res = await api.get(p);
+      expect(res.status, p).toBe(200);
+      expect(res.body.data, p).toEqual([]);
+    }
+    expect((await api.get('/v1/webhooks')).body.data.map((s: any) => s.id)).not.toContain(a.webhook);
     for (const p of ['/v1/jobs?external_ref=A-JOB', '/v1/client-accounts?external_ref=A-CUST', '/v1/locations?external_ref=A-SITE',
       '/v1/jobs?q=A%20Parking', '/v1/client-accounts?q=A%20Customer&include_archived=true', '/v1/locations?q=A%20Plaza&include_archived=true',
       '/v1/job-tags?q=A%20Tag']) {
@@ -201,12 +243,21 @@ const EXPECTED_WRITES = [
   'POST /v1/jobs', 'PATCH /v1/jobs/{id}', 'DELETE /v1/jobs/{id}', 'POST /v1/jobs/{id}/move', 'POST /v1/jobs/{id}/merge',
   'PATCH /v1/jobs/{job_id}/details', 'PUT /v1/jobs/{job_id}/location', 'PATCH /v1/jobs/{job_id}/operations-assignment',
   'DELETE /v1/jobs/{job_id}/contacts/{contact_id}', 'POST /v1/job-tags', 'POST /v1/jobs/{job_id}/tags',
-  'DELETE /v1/jobs/{job_id}/tags/{tag_id}',
+  'DELETE /v1/jobs/{job_id}/tags/{tag_id}', 'POST /v1/webhooks', 'PATCH /v1/webhooks/{id}', 'DELETE /v1/webhooks/{id}',
+  'POST /v1/webhooks/deliveries/{id}/redeliver', 'POST /v1/webhooks/replay',
 ];
+/** A POST that only reads (document 3: POST /v1/exports needs Read jobs). */
+const READ_POSTS = ['POST /v1/exports'];
+/** Keyless routes: the link is the credential. */
+const PUBLIC = ['GET /v1/export-downloads/{token}'];
 const EXPECTED_READS = [
   'GET /v1/users', 'GET /v1/client-accounts', 'GET /v1/client-accounts/{id}', 'GET /v1/locations', 'GET /v1/locations/{id}',
   'GET /v1/job-stages', 'GET /v1/job-types', 'GET /v1/jobs', 'GET /v1/jobs/{id}', 'GET /v1/jobs/{job_id}/details', 'GET /v1/job-tags',
+  'GET /v1/webhooks/deliveries', 'GET /v1/webhooks/deliveries/{id}', 'GET /v1/events',
+  'GET /v1/exports', 'GET /v1/exports/{file}', 'GET /v1/exports/files/{id}',
 ];
+/** Reads any valid key may make (document 1: GET /v1/webhooks needs no permission). */
+const ANY_KEY_READS = ['GET /v1/webhooks'];
 
 describe('key permissions on every route', () => {
   let A: { w: Workspace; ids: Ids };
@@ -223,6 +274,10 @@ describe('key permissions on every route', () => {
       .replace(/^\/v1\/client-accounts\/\{[^}]+\}/, `/v1/client-accounts/${a.ca}`)
       .replace(/^\/v1\/locations\/\{[^}]+\}/, `/v1/locations/${a.loc}`)
       .replace(/^\/v1\/jobs\/\{[^}]+\}/, `/v1/jobs/${a.job}`)
+      .replace(/^\/v1\/webhooks\/deliveries\/\{[^}]+\}/, `/v1/webhooks/deliveries/${a.delivery}`)
+      .replace(/^\/v1\/exports\/files\/\{[^}]+\}/, `/v1/exports/files/${a.exportFile}`)
+      .replace('{file}', 'jobs.jsonl')
+      .replace(/^\/v1\/webhooks\/\{[^}]+\}/, `/v1/webhooks/${a.webhook}`)
       .replace('{contact_id}', String(a.contact))
       .replace('{tag_id}', String(a.tag))
       .replace(/\{[^}]+\}/g, String(a.job));
@@ -245,6 +300,9 @@ describe('key permissions on every route', () => {
       'PUT /v1/jobs/{job_id}/location': { location_id: null },
       'PATCH /v1/jobs/{job_id}/operations-assignment': { division: null },
       'POST /v1/job-tags': { name: 'Read-only tag' },
+      'POST /v1/webhooks': { target_url: 'https://read-only.example.com/hook' },
+      'PATCH /v1/webhooks/{id}': { active: false },
+      'POST /v1/webhooks/replay': { event_id: a.eventId },
       'POST /v1/jobs/{job_id}/tags': { tag_ids: [a.tag] },
     };
     if (key in bodies) return bodies[key];
@@ -259,7 +317,7 @@ describe('key permissions on every route', () => {
   it('a read-only key (read_jobs) gets 403 on every write route and nothing changes', async () => {
     const before = await snapshot(A.w.api, A.ids);
     const readOnly = t.as(await t.key(A.w.firmId, A.w.ownerId, ['read_jobs']));
-    const writes = routes.filter((r) => r.method !== 'GET');
+    const writes = routes.filter((r) => r.method !== 'GET' && !READ_POSTS.includes(`${r.method} ${r.path}`) && !PUBLIC.includes(`${r.method} ${r.path}`));
     expect(writes.length).toBeGreaterThanOrEqual(EXPECTED_WRITES.length);
     const wrong: string[] = [];
     for (const r of writes) {
@@ -275,20 +333,25 @@ describe('key permissions on every route', () => {
   it('the same read-only key reads every read route (200)', async () => {
     const readOnly = t.as(await t.key(A.w.firmId, A.w.ownerId, ['read_jobs']));
     const wrong: string[] = [];
-    for (const r of routes.filter((x) => x.method === 'GET')) {
+    for (const r of routes.filter((x) => x.method === 'GET' && !PUBLIC.includes(`${x.method} ${x.path}`))) {
       const res = await readOnly.get(fill(r.path));
       if (res.status !== 200) wrong.push(`${r.method} ${r.path} -> ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(wrong).toEqual([]);
+    for (const label of READ_POSTS) {
+      const res = await readOnly.post(label.slice(5), { kind: 'workspace_data' });
+      expect(res.status, label).toBe(202);
+    }
   });
 
   it('a key without read_jobs gets 403 API key lacks job read permission on every read route', async () => {
     const writeOnly = t.as(await t.key(A.w.firmId, A.w.ownerId, ['write_jobs']));
-    const reads = routes.filter((r) => r.method === 'GET');
+    const reads = routes.filter((r) => (r.method === 'GET' || READ_POSTS.includes(`${r.method} ${r.path}`)) && !ANY_KEY_READS.includes(`${r.method} ${r.path}`) && !PUBLIC.includes(`${r.method} ${r.path}`));
+    for (const label of ANY_KEY_READS) expect((await writeOnly.get(label.slice(4))).status, label).toBe(200);
     expect(reads.length).toBeGreaterThanOrEqual(EXPECTED_READS.length);
     const wrong: string[] = [];
     for (const r of reads) {
-      const res = await writeOnly.get(fill(r.path));
+      const res = await writeOnly.request(r.method, fill(r.path), r.method === 'GET' ? undefined : { kind: 'workspace_data' });
       const label = `${r.method} ${r.path}`;
       const expected = EXPECTED_READS.includes(label) ? /^API key lacks job read permission$/ : /^API key lacks .+ permission$/;
       if (res.status !== 403 || !expected.test(res.body?.error ?? '')) wrong.push(`${label} -> ${res.status} ${JSON.stringify(res.body)}`);

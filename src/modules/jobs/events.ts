@@ -5,6 +5,8 @@
 import type { Executor } from '../../db/dialect.ts';
 import type { JobStage } from '../../db/tables.ts';
 import { recordEvent } from '../../events/record.ts';
+// Registers the `job` part of webhook bodies wherever job events can be recorded.
+import './webhook-job.ts';
 
 const CLOSED_LOST = new Set(['lost', 'excluded']);
 
@@ -68,5 +70,29 @@ export async function recordJobUpdated(trx: Executor, firmId: number, jobId: num
   await recordEvent(trx, {
     firmId, type: 'job_updated', entity: { type: 'job', id: jobId }, jobId, inFeed: false,
     data: { status_changed: false, previous_status: status, current_status: status, changed_fields: changed },
+  });
+}
+
+export type ProposalEvent = 'proposal_sent' | 'proposal_viewed' | 'proposal_accepted' | 'proposal_declined';
+
+/** The proposal object of proposal_* payloads (document 1). */
+export interface ProposalSummary {
+  id: number;
+  kind: string;
+  title: string | null;
+  status: string;
+  /** Dollars. */
+  total: number | null;
+  sent_at: string | null;
+  actor_user_id: number | null;
+}
+
+/** A webhook-only proposal event on its job: the one call the proposals area makes. */
+export async function recordProposalEvent(trx: Executor, firmId: number, jobId: number, type: ProposalEvent,
+  proposal: ProposalSummary): Promise<void> {
+  const job = await trx.selectFrom('jobs').select('status').where('id', '=', jobId).where('firm_id', '=', firmId).executeTakeFirstOrThrow();
+  await recordEvent(trx, {
+    firmId, type, entity: { type: 'proposal', id: proposal.id }, jobId, inFeed: false,
+    data: { status_changed: false, previous_status: job.status, current_status: job.status, proposal },
   });
 }

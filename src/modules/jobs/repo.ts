@@ -149,3 +149,26 @@ export async function extraAssignees(db: Executor, jobIds: number[]): Promise<Ma
   }
   return out;
 }
+
+/**
+ * For records that belong to a job (events, deliveries): a filter keeping those whose job the
+ * user may see, and those that belong to no job. Users who see every job get no filter.
+ */
+export function onVisibleJob<QB extends SelectQueryBuilder<DB, any, any>>(qb: QB, jobIdColumn: string, firmId: number, user: User): QB {
+  if (!can(user, 'sees_own_jobs_only')) return qb;
+  return qb.where((eb: any) => eb.or([
+    eb(jobIdColumn, 'is', null),
+    eb(jobIdColumn, 'in', ownedBy(eb.selectFrom('jobs').select('jobs.id').where('jobs.firm_id', '=', firmId), user.id)),
+  ])) as QB;
+}
+
+/**
+ * A keyset page of job rows for bulk export: ids above `afterId` in id order, only jobs the user
+ * sees, and with `updatedAfter` only those updated later.
+ */
+export function jobRowsAfter(db: Executor, firmId: number, user: User, afterId: number, limit: number,
+  updatedAfter?: string): Promise<JobRow[]> {
+  let qb = visibleTo(joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '>', afterId), user);
+  if (updatedAfter !== undefined) qb = qb.where('jobs.updated_at', '>', updatedAfter);
+  return qb.orderBy('jobs.id').limit(limit).execute() as Promise<JobRow[]>;
+}

@@ -1,0 +1,90 @@
+// One delivery attempt over HTTP (document 1, Receiving a delivery): POST the stored body with the
+// service's headers; a 2xx within 8 seconds is success, anything else a failure. Redirects are
+// not followed (a 3xx is a failure), and the reply body is discarded unread.
+import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'undici';
+import { assertPublicHost, publicOnlyLookup } from '../platform/outbound.ts';
+import { signatureFor } from './signing.ts';
+
+export const REPLY_TIMEOUT_MS = 8000;
+
+export interface AttemptRequest {
+  targetUrl: string;
+  secret: string | null;
+  eventType: string;
+  body: string;
+  /** Unix seconds when signed. */
+  timestamp: number;
+}
+
+export interface AttemptResult {
+  deliveryUuid: string;
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  /** `connections`: per origin; as many as attempts can be in flight, so none waits for a socket on the 8 s clock. */
+  constructor(private readonly allowPrivateNetwork: boolean, private readonly timeoutMs = REPLY_TIMEOUT_MS, connections = 32) {
+    this.agent = new Agent({
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connectTimeout: timeoutMs,
+      connections,
+      ...(allowPrivateNetwork ? {} : { connect: { lookup: publicOnlyLookup as never } }),
+    });
+  }
+
+  headersFor(req: AttemptRequest, deliveryUuid: string): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      'user-agent': 'Service-Webhooks/1.0',
+      'x-service-event': req.eventType,
+      'x-service-delivery': deliveryUuid,
+      'x-service-timestamp': String(req.timestamp),
+      ...(req.secret ? { 'x-service-signature': signatureFor(req.secret, req.timestamp, req.body) } : {}),
+    };
+  }
+
+  async attempt(req: AttemptRequest): Promise<AttemptResult> {
+    const deliveryUuid = randomUUID();
+    const started = performance.now();
+    const done = (status: number | null, error: string | null): AttemptResult => ({
+      deliveryUuid, ok: error === null && status !== null && status >= 200 && status < 300,
+      status, error, durationMs: Math.round(performance.now() - started),
+    });
+    try {
+      assertPublicHost(new URL(req.targetUrl), this.allowPrivateNetwork);
+      const res = await request(req.targetUrl, {
+        method: 'POST',
+        headers: this.headersFor(req, deliveryUuid),
+        body: req.body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      // Free the connection without waiting on a receiver that streams a long reply.
+      res.body.dump({ limit: 64 * 1024 }).catch(() => {});
+      return done(res.statusCode, res.statusCode >= 200 && res.statusCode < 300 ? null : `HTTP ${res.statusCode}`);
+    } catch (err) {
+      return done(null, describe(err, this.timeoutMs));
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+function describe(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `no reply within ${timeoutMs / 1000} s`;
+  }
+  const code = e.code ?? e.cause?.code;
+  const message = e.cause?.message ?? e.message ?? String(err);
+  return code ? `${message} (${code})` : message;
+}
