@@ -2,6 +2,7 @@
 // (locked_until, lease_token); a worker that dies simply lets its leases run out and another sweep
 // takes them over, so a delivery is never lost and is marked succeeded only on a 2xx it received.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { now, storedAt } from '../platform/time.ts';
 import { nextAttemptAfter } from './retry-schedule.ts';
@@ -28,8 +29,9 @@ export async function claimDueDeliveries(database: Database, at: number, limit: 
   const due = storedAt(at);
   const token = randomUUID();
   return database.db.transaction().execute(async (trx) => {
+    // `status = 'pending'` written as a literal so both engines match the partial due index.
     let candidates = trx.selectFrom('webhook_deliveries').select(['id', 'subscription_id'])
-      .where('status', '=', 'pending').where('next_attempt_at', '<=', due)
+      .where(sql<boolean>`status = 'pending'`).where('next_attempt_at', '<=', due)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', due)]))
       .orderBy('next_attempt_at').orderBy('id').limit(limit * 4);
     // Several workers may sweep at once on PostgreSQL: each skips the rows another is claiming.
