@@ -23,6 +23,7 @@ import { buildApp } from '../src/app.ts';
 import { isPostgresUrl } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { insertJobs } from './seed.ts';
 import { createApiKey, createWorkspace } from '../src/modules/admin/service.ts';
 import { actingAs } from '../src/platform/auth.ts';
 import { PERMISSIONS } from '../src/platform/permissions.ts';
@@ -165,46 +166,6 @@ async function openBenchDatabase(): Promise<{ database: Database; describe: stri
   };
 }
 
-/**
- * Adds `count` jobs to the workspace with one INSERT … SELECT over a generated series per chunk
- * (a recursive CTE on SQLite, generate_series on PostgreSQL), numbering them from the firm's
- * next_job_number and moving it on, then recomputes the workspace's job_counts rows from the
- * table, exactly as the job writes keep them.
- */
-async function addJobs(database: Database, firmId: number, ownerId: number, already: number, count: number): Promise<void> {
-  const { db } = database;
-  for (let done = 0; done < count; done += CHUNK) {
-    const size = Math.min(CHUNK, count - done);
-    const base = already + done;
-    await db.transaction().execute(async (trx) => {
-      const firm = await trx.selectFrom('firms').select('next_job_number').where('id', '=', firmId).executeTakeFirstOrThrow();
-      const first = firm.next_job_number;
-      const series = database.dialect.engine === 'sqlite'
-        ? sql`with recursive s(n) as (select 0 union all select n + 1 from s where n + 1 < ${sql.lit(size)})`
-        : sql`with s(n) as (select generate_series(0, ${sql.lit(size - 1)}))`;
-      const k = sql`(${sql.lit(base)} + n)`;
-      await sql`${series}
-        insert into jobs (firm_id, name, name_key, company, contact_name, contact_email, contact_phone, address, description,
-          job_type, status, source, priority, estimated_value_cents, probability, measurement_count, custom_fields,
-          assigned_to_user_id, job_number, description_customer_visible, created_at, updated_at)
-        select ${sql.lit(firmId)}, 'Bench job ' || ${k}, 'bench job ' || ${k}, 'Company ' || (${k} % 5000),
-          'Contact ' || ${k}, 'contact' || ${k} || '@example.com', '555-0100', (${k} % 9000) || ' Main St, Springfield',
-          'Parking lot sealcoating and line striping', 'Sealcoating',
-          case n % 4 when 0 then 'lead' when 1 then 'active' when 2 then 'won' else 'lost' end,
-          'api', 'normal', (${k} % 1000) * 10000, ${k} % 101, 0, '{}',
-          ${sql.lit(ownerId)}, ${sql.lit(first)} + n, 0, '2026-01-01T00:00:00.000000', '2026-01-01T00:00:00.000000'
-        from s`.execute(trx);
-      await trx.updateTable('firms').set({ next_job_number: first + size }).where('id', '=', firmId).execute();
-    });
-  }
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('job_counts').where('firm_id', '=', firmId).execute();
-    await sql`insert into job_counts (firm_id, status, count)
-      select firm_id, status, count(*) from jobs where firm_id = ${firmId} group by firm_id, status`.execute(trx);
-  });
-  // PostgreSQL's autovacuum would analyze the table within a minute of such a load; do it now.
-  if (database.dialect.engine === 'postgres') await sql`analyze jobs`.execute(db);
-}
 
 async function jobCount(database: Database, firmId: number): Promise<number> {
   const row = await database.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n'))
@@ -273,7 +234,7 @@ async function main(): Promise<void> {
 
     log(`loading ${fmt(SMALL)} jobs`);
     let t0 = performance.now();
-    await addJobs(database, firmId, ownerId, 0, SMALL);
+    await insertJobs(database, firmId, ownerId, SMALL, { namePrefix: 'Bench job', customFields: '{}', chunk: CHUNK });
     log(`  loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     const readId = (await database.db.selectFrom('jobs').select('id').where('firm_id', '=', firmId)
       .orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
@@ -350,7 +311,7 @@ async function main(): Promise<void> {
     const have = await jobCount(database, firmId);
     log(`growing the workspace from ${fmt(have)} to ${fmt(LARGE)} jobs`);
     t0 = performance.now();
-    await addJobs(database, firmId, ownerId, SMALL, LARGE - have);
+    await insertJobs(database, firmId, ownerId, LARGE - have, { namePrefix: 'Bench job', customFields: '{}', chunk: CHUNK });
     log(`  loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     if (database.dialect.engine === 'sqlite') await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
 

@@ -1,29 +1,18 @@
 // GET /v1/webhooks/deliveries and /v1/webhooks/deliveries/{id} (document 1, Delivery log: one row
 // per delivery, newest first, business and job/proposal events; filters and row fields are ours).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '../helpers/harness.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { type Receiver } from '../helpers/receiver.ts';
 import {
-  DELIVERY_KEYS, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, startWorker, subscribe, type TestWorker,
+  DELIVERY_KEYS, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe,
+  perTest,
 } from './kit.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
 afterAll(() => t.close());
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
-
-async function receiver(path?: string): Promise<Receiver> {
-  const r = await startReceiver(path);
-  cleanups.push(() => r.close());
-  return r;
-}
-function worker(): TestWorker {
-  const w = startWorker(t);
-  cleanups.push(() => w.settle());
-  return w;
-}
+const { receiver, worker } = perTest(() => t);
 
 /** A workspace with an `all` and a `*` subscription and a job moved to won: 3 deliveries. */
 async function populated(r: Receiver): Promise<{ w: Workspace; all: any; star: any; job: any }> {

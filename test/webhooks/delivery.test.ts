@@ -1,31 +1,20 @@
 // What a receiver sees (document 1, Receiving a delivery and Signature), and which subscription
 // receives which event (Subscription names; Job and proposal events).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '../helpers/harness.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { type Receiver } from '../helpers/receiver.ts';
 import { recordBusinessEvent } from '../../src/events/record.ts';
 import {
-  UUID, addStages, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, startWorker, subscribe, verifyDelivery,
+  UUID, addStages, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe, verifyDelivery,
   type TestWorker,
+  perTest,
 } from './kit.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
 afterAll(() => t.close());
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
-
-async function receiver(path?: string): Promise<Receiver> {
-  const r = await startReceiver(path);
-  cleanups.push(() => r.close());
-  return r;
-}
-function worker(): TestWorker {
-  const w = startWorker(t);
-  cleanups.push(() => w.settle());
-  return w;
-}
+const { receiver, worker } = perTest(() => t);
 
 const eventsOf = (r: Receiver) => sorted(r.received.map((x) => x.body.event_type));
 

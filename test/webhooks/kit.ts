@@ -2,11 +2,12 @@
 // clock, and a receiver-side signature check written independently of src/events/signing.ts.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { WebhookWorker } from '../../src/events/delivery-worker.ts';
 import { ManualClock } from '../../src/worker/clock.ts';
 import { storedAt } from '../../src/platform/time.ts';
 import type { TestApp, Workspace } from '../helpers/harness.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 /** Z form to the second (business payloads, subscriptions, the delivery log). */
@@ -159,3 +160,28 @@ export function verifyDelivery(secret: string, headers: http.IncomingHttpHeaders
 }
 
 export const sorted = (xs: string[]) => [...xs].sort();
+
+/**
+ * Receivers and workers that close after each test. `app` is read when a worker is made, so a
+ * file can pass `() => t` before its beforeAll has started the app.
+ */
+export function perTest(app: () => TestApp) {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
+  return {
+    /** Runs `close` after the test (for servers a test starts itself). */
+    afterTest(close: () => Promise<void>): void {
+      cleanups.push(close);
+    },
+    async receiver(path?: string): Promise<Receiver> {
+      const r = await startReceiver(path);
+      cleanups.push(() => r.close());
+      return r;
+    },
+    worker(options: { allowPrivateNetwork?: boolean; timeoutMs?: number } = {}): TestWorker {
+      const w = startWorker(app(), options);
+      cleanups.push(() => w.settle());
+      return w;
+    },
+  };
+}

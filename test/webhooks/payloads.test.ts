@@ -1,31 +1,19 @@
 // Delivery bodies (document 1, Business event payload; Job and proposal event payload).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/harness.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { type Receiver } from '../helpers/receiver.ts';
 import { recordBusinessEvent } from '../../src/events/record.ts';
 import { recordProposalEvent } from '../../src/modules/jobs/events.ts';
 import {
-  MICRO, MICRO_Z, UUID, WEBHOOK_JOB_FIELDS, Z, addStages, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted,
-  startWorker, subscribe, type TestWorker,
+  MICRO, MICRO_Z, UUID, WEBHOOK_JOB_FIELDS, Z, addStages, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe,
+  perTest,
 } from './kit.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
 afterAll(() => t.close());
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
-
-async function receiver(path?: string): Promise<Receiver> {
-  const r = await startReceiver(path);
-  cleanups.push(() => r.close());
-  return r;
-}
-function worker(): TestWorker {
-  const w = startWorker(t);
-  cleanups.push(() => w.settle());
-  return w;
-}
+const { receiver, worker } = perTest(() => t);
 
 const BUSINESS_KEYS = ['api_version', 'created_at', 'data', 'entity', 'event_id', 'event_type', 'firm_id', 'job', 'occurred_at'];
 const JOB_EVENT_KEYS = ['created_at', 'current_status', 'event_id', 'event_type', 'firm_id', 'job', 'previous_status', 'status_changed'];

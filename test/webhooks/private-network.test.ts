@@ -3,28 +3,16 @@
 // and at connect time for names that resolve to such an address.
 import dns from 'node:dns/promises';
 import os from 'node:os';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '../helpers/harness.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { deliveryDetail, deliveriesOf, makeJob, startWorker, subscribe, type TestWorker } from './kit.ts';
+import { type Receiver } from '../helpers/receiver.ts';
+import { deliveryDetail, deliveriesOf, makeJob, perTest, subscribe } from './kit.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp({ allowPrivateNetwork: false }); });
 afterAll(() => t.close());
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  cleanups.push(() => r.close());
-  return r;
-}
-function worker(allowPrivateNetwork: boolean): TestWorker {
-  const w = startWorker(t, { allowPrivateNetwork });
-  cleanups.push(() => w.settle());
-  return w;
-}
+const { receiver, worker } = perTest(() => t);
 
 const PRIVATE_TARGETS = [
   'http://127.0.0.1/hook', 'http://127.0.0.1:8080/hook', 'https://127.1.2.3/hook', 'http://localhost/hook',
@@ -104,7 +92,7 @@ describe('send time (a worker with allowPrivateNetwork false)', () => {
     const port = new URL(r.url).port;
     const id = await insertSubscription(w, `http://localhost:${port}/hooks`);
     await makeJob(w, { name: 'Never Sent' });
-    const wk = worker(false);
+    const wk = worker({ allowPrivateNetwork: false });
     await wk.drain();
     expect(r.received).toEqual([]);
     const [d] = await deliveriesOf(w);
@@ -122,7 +110,7 @@ describe('send time (a worker with allowPrivateNetwork false)', () => {
     await insertSubscription(w, `http://127.0.0.1:${port}/hooks`);
     await insertSubscription(w, `http://[::1]:${port}/hooks`);
     await makeJob(w, { name: 'Literal' });
-    const wk = worker(false);
+    const wk = worker({ allowPrivateNetwork: false });
     await wk.drain();
     expect(r.received).toEqual([]);
     const ds = await deliveriesOf(w);
@@ -146,7 +134,7 @@ describe('send time (a worker with allowPrivateNetwork false)', () => {
     // The name is not a loopback name, so the API accepts it; the check happens at connect time.
     const s = await subscribe(w, { target_url: `http://${name}:${port}/hooks`, event_type: 'job_created' });
     await makeJob(w, { name: 'Resolves To Loopback' });
-    const strict = worker(false);
+    const strict = worker({ allowPrivateNetwork: false });
     await strict.drain();
     expect(r.received).toEqual([]);
     const [d] = await deliveriesOf(w);
@@ -154,7 +142,7 @@ describe('send time (a worker with allowPrivateNetwork false)', () => {
     expect(d.last_error).toMatch(/private/i);
 
     // The same URL is reachable: a worker that allows private targets delivers it on the retry.
-    const permissive = worker(true);
+    const permissive = worker({ allowPrivateNetwork: true });
     permissive.clock.advance(2 * 60_000);
     await permissive.drain();
     expect(r.received).toHaveLength(1);

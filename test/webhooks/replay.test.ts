@@ -1,30 +1,19 @@
 // Redeliver and replay (document 1: "a failed event can be sent again by redeliver or replay";
 // endpoints and bodies are ours): POST /v1/webhooks/deliveries/{id}/redeliver and POST /v1/webhooks/replay.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '../helpers/harness.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { type Receiver } from '../helpers/receiver.ts';
 import {
-  DELIVERY_KEYS, HOUR, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, startWorker, subscribe,
+  DELIVERY_KEYS, HOUR, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe,
   verifyDelivery, type TestWorker,
+  perTest,
 } from './kit.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
 afterAll(() => t.close());
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
-
-async function receiver(path?: string): Promise<Receiver> {
-  const r = await startReceiver(path);
-  cleanups.push(() => r.close());
-  return r;
-}
-function worker(): TestWorker {
-  const w = startWorker(t);
-  cleanups.push(() => w.settle());
-  return w;
-}
+const { receiver, worker } = perTest(() => t);
 
 /** Runs a delivery through all 7 attempts against a receiver answering 500. */
 async function exhaust(wk: TestWorker): Promise<void> {

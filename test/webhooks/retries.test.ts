@@ -2,31 +2,19 @@
 // schedule, walked with a manual clock; what counts as a failure.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '../helpers/harness.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import {
-  HOUR, MINUTE, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, startWorker, subscribe, verifyDelivery,
-  type TestWorker,
+  HOUR, MINUTE, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, subscribe, verifyDelivery,
+  perTest,
 } from './kit.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
 afterAll(() => t.close());
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
-
-async function receiver(path?: string): Promise<Receiver> {
-  const r = await startReceiver(path);
-  cleanups.push(() => r.close());
-  return r;
-}
-function worker(options: { timeoutMs?: number } = {}): TestWorker {
-  const w = startWorker(t, options);
-  cleanups.push(() => w.settle());
-  return w;
-}
+const { receiver, worker, afterTest } = perTest(() => t);
 
 const WAITS = [1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 6 * HOUR, 24 * HOUR];
 
@@ -215,7 +203,7 @@ describe('what counts as a failure', () => {
         req.on('end', () => { res.writeHead(code, { location: target.url }); res.end(); });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+      afterTest(() => new Promise<void>((resolve) => server.close(() => resolve())));
       const hits: number[] = [];
       server.on('request', () => hits.push(1));
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
@@ -286,7 +274,7 @@ describe('what counts as a failure', () => {
   it('a connection closed without a reply is a failure', async () => {
     const server = http.createServer((req) => { req.socket.destroy(); });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    afterTest(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { w } = await wonEvent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
     const wk = worker();
     await wk.drain();
