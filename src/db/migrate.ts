@@ -3,11 +3,13 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import type { Database } from './database.ts';
 import * as spine from './migrations/001_spine.ts';
 import * as eventsOut from './migrations/002_events_out.ts';
+import * as people from './migrations/003_people.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
   '001_spine': spine,
   '002_events_out': eventsOut,
+  '003_people': people,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

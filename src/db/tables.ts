@@ -106,6 +106,8 @@ export interface LocationTable {
   property_reference: string | null;
   notes: string | null;
   custom_fields: string;
+  /** Set when the site was merged away (it stays archived; its id resolves to this one). */
+  merged_into_id: number | null;
   archived_at: string | null;
   created_at: string;
   updated_at: string;
@@ -119,9 +121,166 @@ export interface ContactTable {
   phone: string | null;
   company: string | null;
   client_account_id: number | null;
+  title: string | null;
+  contact_type: string | null;
+  notes: string | null;
+  assigned_user_id: number | null;
+  preferred_channel: string | null;
+  do_not_contact: Generated<Flag>;
+  do_not_contact_reason: string | null;
+  birthday: string | null;
+  /** JSON array of strings. */
+  tags: Generated<string>;
+  custom_fields: Generated<string>;
+  /** casefold(display name): the A-to-Z order of the contact list. */
+  sort_key: Generated<string>;
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A phone or email of a person; contacts.email / contacts.phone mirror each kind's primary. */
+export interface ContactChannelTable {
+  id: Generated<number>;
+  firm_id: number;
+  contact_id: number;
+  kind: 'phone' | 'email';
+  label: string;
+  value: string;
+  /** Lower-cased email or the phone's digits (duplicates, the exact email filter). */
+  value_key: string;
+  is_primary: Flag;
+  do_not_contact: Flag;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A person's company (client account) or site (location), with roles; ended links are history. */
+export interface ContactLinkTable {
+  id: Generated<number>;
+  firm_id: number;
+  contact_id: number;
+  kind: 'company' | 'location';
+  target_id: number;
+  /** JSON array of role names. */
+  roles: string;
+  is_primary: Flag;
+  started_on: string | null;
+  ended_on: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type CustomFieldEntity = 'job' | 'account' | 'contact' | 'location';
+
+export interface CustomFieldDefinitionTable {
+  id: Generated<number>;
+  firm_id: number;
+  entity_type: CustomFieldEntity;
+  key: string;
+  label: string;
+  label_key: string;
+  field_type: string;
+  /** JSON array of strings. */
+  options: string;
+  required: Flag;
+  filterable: Flag;
+  show_as_flag: Flag;
+  section: string;
+  position: number;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A note or a logged call, email or meeting, on exactly one of a job, a person or a company. */
+export interface NoteTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number | null;
+  contact_id: number | null;
+  client_account_id: number | null;
+  type: string;
+  content: string;
+  pinned: Flag;
+  author_user_id: number | null;
+  occurred_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An activity logged by another system (POST /v1/activities). */
+export interface ActivityTable {
+  id: Generated<number>;
+  firm_id: number;
+  type: string;
+  subject: string | null;
+  body: string | null;
+  outcome: string | null;
+  direction: string | null;
+  duration_seconds: number | null;
+  source: string;
+  external_id: string | null;
+  job_id: number | null;
+  client_account_id: number | null;
+  contact_id: number | null;
+  lead_id: number | null;
+  user_id: number | null;
+  occurred_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A job follow-up. */
+export interface TaskTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  contact_id: number | null;
+  title: string;
+  task_type: string;
+  notes: string | null;
+  due_at: string | null;
+  status: 'open' | 'done';
+  assigned_to_user_id: number;
+  created_by_user_id: number | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A company follow-up. */
+export interface AccountTaskTable {
+  id: Generated<number>;
+  firm_id: number;
+  client_account_id: number;
+  contact_id: number | null;
+  title: string;
+  task_type: string;
+  notes: string | null;
+  due_at: string | null;
+  repeat: string;
+  email_me: string;
+  status: 'open' | 'done';
+  assigned_to_user_id: number;
+  created_by_user_id: number | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One entry of a job's activity log (job-page changes: tags, custom fields, notes, people). */
+export interface JobActivityTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  user_id: number | null;
+  kind: string;
+  summary: string;
+  /** JSON object with the change's details. */
+  data: string;
+  created_at: string;
 }
 
 export interface JobContactTable {
@@ -333,6 +492,14 @@ export interface DB {
   locations: LocationTable;
   contacts: ContactTable;
   job_contacts: JobContactTable;
+  contact_channels: ContactChannelTable;
+  contact_links: ContactLinkTable;
+  custom_field_definitions: CustomFieldDefinitionTable;
+  notes: NoteTable;
+  activities: ActivityTable;
+  tasks: TaskTable;
+  account_tasks: AccountTaskTable;
+  job_activity: JobActivityTable;
   jobs: JobTable;
   job_assignees: JobAssigneeTable;
   job_tags: JobTagTable;
@@ -353,6 +520,14 @@ export type JobStage = Selectable<JobStageTable>;
 export type ClientAccount = Selectable<ClientAccountTable>;
 export type Location = Selectable<LocationTable>;
 export type Contact = Selectable<ContactTable>;
+export type ContactChannel = Selectable<ContactChannelTable>;
+export type ContactLink = Selectable<ContactLinkTable>;
+export type CustomFieldDefinition = Selectable<CustomFieldDefinitionTable>;
+export type Note = Selectable<NoteTable>;
+export type Activity = Selectable<ActivityTable>;
+export type Task = Selectable<TaskTable>;
+export type AccountTask = Selectable<AccountTaskTable>;
+export type JobActivity = Selectable<JobActivityTable>;
 export type Job = Selectable<JobTable>;
 export type NewJob = Insertable<JobTable>;
 export type JobUpdate = Updateable<JobTable>;
