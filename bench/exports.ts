@@ -19,14 +19,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { isPostgresUrl } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import type { Database } from '../src/db/database.ts';
+import { openBenchDatabase } from './database.ts';
 import { createApiKey, createWorkspace } from '../src/modules/admin/service.ts';
 import { jobsDataset } from '../src/modules/jobs/export.ts';
 import { datasetLines } from '../src/modules/exports/stream.ts';
@@ -113,36 +111,13 @@ function settle(): MemoryPeak {
 
 // ---- database ------------------------------------------------------------------------------
 
-async function openBenchDatabase(): Promise<{ database: Database; describe: string; dataDir: string; drop: () => Promise<void> }> {
+async function openExportBench(): Promise<{ database: Database; describe: string; dataDir: string; drop: () => Promise<void> }> {
+  // The app's data directory (export files) and, on SQLite, the database file share one temp dir.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-bench-exports-'));
-  if (databaseUrl) {
-    const schema = `bench_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const database = openDatabase(databaseUrl, { schema });
-    await migrateToLatest(database);
-    return {
-      database, dataDir, describe: `PostgreSQL at ${new URL(databaseUrl).host}, schema ${schema}, pool 10`,
-      drop: async () => {
-        await database.close();
-        const c = new pg.Client({ connectionString: databaseUrl });
-        await c.connect();
-        await c.query(`drop schema ${schema} cascade`);
-        await c.end();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const database = openDatabase(path.join(dataDir, 'bench.sqlite'));
-  await migrateToLatest(database);
+  const bench = await openBenchDatabase({ url: databaseUrl, label: 'exports', dir: dataDir });
   return {
-    database, dataDir, describe: `SQLite file (WAL, synchronous=NORMAL) in ${dataDir}`,
-    drop: async () => {
-      await database.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    database: bench.database, describe: bench.describe, dataDir,
+    drop: async () => { await bench.drop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
   };
 }
 
@@ -169,7 +144,7 @@ const perSecond = (rows: number, ms: number) => (rows * 1000) / ms;
 async function main(): Promise<void> {
   const started = Date.now();
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
-  const { database, describe, dataDir, drop } = await openBenchDatabase();
+  const { database, describe, dataDir, drop } = await openExportBench();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => { void drop().finally(() => process.exit(130)); });
   }

@@ -13,16 +13,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { isPostgresUrl } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import type { Database } from '../src/db/database.ts';
+import { openBenchDatabase } from './database.ts';
 import { insertJobs } from './seed.ts';
 import { createApiKey, createWorkspace } from '../src/modules/admin/service.ts';
 import { actingAs } from '../src/platform/auth.ts';
@@ -130,41 +128,6 @@ function startLoadWorker() {
 
 // ---- databases -----------------------------------------------------------------------------
 
-async function openBenchDatabase(): Promise<{ database: Database; describe: string; drop: () => Promise<void> }> {
-  if (databaseUrl) {
-    const schema = `bench_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const database = openDatabase(databaseUrl, { schema });
-    await migrateToLatest(database);
-    const url = new URL(databaseUrl);
-    return {
-      database,
-      describe: `PostgreSQL at ${url.host}, schema ${schema}, pool 10`,
-      drop: async () => {
-        await database.close();
-        const c = new pg.Client({ connectionString: databaseUrl });
-        await c.connect();
-        await c.query(`drop schema ${schema} cascade`);
-        await c.end();
-      },
-    };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-bench-'));
-  const file = path.join(dir, 'bench.sqlite');
-  const database = openDatabase(file);
-  await migrateToLatest(database);
-  return {
-    database,
-    describe: `SQLite file (WAL, synchronous=NORMAL) in ${dir}`,
-    drop: async () => {
-      await database.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 
 async function jobCount(database: Database, firmId: number): Promise<number> {
@@ -204,7 +167,7 @@ const loadNow = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 async function main(): Promise<void> {
   const started = Date.now();
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
-  const { database, describe, drop } = await openBenchDatabase();
+  const { database, describe, drop } = await openBenchDatabase({ url: databaseUrl, label: 'jobs' });
   // An interrupted run still drops its PostgreSQL schema or SQLite directory.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => { void drop().finally(() => process.exit(130)); });

@@ -11,19 +11,18 @@
 // The receivers run in a worker thread, so they do not share the event loop of the worker (or
 // the bare loop) being measured. Results go to stdout as markdown and to
 // bench/results/webhooks-latest.md. See docs/performance.md, "Webhook delivery".
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { buildApp } from '../src/app.ts';
 import { isPostgresUrl } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import type { Database } from '../src/db/database.ts';
+import { openBenchDatabase } from './database.ts';
 import { WebhookWorker } from '../src/events/delivery-worker.ts';
 import { recordEvent } from '../src/events/record.ts';
 import { createApiKey, createWorkspace } from '../src/modules/admin/service.ts';
@@ -106,34 +105,10 @@ interface Engine {
   drop(): Promise<void>;
 }
 
-async function openSqlite(): Promise<Engine> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-bench-webhooks-'));
-  const database = openDatabase(path.join(dir, 'bench.sqlite'));
-  await migrateToLatest(database);
-  return {
-    name: 'sqlite', database, describe: 'SQLite file (WAL, synchronous=NORMAL)',
-    drop: async () => { await database.close(); fs.rmSync(dir, { recursive: true, force: true }); },
-  };
-}
 
-async function openPostgres(url: string): Promise<Engine> {
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const database = openDatabase(url, { schema });
-  await migrateToLatest(database);
-  return {
-    name: 'postgres', database, describe: `PostgreSQL at ${new URL(url).host}, fresh schema, pool 10`,
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
-  };
+async function openEngine(url?: string): Promise<Engine> {
+  const bench = await openBenchDatabase({ url, label: 'webhooks' });
+  return { name: bench.engine, database: bench.database, describe: bench.describe, drop: bench.drop };
 }
 
 // ---- setup: a workspace, a job, subscriptions, queued deliveries ----------------------------
@@ -327,8 +302,8 @@ async function benchEngine(engine: Engine, receivers: Receivers): Promise<Result
 
 async function main(): Promise<void> {
   const receivers = await startReceivers(RECEIVERS);
-  const engines: (() => Promise<Engine>)[] = [openSqlite];
-  if (pgUrl) engines.push(() => openPostgres(pgUrl));
+  const engines: (() => Promise<Engine>)[] = [() => openEngine()];
+  if (pgUrl) engines.push(() => openEngine(pgUrl));
   const results: Result[] = [];
   const cleanups = new Set<() => Promise<void>>();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

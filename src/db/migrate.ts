@@ -4,12 +4,14 @@ import type { Database } from './database.ts';
 import * as spine from './migrations/001_spine.ts';
 import * as eventsOut from './migrations/002_events_out.ts';
 import * as people from './migrations/003_people.ts';
+import * as search from './migrations/004_search.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
   '001_spine': spine,
   '002_events_out': eventsOut,
   '003_people': people,
+  '004_search': search,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -1,6 +1,7 @@
 // The demo workspace made on first start: a paving and sealcoating company with a small team,
 // customers, sites and jobs across the pipeline, written through the same services as the API
-// (so its jobs carry their events like any other).
+// (so its jobs carry their events like any other): people on its jobs, custom fields with
+// values, notes and follow-ups included.
 import type { Database } from '../db/database.ts';
 import { actingAs } from '../platform/auth.ts';
 import { PERMISSIONS } from '../platform/permissions.ts';
@@ -9,6 +10,12 @@ import { addJobStage, createApiKey, createUser, createWorkspace } from '../modul
 import { upsertClientAccount } from '../modules/client-accounts/service.ts';
 import { upsertLocation } from '../modules/locations/service.ts';
 import { createJob, moveJob } from '../modules/jobs/service.ts';
+import { createContact } from '../modules/contacts/service.ts';
+import { addJobPerson } from '../modules/contacts/job-people.ts';
+import { createField, setRecordValues } from '../modules/custom-fields/service.ts';
+import { createNote } from '../modules/notes/service.ts';
+import { createTask } from '../modules/tasks/service.ts';
+import { createAccountTask } from '../modules/account-tasks/service.ts';
 
 export interface DemoWorkspace { firmId: number; name: string; key: string }
 
@@ -59,6 +66,12 @@ export async function seedDemoWorkspace(database: Database): Promise<DemoWorkspa
   for (const s of SITES) {
     sites.push((await upsertLocation(ctx, { address: s.address, name: s.name, property_reference: s.property_reference, client_account_id: customers[s.customer].id })).location);
   }
+  const gateCode = (await createField(ctx, { entity_type: 'job', label: 'Gate code' })).field;
+  const permit = (await createField(ctx, { entity_type: 'job', label: 'Permit needed', field_type: 'checkbox', show_as_flag: true })).field;
+  await createField(ctx, { entity_type: 'account', label: 'Billing cycle', field_type: 'select', options: ['Net 15', 'Net 30', 'Net 45'] });
+  await createField(ctx, { entity_type: 'contact', label: 'Best time to call' });
+
+  const people = new Map<string, number>();
   let n = 0;
   for (const j of JOBS) {
     const site = sites[j.site];
@@ -72,11 +85,27 @@ export async function seedDemoWorkspace(database: Database): Promise<DemoWorkspa
     if (j.status === 'won' || j.status === 'completed') await moveJob(ctx, id, 'active');
     if (j.status === 'completed') await moveJob(ctx, id, 'won');
     if (j.status !== 'lead') await moveJob(ctx, id, j.status);
+
+    // The job's contact as a saved person (made once, then added to each of their jobs).
+    let person = people.get(j.contact[1]);
+    if (person === undefined) {
+      const customer = customers[SITES[j.site].customer];
+      person = (await createContact(ctx, {
+        name: j.contact[0], email: j.contact[1], phone: CUSTOMERS[SITES[j.site].customer].phone, client_account_id: customer.id,
+        title: j.contact[0].startsWith('Fr.') ? 'Pastor' : 'Property manager', preferred_channel: 'email',
+        custom_fields: n === 1 ? { best_time_to_call: 'Mornings before 10' } : {},
+      })).id;
+      people.set(j.contact[1], person);
+    }
+    await addJobPerson(ctx, id, { contact_id: person, role: 'decision_maker' });
+    await setRecordValues(ctx, 'job', id, { [gateCode.key]: `#${1200 + n * 37}`, [permit.key]: n === 1 });
+    if (n === 1) {
+      await createNote(ctx, { column: 'job_id', id }, { content: 'Walked the lot with Marcus: east entrance base failure, mill 2", overlay 2".', type: 'meeting' });
+      await createTask(ctx, { job_id: id, title: 'Send revised overlay proposal', task_type: 'email', due_date: now().slice(0, 10) });
+    }
     n++;
   }
-  await database.db.insertInto('contacts').values([
-    { firm_id, name: 'Dana Whitfield', email: 'dana@mapleridgehoa.example', phone: '(614) 555-0142', company: 'Maple Ridge HOA', client_account_id: customers[0].id, archived_at: null, created_at: now(), updated_at: now() },
-    { firm_id, name: 'Marcus Lee', email: 'mlee@northgateplaza.example', phone: '(614) 555-0187', company: 'Northgate Plaza LLC', client_account_id: customers[1].id, archived_at: null, created_at: now(), updated_at: now() },
-  ]).execute();
+  await createNote(ctx, { column: 'client_account_id', id: customers[0].id }, { content: 'Board meets the second Tuesday; send proposals a week before.' });
+  await createAccountTask(ctx, { client_account_id: customers[3].id, task_type: 'call', due_date: now().slice(0, 10), repeat: 'yearly' });
   return { firmId: firm_id, name, key };
 }

@@ -13,6 +13,8 @@ const DIVISIONS = [{ key: 'paving', name: 'Paving' }, { key: 'seal', name: 'Seal
 interface Ids {
   job: number; job2: number; ca: number; loc: number; tag: number; contact: number; owner: number;
   webhook: number; delivery: number; eventId: string; exportFile: number;
+  ca2: number; loc2: number; contact2: number; channel: number; field: number;
+  note: number; activity: number; task: number; accountTask: number;
 }
 
 async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = [200, 201]): Promise<T> {
@@ -21,7 +23,11 @@ async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = [20
   return res.body;
 }
 
-/** A workspace with a customer, a site, two jobs, a tag and a contact, all linked. */
+/**
+ * A workspace with a customer, a site, two jobs, a tag and a contact, all linked; a second
+ * customer, site and person (merge targets); a custom field with values, a note, an activity and
+ * follow-ups on the job and the customer.
+ */
 async function provision(label: string): Promise<{ w: Workspace; ids: Ids }> {
   const w = await t.workspace({ settings: { crew_scheduling_enabled: true }, divisions: DIVISIONS });
   const ca = (await ok(w.api.post('/v1/client-accounts', { name: `${label} Customer`, external_ref: `${label}-CUST`, email: `${label}@c.test` }))).data;
@@ -45,10 +51,30 @@ async function provision(label: string): Promise<{ w: Workspace; ids: Ids }> {
   const delivery = (await ok(w.api.get('/v1/webhooks/deliveries'))).data[0];
   const feedEvent = (await ok(w.api.get('/v1/events?limit=1'))).data[0];
   const exportFile = (await ok(w.api.post('/v1/exports', { kind: 'workspace_data' }), [202])).data;
+
+  const ca2 = (await ok(w.api.post('/v1/client-accounts', { name: `${label} Other Customer` }))).data;
+  const loc2 = (await ok(w.api.post('/v1/locations', { address: `2 ${label} Plaza`, client_account_id: ca2.id }))).data;
+  const person = (await ok(w.api.post('/v1/contacts', {
+    name: `${label} Second Person`, email: `${label}2@p.test`, phone: '555-010-2000', client_account_id: ca2.id,
+  }))).data;
+  await ok(w.api.post(`/v1/contacts/${person.id}/links`, { location_id: loc2.id, roles: ['site_contact'] }));
+  await ok(w.api.post(`/v1/jobs/${job2.id}/contacts`, { contact_id: person.id, role: 'billing' }));
+  const field = (await ok(w.api.post('/v1/custom-fields', { entity_type: 'job', label: `${label} Gate code` }))).data;
+  await ok(w.api.patch(`/v1/jobs/${job.id}/custom-fields`, { custom_fields: { [field.key]: '1234' } }));
+  const note = (await ok(w.api.post(`/v1/jobs/${job.id}/notes`, { content: `${label} gate is on the north side` }))).data;
+  await ok(w.api.post(`/v1/contacts/${person.id}/notes`, { content: 'Prefers mornings', type: 'call' }));
+  await ok(w.api.post(`/v1/client-accounts/${ca.id}/notes`, { content: 'Pays net 30' }));
+  const activity = (await ok(w.api.post('/v1/activities', {
+    type: 'call', body: 'Discussed scope', source: 'crm', external_id: `${label}-ACT-1`, associations: { job_id: job.id },
+  }))).data;
+  const task = (await ok(w.api.post('/v1/tasks', { job_id: job.id, title: 'Call about the gate' }))).data;
+  const accountTask = (await ok(w.api.post('/v1/account-tasks', { client_account_id: ca.id }))).data;
   return {
     w, ids: {
       job: job.id, job2: job2.id, ca: ca.id, loc: loc.id, tag: tag.id, contact, owner: w.ownerId,
       webhook: webhook.id, delivery: delivery.id, eventId: feedEvent.event_id, exportFile: exportFile.id,
+      ca2: ca2.id, loc2: loc2.id, contact2: person.id, channel: person.channels.find((c: any) => c.kind === 'phone').id,
+      field: field.id, note: note.id, activity: activity.id, task: task.id, accountTask: accountTask.id,
     },
   };
 }
@@ -62,6 +88,13 @@ async function snapshot(api: Client, ids: Ids) {
     '/v1/webhooks', '/v1/webhooks/deliveries?limit=200', `/v1/webhooks/deliveries/${ids.delivery}`, '/v1/events?limit=200',
     `/v1/exports/files/${ids.exportFile}`, '/v1/exports/jobs.jsonl', '/v1/exports/customers.jsonl', '/v1/exports/properties.jsonl',
     '/v1/exports/events.jsonl',
+    `/v1/contacts/${ids.contact}`, `/v1/contacts/${ids.contact2}`, '/v1/contacts?include_archived=true',
+    `/v1/jobs/${ids.job}/contacts`, `/v1/jobs/${ids.job2}/contacts`, `/v1/client-accounts/${ids.ca}/contacts`,
+    `/v1/client-accounts/${ids.ca2}/contacts`, `/v1/client-accounts/${ids.ca2}`, `/v1/locations/${ids.loc2}`,
+    '/v1/custom-fields?include_archived=true', `/v1/jobs/${ids.job}/notes`, `/v1/contacts/${ids.contact2}/notes`,
+    `/v1/client-accounts/${ids.ca}/notes`, `/v1/notes/${ids.note}`, '/v1/activities', `/v1/activities/${ids.activity}`,
+    '/v1/tasks?status=all', `/v1/tasks/${ids.task}`, '/v1/account-tasks?status=all', `/v1/account-tasks/${ids.accountTask}`,
+    `/v1/jobs/${ids.job}/activity`, `/v1/jobs/${ids.job2}/activity`,
   ];
   const out: Record<string, unknown> = {};
   for (const p of paths) {
@@ -129,6 +162,73 @@ describe('another workspace\'s ids are 404 and change nothing', () => {
       { method: 'POST', path: '/v1/webhooks/replay', body: { event_id: a.eventId }, error: 'Event not found' },
       { method: 'POST', path: '/v1/webhooks/replay', body: { event_id: b.eventId, webhook_id: a.webhook } },
       { method: 'GET', path: `/v1/exports/files/${a.exportFile}`, error: 'Export not found' },
+      // contacts, channels, links, people on jobs
+      { method: 'GET', path: `/v1/contacts/${a.contact}`, error: 'Contact not found' },
+      { method: 'PATCH', path: `/v1/contacts/${a.contact}`, body: { name: 'Hijacked' }, error: 'Contact not found' },
+      { method: 'DELETE', path: `/v1/contacts/${a.contact}`, error: 'Contact not found' },
+      { method: 'DELETE', path: `/v1/contacts/${a.contact}?hard=true`, error: 'Contact not found' },
+      { method: 'POST', path: `/v1/contacts/${a.contact}/restore`, error: 'Contact not found' },
+      { method: 'POST', path: `/v1/contacts/${a.contact2}/channels`, body: { kind: 'email', value: 'x@evil.test' }, error: 'Contact not found' },
+      { method: 'PATCH', path: `/v1/contacts/${a.contact2}/channels/${a.channel}`, body: { label: 'fax' }, error: 'Contact not found' },
+      { method: 'DELETE', path: `/v1/contacts/${a.contact2}/channels/${a.channel}`, error: 'Contact not found' },
+      { method: 'PATCH', path: `/v1/contacts/${b.contact2}/channels/${a.channel}`, body: { label: 'fax' } },
+      { method: 'DELETE', path: `/v1/contacts/${b.contact2}/channels/${a.channel}` },
+      { method: 'POST', path: `/v1/contacts/${a.contact2}/links`, body: { client_account_id: b.ca }, error: 'Contact not found' },
+      { method: 'POST', path: `/v1/contacts/${b.contact2}/links`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+      { method: 'POST', path: `/v1/contacts/${b.contact2}/links`, body: { location_id: a.loc } },
+      { method: 'DELETE', path: `/v1/contacts/${a.contact2}/links/location/${a.loc2}`, error: 'Contact not found' },
+      { method: 'DELETE', path: `/v1/contacts/${b.contact2}/links/location/${a.loc2}` },
+      { method: 'POST', path: '/v1/contacts', body: { name: 'Sneaky person', client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+      { method: 'PATCH', path: `/v1/contacts/${b.contact2}`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+      { method: 'PATCH', path: `/v1/contacts/${b.contact2}`, body: { assigned_user_id: a.owner } },
+      { method: 'GET', path: `/v1/jobs/${a.job}/contacts`, error: 'Job not found' },
+      { method: 'POST', path: `/v1/jobs/${a.job}/contacts`, body: { contact_id: b.contact2 }, error: 'Job not found' },
+      { method: 'POST', path: `/v1/jobs/${b.job}/contacts`, body: { contact_id: a.contact2 }, error: 'Contact not found' },
+      { method: 'GET', path: `/v1/client-accounts/${a.ca}/contacts`, error: 'Client account not found' },
+      // custom fields
+      { method: 'PATCH', path: `/v1/custom-fields/${a.field}`, body: { label: 'Hijacked' }, error: 'Custom field not found' },
+      { method: 'POST', path: `/v1/custom-fields/${a.field}/move`, body: { direction: 'down' }, error: 'Custom field not found' },
+      { method: 'DELETE', path: `/v1/custom-fields/${a.field}`, error: 'Custom field not found' },
+      { method: 'POST', path: `/v1/custom-fields/${a.field}/restore`, error: 'Custom field not found' },
+      { method: 'PATCH', path: `/v1/jobs/${a.job}/custom-fields`, body: { custom_fields: {} }, error: 'Job not found' },
+      { method: 'PATCH', path: `/v1/client-accounts/${a.ca}/custom-fields`, body: { custom_fields: {} }, error: 'Client account not found' },
+      { method: 'PATCH', path: `/v1/contacts/${a.contact}/custom-fields`, body: { custom_fields: {} }, error: 'Contact not found' },
+      { method: 'PATCH', path: `/v1/locations/${a.loc}/custom-fields`, body: { custom_fields: {} }, error: 'Location not found' },
+      // notes, activities, follow-ups, the job log
+      { method: 'POST', path: `/v1/jobs/${a.job}/notes`, body: { content: 'x' }, error: 'Job not found' },
+      { method: 'GET', path: `/v1/jobs/${a.job}/notes`, error: 'Job not found' },
+      { method: 'POST', path: `/v1/contacts/${a.contact2}/notes`, body: { content: 'x' }, error: 'Contact not found' },
+      { method: 'GET', path: `/v1/contacts/${a.contact2}/notes`, error: 'Contact not found' },
+      { method: 'POST', path: `/v1/client-accounts/${a.ca}/notes`, body: { content: 'x' }, error: 'Client account not found' },
+      { method: 'GET', path: `/v1/client-accounts/${a.ca}/notes`, error: 'Client account not found' },
+      { method: 'GET', path: `/v1/notes/${a.note}` },
+      { method: 'PATCH', path: `/v1/notes/${a.note}`, body: { content: 'Hijacked' } },
+      { method: 'DELETE', path: `/v1/notes/${a.note}` },
+      { method: 'GET', path: `/v1/activities/${a.activity}` },
+      { method: 'POST', path: '/v1/activities', body: { type: 'call', body: 'x', associations: { job_id: a.job } } },
+      { method: 'POST', path: '/v1/activities', body: { type: 'call', body: 'x', associations: { contact_id: a.contact2 } } },
+      { method: 'POST', path: '/v1/activities', body: { type: 'call', body: 'x', associations: { client_account_id: a.ca } } },
+      { method: 'GET', path: `/v1/tasks/${a.task}` },
+      { method: 'PATCH', path: `/v1/tasks/${a.task}`, body: { title: 'Hijacked' } },
+      { method: 'DELETE', path: `/v1/tasks/${a.task}` },
+      { method: 'POST', path: '/v1/tasks', body: { job_id: a.job, title: 'x' }, error: 'Job not found' },
+      { method: 'POST', path: '/v1/tasks', body: { job_id: b.job, title: 'x', assigned_to_user_id: a.owner } },
+      { method: 'GET', path: `/v1/account-tasks/${a.accountTask}` },
+      { method: 'PATCH', path: `/v1/account-tasks/${a.accountTask}`, body: { title: 'Hijacked' } },
+      { method: 'DELETE', path: `/v1/account-tasks/${a.accountTask}` },
+      { method: 'POST', path: '/v1/account-tasks', body: { client_account_id: a.ca } },
+      { method: 'GET', path: `/v1/jobs/${a.job}/activity`, error: 'Job not found' },
+      // merges, in both directions
+      { method: 'GET', path: `/v1/client-accounts/${a.ca}/merge-preview?into=${b.ca2}` },
+      { method: 'GET', path: `/v1/client-accounts/${b.ca2}/merge-preview?into=${a.ca}` },
+      { method: 'POST', path: `/v1/client-accounts/${a.ca}/merge`, body: { into_client_account_id: b.ca2 } },
+      { method: 'POST', path: `/v1/client-accounts/${b.ca2}/merge`, body: { into_client_account_id: a.ca } },
+      { method: 'GET', path: `/v1/contacts/${a.contact}/merge-preview?into=${b.contact2}` },
+      { method: 'POST', path: `/v1/contacts/${a.contact}/merge`, body: { into_contact_id: b.contact2 } },
+      { method: 'POST', path: `/v1/contacts/${b.contact2}/merge`, body: { into_contact_id: a.contact } },
+      { method: 'GET', path: `/v1/locations/${a.loc}/merge-preview?into=${b.loc2}` },
+      { method: 'POST', path: `/v1/locations/${a.loc}/merge`, body: { into_location_id: b.loc2 } },
+      { method: 'POST', path: `/v1/locations/${b.loc2}/merge`, body: { into_location_id: a.loc } },
     ];
     const wrong: string[] = [];
     for (const c of calls) {
@@ -166,7 +266,10 @@ describe('another workspace\'s ids are 404 and change nothing', () => {
     expect((await api.get('/v1/webhooks')).body.data.map((s: any) => s.id)).not.toContain(a.webhook);
     for (const p of ['/v1/jobs?external_ref=A-JOB', '/v1/client-accounts?external_ref=A-CUST', '/v1/locations?external_ref=A-SITE',
       '/v1/jobs?q=A%20Parking', '/v1/client-accounts?q=A%20Customer&include_archived=true', '/v1/locations?q=A%20Plaza&include_archived=true',
-      '/v1/job-tags?q=A%20Tag']) {
+      '/v1/job-tags?q=A%20Tag', '/v1/contacts?q=A%20Second', '/v1/contacts?email=a2@p.test', `/v1/contacts?client_account_id=${a.ca2}`,
+      `/v1/contacts?job_id=${a.job2}`, `/v1/activities?job_id=${a.job}`, `/v1/tasks?job_id=${a.job}&status=all`,
+      `/v1/account-tasks?client_account_id=${a.ca}&status=all`, '/v1/search?q=A%20Parking', '/v1/search?q=A%20Second%20Person',
+      '/v1/search?q=A%20Other%20Customer', '/v1/search?q=2%20A%20Plaza', '/v1/search?q=A-PID']) {
       const res = await api.get(p);
       expect(res.status, p).toBe(200);
       expect(res.body.data, p).toEqual([]);
@@ -245,6 +348,16 @@ const EXPECTED_WRITES = [
   'DELETE /v1/jobs/{job_id}/contacts/{contact_id}', 'POST /v1/job-tags', 'POST /v1/jobs/{job_id}/tags',
   'DELETE /v1/jobs/{job_id}/tags/{tag_id}', 'POST /v1/webhooks', 'PATCH /v1/webhooks/{id}', 'DELETE /v1/webhooks/{id}',
   'POST /v1/webhooks/deliveries/{id}/redeliver', 'POST /v1/webhooks/replay',
+  'POST /v1/contacts', 'PATCH /v1/contacts/{id}', 'DELETE /v1/contacts/{id}', 'POST /v1/contacts/{id}/restore',
+  'POST /v1/contacts/{id}/channels', 'PATCH /v1/contacts/{id}/channels/{ref}', 'DELETE /v1/contacts/{id}/channels/{ref}',
+  'POST /v1/contacts/{id}/links', 'DELETE /v1/contacts/{id}/links/{kind}/{target_id}', 'POST /v1/jobs/{job_id}/contacts',
+  'POST /v1/custom-fields', 'PATCH /v1/custom-fields/{id}', 'DELETE /v1/custom-fields/{id}', 'POST /v1/custom-fields/{id}/move',
+  'POST /v1/custom-fields/{id}/restore', 'PATCH /v1/jobs/{id}/custom-fields', 'PATCH /v1/client-accounts/{id}/custom-fields',
+  'PATCH /v1/contacts/{id}/custom-fields', 'PATCH /v1/locations/{id}/custom-fields',
+  'POST /v1/jobs/{job_id}/notes', 'POST /v1/contacts/{contact_id}/notes', 'POST /v1/client-accounts/{account_id}/notes',
+  'PATCH /v1/notes/{id}', 'DELETE /v1/notes/{id}', 'POST /v1/activities', 'POST /v1/tasks', 'PATCH /v1/tasks/{id}',
+  'DELETE /v1/tasks/{id}', 'POST /v1/account-tasks', 'PATCH /v1/account-tasks/{id}', 'DELETE /v1/account-tasks/{id}',
+  'POST /v1/client-accounts/{id}/merge', 'POST /v1/contacts/{id}/merge', 'POST /v1/locations/{id}/merge',
 ];
 /** A POST that only reads (document 3: POST /v1/exports needs Read jobs). */
 const READ_POSTS = ['POST /v1/exports'];
@@ -255,6 +368,12 @@ const EXPECTED_READS = [
   'GET /v1/job-stages', 'GET /v1/job-types', 'GET /v1/jobs', 'GET /v1/jobs/{id}', 'GET /v1/jobs/{job_id}/details', 'GET /v1/job-tags',
   'GET /v1/webhooks/deliveries', 'GET /v1/webhooks/deliveries/{id}', 'GET /v1/events',
   'GET /v1/exports', 'GET /v1/exports/{file}', 'GET /v1/exports/files/{id}',
+  'GET /v1/contacts', 'GET /v1/contacts/{id}', 'GET /v1/jobs/{job_id}/contacts', 'GET /v1/client-accounts/{id}/contacts',
+  'GET /v1/custom-fields', 'GET /v1/jobs/{job_id}/notes', 'GET /v1/contacts/{contact_id}/notes',
+  'GET /v1/client-accounts/{account_id}/notes', 'GET /v1/notes/{id}', 'GET /v1/activities', 'GET /v1/activities/{id}',
+  'GET /v1/tasks', 'GET /v1/tasks/{id}', 'GET /v1/account-tasks', 'GET /v1/account-tasks/{id}', 'GET /v1/jobs/{job_id}/activity',
+  'GET /v1/search', 'GET /v1/client-accounts/{id}/merge-preview', 'GET /v1/contacts/{id}/merge-preview',
+  'GET /v1/locations/{id}/merge-preview',
 ];
 /** Reads any valid key may make (document 1: GET /v1/webhooks needs no permission). */
 const ANY_KEY_READS = ['GET /v1/webhooks'];
@@ -278,9 +397,27 @@ describe('key permissions on every route', () => {
       .replace(/^\/v1\/exports\/files\/\{[^}]+\}/, `/v1/exports/files/${a.exportFile}`)
       .replace('{file}', 'jobs.jsonl')
       .replace(/^\/v1\/webhooks\/\{[^}]+\}/, `/v1/webhooks/${a.webhook}`)
+      .replace(/^\/v1\/contacts\/\{[^}]+\}\/channels\/\{ref\}/, `/v1/contacts/${a.contact2}/channels/${a.channel}`)
+      .replace(/^\/v1\/contacts\/\{[^}]+\}\/links\/\{kind\}\/\{target_id\}/, `/v1/contacts/${a.contact2}/links/location/${a.loc2}`)
+      .replace(/^\/v1\/contacts\/\{[^}]+\}/, `/v1/contacts/${a.contact2}`)
+      .replace(/^\/v1\/custom-fields\/\{[^}]+\}/, `/v1/custom-fields/${a.field}`)
+      .replace(/^\/v1\/notes\/\{[^}]+\}/, `/v1/notes/${a.note}`)
+      .replace(/^\/v1\/activities\/\{[^}]+\}/, `/v1/activities/${a.activity}`)
+      .replace(/^\/v1\/tasks\/\{[^}]+\}/, `/v1/tasks/${a.task}`)
+      .replace(/^\/v1\/account-tasks\/\{[^}]+\}/, `/v1/account-tasks/${a.accountTask}`)
       .replace('{contact_id}', String(a.contact))
       .replace('{tag_id}', String(a.tag))
       .replace(/\{[^}]+\}/g, String(a.job));
+  }
+
+  /** The query a read needs to answer 200 (search text, a merge target). */
+  function queryFor(path: string): string {
+    const a = A.ids;
+    if (path === '/v1/search') return '?q=Parking';
+    if (path === '/v1/client-accounts/{id}/merge-preview') return `?into=${a.ca2}`;
+    if (path === '/v1/contacts/{id}/merge-preview') return `?into=${a.contact}`;
+    if (path === '/v1/locations/{id}/merge-preview') return `?into=${a.loc2}`;
+    return '';
   }
 
   /** A body the route would accept, so only the permission stands between the call and a change. */
@@ -304,6 +441,31 @@ describe('key permissions on every route', () => {
       'PATCH /v1/webhooks/{id}': { active: false },
       'POST /v1/webhooks/replay': { event_id: a.eventId },
       'POST /v1/jobs/{job_id}/tags': { tag_ids: [a.tag] },
+      'POST /v1/contacts': { name: 'Read-only person' },
+      'PATCH /v1/contacts/{id}': { name: 'Renamed person' },
+      'POST /v1/contacts/{id}/channels': { kind: 'email', value: 'read-only@p.test' },
+      'PATCH /v1/contacts/{id}/channels/{ref}': { label: 'work' },
+      'POST /v1/contacts/{id}/links': { client_account_id: a.ca, roles: ['billing'] },
+      'POST /v1/jobs/{job_id}/contacts': { contact_id: a.contact2 },
+      'POST /v1/custom-fields': { entity_type: 'job', label: 'Read-only field' },
+      'PATCH /v1/custom-fields/{id}': { label: 'Renamed field' },
+      'POST /v1/custom-fields/{id}/move': { direction: 'up' },
+      'PATCH /v1/jobs/{id}/custom-fields': { custom_fields: {} },
+      'PATCH /v1/client-accounts/{id}/custom-fields': { custom_fields: {} },
+      'PATCH /v1/contacts/{id}/custom-fields': { custom_fields: {} },
+      'PATCH /v1/locations/{id}/custom-fields': { custom_fields: {} },
+      'POST /v1/jobs/{job_id}/notes': { content: 'Read-only note' },
+      'POST /v1/contacts/{contact_id}/notes': { content: 'Read-only note' },
+      'POST /v1/client-accounts/{account_id}/notes': { content: 'Read-only note' },
+      'PATCH /v1/notes/{id}': { content: 'Changed note' },
+      'POST /v1/activities': { type: 'call', body: 'x', associations: { job_id: a.job } },
+      'POST /v1/tasks': { job_id: a.job, title: 'Read-only task' },
+      'PATCH /v1/tasks/{id}': { title: 'Changed task' },
+      'POST /v1/account-tasks': { client_account_id: a.ca },
+      'PATCH /v1/account-tasks/{id}': { title: 'Changed task' },
+      'POST /v1/client-accounts/{id}/merge': { into_client_account_id: a.ca2 },
+      'POST /v1/contacts/{id}/merge': { into_contact_id: a.contact },
+      'POST /v1/locations/{id}/merge': { into_location_id: a.loc2 },
     };
     if (key in bodies) return bodies[key];
     return method === 'DELETE' ? undefined : {};
@@ -334,7 +496,7 @@ describe('key permissions on every route', () => {
     const readOnly = t.as(await t.key(A.w.firmId, A.w.ownerId, ['read_jobs']));
     const wrong: string[] = [];
     for (const r of routes.filter((x) => x.method === 'GET' && !PUBLIC.includes(`${x.method} ${x.path}`))) {
-      const res = await readOnly.get(fill(r.path));
+      const res = await readOnly.get(fill(r.path) + queryFor(r.path));
       if (res.status !== 200) wrong.push(`${r.method} ${r.path} -> ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(wrong).toEqual([]);
@@ -368,6 +530,22 @@ describe('key permissions on every route', () => {
     const merge = await noDelete.post(`/v1/jobs/${A.ids.job2}/merge`, { into_job_id: A.ids.job });
     expect(merge.status).toBe(403);
     expect(merge.body.error).toBe('API key lacks delete permission');
+    const a = A.ids;
+    for (const [method, path, body] of [
+      ['DELETE', `/v1/contacts/${a.contact2}`, undefined],
+      ['DELETE', `/v1/contacts/${a.contact2}?hard=true`, undefined],
+      ['DELETE', `/v1/custom-fields/${a.field}`, undefined],
+      ['DELETE', `/v1/notes/${a.note}`, undefined],
+      ['DELETE', `/v1/tasks/${a.task}`, undefined],
+      ['DELETE', `/v1/account-tasks/${a.accountTask}`, undefined],
+      ['POST', `/v1/client-accounts/${a.ca}/merge`, { into_client_account_id: a.ca2 }],
+      ['POST', `/v1/contacts/${a.contact2}/merge`, { into_contact_id: a.contact }],
+      ['POST', `/v1/locations/${a.loc}/merge`, { into_location_id: a.loc2 }],
+    ] as const) {
+      const res = await noDelete.request(method, path, body);
+      expect(res.status, path).toBe(403);
+      expect(res.body.error, path).toBe('API key lacks delete permission');
+    }
     expect(await snapshot(A.w.api, A.ids)).toEqual(before);
   });
 });

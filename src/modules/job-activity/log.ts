@@ -5,7 +5,8 @@ import { now } from '../../platform/time.ts';
 
 export type JobActivityKind =
   | 'tag_added' | 'tag_removed' | 'custom_fields_changed' | 'note_added' | 'activity_logged'
-  | 'contact_added' | 'contact_removed' | 'task_added' | 'task_completed' | 'job_merged';
+  | 'contact_added' | 'contact_removed' | 'task_added' | 'task_completed' | 'job_merged'
+  | 'note_deleted' | 'task_reopened';
 
 export interface JobActivityEntry {
   firmId: number;

@@ -7,6 +7,7 @@ import { nameKey } from '../../platform/text.ts';
 import { now } from '../../platform/time.ts';
 import { findVisibleJob } from '../jobs/repo.ts';
 import { jobNotFound } from '../jobs/service.ts';
+import { logJobActivity } from '../job-activity/log.ts';
 import { findTagByName, findTagsByIds, tagsOfJob } from './repo.ts';
 
 export const DEFAULT_TAG_COLOR = '#64748b';
@@ -49,8 +50,18 @@ export async function addTagsToJob(ctx: ServiceContext, jobId: number, tagIds: n
     const missing = ids.filter((id) => !found.some((t) => t.id === id));
     if (missing.length > 0) throw notFound('Tag not found', { message: `No tag with id ${missing.join(', ')} in this workspace`, tag_ids: missing });
     const t = now();
-    await trx.insertInto('job_tag_links').values(ids.map((tag_id) => ({ job_id: jobId, tag_id, created_at: t })))
-      .onConflict((oc) => oc.columns(['job_id', 'tag_id']).doNothing()).execute();
+    const inserted = await trx.insertInto('job_tag_links').values(ids.map((tag_id) => ({ job_id: jobId, tag_id, created_at: t })))
+      .onConflict((oc) => oc.columns(['job_id', 'tag_id']).doNothing()).returning('tag_id').execute();
+    // One log entry per tag that was not on the job yet, in the order sent.
+    const added = new Set(inserted.map((r) => r.tag_id));
+    for (const id of ids) {
+      if (!added.has(id)) continue;
+      const tag = found.find((f) => f.id === id)!;
+      await logJobActivity(trx, {
+        firmId, jobId, userId: ctx.auth.user.id, kind: 'tag_added',
+        summary: `Tag "${tag.name}" added`, data: { tag_id: tag.id, tag_name: tag.name },
+      });
+    }
     return tagsOfJob(trx, jobId);
   });
 }
@@ -61,5 +72,12 @@ export async function removeTagFromJob(ctx: ServiceContext, jobId: number, tagId
     if (!(await findVisibleJob(trx, firmId, jobId, ctx.auth.user))) throw jobNotFound();
     const removed = await trx.deleteFrom('job_tag_links').where('job_id', '=', jobId).where('tag_id', '=', tagId).executeTakeFirst();
     if (Number(removed.numDeletedRows) === 0) throw notFound('Tag not found', { message: 'That tag is not on this job' });
+    const [tag] = await findTagsByIds(trx, firmId, [tagId]);
+    if (tag) {
+      await logJobActivity(trx, {
+        firmId, jobId, userId: ctx.auth.user.id, kind: 'tag_removed',
+        summary: `Tag "${tag.name}" removed`, data: { tag_id: tag.id, tag_name: tag.name },
+      });
+    }
   });
 }

@@ -3,8 +3,23 @@ import type { Engine, Executor } from '../../db/dialect.ts';
 import type { Location } from '../../db/tables.ts';
 import { containsText } from '../../db/text-search.ts';
 
-export function findLocation(db: Executor, firmId: number, id: number): Promise<Location | undefined> {
+/** The site row with this id as stored (a merged-away site included). */
+export function findLocationRow(db: Executor, firmId: number, id: number): Promise<Location | undefined> {
   return db.selectFrom('locations').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The site with this id; a merged-away site's old id answers the site it was merged into. */
+export async function findLocation(db: Executor, firmId: number, id: number): Promise<Location | undefined> {
+  return survivorOf(db, firmId, await findLocationRow(db, firmId, id));
+}
+
+/** `site` itself, or the site it was merged into (merges point straight at the survivor). */
+export async function survivorOf(db: Executor, firmId: number, site: Location | undefined): Promise<Location | undefined> {
+  let hops = 0;
+  while (site && site.merged_into_id !== null && hops++ < 8) {
+    site = await findLocationRow(db, firmId, site.merged_into_id) ?? site;
+  }
+  return site;
 }
 
 export function findLocationByRef(db: Executor, firmId: number, ref: string): Promise<Location | undefined> {

@@ -10,7 +10,7 @@ import { addressKey } from '../../platform/text.ts';
 import { now } from '../../platform/time.ts';
 import type { Settings } from '../../platform/workspace.ts';
 import { findClientAccount, findClientAccountByRef } from '../client-accounts/repo.ts';
-import { findLocation, findLocationByRef, findLocationsByAddress } from './repo.ts';
+import { findLocation, findLocationByRef, findLocationsByAddress, survivorOf } from './repo.ts';
 
 export interface LocationInput {
   address?: string;
@@ -76,11 +76,13 @@ export async function upsertLocationIn(db: Executor, firmId: number, settings: S
     property_reference: input.property_reference ?? null, notes: input.notes ?? null,
   } as Partial<Location>;
   if (input.external_ref) {
-    const byRef = await findLocationByRef(db, firmId, input.external_ref);
+    // A merged-away site's external_ref or address finds the site it was merged into.
+    const byRef = await survivorOf(db, firmId, await findLocationByRef(db, firmId, input.external_ref));
     if (byRef) return { location: await reviveAndFill(db, byRef, values), created: false };
   }
   const key = addressKey(input.address);
-  const byAddress = (await findLocationsByAddress(db, firmId, key)).find((l) => !input.external_ref || l.external_ref === null);
+  const byAddress = await survivorOf(db, firmId,
+    (await findLocationsByAddress(db, firmId, key)).find((l) => !input.external_ref || l.external_ref === null));
   if (byAddress) return { location: await reviveAndFill(db, byAddress, values), created: false };
   if (settings.require_company_on_sites && !input.client_account_id) throw companyRequiredOnSites();
   const t = now();
@@ -121,7 +123,8 @@ export function updateLocation(ctx: ServiceContext, id: number, input: LocationI
   return inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findLocation(trx, firmId, id);
     if (!existing) throw locationNotFound();
-    if (input.external_ref) await assertRefFree(trx, firmId, input.external_ref, id);
+    // A merged-away site's old id edits the site it was merged into.
+    if (input.external_ref) await assertRefFree(trx, firmId, input.external_ref, existing.id);
     const { archived, client_account_external_ref, ...fields } = input;
     const changes: Partial<Location> = { ...fields } as Partial<Location>;
     const customerId = await resolveCustomerId(trx, firmId, input);
@@ -137,6 +140,6 @@ export function updateLocation(ctx: ServiceContext, id: number, input: LocationI
     if (archived !== undefined && archived !== (existing.archived_at !== null)) changes.archived_at = archived ? now() : null;
     if (Object.keys(changes).length === 0) return existing;
     return trx.updateTable('locations').set({ ...changes, updated_at: now() })
-      .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      .where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
   });
 }

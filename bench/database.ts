@@ -1,0 +1,55 @@
+// The database a benchmark runs on: a fresh PostgreSQL schema when given a URL, otherwise a
+// SQLite file (WAL) in a temporary directory; migrated, and removed again by drop().
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+
+export interface BenchDatabase {
+  engine: 'sqlite' | 'postgres';
+  database: Database;
+  /** One line for the report: where the data lives. */
+  describe: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try { await client.query(text); } finally { await client.end(); }
+}
+
+/**
+ * `url` selects PostgreSQL; without it the SQLite file goes in `dir` (kept by drop(): the caller
+ * owns it) or in a new temporary directory named after `label` (removed by drop()).
+ */
+export async function openBenchDatabase(o: { url?: string | null; label: string; dir?: string }): Promise<BenchDatabase> {
+  if (o.url) {
+    const url = o.url;
+    const schema = `bench_${randomBytes(5).toString('hex')}`;
+    await adminQuery(url, `create schema ${schema}`);
+    const database = openDatabase(url, { schema });
+    await migrateToLatest(database);
+    return {
+      engine: 'postgres', database, describe: `PostgreSQL at ${new URL(url).host}, schema ${schema}, pool 10`,
+      drop: async () => {
+        await database.close();
+        await adminQuery(url, `drop schema ${schema} cascade`);
+      },
+    };
+  }
+  const dir = o.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), `groundwork-bench-${o.label}-`));
+  const database = openDatabase(path.join(dir, 'bench.sqlite'));
+  await migrateToLatest(database);
+  return {
+    engine: 'sqlite', database, describe: `SQLite file (WAL, synchronous=NORMAL) in ${dir}`,
+    drop: async () => {
+      await database.close();
+      if (o.dir === undefined) fs.rmSync(dir, { recursive: true, force: true });
+      else fs.rmSync(path.join(dir, 'bench.sqlite'), { force: true });
+    },
+  };
+}
