@@ -30,6 +30,7 @@ import { taskRoutes } from './modules/tasks/routes.ts';
 import { jobActivityRoutes } from './modules/job-activity/routes.ts';
 import { searchRoutes } from './modules/search/routes.ts';
 import { mergeRoutes } from './modules/merges/routes.ts';
+import { catalogRoutes } from './modules/catalog/routes.ts';
 
 export const API_VERSION = 'v1';
 export const SERVICE_VERSION = '0.1.0';
@@ -106,6 +107,7 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
     jobActivityRoutes(v1, database);
     searchRoutes(v1, database);
     mergeRoutes(v1, database);
+    catalogRoutes(v1, database);
     exportRoutes(v1, database, { dataDir: config.dataDir ?? 'data' });
     webhookRoutes(v1, database, { allowPrivateNetwork: config.allowPrivateNetwork ?? false });
     eventFeedRoutes(v1, database);

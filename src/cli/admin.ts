@@ -1,5 +1,6 @@
 // `groundwork admin …`: the admin API from a shell. It calls the same service functions as
 // /admin/v1 against DATABASE_URL, so it works with the server stopped or running.
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
@@ -25,6 +26,8 @@ export const ADMIN_USAGE = `groundwork admin <command> [--json]
   key revoke <firm_id> <key_id>
   partner-key create --grant FIRM_ID:USER_ID [--grant ...] [--permissions ...] [--name NAME]
   partner-key revoke <key_id>
+  catalog import <firm_id> <file.json> [--replace]   merge by name (default) or also archive what the file lacks
+  catalog export <firm_id> [file.json]               the workspace's catalog document (stdout without a file)
 
 --data takes a JSON body exactly as the admin HTTP API does; flags override its fields.
 Permissions default to all of: ${PERMISSIONS.join(', ')}.`;
@@ -35,7 +38,7 @@ const OPTIONS = {
   settings: { type: 'string' }, data: { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-email': { type: 'string' },
   key: { type: 'string' }, label: { type: 'string' }, type: { type: 'string' }, completed: { type: 'boolean' },
   email: { type: 'string' }, role: { type: 'string' }, user: { type: 'string' }, permissions: { type: 'string' },
-  grant: { type: 'string', multiple: true },
+  grant: { type: 'string', multiple: true }, replace: { type: 'boolean' },
 } as const;
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -48,6 +51,20 @@ function json(text: string | undefined, flag: string): Record<string, unknown> {
     return v;
   } catch {
     throw new ApiError(400, `${flag} must be a JSON object`);
+  }
+}
+
+function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ApiError(400, `cannot read ${file}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ApiError(400, `${file} is not valid JSON: ${(e as Error).message}`);
   }
 }
 
@@ -101,8 +118,25 @@ async function dispatch(database: Parameters<typeof admin.getWorkspace>[0], pos:
       return admin.createPartnerKey(database, defined({ grants, permissions: permissionsFrom(v), name: v.name }));
     }
     case 'partner-key revoke': return admin.revokePartnerKey(database, int(a, 'key_id'));
+    case 'catalog import': {
+      const firmId = int(a, 'firm_id');
+      if (!b) throw new ApiError(400, 'catalog import needs a file: catalog import <firm_id> <file.json>');
+      return admin.importCatalog(database, firmId, readJsonFile(b), v.replace ? 'replace' : 'merge');
+    }
+    case 'catalog export': {
+      const doc = await admin.exportCatalog(database, int(a, 'firm_id'));
+      if (!b) return doc;
+      fs.writeFileSync(b, `${JSON.stringify(doc, null, 2)}\n`);
+      return { file: b, items: doc.items.length, services: doc.services.length, price_lists: doc.price_lists.length, templates: doc.templates.length };
+    }
     default: throw new ApiError(400, `unknown admin command "${pos.join(' ')}"`);
   }
+}
+
+/** An import's problems, one per line. */
+function problemLines(errors: unknown): string {
+  if (!Array.isArray(errors)) return '';
+  return errors.map((p: { path?: string; error?: string; message?: string }) => `\n  ${p.path ?? ''}: ${p.error ?? ''}${p.message ? ` (${p.message})` : ''}`).join('');
 }
 
 function human(result: unknown): string {
@@ -136,7 +170,7 @@ export async function runAdmin(config: Pick<Config, 'databaseUrl'>, args: string
     return 0;
   } catch (e) {
     if (e instanceof ApiError) {
-      err(v.json ? JSON.stringify(e.body) : `error ${e.status}: ${e.body.error}${e.body.message ? ` (${e.body.message})` : ''}`);
+      err(v.json ? JSON.stringify(e.body) : `error ${e.status}: ${e.body.error}${e.body.message ? ` (${e.body.message})` : ''}${problemLines(e.body.errors)}`);
       return 1;
     }
     throw e;

@@ -5,6 +5,7 @@ import * as spine from './migrations/001_spine.ts';
 import * as eventsOut from './migrations/002_events_out.ts';
 import * as people from './migrations/003_people.ts';
 import * as search from './migrations/004_search.ts';
+import * as catalog from './migrations/005_catalog.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -12,6 +13,7 @@ const steps: Record<string, Step> = {
   '002_events_out': eventsOut,
   '003_people': people,
   '004_search': search,
+  '005_catalog': catalog,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -482,6 +482,105 @@ export interface ExportFileLinkTable {
   created_at: string;
 }
 
+// ---- estimating catalog (005_catalog) ----
+
+export interface CatalogItemTable {
+  id: Generated<number>;
+  firm_id: number;
+  kind: string;
+  name: string;
+  name_key: string;
+  unit: string;
+  unit_cost_cents: number;
+  /** JSON object of kind-specific attributes (capacity_tons, crew_size, …). */
+  attributes: string;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CatalogServiceTable {
+  id: Generated<number>;
+  firm_id: number;
+  name: string;
+  name_key: string;
+  category: string | null;
+  unit: string;
+  estimating_mode: string;
+  unit_cost_cents: number | null;
+  unit_price_cents: number | null;
+  pricing_method: string | null;
+  /** Decimal text fraction. */
+  pricing_rate: string | null;
+  cost_code: string | null;
+  proposal_text: string | null;
+  what_to_expect: string | null;
+  internal_scope: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CatalogCostLineTable {
+  id: Generated<number>;
+  firm_id: number;
+  service_id: number;
+  position: number;
+  type: string;
+  catalog_item_id: number | null;
+  name: string;
+  unit: string;
+  unit_cost_cents: number;
+  quantity_formula: string | null;
+  /** Fixed quantity as decimal text, used when there is no formula. */
+  quantity: string | null;
+  /** Decimal text fraction ('0.05'). */
+  waste_factor: string;
+  billing: string;
+  haul_material: string | null;
+  dump_material: string | null;
+  pricing_method: string | null;
+  pricing_rate: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PriceListTable {
+  id: Generated<number>;
+  firm_id: number;
+  name: string;
+  name_key: string;
+  description: string | null;
+  is_default: number;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PriceListEntryTable {
+  id: Generated<number>;
+  firm_id: number;
+  price_list_id: number;
+  service_id: number | null;
+  catalog_item_id: number | null;
+  /** A service's unit price or an item's unit cost. */
+  amount_cents: number;
+  position: number;
+}
+
+export interface EstimateTemplateTable {
+  id: Generated<number>;
+  firm_id: number;
+  name: string;
+  name_key: string;
+  description: string | null;
+  /** JSON [{name, services: [{service_id, quantity}]}]. */
+  areas: string;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   firms: FirmTable;
   users: UserTable;
@@ -511,6 +610,12 @@ export interface DB {
   webhook_attempts: WebhookAttemptTable;
   export_files: ExportFileTable;
   export_file_links: ExportFileLinkTable;
+  catalog_items: CatalogItemTable;
+  catalog_services: CatalogServiceTable;
+  catalog_cost_lines: CatalogCostLineTable;
+  price_lists: PriceListTable;
+  price_list_entries: PriceListEntryTable;
+  estimate_templates: EstimateTemplateTable;
 }
 
 export type Firm = Selectable<FirmTable>;
@@ -537,3 +642,9 @@ export type Event = Selectable<EventTable>;
 export type WebhookSubscription = Selectable<WebhookSubscriptionTable>;
 export type WebhookDelivery = Selectable<WebhookDeliveryTable>;
 export type ExportFile = Selectable<ExportFileTable>;
+export type CatalogItem = Selectable<CatalogItemTable>;
+export type CatalogService = Selectable<CatalogServiceTable>;
+export type CatalogCostLine = Selectable<CatalogCostLineTable>;
+export type PriceList = Selectable<PriceListTable>;
+export type PriceListEntry = Selectable<PriceListEntryTable>;
+export type EstimateTemplate = Selectable<EstimateTemplateTable>;

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
-import { runAdmin } from '../../src/cli/admin.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { startApp, type TestApp } from '../helpers/harness.ts';
+import { adminCli } from '../helpers/cli.ts';
 
 let t: TestApp;
 let dir: string;
@@ -24,18 +24,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function admin(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runAdmin({ databaseUrl }, args, (s) => out.push(s), (s) => err.push(s));
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-async function json(...args: string[]) {
-  const r = await admin(...args, '--json');
-  expect(r.code, r.err).toBe(0);
-  return JSON.parse(r.out).data;
-}
+const { admin, json } = adminCli(() => databaseUrl);
 
 /** An app over the CLI's database file, as `groundwork serve` would run it. */
 async function withServer<T>(fn: (app: FastifyInstance) => Promise<T>): Promise<T> {

@@ -15,6 +15,7 @@ interface Ids {
   webhook: number; delivery: number; eventId: string; exportFile: number;
   ca2: number; loc2: number; contact2: number; channel: number; field: number;
   note: number; activity: number; task: number; accountTask: number;
+  service: number; serviceCostLine: number; item: number; priceList: number; template: number;
 }
 
 async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = [200, 201]): Promise<T> {
@@ -69,12 +70,19 @@ async function provision(label: string): Promise<{ w: Workspace; ids: Ids }> {
   }))).data;
   const task = (await ok(w.api.post('/v1/tasks', { job_id: job.id, title: 'Call about the gate' }))).data;
   const accountTask = (await ok(w.api.post('/v1/account-tasks', { client_account_id: ca.id }))).data;
+  // Every workspace starts with the starter catalog: take its records.
+  const service = (await ok(w.api.get('/v1/catalog/services?q=crack'))).data[0];
+  const serviceFull = (await ok(w.api.get(`/v1/catalog/services/${service.id}`))).data;
+  const item = (await ok(w.api.get('/v1/catalog/items?kind=truck'))).data[0];
+  const priceList = (await ok(w.api.get('/v1/price-lists'))).data[0];
+  const template = (await ok(w.api.get('/v1/estimate-templates'))).data[0];
   return {
     w, ids: {
       job: job.id, job2: job2.id, ca: ca.id, loc: loc.id, tag: tag.id, contact, owner: w.ownerId,
       webhook: webhook.id, delivery: delivery.id, eventId: feedEvent.event_id, exportFile: exportFile.id,
       ca2: ca2.id, loc2: loc2.id, contact2: person.id, channel: person.channels.find((c: any) => c.kind === 'phone').id,
       field: field.id, note: note.id, activity: activity.id, task: task.id, accountTask: accountTask.id,
+      service: service.id, serviceCostLine: serviceFull.cost_lines[0].id, item: item.id, priceList: priceList.id, template: template.id,
     },
   };
 }
@@ -95,6 +103,9 @@ async function snapshot(api: Client, ids: Ids) {
     `/v1/client-accounts/${ids.ca}/notes`, `/v1/notes/${ids.note}`, '/v1/activities', `/v1/activities/${ids.activity}`,
     '/v1/tasks?status=all', `/v1/tasks/${ids.task}`, '/v1/account-tasks?status=all', `/v1/account-tasks/${ids.accountTask}`,
     `/v1/jobs/${ids.job}/activity`, `/v1/jobs/${ids.job2}/activity`,
+    '/v1/catalog/services?include_archived=true', `/v1/catalog/services/${ids.service}`, '/v1/catalog/items?include_archived=true',
+    `/v1/catalog/items/${ids.item}`, '/v1/price-lists?include_archived=true', `/v1/price-lists/${ids.priceList}`,
+    '/v1/estimate-templates?include_archived=true', `/v1/estimate-templates/${ids.template}`,
   ];
   const out: Record<string, unknown> = {};
   for (const p of paths) {
@@ -229,6 +240,25 @@ describe('another workspace\'s ids are 404 and change nothing', () => {
       { method: 'GET', path: `/v1/locations/${a.loc}/merge-preview?into=${b.loc2}` },
       { method: 'POST', path: `/v1/locations/${a.loc}/merge`, body: { into_location_id: b.loc2 } },
       { method: 'POST', path: `/v1/locations/${b.loc2}/merge`, body: { into_location_id: a.loc } },
+      // the estimating catalog
+      { method: 'GET', path: `/v1/catalog/services/${a.service}` },
+      { method: 'PATCH', path: `/v1/catalog/services/${a.service}`, body: { cost_code: 'HIJACK' } },
+      { method: 'DELETE', path: `/v1/catalog/services/${a.service}` },
+      { method: 'POST', path: `/v1/catalog/services/${a.service}/cost-lines`, body: { type: 'misc', name: 'm', unit: 'EA', unit_cost: 1 } },
+      { method: 'PATCH', path: `/v1/catalog/services/${a.service}/cost-lines/${a.serviceCostLine}`, body: { waste_factor: 0.5 } },
+      { method: 'DELETE', path: `/v1/catalog/services/${a.service}/cost-lines/${a.serviceCostLine}` },
+      { method: 'PATCH', path: `/v1/catalog/services/${b.service}/cost-lines/${a.serviceCostLine}`, body: { waste_factor: 0.5 } },
+      { method: 'POST', path: `/v1/catalog/services/${b.service}/cost-lines`, body: { type: 'equipment', catalog_item_id: a.item, name: 'e', unit: 'HR', unit_cost: 1 } },
+      { method: 'GET', path: `/v1/catalog/items/${a.item}` },
+      { method: 'PATCH', path: `/v1/catalog/items/${a.item}`, body: { unit_cost: 2 } },
+      { method: 'DELETE', path: `/v1/catalog/items/${a.item}` },
+      { method: 'GET', path: `/v1/price-lists/${a.priceList}` },
+      { method: 'PATCH', path: `/v1/price-lists/${a.priceList}`, body: { description: 'x' } },
+      { method: 'DELETE', path: `/v1/price-lists/${a.priceList}` },
+      { method: 'GET', path: `/v1/estimate-templates/${a.template}` },
+      { method: 'PATCH', path: `/v1/estimate-templates/${a.template}`, body: { description: 'x' } },
+      { method: 'DELETE', path: `/v1/estimate-templates/${a.template}` },
+      { method: 'POST', path: '/v1/estimate-templates', body: { name: 'Sneaky tpl', areas: [{ name: 'A', services: [{ service_id: a.service, quantity: 1 }] }] } },
     ];
     const wrong: string[] = [];
     for (const c of calls) {
@@ -358,6 +388,11 @@ const EXPECTED_WRITES = [
   'PATCH /v1/notes/{id}', 'DELETE /v1/notes/{id}', 'POST /v1/activities', 'POST /v1/tasks', 'PATCH /v1/tasks/{id}',
   'DELETE /v1/tasks/{id}', 'POST /v1/account-tasks', 'PATCH /v1/account-tasks/{id}', 'DELETE /v1/account-tasks/{id}',
   'POST /v1/client-accounts/{id}/merge', 'POST /v1/contacts/{id}/merge', 'POST /v1/locations/{id}/merge',
+  'POST /v1/catalog/services', 'PATCH /v1/catalog/services/{id}', 'DELETE /v1/catalog/services/{id}',
+  'POST /v1/catalog/services/{id}/cost-lines', 'PATCH /v1/catalog/services/{id}/cost-lines/{line_id}',
+  'DELETE /v1/catalog/services/{id}/cost-lines/{line_id}', 'POST /v1/catalog/items', 'PATCH /v1/catalog/items/{id}',
+  'DELETE /v1/catalog/items/{id}', 'POST /v1/price-lists', 'PATCH /v1/price-lists/{id}', 'DELETE /v1/price-lists/{id}',
+  'POST /v1/estimate-templates', 'PATCH /v1/estimate-templates/{id}', 'DELETE /v1/estimate-templates/{id}',
 ];
 /** A POST that only reads (document 3: POST /v1/exports needs Read jobs). */
 const READ_POSTS = ['POST /v1/exports'];
@@ -374,6 +409,8 @@ const EXPECTED_READS = [
   'GET /v1/tasks', 'GET /v1/tasks/{id}', 'GET /v1/account-tasks', 'GET /v1/account-tasks/{id}', 'GET /v1/jobs/{job_id}/activity',
   'GET /v1/search', 'GET /v1/client-accounts/{id}/merge-preview', 'GET /v1/contacts/{id}/merge-preview',
   'GET /v1/locations/{id}/merge-preview',
+  'GET /v1/catalog/services', 'GET /v1/catalog/services/{id}', 'GET /v1/catalog/items', 'GET /v1/catalog/items/{id}',
+  'GET /v1/price-lists', 'GET /v1/price-lists/{id}', 'GET /v1/estimate-templates', 'GET /v1/estimate-templates/{id}',
 ];
 /** Reads any valid key may make (document 1: GET /v1/webhooks needs no permission). */
 const ANY_KEY_READS = ['GET /v1/webhooks'];
@@ -405,6 +442,11 @@ describe('key permissions on every route', () => {
       .replace(/^\/v1\/activities\/\{[^}]+\}/, `/v1/activities/${a.activity}`)
       .replace(/^\/v1\/tasks\/\{[^}]+\}/, `/v1/tasks/${a.task}`)
       .replace(/^\/v1\/account-tasks\/\{[^}]+\}/, `/v1/account-tasks/${a.accountTask}`)
+      .replace(/^\/v1\/catalog\/services\/\{[^}]+\}\/cost-lines\/\{line_id\}/, `/v1/catalog/services/${a.service}/cost-lines/${a.serviceCostLine}`)
+      .replace(/^\/v1\/catalog\/services\/\{[^}]+\}/, `/v1/catalog/services/${a.service}`)
+      .replace(/^\/v1\/catalog\/items\/\{[^}]+\}/, `/v1/catalog/items/${a.item}`)
+      .replace(/^\/v1\/price-lists\/\{[^}]+\}/, `/v1/price-lists/${a.priceList}`)
+      .replace(/^\/v1\/estimate-templates\/\{[^}]+\}/, `/v1/estimate-templates/${a.template}`)
       .replace('{contact_id}', String(a.contact))
       .replace('{tag_id}', String(a.tag))
       .replace(/\{[^}]+\}/g, String(a.job));
@@ -466,6 +508,16 @@ describe('key permissions on every route', () => {
       'POST /v1/client-accounts/{id}/merge': { into_client_account_id: a.ca2 },
       'POST /v1/contacts/{id}/merge': { into_contact_id: a.contact },
       'POST /v1/locations/{id}/merge': { into_location_id: a.loc2 },
+      'POST /v1/catalog/services': { name: 'RO svc', unit: 'EA', estimating_mode: 'unit_costing' },
+      'PATCH /v1/catalog/services/{id}': { cost_code: 'X' },
+      'POST /v1/catalog/services/{id}/cost-lines': { type: 'misc', name: 'm', unit: 'EA', unit_cost: 1 },
+      'PATCH /v1/catalog/services/{id}/cost-lines/{line_id}': { waste_factor: 0.1 },
+      'POST /v1/catalog/items': { kind: 'other', name: 'RO item', unit: 'EA', unit_cost: 1 },
+      'PATCH /v1/catalog/items/{id}': { unit_cost: 2 },
+      'POST /v1/price-lists': { name: 'RO list' },
+      'PATCH /v1/price-lists/{id}': { description: 'x' },
+      'POST /v1/estimate-templates': { name: 'RO tpl', areas: [{ name: 'A', services: [] }] },
+      'PATCH /v1/estimate-templates/{id}': { description: 'x' },
     };
     if (key in bodies) return bodies[key];
     return method === 'DELETE' ? undefined : {};
@@ -541,6 +593,11 @@ describe('key permissions on every route', () => {
       ['POST', `/v1/client-accounts/${a.ca}/merge`, { into_client_account_id: a.ca2 }],
       ['POST', `/v1/contacts/${a.contact2}/merge`, { into_contact_id: a.contact }],
       ['POST', `/v1/locations/${a.loc}/merge`, { into_location_id: a.loc2 }],
+      ['DELETE', `/v1/catalog/services/${a.service}`, undefined],
+      ['DELETE', `/v1/catalog/services/${a.service}/cost-lines/${a.serviceCostLine}`, undefined],
+      ['DELETE', `/v1/catalog/items/${a.item}`, undefined],
+      ['DELETE', `/v1/price-lists/${a.priceList}`, undefined],
+      ['DELETE', `/v1/estimate-templates/${a.template}`, undefined],
     ] as const) {
       const res = await noDelete.request(method, path, body);
       expect(res.status, path).toBe(403);

@@ -42,6 +42,13 @@ export function adminRoutes(app: FastifyInstance, database: Database, token: str
     scope.post('/admin/v1/workspaces/:firm_id/job-stages', hide, async (request, reply) =>
       reply.status(201).send({ data: await admin.addJobStage(database, idOf(p(request).firm_id), request.body) }));
 
+    scope.get('/admin/v1/workspaces/:firm_id/catalog', hide, async (request) =>
+      ({ data: await admin.exportCatalog(database, idOf(p(request).firm_id)) }));
+    scope.post('/admin/v1/workspaces/:firm_id/catalog/import', { ...hide, bodyLimit: 16 * 1024 * 1024 }, async (request) => {
+      const { mode } = request.query as { mode?: string };
+      return { data: await admin.importCatalog(database, idOf(p(request).firm_id), request.body, mode ?? 'merge') };
+    });
+
     scope.get('/admin/v1/workspaces/:firm_id/users', hide, async (request) =>
       ({ data: await admin.listUsers(database, idOf(p(request).firm_id)) }));
     scope.post('/admin/v1/workspaces/:firm_id/users', hide, async (request, reply) =>

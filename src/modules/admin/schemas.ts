@@ -43,6 +43,7 @@ export const CreateWorkspaceInput = Body({
   ...workspaceFields,
   owner: OwnerInput,
   job_stages: Type.Array(StageInput, { maxItems: 50, description: 'stages added after the built-in lead, active, won, lost' }),
+  starter_catalog: Type.Boolean({ description: 'give the workspace the starter catalog (default true)' }),
 }, { required: ['name', 'owner'] });
 
 export const UpdateWorkspaceInput = Body(workspaceFields);

@@ -13,6 +13,8 @@ import { defaultFlags, USER_FLAGS, type Role } from '../../platform/permissions.
 import { now, zWire, microWire } from '../../platform/time.ts';
 import { BUILT_IN_STAGES, DEFAULT_JOB_TYPES, DEFAULT_SETTINGS, divisionsOf, jobTypesOf, settingsOf } from '../../platform/workspace.ts';
 import { listStages } from '../job-stages/repo.ts';
+import { applyCatalog, exportCatalog as catalogDocument, type ImportMode } from '../catalog/document.ts';
+import { STARTER_CATALOG } from '../../seed/starter-catalog.ts';
 import { CreateKeyInput, CreatePartnerKeyInput, CreateUserInput, CreateWorkspaceInput, StageInput, UpdateUserInput,
   UpdateWorkspaceInput } from './schemas.ts';
 
@@ -101,6 +103,8 @@ export async function createWorkspace(database: Database, body: unknown): Promis
     for (const s of extra) await insertStage(trx, firm.id, s, position++);
     const owner = await insertUser(trx, firm.id, { ...input.owner, role: 'owner' });
     await trx.updateTable('firms').set({ owner_user_id: owner.id }).where('id', '=', firm.id).execute();
+    // Every new workspace starts with an editable catalog (services, items, a price list, templates).
+    if (input.starter_catalog !== false) await applyCatalog(trx, firm.id, STARTER_CATALOG, 'merge');
     return { firm_id: firm.id, owner_user_id: owner.id };
   });
 }
@@ -309,4 +313,25 @@ export async function createPartnerKey(database: Database, body: unknown) {
     await trx.insertInto('partner_key_grants').values(input.grants.map((g) => ({ api_key_id: row.id, firm_id: g.firm_id, user_id: g.user_id }))).execute();
     return { ...keyObject(row), grants: input.grants, key: generated.key };
   });
+}
+
+// ---- catalog -------------------------------------------------------------------------------
+
+/**
+ * Imports a catalog document (src/modules/catalog/document.ts) into a workspace: everything is
+ * validated first and nothing is written on any error.
+ */
+export async function importCatalog(database: Database, firmId: number, body: unknown, mode: string = 'merge') {
+  if (mode !== 'merge' && mode !== 'replace') throw badRequest('mode must be merge or replace', { code: 'invalid_request', field: 'mode' });
+  return inTransaction(database, async (trx) => {
+    await database.dialect.lockFirm(trx, firmId);
+    await firmOrThrow(trx, firmId);
+    return applyCatalog(trx, firmId, body, mode as ImportMode);
+  });
+}
+
+/** The workspace's active catalog as an import document. */
+export async function exportCatalog(database: Database, firmId: number) {
+  await firmOrThrow(database.db, firmId);
+  return catalogDocument(database.db, firmId);
 }

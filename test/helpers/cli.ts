@@ -1,0 +1,20 @@
+// Runs the admin CLI in-process against a database file, as `groundwork admin …` would.
+import { expect } from 'vitest';
+import { runAdmin } from '../../src/cli/admin.ts';
+
+/** `databaseUrl` is read at each call (test files set it up in beforeAll). */
+export function adminCli(databaseUrl: () => string) {
+  async function admin(...args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin({ databaseUrl: databaseUrl() }, args, (s) => out.push(s), (s) => err.push(s));
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+  /** The command with --json; expects exit 0 and returns the printed `data`. */
+  async function json(...args: string[]) {
+    const r = await admin(...args, '--json');
+    expect(r.code, r.err).toBe(0);
+    return JSON.parse(r.out).data;
+  }
+  return { admin, json };
+}
