@@ -18,7 +18,12 @@ export function truncate(text: string | null | undefined, max: number): string |
   return Array.from(text).slice(0, max).join('');
 }
 
-/** Escapes LIKE wildcards so user text matches literally (used with ESCAPE '\'). */
+/** User text with LIKE's wildcards and the escape character escaped (for ESCAPE '\'). */
+export function escapeLike(q: string): string {
+  return q.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+/** A LIKE pattern matching `q` literally anywhere (used with ESCAPE '\'). */
 export function likePattern(q: string): string {
-  return '%' + q.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+  return '%' + escapeLike(q) + '%';
 }

@@ -5,7 +5,8 @@ import type { Contact } from '../../db/tables.ts';
 import type { Executor } from '../../db/dialect.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inWorkspaceTransaction } from '../../platform/context.ts';
-import { badRequest, forbidden, notFound } from '../../platform/errors.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import { assertDeletionAllowed, assertOfficeUser } from '../../platform/guards.ts';
 import { can } from '../../platform/permissions.ts';
 import { now } from '../../platform/time.ts';
 import { findClientAccount } from '../client-accounts/repo.ts';
@@ -250,12 +251,8 @@ export async function deleteContact(ctx: ServiceContext, id: number, hard: boole
       if (contact.archived_at === null) await saveContact(trx, contact, { archived_at: now() });
       return;
     }
-    if (ctx.auth.settings.deletion_locked) {
-      throw forbidden('Deletion locked', { message: 'This workspace has turned off deleting records', deletion_locked: true });
-    }
-    if (!can(ctx.auth.user, 'office_user')) {
-      throw forbidden('Office user required', { message: 'Deleting a person needs an office user; a crew login is refused' });
-    }
+    assertDeletionAllowed(ctx);
+    assertOfficeUser(ctx, 'Deleting a person needs an office user; a crew login is refused');
     // Jobs keep their own contact fields; only the link to the person goes.
     const linked = await trx.selectFrom('jobs').selectAll().where('firm_id', '=', firmId).where('linked_contact_id', '=', id).execute();
     for (const job of linked) await saveJobChanges(trx, job, { linked_contact_id: null });

@@ -5,6 +5,7 @@ import type { DB, Job, JobStage } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inWorkspaceTransaction } from '../../platform/context.ts';
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
+import { assertDeletionAllowed, assertOfficeUser } from '../../platform/guards.ts';
 import { can } from '../../platform/permissions.ts';
 import { fillBlanks, isBlank, externalRefHeld } from '../../platform/records.ts';
 import { now } from '../../platform/time.ts';
@@ -213,18 +214,12 @@ export async function moveJob(ctx: ServiceContext, id: number, status: string): 
 
 // ---- delete and merge ----------------------------------------------------------------------
 
-function assertMayDelete(ctx: ServiceContext): void {
-  if (ctx.auth.settings.deletion_locked) {
-    throw forbidden('Deletion locked', { message: 'This workspace has turned off deleting records', deletion_locked: true });
-  }
-}
-
 export async function deleteJob(ctx: ServiceContext, id: number): Promise<void> {
   const firmId = ctx.auth.firm.id;
   await inWorkspaceTransaction(ctx, async (trx) => {
     const job = await findVisibleJob(trx, firmId, id, ctx.auth.user);
     if (!job) throw jobNotFound();
-    assertMayDelete(ctx);
+    assertDeletionAllowed(ctx);
     if (!can(ctx.auth.user, 'can_delete_jobs')) {
       throw forbidden('User cannot delete jobs', { message: "The key's user is not an owner or a member allowed to delete jobs" });
     }
@@ -250,8 +245,8 @@ export async function mergeJob(ctx: ServiceContext, id: number, intoId: number):
     const kept = await findVisibleJob(trx, firmId, intoId, ctx.auth.user);
     if (!kept) throw notFound('Job not found', { field: 'into_job_id' });
     if (id === intoId) throw badRequest('Cannot merge a job into itself', { code: 'merge_into_self' });
-    if (!can(ctx.auth.user, 'office_user')) throw forbidden('Office user required', { message: 'Merges need an office user; a crew login is refused' });
-    assertMayDelete(ctx);
+    assertOfficeUser(ctx, 'Merges need an office user; a crew login is refused');
+    assertDeletionAllowed(ctx);
 
     const fills: Partial<Job> = fillBlanks(kept, away, MERGE_FILLABLE);
     const customFields = { ...JSON.parse(away.custom_fields), ...JSON.parse(kept.custom_fields) };

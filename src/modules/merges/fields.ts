@@ -99,7 +99,7 @@ export class MergeFields {
   private readonly keptCustom: Record<string, unknown>;
   private readonly awayCustom: Record<string, unknown>;
 
-  constructor(kind: MergeKind, private readonly kept: Row, private readonly away: Row, defs: CustomFieldDefinition[]) {
+  constructor(kind: MergeKind, kept: Row, private readonly away: Row, defs: CustomFieldDefinition[]) {
     this.specs = SPECS[kind];
     for (const spec of this.specs) {
       this.known.add(spec.field);

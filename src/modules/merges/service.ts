@@ -7,7 +7,7 @@ import type { Executor } from '../../db/dialect.ts';
 import type { ClientAccount, Contact, DB, Location } from '../../db/tables.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import { inWorkspaceTransaction } from '../../platform/context.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { can } from '../../platform/permissions.ts';
 import { isBlank } from '../../platform/records.ts';
 import { now } from '../../platform/time.ts';
@@ -21,6 +21,7 @@ import { companyRequiredOnSites } from '../locations/service.ts';
 import { CUSTOM_FIELD_ENTITY, MergeFields, type Choice, type FieldDiff } from './fields.ts';
 import { countInvoicedJobs, moversOf, type MergeKind, type MergeScope } from './movers.ts';
 import './record-movers.ts';
+import { assertDeletionAllowed, assertOfficeUser } from '../../platform/guards.ts';
 
 type Trx = Transaction<DB>;
 type AnyRow = ClientAccount | ContactRow | Location;
@@ -67,8 +68,8 @@ async function loadPair(db: Executor, kind: MergeKind, firmId: number, awayId: n
   return [away, kept];
 }
 
-const officeUserRequired = () => forbidden('Office user required', { message: 'Merges need an office user; a crew login is refused', code: 'office_user_required' });
-const deletionLocked = () => forbidden('Deletion locked', { message: 'This workspace has turned off deleting records, and merges with it', code: 'deletion_locked', deletion_locked: true });
+const OFFICE_USER_MESSAGE = 'Merges need an office user; a crew login is refused';
+const DELETION_LOCKED_MESSAGE = 'This workspace has turned off deleting records, and merges with it';
 const alreadyMerged = (site: Location) => conflict('Site already merged', {
   message: `This site was merged into site ${site.merged_into_id} and cannot be merged again`, code: 'already_merged', merged_into_id: site.merged_into_id,
 });
@@ -119,13 +120,13 @@ export async function previewMerge(ctx: ServiceContext, kind: MergeKind, awayId:
   const moves = await countMoves(db, kind, scopeOf(ctx, kind, kept, away, keptName, defaults));
 
   const blockers: Blocker[] = [];
-  if (!can(ctx.auth.user, 'office_user')) blockers.push({ code: 'office_user_required', message: officeUserRequired().body.message! });
+  if (!can(ctx.auth.user, 'office_user')) blockers.push({ code: 'office_user_required', message: OFFICE_USER_MESSAGE });
   for (const p of ['write_jobs', 'delete_records'] as const) {
     if (!ctx.auth.permissions.has(p)) {
       blockers.push({ code: 'missing_permission', message: `The API key lacks ${p}, which a merge needs` });
     }
   }
-  if (ctx.auth.settings.deletion_locked) blockers.push({ code: 'deletion_locked', message: deletionLocked().body.message! });
+  if (ctx.auth.settings.deletion_locked) blockers.push({ code: 'deletion_locked', message: DELETION_LOCKED_MESSAGE });
   const preview: MergePreview = { keep: brief(kind, kept), merge_away: brief(kind, away), fields: fields.diffs, moves, blockers };
   if (kind === 'location') {
     const site = away as Location;
@@ -156,8 +157,8 @@ export function mergeRecords(ctx: ServiceContext, kind: MergeKind, awayId: numbe
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const [away, kept] = await loadPair(trx, kind, firmId, awayId, input.intoId);
-    if (!can(ctx.auth.user, 'office_user')) throw officeUserRequired();
-    if (ctx.auth.settings.deletion_locked) throw deletionLocked();
+    assertOfficeUser(ctx, OFFICE_USER_MESSAGE);
+    assertDeletionAllowed(ctx, DELETION_LOCKED_MESSAGE);
     if (kind === 'location' && (away as Location).merged_into_id !== null) throw alreadyMerged(away as Location);
 
     if (kind === 'contact') {

@@ -8,6 +8,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/dialect.ts';
 import { badRequest } from '../../platform/errors.ts';
+import { escapeLike } from '../../platform/text.ts';
 
 export const MIN_QUERY_LENGTH = 2;
 export const MAX_QUERY_LENGTH = 120;
@@ -45,7 +46,7 @@ export function ftsPhrase(q: SearchQuery): string {
 
 /** The ILIKE pattern (escape character backslash, PostgreSQL's default). */
 export function likeContains(q: SearchQuery): string {
-  const escaped = q.text.replace(/[\\%_]/g, (c) => '\\' + c);
+  const escaped = escapeLike(q.text);
   return q.short ? `% ${escaped}%` : `%${escaped}%`;
 }
 
