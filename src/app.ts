@@ -31,11 +31,15 @@ import { jobActivityRoutes } from './modules/job-activity/routes.ts';
 import { searchRoutes } from './modules/search/routes.ts';
 import { mergeRoutes } from './modules/merges/routes.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
+import { estimateRoutes } from './modules/estimates/routes.ts';
+import { geocoderFor, type Geocoder } from './platform/geocoding.ts';
 
 export const API_VERSION = 'v1';
 export const SERVICE_VERSION = '0.1.0';
 
-export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs' | 'dataDir'>> & {
+export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl'>> & {
+  /** A geocoder to use instead of the one GROUNDWORK_GEOCODER_URL names (tests pass a local server's). */
+  geocoder?: Geocoder;
   logLevel?: string | false;
   /** Accept webhook targets on private and loopback addresses (GROUNDWORK_ALLOW_PRIVATE_NETWORK). */
   allowPrivateNetwork?: boolean;
@@ -108,6 +112,7 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
     searchRoutes(v1, database);
     mergeRoutes(v1, database);
     catalogRoutes(v1, database);
+    estimateRoutes(v1, database, config.geocoder ?? geocoderFor(config.geocoderUrl));
     exportRoutes(v1, database, { dataDir: config.dataDir ?? 'data' });
     webhookRoutes(v1, database, { allowPrivateNetwork: config.allowPrivateNetwork ?? false });
     eventFeedRoutes(v1, database);

@@ -13,6 +13,8 @@ export interface Config {
   logLevel: string;
   /** Where the server keeps files it makes (workspace exports) under the embedded default. */
   dataDir: string;
+  /** Nominatim base URL (or Photon's `…/api`) for geocoding; null = none, lookups fail with address errors. */
+  geocoderUrl: string | null;
   worker: WorkerConfig;
 }
 
@@ -52,6 +54,7 @@ export function loadConfig(): Config {
     authCacheMs: process.env.GROUNDWORK_AUTH_CACHE_MS === '0' ? 0 : intFromEnv('GROUNDWORK_AUTH_CACHE_MS', 1000),
     logLevel: process.env.LOG_LEVEL || 'info',
     dataDir: process.env.GROUNDWORK_DATA_DIR || 'data',
+    geocoderUrl: process.env.GROUNDWORK_GEOCODER_URL || null,
     worker: {
       inServe: process.env.GROUNDWORK_WORKER !== 'false',
       pollMs: intFromEnv('GROUNDWORK_WORKER_POLL_MS', 500),

@@ -6,6 +6,7 @@ import * as eventsOut from './migrations/002_events_out.ts';
 import * as people from './migrations/003_people.ts';
 import * as search from './migrations/004_search.ts';
 import * as catalog from './migrations/005_catalog.ts';
+import * as estimates from './migrations/006_estimates.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -14,6 +15,7 @@ const steps: Record<string, Step> = {
   '003_people': people,
   '004_search': search,
   '005_catalog': catalog,
+  '006_estimates': estimates,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -343,6 +343,10 @@ export interface JobTable {
   operations_assignee_user_id: number | null;
   created_at: string;
   updated_at: string;
+  /** The job's estimate (kept by estimate writes; see modules/estimates/job-estimate.ts). */
+  estimate_id: Generated<number | null>;
+  estimate_number: Generated<number | null>;
+  estimate_total_cents: Generated<number | null>;
 }
 
 export interface JobAssigneeTable {
@@ -581,6 +585,164 @@ export interface EstimateTemplateTable {
   updated_at: string;
 }
 
+export interface EstimateTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number | null;
+  doc_number: number | null;
+  name: string;
+  status: string;
+  is_change_order: number;
+  parent_estimate_id: number | null;
+  change_order_mode: string | null;
+  template_id: number | null;
+  current_version: number | null;
+  priced: number;
+  /** JSON estimate-level pricing inputs; null = the workspace default. */
+  pricing: string | null;
+  /** JSON job-level costs. */
+  job_costs: string | null;
+  /** JSON per-line and per-cost-line numbers of the last pricing (modules/estimates/calculation.ts). */
+  calculation: string | null;
+  price_cents: number | null;
+  subtotal_cents: number | null;
+  tax_cents: number | null;
+  cost_cents: number | null;
+  margin_cents: number | null;
+  optional_total_cents: number | null;
+  margin_pct: string | null;
+  awarded_at: string | null;
+  award_snapshot_id: number | null;
+  lost_at: string | null;
+  lost_reason: string | null;
+  status_before_lost: string | null;
+  revision: number;
+  created_by_user_id: number | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EstimateAreaTable {
+  id: Generated<number>;
+  firm_id: number;
+  estimate_id: number;
+  name: string;
+  position: number;
+  quantity_source: string;
+  takeoff_id: number | null;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EstimateLineTable {
+  id: Generated<number>;
+  firm_id: number;
+  estimate_id: number;
+  area_id: number;
+  position: number;
+  name: string;
+  service_type: string | null;
+  category: string | null;
+  assembly_id: number | null;
+  estimating_mode: string;
+  /** Decimal text. */
+  quantity: string;
+  unit: string;
+  quantity_source: string;
+  /** JSON {name: number}. */
+  inputs: string | null;
+  unit_cost_cents: number | null;
+  unit_price_cents: number | null;
+  unit_cost_typed: number;
+  unit_price_typed: number;
+  is_optional: number;
+  hide_on_proposal: number;
+  taxable: number;
+  active: number;
+  excluded: number;
+  parent_service_id: number | null;
+  cost_code: string | null;
+  is_bundle_master: number;
+  bundle_parent_service_id: number | null;
+  pricing_method: string | null;
+  pricing_rate: string | null;
+  price_override_cents: number | null;
+  proposal_group: string | null;
+  proposal_text: string | null;
+  what_to_expect: string | null;
+  internal_scope: string | null;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EstimateCostLineTable {
+  id: Generated<number>;
+  firm_id: number;
+  estimate_id: number;
+  line_item_id: number;
+  position: number;
+  type: string;
+  catalog_item_id: number | null;
+  name: string;
+  unit: string;
+  unit_cost_cents: number;
+  unit_cost_typed: number;
+  quantity_formula: string | null;
+  manual_quantity: string | null;
+  waste_factor: string;
+  pricing_method: string | null;
+  pricing_rate: string | null;
+  billing: string;
+  is_alternate: number;
+  suppressed: number;
+  /** JSON haul inputs. */
+  haul: string | null;
+  dump_material: string | null;
+  /** JSON {vendor_id, name}. */
+  dump_site: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EstimateSnapshotTable {
+  id: Generated<number>;
+  firm_id: number;
+  estimate_id: number;
+  /** version (an issued version) | award (the estimate as won). */
+  kind: string;
+  version: number | null;
+  /** JSON estimate object. */
+  document: string;
+  price_cents: number | null;
+  subtotal_cents: number | null;
+  tax_cents: number | null;
+  cost_cents: number | null;
+  margin_cents: number | null;
+  optional_total_cents: number | null;
+  margin_pct: string | null;
+  profit_floor_overridden: number;
+  created_by_user_id: number | null;
+  created_at: string;
+}
+
+export interface EstimateRevisionTable {
+  id: Generated<number>;
+  firm_id: number;
+  estimate_id: number;
+  revision: number;
+  action: string;
+  summary: string;
+  /** JSON. */
+  changes: string;
+  user_id: number | null;
+  total_before_cents: number | null;
+  total_after_cents: number | null;
+  created_at: string;
+}
+
 export interface DB {
   firms: FirmTable;
   users: UserTable;
@@ -616,6 +778,12 @@ export interface DB {
   price_lists: PriceListTable;
   price_list_entries: PriceListEntryTable;
   estimate_templates: EstimateTemplateTable;
+  estimates: EstimateTable;
+  estimate_areas: EstimateAreaTable;
+  estimate_lines: EstimateLineTable;
+  estimate_cost_lines: EstimateCostLineTable;
+  estimate_snapshots: EstimateSnapshotTable;
+  estimate_revisions: EstimateRevisionTable;
 }
 
 export type Firm = Selectable<FirmTable>;
@@ -648,3 +816,9 @@ export type CatalogCostLine = Selectable<CatalogCostLineTable>;
 export type PriceList = Selectable<PriceListTable>;
 export type PriceListEntry = Selectable<PriceListEntryTable>;
 export type EstimateTemplate = Selectable<EstimateTemplateTable>;
+export type Estimate = Selectable<EstimateTable>;
+export type EstimateArea = Selectable<EstimateAreaTable>;
+export type EstimateLine = Selectable<EstimateLineTable>;
+export type EstimateCostLine = Selectable<EstimateCostLineTable>;
+export type EstimateSnapshot = Selectable<EstimateSnapshotTable>;
+export type EstimateRevision = Selectable<EstimateRevisionTable>;

@@ -27,6 +27,19 @@ export const SettingsSchema = Type.Object({
   takeoff_credits: Type.Integer({ minimum: 0 }),
   /** Minimum margin (fraction) below which issuing an estimate needs approval; null is off. */
   profit_floor_margin: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  // The workspace default of an estimate's `pricing` (document 3: null there means this).
+  estimate_markup_method: Type.Union([Type.Literal('markup'), Type.Literal('margin')]),
+  estimate_markup_rate: Type.Number({ minimum: 0, maximum: 10 }),
+  estimate_contingency_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  estimate_tax_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  estimate_minimum_charge: Nullable(Type.Number({ minimum: 0, maximum: 1e9 })),
+  /** Trucking hauls: one-way plant/dump driving hours and load-and-dump hours per load, unless a line says otherwise. */
+  haul_drive_hr: Type.Number({ minimum: 0, maximum: 24 }),
+  haul_load_unload_hr: Type.Number({ minimum: 0, maximum: 24 }),
+  /** Tons per load when the truck's catalog item gives no capacity_tons. */
+  haul_truck_capacity_tons: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
+  /** The asphalt plant trucks load at: the start of automatic driving times. */
+  plant_address: Nullable(Type.String({ maxLength: 500 })),
 }, { additionalProperties: false });
 
 export type Settings = Static<typeof SettingsSchema>;
@@ -48,6 +61,15 @@ export const DEFAULT_SETTINGS: Settings = {
   photo_limit: null,
   takeoff_credits: 0,
   profit_floor_margin: null,
+  estimate_markup_method: 'markup',
+  estimate_markup_rate: 0.3,
+  estimate_contingency_rate: null,
+  estimate_tax_rate: null,
+  estimate_minimum_charge: null,
+  haul_drive_hr: 0.5,
+  haul_load_unload_hr: 0.5,
+  haul_truck_capacity_tons: 16,
+  plant_address: null,
 };
 
 export interface Division { key: string; name: string }

@@ -16,6 +16,10 @@ import { createField, setRecordValues } from '../modules/custom-fields/service.t
 import { createNote } from '../modules/notes/service.ts';
 import { createTask } from '../modules/tasks/service.ts';
 import { createAccountTask } from '../modules/account-tasks/service.ts';
+import { createEstimate } from '../modules/estimates/service.ts';
+import { addLine } from '../modules/estimates/lines.ts';
+import { issueEstimate } from '../modules/estimates/lifecycle.ts';
+import { noGeocoder } from '../platform/geocoding.ts';
 
 export interface DemoWorkspace { firmId: number; name: string; key: string }
 
@@ -102,10 +106,23 @@ export async function seedDemoWorkspace(database: Database): Promise<DemoWorkspa
     if (n === 1) {
       await createNote(ctx, { column: 'job_id', id }, { content: 'Walked the lot with Marcus: east entrance base failure, mill 2", overlay 2".', type: 'meeting' });
       await createTask(ctx, { job_id: id, title: 'Send revised overlay proposal', task_type: 'email', due_date: now().slice(0, 10) });
+      await demoEstimate({ ...ctx, geocoder: noGeocoder }, id);
     }
     n++;
   }
   await createNote(ctx, { column: 'client_account_id', id: customers[0].id }, { content: 'Board meets the second Tuesday; send proposals a week before.' });
   await createAccountTask(ctx, { client_account_id: customers[3].id, task_type: 'call', due_date: now().slice(0, 10), repeat: 'yearly' });
   return { firmId: firm_id, name, key };
+}
+
+/** An issued estimate from the starter catalog: mill and overlay the lot, crack seal and stripe. */
+async function demoEstimate(ctx: Parameters<typeof createEstimate>[0], jobId: number): Promise<void> {
+  const services = await ctx.database.db.selectFrom('catalog_services').select(['id', 'name'])
+    .where('firm_id', '=', ctx.auth.firm.id).execute();
+  const service = (prefix: string) => services.find((s) => s.name.startsWith(prefix))!.id;
+  const estimate = await createEstimate(ctx, { job_id: jobId, name: 'Mill and overlay, east lot' });
+  await addLine(ctx, estimate.id, { service_id: service('Mill and overlay'), quantity: 2400, area_name: 'East lot' });
+  await addLine(ctx, estimate.id, { service_id: service('Crack sealing'), quantity: 650, area_name: 'West lot' });
+  await addLine(ctx, estimate.id, { service_id: service('Line striping'), quantity: 1800, area_name: 'West lot', is_optional: true });
+  await issueEstimate(ctx, estimate.id, {});
 }

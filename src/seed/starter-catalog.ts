@@ -4,10 +4,12 @@
 //
 // Quantity formulas use `quantity`, the line's measured quantity in the service's unit.
 // Asphalt tonnage: SY x depth (in) x 0.0575 tons per SY-inch (about 115 lb/SY/in compacted).
+// A trucking line with a haul_material is a haul: its formula gives the tons hauled, and the
+// estimate turns them into truck hours (loads by the truck's capacity_tons, times the cycle of
+// driving plus loading and dumping; docs/pricing.md).
 import type { CatalogDocumentInput } from '../modules/catalog/document.ts';
 
 const hma = (depth: number) => `quantity * ${depth} * 0.0575`;
-const loads = (tons: string, capacity = 16) => `ceil(${tons} / ${capacity})`;
 
 export const STARTER_CATALOG: CatalogDocumentInput = {
   version: 1,
@@ -57,7 +59,7 @@ export const STARTER_CATALOG: CatalogDocumentInput = {
         { type: 'crew' as const, item: 'paving_crew', quantity_formula: 'ceil(quantity / 2500)' },
         { type: 'material' as const, item: 'hma', quantity_formula: hma(depth), waste_factor: 0.05 },
         { type: 'material' as const, item: 'tack', quantity_formula: 'quantity * 0.05' },
-        { type: 'trucking' as const, item: 'tri_axle', quantity_formula: `${loads(`${hma(depth)} * 1.05`)} * 1.5`, haul_material: 'asphalt' as const },
+        { type: 'trucking' as const, item: 'tri_axle', quantity_formula: `${hma(depth)} * 1.05`, haul_material: 'asphalt' as const },
         { type: 'equipment' as const, item: 'paver', quantity_formula: 'ceil(quantity / 2500) * 8' },
         { type: 'equipment' as const, item: 'roller', quantity_formula: 'ceil(quantity / 2500) * 8' },
       ],
@@ -70,11 +72,11 @@ export const STARTER_CATALOG: CatalogDocumentInput = {
       cost_lines: [
         { type: 'crew', item: 'paving_crew', quantity_formula: 'ceil(quantity / 1800)' },
         { type: 'equipment', item: 'mill_skid', quantity_formula: 'quantity / 150' },
-        { type: 'trucking', item: 'tri_axle', name: 'Haul millings', quantity_formula: `${loads(hma(2))} * 1`, haul_material: 'millings' },
+        { type: 'trucking', item: 'tri_axle', name: 'Haul millings', quantity_formula: hma(2), haul_material: 'millings' },
         { type: 'misc', item: 'millings_recycler', name: 'Millings dump fee', quantity_formula: hma(2), dump_material: 'millings' },
         { type: 'material', item: 'hma', quantity_formula: hma(2), waste_factor: 0.05 },
         { type: 'material', item: 'tack', quantity_formula: 'quantity * 0.05' },
-        { type: 'trucking', item: 'tri_axle', name: 'Haul asphalt', quantity_formula: `${loads(`${hma(2)} * 1.05`)} * 1.5`, haul_material: 'asphalt' },
+        { type: 'trucking', item: 'tri_axle', name: 'Haul asphalt', quantity_formula: `${hma(2)} * 1.05`, haul_material: 'asphalt' },
         { type: 'equipment', item: 'paver', quantity_formula: 'ceil(quantity / 2500) * 8' },
         { type: 'equipment', item: 'roller', quantity_formula: 'ceil(quantity / 2500) * 8' },
       ],
@@ -87,7 +89,7 @@ export const STARTER_CATALOG: CatalogDocumentInput = {
       cost_lines: [
         { type: 'crew', item: 'patch_crew', quantity_formula: 'ceil(quantity / 800)' },
         { type: 'equipment', item: 'mini_ex', quantity_formula: 'ceil(quantity / 800) * 8' },
-        { type: 'trucking', item: 'tri_axle', name: 'Haul spoil', quantity_formula: 'ceil(quantity * 0.5 / 27 * 1.4 / 16) * 1', haul_material: 'spoil' },
+        { type: 'trucking', item: 'tri_axle', name: 'Haul spoil', quantity_formula: 'quantity * 0.5 / 27 * 1.4', haul_material: 'spoil' },
         { type: 'misc', item: 'spoil_site', name: 'Spoil dump fee', quantity_formula: 'quantity * 0.5 / 27 * 1.4', dump_material: 'spoil' },
         { type: 'material', item: 'base_hma', quantity_formula: 'quantity / 9 * 4 * 0.0575', waste_factor: 0.08 },
         { type: 'material', item: 'hma', quantity_formula: 'quantity / 9 * 2 * 0.0575', waste_factor: 0.08 },

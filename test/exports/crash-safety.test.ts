@@ -221,7 +221,7 @@ describe('a server killed while building a workspace_data file', () => {
       const download = await fetch(ready.download_url);
       expect(download.status).toBe(200);
       const entries = await unzip(Buffer.from(await download.arrayBuffer()));
-      expect([...entries.keys()]).toEqual(['customers.jsonl', 'properties.jsonl', 'jobs.jsonl', 'events.jsonl']);
+      expect([...entries.keys()]).toEqual(['customers.jsonl', 'properties.jsonl', 'jobs.jsonl', 'estimates.jsonl', 'estimate_lines.jsonl', 'events.jsonl']);
       const jobs = jsonLines(entries.get('jobs.jsonl')!);
       expect(jobs.length).toBe(JOBS);
       const after = await database.db.selectFrom('export_files').select('attempts').where('id', '=', file.id).executeTakeFirstOrThrow();

@@ -10,7 +10,7 @@ let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
 afterAll(() => t.close());
 
-const DATASETS = ['customers', 'properties', 'jobs', 'events'];
+const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'];
 
 async function exportOf(w: Workspace | { key: string }, dataset: string, query = '') {
   const res = await rawGet(t, `/v1/exports/${dataset}.jsonl${query}`, w.key);
@@ -18,7 +18,7 @@ async function exportOf(w: Workspace | { key: string }, dataset: string, query =
   return jsonLines(res.bytes);
 }
 
-/** A workspace with one of each record: an archived customer, a site, a job with custom fields, feed events. */
+/** A workspace with one of each record: an archived customer, a site, a job with custom fields and an estimate, feed events. */
 async function populated() {
   const w = await t.workspace();
   const customer = (await w.api.post('/v1/client-accounts', { name: 'Acme HOA', external_ref: 'crm-1', email: 'a@acme.test' })).body.data;
@@ -28,6 +28,8 @@ async function populated() {
   await t.database.db.updateTable('jobs').set({ custom_fields: JSON.stringify({ gate_code: '1234', lots: 2 }) })
     .where('id', '=', job.id).execute();
   expect((await w.api.post(`/v1/jobs/${job.id}/move`, { status: 'won' })).status).toBe(200);
+  const estimate = (await w.api.post('/v1/estimates', { job_id: job.id })).body.data;
+  expect((await w.api.post(`/v1/estimates/${estimate.id}/line-items`, { name: 'Sealcoat', unit: 'SY', quantity: 900, unit_cost: 0.6 })).status).toBe(201);
   return { w, customer, site, job };
 }
 
@@ -43,7 +45,10 @@ describe('GET /v1/exports', () => {
       expect(d.description).toEqual(expect.any(String));
     }
     const fields = Object.fromEntries(res.body.data.map((d: any) => [d.dataset, d.changed_since_fields]));
-    expect(fields).toEqual({ customers: ['updated_at'], properties: ['updated_at'], jobs: ['updated_at'], events: ['occurred_at'] });
+    expect(fields).toEqual({
+      customers: ['updated_at'], properties: ['updated_at'], jobs: ['updated_at'], estimates: ['updated_at'],
+      estimate_lines: ['estimate_updated_at'], events: ['occurred_at'],
+    });
   });
 
   it('needs a key (401) with job read permission (403)', async () => {
@@ -257,7 +262,7 @@ describe('headers and gzip', () => {
 describe('errors', () => {
   it('an unknown dataset is 404 Unknown dataset with the list of datasets', async () => {
     const w = await t.workspace();
-    for (const path of ['/v1/exports/widgets.jsonl', '/v1/exports/Jobs.jsonl.gz', '/v1/exports/estimates.jsonl']) {
+    for (const path of ['/v1/exports/widgets.jsonl', '/v1/exports/Jobs.jsonl.gz', '/v1/exports/invoices.jsonl']) {
       const res = await w.api.get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({

@@ -16,7 +16,7 @@ let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
 afterAll(() => t.close());
 
-const DATASETS = ['customers', 'properties', 'jobs', 'events'];
+const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'];
 const LEASE_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -143,7 +143,7 @@ describe('building, polling and downloading', () => {
     const poll = (await w.api.get(f.url)).body.data;
     expect(poll).toEqual({
       ...f, status: 'ready', download_url: expect.stringMatching(/^http:\/\/localhost(:\d+)?\/v1\/export-downloads\/[A-Za-z0-9_-]{43}$/),
-      size_bytes: expect.any(Number), row_counts: { customers: 1, properties: 1, jobs: 2101, events: expect.any(Number) },
+      size_bytes: expect.any(Number), row_counts: { customers: 1, properties: 1, jobs: 2101, estimates: 0, estimate_lines: 0, events: expect.any(Number) },
       watermark: expect.stringMatching(Z), completed_at: expect.stringMatching(Z),
     });
     expect(Date.parse(poll.watermark)).toBeLessThanOrEqual(clock.now() - 60_000);

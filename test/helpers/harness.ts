@@ -12,6 +12,7 @@ import { isPostgresUrl } from '../../src/config.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { PERMISSIONS } from '../../src/platform/permissions.ts';
+import type { Geocoder } from '../../src/platform/geocoding.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export const ALL_PERMISSIONS = [...PERMISSIONS];
@@ -106,7 +107,7 @@ export async function freshDatabase(): Promise<{ database: Database; drop: () =>
   return { database, drop: () => database.close() };
 }
 
-export async function startApp(options: { rateLimit?: { max: number; windowMs: number }; adminToken?: string | null; allowPrivateNetwork?: boolean } = {}): Promise<TestApp> {
+export async function startApp(options: { rateLimit?: { max: number; windowMs: number }; adminToken?: string | null; allowPrivateNetwork?: boolean; geocoder?: Geocoder } = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-test-'));
   const app = await buildApp(database, {
@@ -116,6 +117,7 @@ export async function startApp(options: { rateLimit?: { max: number; windowMs: n
     dataDir,
     // Test receivers listen on loopback.
     allowPrivateNetwork: options.allowPrivateNetwork ?? true,
+    geocoder: options.geocoder,
   });
   await app.ready();
   const admin = client(app, { authorization: `Bearer ${ADMIN_TOKEN}` });

@@ -60,6 +60,10 @@ describe('groundwork serve', () => {
       for (const s of ['lead', 'active', 'won', 'lost', 'completed']) expect(statuses).toContain(s);
       const customers = await (await fetch(`http://127.0.0.1:${port}/v1/client-accounts`, { headers: { 'X-API-Key': key! } })).json();
       expect(customers.pagination.total).toBeGreaterThanOrEqual(3);
+      // An issued estimate built from the starter catalog.
+      const estimates = await (await fetch(`http://127.0.0.1:${port}/v1/estimates`, { headers: { 'X-API-Key': key! } })).json();
+      expect(estimates.data).toEqual([expect.objectContaining({ status: 'estimate', current_version: 1, priced: true })]);
+      expect(estimates.data[0].totals.price).toBeGreaterThan(10_000);
       expect(fs.existsSync(db)).toBe(true);
     } finally {
       await first.stop();

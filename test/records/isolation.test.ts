@@ -16,6 +16,7 @@ interface Ids {
   ca2: number; loc2: number; contact2: number; channel: number; field: number;
   note: number; activity: number; task: number; accountTask: number;
   service: number; serviceCostLine: number; item: number; priceList: number; template: number;
+  estimate: number; estimateLine: number; estimateCostLine: number; issuedEstimate: number;
 }
 
 async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = [200, 201]): Promise<T> {
@@ -76,6 +77,15 @@ async function provision(label: string): Promise<{ w: Workspace; ids: Ids }> {
   const item = (await ok(w.api.get('/v1/catalog/items?kind=truck'))).data[0];
   const priceList = (await ok(w.api.get('/v1/price-lists'))).data[0];
   const template = (await ok(w.api.get('/v1/estimate-templates'))).data[0];
+  // A draft estimate with a detailed line (cost lines), and an issued and won one (versions, award, change orders).
+  const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
+  const overlay = (await ok(w.api.get('/v1/catalog/services?q=mill'))).data[0];
+  const added = await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: overlay.id, quantity: 1000 }));
+  const lineFull = (await ok(w.api.get(`/v1/estimates/${estimate.id}/line-items/${added.line_item_id}`))).data;
+  const issued = (await ok(w.api.post('/v1/estimates', { job_id: job2.id, template_id: template.id }))).data;
+  await ok(w.api.post(`/v1/estimates/${issued.id}/line-items`, { service_id: overlay.id, quantity: 500 }));
+  await ok(w.api.post(`/v1/estimates/${issued.id}/issue`, {}));
+  await ok(w.api.post(`/v1/estimates/${issued.id}/mark-won`, {}));
   return {
     w, ids: {
       job: job.id, job2: job2.id, ca: ca.id, loc: loc.id, tag: tag.id, contact, owner: w.ownerId,
@@ -83,6 +93,7 @@ async function provision(label: string): Promise<{ w: Workspace; ids: Ids }> {
       ca2: ca2.id, loc2: loc2.id, contact2: person.id, channel: person.channels.find((c: any) => c.kind === 'phone').id,
       field: field.id, note: note.id, activity: activity.id, task: task.id, accountTask: accountTask.id,
       service: service.id, serviceCostLine: serviceFull.cost_lines[0].id, item: item.id, priceList: priceList.id, template: template.id,
+      estimate: estimate.id, estimateLine: added.line_item_id, estimateCostLine: lineFull.cost_lines[0].id, issuedEstimate: issued.id,
     },
   };
 }
@@ -106,6 +117,10 @@ async function snapshot(api: Client, ids: Ids) {
     '/v1/catalog/services?include_archived=true', `/v1/catalog/services/${ids.service}`, '/v1/catalog/items?include_archived=true',
     `/v1/catalog/items/${ids.item}`, '/v1/price-lists?include_archived=true', `/v1/price-lists/${ids.priceList}`,
     '/v1/estimate-templates?include_archived=true', `/v1/estimate-templates/${ids.template}`,
+    '/v1/estimates?include_archived=true', `/v1/estimates/${ids.estimate}`, `/v1/estimates/${ids.issuedEstimate}`,
+    `/v1/estimates/${ids.issuedEstimate}?version=1`, `/v1/estimates/${ids.estimate}/line-items/${ids.estimateLine}`,
+    `/v1/estimates/${ids.issuedEstimate}/versions`, `/v1/estimates/${ids.estimate}/revisions`,
+    '/v1/exports/estimates.jsonl', '/v1/exports/estimate_lines.jsonl',
   ];
   const out: Record<string, unknown> = {};
   for (const p of paths) {
@@ -259,6 +274,33 @@ describe('another workspace\'s ids are 404 and change nothing', () => {
       { method: 'PATCH', path: `/v1/estimate-templates/${a.template}`, body: { description: 'x' } },
       { method: 'DELETE', path: `/v1/estimate-templates/${a.template}` },
       { method: 'POST', path: '/v1/estimate-templates', body: { name: 'Sneaky tpl', areas: [{ name: 'A', services: [{ service_id: a.service, quantity: 1 }] }] } },
+      // estimates
+      { method: 'POST', path: '/v1/estimates', body: { job_id: a.job }, error: 'Job not found' },
+      { method: 'POST', path: '/v1/estimates', body: { job_id: b.job, template_id: a.template } },
+      { method: 'GET', path: `/v1/estimates/${a.estimate}`, error: 'Estimate not found' },
+      { method: 'GET', path: `/v1/estimates/${a.issuedEstimate}?version=1`, error: 'Estimate not found' },
+      { method: 'PATCH', path: `/v1/estimates/${a.estimate}`, body: { markup_rate: 0.9 }, error: 'Estimate not found' },
+      { method: 'PATCH', path: `/v1/estimates/${b.estimate}`, body: { price_list_id: a.priceList } },
+      { method: 'DELETE', path: `/v1/estimates/${a.estimate}`, error: 'Estimate not found' },
+      { method: 'GET', path: `/v1/estimates/${a.issuedEstimate}/versions`, error: 'Estimate not found' },
+      { method: 'GET', path: `/v1/estimates/${a.estimate}/revisions`, error: 'Estimate not found' },
+      { method: 'GET', path: `/v1/estimates/${a.issuedEstimate}/award`, error: 'Estimate not found' },
+      { method: 'POST', path: `/v1/estimates/${a.estimate}/line-items`, body: { service_id: b.service, quantity: 1 }, error: 'Estimate not found' },
+      { method: 'POST', path: `/v1/estimates/${b.estimate}/line-items`, body: { service_id: a.service, quantity: 1 }, error: 'Catalog service not found' },
+      { method: 'GET', path: `/v1/estimates/${a.estimate}/line-items/${a.estimateLine}`, error: 'Estimate not found' },
+      { method: 'GET', path: `/v1/estimates/${b.estimate}/line-items/${a.estimateLine}`, error: 'Line item not found' },
+      { method: 'PATCH', path: `/v1/estimates/${a.estimate}/line-items/${a.estimateLine}`, body: { quantity: 1 }, error: 'Estimate not found' },
+      { method: 'PATCH', path: `/v1/estimates/${b.estimate}/line-items/${a.estimateLine}`, body: { quantity: 1 }, error: 'Line item not found' },
+      { method: 'PATCH', path: `/v1/estimates/${b.estimate}/line-items/${b.estimateLine}`, body: { cost_lines: [{ id: a.estimateCostLine, manual_quantity: 1 }] }, error: 'Cost line not found' },
+      { method: 'PATCH', path: `/v1/estimates/${b.estimate}/line-items/${b.estimateLine}`, body: { cost_lines: [{ type: 'equipment', catalog_item_id: a.item }] }, error: 'Catalog item not found' },
+      { method: 'DELETE', path: `/v1/estimates/${a.estimate}/line-items/${a.estimateLine}`, error: 'Estimate not found' },
+      { method: 'DELETE', path: `/v1/estimates/${b.estimate}/line-items/${a.estimateLine}`, error: 'Line item not found' },
+      { method: 'POST', path: `/v1/estimates/${a.estimate}/issue`, body: {}, error: 'Estimate not found' },
+      { method: 'POST', path: `/v1/estimates/${a.issuedEstimate}/mark-won`, error: 'Estimate not found' },
+      { method: 'POST', path: `/v1/estimates/${a.issuedEstimate}/mark-lost`, body: {}, error: 'Estimate not found' },
+      { method: 'POST', path: `/v1/estimates/${a.issuedEstimate}/reopen`, error: 'Estimate not found' },
+      { method: 'POST', path: `/v1/estimates/${a.estimate}/recalculate`, error: 'Estimate not found' },
+      { method: 'POST', path: `/v1/estimates/${a.issuedEstimate}/change-orders`, body: {}, error: 'Estimate not found' },
     ];
     const wrong: string[] = [];
     for (const c of calls) {
@@ -393,6 +435,10 @@ const EXPECTED_WRITES = [
   'DELETE /v1/catalog/services/{id}/cost-lines/{line_id}', 'POST /v1/catalog/items', 'PATCH /v1/catalog/items/{id}',
   'DELETE /v1/catalog/items/{id}', 'POST /v1/price-lists', 'PATCH /v1/price-lists/{id}', 'DELETE /v1/price-lists/{id}',
   'POST /v1/estimate-templates', 'PATCH /v1/estimate-templates/{id}', 'DELETE /v1/estimate-templates/{id}',
+  'POST /v1/estimates', 'PATCH /v1/estimates/{id}', 'DELETE /v1/estimates/{id}', 'POST /v1/estimates/{id}/line-items',
+  'PATCH /v1/estimates/{id}/line-items/{line_item_id}', 'DELETE /v1/estimates/{id}/line-items/{line_item_id}',
+  'POST /v1/estimates/{id}/issue', 'POST /v1/estimates/{id}/mark-won', 'POST /v1/estimates/{id}/mark-lost',
+  'POST /v1/estimates/{id}/reopen', 'POST /v1/estimates/{id}/recalculate', 'POST /v1/estimates/{estimate_id}/change-orders',
 ];
 /** A POST that only reads (document 3: POST /v1/exports needs Read jobs). */
 const READ_POSTS = ['POST /v1/exports'];
@@ -411,6 +457,8 @@ const EXPECTED_READS = [
   'GET /v1/locations/{id}/merge-preview',
   'GET /v1/catalog/services', 'GET /v1/catalog/services/{id}', 'GET /v1/catalog/items', 'GET /v1/catalog/items/{id}',
   'GET /v1/price-lists', 'GET /v1/price-lists/{id}', 'GET /v1/estimate-templates', 'GET /v1/estimate-templates/{id}',
+  'GET /v1/estimates', 'GET /v1/estimates/{id}', 'GET /v1/estimates/{id}/versions', 'GET /v1/estimates/{id}/revisions',
+  'GET /v1/estimates/{id}/award', 'GET /v1/estimates/{id}/line-items/{line_item_id}',
 ];
 /** Reads any valid key may make (document 1: GET /v1/webhooks needs no permission). */
 const ANY_KEY_READS = ['GET /v1/webhooks'];
@@ -447,6 +495,9 @@ describe('key permissions on every route', () => {
       .replace(/^\/v1\/catalog\/items\/\{[^}]+\}/, `/v1/catalog/items/${a.item}`)
       .replace(/^\/v1\/price-lists\/\{[^}]+\}/, `/v1/price-lists/${a.priceList}`)
       .replace(/^\/v1\/estimate-templates\/\{[^}]+\}/, `/v1/estimate-templates/${a.template}`)
+      .replace(/^\/v1\/estimates\/\{[^}]+\}\/line-items\/\{line_item_id\}/, `/v1/estimates/${a.estimate}/line-items/${a.estimateLine}`)
+      .replace(/^\/v1\/estimates\/\{[^}]+\}\/(versions|award|mark-won|mark-lost|reopen|change-orders)/, `/v1/estimates/${a.issuedEstimate}/$1`)
+      .replace(/^\/v1\/estimates\/\{[^}]+\}/, `/v1/estimates/${a.estimate}`)
       .replace('{contact_id}', String(a.contact))
       .replace('{tag_id}', String(a.tag))
       .replace(/\{[^}]+\}/g, String(a.job));
@@ -518,6 +569,10 @@ describe('key permissions on every route', () => {
       'PATCH /v1/price-lists/{id}': { description: 'x' },
       'POST /v1/estimate-templates': { name: 'RO tpl', areas: [{ name: 'A', services: [] }] },
       'PATCH /v1/estimate-templates/{id}': { description: 'x' },
+      'POST /v1/estimates': { job_id: a.job },
+      'PATCH /v1/estimates/{id}': { markup_rate: 0.5 },
+      'POST /v1/estimates/{id}/line-items': { service_id: a.service, quantity: 10 },
+      'PATCH /v1/estimates/{id}/line-items/{line_item_id}': { quantity: 5 },
     };
     if (key in bodies) return bodies[key];
     return method === 'DELETE' ? undefined : {};
@@ -598,6 +653,8 @@ describe('key permissions on every route', () => {
       ['DELETE', `/v1/catalog/items/${a.item}`, undefined],
       ['DELETE', `/v1/price-lists/${a.priceList}`, undefined],
       ['DELETE', `/v1/estimate-templates/${a.template}`, undefined],
+      ['DELETE', `/v1/estimates/${a.estimate}`, undefined],
+      ['DELETE', `/v1/estimates/${a.estimate}/line-items/${a.estimateLine}`, undefined],
     ] as const) {
       const res = await noDelete.request(method, path, body);
       expect(res.status, path).toBe(403);

@@ -3,9 +3,9 @@
 import { Type } from '@sinclair/typebox';
 import { Body, Nullable, RecordId } from '../../platform/schemas.ts';
 
-const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+export const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 /** One of `values` or null, as one enum (a single clear validation error). */
-const NullableEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T | null>({ type: ['string', 'null'], enum: [...values, null] });
+export const NullableEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T | null>({ type: ['string', 'null'], enum: [...values, null] });
 
 export const ITEM_KINDS = ['crew', 'equipment', 'material', 'truck', 'subcontractor', 'dump_site', 'other'] as const;
 export const COST_LINE_TYPES = ['crew', 'equipment', 'material', 'trucking', 'subcontractor', 'misc', 'overhead', 'adjustment'] as const;

@@ -3,6 +3,7 @@
 import { customersDataset } from '../client-accounts/export.ts';
 import { propertiesDataset } from '../locations/export.ts';
 import { jobsDataset } from '../jobs/export.ts';
+import { estimateLinesDataset, estimatesDataset } from '../estimates/export.ts';
 import { eventsDataset } from '../../events/export.ts';
 import type { Dataset } from './datasets.ts';
 
@@ -10,6 +11,8 @@ export const DATASETS: readonly Dataset[] = [
   customersDataset,
   propertiesDataset,
   jobsDataset,
+  estimatesDataset,
+  estimateLinesDataset,
   eventsDataset,
 ];
 

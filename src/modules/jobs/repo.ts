@@ -14,7 +14,7 @@ const JOB_OBJECT_COLUMNS = [
   'description', 'notes', 'job_type', 'status', 'source', 'priority', 'estimated_value_cents', 'probability', 'start_date',
   'end_date', 'next_follow_up', 'measurement_count', 'firm_id', 'team_id', 'client_account_id', 'location_id',
   'external_ref', 'crm_deal_id', 'crm_contact_id', 'crm_company_id', 'custom_fields', 'accounting_sync_error',
-  'assigned_to_user_id', 'created_at', 'updated_at',
+  'assigned_to_user_id', 'estimate_id', 'estimate_number', 'estimate_total_cents', 'created_at', 'updated_at',
 ] as const satisfies readonly (keyof Job)[];
 
 export type JobRow = Pick<Job, (typeof JOB_OBJECT_COLUMNS)[number]> & {

@@ -92,10 +92,10 @@ export function jobObject(j: JobRow, assignees?: User[]) {
     crm_deal_id: j.crm_deal_id,
     crm_contact_id: j.crm_contact_id,
     crm_company_id: j.crm_company_id,
-    // Estimates arrive with the estimating area; until a job has one these stay null.
-    estimate_id: null,
-    estimate_number: null,
-    estimate_total: null,
+    // The job's estimate, kept on the job row by estimate writes (modules/estimates/job-estimate.ts).
+    estimate_id: j.estimate_id,
+    estimate_number: j.estimate_number === null ? null : String(j.estimate_number),
+    estimate_total: centsToDollars(j.estimate_total_cents),
     custom_fields: JSON.parse(j.custom_fields) as Record<string, unknown>,
     accounting_sync_error: j.accounting_sync_error,
     assigned_to_user_id: j.assigned_to_user_id,
