@@ -52,3 +52,12 @@ export const RecordId = (options: { description?: string } = {}) => Type.Integer
 export const IdParam = (name = 'id') => Type.Object({ [name]: RecordId() });
 
 export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+
+/**
+ * For action endpoints whose body is optional ("none shown" in the spec): a call without a body
+ * is validated as `{}`, so `POST …/issue` with no body works like `POST …/issue {}`. Use as the
+ * route's preValidation hook.
+ */
+export async function bodyOptional(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}

@@ -240,3 +240,17 @@ describe('change-order estimates', () => {
     expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data.estimate_id).toBe(id);
   });
 });
+
+describe('action calls without a body', () => {
+  it('issue, mark-lost, reopen, recalculate and change-orders take no body at all', async () => {
+    const { id } = await estimateWithLine();
+    const post = (path: string) => t.app.inject({ method: 'POST', url: `/v1/estimates/${id}/${path}`, headers: { 'x-api-key': w.key } });
+    expect((await post('issue')).statusCode).toBe(200);
+    expect((await post('recalculate')).statusCode).toBe(200);
+    expect((await post('change-orders')).statusCode).toBe(201);
+    expect((await post('mark-lost')).statusCode).toBe(200);
+    expect((await post('reopen')).statusCode).toBe(200);
+    expect((await post('mark-won')).statusCode).toBe(200);
+  });
+});
+

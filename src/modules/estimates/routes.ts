@@ -9,7 +9,7 @@ import { badRequest } from '../../platform/errors.ts';
 import type { Geocoder } from '../../platform/geocoding.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '../../platform/pagination.ts';
 import type { Permission } from '../../platform/permissions.ts';
-import { ListOf, One, PageQuery, RecordId } from '../../platform/schemas.ts';
+import { bodyOptional, ListOf, One, PageQuery, RecordId } from '../../platform/schemas.ts';
 import { createChangeOrder, issueEstimate, markLost, markWon, reopenEstimate, type ChangeOrderBody as ChangeOrderInput } from './lifecycle.ts';
 import { addLine, changeLine, getLine, removeLine, type AddLineBody as AddLineInput, type ChangeLineBody as ChangeLineInput } from './lines.ts';
 import {
@@ -140,12 +140,13 @@ export function estimateRoutes(app: FastifyInstance, database: Database, geocode
   }, async (request) => ({ data: await removeLine(ctx(request), lineOf(request).id, lineOf(request).line_item_id) }));
 
   app.post('/v1/estimates/:id/issue', {
+    preValidation: bodyOptional,
     config: WRITE,
     schema: {
       tags, summary: 'Issue: freeze the next version (1: estimate_issued; later: estimate_revised). Nothing is sent.',
       params, body: IssueBody, response: { 200: Wrapped },
     },
-  }, async (request) => ({ data: await issueEstimate(ctx(request), idOf(request), (request.body ?? {}) as { override_profit_floor?: boolean }) }));
+  }, async (request) => ({ data: await issueEstimate(ctx(request), idOf(request), request.body as { override_profit_floor?: boolean }) }));
 
   app.post('/v1/estimates/:id/mark-won', {
     config: WRITE,
@@ -153,9 +154,10 @@ export function estimateRoutes(app: FastifyInstance, database: Database, geocode
   }, async (request) => ({ data: await markWon(ctx(request), idOf(request)) }));
 
   app.post('/v1/estimates/:id/mark-lost', {
+    preValidation: bodyOptional,
     config: WRITE,
     schema: { tags, summary: 'Mark an estimate lost (estimate_declined)', params, body: MarkLostBody, response: { 200: Wrapped } },
-  }, async (request) => ({ data: await markLost(ctx(request), idOf(request), (request.body ?? {}) as { reason?: string | null }) }));
+  }, async (request) => ({ data: await markLost(ctx(request), idOf(request), request.body as { reason?: string | null }) }));
 
   app.post('/v1/estimates/:id/reopen', {
     config: WRITE,
@@ -168,6 +170,7 @@ export function estimateRoutes(app: FastifyInstance, database: Database, geocode
   }, async (request) => ({ data: await recalculate(ctx(request), idOf(request)) }));
 
   app.post('/v1/estimates/:estimate_id/change-orders', {
+    preValidation: bodyOptional,
     config: WRITE,
     schema: {
       tags, summary: 'Start a change-order estimate (additive: empty; revision: a copy of the lines)',
@@ -175,6 +178,6 @@ export function estimateRoutes(app: FastifyInstance, database: Database, geocode
     },
   }, async (request, reply) => {
     const { estimate_id: id } = request.params as { estimate_id: number };
-    return reply.status(201).send({ data: await createChangeOrder(ctx(request), id, (request.body ?? {}) as ChangeOrderInput) });
+    return reply.status(201).send({ data: await createChangeOrder(ctx(request), id, request.body as ChangeOrderInput) });
   });
 }
