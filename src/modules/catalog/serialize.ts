@@ -3,7 +3,8 @@ import type { CatalogCostLine, CatalogItem, CatalogService, EstimateTemplate, Pr
 import { centsToDollars } from '../../platform/money.ts';
 import { zWire } from '../../platform/time.ts';
 
-const decimal = (text: string | null): number | null => (text === null ? null : Number(text));
+/** Stored decimal text ('0.05') as the wire number; estimates read their exact decimals the same way. */
+export const decimal = (text: string | null): number | null => (text === null ? null : Number(text));
 
 export function itemObject(i: CatalogItem) {
   return {

@@ -6,7 +6,8 @@ import {
   type HaulInput, type JobCostResult, type JobCostsInput, type LineInput, type PricingInput, type PricingMethod,
 } from '../../engines/pricing/index.ts';
 import { unprocessable } from '../../platform/errors.ts';
-import { dollarsToCents } from '../../platform/money.ts';
+import { centsToDollars, dollarsToCents } from '../../platform/money.ts';
+import { decimal } from '../catalog/serialize.ts';
 import type { Settings } from '../../platform/workspace.ts';
 import type { Estimate, EstimateCostLine, EstimateLine, EstimateTree } from './repo.ts';
 
@@ -78,8 +79,6 @@ export function storedJobCosts(e: Pick<Estimate, 'job_costs'>): JobCostsInput | 
   return e.job_costs === null ? null : (JSON.parse(e.job_costs) as JobCostsInput);
 }
 
-const decimal = (text: string | null): number | null => (text === null ? null : Number(text));
-const dollars = (cents: number | null): number | null => (cents === null ? null : Number(cents) / 100);
 
 /**
  * Lines in the bid: active, not excluded, in an active area, and (for a bundle sub-line) under a
@@ -131,11 +130,11 @@ function lineInput(l: EstimateLine, costLines: EstimateCostLine[]): LineInput {
     quantity: Number(l.quantity),
     unit: l.unit,
     inputs: l.inputs === null ? null : JSON.parse(l.inputs),
-    unit_cost: dollars(l.unit_cost_cents),
-    unit_price: dollars(l.unit_price_cents),
+    unit_cost: centsToDollars(l.unit_cost_cents),
+    unit_price: centsToDollars(l.unit_price_cents),
     pricing_method: l.pricing_method as PricingMethod | null,
     pricing_rate: decimal(l.pricing_rate),
-    price_override: bundleChild ? null : dollars(l.price_override_cents),
+    price_override: bundleChild ? null : centsToDollars(l.price_override_cents),
     is_optional: l.is_optional === 1,
     hide_on_proposal: l.hide_on_proposal === 1,
     taxable: l.taxable === 1,

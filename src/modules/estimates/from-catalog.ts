@@ -2,6 +2,8 @@
 // service's fields and cost lines, priced from the estimate's price list. Later catalog edits
 // never reach an existing line (document 3: unit_cost is this estimate's).
 import type { Executor } from '../../db/dialect.ts';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/tables.ts';
 import type { CatalogCostLine, CatalogItem, CatalogService, PriceListEntry } from '../../db/tables.ts';
 import { costLinesOf, entriesOf, findDefaultPriceList, findItems, findPriceList } from '../catalog/repo.ts';
 import type { Settings } from '../../platform/workspace.ts';
@@ -100,4 +102,24 @@ export async function costLinesFromService(db: Executor, firmId: number, service
       dump_site: cl.dump_material !== null && item?.kind === 'dump_site' ? JSON.stringify({ vendor_id: null, name: item.name }) : null,
     };
   });
+}
+
+/** Columns of a new line that neither the catalog nor the body set: a plain, listed, taxable line in the bid. */
+export const NEW_LINE_DEFAULTS = {
+  service_type: null, category: null, assembly_id: null, unit_cost_cents: null, unit_price_cents: null, pricing_method: null,
+  pricing_rate: null, cost_code: null, proposal_text: null, what_to_expect: null, internal_scope: null, inputs: null,
+  unit_cost_typed: 0, unit_price_typed: 0, is_optional: 0, hide_on_proposal: 0, taxable: 1, active: 1, excluded: 0,
+  parent_service_id: null, is_bundle_master: 0, bundle_parent_service_id: null, price_override_cents: null, proposal_group: null,
+  notes: null,
+} as const;
+
+/** Copies a detailed service's default cost lines under a new estimate line. */
+export async function insertServiceCostLines(trx: Transaction<DB>, line: { firm_id: number; estimate_id: number; id: number },
+  serviceId: number, book: PriceBook, settings: Settings, at: string): Promise<void> {
+  const costLines = await costLinesFromService(trx, line.firm_id, serviceId, book, settings);
+  if (costLines.length === 0) return;
+  await trx.insertInto('estimate_cost_lines').values(costLines.map((cl, i) => ({
+    ...cl, firm_id: line.firm_id, estimate_id: line.estimate_id, line_item_id: line.id, position: i + 1, manual_quantity: null,
+    unit_cost_typed: 0, is_alternate: 0, suppressed: 0, created_at: at, updated_at: at,
+  }))).execute();
 }

@@ -6,7 +6,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import { nameKey } from '../../platform/text.ts';
 import { findItem, findService } from '../catalog/repo.ts';
 import { calculationOf, effectivePricing } from './calculation.ts';
-import { costLinesFromService, lineFieldsFromService, priceBookFor, type PriceBook } from './from-catalog.ts';
+import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, priceBookFor, type PriceBook } from './from-catalog.ts';
 import { costLineColumns, lineColumns, type CostLineBody, type LineBody } from './line-fields.ts';
 import { findEstimate, nextPosition, type EstimateTree } from './repo.ts';
 import { lineWithCostLines } from './serialize.ts';
@@ -154,11 +154,7 @@ export async function addLine(ctx: EstimateContext, estimateId: number, body: Ad
     const row = {
       firm_id: firmId, estimate_id: e.id, area_id: area.id,
       position: nextPosition(tree.lines.filter((l) => l.area_id === area.id)),
-      service_type: null, category: null, assembly_id: null, unit_cost_cents: null, unit_price_cents: null,
-      pricing_method: null, pricing_rate: null, cost_code: null, proposal_text: null, what_to_expect: null, internal_scope: null,
-      inputs: null, unit_cost_typed: 0, unit_price_typed: 0, is_optional: 0, hide_on_proposal: 0, taxable: 1, active: 1,
-      excluded: 0, parent_service_id: null, is_bundle_master: 0, bundle_parent_service_id: null, price_override_cents: null,
-      proposal_group: null, notes: null,
+      ...NEW_LINE_DEFAULTS,
       ...(fromService ?? {}),
       ...columns,
       name, unit, estimating_mode: mode, quantity: columns.quantity!, quantity_source: 'manual',
@@ -169,13 +165,7 @@ export async function addLine(ctx: EstimateContext, estimateId: number, body: Ad
     const line: EstimateLine = { id: lineId, ...row };
     tree.lines.push(line);
     if (service && mode === 'detailed') {
-      const costLines = await costLinesFromService(trx, firmId, service.id, book, settings);
-      if (costLines.length > 0) {
-        await trx.insertInto('estimate_cost_lines').values(costLines.map((cl, i) => ({
-          ...cl, firm_id: firmId, estimate_id: e.id, line_item_id: lineId, position: i + 1, manual_quantity: null,
-          unit_cost_typed: 0, is_alternate: 0, suppressed: 0, created_at: at, updated_at: at,
-        }))).execute();
-      }
+      await insertServiceCostLines(trx, line, service.id, book, settings, at);
       tree.costLines.set(lineId, []);
     }
     if (body.cost_lines?.length) await applyCostLines(step, line, body.cost_lines);

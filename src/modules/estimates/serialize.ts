@@ -2,11 +2,10 @@
 // fractions as numbers, Z timestamps. Numbers come from the stored calculation, never a re-run.
 import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine } from '../../db/tables.ts';
 import { centsToDollars } from '../../platform/money.ts';
+import { decimal } from '../catalog/serialize.ts';
 import { zWire } from '../../platform/time.ts';
 import { calculationOf, linesInBid, storedJobCosts, storedPricing, type Calculation, type StoredHaul } from './calculation.ts';
 import type { EstimateTree } from './repo.ts';
-
-const decimal = (text: string | null): number | null => (text === null ? null : Number(text));
 
 export function totalsOf(e: Pick<Estimate, 'priced' | 'price_cents' | 'subtotal_cents' | 'tax_cents' | 'cost_cents' | 'margin_cents' | 'margin_pct' | 'optional_total_cents'>) {
   if (e.priced !== 1) return null;

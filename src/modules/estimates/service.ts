@@ -3,7 +3,7 @@
 // archive and restore, recalculate.
 import { inWorkspaceTransaction } from '../../platform/context.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
-import { centsToDollars, dollarsToCents } from '../../platform/money.ts';
+import { centsToDollars } from '../../platform/money.ts';
 import type { Page } from '../../platform/pagination.ts';
 import { nameKey } from '../../platform/text.ts';
 import { now, zWire } from '../../platform/time.ts';
@@ -14,7 +14,7 @@ import { jobNotFound } from '../jobs/service.ts';
 import type { JobCostsInput } from '../../engines/pricing/index.ts';
 import { effectivePricing, storedJobCosts, storedPricing, workspacePricing, type StoredPricing } from './calculation.ts';
 import { recordEstimateCreated } from './events.ts';
-import { costLinesFromService, lineFieldsFromService, priceBookFor, type PriceBook } from './from-catalog.ts';
+import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, priceBookFor, type PriceBook } from './from-catalog.ts';
 import { findEstimate, listEstimates as listRows, loadTree, nextDocNumber, type EstimateFilter } from './repo.ts';
 import { assertEstimateRole } from './roles.ts';
 import { estimateObject, estimateSummary, totalsOf } from './serialize.ts';
@@ -110,19 +110,13 @@ async function applyTemplate(trx: Trx, e: Estimate, templateId: number, book: Pr
       // A service archived after the template was saved is skipped, as a new reference to it would be refused.
       if (!service || service.archived_at !== null) continue;
       const { id: lineId } = await trx.insertInto('estimate_lines').values({
-        firm_id: firmId, estimate_id: e.id, area_id: areaId, position: position++,
+        ...NEW_LINE_DEFAULTS, firm_id: firmId, estimate_id: e.id, area_id: areaId, position: position++,
         ...lineFieldsFromService(service, book),
-        quantity: entry.quantity ?? '0', quantity_source: 'inherited', inputs: null, unit_cost_typed: 0, unit_price_typed: 0,
-        is_optional: 0, hide_on_proposal: 0, taxable: 1, active: 1, excluded: 0, parent_service_id: null, is_bundle_master: 0,
-        bundle_parent_service_id: null, price_override_cents: null, proposal_group: null, notes: null, created_at: at, updated_at: at,
+        quantity: entry.quantity ?? '0', quantity_source: 'inherited', created_at: at, updated_at: at,
       }).returning('id').executeTakeFirstOrThrow();
-      if (service.estimating_mode !== 'detailed') continue;
-      const costLines = await costLinesFromService(trx, firmId, service.id, book, ctx.auth.settings);
-      if (costLines.length === 0) continue;
-      await trx.insertInto('estimate_cost_lines').values(costLines.map((cl, i) => ({
-        ...cl, firm_id: firmId, estimate_id: e.id, line_item_id: lineId, position: i + 1, manual_quantity: null, unit_cost_typed: 0,
-        is_alternate: 0, suppressed: 0, created_at: at, updated_at: at,
-      }))).execute();
+      if (service.estimating_mode === 'detailed') {
+        await insertServiceCostLines(trx, { firm_id: firmId, estimate_id: e.id, id: lineId }, service.id, book, ctx.auth.settings, at);
+      }
     }
   }
 }
@@ -205,14 +199,6 @@ async function applyPriceBook(trx: Trx, e: Estimate, book: PriceBook, at: string
   }
 }
 
-function checkJobCosts(j: JobCostsInput | null): string | null {
-  if (j === null) return null;
-  for (const [k, v] of Object.entries(j)) {
-    if (typeof v === 'number' && k !== 'rounding') dollarsToCents(v); // finite (schema bounds the range)
-  }
-  return JSON.stringify(j);
-}
-
 export async function updateEstimate(ctx: EstimateContext, id: number, body: UpdateBody) {
   const pricingTouched = body.pricing !== undefined || PRICING_FIELDS.some((f) => body[f] !== undefined) || body.job_costs !== undefined;
   if (body.pricing === null && PRICING_FIELDS.some((f) => body[f] !== undefined)) {
@@ -241,7 +227,8 @@ export async function updateEstimate(ctx: EstimateContext, id: number, body: Upd
       }
       changes.pricing = JSON.stringify(next);
     }
-    if (body.job_costs !== undefined) changes.job_costs = checkJobCosts(body.job_costs);
+    // The body schema bounds every job cost; the engine reads them exactly from their decimal text.
+    if (body.job_costs !== undefined) changes.job_costs = body.job_costs === null ? null : JSON.stringify(body.job_costs);
     for (const [k, v] of Object.entries(changes)) {
       const before = (e as unknown as Record<string, unknown>)[k];
       if (before !== v) logged[k] = { from: k === 'pricing' ? storedPricing(e) : k === 'job_costs' ? storedJobCosts(e) : before, to: typeof v === 'string' && (k === 'pricing' || k === 'job_costs') ? JSON.parse(v) : v };
