@@ -585,7 +585,18 @@ export interface EstimateTemplateTable {
   updated_at: string;
 }
 
-export interface EstimateTable {
+/** The totals the pricing engine last gave (cents; margin_pct decimal text), on an estimate and each snapshot. */
+export interface EstimateTotalsColumns {
+  price_cents: number | null;
+  subtotal_cents: number | null;
+  tax_cents: number | null;
+  cost_cents: number | null;
+  margin_cents: number | null;
+  optional_total_cents: number | null;
+  margin_pct: string | null;
+}
+
+export interface EstimateTable extends EstimateTotalsColumns {
   id: Generated<number>;
   firm_id: number;
   job_id: number | null;
@@ -604,13 +615,6 @@ export interface EstimateTable {
   job_costs: string | null;
   /** JSON per-line and per-cost-line numbers of the last pricing (modules/estimates/calculation.ts). */
   calculation: string | null;
-  price_cents: number | null;
-  subtotal_cents: number | null;
-  tax_cents: number | null;
-  cost_cents: number | null;
-  margin_cents: number | null;
-  optional_total_cents: number | null;
-  margin_pct: string | null;
   awarded_at: string | null;
   award_snapshot_id: number | null;
   lost_at: string | null;
@@ -707,7 +711,7 @@ export interface EstimateCostLineTable {
   updated_at: string;
 }
 
-export interface EstimateSnapshotTable {
+export interface EstimateSnapshotTable extends EstimateTotalsColumns {
   id: Generated<number>;
   firm_id: number;
   estimate_id: number;
@@ -716,13 +720,6 @@ export interface EstimateSnapshotTable {
   version: number | null;
   /** JSON estimate object. */
   document: string;
-  price_cents: number | null;
-  subtotal_cents: number | null;
-  tax_cents: number | null;
-  cost_cents: number | null;
-  margin_cents: number | null;
-  optional_total_cents: number | null;
-  margin_pct: string | null;
   profit_floor_overridden: number;
   created_by_user_id: number | null;
   created_at: string;

@@ -9,6 +9,9 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 
+/** The money totals an estimate and each of its snapshots keep (margin_pct is decimal text beside them). */
+const TOTALS_CENTS = ['price_cents', 'subtotal_cents', 'tax_cents', 'cost_cents', 'margin_cents', 'optional_total_cents'];
+
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';
   const money = (name: string) => (t: any) => t.addColumn(name, 'bigint');
@@ -30,7 +33,7 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('pricing', 'text') // JSON estimate-level inputs; null = the workspace default
     .addColumn('job_costs', 'text') // JSON job-level costs (mobilization, overhead, bond, rounding)
     .addColumn('calculation', 'text'); // JSON: per-line and per-cost-line numbers of the last pricing
-  for (const col of ['price_cents', 'subtotal_cents', 'tax_cents', 'cost_cents', 'margin_cents', 'optional_total_cents']) {
+  for (const col of TOTALS_CENTS) {
     estimates = money(col)(estimates);
   }
   await estimates
@@ -144,7 +147,7 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('version', 'integer')
     .addColumn('document', 'text', (c) => c.notNull());
-  for (const col of ['price_cents', 'subtotal_cents', 'tax_cents', 'cost_cents', 'margin_cents', 'optional_total_cents']) {
+  for (const col of TOTALS_CENTS) {
     snapshots = money(col)(snapshots);
   }
   await snapshots

@@ -67,7 +67,7 @@ function unresolved(h: StoredHaul): boolean {
 
 /**
  * Looks up the hauls of lines in the bid that ask for automatic driving time and have no hours
- * yet (all of them when `force`, as on recalculate); stores and returns the tree with the hours.
+ * yet (all of them when `force`, as on recalculate); stores the hours on the cost lines and in the tree.
  */
 export async function resolveDriveTimes(trx: Executor, tree: EstimateTree, rc: RouteContext, force: boolean): Promise<void> {
   for (const line of linesInBid(tree)) {

@@ -6,7 +6,7 @@ import { inWorkspaceTransaction } from '../../platform/context.ts';
 import { conflict, forbidden } from '../../platform/errors.ts';
 import { now, zWire } from '../../platform/time.ts';
 import { recordEstimateApproved, recordEstimateCreated, recordEstimateDeclined, recordEstimateIssued } from './events.ts';
-import { findEstimate, loadTree, type EstimateTree } from './repo.ts';
+import { findEstimate, loadTree, totalsColumnsOf, type EstimateTree } from './repo.ts';
 import { assertEstimateRole, canOverrideProfitFloor } from './roles.ts';
 import { estimateObject } from './serialize.ts';
 import { insertEstimate } from './service.ts';
@@ -16,9 +16,7 @@ import { EDITABLE, assertStatus, estimateNotFound, repriceAndLog, writeEstimate,
 async function snapshot(step: WriteStep, kind: 'version' | 'award', version: number | null, document: unknown, overridden: boolean): Promise<number> {
   const e = step.tree.estimate;
   const { id } = await step.trx.insertInto('estimate_snapshots').values({
-    firm_id: e.firm_id, estimate_id: e.id, kind, version, document: JSON.stringify(document),
-    price_cents: e.price_cents, subtotal_cents: e.subtotal_cents, tax_cents: e.tax_cents, cost_cents: e.cost_cents,
-    margin_cents: e.margin_cents, optional_total_cents: e.optional_total_cents, margin_pct: e.margin_pct,
+    firm_id: e.firm_id, estimate_id: e.id, kind, version, document: JSON.stringify(document), ...totalsColumnsOf(e),
     profit_floor_overridden: overridden ? 1 : 0, created_by_user_id: step.ctx.auth.user.id, created_at: step.at,
   }).returning('id').executeTakeFirstOrThrow();
   return id;
@@ -89,11 +87,11 @@ export function markWon(ctx: EstimateContext, id: number) {
 }
 
 export function markLost(ctx: EstimateContext, id: number, body: { reason?: string | null }) {
-  let from = '';
-  return writeEstimate(ctx, id, { action: 'decide', statuses: EDITABLE }, async ({ tree }) => {
-    from = tree.estimate.status;
-    return { action: 'lost', summary: 'Marked lost', changes: { from_status: from, reason: body.reason ?? null } };
-  }, async (step) => {
+  return writeEstimate(ctx, id, { action: 'decide', statuses: EDITABLE }, async ({ tree }) => ({
+    action: 'lost', summary: 'Marked lost', changes: { from_status: tree.estimate.status, reason: body.reason ?? null },
+  }), async (step) => {
+    // Re-priced but not yet moved: the status it is lost from.
+    const from = step.tree.estimate.status;
     const lost = await setStatus(step, {
       status: 'lost', lost_at: step.at, lost_reason: body.reason?.trim() || null, status_before_lost: from,
     });

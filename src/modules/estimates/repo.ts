@@ -1,6 +1,6 @@
 // Estimate queries: the estimate a user may see, its whole tree (areas, lines, cost lines), lists.
 import type { Executor } from '../../db/dialect.ts';
-import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine, User } from '../../db/tables.ts';
+import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine, EstimateTotalsColumns, User } from '../../db/tables.ts';
 import { onVisibleJob } from '../jobs/repo.ts';
 
 /** An estimate of the workspace whose job the user may see (an estimate without a job: everyone). */
@@ -68,6 +68,14 @@ export function nextDocNumber(db: Executor, firmId: number): Promise<number> {
 /** Next position in a list of rows ordered by `position`. */
 export function nextPosition(rows: { position: number }[]): number {
   return rows.reduce((max, r) => Math.max(max, r.position), 0) + 1;
+}
+
+/** The stored totals of an estimate, to freeze beside a snapshot. */
+export function totalsColumnsOf(e: EstimateTotalsColumns): EstimateTotalsColumns {
+  return {
+    price_cents: e.price_cents, subtotal_cents: e.subtotal_cents, tax_cents: e.tax_cents, cost_cents: e.cost_cents,
+    margin_cents: e.margin_cents, optional_total_cents: e.optional_total_cents, margin_pct: e.margin_pct,
+  };
 }
 
 export type { EstimateLine, EstimateCostLine, EstimateArea, Estimate };

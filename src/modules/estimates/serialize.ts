@@ -1,13 +1,13 @@
 // Estimates on the wire (document 3, Estimate, Estimate line item, Cost line): money in dollars,
 // fractions as numbers, Z timestamps. Numbers come from the stored calculation, never a re-run.
-import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine } from '../../db/tables.ts';
+import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine, EstimateTotalsColumns } from '../../db/tables.ts';
 import { centsToDollars } from '../../platform/money.ts';
 import { decimal } from '../catalog/serialize.ts';
 import { zWire } from '../../platform/time.ts';
 import { calculationOf, linesInBid, storedJobCosts, storedPricing, type Calculation, type StoredHaul } from './calculation.ts';
 import type { EstimateTree } from './repo.ts';
 
-export function totalsOf(e: Pick<Estimate, 'priced' | 'price_cents' | 'subtotal_cents' | 'tax_cents' | 'cost_cents' | 'margin_cents' | 'margin_pct' | 'optional_total_cents'>) {
+export function totalsOf(e: EstimateTotalsColumns & { priced: number }) {
   if (e.priced !== 1) return null;
   return {
     price: centsToDollars(e.price_cents), subtotal: centsToDollars(e.subtotal_cents), tax: centsToDollars(e.tax_cents),

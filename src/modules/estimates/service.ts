@@ -12,7 +12,8 @@ import { templateAreas } from '../catalog/serialize.ts';
 import { findVisibleJob } from '../jobs/repo.ts';
 import { jobNotFound } from '../jobs/service.ts';
 import type { JobCostsInput } from '../../engines/pricing/index.ts';
-import { effectivePricing, storedJobCosts, storedPricing, workspacePricing, type StoredPricing } from './calculation.ts';
+import { effectivePricing, workspacePricing, type StoredPricing } from './calculation.ts';
+import { ESTIMATE_STATUSES } from './schemas.ts';
 import { recordEstimateCreated } from './events.ts';
 import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, priceBookFor, type PriceBook } from './from-catalog.ts';
 import { findEstimate, listEstimates as listRows, loadTree, nextDocNumber, type EstimateFilter } from './repo.ts';
@@ -229,9 +230,11 @@ export async function updateEstimate(ctx: EstimateContext, id: number, body: Upd
     }
     // The body schema bounds every job cost; the engine reads them exactly from their decimal text.
     if (body.job_costs !== undefined) changes.job_costs = body.job_costs === null ? null : JSON.stringify(body.job_costs);
+    // The log shows pricing and job_costs as objects, not their stored JSON text.
+    const readable = (k: string, v: unknown) => ((k === 'pricing' || k === 'job_costs') && typeof v === 'string' ? JSON.parse(v) : v);
     for (const [k, v] of Object.entries(changes)) {
       const before = (e as unknown as Record<string, unknown>)[k];
-      if (before !== v) logged[k] = { from: k === 'pricing' ? storedPricing(e) : k === 'job_costs' ? storedJobCosts(e) : before, to: typeof v === 'string' && (k === 'pricing' || k === 'job_costs') ? JSON.parse(v) : v };
+      if (before !== v) logged[k] = { from: readable(k, before), to: readable(k, v) };
     }
     if (Object.keys(changes).length > 0) await trx.updateTable('estimates').set(changes).where('id', '=', e.id).execute();
     const oldList = effectivePricing(e, settings).price_list_id;
@@ -275,7 +278,7 @@ async function applyAreas(trx: Trx, e: Estimate, areas: { id: number; name: stri
 }
 
 async function setArchived(ctx: EstimateContext, id: number, archived: boolean) {
-  return writeEstimate(ctx, id, { action: 'archive', statuses: ['draft', 'estimate', 'won', 'lost', 'change_order'], archived: true }, async ({ trx, tree, at }) => {
+  return writeEstimate(ctx, id, { action: 'archive', statuses: ESTIMATE_STATUSES, archived: true }, async ({ trx, tree, at }) => {
     const e = tree.estimate;
     await trx.updateTable('estimates').set({ archived_at: archived ? (e.archived_at ?? at) : null }).where('id', '=', e.id).execute();
     return { action: archived ? 'archived' : 'restored', summary: archived ? 'Archived' : 'Restored' };
