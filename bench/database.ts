@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase, type Database } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
+import { openDatabase, type Database } from '#db/database.ts';
+import { migrateToLatest } from '#db/migrate.ts';
 
 export interface BenchDatabase {
   engine: 'sqlite' | 'postgres';

@@ -15,15 +15,15 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql, type RawBuilder } from 'kysely';
-import { buildApp } from '../src/app.ts';
-import { isPostgresUrl } from '../src/config.ts';
-import type { Database } from '../src/db/database.ts';
+import { buildApp } from '#src/app.ts';
+import { isPostgresUrl } from '#src/config.ts';
+import type { Database } from '#db/database.ts';
 import {
   CLIENT_ACCOUNT_SEARCH_FIELDS, CONTACT_SEARCH_FIELDS, JOB_SEARCH_FIELDS, LOCATION_SEARCH_FIELDS, pgSearchText,
-} from '../src/db/migrations/004_search.ts';
-import { createApiKey, createWorkspace } from '../src/modules/admin/service.ts';
-import { CANDIDATES, ftsPhrase, likeContains, parseSearchQuery } from '../src/modules/search/query.ts';
-import { PERMISSIONS } from '../src/platform/permissions.ts';
+} from '#db/migrations/004_search.ts';
+import { createApiKey, createWorkspace } from '#admin/service.ts';
+import { CANDIDATES, ftsPhrase, likeContains, parseSearchQuery } from '#crm/search/query.ts';
+import { PERMISSIONS } from '#platform/permissions.ts';
 import { openBenchDatabase } from './database.ts';
 import { insertJobs } from './seed.ts';
 

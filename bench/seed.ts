@@ -4,7 +4,7 @@
 // workspace's next_job_number, and its job_counts rows are recomputed afterwards, exactly as the
 // job writes keep them.
 import { sql } from 'kysely';
-import type { Database } from '../src/db/database.ts';
+import type { Database } from '#db/database.ts';
 
 export interface SeedOptions {
   /** Stored-form timestamp for created_at and updated_at. */

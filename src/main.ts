@@ -1,13 +1,13 @@
 // CLI entry: `serve` (default), `worker`, `migrate`, `admin …`. `npm start` runs `serve`.
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { openDatabase } from '#db/database.ts';
+import { migrateToLatest } from '#db/migrate.ts';
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   const config = loadConfig();
   if (command === 'admin') {
-    const { runAdmin } = await import('./cli/admin.ts');
+    const { runAdmin } = await import('#cli/admin.ts');
     process.exitCode = await runAdmin(config, rest);
     return;
   }
@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'worker') {
     // The background worker alone, for deployments that run it beside API-only servers.
-    const { startWorker } = await import('./worker/index.ts');
+    const { startWorker } = await import('#worker/index.ts');
     const database = openDatabase(config.databaseUrl);
     await migrateToLatest(database);
     const worker = startWorker(database, config);

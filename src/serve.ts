@@ -1,10 +1,10 @@
 // `groundwork serve`: migrate, seed the demo workspace on an empty database, listen.
 import type { Config } from './config.ts';
 import { buildApp } from './app.ts';
-import { openDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { seedDemoWorkspace } from './seed/demo.ts';
-import { startWorker } from './worker/index.ts';
+import { openDatabase } from '#db/database.ts';
+import { migrateToLatest } from '#db/migrate.ts';
+import { seedDemoWorkspace } from '#seed/demo.ts';
+import { startWorker } from '#worker/index.ts';
 
 export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from './helpers/harness.ts';
+import { startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

@@ -2,12 +2,12 @@
 // /admin/v1 against DATABASE_URL, so it works with the server stopped or running.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Config } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { ApiError } from '../platform/errors.ts';
-import { PERMISSIONS } from '../platform/permissions.ts';
-import * as admin from '../modules/admin/service.ts';
+import type { Config } from '#src/config.ts';
+import { openDatabase } from '#db/database.ts';
+import { migrateToLatest } from '#db/migrate.ts';
+import { ApiError } from '#platform/errors.ts';
+import { PERMISSIONS } from '#platform/permissions.ts';
+import * as admin from '#admin/service.ts';
 
 export const ADMIN_USAGE = `groundwork admin <command> [--json]
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { isPostgresUrl } from '../config.ts';
+import { isPostgresUrl } from '#src/config.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import type { DB } from './tables.ts';
 import { poolWithNamedStatements } from './pg-prepared.ts';

@@ -1,12 +1,12 @@
 // Runs the migrations in order; called on every start so a fresh machine needs no manual step.
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './database.ts';
-import * as spine from './migrations/001_spine.ts';
-import * as eventsOut from './migrations/002_events_out.ts';
-import * as people from './migrations/003_people.ts';
-import * as search from './migrations/004_search.ts';
-import * as catalog from './migrations/005_catalog.ts';
-import * as estimates from './migrations/006_estimates.ts';
+import * as spine from '#db/migrations/001_spine.ts';
+import * as eventsOut from '#db/migrations/002_events_out.ts';
+import * as people from '#db/migrations/003_people.ts';
+import * as search from '#db/migrations/004_search.ts';
+import * as catalog from '#db/migrations/005_catalog.ts';
+import * as estimates from '#db/migrations/006_estimates.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {

@@ -2,7 +2,7 @@
 // PostgreSQL's ILIKE folds case in any script; SQLite's LIKE folds only ASCII, so there both
 // sides go through `casefold`, a JavaScript lower-casing function registered on the connection.
 import { sql, type RawBuilder } from 'kysely';
-import { likePattern } from '../platform/text.ts';
+import { likePattern } from '#platform/text.ts';
 import type { Engine } from './dialect.ts';
 
 export const CASEFOLD_FUNCTION = 'casefold';

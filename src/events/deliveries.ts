@@ -3,8 +3,8 @@
 // takes them over, so a delivery is never lost and is marked succeeded only on a 2xx it received.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Database } from '../db/database.ts';
-import { now, storedAt } from '../platform/time.ts';
+import type { Database } from '#db/database.ts';
+import { now, storedAt } from '#platform/time.ts';
 import { nextAttemptAfter } from './retry-schedule.ts';
 import type { AttemptResult } from './sender.ts';
 

@@ -2,10 +2,10 @@
 // job events and business events; the webhook-only job events are not in it), with the entity
 // flat as entity_type and entity_id. occurred_at has the Z form, as in the feed and in webhook
 // payloads, so a row's occurred_at reads like the watermark it is compared with.
-import type { Event } from '../db/tables.ts';
-import { zWire } from '../platform/time.ts';
-import { changedSince, defineDataset } from '../modules/exports/datasets.ts';
-import { onVisibleJob } from '../modules/jobs/repo.ts';
+import type { Event } from '#db/tables.ts';
+import { zWire } from '#platform/time.ts';
+import { changedSince, defineDataset } from '#integrations/exports/datasets.ts';
+import { onVisibleJob } from '#crm/jobs/repo.ts';
 
 type EventRow = Pick<Event, 'id' | 'event_id' | 'event_type' | 'occurred_at' | 'entity_type' | 'entity_id' | 'job_id' | 'data'>;
 

@@ -2,10 +2,10 @@
 // increasing id order after a cursor. Ids are safe to resume from: feed writers of a workspace
 // take ids and commit one after another (events/record.ts), so no event can appear later below an
 // id a reader has already passed.
-import type { Executor } from '../db/dialect.ts';
-import type { Event, User } from '../db/tables.ts';
-import { zWire } from '../platform/time.ts';
-import { onVisibleJob } from '../modules/jobs/repo.ts';
+import type { Executor } from '#db/dialect.ts';
+import type { Event, User } from '#db/tables.ts';
+import { zWire } from '#platform/time.ts';
+import { onVisibleJob } from '#crm/jobs/repo.ts';
 
 export interface FeedQuery {
   after: number;

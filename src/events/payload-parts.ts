@@ -1,8 +1,8 @@
 // Records that ride along in a delivery's body (document 1: `job` on job events and on business
 // events that belong to a job, `estimate` on estimate_* events). Each area registers how to build
 // its part, so the events code does not depend on the areas that emit events.
-import type { Executor } from '../db/dialect.ts';
-import type { Event } from '../db/tables.ts';
+import type { Executor } from '#db/dialect.ts';
+import type { Event } from '#db/tables.ts';
 
 export interface PayloadPart {
   /** Top-level field of the body. */

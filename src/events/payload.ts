@@ -1,8 +1,8 @@
 // The JSON body of a delivery (document 1, "Business event payload" and "Job and proposal event
 // payload"), built when the delivery is queued, so a replay queued later shows the current record.
-import type { Executor } from '../db/dialect.ts';
-import type { Event } from '../db/tables.ts';
-import { zWire } from '../platform/time.ts';
+import type { Executor } from '#db/dialect.ts';
+import type { Event } from '#db/tables.ts';
+import { zWire } from '#platform/time.ts';
 import { payloadPart, registeredPayloadParts } from './payload-parts.ts';
 
 /** Version label of the payloads (year-month of the events release). */

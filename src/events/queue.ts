@@ -1,8 +1,8 @@
 // Queues an event's webhook deliveries: one per active subscription that receives it, each
 // holding the body every attempt will send.
-import type { Executor } from '../db/dialect.ts';
-import type { Event } from '../db/tables.ts';
-import { now } from '../platform/time.ts';
+import type { Executor } from '#db/dialect.ts';
+import type { Event } from '#db/tables.ts';
+import { now } from '#platform/time.ts';
 import { subscriptionsReceiving } from './catalog.ts';
 import { buildPayload } from './payload.ts';
 

@@ -1,9 +1,9 @@
 // Records events in the caller's transaction, so an event (and the webhook deliveries it queues)
 // exists exactly when its change does.
 import { randomUUID } from 'node:crypto';
-import type { Executor } from '../db/dialect.ts';
-import type { Event } from '../db/tables.ts';
-import { now } from '../platform/time.ts';
+import type { Executor } from '#db/dialect.ts';
+import type { Event } from '#db/tables.ts';
+import { now } from '#platform/time.ts';
 import { isDeliverable } from './catalog.ts';
 import { queueDeliveries } from './queue.ts';
 

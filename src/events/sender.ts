@@ -3,7 +3,7 @@
 // not followed (a 3xx is a failure), and the reply body is discarded unread.
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { assertPublicHost, publicOnlyLookup } from '../platform/outbound.ts';
+import { assertPublicHost, publicOnlyLookup } from '#platform/outbound.ts';
 import { signatureFor } from './signing.ts';
 
 export const REPLY_TIMEOUT_MS = 8000;

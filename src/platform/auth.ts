@@ -2,7 +2,7 @@
 // Authentication): key, workspace (partner keys name it), billing, plan, permission, acting user.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB, Firm, User } from '../db/tables.ts';
+import type { DB, Firm, User } from '#db/tables.ts';
 import { badRequest, forbidden, paymentRequired, unauthorized } from './errors.ts';
 import { cachedAuth, rememberAuth } from './auth-cache.ts';
 import { hashesMatch, hashKey, keyPrefix } from './keys.ts';

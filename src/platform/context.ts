@@ -1,5 +1,5 @@
 // What a service call needs: the database and who is calling. Services never see a request.
-import type { Database } from '../db/database.ts';
+import type { Database } from '#db/database.ts';
 import type { AuthContext } from './auth.ts';
 
 export interface ServiceContext {
@@ -19,7 +19,7 @@ export function contextFor(database: Database) {
  */
 export async function inTransaction<T>(
   database: Database,
-  work: (trx: import('kysely').Transaction<import('../db/tables.ts').DB>) => Promise<T>,
+  work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>,
   attempts = 3,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -38,7 +38,7 @@ export async function inTransaction<T>(
  * workspace row (db/dialect.ts, lockFirm).
  */
 export function inWorkspaceTransaction<T>(ctx: ServiceContext,
-  work: (trx: import('kysely').Transaction<import('../db/tables.ts').DB>) => Promise<T>): Promise<T> {
+  work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>): Promise<T> {
   return inTransaction(ctx.database, async (trx) => {
     await ctx.database.dialect.lockFirm(trx, ctx.auth.firm.id);
     return work(trx);

@@ -1,5 +1,5 @@
 // Key permissions (document 1, Permissions) and the user capabilities that gate writes.
-import type { User } from '../db/tables.ts';
+import type { User } from '#db/tables.ts';
 
 export const PERMISSIONS = ['read_jobs', 'write_jobs', 'delete_records', 'read_measurements', 'write_measurements'] as const;
 export type Permission = (typeof PERMISSIONS)[number];

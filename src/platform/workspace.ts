@@ -1,6 +1,6 @@
 // The workspace (firm) model that later areas gate on: settings with their defaults and parsing.
 import { Type, type Static } from '@sinclair/typebox';
-import type { Firm } from '../db/tables.ts';
+import type { Firm } from '#db/tables.ts';
 import { Nullable } from './schemas.ts';
 
 export const REQUIRED_JOB_FIELD_NAMES = ['address', 'company', 'job_type', 'source', 'contact_email'] as const;

@@ -2,24 +2,24 @@
 // customers, sites and jobs across the pipeline, written through the same services as the API
 // (so its jobs carry their events like any other): people on its jobs, custom fields with
 // values, notes and follow-ups included.
-import type { Database } from '../db/database.ts';
-import { actingAs } from '../platform/auth.ts';
-import { PERMISSIONS } from '../platform/permissions.ts';
-import { now } from '../platform/time.ts';
-import { addJobStage, createApiKey, createUser, createWorkspace } from '../modules/admin/service.ts';
-import { upsertClientAccount } from '../modules/client-accounts/service.ts';
-import { upsertLocation } from '../modules/locations/service.ts';
-import { createJob, moveJob } from '../modules/jobs/service.ts';
-import { createContact } from '../modules/contacts/service.ts';
-import { addJobPerson } from '../modules/contacts/job-people.ts';
-import { createField, setRecordValues } from '../modules/custom-fields/service.ts';
-import { createNote } from '../modules/notes/service.ts';
-import { createTask } from '../modules/tasks/service.ts';
-import { createAccountTask } from '../modules/account-tasks/service.ts';
-import { createEstimate } from '../modules/estimates/service.ts';
-import { addLine } from '../modules/estimates/lines.ts';
-import { issueEstimate } from '../modules/estimates/lifecycle.ts';
-import { noGeocoder } from '../platform/geocoding.ts';
+import type { Database } from '#db/database.ts';
+import { actingAs } from '#platform/auth.ts';
+import { PERMISSIONS } from '#platform/permissions.ts';
+import { now } from '#platform/time.ts';
+import { addJobStage, createApiKey, createUser, createWorkspace } from '#admin/service.ts';
+import { upsertClientAccount } from '#crm/client-accounts/service.ts';
+import { upsertLocation } from '#crm/locations/service.ts';
+import { createJob, moveJob } from '#crm/jobs/service.ts';
+import { createContact } from '#crm/contacts/service.ts';
+import { addJobPerson } from '#crm/contacts/job-people.ts';
+import { createField, setRecordValues } from '#crm/custom-fields/service.ts';
+import { createNote } from '#crm/notes/service.ts';
+import { createTask } from '#crm/tasks/service.ts';
+import { createAccountTask } from '#crm/account-tasks/service.ts';
+import { createEstimate } from '#estimating/estimates/service.ts';
+import { addLine } from '#estimating/estimates/lines.ts';
+import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
+import { noGeocoder } from '#platform/geocoding.ts';
 
 export interface DemoWorkspace { firmId: number; name: string; key: string }
 

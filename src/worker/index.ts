@@ -1,8 +1,8 @@
 // The background tasks a worker process runs: webhook deliveries and workspace export files.
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import { WebhookWorker } from '../events/delivery-worker.ts';
-import { workspaceExportTask } from '../modules/exports/workspace-file.ts';
+import type { Config } from '#src/config.ts';
+import type { Database } from '#db/database.ts';
+import { WebhookWorker } from '#events/delivery-worker.ts';
+import { workspaceExportTask } from '#integrations/exports/workspace-file.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { startRunner, type BackgroundTask, type Runner } from './runner.ts';
 

@@ -3,10 +3,10 @@
 import SQLite from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDollars, dollarsToCents } from '../../src/platform/money.ts';
-import { addressKey, likePattern, nameKey, truncate } from '../../src/platform/text.ts';
-import { isDate, now, parseTimestamp } from '../../src/platform/time.ts';
-import { startApp, type TestApp } from '../helpers/harness.ts';
+import { centsToDollars, dollarsToCents } from '#platform/money.ts';
+import { addressKey, likePattern, nameKey, truncate } from '#platform/text.ts';
+import { isDate, now, parseTimestamp } from '#platform/time.ts';
+import { startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

@@ -1,6 +1,6 @@
 // Runs the admin CLI in-process against a database file, as `groundwork admin …` would.
 import { expect } from 'vitest';
-import { runAdmin } from '../../src/cli/admin.ts';
+import { runAdmin } from '#cli/admin.ts';
 
 /** `databaseUrl` is read at each call (test files set it up in beforeAll). */
 export function adminCli(databaseUrl: () => string) {

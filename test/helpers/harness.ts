@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
-import { isPostgresUrl } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { PERMISSIONS } from '../../src/platform/permissions.ts';
-import type { Geocoder } from '../../src/platform/geocoding.ts';
+import { buildApp } from '#src/app.ts';
+import { isPostgresUrl } from '#src/config.ts';
+import { openDatabase, type Database } from '#db/database.ts';
+import { migrateToLatest } from '#db/migrate.ts';
+import { PERMISSIONS } from '#platform/permissions.ts';
+import type { Geocoder } from '#platform/geocoding.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export const ALL_PERMISSIONS = [...PERMISSIONS];

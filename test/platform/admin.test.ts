@@ -1,7 +1,7 @@
 // The operator's admin API (/admin/v1), as written down in docs/api-decisions.md (Operator).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS as SOURCE_DEFAULTS } from '../../src/platform/workspace.ts';
-import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/harness.ts';
+import { DEFAULT_SETTINGS as SOURCE_DEFAULTS } from '#platform/workspace.ts';
+import { ADMIN_TOKEN, startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

@@ -1,6 +1,6 @@
 // Document 1, Authentication: keys, partner keys, billing, plan, permissions and acting user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, startApp, type TestApp } from '../helpers/harness.ts';
+import { ALL_PERMISSIONS, startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
-import { startApp, type TestApp } from '../helpers/harness.ts';
-import { adminCli } from '../helpers/cli.ts';
+import { buildApp } from '#src/app.ts';
+import { openDatabase, type Database } from '#db/database.ts';
+import { startApp, type TestApp } from '#test/helpers/harness.ts';
+import { adminCli } from '#test/helpers/cli.ts';
 
 let t: TestApp;
 let dir: string;

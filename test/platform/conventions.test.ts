@@ -1,6 +1,6 @@
 // Document 1, Basics, Conventions, Errors, Limits and the changelog's OpenAPI/docs promise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, type Workspace } from '../helpers/harness.ts';
+import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
 let w: Workspace;

@@ -1,8 +1,8 @@
 // Great-circle distance and the drive-time estimate: reference values and properties.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { estimateDriveHours, greatCircleKm } from '../../src/platform/drive-time.ts';
-import type { GeoPoint } from '../../src/platform/geocoding.ts';
+import { estimateDriveHours, greatCircleKm } from '#platform/drive-time.ts';
+import type { GeoPoint } from '#platform/geocoding.ts';
 
 const p = (lat: number, lng: number): GeoPoint => ({ lat, lng });
 const pointArb = fc.record({

@@ -3,8 +3,8 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { geocoderFor, GeocoderUnavailable, httpGeocoder, noGeocoder, type Geocoder } from '../../src/platform/geocoding.ts';
-import { AddressNotFound, driveHoursBetween } from '../../src/platform/drive-time.ts';
+import { geocoderFor, GeocoderUnavailable, httpGeocoder, noGeocoder, type Geocoder } from '#platform/geocoding.ts';
+import { AddressNotFound, driveHoursBetween } from '#platform/drive-time.ts';
 
 // Known places, keyed by the lower-cased query: [lat, lng].
 const PLACES: Record<string, [number, number]> = {

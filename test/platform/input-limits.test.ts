@@ -1,6 +1,6 @@
 // Input the databases cannot store as sent: refused or cut up front on both engines, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp, type Workspace } from '../helpers/harness.ts';
+import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
 let w: Workspace;

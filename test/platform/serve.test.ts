@@ -7,8 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '#test/helpers/paths.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = REPO_ROOT;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-serve-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 // The platform spine: workspaces, users, keys, customers, sites, jobs, tags and the event log.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../dialect.ts';
+import type { Dialect } from '#db/dialect.ts';
 
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';

@@ -1,7 +1,7 @@
 // Events out (issue 3): webhook subscriptions, their deliveries and every attempt, the feed's
 // index, and workspace export files built in the background.
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../dialect.ts';
+import type { Dialect } from '#db/dialect.ts';
 
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';

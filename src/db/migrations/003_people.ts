@@ -2,7 +2,7 @@
 // links, custom field definitions, notes and logged interactions, activities from other
 // systems, job and company follow-ups, and the job activity log.
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../dialect.ts';
+import type { Dialect } from '#db/dialect.ts';
 
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';

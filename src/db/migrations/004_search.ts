@@ -14,7 +14,7 @@
 // PostgreSQL: pg_trgm GIN indexes on one search-text expression per table. Queries must use
 // exactly these expressions (src/modules/search/types/* import them) or the index is not used.
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../dialect.ts';
+import type { Dialect } from '#db/dialect.ts';
 
 /** Field separator of the PostgreSQL search texts: a query (whitespace collapsed) never spans two fields. */
 const SEP = `e'\\n '`;

@@ -7,7 +7,7 @@
 // Names are unique per workspace and kind in any case (name_key), archived rows included: an
 // archived record is restored rather than duplicated.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../dialect.ts';
+import type { Dialect } from '#db/dialect.ts';
 
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';

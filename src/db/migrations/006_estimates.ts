@@ -7,7 +7,7 @@
 // (`calculation`): a write re-prices every line, and one row write beats rewriting hundreds.
 // The totals are also columns, so lists, exports and the job's estimate_total read them directly.
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../dialect.ts';
+import type { Dialect } from '#db/dialect.ts';
 
 /** The money totals an estimate and each of its snapshots keep (margin_pct is decimal text beside them). */
 const TOTALS_CENTS = ['price_cents', 'subtotal_cents', 'tax_cents', 'cost_cents', 'margin_cents', 'optional_total_cents'];

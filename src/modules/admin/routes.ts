@@ -3,9 +3,9 @@
 // CLI calls the same functions), so these routes carry no schema and stay out of /v1/docs.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/database.ts';
-import { notFound, unauthorized } from '../../platform/errors.ts';
-import { installTextGuard } from '../../platform/text-guard.ts';
+import type { Database } from '#db/database.ts';
+import { notFound, unauthorized } from '#platform/errors.ts';
+import { installTextGuard } from '#platform/text-guard.ts';
 import * as admin from './service.ts';
 
 function digest(s: string): Buffer {

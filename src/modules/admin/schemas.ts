@@ -1,9 +1,9 @@
 // Admin API bodies (operator side: workspaces, users, keys). Shared by the HTTP routes and the CLI.
 import { Type, type TBoolean } from '@sinclair/typebox';
-import { ESTIMATING_ROLES, PERMISSIONS, ROLES, USER_FLAGS, type UserFlag } from '../../platform/permissions.ts';
-import { PLANS, SUBSCRIPTION_STATUSES } from '../../platform/plans.ts';
-import { Body, Nullable, RecordId } from '../../platform/schemas.ts';
-import { SettingsSchema } from '../../platform/workspace.ts';
+import { ESTIMATING_ROLES, PERMISSIONS, ROLES, USER_FLAGS, type UserFlag } from '#platform/permissions.ts';
+import { PLANS, SUBSCRIPTION_STATUSES } from '#platform/plans.ts';
+import { Body, Nullable, RecordId } from '#platform/schemas.ts';
+import { SettingsSchema } from '#platform/workspace.ts';
 
 const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const Id = RecordId();

@@ -1,20 +1,20 @@
 // Operator provisioning: workspaces, their users and API keys, and partner keys. The admin HTTP
 // API, the `groundwork admin` CLI and the demo seed all call these functions.
 import type { Static } from '@sinclair/typebox';
-import type { Database } from '../../db/database.ts';
-import type { Executor } from '../../db/dialect.ts';
-import type { Firm, User } from '../../db/tables.ts';
-import { validateBody } from '../../platform/ajv.ts';
-import { invalidateAuthCache } from '../../platform/auth-cache.ts';
-import { inTransaction } from '../../platform/context.ts';
-import { badRequest, conflict, notFound } from '../../platform/errors.ts';
-import { generateKey } from '../../platform/keys.ts';
-import { defaultFlags, USER_FLAGS, type Role } from '../../platform/permissions.ts';
-import { now, zWire, microWire } from '../../platform/time.ts';
-import { BUILT_IN_STAGES, DEFAULT_JOB_TYPES, DEFAULT_SETTINGS, divisionsOf, jobTypesOf, settingsOf } from '../../platform/workspace.ts';
-import { listStages } from '../job-stages/repo.ts';
-import { applyCatalog, exportCatalog as catalogDocument, type ImportMode } from '../catalog/document.ts';
-import { STARTER_CATALOG } from '../../seed/starter-catalog.ts';
+import type { Database } from '#db/database.ts';
+import type { Executor } from '#db/dialect.ts';
+import type { Firm, User } from '#db/tables.ts';
+import { validateBody } from '#platform/ajv.ts';
+import { invalidateAuthCache } from '#platform/auth-cache.ts';
+import { inTransaction } from '#platform/context.ts';
+import { badRequest, conflict, notFound } from '#platform/errors.ts';
+import { generateKey } from '#platform/keys.ts';
+import { defaultFlags, USER_FLAGS, type Role } from '#platform/permissions.ts';
+import { now, zWire, microWire } from '#platform/time.ts';
+import { BUILT_IN_STAGES, DEFAULT_JOB_TYPES, DEFAULT_SETTINGS, divisionsOf, jobTypesOf, settingsOf } from '#platform/workspace.ts';
+import { listStages } from '#crm/job-stages/repo.ts';
+import { applyCatalog, exportCatalog as catalogDocument, type ImportMode } from '#estimating/catalog/document.ts';
+import { STARTER_CATALOG } from '#seed/starter-catalog.ts';
 import { CreateKeyInput, CreatePartnerKeyInput, CreateUserInput, CreateWorkspaceInput, StageInput, UpdateUserInput,
   UpdateWorkspaceInput } from './schemas.ts';
 

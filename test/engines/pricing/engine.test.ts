@@ -1,6 +1,6 @@
 // One rule at a time (docs/pricing.md sections 3-10).
 import { describe, expect, it } from 'vitest';
-import { priceEstimate, PricingError, spreadCents, type EstimateInput, type LineInput } from '../../../src/engines/pricing/index.ts';
+import { priceEstimate, PricingError, spreadCents, type EstimateInput, type LineInput } from '#engines/pricing/index.ts';
 
 const pricing = { markup_method: 'markup' as const, markup_rate: 0.25, tax_rate: 0 };
 const unit = (id: number, qty: number, unitCost: number, extra: Partial<LineInput> = {}): LineInput => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileFormula, formulaVariables, FormulaError, Rational } from '../../../src/engines/pricing/index.ts';
+import { compileFormula, formulaVariables, FormulaError, Rational } from '#engines/pricing/index.ts';
 
 const val = (text: string, vars: Record<string, number> = {}) => compileFormula(text).evaluate(vars).toFixed(6);
 function errorOf(text: string, allowed?: string[]): FormulaError {

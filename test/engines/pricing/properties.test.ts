@@ -1,7 +1,7 @@
 // Property tests (fast-check) for the invariants of issue 5's "Proof" section.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { priceEstimate, type CostLineInput, type EstimateInput, type EstimateResult, type LineInput, type PricingMethod } from '../../../src/engines/pricing/index.ts';
+import { priceEstimate, type CostLineInput, type EstimateInput, type EstimateResult, type LineInput, type PricingMethod } from '#engines/pricing/index.ts';
 
 const cents = (d: number) => Math.round(d * 100);
 const money = fc.integer({ min: 0, max: 2_000_000 }).map((c) => c / 100);

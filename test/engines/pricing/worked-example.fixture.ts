@@ -1,5 +1,5 @@
 // The worked example of docs/pricing.md ("Maple Street Plaza parking lot"), as engine input.
-import type { EstimateInput } from '../../../src/engines/pricing/index.ts';
+import type { EstimateInput } from '#engines/pricing/index.ts';
 
 export const plazaExample: EstimateInput = {
   pricing: { markup_method: 'markup', markup_rate: 0.3, contingency_rate: null, tax_rate: 0.07, minimum_charge: null, price_list_id: null },

@@ -1,6 +1,6 @@
 // docs/pricing.md section 11, number by number.
 import { describe, expect, it } from 'vitest';
-import { priceEstimate } from '../../../src/engines/pricing/index.ts';
+import { priceEstimate } from '#engines/pricing/index.ts';
 import { plazaExample } from './worked-example.fixture.ts';
 
 describe('worked example: Maple Street Plaza (docs/pricing.md §11)', () => {

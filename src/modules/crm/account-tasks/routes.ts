@@ -1,0 +1,80 @@
+// /v1/account-tasks: company follow-ups. Registered by tasks/routes.ts (taskRoutes).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import { contextFor } from '#platform/context.ts';
+import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { dueBound, followUpFields, followUpQuery, StatusField } from '#crm/tasks/schemas.ts';
+import { AccountTaskSchema, EMAIL_ME, REPEATS } from './serialize.ts';
+import { createAccountTask, deleteAccountTask, getAccountTask, listAccountTasksOf, updateAccountTask, type AccountTaskInput } from './service.ts';
+
+const fields = {
+  ...followUpFields,
+  repeat: Type.Union(REPEATS.map((r) => Type.Literal(r)), { description: 'none (default), weekly, monthly, yearly' }),
+  email_me: Type.Union(EMAIL_ME.map((e) => Type.Literal(e)), { description: 'none (default), that_day, day_before' }),
+};
+
+export function accountTaskRoutes(app: FastifyInstance, database: Database): void {
+  const ctx = contextFor(database);
+
+  app.post('/v1/account-tasks', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Follow-ups'], summary: "Add a follow-up to a customer (title defaults from the type and the customer's name)",
+      body: Body({ client_account_id: RecordId(), ...fields }, { required: ['client_account_id'] }),
+      response: { 201: One(AccountTaskSchema) },
+    },
+  }, async (request, reply) => {
+    const task = await createAccountTask(ctx(request), request.body as AccountTaskInput & { client_account_id: number });
+    return reply.status(201).send({ data: task });
+  });
+
+  app.get('/v1/account-tasks', {
+    config: { permissions: ['read_jobs'] },
+    schema: {
+      tags: ['Follow-ups'], summary: 'List company follow-ups, soonest due first (with updated_after: oldest updated first)',
+      querystring: Type.Object({ client_account_id: Type.Optional(RecordId()), ...followUpQuery, ...PageQuery(200) }),
+      response: { 200: ListOf(AccountTaskSchema) },
+    },
+  }, async (request) => {
+    const q = request.query as { client_account_id?: number; status?: 'open' | 'done' | 'all'; assigned_to_user_id?: number;
+      contact_id?: number; due_before?: string; due_after?: string; updated_after?: string; limit?: number; offset?: number };
+    const page = pageOf(q);
+    const { data, total } = await listAccountTasksOf(ctx(request), {
+      clientAccountId: q.client_account_id, status: q.status ?? 'open', assignedToUserId: q.assigned_to_user_id,
+      contactId: q.contact_id, dueBefore: dueBound(q.due_before, 'due_before'), dueAfter: dueBound(q.due_after, 'due_after'),
+      updatedAfter: parseUpdatedAfter(q.updated_after),
+    }, page);
+    return listEnvelope(data, total, page);
+  });
+
+  app.get('/v1/account-tasks/:id', {
+    config: { permissions: ['read_jobs'] },
+    schema: { tags: ['Follow-ups'], summary: 'Read a company follow-up', params: IdParam(), response: { 200: One(AccountTaskSchema) } },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: await getAccountTask(ctx(request), id) };
+  });
+
+  app.patch('/v1/account-tasks/:id', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Follow-ups'],
+      summary: 'Change a company follow-up; status done completes it (a repeating one moves to its next round and stays open)',
+      params: IdParam(), body: Body({ ...fields, status: StatusField }), response: { 200: One(AccountTaskSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: await updateAccountTask(ctx(request), id, request.body as AccountTaskInput) };
+  });
+
+  app.delete('/v1/account-tasks/:id', {
+    config: { permissions: ['write_jobs', 'delete_records'] },
+    schema: { tags: ['Follow-ups'], summary: 'Delete a company follow-up', params: IdParam(), response: { 204: Type.Null() } },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    await deleteAccountTask(ctx(request), id);
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,53 @@
+import type { Executor } from '#db/dialect.ts';
+import type { User } from '#db/tables.ts';
+import { onVisibleJob } from '#crm/jobs/repo.ts';
+import type { ActivityRow } from './serialize.ts';
+
+function withUser(db: Executor) {
+  return db.selectFrom('activities').leftJoin('users as u', 'u.id', 'activities.user_id')
+    .selectAll('activities').select('u.name as user_name');
+}
+
+export async function findActivity(db: Executor, firmId: number, id: number): Promise<ActivityRow | undefined> {
+  return withUser(db).where('activities.firm_id', '=', firmId).where('activities.id', '=', id).executeTakeFirst();
+}
+
+export async function findActivityByRef(db: Executor, firmId: number, source: string, externalId: string): Promise<ActivityRow | undefined> {
+  return withUser(db).where('activities.firm_id', '=', firmId).where('activities.source', '=', source)
+    .where('activities.external_id', '=', externalId).executeTakeFirst();
+}
+
+export interface ActivityFilter {
+  jobId?: number;
+  clientAccountId?: number;
+  contactId?: number;
+  leadId?: number;
+  type?: string;
+  source?: string;
+  externalId?: string;
+  updatedAfter?: string;
+}
+
+/** Newest occurred first; with updatedAfter, oldest updated first. Only activities on jobs the user sees (or on none). */
+export async function listActivities(db: Executor, firmId: number, user: User, f: ActivityFilter, limit: number, offset: number) {
+  const filter = <QB extends { where: (...args: any[]) => QB }>(qb: QB): QB => {
+    qb = qb.where('activities.firm_id', '=', firmId);
+    if (f.jobId !== undefined) qb = qb.where('activities.job_id', '=', f.jobId);
+    if (f.clientAccountId !== undefined) qb = qb.where('activities.client_account_id', '=', f.clientAccountId);
+    if (f.contactId !== undefined) qb = qb.where('activities.contact_id', '=', f.contactId);
+    if (f.leadId !== undefined) qb = qb.where('activities.lead_id', '=', f.leadId);
+    if (f.type !== undefined) qb = qb.where('activities.type', '=', f.type);
+    if (f.source !== undefined) qb = qb.where('activities.source', '=', f.source);
+    if (f.externalId !== undefined) qb = qb.where('activities.external_id', '=', f.externalId);
+    if (f.updatedAfter !== undefined) qb = qb.where('activities.updated_at', '>', f.updatedAfter);
+    return qb;
+  };
+  let rows = onVisibleJob(filter(withUser(db)), 'activities.job_id', firmId, user);
+  rows = f.updatedAfter !== undefined
+    ? rows.orderBy('activities.updated_at', 'asc').orderBy('activities.id', 'asc')
+    : rows.orderBy('activities.occurred_at', 'desc').orderBy('activities.id', 'desc');
+  const count = onVisibleJob(filter(db.selectFrom('activities').select((eb) => eb.fn.countAll<number>().as('n'))),
+    'activities.job_id', firmId, user);
+  const [page, n] = await Promise.all([rows.limit(limit).offset(offset).execute(), count.executeTakeFirstOrThrow()]);
+  return { rows: page as ActivityRow[], total: Number(n.n) };
+}

@@ -1,0 +1,78 @@
+// /v1/client-accounts: customers (document 2, Syncing rules and Required fields of create calls).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import { contextFor } from '#platform/context.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { Body, IdParam, ListOf, Nullable, One, PageQuery } from '#platform/schemas.ts';
+import { listClientAccounts } from './repo.ts';
+import { ClientAccountSchema, clientAccountObject } from './serialize.ts';
+import { getClientAccount, updateClientAccount, upsertClientAccount, type ClientAccountInput } from './service.ts';
+
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  email: Nullable(Type.String({ maxLength: 255 })),
+  phone: Nullable(Type.String({ maxLength: 50 })),
+  address: Nullable(Type.String({ maxLength: 500 })),
+  notes: Nullable(Type.String()),
+};
+
+export function clientAccountRoutes(app: FastifyInstance, database: Database): void {
+  const ctx = contextFor(database);
+
+  app.get('/v1/client-accounts', {
+    config: { permissions: ['read_jobs'] },
+    schema: {
+      tags: ['Customers'], summary: 'List customers (archived ones drop out unless include_archived=true)',
+      querystring: Type.Object({
+        external_ref: Type.Optional(Type.String()),
+        q: Type.Optional(Type.String()),
+        include_archived: Type.Optional(Type.Boolean()),
+        ...PageQuery(200),
+      }),
+      response: { 200: ListOf(ClientAccountSchema) },
+    },
+  }, async (request) => {
+    const q = request.query as { external_ref?: string; q?: string; include_archived?: boolean; limit?: number; offset?: number };
+    const page = pageOf(q);
+    const { rows, total } = await listClientAccounts(database.db, request.auth.firm.id, {
+      externalRef: q.external_ref, q: q.q?.trim() || undefined, includeArchived: q.include_archived,
+      engine: database.dialect.engine,
+    }, page.limit, page.offset);
+    return listEnvelope(rows.map(clientAccountObject), total, page);
+  });
+
+  app.post('/v1/client-accounts', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Customers'], summary: 'Create or match a customer (upsert on external_ref, then name)',
+      body: Body(fields, { required: ['name'] }),
+      response: { 200: One(ClientAccountSchema, { created: Type.Boolean() }), 201: One(ClientAccountSchema, { created: Type.Boolean() }) },
+    },
+  }, async (request, reply) => {
+    const { account, created } = await upsertClientAccount(ctx(request), request.body as ClientAccountInput & { name: string });
+    return reply.status(created ? 201 : 200).send({ data: clientAccountObject(account), created });
+  });
+
+  app.get('/v1/client-accounts/:id', {
+    config: { permissions: ['read_jobs'] },
+    schema: { tags: ['Customers'], summary: 'Read a customer', params: IdParam(), response: { 200: One(ClientAccountSchema) } },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: clientAccountObject(await getClientAccount(ctx(request), id)) };
+  });
+
+  app.patch('/v1/client-accounts/:id', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Customers'], summary: 'Update a customer; archived true/false archives or restores it',
+      params: IdParam(),
+      body: Body({ ...fields, archived: Type.Boolean() }),
+      response: { 200: One(ClientAccountSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: clientAccountObject(await updateClientAccount(ctx(request), id, request.body as ClientAccountInput)) };
+  });
+}

@@ -1,0 +1,34 @@
+// GET /v1/jobs/{job_id}/activity: the job page's activity log (document 2: "Tagging and other
+// job-page changes ... land in the job's activity log").
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import { contextFor } from '#platform/context.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { ListOf, PageQuery, RecordId } from '#platform/schemas.ts';
+import './merge-mover.ts';
+import { JobActivityEntrySchema } from './serialize.ts';
+import { jobActivityOf } from './service.ts';
+
+export function jobActivityRoutes(app: FastifyInstance, database: Database): void {
+  const ctx = contextFor(database);
+
+  app.get('/v1/jobs/:job_id/activity', {
+    config: { permissions: ['read_jobs'] },
+    schema: {
+      tags: ['Jobs'], summary: "The job's activity log, newest first",
+      params: Type.Object({ job_id: RecordId() }),
+      querystring: Type.Object({
+        kind: Type.Optional(Type.String({ maxLength: 50, description: 'only entries of this kind, e.g. tag_added' })),
+        ...PageQuery(200),
+      }),
+      response: { 200: ListOf(JobActivityEntrySchema) },
+    },
+  }, async (request) => {
+    const { job_id } = request.params as { job_id: number };
+    const q = request.query as { kind?: string; limit?: number; offset?: number };
+    const page = pageOf(q);
+    const { data, total } = await jobActivityOf(ctx(request), job_id, q.kind, page);
+    return listEnvelope(data, total, page);
+  });
+}

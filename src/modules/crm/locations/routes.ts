@@ -1,0 +1,80 @@
+// /v1/locations: sites (document 2, Syncing rules and Required fields of create calls).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import { contextFor } from '#platform/context.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { listLocations } from './repo.ts';
+import { LocationSchema, locationObject } from './serialize.ts';
+import { getLocation, updateLocation, upsertLocation, type LocationInput } from './service.ts';
+
+const fields = {
+  address: Type.String({ minLength: 1, maxLength: 500 }),
+  name: Nullable(Type.String({ maxLength: 200 })),
+  external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  client_account_id: Nullable(Type.Integer({ minimum: 1 })),
+  client_account_external_ref: Type.String({ minLength: 1, maxLength: 255 }),
+  property_reference: Nullable(Type.String({ maxLength: 100 })),
+  notes: Nullable(Type.String()),
+};
+
+export function locationRoutes(app: FastifyInstance, database: Database): void {
+  const ctx = contextFor(database);
+
+  app.get('/v1/locations', {
+    config: { permissions: ['read_jobs'] },
+    schema: {
+      tags: ['Sites'], summary: 'List sites (archived ones drop out unless include_archived=true)',
+      querystring: Type.Object({
+        external_ref: Type.Optional(Type.String()),
+        client_account_id: Type.Optional(RecordId()),
+        q: Type.Optional(Type.String()),
+        include_archived: Type.Optional(Type.Boolean()),
+        ...PageQuery(200),
+      }),
+      response: { 200: ListOf(LocationSchema) },
+    },
+  }, async (request) => {
+    const q = request.query as { external_ref?: string; client_account_id?: number; q?: string; include_archived?: boolean; limit?: number; offset?: number };
+    const page = pageOf(q);
+    const { rows, total } = await listLocations(database.db, request.auth.firm.id, {
+      externalRef: q.external_ref, clientAccountId: q.client_account_id, q: q.q?.trim() || undefined,
+      includeArchived: q.include_archived, engine: database.dialect.engine,
+    }, page.limit, page.offset);
+    return listEnvelope(rows.map(locationObject), total, page);
+  });
+
+  app.post('/v1/locations', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Sites'], summary: 'Create or match a site (upsert on external_ref, then address)',
+      body: Body(fields, { required: ['address'] }),
+      response: { 200: One(LocationSchema, { created: Type.Boolean() }), 201: One(LocationSchema, { created: Type.Boolean() }) },
+    },
+  }, async (request, reply) => {
+    const { location, created } = await upsertLocation(ctx(request), request.body as LocationInput & { address: string });
+    return reply.status(created ? 201 : 200).send({ data: locationObject(location), created });
+  });
+
+  app.get('/v1/locations/:id', {
+    config: { permissions: ['read_jobs'] },
+    schema: { tags: ['Sites'], summary: 'Read a site', params: IdParam(), response: { 200: One(LocationSchema) } },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: locationObject(await getLocation(ctx(request), id)) };
+  });
+
+  app.patch('/v1/locations/:id', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Sites'], summary: 'Update a site; archived true/false archives or restores it',
+      params: IdParam(),
+      body: Body({ ...fields, archived: Type.Boolean() }),
+      response: { 200: One(LocationSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: locationObject(await updateLocation(ctx(request), id, request.body as LocationInput)) };
+  });
+}

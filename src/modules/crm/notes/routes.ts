@@ -1,0 +1,91 @@
+// Notes and logged interactions: POST/GET /v1/jobs/{job_id}/notes, /v1/contacts/{contact_id}/notes,
+// /v1/client-accounts/{account_id}/notes, and /v1/notes/{id} (read, update, delete).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import { contextFor } from '#platform/context.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import type { NoteFilter, NoteParentColumn } from './repo.ts';
+import { NOTE_TYPES, NoteSchema } from './serialize.ts';
+import { createNote, deleteNote, getNote, listNotesOf, updateNote, type NoteInput } from './service.ts';
+
+const NoteType = Type.Union(NOTE_TYPES.map((t) => Type.Literal(t)), { description: 'note (default); call, email or meeting logs an interaction' });
+export const MAX_NOTE_LENGTH = 20_000;
+
+const noteFields = {
+  content: Type.String({ minLength: 1, maxLength: MAX_NOTE_LENGTH }),
+  type: NoteType,
+  occurred_at: Type.String({ maxLength: 64, description: 'ISO 8601 (no zone means UTC); default now' }),
+  pinned: Type.Boolean(),
+};
+
+const PARENTS: { path: string; param: string; column: NoteParentColumn; tag: string; label: string }[] = [
+  { path: '/v1/jobs/:job_id/notes', param: 'job_id', column: 'job_id', tag: 'Jobs', label: 'a job' },
+  { path: '/v1/contacts/:contact_id/notes', param: 'contact_id', column: 'contact_id', tag: 'Contacts', label: 'a person' },
+  { path: '/v1/client-accounts/:account_id/notes', param: 'account_id', column: 'client_account_id', tag: 'Customers', label: 'a customer' },
+];
+
+export function noteRoutes(app: FastifyInstance, database: Database): void {
+  const ctx = contextFor(database);
+
+  for (const parent of PARENTS) {
+    app.post(parent.path, {
+      config: { permissions: ['write_jobs'] },
+      schema: {
+        tags: [parent.tag, 'Notes'], summary: `Add a note (or log a call, email or meeting) on ${parent.label}`,
+        params: Type.Object({ [parent.param]: RecordId() }),
+        body: Body(noteFields, { required: ['content'] }),
+        response: { 201: One(NoteSchema) },
+      },
+    }, async (request, reply) => {
+      const id = (request.params as Record<string, number>)[parent.param];
+      const note = await createNote(ctx(request), { column: parent.column, id }, request.body as NoteInput & { content: string });
+      return reply.status(201).send({ data: note });
+    });
+
+    app.get(parent.path, {
+      config: { permissions: ['read_jobs'] },
+      schema: {
+        tags: [parent.tag, 'Notes'], summary: `Notes on ${parent.label}, newest first`,
+        params: Type.Object({ [parent.param]: RecordId() }),
+        querystring: Type.Object({ type: Type.Optional(NoteType), pinned: Type.Optional(Type.Boolean()), ...PageQuery(200) }),
+        response: { 200: ListOf(NoteSchema) },
+      },
+    }, async (request) => {
+      const id = (request.params as Record<string, number>)[parent.param];
+      const q = request.query as NoteFilter & { limit?: number; offset?: number };
+      const page = pageOf(q);
+      const { data, total } = await listNotesOf(ctx(request), { column: parent.column, id }, { type: q.type, pinned: q.pinned }, page);
+      return listEnvelope(data, total, page);
+    });
+  }
+
+  app.get('/v1/notes/:id', {
+    config: { permissions: ['read_jobs'] },
+    schema: { tags: ['Notes'], summary: 'Read a note', params: IdParam(), response: { 200: One(NoteSchema) } },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: await getNote(ctx(request), id) };
+  });
+
+  app.patch('/v1/notes/:id', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Notes'], summary: 'Change a note: content, type, occurred_at, pinned',
+      params: IdParam(), body: Body(noteFields), response: { 200: One(NoteSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: await updateNote(ctx(request), id, request.body as NoteInput) };
+  });
+
+  app.delete('/v1/notes/:id', {
+    config: { permissions: ['write_jobs', 'delete_records'] },
+    schema: { tags: ['Notes'], summary: 'Delete a note, permanently', params: IdParam(), response: { 204: Type.Null() } },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    await deleteNote(ctx(request), id);
+    return reply.status(204).send();
+  });
+}

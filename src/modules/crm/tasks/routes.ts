@@ -1,0 +1,75 @@
+// /v1/tasks: job follow-ups. Company follow-ups (/v1/account-tasks) register from here too.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import { contextFor } from '#platform/context.ts';
+import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { accountTaskRoutes } from '#crm/account-tasks/routes.ts';
+import { dueBound, followUpFields, followUpQuery, StatusField } from './schemas.ts';
+import { TaskSchema } from './serialize.ts';
+import { createTask, deleteTask, getTask, listTasksOf, updateTask, type TaskInput } from './service.ts';
+
+export function taskRoutes(app: FastifyInstance, database: Database): void {
+  const ctx = contextFor(database);
+  accountTaskRoutes(app, database);
+
+  app.post('/v1/tasks', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Follow-ups'], summary: 'Add a follow-up to a job (each call adds one)',
+      body: Body({ job_id: RecordId(), ...followUpFields }, { required: ['job_id', 'title'] }),
+      response: { 201: One(TaskSchema) },
+    },
+  }, async (request, reply) => {
+    const task = await createTask(ctx(request), request.body as TaskInput & { job_id: number; title: string });
+    return reply.status(201).send({ data: task });
+  });
+
+  app.get('/v1/tasks', {
+    config: { permissions: ['read_jobs'] },
+    schema: {
+      tags: ['Follow-ups'], summary: 'List job follow-ups, soonest due first (with updated_after: oldest updated first)',
+      querystring: Type.Object({ job_id: Type.Optional(RecordId()), ...followUpQuery, ...PageQuery(200) }),
+      response: { 200: ListOf(TaskSchema) },
+    },
+  }, async (request) => {
+    const q = request.query as { job_id?: number; status?: 'open' | 'done' | 'all'; assigned_to_user_id?: number; contact_id?: number;
+      due_before?: string; due_after?: string; updated_after?: string; limit?: number; offset?: number };
+    const page = pageOf(q);
+    const { data, total } = await listTasksOf(ctx(request), {
+      jobId: q.job_id, status: q.status ?? 'open', assignedToUserId: q.assigned_to_user_id, contactId: q.contact_id,
+      dueBefore: dueBound(q.due_before, 'due_before'), dueAfter: dueBound(q.due_after, 'due_after'),
+      updatedAfter: parseUpdatedAfter(q.updated_after),
+    }, page);
+    return listEnvelope(data, total, page);
+  });
+
+  app.get('/v1/tasks/:id', {
+    config: { permissions: ['read_jobs'] },
+    schema: { tags: ['Follow-ups'], summary: 'Read a job follow-up', params: IdParam(), response: { 200: One(TaskSchema) } },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: await getTask(ctx(request), id) };
+  });
+
+  app.patch('/v1/tasks/:id', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Follow-ups'], summary: 'Change a job follow-up; status done completes it, open reopens it',
+      params: IdParam(), body: Body({ ...followUpFields, status: StatusField }), response: { 200: One(TaskSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: await updateTask(ctx(request), id, request.body as TaskInput) };
+  });
+
+  app.delete('/v1/tasks/:id', {
+    config: { permissions: ['write_jobs', 'delete_records'] },
+    schema: { tags: ['Follow-ups'], summary: 'Delete a job follow-up', params: IdParam(), response: { 204: Type.Null() } },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    await deleteTask(ctx(request), id);
+    return reply.status(204).send();
+  });
+}

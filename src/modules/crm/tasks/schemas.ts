@@ -1,0 +1,39 @@
+// Request fields shared by job follow-ups (/v1/tasks) and company follow-ups (/v1/account-tasks).
+import { Type } from '@sinclair/typebox';
+import { badRequest } from '#platform/errors.ts';
+import { Nullable, RecordId } from '#platform/schemas.ts';
+import { parseTimestamp } from '#platform/time.ts';
+import { TASK_TYPES } from './serialize.ts';
+
+export const TaskTypeSchema = Type.Union(TASK_TYPES.map((t) => Type.Literal(t)), { description: 'call (default), email, meeting, site_visit, follow_up' });
+
+export const followUpFields = {
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  task_type: TaskTypeSchema,
+  notes: Nullable(Type.String({ maxLength: 10_000 })),
+  due_at: Nullable(Type.String({ maxLength: 64, description: 'ISO 8601 instant (no zone means UTC); instead of due_date' })),
+  due_date: Nullable(Type.String({ maxLength: 10, description: "YYYY-MM-DD, read in the workspace's time zone" })),
+  due_time: Type.String({ maxLength: 5, description: 'HH:MM with due_date; default 09:00' }),
+  contact_id: Nullable(RecordId()),
+  assigned_to_user_id: RecordId(),
+};
+
+export const StatusFilter = Type.Union(['open', 'done', 'all'].map((s) => Type.Literal(s)), { description: 'open (default), done or all' });
+export const StatusField = Type.Union(['open', 'done'].map((s) => Type.Literal(s)));
+
+export const followUpQuery = {
+  status: Type.Optional(StatusFilter),
+  assigned_to_user_id: Type.Optional(RecordId()),
+  contact_id: Type.Optional(RecordId()),
+  due_before: Type.Optional(Type.String({ description: 'ISO 8601; due strictly before' })),
+  due_after: Type.Optional(Type.String({ description: 'ISO 8601; due strictly after' })),
+  updated_after: Type.Optional(Type.String({ description: 'ISO 8601; no zone means UTC' })),
+};
+
+/** due_before / due_after query values in the stored form, or a 400 naming them. */
+export function dueBound(value: string | undefined, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseTimestamp(value);
+  if (parsed === null) throw badRequest(`${field} must be an ISO 8601 timestamp`, { code: 'invalid_request', field });
+  return parsed;
+}

@@ -1,0 +1,117 @@
+// Job follow-ups (document 2: POST /v1/tasks needs job_id and title; each call adds one).
+import type { Executor } from '#db/dialect.ts';
+import type { Task } from '#db/tables.ts';
+import type { ServiceContext } from '#platform/context.ts';
+import { inTransaction } from '#platform/context.ts';
+import { notFound } from '#platform/errors.ts';
+import type { Page } from '#platform/pagination.ts';
+import { now } from '#platform/time.ts';
+import { logJobActivity } from '#crm/job-activity/log.ts';
+import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { assignableUserOr404, contactOr404, requiredText, visibleJobOr404 } from '#crm/notes/parents.ts';
+import { findActiveUser } from '#workspace/users/repo.ts';
+import { storedToLocal } from '#platform/time-zone.ts';
+import { dueFromInput, type DueInput } from './due.ts';
+import { findTask, listTasks, type TaskFilter } from './repo.ts';
+import { taskObject, type TaskType } from './serialize.ts';
+
+export interface TaskInput extends DueInput {
+  job_id?: number;
+  title?: string;
+  task_type?: TaskType;
+  notes?: string | null;
+  contact_id?: number | null;
+  assigned_to_user_id?: number;
+  status?: 'open' | 'done';
+}
+
+const taskNotFound = () => notFound('Task not found');
+const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+
+/** A task the user may see: one on a job they cannot see is as missing as one that is not there. */
+async function visibleTask(ctx: ServiceContext, db: Executor, id: number) {
+  const task = await findTask(db, ctx.auth.firm.id, id);
+  if (!task || !(await findVisibleJob(db, ctx.auth.firm.id, task.job_id, ctx.auth.user))) throw taskNotFound();
+  return task;
+}
+
+function dueLine(task: Pick<Task, 'due_at'>, tz: string): string {
+  return task.due_at ? ` due ${storedToLocal(task.due_at, tz).date}` : '';
+}
+
+export async function createTask(ctx: ServiceContext, input: TaskInput & { job_id: number; title: string }) {
+  const firmId = ctx.auth.firm.id;
+  const tz = ctx.auth.firm.timezone;
+  const title = requiredText(input.title, 'title');
+  const due = dueFromInput(input, tz) ?? null;
+  const id = await inTransaction(ctx.database, async (trx) => {
+    const job = await visibleJobOr404(trx, firmId, input.job_id, ctx.auth.user, 'job_id');
+    if (input.contact_id != null) await contactOr404(trx, firmId, input.contact_id, 'contact_id');
+    let assignee: number;
+    if (input.assigned_to_user_id !== undefined) assignee = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
+    else assignee = (await findActiveUser(trx, firmId, job.assigned_to_user_id)) ? job.assigned_to_user_id : ctx.auth.user.id;
+    const t = now();
+    const row = await trx.insertInto('tasks').values({
+      firm_id: firmId, job_id: job.id, contact_id: input.contact_id ?? null, title, task_type: input.task_type ?? 'call',
+      notes: blankToNull(input.notes) ?? null, due_at: due, status: 'open', assigned_to_user_id: assignee,
+      created_by_user_id: ctx.auth.user.id, completed_at: null, created_at: t, updated_at: t,
+    }).returningAll().executeTakeFirstOrThrow();
+    await logJobActivity(trx, {
+      firmId, jobId: job.id, userId: ctx.auth.user.id, kind: 'task_added',
+      summary: `Follow-up "${title}" added${dueLine(row, tz)}`,
+      data: { task_id: row.id, title, task_type: row.task_type, due_at: due, assigned_to_user_id: assignee },
+    });
+    return row.id;
+  });
+  return taskObject((await findTask(ctx.database.db, firmId, id))!, tz);
+}
+
+export async function getTask(ctx: ServiceContext, id: number) {
+  return taskObject(await visibleTask(ctx, ctx.database.db, id), ctx.auth.firm.timezone);
+}
+
+export async function listTasksOf(ctx: ServiceContext, filter: TaskFilter, page: Page) {
+  const { rows, total } = await listTasks(ctx.database.db, ctx.auth.firm.id, ctx.auth.user, filter, page.limit, page.offset);
+  return { data: rows.map((r) => taskObject(r, ctx.auth.firm.timezone)), total };
+}
+
+export async function updateTask(ctx: ServiceContext, id: number, input: TaskInput) {
+  const firmId = ctx.auth.firm.id;
+  const tz = ctx.auth.firm.timezone;
+  await inTransaction(ctx.database, async (trx) => {
+    const task = await visibleTask(ctx, trx, id);
+    const changes: Partial<Task> = {};
+    if (input.title !== undefined) changes.title = requiredText(input.title, 'title');
+    if (input.task_type !== undefined) changes.task_type = input.task_type;
+    if (input.notes !== undefined) changes.notes = blankToNull(input.notes) ?? null;
+    const due = dueFromInput(input, tz, task.due_at);
+    if (due !== undefined) changes.due_at = due;
+    if (input.contact_id !== undefined) {
+      changes.contact_id = input.contact_id === null ? null : (await contactOr404(trx, firmId, input.contact_id, 'contact_id')).id;
+    }
+    if (input.assigned_to_user_id !== undefined) changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
+    const t = now();
+    if (input.status !== undefined && input.status !== task.status) {
+      changes.status = input.status;
+      changes.completed_at = input.status === 'done' ? t : null;
+    }
+    const changed = (Object.keys(changes) as (keyof Task)[]).filter((k) => changes[k] !== task[k]);
+    if (changed.length === 0) return;
+    await trx.updateTable('tasks').set({ ...changes, updated_at: t }).where('id', '=', id).execute();
+    if (changes.status !== undefined) {
+      const title = changes.title ?? task.title;
+      await logJobActivity(trx, {
+        firmId, jobId: task.job_id, userId: ctx.auth.user.id, kind: changes.status === 'done' ? 'task_completed' : 'task_reopened',
+        summary: `Follow-up "${title}" ${changes.status === 'done' ? 'completed' : 'reopened'}`, data: { task_id: id, title },
+      });
+    }
+  });
+  return taskObject((await findTask(ctx.database.db, firmId, id))!, tz);
+}
+
+export async function deleteTask(ctx: ServiceContext, id: number): Promise<void> {
+  await inTransaction(ctx.database, async (trx) => {
+    await visibleTask(ctx, trx, id);
+    await trx.deleteFrom('tasks').where('id', '=', id).execute();
+  });
+}

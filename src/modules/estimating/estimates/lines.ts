@@ -1,0 +1,252 @@
+// Line items: add from the catalog (or a custom line), read with cost lines, change (cost lines
+// included), remove. Sales may add and change unit-priced lines; detailed lines and cost lines
+// need an estimator (roles.ts).
+import type { EstimateArea, EstimateLine } from '#db/tables.ts';
+import { badRequest, conflict, notFound } from '#platform/errors.ts';
+import { nameKey } from '#platform/text.ts';
+import { findItem, findService } from '#estimating/catalog/repo.ts';
+import { calculationOf, effectivePricing } from './calculation.ts';
+import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, priceBookFor, type PriceBook } from './from-catalog.ts';
+import { costLineColumns, lineColumns, type CostLineBody, type LineBody } from './line-fields.ts';
+import { findEstimate, nextPosition, type EstimateTree } from './repo.ts';
+import { lineWithCostLines } from './serialize.ts';
+import { EDITABLE, estimateNotFound, writeEstimate, type EstimateContext, type RevisionNote, type WriteStep } from './write.ts';
+
+export const lineNotFound = () => notFound('Line item not found');
+
+export interface AddLineBody extends LineBody {
+  service_id?: number; assembly_id?: number; quantity: number; area_id?: number; area_name?: string;
+  estimating_mode?: 'detailed' | 'unit_costing'; cost_lines?: CostLineBody[];
+}
+
+export interface ChangeLineBody extends LineBody {
+  area_id?: number; position?: number; cost_lines?: CostLineBody[];
+}
+
+const serviceNotFound = () => notFound('Catalog service not found', { field: 'service_id' });
+
+/** A line put in an inactive area would silently leave the bid: refuse it and say why. */
+function activeArea(area: EstimateArea, field: string): EstimateArea {
+  if (area.active === 1) return area;
+  throw conflict('Area is inactive', { code: 'area_inactive', field, message: 'Reactivate the area (PATCH the estimate with areas: [{id, active: true}]) first' });
+}
+
+/** The area a new line goes into: the one named, found by name, or the first active one ("Main" if none). */
+async function areaFor(step: WriteStep, body: { area_id?: number; area_name?: string }): Promise<EstimateArea> {
+  const { tree, trx, at } = step;
+  if (body.area_id !== undefined) {
+    const area = tree.areas.find((a) => a.id === body.area_id);
+    if (!area) throw notFound('Area not found', { field: 'area_id' });
+    return activeArea(area, 'area_id');
+  }
+  const name = body.area_name?.trim();
+  const found = name ? tree.areas.find((a) => nameKey(a.name) === nameKey(name)) : tree.areas.find((a) => a.active === 1);
+  if (found) return activeArea(found, 'area_name');
+  const e = tree.estimate;
+  const row = {
+    firm_id: e.firm_id, estimate_id: e.id, name: name || 'Main', position: nextPosition(tree.areas), quantity_source: 'manual',
+    takeoff_id: null, active: 1, created_at: at, updated_at: at,
+  };
+  const { id } = await trx.insertInto('estimate_areas').values(row).returning('id').executeTakeFirstOrThrow();
+  const area = { id, ...row };
+  tree.areas.push(area);
+  return area;
+}
+
+function checkLineRefs(tree: EstimateTree, lineId: number | null, columns: { bundle_parent_service_id?: number | null; parent_service_id?: number | null; is_bundle_master?: number }): void {
+  const others = new Map(tree.lines.filter((l) => l.id !== lineId).map((l) => [l.id, l]));
+  if (columns.bundle_parent_service_id != null) {
+    if (columns.is_bundle_master === 1) {
+      throw badRequest('A bundle master cannot be inside another bundle', { code: 'invalid_request', field: 'bundle_parent_service_id' });
+    }
+    const master = others.get(columns.bundle_parent_service_id);
+    if (!master || master.is_bundle_master !== 1) {
+      throw badRequest('bundle_parent_service_id must be a bundle master line of this estimate', { code: 'invalid_request', field: 'bundle_parent_service_id' });
+    }
+  }
+  if (columns.parent_service_id != null && !others.has(columns.parent_service_id)) {
+    throw badRequest('parent_service_id must be another line of this estimate', { code: 'invalid_request', field: 'parent_service_id' });
+  }
+}
+
+/** Applies a cost_lines list (Stripe-style: {id, ...changes}, {id, deleted: true}, or a new line). */
+async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLineBody[]): Promise<Record<string, number[]>> {
+  const { trx, tree, at, settings } = step;
+  if (line.estimating_mode !== 'detailed') {
+    throw badRequest('Only detailed lines have cost lines', { code: 'invalid_request', field: 'cost_lines' });
+  }
+  const existing = new Map((tree.costLines.get(line.id) ?? []).map((cl) => [cl.id, cl]));
+  const done: Record<string, number[]> = { added: [], changed: [], removed: [] };
+  let position = nextPosition([...existing.values()]);
+  let book: PriceBook | undefined;
+  for (const [i, body] of list.entries()) {
+    const path = `cost_lines[${i}]`;
+    const base = body.id === undefined ? undefined : existing.get(body.id);
+    if (body.id !== undefined && !base) throw notFound('Cost line not found', { field: `${path}.id` });
+    if (body.deleted) {
+      if (!base) throw badRequest('deleted needs the id of the cost line to remove', { code: 'invalid_request', field: `${path}.deleted` });
+      await trx.deleteFrom('estimate_cost_lines').where('id', '=', base.id).execute();
+      existing.delete(base.id);
+      done.removed.push(base.id);
+      continue;
+    }
+    let item = null;
+    if (body.catalog_item_id != null && body.catalog_item_id !== base?.catalog_item_id) {
+      const found = await findItem(trx, step.ctx.auth.firm.id, body.catalog_item_id);
+      if (!found || found.archived_at !== null) throw notFound('Catalog item not found', { field: `${path}.catalog_item_id` });
+      // The item's cost as the estimate's price list has it, like lines copied from a service.
+      book ??= await priceBookFor(trx, line.firm_id, effectivePricing(tree.estimate, settings).price_list_id);
+      item = { ...found, unit_cost_cents: book.itemCost.get(found.id) ?? found.unit_cost_cents };
+    }
+    const { id: _id, deleted: _deleted, position: pos, ...fields } = body;
+    const columns = costLineColumns(fields, base, item, settings, path);
+    if (base) {
+      await trx.updateTable('estimate_cost_lines').set({ ...columns, ...(pos !== undefined ? { position: pos } : {}), updated_at: at })
+        .where('id', '=', base.id).execute();
+      done.changed.push(base.id);
+    } else {
+      // costLineColumns fills every required column of a new cost line (or refuses the body).
+      const values = Object.assign({
+        catalog_item_id: null, quantity_formula: null, manual_quantity: null, pricing_method: null, pricing_rate: null,
+        haul: null, dump_material: null, unit_cost_typed: 0,
+      }, columns, {
+        firm_id: line.firm_id, estimate_id: line.estimate_id, line_item_id: line.id, position: pos ?? position++, created_at: at, updated_at: at,
+      }) as Required<typeof columns> & { firm_id: number; estimate_id: number; line_item_id: number; position: number; created_at: string; updated_at: string };
+      const { id } = await trx.insertInto('estimate_cost_lines').values(values).returning('id').executeTakeFirstOrThrow();
+      done.added.push(id);
+      step.newCostLines?.set(id, i);
+    }
+  }
+  return done;
+}
+
+/** Which role rule a line change falls under: unit-priced lines (sales may) or building (estimators). */
+function lineAction(mode: string | undefined, body: { cost_lines?: unknown }) {
+  // An unknown line gets the least demanding rule, so the caller hears 404 rather than a role refusal.
+  return (mode === 'unit_costing' || mode === undefined) && body.cost_lines === undefined ? 'unit_line' as const : 'build' as const;
+}
+
+export async function addLine(ctx: EstimateContext, estimateId: number, body: AddLineBody) {
+  const firmId = ctx.auth.firm.id;
+  if (body.service_id !== undefined && body.assembly_id !== undefined && body.service_id !== body.assembly_id) {
+    throw badRequest('service_id and assembly_id name the same catalog service; send one', { code: 'invalid_request', field: 'assembly_id' });
+  }
+  const serviceId = body.service_id ?? body.assembly_id;
+  const service = serviceId === undefined ? undefined : await findService(ctx.database.db, firmId, serviceId);
+  const mode = service?.estimating_mode ?? body.estimating_mode ?? 'unit_costing';
+  let lineId = 0;
+  const estimate = await writeEstimate(ctx, estimateId, { action: lineAction(mode, body), statuses: EDITABLE }, async (step) => {
+    const { trx, tree, at, settings } = step;
+    if (serviceId !== undefined && (!service || service.archived_at !== null)) throw serviceNotFound();
+    if (service && body.estimating_mode !== undefined && body.estimating_mode !== service.estimating_mode) {
+      throw badRequest(`The service is priced ${service.estimating_mode}; estimating_mode comes from the catalog`, { code: 'invalid_request', field: 'estimating_mode' });
+    }
+    const book = await priceBookFor(trx, firmId, effectivePricing(tree.estimate, settings).price_list_id);
+    const fromService = service ? lineFieldsFromService(service, book) : null;
+    const columns = lineColumns(body, mode);
+    const name = columns.name ?? fromService?.name;
+    const unit = columns.unit ?? fromService?.unit;
+    if (!name) throw badRequest('name is required for a line without a catalog service', { code: 'invalid_request', field: 'name' });
+    if (!unit) throw badRequest('unit is required for a line without a catalog service', { code: 'invalid_request', field: 'unit' });
+    checkLineRefs(tree, null, columns);
+    const area = await areaFor(step, body);
+    const e = tree.estimate;
+    const row = {
+      firm_id: firmId, estimate_id: e.id, area_id: area.id,
+      position: nextPosition(tree.lines.filter((l) => l.area_id === area.id)),
+      ...NEW_LINE_DEFAULTS,
+      ...(fromService ?? {}),
+      ...columns,
+      name, unit, estimating_mode: mode, quantity: columns.quantity!, quantity_source: 'manual',
+      created_at: at, updated_at: at,
+    };
+    const inserted = await trx.insertInto('estimate_lines').values(row).returning('id').executeTakeFirstOrThrow();
+    lineId = inserted.id;
+    const line: EstimateLine = { id: lineId, ...row };
+    tree.lines.push(line);
+    if (service && mode === 'detailed') {
+      await insertServiceCostLines(trx, line, service.id, book, settings, at);
+      tree.costLines.set(lineId, []);
+    }
+    if (body.cost_lines?.length) await applyCostLines(step, line, body.cost_lines);
+    return { action: 'line_added', summary: `Added ${name} (${Number(row.quantity)} ${unit})`, changes: { line_item_id: lineId, service_id: service?.id ?? null } };
+  });
+  return { estimate, lineId };
+}
+
+export async function getLine(ctx: EstimateContext, estimateId: number, lineId: number) {
+  const e = await findEstimate(ctx.database.db, ctx.auth.firm.id, estimateId, ctx.auth.user);
+  if (!e) throw estimateNotFound();
+  const line = await ctx.database.db.selectFrom('estimate_lines').selectAll().where('id', '=', lineId).where('estimate_id', '=', e.id).executeTakeFirst();
+  if (!line) throw lineNotFound();
+  const costLines = await ctx.database.db.selectFrom('estimate_cost_lines').selectAll().where('line_item_id', '=', line.id)
+    .orderBy('position').orderBy('id').execute();
+  return lineWithCostLines(line, costLines, calculationOf(e));
+}
+
+async function modeOf(ctx: EstimateContext, estimateId: number, lineId: number): Promise<string | undefined> {
+  const row = await ctx.database.db.selectFrom('estimate_lines').select('estimating_mode')
+    .where('id', '=', lineId).where('estimate_id', '=', estimateId).where('firm_id', '=', ctx.auth.firm.id).executeTakeFirst();
+  return row?.estimating_mode;
+}
+
+function lineOf(tree: EstimateTree, lineId: number): EstimateLine {
+  const line = tree.lines.find((l) => l.id === lineId);
+  if (!line) throw lineNotFound();
+  return line;
+}
+
+/** Field-by-field difference for the edit log. */
+function diff(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [k, v] of Object.entries(after)) if (k !== 'updated_at' && before[k] !== v) out[k] = { from: before[k], to: v };
+  return out;
+}
+
+export async function changeLine(ctx: EstimateContext, estimateId: number, lineId: number, body: ChangeLineBody) {
+  const action = lineAction(await modeOf(ctx, estimateId, lineId), body);
+  return writeEstimate(ctx, estimateId, { action, statuses: EDITABLE }, async (step): Promise<RevisionNote> => {
+    const { trx, tree, at } = step;
+    const line = lineOf(tree, lineId);
+    const { area_id: areaId, position, cost_lines: costLines, ...fields } = body;
+    const columns: Record<string, unknown> = lineColumns(fields, line.estimating_mode, line);
+    checkLineRefs(tree, line.id, {
+      ...columns,
+      is_bundle_master: (columns.is_bundle_master as number | undefined) ?? line.is_bundle_master,
+      bundle_parent_service_id: 'bundle_parent_service_id' in columns ? columns.bundle_parent_service_id as number | null : line.bundle_parent_service_id,
+    });
+    if (columns.is_bundle_master === 0 && line.is_bundle_master === 1 && tree.lines.some((l) => l.bundle_parent_service_id === line.id)) {
+      throw badRequest('The line still has bundle sub-lines; move or remove them first', { code: 'invalid_request', field: 'is_bundle_master' });
+    }
+    if (areaId !== undefined && areaId !== line.area_id) {
+      const area = tree.areas.find((a) => a.id === areaId);
+      if (!area) throw notFound('Area not found', { field: 'area_id' });
+      activeArea(area, 'area_id');
+      columns.area_id = areaId;
+      if (position === undefined) columns.position = nextPosition(tree.lines.filter((l) => l.area_id === areaId));
+    }
+    if (position !== undefined) columns.position = position;
+    const changed = diff(line as unknown as Record<string, unknown>, columns);
+    if (Object.keys(columns).length > 0) {
+      await trx.updateTable('estimate_lines').set({ ...columns, updated_at: at }).where('id', '=', line.id).execute();
+    }
+    const costLineChanges = costLines ? await applyCostLines(step, line, costLines) : undefined;
+    return {
+      action: 'line_changed', summary: `Changed ${line.name}`,
+      changes: { line_item_id: line.id, fields: changed, ...(costLineChanges ? { cost_lines: costLineChanges } : {}) },
+    };
+  });
+}
+
+export async function removeLine(ctx: EstimateContext, estimateId: number, lineId: number) {
+  return writeEstimate(ctx, estimateId, { action: lineAction(await modeOf(ctx, estimateId, lineId), {}), statuses: EDITABLE }, async ({ trx, tree }) => {
+    const line = lineOf(tree, lineId);
+    // A bundle goes with its sub-lines; lines that pointed at the removed one as their parent keep standing alone.
+    const removed = [line.id, ...tree.lines.filter((l) => l.bundle_parent_service_id === line.id).map((l) => l.id)];
+    await trx.updateTable('estimate_lines').set({ parent_service_id: null }).where('estimate_id', '=', line.estimate_id)
+      .where('parent_service_id', 'in', removed).execute();
+    await trx.deleteFrom('estimate_lines').where('id', 'in', removed).execute();
+    return { action: 'line_removed', summary: `Removed ${line.name}`, changes: { line_item_ids: removed } };
+  });
+}
+

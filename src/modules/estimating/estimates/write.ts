@@ -1,0 +1,137 @@
+// The one way an estimate changes: in a workspace transaction, find it (404 if the user may not
+// see it), check the role and the status, apply the change, re-price the whole estimate, store
+// the numbers, log the edit, keep the job's estimate fields, then answer the fresh estimate.
+// Document 3: every write re-runs the engine; reads return the last calculated numbers.
+import type { Transaction } from 'kysely';
+import type { DB, Estimate } from '#db/tables.ts';
+import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
+import { ApiError, conflict, notFound } from '#platform/errors.ts';
+import type { Geocoder } from '#platform/geocoding.ts';
+import { now } from '#platform/time.ts';
+import type { Settings } from '#platform/workspace.ts';
+import { calculate, linesInBid, storedCalculation } from './calculation.ts';
+import { resolveDriveTimes } from './drive-times.ts';
+import { refreshJobEstimate } from './job-estimate.ts';
+import { findEstimate, loadTree, type EstimateTree } from './repo.ts';
+import { assertEstimateRole, type EstimateAction } from './roles.ts';
+import { estimateObject } from './serialize.ts';
+
+export type Trx = Transaction<DB>;
+
+/** Estimate services also reach the geocoder (automatic driving time). */
+export interface EstimateContext extends ServiceContext {
+  geocoder: Geocoder;
+}
+
+export const estimateNotFound = () => notFound('Estimate not found');
+
+/** What a change logs in the edit log (GET …/revisions). */
+export interface RevisionNote {
+  action: string;
+  summary: string;
+  changes?: Record<string, unknown>;
+}
+
+export interface WriteStep {
+  ctx: EstimateContext;
+  trx: Trx;
+  tree: EstimateTree;
+  settings: Settings;
+  at: string;
+  /** Cost lines this write added, with their index in the body's cost_lines (for error paths). */
+  newCostLines?: Map<number, number>;
+}
+
+/** Statuses in which the estimate's content may change. */
+export const EDITABLE = ['draft', 'estimate', 'change_order'] as const;
+
+export interface WriteRule {
+  action: EstimateAction;
+  statuses: readonly string[];
+  /** Allowed on an archived estimate (restore). */
+  archived?: boolean;
+  /** Look up every automatic driving time again (recalculate). */
+  refreshDriveTimes?: boolean;
+}
+
+export function assertStatus(e: Estimate, rule: Pick<WriteRule, 'statuses' | 'archived'>): void {
+  if (e.archived_at !== null && !rule.archived) {
+    throw conflict('Estimate is archived', { code: 'estimate_archived', message: 'Restore the estimate (PATCH archived: false) to change it' });
+  }
+  if (rule.statuses.includes(e.status)) return;
+  if (e.status === 'won') {
+    throw conflict('Estimate is won', { code: 'estimate_won', status: e.status, message: 'A won estimate needs a change order for new scope' });
+  }
+  if (e.status === 'lost') {
+    throw conflict('Estimate is lost', { code: 'estimate_lost', status: e.status, message: 'A lost estimate is closed; reopen it to change it' });
+  }
+  throw conflict(`Not allowed while the estimate is ${e.status}`, { code: 'invalid_status', status: e.status });
+}
+
+async function jobAddressOf(trx: Trx, e: Estimate): Promise<string | null> {
+  if (e.job_id === null) return null;
+  const job = await trx.selectFrom('jobs').select('address').where('id', '=', e.job_id).executeTakeFirst();
+  return job?.address ?? null;
+}
+
+/**
+ * Re-prices a stored estimate and saves the numbers, the edit-log entry and the job's estimate
+ * fields. Returns the final tree.
+ */
+export async function repriceAndLog(step: Omit<WriteStep, 'tree'>, estimateId: number, note: RevisionNote,
+  options: { refreshDriveTimes?: boolean; totalBefore?: number | null } = {}): Promise<EstimateTree> {
+  const { trx, ctx, settings, at } = step;
+  const fresh = await trx.selectFrom('estimates').selectAll().where('id', '=', estimateId).executeTakeFirstOrThrow();
+  const tree = await loadTree(trx, fresh);
+  await resolveDriveTimes(trx, tree, { geocoder: ctx.geocoder, settings, jobAddress: await jobAddressOf(trx, fresh) }, !!options.refreshDriveTimes);
+  const { result } = calculate(tree, settings);
+  const stored = storedCalculation(result, linesInBid(tree).length);
+  const revision = fresh.revision + 1;
+  const changes = { ...stored, revision, updated_at: at };
+  await trx.updateTable('estimates').set(changes).where('id', '=', fresh.id).execute();
+  tree.estimate = { ...fresh, ...changes };
+  await trx.insertInto('estimate_revisions').values({
+    firm_id: fresh.firm_id, estimate_id: fresh.id, revision, action: note.action, summary: note.summary,
+    changes: JSON.stringify(note.changes ?? {}), user_id: ctx.auth.user.id,
+    total_before_cents: options.totalBefore === undefined ? fresh.price_cents : options.totalBefore,
+    total_after_cents: stored.price_cents, created_at: at,
+  }).execute();
+  await refreshJobEstimate(trx, fresh.job_id);
+  return tree;
+}
+
+/**
+ * A refusal naming a cost line this write added names it by its place in the body instead: the
+ * rollback leaves no cost line with that id.
+ */
+function namedByIndex(e: unknown, added: Map<number, number>): unknown {
+  if (!(e instanceof ApiError) || typeof e.body.cost_line_id !== 'number' || !added.has(e.body.cost_line_id)) return e;
+  const { error, cost_line_id: id, field, ...rest } = e.body;
+  const at = `cost_lines[${added.get(id as number)}]`;
+  return new ApiError(e.status, error, { ...rest, cost_line_id: null, field: field ? `${at}.${String(field)}` : at });
+}
+
+/**
+ * Runs one change of an existing estimate. `work` writes the change and says what to log;
+ * `after` runs on the re-priced tree (freezing a version, recording events) before the answer.
+ */
+export async function writeEstimate(
+  ctx: EstimateContext, id: number, rule: WriteRule,
+  work: (step: WriteStep) => Promise<RevisionNote>,
+  after?: (step: WriteStep) => Promise<void>,
+) {
+  return inWorkspaceTransaction(ctx, async (trx) => {
+    const firmId = ctx.auth.firm.id;
+    const estimate = await findEstimate(trx, firmId, id, ctx.auth.user);
+    if (!estimate) throw estimateNotFound();
+    assertEstimateRole(ctx.auth.user, rule.action);
+    assertStatus(estimate, rule);
+    const base = { ctx, trx, settings: ctx.auth.settings, at: now() };
+    const newCostLines = new Map<number, number>();
+    const note = await work({ ...base, tree: await loadTree(trx, estimate), newCostLines });
+    const tree = await repriceAndLog(base, id, note, { refreshDriveTimes: rule.refreshDriveTimes, totalBefore: estimate.price_cents })
+      .catch((e) => { throw namedByIndex(e, newCostLines); });
+    if (after) await after({ ...base, tree });
+    return estimateObject(tree);
+  });
+}

@@ -1,0 +1,116 @@
+// /v1/exports (document 3, Bulk data export): the dataset catalog, the JSON Lines streams and
+// workspace_data file exports; /v1/export-downloads/{token}, the keyless 24-hour link. Bulk
+// exports do not count toward a key's usage (document 1, Limits), so none of these routes is
+// rate limited; the work a key can queue is bounded by MAX_PENDING_EXPORTS instead.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import { contextFor } from '#platform/context.ts';
+import { Body, DateString, IdParam, One, RecordId } from '#platform/schemas.ts';
+import { DATASETS } from './catalog.ts';
+import { CatalogEntrySchema, ExportFileSchema, catalogEntry, exportFileObject, exportFilePath } from './serialize.ts';
+import { openDownload, readExport, requestExport, type ExportRequest } from './file-exports.ts';
+import { exportDataset } from './service.ts';
+
+const tags = ['Exports'];
+const notCounted = { rateLimit: false } as const;
+
+/** The keyless link handed to browsers and download tools: absolute, on the host the caller used. */
+function downloadUrl(request: FastifyRequest, token: string | null): string | null {
+  return token === null ? null : `${request.protocol}://${request.host}/v1/export-downloads/${token}`;
+}
+
+export function exportRoutes(app: FastifyInstance, database: Database, options: { dataDir: string }): void {
+  const ctx = contextFor(database);
+
+  app.get('/v1/exports', {
+    config: { permissions: ['read_jobs'], ...notCounted },
+    schema: {
+      tags, summary: 'List the export datasets',
+      response: { 200: Type.Object({ data: Type.Array(CatalogEntrySchema) }) },
+    },
+  }, async () => ({ data: DATASETS.map(catalogEntry) }));
+
+  app.get('/v1/exports/:file', {
+    config: { permissions: ['read_jobs'], ...notCounted },
+    // A HEAD would run the whole export only to discard it.
+    exposeHeadRoute: false,
+    schema: {
+      tags, summary: 'Stream a dataset as JSON Lines in id order (<dataset>.jsonl, or <dataset>.jsonl.gz gzip-compressed)',
+      params: Type.Object({ file: Type.String({ description: '<dataset>.jsonl or <dataset>.jsonl.gz' }) }),
+      querystring: Type.Object({
+        updated_after: Type.Optional(Type.String({ description: 'ISO 8601; rows where any changed-since field is later' })),
+      }),
+      response: {
+        200: {
+          description: 'One JSON object per line; an empty dataset is an empty body',
+          content: {
+            'application/x-ndjson': { schema: { type: 'string' } },
+            'application/gzip': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+      },
+    },
+  }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const { updated_after } = request.query as { updated_after?: string };
+    const started = exportDataset(ctx(request), file, updated_after);
+    const fileName = `${started.dataset.name}.jsonl${started.gzip ? '.gz' : ''}`;
+    return reply
+      .header('content-type', started.gzip ? 'application/gzip' : 'application/x-ndjson')
+      .header('content-disposition', `attachment; filename="${fileName}"`)
+      .header('x-service-export-dataset', started.dataset.name)
+      .header('x-service-export-watermark', started.watermark)
+      .header('cache-control', 'private, no-store')
+      .send(started.body);
+  });
+
+  app.post('/v1/exports', {
+    config: { permissions: ['read_jobs'], ...notCounted },
+    schema: {
+      tags, summary: 'Request a workspace_data export: a ZIP of every dataset, built in the background, downloadable for 24 hours',
+      body: Body({
+        kind: Type.String({ maxLength: 100, description: 'workspace_data (job_cost_out arrives with job costing)' }),
+        job_id: RecordId({ description: 'job_cost_out only' }),
+        from: DateString,
+        to: DateString,
+      }, { required: ['kind'] }),
+      response: { 202: One(ExportFileSchema) },
+    },
+  }, async (request, reply) => {
+    const file = await requestExport(ctx(request), request.body as ExportRequest);
+    return reply.status(202).header('location', exportFilePath(file.id))
+      .send({ data: exportFileObject(file, file.created_at, null) });
+  });
+
+  app.get('/v1/exports/files/:id', {
+    config: { permissions: ['read_jobs'], ...notCounted },
+    schema: {
+      tags, summary: 'Poll a file export; when ready it carries a fresh keyless download_url',
+      params: IdParam(), response: { 200: One(ExportFileSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    const { file, now, token } = await readExport(ctx(request), id);
+    return { data: exportFileObject(file, now, downloadUrl(request, token)) };
+  });
+
+  app.get('/v1/export-downloads/:token', {
+    config: { public: true, ...notCounted },
+    exposeHeadRoute: false,
+    schema: {
+      tags, summary: 'Download a workspace_data export (no key: the link is the credential, for 24 hours)', security: [],
+      params: Type.Object({ token: Type.String() }),
+      response: { 200: { description: 'ZIP with one <dataset>.jsonl per dataset', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } } },
+    },
+  }, async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const { file, size, body } = await openDownload(database, options.dataDir, token);
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-length', size)
+      .header('content-disposition', `attachment; filename="workspace_data-${file.id}.zip"`)
+      .header('cache-control', 'private, no-store')
+      .send(body);
+  });
+}

@@ -1,0 +1,144 @@
+// /v1/webhooks: subscriptions (document 1), the delivery log, redeliver and replay (ours).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import type { DeliveryStatus } from '#db/tables.ts';
+import { eventNameOf } from '#events/catalog.ts';
+import { contextFor } from '#platform/context.ts';
+import { badRequest, notFound } from '#platform/errors.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { zWire } from '#platform/time.ts';
+import { attemptsOf, findDeliveryRow, listDeliveryRows, listSubscriptionRows } from './repo.ts';
+import { DeliveryDetailSchema, DeliverySchema, SubscriptionSchema, deliveryObject, subscriptionObject } from './serialize.ts';
+import { createSubscription, deleteSubscription, redeliver, replayEvent, updateSubscription,
+  type SubscriptionInput } from './service.ts';
+
+const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned'];
+
+// Lengths and formats are checked by the service, which answers with document 1's messages.
+const fields = {
+  target_url: Nullable(Type.String({ description: 'https:// recommended; at most 500 characters' })),
+  event_type: Nullable(Type.String({ description: 'An event name, its dotted alias, `all` (business events) or `*` (job and proposal events)' })),
+  secret: Nullable(Type.String({ description: 'Signs deliveries (HMAC-SHA256); at most 128 characters; never returned' })),
+};
+
+export function webhookRoutes(app: FastifyInstance, database: Database, options: { allowPrivateNetwork: boolean }): void {
+  const ctx = contextFor(database);
+
+  app.get('/v1/webhooks', {
+    schema: {
+      tags: ['Webhooks'], summary: 'List subscriptions, newest first (deactivated ones included)',
+      response: { 200: Type.Object({ data: Type.Array(SubscriptionSchema) }) },
+    },
+  }, async (request) => ({ data: (await listSubscriptionRows(database.db, request.auth.firm.id)).map(subscriptionObject) }));
+
+  app.post('/v1/webhooks', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Webhooks'], summary: 'Subscribe a URL to an event (default job_status_changed)',
+      body: Body(fields), response: { 201: One(SubscriptionSchema) },
+    },
+  }, async (request, reply) => {
+    const created = await createSubscription(ctx(request), request.body as SubscriptionInput, options.allowPrivateNetwork);
+    return reply.status(201).send({ data: subscriptionObject(created) });
+  });
+
+  app.patch('/v1/webhooks/:id', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Webhooks'], summary: 'Change a subscription; a new secret rotates it, active true reactivates it',
+      params: IdParam(), body: Body({ ...fields, active: Type.Boolean() }), response: { 200: One(SubscriptionSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: subscriptionObject(await updateSubscription(ctx(request), id, request.body as SubscriptionInput, options.allowPrivateNetwork)) };
+  });
+
+  app.delete('/v1/webhooks/:id', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Webhooks'], summary: 'Deactivate a subscription (history kept, pending deliveries abandoned)',
+      params: IdParam(), response: { 200: One(SubscriptionSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: subscriptionObject(await deleteSubscription(ctx(request), id)) };
+  });
+
+  app.get('/v1/webhooks/deliveries', {
+    config: { permissions: ['read_jobs'] },
+    schema: {
+      tags: ['Webhooks'], summary: 'The delivery log, newest first',
+      querystring: Type.Object({
+        webhook_id: Type.Optional(RecordId()),
+        event_id: Type.Optional(Type.String()),
+        event_type: Type.Optional(Type.String()),
+        status: Type.Optional(Type.String({ description: DELIVERY_STATUSES.join(', ') })),
+        ...PageQuery(200),
+      }),
+      response: { 200: ListOf(DeliverySchema) },
+    },
+  }, async (request) => {
+    const q = request.query as { webhook_id?: number; event_id?: string; event_type?: string; status?: string; limit?: number; offset?: number };
+    if (q.status !== undefined && !DELIVERY_STATUSES.includes(q.status as DeliveryStatus)) {
+      throw badRequest(`status must be one of ${DELIVERY_STATUSES.join(', ')}`, { field: 'status' });
+    }
+    const page = pageOf(q);
+    const { rows, total } = await listDeliveryRows(database.db, request.auth.firm.id, request.auth.user, {
+      webhookId: q.webhook_id, eventId: q.event_id, eventType: q.event_type === undefined ? undefined : eventNameOf(q.event_type), status: q.status as DeliveryStatus | undefined,
+    }, page.limit, page.offset);
+    return listEnvelope(rows.map(deliveryObject), total, page);
+  });
+
+  const readDelivery = async (firmId: number, user: Parameters<typeof findDeliveryRow>[2], id: number) => {
+    const row = await findDeliveryRow(database.db, firmId, user, id);
+    if (!row) throw notFound('Webhook delivery not found');
+    const attempts = await attemptsOf(database.db, id);
+    return {
+      ...deliveryObject(row),
+      attempt_log: attempts.map((a) => ({
+        number: a.number, delivery_uuid: a.delivery_uuid, target_url: a.target_url, attempted_at: zWire(a.signed_at), duration_ms: a.duration_ms,
+        response_status: a.response_status, error: a.error,
+      })),
+      payload: JSON.parse(row.payload) as unknown,
+    };
+  };
+
+  app.get('/v1/webhooks/deliveries/:id', {
+    config: { permissions: ['read_jobs'] },
+    schema: {
+      tags: ['Webhooks'], summary: 'One delivery with every attempt and the body it sends',
+      params: IdParam(), response: { 200: One(DeliveryDetailSchema) },
+    },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { data: await readDelivery(request.auth.firm.id, request.auth.user, id) };
+  });
+
+  app.post('/v1/webhooks/deliveries/:id/redeliver', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Webhooks'], summary: 'Send a delivery\'s event again to its subscription (a new delivery, same event_id, current record)',
+      params: IdParam(), response: { 202: One(DeliveryDetailSchema) },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    const newId = await redeliver(ctx(request), id);
+    return reply.status(202).send({ data: await readDelivery(request.auth.firm.id, request.auth.user, newId) });
+  });
+
+  app.post('/v1/webhooks/replay', {
+    config: { permissions: ['write_jobs'] },
+    schema: {
+      tags: ['Webhooks'], summary: 'Send an event again (by event_id) to every active subscription that receives it, or to one',
+      body: Body({ event_id: Type.String({ minLength: 1, maxLength: 64 }), webhook_id: RecordId() }, { required: ['event_id'] }),
+      response: { 202: Type.Object({ data: Type.Array(DeliverySchema) }) },
+    },
+  }, async (request, reply) => {
+    const body = request.body as { event_id: string; webhook_id?: number };
+    const ids = await replayEvent(ctx(request), body.event_id, body.webhook_id);
+    const rows = await Promise.all(ids.map((id) => findDeliveryRow(database.db, request.auth.firm.id, request.auth.user, id)));
+    return reply.status(202).send({ data: rows.map((r) => deliveryObject(r!)) });
+  });
+}

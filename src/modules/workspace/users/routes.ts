@@ -1,0 +1,23 @@
+// GET /v1/users: the workspace's teammates (document 2 leaves the shape to us; it is the user object).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Database } from '#db/database.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { ListOf, PageQuery } from '#platform/schemas.ts';
+import { listActiveUsers } from './repo.ts';
+import { UserSchema, userObject } from './serialize.ts';
+
+export function userRoutes(app: FastifyInstance, database: Database): void {
+  app.get('/v1/users', {
+    config: { permissions: ['read_jobs'] },
+    schema: {
+      tags: ['Users'], summary: 'List the workspace users',
+      querystring: Type.Object(PageQuery(200)),
+      response: { 200: ListOf(UserSchema) },
+    },
+  }, async (request) => {
+    const page = pageOf(request.query as { limit?: number; offset?: number });
+    const { rows, total } = await listActiveUsers(database.db, request.auth.firm.id, page.limit, page.offset);
+    return listEnvelope(rows.map(userObject), total, page);
+  });
+}
