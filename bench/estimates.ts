@@ -20,6 +20,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '#src/app.ts';
+import { buildDeps } from '#platform/deps.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import { priceEstimate } from '#engines/pricing/index.ts';
 import { createApiKey, createWorkspace } from '#admin/service.ts';
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     const firm = await database.db.selectFrom('firms').selectAll().where('id', '=', firmId).executeTakeFirstOrThrow();
     const settings = settingsOf(firm);
     const auth = await actingAs(database.db, firmId, ownerId);
-    const ctx = { database, auth, geocoder: noGeocoder };
+    const ctx = { database, auth, deps: buildDeps({ geocoder: noGeocoder }) };
     const row = await findEstimate(database.db, firmId, estimateId, auth.user);
     if (!row) throw new Error('estimate not found');
     const tree: EstimateTree = await loadTree(database.db, row);

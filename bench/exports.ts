@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from '#src/app.ts';
+import { buildDeps } from '#platform/deps.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
 import { openBenchDatabase } from './database.ts';
@@ -31,7 +32,7 @@ import { datasetLines } from '#integrations/exports/stream.ts';
 import { requestExport } from '#integrations/exports/file-exports.ts';
 import { workspaceExportTask } from '#integrations/exports/workspace-file.ts';
 import { actingAs } from '#platform/auth.ts';
-import { systemClock } from '#worker/clock.ts';
+import { systemClock } from '#platform/clock.ts';
 import { insertJobs } from './seed.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
       name: 'Bench Paving', owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
     });
     const { key } = await createApiKey(database, firmId, { user_id: ownerId, name: 'bench', permissions: ['read_jobs'] });
-    const ctx = { database, auth: await actingAs(database.db, firmId, ownerId, ['read_jobs']) };
+    const ctx = { database, deps: buildDeps(), auth: await actingAs(database.db, firmId, ownerId, ['read_jobs']) };
     const user = ctx.auth.user;
     const app = await buildApp(database, { adminToken: null, rateLimit: { max: 1e9, windowMs: 1000 }, logLevel: false, dataDir });
     await app.listen({ host: '127.0.0.1', port: 0 });

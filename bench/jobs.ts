@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '#src/app.ts';
+import { buildDeps } from '#platform/deps.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
 import { openBenchDatabase } from './database.ts';
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
       return r;
     };
 
-    const ctx = { database, auth: await actingAs(database.db, firmId, ownerId) };
+    const ctx = { database, deps: buildDeps(), auth: await actingAs(database.db, firmId, ownerId) };
     const queryTimings = async (jobs: number) => {
       const iters = QUICK ? 300 : 1000;
       // What resolving a key costs when the app's key memo misses: the key by its prefix, then its

@@ -28,7 +28,7 @@ import { recordEvent } from '#events/record.ts';
 import { createApiKey, createWorkspace } from '#admin/service.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
-import { systemClock } from '#worker/clock.ts';
+import { systemClock } from '#platform/clock.ts';
 import { startRunner } from '#worker/runner.ts';
 
 const QUICK = process.argv.includes('--quick');

@@ -12,27 +12,11 @@ import { installErrorHandler } from '#platform/error-handler.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import { ApiError } from '#platform/errors.ts';
 import { adminRoutes } from '#admin/routes.ts';
-import { clientAccountRoutes } from '#crm/client-accounts/routes.ts';
-import { jobDetailRoutes } from '#crm/job-details/routes.ts';
-import { jobStageRoutes } from '#crm/job-stages/routes.ts';
-import { jobTagRoutes } from '#crm/job-tags/routes.ts';
-import { eventFeedRoutes } from '#integrations/events/routes.ts';
-import { webhookRoutes } from '#integrations/webhooks/routes.ts';
-import { jobRoutes } from '#crm/jobs/routes.ts';
-import { locationRoutes } from '#crm/locations/routes.ts';
-import { userRoutes } from '#workspace/users/routes.ts';
-import { exportRoutes } from '#integrations/exports/routes.ts';
-import { contactRoutes } from '#crm/contacts/routes.ts';
-import { customFieldRoutes } from '#crm/custom-fields/routes.ts';
-import { noteRoutes } from '#crm/notes/routes.ts';
-import { activityRoutes } from '#crm/activities/routes.ts';
-import { taskRoutes } from '#crm/tasks/routes.ts';
-import { jobActivityRoutes } from '#crm/job-activity/routes.ts';
-import { searchRoutes } from '#crm/search/routes.ts';
-import { mergeRoutes } from '#crm/merges/routes.ts';
-import { catalogRoutes } from '#estimating/catalog/routes.ts';
-import { estimateRoutes } from '#estimating/estimates/routes.ts';
-import { geocoderFor, type Geocoder } from '#platform/geocoding.ts';
+import { installAreas, type Area } from './area.ts';
+import { AREAS } from './areas.ts';
+import { startEnv } from './env.ts';
+import type { Env } from '#platform/context.ts';
+import type { Geocoder } from '#platform/geocoding.ts';
 
 export const API_VERSION = 'v1';
 export const SERVICE_VERSION = '0.1.0';
@@ -43,9 +27,16 @@ export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<
   logLevel?: string | false;
   /** Accept webhook targets on private and loopback addresses (GROUNDWORK_ALLOW_PRIVATE_NETWORK). */
   allowPrivateNetwork?: boolean;
+  /** The process's environment when the caller built it already (serve shares it with the worker). */
+  env?: Env;
 };
 
-export async function buildApp(database: Database, config: AppConfig): Promise<FastifyInstance> {
+export async function buildApp(database: Database, config: AppConfig, areas: readonly Area[] = AREAS): Promise<FastifyInstance> {
+  const env = config.env ?? startEnv(database, {
+    dataDir: config.dataDir, geocoderUrl: config.geocoderUrl ?? undefined, geocoder: config.geocoder,
+    allowPrivateNetwork: config.allowPrivateNetwork,
+  }, areas);
+  const { routes } = installAreas(areas);
   const app = Fastify({
     logger: config.logLevel === false ? false : { level: config.logLevel ?? 'info' },
     // Keys are server secrets (document 1): no CORS headers are ever sent.
@@ -96,26 +87,7 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
     }, async () => ({ status: 'ok', version: API_VERSION }));
     v1.get('/v1/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
 
-    userRoutes(v1, database);
-    clientAccountRoutes(v1, database);
-    locationRoutes(v1, database);
-    jobStageRoutes(v1, database);
-    jobRoutes(v1, database);
-    jobDetailRoutes(v1, database);
-    jobTagRoutes(v1, database);
-    contactRoutes(v1, database);
-    customFieldRoutes(v1, database);
-    noteRoutes(v1, database);
-    activityRoutes(v1, database);
-    taskRoutes(v1, database);
-    jobActivityRoutes(v1, database);
-    searchRoutes(v1, database);
-    mergeRoutes(v1, database);
-    catalogRoutes(v1, database);
-    estimateRoutes(v1, database, config.geocoder ?? geocoderFor(config.geocoderUrl));
-    exportRoutes(v1, database, { dataDir: config.dataDir ?? 'data' });
-    webhookRoutes(v1, database, { allowPrivateNetwork: config.allowPrivateNetwork ?? false });
-    eventFeedRoutes(v1, database);
+    for (const register of routes) register(v1, env);
   });
 
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { url: '/v1/openapi.json' } as never });

@@ -28,7 +28,8 @@ async function main(argv: string[]): Promise<void> {
     const { startWorker } = await import('#worker/index.ts');
     const database = openDatabase(config.databaseUrl);
     await migrateToLatest(database);
-    const worker = startWorker(database, config);
+    const { startEnv, depsOptionsOf } = await import('./env.ts');
+    const worker = startWorker(startEnv(database, depsOptionsOf(config)), config);
     console.log('Groundwork worker running (webhook deliveries, export files); Ctrl-C stops it.');
     const stop = async () => {
       await worker.stop();

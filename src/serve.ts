@@ -1,6 +1,7 @@
 // `groundwork serve`: migrate, seed the demo workspace on an empty database, listen.
 import type { Config } from './config.ts';
 import { buildApp } from './app.ts';
+import { depsOptionsOf, startEnv } from './env.ts';
 import { openDatabase } from '#db/database.ts';
 import { migrateToLatest } from '#db/migrate.ts';
 import { seedDemoWorkspace } from '#seed/demo.ts';
@@ -9,9 +10,10 @@ import { startWorker } from '#worker/index.ts';
 export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
-  const demo = config.demo ? await seedDemoWorkspace(database) : null;
-  const app = await buildApp(database, { ...config, allowPrivateNetwork: config.worker.allowPrivateNetwork });
-  const worker = config.worker.inServe ? startWorker(database, config, (m) => app.log.error(m)) : null;
+  const env = startEnv(database, depsOptionsOf(config));
+  const demo = config.demo ? await seedDemoWorkspace(env) : null;
+  const app = await buildApp(database, { ...config, env });
+  const worker = config.worker.inServe ? startWorker(env, config, (m) => app.log.error(m)) : null;
   const close = async () => {
     await app.close();
     await worker?.stop();

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Config } from '#src/config.ts';
 import { openDatabase } from '#db/database.ts';
+import { startEnv } from '#src/env.ts';
 import { migrateToLatest } from '#db/migrate.ts';
 import { ApiError } from '#platform/errors.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
@@ -163,6 +164,7 @@ export async function runAdmin(config: Pick<Config, 'databaseUrl'>, args: string
     return v.help ? 0 : 2;
   }
   const database = openDatabase(config.databaseUrl);
+  startEnv(database);
   try {
     await migrateToLatest(database);
     const result = await dispatch(database, parsed.positionals, v);

@@ -3,7 +3,7 @@
 // attempts in batches, so the database sees a few transactions per batch rather than two per
 // attempt. Its clock is injectable, so tests walk the whole 33-hour retry schedule by moving time.
 import type { Database } from '#db/database.ts';
-import type { Clock } from '#worker/clock.ts';
+import type { Clock } from '#platform/clock.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import { claimDueDeliveries, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from './deliveries.ts';
 import { WebhookSender } from './sender.ts';

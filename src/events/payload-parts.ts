@@ -1,6 +1,6 @@
 // Records that ride along in a delivery's body (document 1: `job` on job events and on business
-// events that belong to a job, `estimate` on estimate_* events). Each area registers how to build
-// its part, so the events code does not depend on the areas that emit events.
+// events that belong to a job, `estimate` on estimate_* events). Each area names how to build its
+// parts in its manifest (src/area.ts), so the events code does not depend on the areas that emit events.
 import type { Executor } from '#db/dialect.ts';
 import type { Event } from '#db/tables.ts';
 
@@ -10,18 +10,4 @@ export interface PayloadPart {
   appliesTo(event: Event): boolean;
   /** The record as it is now (null when it no longer exists). */
   build(db: Executor, event: Event): Promise<unknown>;
-}
-
-const parts = new Map<string, PayloadPart>();
-
-export function registerPayloadPart(part: PayloadPart): void {
-  parts.set(part.field, part);
-}
-
-export function payloadPart(field: string): PayloadPart | undefined {
-  return parts.get(field);
-}
-
-export function registeredPayloadParts(): PayloadPart[] {
-  return [...parts.values()];
 }

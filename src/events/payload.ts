@@ -3,15 +3,15 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Event } from '#db/tables.ts';
 import { zWire } from '#platform/time.ts';
-import { payloadPart, registeredPayloadParts } from './payload-parts.ts';
+import { contributions } from '#src/area.ts';
 
 /** Version label of the payloads (year-month of the events release). */
 export const PAYLOAD_API_VERSION = '2026-09';
 
 async function jobOf(db: Executor, event: Event): Promise<unknown> {
-  const part = payloadPart('job');
-  // Registered by modules/jobs/webhook-job.ts, which every job event recorder imports.
-  if (!part) throw new Error('the job payload part is not registered');
+  const part = contributions().payloadParts.find((p) => p.field === 'job');
+  // The CRM area contributes it (crm/jobs/webhook-job.ts).
+  if (!part) throw new Error('no area contributes the job payload part');
   return event.job_id === null ? null : part.build(db, event);
 }
 
@@ -29,7 +29,7 @@ export async function buildPayload(db: Executor, event: Event): Promise<string> 
       data,
     };
     if (event.job_id !== null) body.job = await jobOf(db, event);
-    for (const part of registeredPayloadParts()) {
+    for (const part of contributions().payloadParts) {
       if (part.field !== 'job' && part.appliesTo(event)) body[part.field] = await part.build(db, event);
     }
     return JSON.stringify(body);

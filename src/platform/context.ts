@@ -1,15 +1,24 @@
-// What a service call needs: the database and who is calling. Services never see a request.
+// What a service call needs: the database, who is calling and the outside services (deps).
+// Services never see a request.
 import type { Database } from '#db/database.ts';
 import type { AuthContext } from './auth.ts';
+import type { Deps } from './deps.ts';
 
 export interface ServiceContext {
   database: Database;
   auth: AuthContext;
+  deps: Deps;
+}
+
+/** What a process hands its routes and tasks: the database and the dependency bag. */
+export interface Env {
+  database: Database;
+  deps: Deps;
 }
 
 /** For routes: the service context of an authenticated request. */
-export function contextFor(database: Database) {
-  return (request: { auth: AuthContext }): ServiceContext => ({ database, auth: request.auth });
+export function contextFor(env: Env) {
+  return (request: { auth: AuthContext }): ServiceContext => ({ database: env.database, deps: env.deps, auth: request.auth });
 }
 
 /**

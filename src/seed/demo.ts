@@ -2,7 +2,7 @@
 // customers, sites and jobs across the pipeline, written through the same services as the API
 // (so its jobs carry their events like any other): people on its jobs, custom fields with
 // values, notes and follow-ups included.
-import type { Database } from '#db/database.ts';
+import type { Env } from '#platform/context.ts';
 import { actingAs } from '#platform/auth.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
@@ -19,7 +19,6 @@ import { createAccountTask } from '#crm/account-tasks/service.ts';
 import { createEstimate } from '#estimating/estimates/service.ts';
 import { addLine } from '#estimating/estimates/lines.ts';
 import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
-import { noGeocoder } from '#platform/geocoding.ts';
 
 export interface DemoWorkspace { firmId: number; name: string; key: string }
 
@@ -47,7 +46,8 @@ const JOBS = [
 ];
 
 /** Creates the demo workspace when the database has no workspace yet; returns null otherwise. */
-export async function seedDemoWorkspace(database: Database): Promise<DemoWorkspace | null> {
+export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null> {
+  const { database, deps } = env;
   const any = await database.db.selectFrom('firms').select('id').limit(1).executeTakeFirst();
   if (any) return null;
   const name = 'Blacktop Brothers Paving';
@@ -63,7 +63,7 @@ export async function seedDemoWorkspace(database: Database): Promise<DemoWorkspa
   await createUser(database, firm_id, { name: 'Luis Ortega', email: 'luis@blacktopbrothers.example', role: 'crew', job_title: 'Foreman' });
   const { key } = await createApiKey(database, firm_id, { user_id: owner_user_id, name: 'Demo key', permissions: [...PERMISSIONS] });
 
-  const ctx = { database, auth: await actingAs(database.db, firm_id, owner_user_id) };
+  const ctx = { database, deps, auth: await actingAs(database.db, firm_id, owner_user_id) };
   const customers = [];
   for (const c of CUSTOMERS) customers.push((await upsertClientAccount(ctx, c)).account);
   const sites = [];
@@ -106,7 +106,7 @@ export async function seedDemoWorkspace(database: Database): Promise<DemoWorkspa
     if (n === 1) {
       await createNote(ctx, { column: 'job_id', id }, { content: 'Walked the lot with Marcus: east entrance base failure, mill 2", overlay 2".', type: 'meeting' });
       await createTask(ctx, { job_id: id, title: 'Send revised overlay proposal', task_type: 'email', due_date: now().slice(0, 10) });
-      await demoEstimate({ ...ctx, geocoder: noGeocoder }, id);
+      await demoEstimate(ctx, id);
     }
     n++;
   }

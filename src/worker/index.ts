@@ -1,24 +1,24 @@
-// The background tasks a worker process runs: webhook deliveries and workspace export files.
+// The background tasks a worker process runs: webhook deliveries (the events core) and every
+// area's own tasks (src/area.ts, workerTasks: workspace export files today).
 import type { Config } from '#src/config.ts';
-import type { Database } from '#db/database.ts';
+import { contributions } from '#src/area.ts';
 import { WebhookWorker } from '#events/delivery-worker.ts';
-import { workspaceExportTask } from '#integrations/exports/workspace-file.ts';
-import { systemClock, type Clock } from './clock.ts';
+import type { Env } from '#platform/context.ts';
 import { startRunner, type BackgroundTask, type Runner } from './runner.ts';
 
-export function backgroundTasks(database: Database, config: Pick<Config, 'worker' | 'dataDir'>, clock: Clock = systemClock): BackgroundTask[] {
+export function backgroundTasks(env: Env, config: Pick<Config, 'worker'>): BackgroundTask[] {
   return [
-    new WebhookWorker(database, {
-      clock, leaseMs: config.worker.leaseMs, concurrency: config.worker.concurrency,
+    new WebhookWorker(env.database, {
+      clock: env.deps.clock, leaseMs: config.worker.leaseMs, concurrency: config.worker.concurrency,
       allowPrivateNetwork: config.worker.allowPrivateNetwork,
     }),
-    workspaceExportTask(database, { dataDir: config.dataDir, clock, leaseMs: config.worker.leaseMs }),
+    ...contributions().workerTasks(env, { leaseMs: config.worker.leaseMs }),
   ];
 }
 
 /** Starts the worker loops; errors are logged and the loop goes on. */
-export function startWorker(database: Database, config: Pick<Config, 'worker' | 'dataDir'>,
+export function startWorker(env: Env, config: Pick<Config, 'worker'>,
   log: (message: string) => void = (m) => console.error(m)): Runner {
-  return startRunner(backgroundTasks(database, config), config.worker.pollMs,
+  return startRunner(backgroundTasks(env, config), config.worker.pollMs,
     (task, err) => log(`worker ${task}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`));
 }

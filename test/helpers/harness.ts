@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#src/app.ts';
+import type { Area } from '#src/area.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import { openDatabase, type Database } from '#db/database.ts';
 import { migrateToLatest } from '#db/migrate.ts';
@@ -107,7 +108,16 @@ export async function freshDatabase(): Promise<{ database: Database; drop: () =>
   return { database, drop: () => database.close() };
 }
 
-export async function startApp(options: { rateLimit?: { max: number; windowMs: number }; adminToken?: string | null; allowPrivateNetwork?: boolean; geocoder?: Geocoder } = {}): Promise<TestApp> {
+export interface AppOptions {
+  rateLimit?: { max: number; windowMs: number };
+  adminToken?: string | null;
+  allowPrivateNetwork?: boolean;
+  geocoder?: Geocoder;
+  /** The area list to install (a test may add a stand-in area for one that does not exist yet). */
+  areas?: readonly Area[];
+}
+
+export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-test-'));
   const app = await buildApp(database, {
@@ -118,7 +128,7 @@ export async function startApp(options: { rateLimit?: { max: number; windowMs: n
     // Test receivers listen on loopback.
     allowPrivateNetwork: options.allowPrivateNetwork ?? true,
     geocoder: options.geocoder,
-  });
+  }, options.areas);
   await app.ready();
   const admin = client(app, { authorization: `Bearer ${ADMIN_TOKEN}` });
   const as = (key: string) => client(app, { 'x-api-key': key });

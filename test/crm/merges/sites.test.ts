@@ -2,20 +2,26 @@
 // move, the merged site is archived and its old id (and address, external_ref) resolve to the
 // survivor; sites with invoiced jobs need move_invoiced_jobs (document 2, Search and merge).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { registerInvoicedJobCounter } from '#crm/merges/movers.ts';
+import type { Area } from '#src/area.ts';
+import { AREAS } from '#src/areas.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { contact, customer, customField, job, link, linksOf, ok, row, setCustomValues, site } from './fixtures.ts';
 
-let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
-afterAll(() => t.close());
-
-// Invoices arrive with a later area: this file stands in for it with jobs it marks as invoiced.
+// Invoices arrive with a later area: this file stands in for it with an area whose counter
+// counts the jobs it marks as invoiced.
 const invoiced = new Set<number>();
-registerInvoicedJobCounter(async (db, firmId, locationId) => {
-  const jobs = await db.selectFrom('jobs').select('id').where('firm_id', '=', firmId).where('location_id', '=', locationId).execute();
-  return jobs.filter((j) => invoiced.has(j.id)).length;
-});
+const billingStandIn: Area = {
+  name: 'billing-stand-in',
+  routes: [],
+  async invoicedJobCounter(db, firmId, locationId) {
+    const jobs = await db.selectFrom('jobs').select('id').where('firm_id', '=', firmId).where('location_id', '=', locationId).execute();
+    return jobs.filter((j) => invoiced.has(j.id)).length;
+  },
+};
+
+let t: TestApp;
+beforeAll(async () => { t = await startApp({ areas: [...AREAS, billingStandIn] }); });
+afterAll(() => t.close());
 afterEach(() => invoiced.clear());
 
 async function pair(w: Workspace) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertJobs } from '../../../bench/seed.ts';
 import { workspaceExportTask } from '#integrations/exports/workspace-file.ts';
 import { storedAt } from '#platform/time.ts';
-import { ManualClock } from '#worker/clock.ts';
+import { ManualClock } from '#platform/clock.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { Z, jsonLines, rawGet, unzip } from './helpers.ts';
 

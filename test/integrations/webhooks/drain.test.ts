@@ -7,7 +7,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#db/database.ts';
 import { WebhookWorker } from '#events/delivery-worker.ts';
-import { ManualClock } from '#worker/clock.ts';
+import { ManualClock } from '#platform/clock.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import { deliveriesOf, makeJob, subscribe } from './kit.ts';

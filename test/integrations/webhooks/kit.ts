@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { afterEach, expect } from 'vitest';
 import { WebhookWorker } from '#events/delivery-worker.ts';
-import { ManualClock } from '#worker/clock.ts';
+import { ManualClock } from '#platform/clock.ts';
 import { storedAt } from '#platform/time.ts';
 import type { TestApp, Workspace } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';

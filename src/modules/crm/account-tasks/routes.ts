@@ -1,8 +1,7 @@
 // /v1/account-tasks: company follow-ups. Registered by tasks/routes.ts (taskRoutes).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
 import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { dueBound, followUpFields, followUpQuery, StatusField } from '#crm/tasks/schemas.ts';
@@ -15,8 +14,8 @@ const fields = {
   email_me: Type.Union(EMAIL_ME.map((e) => Type.Literal(e)), { description: 'none (default), that_day, day_before' }),
 };
 
-export function accountTaskRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function accountTaskRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.post('/v1/account-tasks', {
     config: { permissions: ['write_jobs'] },

@@ -1,9 +1,8 @@
 // /v1/activities: interactions logged by other systems (a phone system, an email tool, a CRM),
 // idempotent on source + external_id.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
 import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { ACTIVITY_TYPES, ActivitySchema, DIRECTIONS } from './serialize.ts';
@@ -32,8 +31,8 @@ const body = Body({
   }),
 }, { required: ['type'] });
 
-export function activityRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function activityRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.post('/v1/activities', {
     config: { permissions: ['write_jobs'] },

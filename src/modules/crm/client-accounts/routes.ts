@@ -1,8 +1,7 @@
 // /v1/client-accounts: customers (document 2, Syncing rules and Required fields of create calls).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { Body, IdParam, ListOf, Nullable, One, PageQuery } from '#platform/schemas.ts';
 import { listClientAccounts } from './repo.ts';
@@ -18,8 +17,8 @@ const fields = {
   notes: Nullable(Type.String()),
 };
 
-export function clientAccountRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function clientAccountRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/client-accounts', {
     config: { permissions: ['read_jobs'] },
@@ -36,9 +35,9 @@ export function clientAccountRoutes(app: FastifyInstance, database: Database): v
   }, async (request) => {
     const q = request.query as { external_ref?: string; q?: string; include_archived?: boolean; limit?: number; offset?: number };
     const page = pageOf(q);
-    const { rows, total } = await listClientAccounts(database.db, request.auth.firm.id, {
+    const { rows, total } = await listClientAccounts(env.database.db, request.auth.firm.id, {
       externalRef: q.external_ref, q: q.q?.trim() || undefined, includeArchived: q.include_archived,
-      engine: database.dialect.engine,
+      engine: env.database.dialect.engine,
     }, page.limit, page.offset);
     return listEnvelope(rows.map(clientAccountObject), total, page);
   });

@@ -1,9 +1,8 @@
 // /v1/contacts with channels and links, people on a job (GET and POST /v1/jobs/{job_id}/contacts)
 // and a company's people (GET /v1/client-accounts/{id}/contacts). Document 2, Contacts.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
 import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { addChannel, deleteChannel, updateChannel, type ChannelInput } from './channels.ts';
@@ -36,8 +35,8 @@ const contactFields = {
 const ChannelParams = Type.Object({ id: Id, ref: Type.String({ minLength: 1, maxLength: 40 }) });
 const NoContent = { 204: Type.Null() };
 
-export function contactRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function contactRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/contacts', {
     config: { permissions: ['read_jobs'] },

@@ -1,10 +1,9 @@
 // /v1/custom-fields and PATCH /v1/{jobs|client-accounts|contacts|locations}/{id}/custom-fields
 // (document 2, Custom fields and Custom field definition).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
+import type { ApiApp } from '#platform/routes.ts';
 import type { CustomFieldEntity } from '#db/tables.ts';
-import { contextFor } from '#platform/context.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { Body, IdParam, One } from '#platform/schemas.ts';
 import { ENTITY_TYPES, FIELD_TYPES, LABEL_MAX } from './rules.ts';
 import { CustomFieldSchema, customFieldObject } from './serialize.ts';
@@ -33,8 +32,8 @@ const VALUE_PATHS: [string, CustomFieldEntity, string][] = [
   ['/v1/locations/:id/custom-fields', 'location', 'Sites'],
 ];
 
-export function customFieldRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function customFieldRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/custom-fields', {
     config: { permissions: ['read_jobs'] },

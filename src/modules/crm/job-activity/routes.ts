@@ -1,17 +1,15 @@
 // GET /v1/jobs/{job_id}/activity: the job page's activity log (document 2: "Tagging and other
 // job-page changes ... land in the job's activity log").
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { ListOf, PageQuery, RecordId } from '#platform/schemas.ts';
-import './merge-mover.ts';
 import { JobActivityEntrySchema } from './serialize.ts';
 import { jobActivityOf } from './service.ts';
 
-export function jobActivityRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function jobActivityRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/jobs/:job_id/activity', {
     config: { permissions: ['read_jobs'] },

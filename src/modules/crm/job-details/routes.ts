@@ -1,8 +1,7 @@
 // /v1/jobs/{job_id}/details, /location, /operations-assignment and /contacts/{contact_id}.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { Body, DateString, Nullable, NullableObject, One, RecordId } from '#platform/schemas.ts';
 import { TagSchema } from '#crm/job-tags/routes.ts';
 import { getJobDetails, removeJobContact, setJobLocation, setOperationsAssignment, updateJobDetails,
@@ -43,8 +42,8 @@ const JobDetailsSchema = Type.Object({
   operations: OperationsSchema,
 });
 
-export function jobDetailRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function jobDetailRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/jobs/:job_id/details', {
     config: { permissions: ['read_jobs'] },

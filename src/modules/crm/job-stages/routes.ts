@@ -1,7 +1,7 @@
 // GET /v1/job-stages and GET /v1/job-types: the workspace's pipeline and job type values.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import type { Env } from '#platform/context.ts';
 import { ListOf } from '#platform/schemas.ts';
 import { jobTypesOf } from '#platform/workspace.ts';
 import { listStages } from './repo.ts';
@@ -17,12 +17,12 @@ const StageSchema = Type.Object({
 /** Both lists are short and unpaged; the envelope keeps the list convention (limit = total). */
 const whole = <T>(data: T[]) => ({ data, pagination: { total: data.length, limit: data.length, offset: 0 } });
 
-export function jobStageRoutes(app: FastifyInstance, database: Database): void {
+export function jobStageRoutes(app: ApiApp, env: Env): void {
   app.get('/v1/job-stages', {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Jobs'], summary: 'Pipeline stages in order', response: { 200: ListOf(StageSchema) } },
   }, async (request) => {
-    const stages = await listStages(database.db, request.auth.firm.id);
+    const stages = await listStages(env.database.db, request.auth.firm.id);
     return whole(stages.map((s) => ({ key: s.key, label: s.label, type: s.type, position: s.position, is_completed: s.is_completed === 1 })));
   });
 

@@ -1,8 +1,7 @@
 // /v1/job-tags and /v1/jobs/{job_id}/tags.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { Body, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { addTagsToJob, createTag, listTags, removeTagFromJob, tagObject } from './service.ts';
@@ -10,8 +9,8 @@ import { addTagsToJob, createTag, listTags, removeTagFromJob, tagObject } from '
 export const TagSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
 const Id = RecordId();
 
-export function jobTagRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function jobTagRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/job-tags', {
     config: { permissions: ['read_jobs'] },

@@ -5,8 +5,6 @@
 import type { Executor } from '#db/dialect.ts';
 import type { JobStage } from '#db/tables.ts';
 import { recordEvent } from '#events/record.ts';
-// Registers the `job` part of webhook bodies wherever job events can be recorded.
-import './webhook-job.ts';
 
 const CLOSED_LOST = new Set(['lost', 'excluded']);
 

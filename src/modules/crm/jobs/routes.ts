@@ -1,8 +1,7 @@
 // /v1/jobs (document 2, Jobs): list, read, upsert-create, update, move, delete, merge.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
 import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import type { JobInput } from './fields.ts';
@@ -33,8 +32,8 @@ const jobFields = {
 
 const IncludeAssignees = { include_assignees: Type.Optional(Type.Boolean()) };
 
-export function jobRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function jobRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/jobs', {
     config: { permissions: ['read_jobs'] },

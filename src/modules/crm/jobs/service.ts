@@ -252,7 +252,9 @@ export async function mergeJob(ctx: ServiceContext, id: number, intoId: number):
     const customFields = { ...JSON.parse(away.custom_fields), ...JSON.parse(kept.custom_fields) };
     if (JSON.stringify(customFields) !== kept.custom_fields) fills.custom_fields = JSON.stringify(customFields);
 
-    await moveJobRecords(trx, away.id, kept.id);
+    await moveJobRecords(trx, {
+      firmId, userId: ctx.auth.user.id, keptId: kept.id, awayId: away.id, keptName: kept.name, awayName: away.name, choices: {},
+    });
     await trx.deleteFrom('jobs').where('id', '=', away.id).execute();
     await adjustJobCount(trx, firmId, away.status, -1);
     await saveJobChanges(trx, kept, fills);

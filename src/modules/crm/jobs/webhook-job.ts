@@ -1,6 +1,6 @@
 // The job object of webhook payloads (document 1, "Job and proposal event payload"): the listed
 // fields of the API's job object, with assigned_to cut to {id, name, email}.
-import { registerPayloadPart } from '#events/payload-parts.ts';
+import type { PayloadPart } from '#events/payload-parts.ts';
 import { findJobRow } from './repo.ts';
 import { jobObject } from './serialize.ts';
 
@@ -19,11 +19,12 @@ export function webhookJobObject(job: ReturnType<typeof jobObject>) {
   return out;
 }
 
-registerPayloadPart({
+/** The `job` part of a delivery body: the job as it is now. */
+export const jobPayloadPart: PayloadPart = {
   field: 'job',
   appliesTo: (event) => event.job_id !== null,
   async build(db, event) {
     const row = await findJobRow(db, event.firm_id, event.job_id!, null);
     return row ? webhookJobObject(jobObject(row)) : null;
   },
-});
+};

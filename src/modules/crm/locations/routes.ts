@@ -1,8 +1,7 @@
 // /v1/locations: sites (document 2, Syncing rules and Required fields of create calls).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { listLocations } from './repo.ts';
@@ -19,8 +18,8 @@ const fields = {
   notes: Nullable(Type.String()),
 };
 
-export function locationRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function locationRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/locations', {
     config: { permissions: ['read_jobs'] },
@@ -38,9 +37,9 @@ export function locationRoutes(app: FastifyInstance, database: Database): void {
   }, async (request) => {
     const q = request.query as { external_ref?: string; client_account_id?: number; q?: string; include_archived?: boolean; limit?: number; offset?: number };
     const page = pageOf(q);
-    const { rows, total } = await listLocations(database.db, request.auth.firm.id, {
+    const { rows, total } = await listLocations(env.database.db, request.auth.firm.id, {
       externalRef: q.external_ref, clientAccountId: q.client_account_id, q: q.q?.trim() || undefined,
-      includeArchived: q.include_archived, engine: database.dialect.engine,
+      includeArchived: q.include_archived, engine: env.database.dialect.engine,
     }, page.limit, page.offset);
     return listEnvelope(rows.map(locationObject), total, page);
   });

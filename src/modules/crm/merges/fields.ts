@@ -9,7 +9,7 @@ import type { ClientAccount, CustomFieldDefinition, Location } from '#db/tables.
 import { badRequest } from '#platform/errors.ts';
 import { isBlank } from '#platform/records.ts';
 import type { ContactRow } from '#crm/contacts/repo.ts';
-import type { MergeKind } from './movers.ts';
+import type { RecordMergeKind } from './movers.ts';
 
 export type Choice = 'keep' | 'drop' | 'both';
 
@@ -63,7 +63,7 @@ const SITE_FIELDS: FieldSpec<Location>[] = [
   text('notes', 'Notes'),
 ];
 
-const SPECS: Record<MergeKind, FieldSpec<any>[]> = { client_account: CUSTOMER_FIELDS, contact: CONTACT_FIELDS, location: SITE_FIELDS };
+const SPECS: Record<RecordMergeKind, FieldSpec<any>[]> = { client_account: CUSTOMER_FIELDS, contact: CONTACT_FIELDS, location: SITE_FIELDS };
 
 export const CUSTOM_FIELD_ENTITY = { client_account: 'account', contact: 'contact', location: 'location' } as const;
 
@@ -99,7 +99,7 @@ export class MergeFields {
   private readonly keptCustom: Record<string, unknown>;
   private readonly awayCustom: Record<string, unknown>;
 
-  constructor(kind: MergeKind, kept: Row, private readonly away: Row, defs: CustomFieldDefinition[]) {
+  constructor(kind: RecordMergeKind, kept: Row, private readonly away: Row, defs: CustomFieldDefinition[]) {
     this.specs = SPECS[kind];
     for (const spec of this.specs) {
       this.known.add(spec.field);

@@ -1,12 +1,13 @@
-// The movers of the records that exist today: jobs, sites, contacts, contact links, channels,
-// notes, activities and follow-ups. Later areas register theirs next to these (movers.ts).
+// The CRM area's merge movers for customers, sites and contacts: jobs, sites, contacts, contact
+// links, channels, notes, activities and follow-ups. Later areas list theirs in their own
+// manifests (src/area.ts, `mergeMovers`).
 import type { Transaction } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
 import type { ContactChannel, ContactLink, DB, Job } from '#db/tables.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { saveJobChanges } from '#crm/jobs/service.ts';
-import { registerRecordMergeMover, type MergeKind, type MergeScope } from './movers.ts';
+import type { MergeMover, MergeScope } from './movers.ts';
 
 type Trx = Transaction<DB>;
 
@@ -20,15 +21,15 @@ async function countRows(db: Executor, table: PointerTable, column: PointerColum
   return Number(row.n);
 }
 
-function pointerMover(kind: MergeKind, label: string, table: PointerTable, column: PointerColumn): void {
-  registerRecordMergeMover(kind, {
+function pointerMover(label: string, table: PointerTable, column: PointerColumn): MergeMover {
+  return {
     label,
     count: (db, fromId, scope) => countRows(db, table, column, scope.firmId, fromId),
     async move(trx, fromId, toId, scope) {
       await trx.updateTable(table).set({ [column]: toId, updated_at: now() } as never)
         .where('firm_id', '=', scope.firmId).where(column, '=', fromId).execute();
     },
-  });
+  };
 }
 
 // ---- jobs: through saveJobChanges, so updated_at moves and job_updated is recorded -----------
@@ -101,12 +102,12 @@ function targetLinks(db: Executor, firmId: number, kind: ContactLink['kind'], ta
     .where('target_id', '=', targetId).orderBy('id').execute();
 }
 
-function linkTargetMover(kind: MergeKind, linkKind: ContactLink['kind']): void {
-  registerRecordMergeMover(kind, {
+function linkTargetMover(linkKind: ContactLink['kind']): MergeMover {
+  return {
     label: 'contact links',
     count: async (db, fromId, scope) => (await targetLinks(db, scope.firmId, linkKind, fromId)).length,
     move: async (trx, fromId, toId, scope) => moveLinks(trx, await targetLinks(trx, scope.firmId, linkKind, fromId), { target_id: toId }),
-  });
+  };
 }
 
 // ---- customers ---------------------------------------------------------------------------
@@ -116,7 +117,7 @@ function renamedCompany(company: string | null, scope: MergeScope): string | nul
   return company !== null && nameKey(company) === nameKey(scope.awayName) ? scope.keptName : company;
 }
 
-registerRecordMergeMover('client_account', {
+const customerJobs: MergeMover = {
   label: 'jobs',
   count: (db, fromId, scope) => countJobs(db, scope.firmId, 'client_account_id', fromId),
   async move(trx, fromId, toId, scope) {
@@ -124,9 +125,8 @@ registerRecordMergeMover('client_account', {
       await saveJobChanges(trx, job, { client_account_id: toId, company: renamedCompany(job.company, scope) });
     }
   },
-});
-pointerMover('client_account', 'sites', 'locations', 'client_account_id');
-registerRecordMergeMover('client_account', {
+};
+const customerContacts: MergeMover = {
   label: 'contacts',
   async count(db, fromId, scope) {
     const row = await db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n'))
@@ -138,15 +138,22 @@ registerRecordMergeMover('client_account', {
     await trx.updateTable('contacts').set({ client_account_id: toId, company: scope.keptName, updated_at: now() })
       .where('firm_id', '=', scope.firmId).where('client_account_id', '=', fromId).execute();
   },
-});
-linkTargetMover('client_account', 'company');
-pointerMover('client_account', 'notes', 'notes', 'client_account_id');
-pointerMover('client_account', 'activities', 'activities', 'client_account_id');
-pointerMover('client_account', 'company follow-ups', 'account_tasks', 'client_account_id');
+};
+
+/** A customer merge, in preview order. */
+export const customerMergeMovers: readonly MergeMover[] = [
+  customerJobs,
+  pointerMover('sites', 'locations', 'client_account_id'),
+  customerContacts,
+  linkTargetMover('company'),
+  pointerMover('notes', 'notes', 'client_account_id'),
+  pointerMover('activities', 'activities', 'client_account_id'),
+  pointerMover('company follow-ups', 'account_tasks', 'client_account_id'),
+];
 
 // ---- sites -------------------------------------------------------------------------------
 
-registerRecordMergeMover('location', {
+const siteJobs: MergeMover = {
   label: 'jobs',
   count: (db, fromId, scope) => countJobs(db, scope.firmId, 'location_id', fromId),
   async move(trx, fromId, toId, scope) {
@@ -155,8 +162,10 @@ registerRecordMergeMover('location', {
       await saveJobChanges(trx, job, { location_id: toId });
     }
   },
-});
-linkTargetMover('location', 'location');
+};
+
+/** A site merge, in preview order. */
+export const siteMergeMovers: readonly MergeMover[] = [siteJobs, linkTargetMover('location')];
 
 // ---- contacts ----------------------------------------------------------------------------
 
@@ -167,7 +176,7 @@ async function jobIdsOfPerson(db: Executor, firmId: number, contactId: number): 
   return new Set([...onJobs, ...linked].map((r) => r.id));
 }
 
-registerRecordMergeMover('contact', {
+const personJobs: MergeMover = {
   label: 'jobs',
   count: async (db, fromId, scope) => (await jobIdsOfPerson(db, scope.firmId, fromId)).size,
   async move(trx, fromId, toId, scope) {
@@ -193,7 +202,7 @@ registerRecordMergeMover('contact', {
       await saveJobChanges(trx, job, { linked_contact_id: toId });
     }
   },
-});
+};
 
 function channelsOf(db: Executor, contactId: number): Promise<ContactChannel[]> {
   return db.selectFrom('contact_channels').selectAll().where('contact_id', '=', contactId)
@@ -202,7 +211,7 @@ function channelsOf(db: Executor, contactId: number): Promise<ContactChannel[]> 
 
 const sameChannel = (a: ContactChannel, b: ContactChannel) => a.kind === b.kind && a.value_key === b.value_key;
 
-registerRecordMergeMover('contact', {
+const personChannels: MergeMover = {
   label: 'phones and emails',
   async count(db, fromId, scope) {
     const kept = await channelsOf(db, scope.keptId);
@@ -251,18 +260,23 @@ registerRecordMergeMover('contact', {
       }
     }
   },
-});
+};
 
 function personLinks(db: Executor, contactId: number): Promise<ContactLink[]> {
   return db.selectFrom('contact_links').selectAll().where('contact_id', '=', contactId).orderBy('id').execute();
 }
 
-registerRecordMergeMover('contact', {
-  label: 'company and site links',
-  count: async (db, fromId) => (await personLinks(db, fromId)).length,
-  move: async (trx, fromId, toId) => moveLinks(trx, await personLinks(trx, fromId), { contact_id: toId }),
-});
-pointerMover('contact', 'notes', 'notes', 'contact_id');
-pointerMover('contact', 'activities', 'activities', 'contact_id');
-pointerMover('contact', 'job follow-ups', 'tasks', 'contact_id');
-pointerMover('contact', 'company follow-ups', 'account_tasks', 'contact_id');
+/** A contact merge, in preview order. */
+export const contactMergeMovers: readonly MergeMover[] = [
+  personJobs,
+  personChannels,
+  {
+    label: 'company and site links',
+    count: async (db, fromId) => (await personLinks(db, fromId)).length,
+    move: async (trx, fromId, toId) => moveLinks(trx, await personLinks(trx, fromId), { contact_id: toId }),
+  },
+  pointerMover('notes', 'notes', 'contact_id'),
+  pointerMover('activities', 'activities', 'contact_id'),
+  pointerMover('job follow-ups', 'tasks', 'contact_id'),
+  pointerMover('company follow-ups', 'account_tasks', 'contact_id'),
+];

@@ -1,11 +1,10 @@
 // Merge previews and merges of customers, contacts and sites (document 2, Search and merge).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { Body, IdParam, One, RecordId } from '#platform/schemas.ts';
 import type { Choice } from './fields.ts';
-import type { MergeKind } from './movers.ts';
+import type { RecordMergeKind } from './movers.ts';
 import { mergeRecords, previewMerge } from './service.ts';
 
 const Brief = Type.Object({ id: Type.Integer(), name: Type.String(), archived: Type.Boolean() });
@@ -38,14 +37,14 @@ const Choices = Type.Record(Type.String(), Type.Union([Type.Literal('keep'), Typ
   description: "{field: keep | drop}; keep keeps the kept record's value, drop takes the merged-away one; custom fields as custom:<key>; a contact's phone and email may be both",
 });
 
-const AREAS: { kind: MergeKind; path: string; tag: string; noun: string; into: string }[] = [
+const AREAS: { kind: RecordMergeKind; path: string; tag: string; noun: string; into: string }[] = [
   { kind: 'client_account', path: '/v1/client-accounts', tag: 'Customers', noun: 'customer', into: 'into_client_account_id' },
   { kind: 'contact', path: '/v1/contacts', tag: 'Contacts', noun: 'contact', into: 'into_contact_id' },
   { kind: 'location', path: '/v1/locations', tag: 'Sites', noun: 'site', into: 'into_location_id' },
 ];
 
-export function mergeRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function mergeRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   for (const area of AREAS) {
     app.get(`${area.path}/:id/merge-preview`, {

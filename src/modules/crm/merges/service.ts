@@ -19,14 +19,13 @@ import { definitionsOf } from '#crm/custom-fields/values.ts';
 import { findLocation, findLocationRow } from '#crm/locations/repo.ts';
 import { companyRequiredOnSites } from '#crm/locations/service.ts';
 import { CUSTOM_FIELD_ENTITY, MergeFields, type Choice, type FieldDiff } from './fields.ts';
-import { countInvoicedJobs, moversOf, type MergeKind, type MergeScope } from './movers.ts';
-import './record-movers.ts';
+import { countInvoicedJobs, moversOf, type RecordMergeKind, type MergeScope } from './movers.ts';
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
 
 type Trx = Transaction<DB>;
 type AnyRow = ClientAccount | ContactRow | Location;
 
-const AREA: Record<MergeKind, { noun: string; notFound: string; intoField: string }> = {
+const AREA: Record<RecordMergeKind, { noun: string; notFound: string; intoField: string }> = {
   client_account: { noun: 'customer', notFound: 'Client account not found', intoField: 'into_client_account_id' },
   contact: { noun: 'contact', notFound: 'Contact not found', intoField: 'into_contact_id' },
   location: { noun: 'site', notFound: 'Location not found', intoField: 'into_location_id' },
@@ -35,7 +34,7 @@ const AREA: Record<MergeKind, { noun: string; notFound: string; intoField: strin
 export interface RecordBrief { id: number; name: string; archived: boolean }
 export interface Blocker { code: string; message: string }
 
-function nameOf(kind: MergeKind, row: AnyRow): string {
+function nameOf(kind: RecordMergeKind, row: AnyRow): string {
   if (kind === 'contact') {
     const c = row as ContactRow;
     return displayNameOf({ ...c, company: c.ca_name ?? c.company });
@@ -43,7 +42,7 @@ function nameOf(kind: MergeKind, row: AnyRow): string {
   return (row as ClientAccount | Location).name;
 }
 
-function brief(kind: MergeKind, row: AnyRow): RecordBrief {
+function brief(kind: RecordMergeKind, row: AnyRow): RecordBrief {
   return { id: row.id, name: nameOf(kind, row), archived: row.archived_at !== null };
 }
 
@@ -51,7 +50,7 @@ function brief(kind: MergeKind, row: AnyRow): RecordBrief {
  * The two records, merged-away first. A site named as the one to keep may be given by a
  * merged-away site's old id (it resolves to the survivor); the site merged away is taken as stored.
  */
-async function loadPair(db: Executor, kind: MergeKind, firmId: number, awayId: number, intoId: number): Promise<[AnyRow, AnyRow]> {
+async function loadPair(db: Executor, kind: RecordMergeKind, firmId: number, awayId: number, intoId: number): Promise<[AnyRow, AnyRow]> {
   const area = AREA[kind];
   const find = (id: number, into: boolean): Promise<AnyRow | undefined> => {
     if (kind === 'client_account') return findClientAccount(db, firmId, id);
@@ -78,21 +77,22 @@ const invoicedJobs = (n: number) => conflict('Site has invoiced jobs', {
   code: 'invoiced_jobs', invoiced_job_count: n,
 });
 
-async function fieldsOf(db: Executor, kind: MergeKind, firmId: number, kept: AnyRow, away: AnyRow): Promise<MergeFields> {
+async function fieldsOf(db: Executor, kind: RecordMergeKind, firmId: number, kept: AnyRow, away: AnyRow): Promise<MergeFields> {
   const defs = await definitionsOf(db, firmId, CUSTOM_FIELD_ENTITY[kind]);
   return new MergeFields(kind, kept as never, away as never, defs);
 }
 
-function scopeOf(ctx: ServiceContext, kind: MergeKind, kept: AnyRow, away: AnyRow, keptName: string, choices: Record<string, Choice>): MergeScope {
+function scopeOf(ctx: ServiceContext, kind: RecordMergeKind, kept: AnyRow, away: AnyRow, keptName: string, choices: Record<string, Choice>): MergeScope {
   return {
     firmId: ctx.auth.firm.id, userId: ctx.auth.user.id, keptId: kept.id, awayId: away.id,
     keptName, awayName: nameOf(kind, away), choices,
   };
 }
 
-async function countMoves(db: Executor, kind: MergeKind, scope: MergeScope): Promise<{ count: number; label: string }[]> {
+async function countMoves(db: Executor, kind: RecordMergeKind, scope: MergeScope): Promise<{ count: number; label: string }[]> {
   const out: { count: number; label: string }[] = [];
   for (const mover of moversOf(kind)) {
+    if (!mover.count) continue;
     const count = await mover.count(db, scope.awayId, scope);
     if (count > 0) out.push({ count, label: mover.label });
   }
@@ -110,7 +110,7 @@ export interface MergePreview {
   invoiced_job_count?: number;
 }
 
-export async function previewMerge(ctx: ServiceContext, kind: MergeKind, awayId: number, intoId: number): Promise<MergePreview> {
+export async function previewMerge(ctx: ServiceContext, kind: RecordMergeKind, awayId: number, intoId: number): Promise<MergePreview> {
   const db = ctx.database.db;
   const firmId = ctx.auth.firm.id;
   const [away, kept] = await loadPair(db, kind, firmId, awayId, intoId);
@@ -153,7 +153,7 @@ export interface MergeResult {
   message: string;
 }
 
-export function mergeRecords(ctx: ServiceContext, kind: MergeKind, awayId: number, input: MergeInput): Promise<MergeResult> {
+export function mergeRecords(ctx: ServiceContext, kind: RecordMergeKind, awayId: number, input: MergeInput): Promise<MergeResult> {
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const [away, kept] = await loadPair(trx, kind, firmId, awayId, input.intoId);

@@ -1,9 +1,8 @@
 // Notes and logged interactions: POST/GET /v1/jobs/{job_id}/notes, /v1/contacts/{contact_id}/notes,
 // /v1/client-accounts/{account_id}/notes, and /v1/notes/{id} (read, update, delete).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import type { NoteFilter, NoteParentColumn } from './repo.ts';
@@ -26,8 +25,8 @@ const PARENTS: { path: string; param: string; column: NoteParentColumn; tag: str
   { path: '/v1/client-accounts/:account_id/notes', param: 'account_id', column: 'client_account_id', tag: 'Customers', label: 'a customer' },
 ];
 
-export function noteRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function noteRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   for (const parent of PARENTS) {
     app.post(parent.path, {

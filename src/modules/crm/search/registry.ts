@@ -1,11 +1,13 @@
-// The one place search types are registered. A record kind joins GET /v1/search with one call:
+// What a search type is. A record kind joins GET /v1/search by an object in its area's manifest
+// (`searchTypes`, src/area.ts):
 //
-//   registerSearchType({ type: 'invoice', search: (db, ctx, q, limit) => ... });
+//   export const invoiceSearch: SearchType = { type: 'invoice', search: (db, caller, q, limit) => ... };
 //
 // `search` returns the type's best `limit` hits for the key's user, best first (see rankHits).
 // Kinds the spec names whose records do not exist yet are accepted in `types` and return nothing.
 import type { Engine, Executor } from '#db/dialect.ts';
 import type { User } from '#db/tables.ts';
+import { contributions } from '#src/area.ts';
 import type { Rank, SearchQuery } from './query.ts';
 
 /** Every type name GET /v1/search accepts (document 2, Search and merge), in response order. */
@@ -43,15 +45,8 @@ export interface SearchType {
   search(db: Executor, caller: SearchCaller, q: SearchQuery, limit: number): Promise<SearchHit[]>;
 }
 
-const registered = new Map<SearchTypeName, SearchType>();
-
-export function registerSearchType(t: SearchType): void {
-  if (registered.has(t.type)) throw new Error(`search type ${t.type} is registered twice`);
-  registered.set(t.type, t);
-}
-
 export function searchTypeOf(name: SearchTypeName): SearchType | undefined {
-  return registered.get(name);
+  return contributions().searchTypes.get(name);
 }
 
 /** Best first: exact, then prefix, then contains; then most recently updated; then newest. */

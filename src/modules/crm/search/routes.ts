@@ -1,8 +1,7 @@
 // GET /v1/search (document 2, Search and merge).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { Nullable } from '#platform/schemas.ts';
 import { SEARCH_TYPE_NAMES } from './registry.ts';
 import { PER_TYPE, search } from './service.ts';
@@ -16,8 +15,8 @@ const ResultSchema = Type.Object({
   app_url: Type.String({ description: 'path of the record in the web app, relative to its address' }),
 });
 
-export function searchRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function searchRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/search', {
     config: { permissions: ['read_jobs'] },

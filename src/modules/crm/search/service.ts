@@ -3,7 +3,6 @@ import { badRequest } from '#platform/errors.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { parseSearchQuery } from './query.ts';
 import { SEARCH_TYPE_NAMES, searchTypeOf, type SearchResult, type SearchTypeName } from './registry.ts';
-import '#crm/search/types/index.ts';
 
 /** Results per type. */
 export const PER_TYPE = 5;

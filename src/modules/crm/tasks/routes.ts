@@ -1,18 +1,15 @@
 // /v1/tasks: job follow-ups. Company follow-ups (/v1/account-tasks) register from here too.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
 import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
-import { accountTaskRoutes } from '#crm/account-tasks/routes.ts';
 import { dueBound, followUpFields, followUpQuery, StatusField } from './schemas.ts';
 import { TaskSchema } from './serialize.ts';
 import { createTask, deleteTask, getTask, listTasksOf, updateTask, type TaskInput } from './service.ts';
 
-export function taskRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
-  accountTaskRoutes(app, database);
+export function taskRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.post('/v1/tasks', {
     config: { permissions: ['write_jobs'] },

@@ -2,10 +2,9 @@
 // /v1/estimate-templates. Reads need read_jobs; writes need write_jobs and an owner or
 // estimating admin user (403 estimating_admin_required). DELETE archives; PATCH {archived:false}
 // restores.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import type { Permission } from '#platform/permissions.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
@@ -32,8 +31,8 @@ const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 /** Deletes (archives included) also need Delete records, as every DELETE of the API does (document 1, Permissions). */
 const DELETE: { permissions: Permission[] } = { permissions: ['write_jobs', 'delete_records'] };
 
-export function catalogRoutes(app: FastifyInstance, database: Database): void {
-  const ctx = contextFor(database);
+export function catalogRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
   const idOf = (request: { params: unknown }) => (request.params as { id: number }).id;
 
   // ---- services ----

@@ -4,7 +4,7 @@
 // it, or the issued version as with ?version=N.
 import type { Executor } from '#db/dialect.ts';
 import type { Estimate } from '#db/tables.ts';
-import { registerPayloadPart } from '#events/payload-parts.ts';
+import type { PayloadPart } from '#events/payload-parts.ts';
 import { recordBusinessEvent } from '#events/record.ts';
 import { loadTree } from './repo.ts';
 import { estimateObject } from './serialize.ts';
@@ -42,7 +42,8 @@ export async function recordEstimateDeclined(trx: Executor, e: Estimate, fromSta
   });
 }
 
-registerPayloadPart({
+/** The `estimate` part of estimate_* deliveries: the frozen version for issued and revised events, else the estimate now. */
+export const estimatePayloadPart: PayloadPart = {
   field: 'estimate',
   appliesTo: (event) => event.event_type.startsWith('estimate_'),
   async build(db, event) {
@@ -56,4 +57,4 @@ registerPayloadPart({
     const e = await db.selectFrom('estimates').selectAll().where('firm_id', '=', event.firm_id).where('id', '=', data.estimate_id).executeTakeFirst();
     return e ? estimateObject(await loadTree(db, e)) : null;
   },
-});
+};

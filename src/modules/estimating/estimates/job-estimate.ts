@@ -4,7 +4,7 @@
 // document 2 keeps for changes of the job itself ("not on new estimates").
 import { sql } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
-import { registerJobMergeMover } from '#crm/jobs/merge-movers.ts';
+import type { MergeMover } from '#crm/merges/movers.ts';
 
 export async function refreshJobEstimate(trx: Executor, jobId: number | null): Promise<void> {
   if (jobId === null) return;
@@ -21,8 +21,11 @@ export async function refreshJobEstimate(trx: Executor, jobId: number | null): P
   }).where('id', '=', jobId).execute();
 }
 
-// A job merge moves the merged-away job's estimates to the kept job (document 2, Merge).
-registerJobMergeMover(async (trx, from, to) => {
-  await trx.updateTable('estimates').set({ job_id: to }).where('job_id', '=', from).execute();
-  await refreshJobEstimate(trx, to);
-});
+/** A job merge moves the merged-away job's estimates to the kept job (document 2, Merge). */
+export const estimateJobMergeMover: MergeMover = {
+  label: 'estimates',
+  async move(trx, from, to) {
+    await trx.updateTable('estimates').set({ job_id: to }).where('job_id', '=', from).execute();
+    await refreshJobEstimate(trx, to);
+  },
+};

@@ -1,6 +1,7 @@
 // The estimate state table (document 3): issue (version 1 estimate_issued, later versions
 // estimate_revised, numbers frozen in a version snapshot), mark won (estimate_approved, award
 // snapshot), mark lost (estimate_declined), reopen a lost estimate, and change-order estimates.
+import type { ServiceContext } from '#platform/context.ts';
 import type { Estimate } from '#db/tables.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { conflict, forbidden } from '#platform/errors.ts';
@@ -10,7 +11,7 @@ import { findEstimate, loadTree, totalsColumnsOf, type EstimateTree } from './re
 import { assertEstimateRole, canOverrideProfitFloor } from './roles.ts';
 import { estimateObject } from './serialize.ts';
 import { insertEstimate } from './service.ts';
-import { EDITABLE, assertStatus, estimateNotFound, repriceAndLog, writeEstimate, type EstimateContext, type Trx, type WriteStep } from './write.ts';
+import { EDITABLE, assertStatus, estimateNotFound, repriceAndLog, writeEstimate, type Trx, type WriteStep } from './write.ts';
 
 /** Freezes the estimate object as it is now (an issued version, or the award). */
 async function snapshot(step: WriteStep, kind: 'version' | 'award', version: number | null, document: unknown, overridden: boolean): Promise<number> {
@@ -53,7 +54,7 @@ function checkProfitFloor(step: WriteStep, override: boolean): boolean {
   return true;
 }
 
-export function issueEstimate(ctx: EstimateContext, id: number, body: { override_profit_floor?: boolean }) {
+export function issueEstimate(ctx: ServiceContext, id: number, body: { override_profit_floor?: boolean }) {
   return writeEstimate(ctx, id, { action: 'issue', statuses: EDITABLE }, async ({ tree }) => {
     const version = (tree.estimate.current_version ?? 0) + 1;
     return { action: 'issued', summary: `Issued version ${version}`, changes: { version } };
@@ -71,7 +72,7 @@ export function issueEstimate(ctx: EstimateContext, id: number, body: { override
   });
 }
 
-export function markWon(ctx: EstimateContext, id: number) {
+export function markWon(ctx: ServiceContext, id: number) {
   // A draft is refused below as not issued, which says what to do.
   return writeEstimate(ctx, id, { action: 'decide', statuses: ['draft', 'estimate', 'change_order'] }, async ({ tree }) => {
     if (tree.estimate.current_version === null) {
@@ -86,7 +87,7 @@ export function markWon(ctx: EstimateContext, id: number) {
   });
 }
 
-export function markLost(ctx: EstimateContext, id: number, body: { reason?: string | null }) {
+export function markLost(ctx: ServiceContext, id: number, body: { reason?: string | null }) {
   return writeEstimate(ctx, id, { action: 'decide', statuses: EDITABLE }, async ({ tree }) => ({
     action: 'lost', summary: 'Marked lost', changes: { from_status: tree.estimate.status, reason: body.reason ?? null },
   }), async (step) => {
@@ -100,7 +101,7 @@ export function markLost(ctx: EstimateContext, id: number, body: { reason?: stri
 }
 
 /** A lost estimate goes back to the status it was lost from (no event: document 1 names none). */
-export function reopenEstimate(ctx: EstimateContext, id: number) {
+export function reopenEstimate(ctx: ServiceContext, id: number) {
   return writeEstimate(ctx, id, { action: 'decide', statuses: ['lost'] }, async ({ tree }) => ({
     action: 'reopened', summary: 'Reopened', changes: { to_status: tree.estimate.status_before_lost },
   }), async (step) => {
@@ -151,7 +152,7 @@ export interface ChangeOrderBody { name?: string; pricing_mode?: 'additive' | 'r
  * order hangs off the same original). additive starts empty for the new scope; revision starts
  * from a copy of the original's lines to be revised.
  */
-export async function createChangeOrder(ctx: EstimateContext, parentId: number, body: ChangeOrderBody) {
+export async function createChangeOrder(ctx: ServiceContext, parentId: number, body: ChangeOrderBody) {
   assertEstimateRole(ctx.auth.user, 'change_order');
   return inWorkspaceTransaction(ctx, async (trx) => {
     let parent = await findEstimate(trx, ctx.auth.firm.id, parentId, ctx.auth.user);

@@ -1,6 +1,7 @@
 // Line items: add from the catalog (or a custom line), read with cost lines, change (cost lines
 // included), remove. Sales may add and change unit-priced lines; detailed lines and cost lines
 // need an estimator (roles.ts).
+import type { ServiceContext } from '#platform/context.ts';
 import type { EstimateArea, EstimateLine } from '#db/tables.ts';
 import { badRequest, conflict, notFound } from '#platform/errors.ts';
 import { nameKey } from '#platform/text.ts';
@@ -10,7 +11,7 @@ import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, price
 import { costLineColumns, lineColumns, type CostLineBody, type LineBody } from './line-fields.ts';
 import { findEstimate, nextPosition, type EstimateTree } from './repo.ts';
 import { lineWithCostLines } from './serialize.ts';
-import { EDITABLE, estimateNotFound, writeEstimate, type EstimateContext, type RevisionNote, type WriteStep } from './write.ts';
+import { EDITABLE, estimateNotFound, writeEstimate, type RevisionNote, type WriteStep } from './write.ts';
 
 export const lineNotFound = () => notFound('Line item not found');
 
@@ -126,7 +127,7 @@ function lineAction(mode: string | undefined, body: { cost_lines?: unknown }) {
   return (mode === 'unit_costing' || mode === undefined) && body.cost_lines === undefined ? 'unit_line' as const : 'build' as const;
 }
 
-export async function addLine(ctx: EstimateContext, estimateId: number, body: AddLineBody) {
+export async function addLine(ctx: ServiceContext, estimateId: number, body: AddLineBody) {
   const firmId = ctx.auth.firm.id;
   if (body.service_id !== undefined && body.assembly_id !== undefined && body.service_id !== body.assembly_id) {
     throw badRequest('service_id and assembly_id name the same catalog service; send one', { code: 'invalid_request', field: 'assembly_id' });
@@ -174,7 +175,7 @@ export async function addLine(ctx: EstimateContext, estimateId: number, body: Ad
   return { estimate, lineId };
 }
 
-export async function getLine(ctx: EstimateContext, estimateId: number, lineId: number) {
+export async function getLine(ctx: ServiceContext, estimateId: number, lineId: number) {
   const e = await findEstimate(ctx.database.db, ctx.auth.firm.id, estimateId, ctx.auth.user);
   if (!e) throw estimateNotFound();
   const line = await ctx.database.db.selectFrom('estimate_lines').selectAll().where('id', '=', lineId).where('estimate_id', '=', e.id).executeTakeFirst();
@@ -184,7 +185,7 @@ export async function getLine(ctx: EstimateContext, estimateId: number, lineId: 
   return lineWithCostLines(line, costLines, calculationOf(e));
 }
 
-async function modeOf(ctx: EstimateContext, estimateId: number, lineId: number): Promise<string | undefined> {
+async function modeOf(ctx: ServiceContext, estimateId: number, lineId: number): Promise<string | undefined> {
   const row = await ctx.database.db.selectFrom('estimate_lines').select('estimating_mode')
     .where('id', '=', lineId).where('estimate_id', '=', estimateId).where('firm_id', '=', ctx.auth.firm.id).executeTakeFirst();
   return row?.estimating_mode;
@@ -203,7 +204,7 @@ function diff(before: Record<string, unknown>, after: Record<string, unknown>): 
   return out;
 }
 
-export async function changeLine(ctx: EstimateContext, estimateId: number, lineId: number, body: ChangeLineBody) {
+export async function changeLine(ctx: ServiceContext, estimateId: number, lineId: number, body: ChangeLineBody) {
   const action = lineAction(await modeOf(ctx, estimateId, lineId), body);
   return writeEstimate(ctx, estimateId, { action, statuses: EDITABLE }, async (step): Promise<RevisionNote> => {
     const { trx, tree, at } = step;
@@ -238,7 +239,7 @@ export async function changeLine(ctx: EstimateContext, estimateId: number, lineI
   });
 }
 
-export async function removeLine(ctx: EstimateContext, estimateId: number, lineId: number) {
+export async function removeLine(ctx: ServiceContext, estimateId: number, lineId: number) {
   return writeEstimate(ctx, estimateId, { action: lineAction(await modeOf(ctx, estimateId, lineId), {}), statuses: EDITABLE }, async ({ trx, tree }) => {
     const line = lineOf(tree, lineId);
     // A bundle goes with its sub-lines; lines that pointed at the removed one as their parent keep standing alone.

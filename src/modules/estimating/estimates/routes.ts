@@ -1,10 +1,9 @@
 // /v1/estimates (document 3, Estimates). Reads need read_jobs and answer stored numbers; writes
 // need write_jobs, re-run the pricing engine and answer the fresh estimate wrapped in data.
 // GET /v1/estimates/{id} answers the estimate unwrapped.
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
@@ -20,7 +19,6 @@ import {
   archiveEstimate, createEstimate, getAward, getEstimate, listEstimates, listRevisions, listVersions, recalculate, updateEstimate,
   type CreateBody, type UpdateBody,
 } from './service.ts';
-import type { EstimateContext } from './write.ts';
 
 const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
 const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
@@ -31,9 +29,8 @@ const lineParams = Type.Object({ id: Id, line_item_id: Id });
 const tags = ['Estimates'];
 const Wrapped = One(EstimateSchema);
 
-export function estimateRoutes(app: FastifyInstance, database: Database, geocoder: Geocoder): void {
-  const base = contextFor(database);
-  const ctx = (request: Parameters<typeof base>[0]): EstimateContext => ({ ...base(request), geocoder });
+export function estimateRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
   const idOf = (request: { params: unknown }) => (request.params as { id: number }).id;
   const lineOf = (request: { params: unknown }) => request.params as { id: number; line_item_id: number };
 

@@ -19,22 +19,23 @@ import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, price
 import { findEstimate, listEstimates as listRows, loadTree, nextDocNumber, type EstimateFilter } from './repo.ts';
 import { assertEstimateRole } from './roles.ts';
 import { estimateObject, estimateSummary, totalsOf } from './serialize.ts';
-import { EDITABLE, estimateNotFound, repriceAndLog, writeEstimate, type EstimateContext, type Trx } from './write.ts';
+import { EDITABLE, estimateNotFound, repriceAndLog, writeEstimate, type Trx } from './write.ts';
+import type { ServiceContext } from '#platform/context.ts';
 import type { Estimate } from '#db/tables.ts';
 
-export async function listEstimates(ctx: EstimateContext, filter: EstimateFilter, page: Page) {
+export async function listEstimates(ctx: ServiceContext, filter: EstimateFilter, page: Page) {
   const { rows, total } = await listRows(ctx.database.db, ctx.auth.firm.id, ctx.auth.user, filter, page.limit, page.offset);
   return { data: rows.map(estimateSummary), total };
 }
 
-async function visible(ctx: EstimateContext, id: number): Promise<Estimate> {
+async function visible(ctx: ServiceContext, id: number): Promise<Estimate> {
   const e = await findEstimate(ctx.database.db, ctx.auth.firm.id, id, ctx.auth.user);
   if (!e) throw estimateNotFound();
   return e;
 }
 
 /** The live estimate, or with `version` the issued version as it was frozen. */
-export async function getEstimate(ctx: EstimateContext, id: number, version?: number) {
+export async function getEstimate(ctx: ServiceContext, id: number, version?: number) {
   const e = await visible(ctx, id);
   if (version === undefined) return estimateObject(await loadTree(ctx.database.db, e));
   const snap = await ctx.database.db.selectFrom('estimate_snapshots').select('document')
@@ -44,14 +45,14 @@ export async function getEstimate(ctx: EstimateContext, id: number, version?: nu
 }
 
 /** The award snapshot: the estimate as it was marked won. */
-export async function getAward(ctx: EstimateContext, id: number) {
+export async function getAward(ctx: ServiceContext, id: number) {
   const e = await visible(ctx, id);
   if (e.award_snapshot_id === null) throw notFound('Estimate has not been won', { code: 'not_awarded' });
   const snap = await ctx.database.db.selectFrom('estimate_snapshots').select('document').where('id', '=', e.award_snapshot_id).executeTakeFirstOrThrow();
   return JSON.parse(snap.document);
 }
 
-export async function listVersions(ctx: EstimateContext, id: number) {
+export async function listVersions(ctx: ServiceContext, id: number) {
   const e = await visible(ctx, id);
   const snaps = await ctx.database.db.selectFrom('estimate_snapshots')
     .select(['version', 'created_at', 'created_by_user_id', 'price_cents', 'subtotal_cents', 'tax_cents', 'cost_cents',
@@ -67,7 +68,7 @@ export async function listVersions(ctx: EstimateContext, id: number) {
   }));
 }
 
-export async function listRevisions(ctx: EstimateContext, id: number, page: Page) {
+export async function listRevisions(ctx: ServiceContext, id: number, page: Page) {
   const e = await visible(ctx, id);
   const db = ctx.database.db;
   const [rows, count] = await Promise.all([
@@ -94,7 +95,7 @@ export async function listRevisions(ctx: EstimateContext, id: number, page: Page
 export interface CreateBody { job_id: number; template_id?: number; name?: string }
 
 /** Inserts areas and lines from a template (quantities as the template gives them; none is 0, to be typed). */
-async function applyTemplate(trx: Trx, e: Estimate, templateId: number, book: PriceBook, ctx: EstimateContext, at: string): Promise<void> {
+async function applyTemplate(trx: Trx, e: Estimate, templateId: number, book: PriceBook, ctx: ServiceContext, at: string): Promise<void> {
   const firmId = e.firm_id;
   const template = await findTemplate(trx, firmId, templateId);
   if (!template || template.archived_at !== null) throw notFound('Template not found', { field: 'template_id' });
@@ -123,7 +124,7 @@ async function applyTemplate(trx: Trx, e: Estimate, templateId: number, book: Pr
 }
 
 /** Inserts a new estimate row; shared by create and change orders. */
-export async function insertEstimate(trx: Trx, ctx: EstimateContext, fields: Pick<Estimate, 'job_id' | 'name' | 'status' | 'is_change_order' | 'parent_estimate_id' | 'change_order_mode' | 'template_id' | 'pricing' | 'job_costs'>, at: string): Promise<Estimate> {
+export async function insertEstimate(trx: Trx, ctx: ServiceContext, fields: Pick<Estimate, 'job_id' | 'name' | 'status' | 'is_change_order' | 'parent_estimate_id' | 'change_order_mode' | 'template_id' | 'pricing' | 'job_costs'>, at: string): Promise<Estimate> {
   const row = {
     firm_id: ctx.auth.firm.id, ...fields, doc_number: await nextDocNumber(trx, ctx.auth.firm.id), current_version: null, priced: 0,
     calculation: null, price_cents: null, subtotal_cents: null, tax_cents: null, cost_cents: null, margin_cents: null,
@@ -134,7 +135,7 @@ export async function insertEstimate(trx: Trx, ctx: EstimateContext, fields: Pic
   return { id, ...row };
 }
 
-export async function createEstimate(ctx: EstimateContext, body: CreateBody) {
+export async function createEstimate(ctx: ServiceContext, body: CreateBody) {
   assertEstimateRole(ctx.auth.user, 'create');
   return inWorkspaceTransaction(ctx, async (trx) => {
     const job = await findVisibleJob(trx, ctx.auth.firm.id, body.job_id, ctx.auth.user);
@@ -200,7 +201,7 @@ async function applyPriceBook(trx: Trx, e: Estimate, book: PriceBook, at: string
   }
 }
 
-export async function updateEstimate(ctx: EstimateContext, id: number, body: UpdateBody) {
+export async function updateEstimate(ctx: ServiceContext, id: number, body: UpdateBody) {
   const pricingTouched = body.pricing !== undefined || PRICING_FIELDS.some((f) => body[f] !== undefined) || body.job_costs !== undefined;
   if (body.pricing === null && PRICING_FIELDS.some((f) => body[f] !== undefined)) {
     throw badRequest('pricing: null resets to the workspace default; send it without other pricing fields', { code: 'invalid_request', field: 'pricing' });
@@ -277,7 +278,7 @@ async function applyAreas(trx: Trx, e: Estimate, areas: { id: number; name: stri
   return out;
 }
 
-async function setArchived(ctx: EstimateContext, id: number, archived: boolean) {
+async function setArchived(ctx: ServiceContext, id: number, archived: boolean) {
   return writeEstimate(ctx, id, { action: 'archive', statuses: ESTIMATE_STATUSES, archived: true }, async ({ trx, tree, at }) => {
     const e = tree.estimate;
     await trx.updateTable('estimates').set({ archived_at: archived ? (e.archived_at ?? at) : null }).where('id', '=', e.id).execute();
@@ -285,9 +286,9 @@ async function setArchived(ctx: EstimateContext, id: number, archived: boolean) 
   });
 }
 
-export const archiveEstimate = (ctx: EstimateContext, id: number) => setArchived(ctx, id, true);
+export const archiveEstimate = (ctx: ServiceContext, id: number) => setArchived(ctx, id, true);
 
-export function recalculate(ctx: EstimateContext, id: number) {
+export function recalculate(ctx: ServiceContext, id: number) {
   return writeEstimate(ctx, id, { action: 'recalculate', statuses: EDITABLE, refreshDriveTimes: true },
     async () => ({ action: 'recalculated', summary: 'Recalculated' }));
 }

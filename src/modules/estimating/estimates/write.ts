@@ -18,11 +18,6 @@ import { estimateObject } from './serialize.ts';
 
 export type Trx = Transaction<DB>;
 
-/** Estimate services also reach the geocoder (automatic driving time). */
-export interface EstimateContext extends ServiceContext {
-  geocoder: Geocoder;
-}
-
 export const estimateNotFound = () => notFound('Estimate not found');
 
 /** What a change logs in the edit log (GET …/revisions). */
@@ -33,7 +28,7 @@ export interface RevisionNote {
 }
 
 export interface WriteStep {
-  ctx: EstimateContext;
+  ctx: ServiceContext;
   trx: Trx;
   tree: EstimateTree;
   settings: Settings;
@@ -83,7 +78,7 @@ export async function repriceAndLog(step: Omit<WriteStep, 'tree'>, estimateId: n
   const { trx, ctx, settings, at } = step;
   const fresh = await trx.selectFrom('estimates').selectAll().where('id', '=', estimateId).executeTakeFirstOrThrow();
   const tree = await loadTree(trx, fresh);
-  await resolveDriveTimes(trx, tree, { geocoder: ctx.geocoder, settings, jobAddress: await jobAddressOf(trx, fresh) }, !!options.refreshDriveTimes);
+  await resolveDriveTimes(trx, tree, { geocoder: ctx.deps.geocoder, settings, jobAddress: await jobAddressOf(trx, fresh) }, !!options.refreshDriveTimes);
   const { result } = calculate(tree, settings);
   const stored = storedCalculation(result, linesInBid(tree).length);
   const revision = fresh.revision + 1;
@@ -116,7 +111,7 @@ function namedByIndex(e: unknown, added: Map<number, number>): unknown {
  * `after` runs on the re-priced tree (freezing a version, recording events) before the answer.
  */
 export async function writeEstimate(
-  ctx: EstimateContext, id: number, rule: WriteRule,
+  ctx: ServiceContext, id: number, rule: WriteRule,
   work: (step: WriteStep) => Promise<RevisionNote>,
   after?: (step: WriteStep) => Promise<void>,
 ) {

@@ -1,10 +1,10 @@
 // GET /v1/events: the ordered, append-only feed, paged with an id cursor (the cursor's names and
 // the envelope are ours: docs/api-decisions.md).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import type { Env } from '#platform/context.ts';
 import { FEED_EVENTS } from '#events/catalog.ts';
-import { readFeed } from '#events/feed.ts';
+import { readFeed } from './feed.ts';
 import { badRequest } from '#platform/errors.ts';
 import { Nullable, RecordId } from '#platform/schemas.ts';
 
@@ -18,7 +18,7 @@ const FeedItemSchema = Type.Object({
   job_id: Nullable(Type.Integer()),
 });
 
-export function eventFeedRoutes(app: FastifyInstance, database: Database): void {
+export function eventFeedRoutes(app: ApiApp, env: Env): void {
   app.get('/v1/events', {
     config: { permissions: ['read_jobs'] },
     schema: {
@@ -48,7 +48,7 @@ export function eventFeedRoutes(app: FastifyInstance, database: Database): void 
     }
     const after = q.after ?? 0;
     const limit = q.limit ?? 50;
-    const page = await readFeed(database.db, request.auth.firm.id, request.auth.user, { after, limit, eventType: q.event_type, jobId: q.job_id });
+    const page = await readFeed(env.database.db, request.auth.firm.id, request.auth.user, { after, limit, eventType: q.event_type, jobId: q.job_id });
     return { data: page.items, pagination: { after, limit, next_after: page.nextAfter, has_more: page.hasMore } };
   });
 }

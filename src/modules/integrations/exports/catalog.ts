@@ -1,25 +1,16 @@
-// Every export dataset, in the order of document 3's list. A new dataset is declared next to its
-// area (modules/<area>/export.ts) and added here: one import and one entry.
-import { customersDataset } from '#crm/client-accounts/export.ts';
-import { propertiesDataset } from '#crm/locations/export.ts';
-import { jobsDataset } from '#crm/jobs/export.ts';
-import { estimateLinesDataset, estimatesDataset } from '#estimating/estimates/export.ts';
-import { eventsDataset } from '#events/export.ts';
+// The export datasets: every area's `exportDatasets` (src/area.ts), in area order, which follows
+// document 3's list. A new dataset is declared next to its area's queries and named in its manifest.
+import { contributions } from '#src/area.ts';
 import type { Dataset } from './datasets.ts';
 
-export const DATASETS: readonly Dataset[] = [
-  customersDataset,
-  propertiesDataset,
-  jobsDataset,
-  estimatesDataset,
-  estimateLinesDataset,
-  eventsDataset,
-];
-
-const byName = new Map(DATASETS.map((d) => [d.name, d]));
-
-export function datasetNamed(name: string): Dataset | undefined {
-  return byName.get(name);
+export function datasets(): readonly Dataset[] {
+  return contributions().exportDatasets;
 }
 
-export const DATASET_NAMES: readonly string[] = DATASETS.map((d) => d.name);
+export function datasetNamed(name: string): Dataset | undefined {
+  return datasets().find((d) => d.name === name);
+}
+
+export function datasetNames(): string[] {
+  return datasets().map((d) => d.name);
+}

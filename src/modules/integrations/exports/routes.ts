@@ -4,10 +4,10 @@
 // rate limited; the work a key can queue is bounded by MAX_PENDING_EXPORTS instead.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
-import { contextFor } from '#platform/context.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { Body, DateString, IdParam, One, RecordId } from '#platform/schemas.ts';
-import { DATASETS } from './catalog.ts';
+import { datasets } from './catalog.ts';
 import { CatalogEntrySchema, ExportFileSchema, catalogEntry, exportFileObject, exportFilePath } from './serialize.ts';
 import { openDownload, readExport, requestExport, type ExportRequest } from './file-exports.ts';
 import { exportDataset } from './service.ts';
@@ -20,8 +20,8 @@ function downloadUrl(request: FastifyRequest, token: string | null): string | nu
   return token === null ? null : `${request.protocol}://${request.host}/v1/export-downloads/${token}`;
 }
 
-export function exportRoutes(app: FastifyInstance, database: Database, options: { dataDir: string }): void {
-  const ctx = contextFor(database);
+export function exportRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/exports', {
     config: { permissions: ['read_jobs'], ...notCounted },
@@ -29,7 +29,7 @@ export function exportRoutes(app: FastifyInstance, database: Database, options: 
       tags, summary: 'List the export datasets',
       response: { 200: Type.Object({ data: Type.Array(CatalogEntrySchema) }) },
     },
-  }, async () => ({ data: DATASETS.map(catalogEntry) }));
+  }, async () => ({ data: datasets().map(catalogEntry) }));
 
   app.get('/v1/exports/:file', {
     config: { permissions: ['read_jobs'], ...notCounted },
@@ -105,7 +105,7 @@ export function exportRoutes(app: FastifyInstance, database: Database, options: 
     },
   }, async (request, reply) => {
     const { token } = request.params as { token: string };
-    const { file, size, body } = await openDownload(database, options.dataDir, token);
+    const { file, size, body } = await openDownload(env.database, env.deps.dataDir, token);
     return reply
       .header('content-type', 'application/zip')
       .header('content-length', size)

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { ServiceContext } from '#platform/context.ts';
 import { notFound } from '#platform/errors.ts';
 import { parseUpdatedAfter } from '#platform/pagination.ts';
-import { DATASET_NAMES, datasetNamed } from './catalog.ts';
+import { datasetNamed, datasetNames } from './catalog.ts';
 import type { Dataset } from './datasets.ts';
 import { datasetStream } from './stream.ts';
 import { watermarkFor } from './watermark.ts';
@@ -13,7 +13,7 @@ import { watermarkFor } from './watermark.ts';
 const exportPathNotFound = () => notFound('Use /api/v1/exports/<dataset>.jsonl or .jsonl.gz', {
   message: 'Export paths are /v1/exports/<dataset>.jsonl or /v1/exports/<dataset>.jsonl.gz; GET /v1/exports lists the datasets',
   code: 'invalid_export_path',
-  datasets: [...DATASET_NAMES],
+  datasets: datasetNames(),
 });
 
 const FILE_NAME = /^(.+)\.jsonl(\.gz)?$/;
@@ -25,7 +25,7 @@ export function datasetOfPath(segment: string): { dataset: Dataset; gzip: boolea
   const dataset = datasetNamed(match[1]);
   if (!dataset) {
     throw notFound('Unknown dataset', {
-      message: `There is no dataset named "${match[1]}"; GET /v1/exports lists them`, code: 'unknown_dataset', datasets: [...DATASET_NAMES],
+      message: `There is no dataset named "${match[1]}"; GET /v1/exports lists them`, code: 'unknown_dataset', datasets: datasetNames(),
     });
   }
   return { dataset, gzip: match[2] !== undefined };

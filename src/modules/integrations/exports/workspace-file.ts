@@ -9,7 +9,7 @@ import type { Database } from '#db/database.ts';
 import type { ExportFile } from '#db/tables.ts';
 import { billingBlocked } from '#platform/plans.ts';
 import { storedAt } from '#platform/time.ts';
-import type { Clock } from '#worker/clock.ts';
+import type { Clock } from '#platform/clock.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import { exportsDir, finalPath, partialPath, removeFile, removeLeftovers, zipName } from './storage.ts';
 import {

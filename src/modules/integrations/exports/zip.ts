@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import type { Executor } from '#db/dialect.ts';
-import { DATASETS } from './catalog.ts';
+import { datasets } from './catalog.ts';
 import type { ExportScope } from './datasets.ts';
 import { datasetLines } from './stream.ts';
 
@@ -27,7 +27,7 @@ export async function writeWorkspaceZip(db: Executor, scope: ExportScope, file: 
     zip.on('error', reject);
     pipeline(zip.outputStream, out).then(resolve, reject);
   });
-  for (const dataset of DATASETS) {
+  for (const dataset of datasets()) {
     counts[dataset.name] = 0;
     zip.addReadStreamLazy(`${dataset.name}.jsonl`, { mtime: options.mtime }, (open) => {
       const lines = Readable.from(datasetLines(db, dataset, scope, {

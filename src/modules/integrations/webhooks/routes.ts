@@ -1,10 +1,9 @@
 // /v1/webhooks: subscriptions (document 1), the delivery log, redeliver and replay (ours).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
+import type { ApiApp } from '#platform/routes.ts';
 import type { DeliveryStatus } from '#db/tables.ts';
 import { eventNameOf } from '#events/catalog.ts';
-import { contextFor } from '#platform/context.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest, notFound } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
@@ -23,15 +22,15 @@ const fields = {
   secret: Nullable(Type.String({ description: 'Signs deliveries (HMAC-SHA256); at most 128 characters; never returned' })),
 };
 
-export function webhookRoutes(app: FastifyInstance, database: Database, options: { allowPrivateNetwork: boolean }): void {
-  const ctx = contextFor(database);
+export function webhookRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
 
   app.get('/v1/webhooks', {
     schema: {
       tags: ['Webhooks'], summary: 'List subscriptions, newest first (deactivated ones included)',
       response: { 200: Type.Object({ data: Type.Array(SubscriptionSchema) }) },
     },
-  }, async (request) => ({ data: (await listSubscriptionRows(database.db, request.auth.firm.id)).map(subscriptionObject) }));
+  }, async (request) => ({ data: (await listSubscriptionRows(env.database.db, request.auth.firm.id)).map(subscriptionObject) }));
 
   app.post('/v1/webhooks', {
     config: { permissions: ['write_jobs'] },
@@ -40,7 +39,7 @@ export function webhookRoutes(app: FastifyInstance, database: Database, options:
       body: Body(fields), response: { 201: One(SubscriptionSchema) },
     },
   }, async (request, reply) => {
-    const created = await createSubscription(ctx(request), request.body as SubscriptionInput, options.allowPrivateNetwork);
+    const created = await createSubscription(ctx(request), request.body as SubscriptionInput, env.deps.outbound.allowPrivateNetwork);
     return reply.status(201).send({ data: subscriptionObject(created) });
   });
 
@@ -52,7 +51,7 @@ export function webhookRoutes(app: FastifyInstance, database: Database, options:
     },
   }, async (request) => {
     const { id } = request.params as { id: number };
-    return { data: subscriptionObject(await updateSubscription(ctx(request), id, request.body as SubscriptionInput, options.allowPrivateNetwork)) };
+    return { data: subscriptionObject(await updateSubscription(ctx(request), id, request.body as SubscriptionInput, env.deps.outbound.allowPrivateNetwork)) };
   });
 
   app.delete('/v1/webhooks/:id', {
@@ -85,16 +84,16 @@ export function webhookRoutes(app: FastifyInstance, database: Database, options:
       throw badRequest(`status must be one of ${DELIVERY_STATUSES.join(', ')}`, { field: 'status' });
     }
     const page = pageOf(q);
-    const { rows, total } = await listDeliveryRows(database.db, request.auth.firm.id, request.auth.user, {
+    const { rows, total } = await listDeliveryRows(env.database.db, request.auth.firm.id, request.auth.user, {
       webhookId: q.webhook_id, eventId: q.event_id, eventType: q.event_type === undefined ? undefined : eventNameOf(q.event_type), status: q.status as DeliveryStatus | undefined,
     }, page.limit, page.offset);
     return listEnvelope(rows.map(deliveryObject), total, page);
   });
 
   const readDelivery = async (firmId: number, user: Parameters<typeof findDeliveryRow>[2], id: number) => {
-    const row = await findDeliveryRow(database.db, firmId, user, id);
+    const row = await findDeliveryRow(env.database.db, firmId, user, id);
     if (!row) throw notFound('Webhook delivery not found');
-    const attempts = await attemptsOf(database.db, id);
+    const attempts = await attemptsOf(env.database.db, id);
     return {
       ...deliveryObject(row),
       attempt_log: attempts.map((a) => ({
@@ -138,7 +137,7 @@ export function webhookRoutes(app: FastifyInstance, database: Database, options:
   }, async (request, reply) => {
     const body = request.body as { event_id: string; webhook_id?: number };
     const ids = await replayEvent(ctx(request), body.event_id, body.webhook_id);
-    const rows = await Promise.all(ids.map((id) => findDeliveryRow(database.db, request.auth.firm.id, request.auth.user, id)));
+    const rows = await Promise.all(ids.map((id) => findDeliveryRow(env.database.db, request.auth.firm.id, request.auth.user, id)));
     return reply.status(202).send({ data: rows.map((r) => deliveryObject(r!)) });
   });
 }

@@ -1,13 +1,13 @@
 // GET /v1/users: the workspace's teammates (document 2 leaves the shape to us; it is the user object).
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Database } from '#db/database.ts';
+import type { ApiApp } from '#platform/routes.ts';
+import type { Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { ListOf, PageQuery } from '#platform/schemas.ts';
 import { listActiveUsers } from './repo.ts';
 import { UserSchema, userObject } from './serialize.ts';
 
-export function userRoutes(app: FastifyInstance, database: Database): void {
+export function userRoutes(app: ApiApp, env: Env): void {
   app.get('/v1/users', {
     config: { permissions: ['read_jobs'] },
     schema: {
@@ -17,7 +17,7 @@ export function userRoutes(app: FastifyInstance, database: Database): void {
     },
   }, async (request) => {
     const page = pageOf(request.query as { limit?: number; offset?: number });
-    const { rows, total } = await listActiveUsers(database.db, request.auth.firm.id, page.limit, page.offset);
+    const { rows, total } = await listActiveUsers(env.database.db, request.auth.firm.id, page.limit, page.offset);
     return listEnvelope(rows.map(userObject), total, page);
   });
 }

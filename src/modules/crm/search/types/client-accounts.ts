@@ -4,12 +4,12 @@ import type { ClientAccount } from '#db/tables.ts';
 import { nameKey } from '#platform/text.ts';
 import { exactCandidates, joinParts, textCandidates } from '#crm/search/candidates.ts';
 import { rankOf } from '#crm/search/query.ts';
-import { rankHits, registerSearchType } from '#crm/search/registry.ts';
+import { rankHits, type SearchType } from '#crm/search/registry.ts';
 
 const COLUMNS = ['id', 'name', 'email', 'phone', 'address', 'updated_at'] as const;
 type Row = Pick<ClientAccount, (typeof COLUMNS)[number]>;
 
-registerSearchType({
+export const clientAccountSearch: SearchType = {
   type: 'client_account',
   async search(db, caller, q, limit) {
     const found = await Promise.all([
@@ -23,4 +23,4 @@ registerSearchType({
       rank: rankOf(q, [r.name, r.email, r.phone, r.address]), updated_at: r.updated_at,
     })), limit);
   },
-});
+};

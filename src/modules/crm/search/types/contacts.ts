@@ -5,12 +5,12 @@ import { CHANNEL_SEARCH_FIELDS, CONTACT_SEARCH_FIELDS, pgSearchText } from '#db/
 import type { Contact } from '#db/tables.ts';
 import { exactCandidates, joinParts, textCandidates } from '#crm/search/candidates.ts';
 import { CANDIDATES, likeContains, rankOf } from '#crm/search/query.ts';
-import { rankHits, registerSearchType } from '#crm/search/registry.ts';
+import { rankHits, type SearchType } from '#crm/search/registry.ts';
 
 const COLUMNS = ['id', 'name', 'email', 'phone', 'company', 'title', 'updated_at'] as const;
 type Row = Pick<Contact, (typeof COLUMNS)[number]>;
 
-registerSearchType({
+export const contactSearch: SearchType = {
   type: 'contact',
   async search(db, caller, q, limit) {
     const found = await Promise.all([
@@ -29,4 +29,4 @@ registerSearchType({
       rank: rankOf(q, [r.name, r.email, r.phone, r.company, r.title]), updated_at: r.updated_at,
     })), limit);
   },
-});
+};

@@ -7,7 +7,7 @@ import { JOB_SEARCH_FIELDS, LOCATION_SEARCH_FIELDS, pgSearchText } from '#db/mig
 import { nameKey } from '#platform/text.ts';
 import { visibleTo } from '#crm/jobs/repo.ts';
 import { CANDIDATES, ftsPhrase, likeContains, matchCondition, rankOf, type SearchQuery } from '#crm/search/query.ts';
-import { rankHits, registerSearchType, type SearchCaller, type SearchHit } from '#crm/search/registry.ts';
+import { rankHits, type SearchCaller, type SearchHit, type SearchType } from '#crm/search/registry.ts';
 
 interface JobHitRow {
   id: number; name: string; job_number: number; company: string | null; address: string | null; contact_name: string | null;
@@ -70,7 +70,7 @@ export function jobHit(r: JobHitRow, q: SearchQuery): SearchHit {
   };
 }
 
-registerSearchType({
+export const jobSearch: SearchType = {
   type: 'job',
   async search(db, caller, q, limit) {
     const found = await Promise.all([textMatches(db, caller, q), siteReferenceMatches(db, caller, q), exactMatches(db, caller, q)]);
@@ -80,4 +80,4 @@ registerSearchType({
       return number !== null && String(r.job_number) === number ? { ...hit, rank: 0 as const } : hit;
     }), limit);
   },
-});
+};

@@ -4,12 +4,12 @@ import type { Location } from '#db/tables.ts';
 import { addressKey } from '#platform/text.ts';
 import { exactCandidates, joinParts, textCandidates } from '#crm/search/candidates.ts';
 import { rankOf } from '#crm/search/query.ts';
-import { rankHits, registerSearchType } from '#crm/search/registry.ts';
+import { rankHits, type SearchType } from '#crm/search/registry.ts';
 
 const COLUMNS = ['id', 'name', 'address', 'property_reference', 'updated_at'] as const;
 type Row = Pick<Location, (typeof COLUMNS)[number]>;
 
-registerSearchType({
+export const locationSearch: SearchType = {
   type: 'location',
   async search(db, caller, q, limit) {
     const found = await Promise.all([
@@ -24,4 +24,4 @@ registerSearchType({
       rank: rankOf(q, [r.name, r.address, r.property_reference]), updated_at: r.updated_at,
     })), limit);
   },
-});
+};

@@ -9,7 +9,7 @@ import { pgNoteSearchText } from '#db/migrations/004_search.ts';
 import { visibleTo } from '#crm/jobs/repo.ts';
 import { joinParts } from '#crm/search/candidates.ts';
 import { CANDIDATES, matchCondition, rankOf, type SearchQuery } from '#crm/search/query.ts';
-import { rankHits, registerSearchType, type SearchCaller, type SearchHit } from '#crm/search/registry.ts';
+import { rankHits, type SearchCaller, type SearchHit, type SearchType } from '#crm/search/registry.ts';
 
 interface NoteHitRow {
   id: number; type: string; content: string; job_id: number | null; contact_id: number | null; client_account_id: number | null;
@@ -75,10 +75,10 @@ export function noteHit(r: NoteHitRow, q: SearchQuery): SearchHit {
   };
 }
 
-registerSearchType({
+export const noteSearch: SearchType = {
   type: 'note',
   async search(db, caller, q, limit) {
     // No exact lookup: note contents have no ordinary index; an exact match is among the text matches.
     return rankHits((await textMatches(db, caller, q)).map((r) => noteHit(r, q)), limit);
   },
-});
+};

@@ -1,0 +1,47 @@
+// The CRM area (document 2): jobs and their satellites, customers, sites, contacts, custom fields,
+// notes, activities, follow-ups, search and merges.
+import type { Area } from '#src/area.ts';
+import { accountTaskRoutes } from './account-tasks/routes.ts';
+import { activityRoutes } from './activities/routes.ts';
+import { customersDataset } from './client-accounts/export.ts';
+import { clientAccountRoutes } from './client-accounts/routes.ts';
+import { contactRoutes } from './contacts/routes.ts';
+import { customFieldRoutes } from './custom-fields/routes.ts';
+import { jobActivityMergeMover } from './job-activity/merge-mover.ts';
+import { jobActivityRoutes } from './job-activity/routes.ts';
+import { jobDetailRoutes } from './job-details/routes.ts';
+import { jobStageRoutes } from './job-stages/routes.ts';
+import { jobTagRoutes } from './job-tags/routes.ts';
+import { jobsDataset } from './jobs/export.ts';
+import { jobLinkMergeMovers } from './jobs/merge-movers.ts';
+import { jobRoutes } from './jobs/routes.ts';
+import { jobPayloadPart } from './jobs/webhook-job.ts';
+import { propertiesDataset } from './locations/export.ts';
+import { locationRoutes } from './locations/routes.ts';
+import { contactMergeMovers, customerMergeMovers, siteMergeMovers } from './merges/record-movers.ts';
+import { mergeRoutes } from './merges/routes.ts';
+import { noteRoutes } from './notes/routes.ts';
+import { clientAccountSearch } from './search/types/client-accounts.ts';
+import { contactSearch } from './search/types/contacts.ts';
+import { jobSearch } from './search/types/jobs.ts';
+import { locationSearch } from './search/types/locations.ts';
+import { noteSearch } from './search/types/notes.ts';
+import { searchRoutes } from './search/routes.ts';
+import { taskRoutes } from './tasks/routes.ts';
+
+export const crmArea: Area = {
+  name: 'crm',
+  routes: [
+    clientAccountRoutes, locationRoutes, jobStageRoutes, jobRoutes, jobDetailRoutes, jobTagRoutes, contactRoutes,
+    customFieldRoutes, noteRoutes, activityRoutes, taskRoutes, accountTaskRoutes, jobActivityRoutes, searchRoutes, mergeRoutes,
+  ],
+  mergeMovers: {
+    job: [...jobLinkMergeMovers, jobActivityMergeMover],
+    client_account: customerMergeMovers,
+    contact: contactMergeMovers,
+    location: siteMergeMovers,
+  },
+  payloadParts: [jobPayloadPart],
+  exportDatasets: [customersDataset, propertiesDataset, jobsDataset],
+  searchTypes: [jobSearch, clientAccountSearch, contactSearch, locationSearch, noteSearch],
+};

@@ -1,0 +1,16 @@
+// The estimating area (document 3): the catalog (items, services, price lists, templates) and
+// estimates priced by the pricing engine.
+import type { Area } from '#src/area.ts';
+import { catalogRoutes } from './catalog/routes.ts';
+import { estimatePayloadPart } from './estimates/events.ts';
+import { estimateLinesDataset, estimatesDataset } from './estimates/export.ts';
+import { estimateJobMergeMover } from './estimates/job-estimate.ts';
+import { estimateRoutes } from './estimates/routes.ts';
+
+export const estimatingArea: Area = {
+  name: 'estimating',
+  routes: [catalogRoutes, estimateRoutes],
+  mergeMovers: { job: [estimateJobMergeMover] },
+  payloadParts: [estimatePayloadPart],
+  exportDatasets: [estimatesDataset, estimateLinesDataset],
+};
