@@ -11,6 +11,7 @@ import { bodyAjv, textAjv } from '#platform/ajv.ts';
 import { installErrorHandler } from '#platform/error-handler.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import { ApiError } from '#platform/errors.ts';
+import { describeOperation } from '#platform/openapi.ts';
 import { adminRoutes } from '#admin/routes.ts';
 import { installAreas, type Area } from './area.ts';
 import { AREAS } from './areas.ts';
@@ -77,6 +78,7 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
     });
     installAuth(v1, database.db, config.authCacheMs ?? 1000);
     installTextGuard(v1);
+    v1.addHook('onRoute', describeOperation);
 
     v1.get('/v1/health', {
       config: { public: true, rateLimit: false },

@@ -1,11 +1,82 @@
 // One error type for every documented failure; the handler in platform/error-handler.ts renders it.
-export type ErrorExtra = Record<string, unknown>;
+//
+// `code` is closed: every machine-readable code the API answers is listed in ERROR_CODES, so a
+// client (and the OpenAPI document) can rely on the set, and a typo is a compile error.
+export const ERROR_CODES = [
+  'address_not_found',
+  'already_merged',
+  'approval_required',
+  'archived',
+  'area_inactive',
+  'company_required',
+  'contact_empty',
+  'contact_other_customer',
+  'deletion_locked',
+  'drive_time_unavailable',
+  'duplicate_channel',
+  'duplicate_name',
+  'estimate_archived',
+  'estimate_lost',
+  'estimate_won',
+  'estimating_admin_required',
+  'estimating_role_required',
+  'exports_in_progress',
+  'geocode_failed',
+  'invalid_catalog',
+  'invalid_choice',
+  'invalid_custom_field',
+  'invalid_export_path',
+  'invalid_formula',
+  'invalid_query',
+  'invalid_request',
+  'invalid_status',
+  'invalid_text',
+  'invalid_types',
+  'invalid_updated_after',
+  'invoiced_jobs',
+  'issue_blocked',
+  'job_address_missing',
+  'job_number_taken',
+  'merge_into_self',
+  'missing_permission',
+  'missing_required_fields',
+  'name_taken',
+  'no_subscription',
+  'not_awarded',
+  'not_deliverable',
+  'not_issued',
+  'not_owner',
+  'not_subscribed',
+  'office_user_required',
+  'plan_upgrade_required',
+  'pricing_error',
+  'private_target',
+  'rate_limited',
+  'route_address_missing',
+  'subscription_inactive',
+  'unknown_choice_fields',
+  'unknown_custom_fields',
+  'unknown_dataset',
+  'unknown_fields',
+  'unknown_item',
+  'unknown_job_type',
+  'unknown_roles',
+  'unknown_service',
+  'unknown_status',
+  'view_only',
+  'viewer_read_only',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Fields beside `error`: a `code` from the catalogue, a `message`, and whatever the case needs. */
+export type ErrorExtra = { code?: ErrorCode; message?: string } & Record<string, unknown>;
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly body: { error: string; message?: string } & ErrorExtra;
+  readonly body: { error: string; message?: string; code?: ErrorCode } & Record<string, unknown>;
 
-  constructor(status: number, error: string, extra: ErrorExtra & { message?: string } = {}) {
+  constructor(status: number, error: string, extra: ErrorExtra = {}) {
     super(extra.message ?? error);
     this.status = status;
     this.body = { error, ...extra };
@@ -19,3 +90,7 @@ export const forbidden = (error: string, extra?: ErrorExtra) => new ApiError(403
 export const notFound = (error: string, extra?: ErrorExtra) => new ApiError(404, error, extra);
 export const conflict = (error: string, extra?: ErrorExtra) => new ApiError(409, error, extra);
 export const unprocessable = (error: string, extra?: ErrorExtra) => new ApiError(422, error, extra);
+
+/** The common 400: one field is wrong (`invalid_request`, naming the field). */
+export const invalidField = (field: string, error: string, extra?: Omit<ErrorExtra, 'code' | 'field'>) =>
+  new ApiError(400, error, { code: 'invalid_request', field, ...extra });

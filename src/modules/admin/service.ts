@@ -7,7 +7,7 @@ import type { Firm, User } from '#db/tables.ts';
 import { validateBody } from '#platform/ajv.ts';
 import { invalidateAuthCache } from '#platform/auth-cache.ts';
 import { inTransaction } from '#platform/context.ts';
-import { badRequest, conflict, notFound } from '#platform/errors.ts';
+import { badRequest, conflict, invalidField, notFound } from '#platform/errors.ts';
 import { generateKey } from '#platform/keys.ts';
 import { defaultFlags, USER_FLAGS, type Role } from '#platform/permissions.ts';
 import { now, zWire, microWire } from '#platform/time.ts';
@@ -322,7 +322,7 @@ export async function createPartnerKey(database: Database, body: unknown) {
  * validated first and nothing is written on any error.
  */
 export async function importCatalog(database: Database, firmId: number, body: unknown, mode: string = 'merge') {
-  if (mode !== 'merge' && mode !== 'replace') throw badRequest('mode must be merge or replace', { code: 'invalid_request', field: 'mode' });
+  if (mode !== 'merge' && mode !== 'replace') throw invalidField('mode', 'mode must be merge or replace');
   return inTransaction(database, async (trx) => {
     await database.dialect.lockFirm(trx, firmId);
     await firmOrThrow(trx, firmId);

@@ -5,7 +5,7 @@ import type { Executor } from '#db/dialect.ts';
 import type { AccountTask } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
-import { badRequest, notFound } from '#platform/errors.ts';
+import { invalidField, notFound } from '#platform/errors.ts';
 import type { Page } from '#platform/pagination.ts';
 import { truncate } from '#platform/text.ts';
 import { millisOf, now } from '#platform/time.ts';
@@ -51,8 +51,8 @@ async function taskOr404(ctx: ServiceContext, db: Executor, id: number) {
 /** A repeating or emailing follow-up needs a due date. */
 function assertSchedulable(t: Pick<AccountTask, 'due_at' | 'repeat' | 'email_me'>): void {
   if (t.due_at !== null) return;
-  if (t.repeat !== 'none') throw badRequest('A repeating follow-up needs a due_date', { code: 'invalid_request', field: 'due_date' });
-  if (t.email_me !== 'none') throw badRequest('email_me needs a due_date', { code: 'invalid_request', field: 'due_date' });
+  if (t.repeat !== 'none') throw invalidField('due_date', 'A repeating follow-up needs a due_date');
+  if (t.email_me !== 'none') throw invalidField('due_date', 'email_me needs a due_date');
 }
 
 function daysInMonth(y: number, m: number): number {

@@ -4,7 +4,7 @@ import type { Executor } from '#db/dialect.ts';
 import type { Activity } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
-import { badRequest, notFound } from '#platform/errors.ts';
+import { badRequest, invalidField, notFound } from '#platform/errors.ts';
 import type { Page } from '#platform/pagination.ts';
 import { truncate } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
@@ -62,7 +62,7 @@ async function resolveAssociations(ctx: ServiceContext, trx: Executor, a: Associ
       throw notFound('Job not found', { field, message: `No job you can see has external_ref "${a.job_external_ref}"` });
     }
     if (links.job_id != null && links.job_id !== byRef.id) {
-      throw badRequest('associations.job_id and associations.job_external_ref name different jobs', { code: 'invalid_request', field });
+      throw invalidField(field, 'associations.job_id and associations.job_external_ref name different jobs');
     }
     links.job_id = byRef.id;
   } else if (a.job_external_ref === null && a.job_id === undefined) links.job_id = null;
@@ -76,7 +76,7 @@ async function resolveAssociations(ctx: ServiceContext, trx: Executor, a: Associ
     const byRef = await findClientAccountByRef(trx, firmId, a.client_account_external_ref);
     if (!byRef) throw notFound(`${field} not found in this workspace`, { field });
     if (links.client_account_id != null && links.client_account_id !== byRef.id) {
-      throw badRequest('associations.client_account_id and associations.client_account_external_ref name different customers', { code: 'invalid_request', field });
+      throw invalidField(field, 'associations.client_account_id and associations.client_account_external_ref name different customers');
     }
     links.client_account_id = byRef.id;
   } else if (a.client_account_external_ref === null && a.client_account_id === undefined) links.client_account_id = null;

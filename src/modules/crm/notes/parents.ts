@@ -2,7 +2,7 @@
 // for jobs, to what the user sees). Each answers the spec's 404 wording.
 import type { Executor } from '#db/dialect.ts';
 import type { ClientAccount, Job, User } from '#db/tables.ts';
-import { badRequest, notFound } from '#platform/errors.ts';
+import { invalidField, notFound } from '#platform/errors.ts';
 import { parseTimestamp } from '#platform/time.ts';
 import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { clientAccountNotFound } from '#crm/client-accounts/service.ts';
@@ -40,13 +40,13 @@ export async function assignableUserOr404(db: Executor, firmId: number, id: numb
 /** An ISO 8601 instant from the body, in the stored form, or the 400 naming the field. */
 export function timestampField(value: string, field: string): string {
   const parsed = parseTimestamp(value);
-  if (parsed === null) throw badRequest(`${field} must be an ISO 8601 timestamp`, { code: 'invalid_request', field });
+  if (parsed === null) throw invalidField(field, `${field} must be an ISO 8601 timestamp`);
   return parsed;
 }
 
 /** Required text that must hold more than whitespace. */
 export function requiredText(value: string, field: string): string {
   const text = value.trim();
-  if (text === '') throw badRequest(`${field} cannot be blank`, { code: 'invalid_request', field });
+  if (text === '') throw invalidField(field, `${field} cannot be blank`);
   return text;
 }

@@ -1,6 +1,6 @@
 // When a follow-up is due. Stored as a UTC instant (due_at); given and shown also as a local date
 // and time of day in the workspace's time zone (due_date + due_time, HH:MM, default 09:00).
-import { badRequest } from '#platform/errors.ts';
+import { invalidField } from '#platform/errors.ts';
 import { isDate, parseTimestamp } from '#platform/time.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 
@@ -15,7 +15,7 @@ export interface DueInput {
 }
 
 export function assertDueTime(time: string): void {
-  if (!TIME.test(time)) throw badRequest('due_time must be HH:MM (24-hour)', { code: 'invalid_request', field: 'due_time' });
+  if (!TIME.test(time)) throw invalidField('due_time', 'due_time must be HH:MM (24-hour)');
 }
 
 /**
@@ -26,26 +26,26 @@ export function dueFromInput(input: DueInput, timeZone: string, current: string 
   const sentAt = input.due_at !== undefined;
   const sentDate = input.due_date !== undefined;
   if (sentAt && (sentDate || input.due_time !== undefined)) {
-    throw badRequest('Send due_at or due_date (with due_time), not both', { code: 'invalid_request', field: 'due_at' });
+    throw invalidField('due_at', 'Send due_at or due_date (with due_time), not both');
   }
   if (input.due_time !== undefined) assertDueTime(input.due_time);
   if (sentAt) {
     if (input.due_at === null) return null;
     const parsed = parseTimestamp(input.due_at!);
-    if (parsed === null) throw badRequest('due_at must be an ISO 8601 timestamp', { code: 'invalid_request', field: 'due_at' });
+    if (parsed === null) throw invalidField('due_at', 'due_at must be an ISO 8601 timestamp');
     return parsed;
   }
   if (sentDate) {
     if (input.due_date === null) {
-      if (input.due_time !== undefined) throw badRequest('due_time needs a due_date', { code: 'invalid_request', field: 'due_time' });
+      if (input.due_time !== undefined) throw invalidField('due_time', 'due_time needs a due_date');
       return null;
     }
-    if (!isDate(input.due_date!)) throw badRequest('due_date must be a valid date (YYYY-MM-DD)', { code: 'invalid_request', field: 'due_date' });
+    if (!isDate(input.due_date!)) throw invalidField('due_date', 'due_date must be a valid date (YYYY-MM-DD)');
     const time = input.due_time ?? (current ? storedToLocal(current, timeZone).time : DEFAULT_DUE_TIME);
     return localToStored(input.due_date!, time, timeZone);
   }
   if (input.due_time !== undefined) {
-    if (!current) throw badRequest('due_time needs a due_date', { code: 'invalid_request', field: 'due_time' });
+    if (!current) throw invalidField('due_time', 'due_time needs a due_date');
     return localToStored(storedToLocal(current, timeZone).date, input.due_time, timeZone);
   }
   return undefined;

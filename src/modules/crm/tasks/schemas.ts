@@ -1,6 +1,6 @@
 // Request fields shared by job follow-ups (/v1/tasks) and company follow-ups (/v1/account-tasks).
 import { Type } from '@sinclair/typebox';
-import { badRequest } from '#platform/errors.ts';
+import { invalidField } from '#platform/errors.ts';
 import { Nullable, RecordId } from '#platform/schemas.ts';
 import { parseTimestamp } from '#platform/time.ts';
 import { TASK_TYPES } from './serialize.ts';
@@ -34,6 +34,6 @@ export const followUpQuery = {
 export function dueBound(value: string | undefined, field: string): string | undefined {
   if (value === undefined) return undefined;
   const parsed = parseTimestamp(value);
-  if (parsed === null) throw badRequest(`${field} must be an ISO 8601 timestamp`, { code: 'invalid_request', field });
+  if (parsed === null) throw invalidField(field, `${field} must be an ISO 8601 timestamp`);
   return parsed;
 }

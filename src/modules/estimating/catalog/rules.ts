@@ -2,7 +2,7 @@
 // decimals, formula checks and the rules between fields. Both paths share these functions so a
 // document import accepts exactly what the endpoints accept.
 import { compileFormula, FormulaError } from '#engines/pricing/formula.ts';
-import { badRequest } from '#platform/errors.ts';
+import { badRequest, invalidField } from '#platform/errors.ts';
 import { dollarsToCents } from '#platform/money.ts';
 import { nameKey } from '#platform/text.ts';
 
@@ -10,7 +10,7 @@ import { nameKey } from '#platform/text.ts';
 export function decimalText(n: number, field: string, places = 6): string {
   const text = String(n);
   if (!new RegExp(`^\\d+(\\.\\d{1,${places}})?$`).test(text)) {
-    throw badRequest(`${field} takes at most ${places} decimal places`, { code: 'invalid_request', field });
+    throw invalidField(field, `${field} takes at most ${places} decimal places`);
   }
   return text;
 }
@@ -89,12 +89,10 @@ export function serviceRow(input: ServiceInput, base?: ServiceRow): ServiceRow {
     internal_scope: pick('internal_scope') ? blankToNull(input.internal_scope) : (base?.internal_scope ?? null),
   };
   if ((row.pricing_method === null) !== (row.pricing_rate === null)) {
-    throw badRequest('pricing_method and pricing_rate are set together (both null follows the estimate)', {
-      code: 'invalid_request', field: row.pricing_method === null ? 'pricing_method' : 'pricing_rate',
-    });
+    throw invalidField(row.pricing_method === null ? 'pricing_method' : 'pricing_rate', 'pricing_method and pricing_rate are set together (both null follows the estimate)');
   }
   if (row.pricing_method === 'margin' && row.pricing_rate !== null && Number(row.pricing_rate) >= 1) {
-    throw badRequest('A margin is a fraction of price below 1', { code: 'invalid_request', field: 'pricing_rate' });
+    throw invalidField('pricing_rate', 'A margin is a fraction of price below 1');
   }
   return row;
 }
@@ -127,7 +125,7 @@ export function costLineRow(input: CostLineInput, item: ItemRef | null, base?: C
     if (itemChanged && ofItem !== undefined) return ofItem;
     if (ofBase !== undefined) return ofBase;
     if (ofItem !== undefined) return ofItem;
-    throw badRequest(`${field} is required for a cost line without a catalog item`, { code: 'invalid_request', field });
+    throw invalidField(field, `${field} is required for a cost line without a catalog item`);
   };
   const row: CostLineRow = {
     type: input.type ?? base?.type ?? '',
@@ -148,21 +146,19 @@ export function costLineRow(input: CostLineInput, item: ItemRef | null, base?: C
   if (has('quantity_formula') && row.quantity_formula !== null && !has('quantity')) row.quantity = null;
   if (has('quantity') && row.quantity !== null && !has('quantity_formula')) row.quantity_formula = null;
   if (row.quantity_formula !== null && row.quantity !== null) {
-    throw badRequest('Give quantity_formula or quantity, not both', { code: 'invalid_request', field: 'quantity' });
+    throw invalidField('quantity', 'Give quantity_formula or quantity, not both');
   }
   if (row.haul_material !== null && row.type !== 'trucking') {
-    throw badRequest('haul_material is only for trucking cost lines', { code: 'invalid_request', field: 'haul_material' });
+    throw invalidField('haul_material', 'haul_material is only for trucking cost lines');
   }
   if (row.dump_material !== null && row.type !== 'misc') {
-    throw badRequest('dump_material is only for misc (dump fee) cost lines', { code: 'invalid_request', field: 'dump_material' });
+    throw invalidField('dump_material', 'dump_material is only for misc (dump fee) cost lines');
   }
   if ((row.pricing_method === null) !== (row.pricing_rate === null)) {
-    throw badRequest('pricing_method and pricing_rate are set together (both null follows the line)', {
-      code: 'invalid_request', field: row.pricing_method === null ? 'pricing_method' : 'pricing_rate',
-    });
+    throw invalidField(row.pricing_method === null ? 'pricing_method' : 'pricing_rate', 'pricing_method and pricing_rate are set together (both null follows the line)');
   }
   if (row.pricing_method === 'margin' && Number(row.pricing_rate) >= 1) {
-    throw badRequest('A margin is a fraction of price below 1', { code: 'invalid_request', field: 'pricing_rate' });
+    throw invalidField('pricing_rate', 'A margin is a fraction of price below 1');
   }
   return row;
 }

@@ -6,7 +6,7 @@ import type { Executor } from '#db/dialect.ts';
 import type { CatalogCostLine, CatalogItem, CatalogService, EstimateTemplate, PriceList } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
-import { badRequest, conflict, forbidden, notFound } from '#platform/errors.ts';
+import { conflict, forbidden, invalidField, notFound } from '#platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
@@ -314,7 +314,7 @@ export async function writeEntries(trx: Executor, firmId: number, listId: number
   for (const [key, ids] of [['services', input.services?.map((e) => e.service_id)], ['items', input.items?.map((e) => e.catalog_item_id)]] as const) {
     const dup = duplicates(ids ?? []);
     if (dup.length > 0) {
-      throw badRequest(`${key} lists id ${dup.join(', ')} more than once`, { code: 'invalid_request', field: key });
+      throw invalidField(key, `${key} lists id ${dup.join(', ')} more than once`);
     }
   }
   if (input.services) await activeServices(trx, firmId, input.services.map((e) => e.service_id));
@@ -378,7 +378,7 @@ export async function updatePriceList(ctx: ServiceContext, id: number, input: Pr
     const isDefault = archivedAt !== null ? false : (input.is_default ?? p.is_default === 1);
     if ((isDefault ? 1 : 0) !== p.is_default) changes.is_default = isDefault ? 1 : 0;
     if (input.is_default && archivedAt !== null) {
-      throw badRequest('An archived price list cannot be the default', { code: 'invalid_request', field: 'is_default' });
+      throw invalidField('is_default', 'An archived price list cannot be the default');
     }
     await writeEntries(trx, firmId, id, input);
     if (Object.keys(changes).length > 0 || input.services || input.items) {

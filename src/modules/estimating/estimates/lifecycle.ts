@@ -39,7 +39,7 @@ function checkProfitFloor(step: WriteStep, override: boolean): boolean {
   if (floor === null) return false;
   const margin = e.margin_pct === null ? 0 : Number(e.margin_pct);
   if (margin >= floor) return false;
-  const details = { code: 'approval_required', margin_pct: e.margin_pct === null ? null : Number(e.margin_pct), profit_floor_margin: floor };
+  const details = { code: 'approval_required' as const, margin_pct: e.margin_pct === null ? null : Number(e.margin_pct), profit_floor_margin: floor };
   if (!override) {
     throw conflict('Margin is below the profit floor', {
       ...details,

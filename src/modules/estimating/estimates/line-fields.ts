@@ -1,14 +1,13 @@
 // Estimate line and cost line input (POST/PATCH …/line-items) into stored columns: exact
 // decimals, cents, and the rules between fields. Rules that need the rest of the estimate
 // (bundles, areas) live in lines.ts.
-import { badRequest } from '#platform/errors.ts';
+import { invalidField } from '#platform/errors.ts';
 import { dollarsToCents } from '#platform/money.ts';
 import type { Settings } from '#platform/workspace.ts';
 import { checkFormula, decimalText } from '#estimating/catalog/rules.ts';
 import type { StoredHaul } from './calculation.ts';
 import type { EstimateCostLine, EstimateLine } from './repo.ts';
 
-const invalid = (field: string, error: string) => badRequest(error, { code: 'invalid_request', field });
 const cents = (n: number | null) => (n === null ? null : dollarsToCents(n));
 const nullableDecimal = (n: number | null, field: string) => (n === null ? null : decimalText(n, field));
 
@@ -33,9 +32,9 @@ function pricingPair(input: { pricing_method?: string | null; pricing_rate?: num
   const method = input.pricing_method !== undefined ? input.pricing_method : (base?.pricing_method ?? null);
   const rate = input.pricing_rate !== undefined ? nullableDecimal(input.pricing_rate, 'pricing_rate') : (base?.pricing_rate ?? null);
   if ((method === null) !== (rate === null)) {
-    throw invalid(method === null ? 'pricing_method' : 'pricing_rate', 'pricing_method and pricing_rate are set together (both null follows the parent)');
+    throw invalidField(method === null ? 'pricing_method' : 'pricing_rate', 'pricing_method and pricing_rate are set together (both null follows the parent)');
   }
-  if (method === 'margin' && Number(rate) >= 1) throw invalid('pricing_rate', 'A margin is a fraction of price below 1');
+  if (method === 'margin' && Number(rate) >= 1) throw invalidField('pricing_rate', 'A margin is a fraction of price below 1');
   out.pricing_method = method;
   out.pricing_rate = rate;
 }
@@ -44,7 +43,7 @@ function pricingPair(input: { pricing_method?: string | null; pricing_rate?: num
 function inputsText(inputs: Record<string, number> | null): string | null {
   if (inputs === null) return null;
   for (const [name, value] of Object.entries(inputs)) {
-    if (name === 'quantity') throw invalid('inputs', '`quantity` is the line quantity and cannot be an input');
+    if (name === 'quantity') throw invalidField('inputs', '`quantity` is the line quantity and cannot be an input');
     decimalText(Math.abs(value), `inputs.${name}`);
   }
   return Object.keys(inputs).length === 0 ? null : JSON.stringify(inputs);
@@ -62,7 +61,7 @@ export function lineColumns(input: LineBody, mode: string, base?: EstimateLine):
   if (input.inputs !== undefined) out.inputs = inputsText(input.inputs);
   if (input.unit_cost !== undefined || input.unit_price !== undefined) {
     if (mode !== 'unit_costing') {
-      throw invalid(input.unit_cost !== undefined ? 'unit_cost' : 'unit_price',
+      throw invalidField(input.unit_cost !== undefined ? 'unit_cost' : 'unit_price',
         "unit_cost and unit_price are typed on unit-costing lines; a detailed line's come from its cost lines");
     }
     if (input.unit_cost !== undefined) { out.unit_cost_cents = cents(input.unit_cost); out.unit_cost_typed = 1; }
@@ -110,7 +109,7 @@ function nextHaul(input: CostLineBody, base: StoredHaul | null, settings: Settin
   if (base) {
     haul = { ...base };
   } else {
-    if (!input.haul?.material) throw invalid('haul.material', 'A haul needs haul.material (asphalt, millings or spoil)');
+    if (!input.haul?.material) throw invalidField('haul.material', 'A haul needs haul.material (asphalt, millings or spoil)');
     haul = {
       material: input.haul.material, truck_capacity_tons: settings.haul_truck_capacity_tons, drive_hr: settings.haul_drive_hr,
       load_unload_hr: settings.haul_load_unload_hr, automatic_driving_time: false, route: null, drive_hr_source: 'default',
@@ -147,10 +146,10 @@ function nextHaul(input: CostLineBody, base: StoredHaul | null, settings: Settin
   // Typed legs are needed unless they are looked up; a dump trip looked up needs the dump's address.
   const route = haul.route;
   if (route?.kind === 'three_leg' && !haul.automatic_driving_time && (!Array.isArray(route.legs_hr) || route.legs_hr.length !== 3)) {
-    throw invalid('route.legs_hr', 'A three_leg route needs legs_hr: hours of plant→job, job→dump and dump→plant');
+    throw invalidField('route.legs_hr', 'A three_leg route needs legs_hr: hours of plant→job, job→dump and dump→plant');
   }
   if (route && route.kind !== 'plant_round_trip' && haul.automatic_driving_time && !route.dump_address) {
-    throw invalid('route.dump_address', `A ${route.kind} route with automatic driving time needs dump_address`);
+    throw invalidField('route.dump_address', `A ${route.kind} route with automatic driving time needs dump_address`);
   }
   return haul;
 }
@@ -164,7 +163,7 @@ export function costLineColumns(input: CostLineBody, base: EstimateCostLine | un
   const at = (f: string) => `${path}.${f}`;
   const out: CostLineColumns = {};
   const type = input.type ?? base?.type;
-  if (!type) throw invalid(at('type'), 'A new cost line needs a type');
+  if (!type) throw invalidField(at('type'), 'A new cost line needs a type');
   if (input.type !== undefined) out.type = input.type;
   const itemChanged = item !== null && item.id !== base?.catalog_item_id;
   if (input.catalog_item_id !== undefined) out.catalog_item_id = input.catalog_item_id;
@@ -173,7 +172,7 @@ export function costLineColumns(input: CostLineBody, base: EstimateCostLine | un
     if (itemChanged && ofItem !== undefined) return ofItem;
     if (base) return undefined;
     if (ofItem !== undefined) return ofItem;
-    throw invalid(at(field), `${field} is required for a cost line without a catalog item`);
+    throw invalidField(at(field), `${field} is required for a cost line without a catalog item`);
   };
   const name = pick(input.name?.trim(), item?.name, 'name');
   if (name !== undefined) out.name = name;
@@ -199,12 +198,12 @@ export function costLineColumns(input: CostLineBody, base: EstimateCostLine | un
   const baseHaul = base?.haul ? (JSON.parse(base.haul) as StoredHaul) : null;
   const haul = type === 'trucking' ? nextHaul(input, baseHaul, settings) : null;
   if (type !== 'trucking' && (input.haul || input.route || input.automatic_driving_time)) {
-    throw invalid(at('haul'), 'Hauls, routes and automatic driving time are for trucking cost lines');
+    throw invalidField(at('haul'), 'Hauls, routes and automatic driving time are for trucking cost lines');
   }
   if (haul !== baseHaul) out.haul = haul === null ? null : JSON.stringify(haul);
 
   const dumpMaterial = input.dump_material !== undefined ? input.dump_material : (base?.dump_material ?? null);
-  if (dumpMaterial !== null && type !== 'misc') throw invalid(at('dump_material'), 'dump_material is only for misc (dump fee) cost lines');
+  if (dumpMaterial !== null && type !== 'misc') throw invalidField(at('dump_material'), 'dump_material is only for misc (dump fee) cost lines');
   if (input.dump_material !== undefined) out.dump_material = input.dump_material;
   if (input.dump_site !== undefined) {
     out.dump_site = input.dump_site === null ? null

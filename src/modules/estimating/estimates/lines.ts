@@ -3,7 +3,7 @@
 // need an estimator (roles.ts).
 import type { ServiceContext } from '#platform/context.ts';
 import type { EstimateArea, EstimateLine } from '#db/tables.ts';
-import { badRequest, conflict, notFound } from '#platform/errors.ts';
+import { conflict, invalidField, notFound } from '#platform/errors.ts';
 import { nameKey } from '#platform/text.ts';
 import { findItem, findService } from '#estimating/catalog/repo.ts';
 import { calculationOf, effectivePricing } from './calculation.ts';
@@ -58,15 +58,15 @@ function checkLineRefs(tree: EstimateTree, lineId: number | null, columns: { bun
   const others = new Map(tree.lines.filter((l) => l.id !== lineId).map((l) => [l.id, l]));
   if (columns.bundle_parent_service_id != null) {
     if (columns.is_bundle_master === 1) {
-      throw badRequest('A bundle master cannot be inside another bundle', { code: 'invalid_request', field: 'bundle_parent_service_id' });
+      throw invalidField('bundle_parent_service_id', 'A bundle master cannot be inside another bundle');
     }
     const master = others.get(columns.bundle_parent_service_id);
     if (!master || master.is_bundle_master !== 1) {
-      throw badRequest('bundle_parent_service_id must be a bundle master line of this estimate', { code: 'invalid_request', field: 'bundle_parent_service_id' });
+      throw invalidField('bundle_parent_service_id', 'bundle_parent_service_id must be a bundle master line of this estimate');
     }
   }
   if (columns.parent_service_id != null && !others.has(columns.parent_service_id)) {
-    throw badRequest('parent_service_id must be another line of this estimate', { code: 'invalid_request', field: 'parent_service_id' });
+    throw invalidField('parent_service_id', 'parent_service_id must be another line of this estimate');
   }
 }
 
@@ -74,7 +74,7 @@ function checkLineRefs(tree: EstimateTree, lineId: number | null, columns: { bun
 async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLineBody[]): Promise<Record<string, number[]>> {
   const { trx, tree, at, settings } = step;
   if (line.estimating_mode !== 'detailed') {
-    throw badRequest('Only detailed lines have cost lines', { code: 'invalid_request', field: 'cost_lines' });
+    throw invalidField('cost_lines', 'Only detailed lines have cost lines');
   }
   const existing = new Map((tree.costLines.get(line.id) ?? []).map((cl) => [cl.id, cl]));
   const done: Record<string, number[]> = { added: [], changed: [], removed: [] };
@@ -85,7 +85,7 @@ async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLin
     const base = body.id === undefined ? undefined : existing.get(body.id);
     if (body.id !== undefined && !base) throw notFound('Cost line not found', { field: `${path}.id` });
     if (body.deleted) {
-      if (!base) throw badRequest('deleted needs the id of the cost line to remove', { code: 'invalid_request', field: `${path}.deleted` });
+      if (!base) throw invalidField(`${path}.deleted`, 'deleted needs the id of the cost line to remove');
       await trx.deleteFrom('estimate_cost_lines').where('id', '=', base.id).execute();
       existing.delete(base.id);
       done.removed.push(base.id);
@@ -130,7 +130,7 @@ function lineAction(mode: string | undefined, body: { cost_lines?: unknown }) {
 export async function addLine(ctx: ServiceContext, estimateId: number, body: AddLineBody) {
   const firmId = ctx.auth.firm.id;
   if (body.service_id !== undefined && body.assembly_id !== undefined && body.service_id !== body.assembly_id) {
-    throw badRequest('service_id and assembly_id name the same catalog service; send one', { code: 'invalid_request', field: 'assembly_id' });
+    throw invalidField('assembly_id', 'service_id and assembly_id name the same catalog service; send one');
   }
   const serviceId = body.service_id ?? body.assembly_id;
   const service = serviceId === undefined ? undefined : await findService(ctx.database.db, firmId, serviceId);
@@ -140,15 +140,15 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
     const { trx, tree, at, settings } = step;
     if (serviceId !== undefined && (!service || service.archived_at !== null)) throw serviceNotFound();
     if (service && body.estimating_mode !== undefined && body.estimating_mode !== service.estimating_mode) {
-      throw badRequest(`The service is priced ${service.estimating_mode}; estimating_mode comes from the catalog`, { code: 'invalid_request', field: 'estimating_mode' });
+      throw invalidField('estimating_mode', `The service is priced ${service.estimating_mode}; estimating_mode comes from the catalog`);
     }
     const book = await priceBookFor(trx, firmId, effectivePricing(tree.estimate, settings).price_list_id);
     const fromService = service ? lineFieldsFromService(service, book) : null;
     const columns = lineColumns(body, mode);
     const name = columns.name ?? fromService?.name;
     const unit = columns.unit ?? fromService?.unit;
-    if (!name) throw badRequest('name is required for a line without a catalog service', { code: 'invalid_request', field: 'name' });
-    if (!unit) throw badRequest('unit is required for a line without a catalog service', { code: 'invalid_request', field: 'unit' });
+    if (!name) throw invalidField('name', 'name is required for a line without a catalog service');
+    if (!unit) throw invalidField('unit', 'unit is required for a line without a catalog service');
     checkLineRefs(tree, null, columns);
     const area = await areaFor(step, body);
     const e = tree.estimate;
@@ -217,7 +217,7 @@ export async function changeLine(ctx: ServiceContext, estimateId: number, lineId
       bundle_parent_service_id: 'bundle_parent_service_id' in columns ? columns.bundle_parent_service_id as number | null : line.bundle_parent_service_id,
     });
     if (columns.is_bundle_master === 0 && line.is_bundle_master === 1 && tree.lines.some((l) => l.bundle_parent_service_id === line.id)) {
-      throw badRequest('The line still has bundle sub-lines; move or remove them first', { code: 'invalid_request', field: 'is_bundle_master' });
+      throw invalidField('is_bundle_master', 'The line still has bundle sub-lines; move or remove them first');
     }
     if (areaId !== undefined && areaId !== line.area_id) {
       const area = tree.areas.find((a) => a.id === areaId);

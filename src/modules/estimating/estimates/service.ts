@@ -2,7 +2,7 @@
 // and optional template), estimate-level changes (pricing inputs, job costs, name, areas),
 // archive and restore, recalculate.
 import { inWorkspaceTransaction } from '#platform/context.ts';
-import { badRequest, notFound } from '#platform/errors.ts';
+import { invalidField, notFound } from '#platform/errors.ts';
 import { centsToDollars } from '#platform/money.ts';
 import type { Page } from '#platform/pagination.ts';
 import { nameKey } from '#platform/text.ts';
@@ -204,10 +204,10 @@ async function applyPriceBook(trx: Trx, e: Estimate, book: PriceBook, at: string
 export async function updateEstimate(ctx: ServiceContext, id: number, body: UpdateBody) {
   const pricingTouched = body.pricing !== undefined || PRICING_FIELDS.some((f) => body[f] !== undefined) || body.job_costs !== undefined;
   if (body.pricing === null && PRICING_FIELDS.some((f) => body[f] !== undefined)) {
-    throw badRequest('pricing: null resets to the workspace default; send it without other pricing fields', { code: 'invalid_request', field: 'pricing' });
+    throw invalidField('pricing', 'pricing: null resets to the workspace default; send it without other pricing fields');
   }
   if (body.archived !== undefined && Object.keys(body).length > 1) {
-    throw badRequest('archived is changed on its own', { code: 'invalid_request', field: 'archived' });
+    throw invalidField('archived', 'archived is changed on its own');
   }
   if (body.archived !== undefined) return setArchived(ctx, id, body.archived);
   const action = pricingTouched ? 'price' as const : 'build' as const;
@@ -221,7 +221,7 @@ export async function updateEstimate(ctx: ServiceContext, id: number, body: Upda
       const next: StoredPricing = { ...effectivePricing(e, settings) };
       for (const f of PRICING_FIELDS) if (body[f] !== undefined) (next as unknown as Record<string, unknown>)[f] = body[f];
       if (next.markup_method === 'margin' && next.markup_rate >= 1) {
-        throw badRequest('A margin is a fraction of price below 1', { code: 'invalid_request', field: 'markup_rate' });
+        throw invalidField('markup_rate', 'A margin is a fraction of price below 1');
       }
       if (body.price_list_id != null) {
         const list = await findPriceList(trx, e.firm_id, body.price_list_id);
@@ -251,9 +251,9 @@ async function applyAreas(trx: Trx, e: Estimate, areas: { id: number; name: stri
   for (const [i, a] of list.entries()) {
     if (a.id === undefined) {
       const name = a.name?.trim();
-      if (!name) throw badRequest('A new area needs a name', { code: 'invalid_request', field: `areas[${i}].name` });
+      if (!name) throw invalidField(`areas[${i}].name`, 'A new area needs a name');
       if (areas.some((x) => nameKey(x.name) === nameKey(name))) {
-        throw badRequest('An area of that name exists', { code: 'invalid_request', field: `areas[${i}].name` });
+        throw invalidField(`areas[${i}].name`, 'An area of that name exists');
       }
       const position = a.position ?? areas.reduce((m, x) => Math.max(m, x.position), 0) + 1;
       const { id } = await trx.insertInto('estimate_areas').values({

@@ -1,0 +1,87 @@
+// What the OpenAPI document says of every /v1 operation beyond its own schemas: a stable
+// snake_case `operationId` (verb_noun, the name the MCP server gives its tool) and the error
+// answers it can give, each with the one error body schema. Applied by an onRoute hook (app.ts),
+// so a new route is described without anyone listing it.
+import { Type } from '@sinclair/typebox';
+import type { RouteOptions } from 'fastify';
+import { ERROR_CODES, type ErrorCode } from './errors.ts';
+
+/** Every error body: `error`, usually `message` and a catalogued `code`, plus the case's fields. */
+export const ErrorSchema = Type.Object({
+  error: Type.String(),
+  message: Type.Optional(Type.String()),
+  // One enum rather than a union of literals: a short, readable schema in the document.
+  code: Type.Optional(Type.Unsafe<ErrorCode>({ type: 'string', enum: [...ERROR_CODES] })),
+}, { additionalProperties: true, description: 'An error (document 1, Errors)' });
+
+/** Path segments that name one thing, not a collection: never singularised, read with get_. */
+const SINGLETONS = new Set(['details', 'location', 'activity', 'award', 'merge-preview', 'operations-assignment']);
+
+/** Last segments that are verbs when POSTed (POST /v1/jobs/{id}/move is move_job). */
+const ACTIONS = new Set(['move', 'merge', 'issue', 'mark-won', 'mark-lost', 'recalculate', 'reopen', 'restore', 'redeliver', 'replay']);
+
+/** Where the rule's name would read wrong or collide with another operation's. */
+const NAMED: Record<string, string> = {
+  'GET /v1/search': 'search_records',
+  'GET /v1/health': 'get_health',
+  'GET /v1/exports/:file': 'download_export',
+  'GET /v1/export-downloads/:token': 'download_export_file',
+  'POST /v1/jobs/:job_id/tags': 'add_job_tag',
+  'DELETE /v1/jobs/:job_id/tags/:tag_id': 'remove_job_tag',
+  'POST /v1/jobs/:job_id/contacts': 'add_job_contact',
+  'DELETE /v1/jobs/:job_id/contacts/:contact_id': 'remove_job_contact',
+};
+
+const singular = (word: string) => (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+const snake = (word: string) => word.replace(/-/g, '_');
+
+/**
+ * verb_noun from the method and path: GET /v1/jobs is list_jobs, GET /v1/jobs/{id} get_job,
+ * POST /v1/jobs create_job, PATCH update_job, PUT set_…, DELETE delete_…, POST …/{id}/move
+ * move_job. Every segment but a listed collection reads singular.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const named = NAMED[`${method} ${url}`];
+  if (named) return named;
+  const segments = url.replace(/^\/v1\//, '').split('/');
+  let action: string | undefined;
+  if (method === 'POST' && ACTIONS.has(segments[segments.length - 1]!)) action = segments.pop();
+  const last = segments[segments.length - 1]!;
+  const onOne = last.startsWith(':') || SINGLETONS.has(last);
+  const words = segments.filter((s) => !s.startsWith(':'));
+  const nouns = words.map((word, i) => {
+    if (SINGLETONS.has(word)) return snake(word);
+    const isLast = i === words.length - 1;
+    // A collection read, a collection-wide change (PATCH …/custom-fields) or action keeps its
+    // plural; a create and everything under an id names one record.
+    const plural = isLast && !onOne && method !== 'POST' || (isLast && action !== undefined && !last.startsWith(':'));
+    return snake(plural ? word : singular(word));
+  });
+  const verb = action ? snake(action)
+    : method === 'GET' ? (onOne ? 'get' : 'list')
+      : method === 'POST' ? 'create' : method === 'PATCH' ? 'update' : method === 'PUT' ? 'set' : 'delete';
+  return [verb, ...nouns].join('_');
+}
+
+type Schema = NonNullable<RouteOptions['schema']> & { operationId?: string; hide?: boolean; response?: Record<string | number, unknown> };
+
+/** Adds the operationId and the error answers to a /v1 route's schema (the route's own win). */
+export function describeOperation(route: RouteOptions): void {
+  const schema = (route.schema ?? {}) as Schema;
+  if (schema.hide) return;
+  const method = ([] as string[]).concat(route.method)[0]!;
+  if (method === 'HEAD') return;
+  schema.operationId ??= operationIdOf(method, route.url);
+  const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
+  const statuses: number[] = [];
+  if (schema.body || schema.querystring) statuses.push(400);
+  if (!isPublic) statuses.push(401, 402, 403);
+  if (schema.params) statuses.push(404);
+  if (method !== 'GET') statuses.push(409);
+  if (method === 'POST' || method === 'PATCH' || method === 'PUT') statuses.push(422);
+  if (!isPublic) statuses.push(429);
+  const response = { ...(schema.response ?? {}) };
+  for (const status of statuses) response[status] ??= ErrorSchema;
+  schema.response = response;
+  route.schema = schema;
+}
