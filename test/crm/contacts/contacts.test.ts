@@ -1,7 +1,7 @@
 // Contacts: create, read, update, list, archive, delete and restore (document 2, Contact and the
 // Contacts endpoints; Errors rows for contacts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertContact, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import { insertContact, startApp, type TestApp, } from '#test/helpers/harness.ts';
 import { contact, job } from './kit.ts';
 
 let t: TestApp;

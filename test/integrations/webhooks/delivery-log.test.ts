@@ -2,7 +2,7 @@
 // per delivery, newest first, business and job/proposal events; filters and row fields are ours).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { type Receiver } from '#test/helpers/receiver.ts';
+import type { Receiver } from '#test/helpers/receiver.ts';
 import {
   DELIVERY_KEYS, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe,
   perTest,

@@ -2,7 +2,7 @@
 // receives which event (Subscription names; Job and proposal events).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { type Receiver } from '#test/helpers/receiver.ts';
+import type { Receiver } from '#test/helpers/receiver.ts';
 import { recordBusinessEvent } from '#events/record.ts';
 import {
   UUID, addStages, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe, verifyDelivery,

@@ -1,7 +1,6 @@
 // Delivery bodies (document 1, Business event payload; Job and proposal event payload).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
-import { type Receiver } from '#test/helpers/receiver.ts';
 import { recordBusinessEvent } from '#events/record.ts';
 import { recordProposalEvent } from '#crm/jobs/events.ts';
 import {

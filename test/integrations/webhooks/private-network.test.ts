@@ -5,7 +5,6 @@ import dns from 'node:dns/promises';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { type Receiver } from '#test/helpers/receiver.ts';
 import { deliveryDetail, deliveriesOf, makeJob, perTest, subscribe } from './kit.ts';
 
 let t: TestApp;

@@ -2,7 +2,7 @@
 // endpoints and bodies are ours): POST /v1/webhooks/deliveries/{id}/redeliver and POST /v1/webhooks/replay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { type Receiver } from '#test/helpers/receiver.ts';
+import type { Receiver } from '#test/helpers/receiver.ts';
 import {
   DELIVERY_KEYS, HOUR, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe,
   verifyDelivery, type TestWorker,

@@ -5,7 +5,6 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
-import type { Geocoder } from '#platform/geocoding.ts';
 import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
 import type { Permission } from '#platform/permissions.ts';
 import { bodyOptional, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';

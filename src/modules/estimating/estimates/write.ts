@@ -6,7 +6,6 @@ import type { Transaction } from 'kysely';
 import type { DB, Estimate } from '#db/tables.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { ApiError, conflict, notFound } from '#platform/errors.ts';
-import type { Geocoder } from '#platform/geocoding.ts';
 import { now } from '#platform/time.ts';
 import type { Settings } from '#platform/workspace.ts';
 import { calculate, linesInBid, storedCalculation } from './calculation.ts';

@@ -2,7 +2,7 @@
 // workspace_data file exports; /v1/export-downloads/{token}, the keyless 24-hour link. Bulk
 // exports do not count toward a key's usage (document 1, Limits), so none of these routes is
 // rate limited; the work a key can queue is bounded by MAX_PENDING_EXPORTS instead.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
