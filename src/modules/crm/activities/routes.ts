@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '#db/database.ts';
 import { contextFor } from '#platform/context.ts';
-import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { syncWindow } from '#platform/sync.ts';
 import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { ACTIVITY_TYPES, ActivitySchema, DIRECTIONS } from './serialize.ts';
 import { getActivity, listActivitiesOf, upsertActivity, type ActivityInput } from './service.ts';
@@ -71,7 +72,7 @@ export function activityRoutes(app: FastifyInstance, database: Database): void {
     const page = pageOf(q);
     const { data, total } = await listActivitiesOf(ctx(request), {
       jobId: q.job_id, clientAccountId: q.client_account_id, contactId: q.contact_id, leadId: q.lead_id, type: q.type,
-      source: q.source, externalId: q.external_id, updatedAfter: parseUpdatedAfter(q.updated_after),
+      source: q.source, externalId: q.external_id, updatedAfter: syncWindow(q.updated_after, 'second'),
     }, page);
     return listEnvelope(data, total, page);
   });

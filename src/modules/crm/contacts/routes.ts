@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Database } from '#db/database.ts';
 import { contextFor } from '#platform/context.ts';
-import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { syncWindow } from '#platform/sync.ts';
 import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { addChannel, deleteChannel, updateChannel, type ChannelInput } from './channels.ts';
 import { addJobPerson, listCompanyPeople, listJobPeople, type JobPersonInput } from './job-people.ts';
@@ -68,7 +69,7 @@ export function contactRoutes(app: FastifyInstance, database: Database): void {
       jobId: q.job_id,
       contactType: q.contact_type?.trim() || undefined,
       includeArchived: q.include_archived,
-      updatedAfter: parseUpdatedAfter(q.updated_after),
+      updatedAfter: syncWindow(q.updated_after, 'second'),
     }, page.limit, page.offset);
     return listEnvelope(data, total, page);
   });
