@@ -6,12 +6,45 @@ let lastMicros = 0n;
 const hrBase = process.hrtime.bigint();
 const wallBaseMicros = BigInt(Date.now()) * 1000n;
 
+// The test clock (see pauseClock below): an offset added to the system clock, or a paused instant.
+let offsetMicros = 0n;
+let pausedAtMicros: bigint | null = null;
+
+function clockMicros(): bigint {
+  return pausedAtMicros ?? wallBaseMicros + (process.hrtime.bigint() - hrBase) / 1000n + offsetMicros;
+}
+
 /** Current time in microseconds; strictly increasing within the process so writes order stably. */
 function nowMicrosBigint(): bigint {
-  let t = wallBaseMicros + (process.hrtime.bigint() - hrBase) / 1000n;
+  let t = clockMicros();
   if (t <= lastMicros) t = lastMicros + 1n;
   lastMicros = t;
   return t;
+}
+
+/**
+ * Tests only: stops `now()` at the start of the next whole second. While paused every call still
+ * answers a later microsecond, so writes keep their order, and all of them fall in that one second
+ * (what an incremental-sync test needs, without sleeping). The clock never moves backwards.
+ */
+export function pauseClock(): void {
+  const t = clockMicros();
+  pausedAtMicros = (t / 1_000_000n + 1n) * 1_000_000n;
+}
+
+/** Tests only: moves the clock forward by `ms`, paused or not. */
+export function advanceClock(ms: number): void {
+  const by = BigInt(Math.round(ms * 1000));
+  if (pausedAtMicros !== null) pausedAtMicros += by;
+  else offsetMicros += by;
+}
+
+/** Tests only: lets a paused clock run again from where it stands. */
+export function resumeClock(): void {
+  if (pausedAtMicros === null) return;
+  const stood = pausedAtMicros > lastMicros ? pausedAtMicros : lastMicros;
+  pausedAtMicros = null;
+  offsetMicros += stood - clockMicros();
 }
 
 function formatMicros(micros: bigint): string {
@@ -97,4 +130,14 @@ export function isDate(text: string): boolean {
   if (!m) return false;
   const d = new Date(utcMillis(+m[1], +m[2] - 1, +m[3], 0, 0, 0));
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
+/** The first microsecond of the second a stored timestamp falls in. */
+export function startOfSecond(stored: string): string {
+  return stored.slice(0, 19) + '.000000';
+}
+
+/** The last microsecond of the second a stored timestamp falls in. */
+export function endOfSecond(stored: string): string {
+  return stored.slice(0, 19) + '.999999';
 }

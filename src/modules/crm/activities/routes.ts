@@ -3,7 +3,8 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { syncWindow } from '#platform/sync.ts';
 import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { ACTIVITY_TYPES, ActivitySchema, DIRECTIONS } from './serialize.ts';
 import { getActivity, listActivitiesOf, upsertActivity, type ActivityInput } from './service.ts';
@@ -70,7 +71,7 @@ export function activityRoutes(app: ApiApp, env: Env): void {
     const page = pageOf(q);
     const { data, total } = await listActivitiesOf(ctx(request), {
       jobId: q.job_id, clientAccountId: q.client_account_id, contactId: q.contact_id, leadId: q.lead_id, type: q.type,
-      source: q.source, externalId: q.external_id, updatedAfter: parseUpdatedAfter(q.updated_after),
+      source: q.source, externalId: q.external_id, updatedAfter: syncWindow(q.updated_after, 'second'),
     }, page);
     return listEnvelope(data, total, page);
   });

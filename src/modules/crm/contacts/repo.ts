@@ -5,6 +5,7 @@ import type { Engine, Executor } from '#db/dialect.ts';
 import type { Contact, ContactChannel, DB, Job, JobContactTable, User } from '#db/tables.ts';
 import { CASEFOLD_FUNCTION, containsText } from '#db/text-search.ts';
 import { onVisibleJob, visibleTo } from '#crm/jobs/repo.ts';
+import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 import { emailKey } from './rules.ts';
 
 /** A contact row with its primary company's name (client_account.name). */
@@ -32,16 +33,17 @@ export interface ContactFilter {
   jobId?: number;
   contactType?: string;
   includeArchived?: boolean;
-  updatedAfter?: string;
+  updatedAfter?: SyncWindow;
   engine: Engine;
 }
 
 const lowered = (column: string, engine: Engine) =>
   engine === 'postgres' ? sql`lower(${sql.ref(column)})` : sql`${sql.raw(CASEFOLD_FUNCTION)}(${sql.ref(column)})`;
 
-function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, firmId: number, user: User, f: ContactFilter): SelectQueryBuilder<DB, any, O> {
+function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, firmId: number, user: User, f: ContactFilter,
+  rest?: GroupRest): SelectQueryBuilder<DB, any, O> {
   if (!f.includeArchived) qb = qb.where('contacts.archived_at', 'is', null);
-  if (f.updatedAfter !== undefined) qb = qb.where('contacts.updated_at', '>', f.updatedAfter);
+  if (f.updatedAfter !== undefined) qb = whereInWindow(qb, 'contacts', f.updatedAfter, rest);
   if (f.contactType !== undefined) qb = qb.where(lowered('contacts.contact_type', f.engine), '=', f.contactType.trim().toLowerCase());
   if (f.q) {
     const q = f.q;
@@ -81,14 +83,18 @@ function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, firmId: number, user
 }
 
 export async function listContactRows(db: Executor, firmId: number, user: User, f: ContactFilter, limit: number, offset: number) {
-  let rows = applyFilter(withCompany(db).where('contacts.firm_id', '=', firmId), firmId, user, f);
-  rows = f.updatedAfter !== undefined
-    ? rows.orderBy('contacts.updated_at').orderBy('contacts.id')
-    : rows.orderBy('contacts.sort_key').orderBy('contacts.id');
+  const rows = (rest?: GroupRest) => applyFilter(withCompany(db).where('contacts.firm_id', '=', firmId), firmId, user, f, rest);
   const count = applyFilter(db.selectFrom('contacts').where('contacts.firm_id', '=', firmId), firmId, user, f)
     .select((eb) => eb.fn.countAll<number>().as('n'));
-  const [data, n] = await Promise.all([rows.limit(limit).offset(offset).execute(), count.executeTakeFirstOrThrow()]);
-  return { rows: data as ContactRow[], total: Number(n.n) };
+  const window = f.updatedAfter;
+  const data = window !== undefined
+    ? syncPage(window, { limit, offset }, (rest) => {
+      const sorted = rows(rest).orderBy('contacts.updated_at').orderBy('contacts.id');
+      return (rest ? sorted : sorted.limit(limit).offset(offset)).execute();
+    })
+    : rows().orderBy('contacts.sort_key').orderBy('contacts.id').limit(limit).offset(offset).execute();
+  const [page, n] = await Promise.all([data, count.executeTakeFirstOrThrow()]);
+  return { rows: page as ContactRow[], total: Number(n.n) };
 }
 
 // ---- channels ------------------------------------------------------------------------------

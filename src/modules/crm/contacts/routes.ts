@@ -3,7 +3,8 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { syncWindow } from '#platform/sync.ts';
 import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { addChannel, deleteChannel, updateChannel, type ChannelInput } from './channels.ts';
 import { addJobPerson, listCompanyPeople, listJobPeople, type JobPersonInput } from './job-people.ts';
@@ -67,7 +68,7 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       jobId: q.job_id,
       contactType: q.contact_type?.trim() || undefined,
       includeArchived: q.include_archived,
-      updatedAfter: parseUpdatedAfter(q.updated_after),
+      updatedAfter: syncWindow(q.updated_after, 'second'),
     }, page.limit, page.offset);
     return listEnvelope(data, total, page);
   });

@@ -7,6 +7,7 @@ import type { DB, Job, User } from '#db/tables.ts';
 import { can } from '#platform/permissions.ts';
 import { compiledOnce } from '#db/compiled-once.ts';
 import { containsText } from '#db/text-search.ts';
+import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 /** The job columns the job object shows (details live in job-details and read the whole row). */
 const JOB_OBJECT_COLUMNS = [
@@ -86,7 +87,7 @@ export function findJobByNumber(db: Executor, firmId: number, jobNumber: number)
 }
 
 export interface JobFilter {
-  updatedAfter?: string;
+  updatedAfter?: SyncWindow;
   externalRef?: string;
   status?: string;
   assignedToUserId?: number;
@@ -94,8 +95,8 @@ export interface JobFilter {
   engine: Engine;
 }
 
-function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, f: JobFilter): SelectQueryBuilder<DB, any, O> {
-  if (f.updatedAfter !== undefined) qb = qb.where('jobs.updated_at', '>', f.updatedAfter);
+function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, f: JobFilter, rest?: GroupRest): SelectQueryBuilder<DB, any, O> {
+  if (f.updatedAfter !== undefined) qb = whereInWindow(qb, 'jobs', f.updatedAfter, rest);
   if (f.externalRef !== undefined) qb = qb.where('jobs.external_ref', '=', f.externalRef);
   if (f.status !== undefined) qb = qb.where('jobs.status', '=', f.status);
   if (f.assignedToUserId !== undefined) qb = qb.where('jobs.assigned_to_user_id', '=', f.assignedToUserId);
@@ -104,11 +105,13 @@ function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, f: JobFilter): Selec
 }
 
 export async function listJobRows(db: Executor, firmId: number, user: User, f: JobFilter, limit: number, offset: number) {
-  let qb = applyFilter(visibleTo(joined(db).where('jobs.firm_id', '=', firmId), user), f);
-  qb = f.updatedAfter !== undefined
-    ? qb.orderBy('jobs.updated_at', 'asc').orderBy('jobs.id', 'asc')
-    : qb.orderBy('jobs.id', 'desc');
-  return qb.limit(limit).offset(offset).execute() as Promise<JobRow[]>;
+  const rows = (rest?: GroupRest) => applyFilter(visibleTo(joined(db).where('jobs.firm_id', '=', firmId), user), f, rest);
+  const window = f.updatedAfter;
+  if (window === undefined) return rows().orderBy('jobs.id', 'desc').limit(limit).offset(offset).execute() as Promise<JobRow[]>;
+  return syncPage(window, { limit, offset }, (rest) => {
+    const sorted = rows(rest).orderBy('jobs.updated_at', 'asc').orderBy('jobs.id', 'asc');
+    return (rest ? sorted : sorted.limit(limit).offset(offset)).execute() as Promise<JobRow[]>;
+  });
 }
 
 /**

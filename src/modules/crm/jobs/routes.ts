@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { syncWindow } from '#platform/sync.ts';
 import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import type { JobInput } from './fields.ts';
 import { JobSchema } from './serialize.ts';
@@ -55,7 +56,7 @@ export function jobRoutes(app: ApiApp, env: Env): void {
       q?: string; include_assignees?: boolean; limit?: number; offset?: number };
     const page = pageOf(q);
     const { data, total } = await listJobs(ctx(request), {
-      updatedAfter: parseUpdatedAfter(q.updated_after), externalRef: q.external_ref, status: q.status,
+      updatedAfter: syncWindow(q.updated_after, 'microsecond'), externalRef: q.external_ref, status: q.status,
       assignedToUserId: q.assigned_to_user_id, q: q.q?.trim() || undefined,
     }, q.include_assignees === true, page.limit, page.offset);
     return listEnvelope(data, total, page);

@@ -1,6 +1,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { User } from '#db/tables.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { syncPage, type GroupRest } from '#platform/sync.ts';
 import { orderFollowUps, whereFollowUps, type FollowUpFilter } from './follow-up-query.ts';
 import type { TaskRow } from './serialize.ts';
 
@@ -19,12 +20,17 @@ export interface TaskFilter extends FollowUpFilter {
 
 /** Soonest due first (undated last); with updatedAfter, oldest updated first. Only tasks of jobs the user sees. */
 export async function listTasks(db: Executor, firmId: number, user: User, f: TaskFilter, limit: number, offset: number) {
-  const filter = <QB extends { where: (...args: any[]) => QB }>(qb: QB): QB => {
-    qb = whereFollowUps(qb, 'tasks', firmId, f);
+  const filter = <QB extends { where: (...args: any[]) => QB }>(qb: QB, rest?: GroupRest): QB => {
+    qb = whereFollowUps(qb, 'tasks', firmId, f, rest);
     return f.jobId === undefined ? qb : qb.where('tasks.job_id', '=', f.jobId);
   };
-  const rows = orderFollowUps(onVisibleJob(filter(withAssignee(db)), 'tasks.job_id', firmId, user), 'tasks', f.updatedAfter);
+  const rows = (rest?: GroupRest) =>
+    orderFollowUps(onVisibleJob(filter(withAssignee(db), rest), 'tasks.job_id', firmId, user), 'tasks', f.updatedAfter);
   const count = onVisibleJob(filter(db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n'))), 'tasks.job_id', firmId, user);
-  const [page, n] = await Promise.all([rows.limit(limit).offset(offset).execute(), count.executeTakeFirstOrThrow()]);
+  const window = f.updatedAfter;
+  const data = window !== undefined
+    ? syncPage(window, { limit, offset }, (rest) => (rest ? rows(rest) : rows().limit(limit).offset(offset)).execute() as Promise<TaskRow[]>)
+    : rows().limit(limit).offset(offset).execute();
+  const [page, n] = await Promise.all([data, count.executeTakeFirstOrThrow()]);
   return { rows: page as TaskRow[], total: Number(n.n) };
 }

@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { syncWindow } from '#platform/sync.ts';
 import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { dueBound, followUpFields, followUpQuery, StatusField } from './schemas.ts';
 import { TaskSchema } from './serialize.ts';
@@ -37,7 +38,7 @@ export function taskRoutes(app: ApiApp, env: Env): void {
     const { data, total } = await listTasksOf(ctx(request), {
       jobId: q.job_id, status: q.status ?? 'open', assignedToUserId: q.assigned_to_user_id, contactId: q.contact_id,
       dueBefore: dueBound(q.due_before, 'due_before'), dueAfter: dueBound(q.due_after, 'due_after'),
-      updatedAfter: parseUpdatedAfter(q.updated_after),
+      updatedAfter: syncWindow(q.updated_after, 'second'),
     }, page);
     return listEnvelope(data, total, page);
   });

@@ -2,6 +2,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine, EstimateTotalsColumns, User } from '#db/tables.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 /** An estimate of the workspace whose job the user may see (an estimate without a job: everyone). */
 export function findEstimate(db: Executor, firmId: number, id: number, user: User): Promise<Estimate | undefined> {
@@ -36,26 +37,29 @@ export async function loadTree(db: Executor, estimate: Estimate): Promise<Estima
 export interface EstimateFilter {
   jobId?: number;
   status?: string;
-  updatedAfter?: string;
+  updatedAfter?: SyncWindow;
   includeArchived?: boolean;
 }
 
-function filtered(db: Executor, firmId: number, user: User, f: EstimateFilter) {
+function filtered(db: Executor, firmId: number, user: User, f: EstimateFilter, rest?: GroupRest) {
   let qb = onVisibleJob(db.selectFrom('estimates').where('estimates.firm_id', '=', firmId), 'estimates.job_id', firmId, user);
   if (f.jobId !== undefined) qb = qb.where('estimates.job_id', '=', f.jobId);
   if (f.status !== undefined) qb = qb.where('estimates.status', '=', f.status);
-  if (f.updatedAfter !== undefined) qb = qb.where('estimates.updated_at', '>', f.updatedAfter);
+  if (f.updatedAfter !== undefined) qb = whereInWindow(qb, 'estimates', f.updatedAfter, rest);
   if (!f.includeArchived) qb = qb.where('estimates.archived_at', 'is', null);
   return qb;
 }
 
 /** Most recently updated first; with updated_after oldest first (document 3, Estimates). */
 export async function listEstimates(db: Executor, firmId: number, user: User, f: EstimateFilter, limit: number, offset: number) {
-  const base = filtered(db, firmId, user, f);
-  const dir = f.updatedAfter !== undefined ? 'asc' : 'desc';
+  const sorted = (dir: 'asc' | 'desc', rest?: GroupRest) => filtered(db, firmId, user, f, rest).selectAll('estimates')
+    .orderBy('estimates.updated_at', dir).orderBy('estimates.id', dir);
+  const window = f.updatedAfter;
+  const page = window !== undefined
+    ? syncPage(window, { limit, offset }, (rest) => (rest ? sorted('asc', rest) : sorted('asc').limit(limit).offset(offset)).execute())
+    : sorted('desc').limit(limit).offset(offset).execute();
   const [rows, count] = await Promise.all([
-    base.selectAll('estimates').orderBy('estimates.updated_at', dir).orderBy('estimates.id', dir).limit(limit).offset(offset).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    page, filtered(db, firmId, user, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as Estimate[], total: Number(count.n) };
 }

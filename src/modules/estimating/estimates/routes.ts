@@ -5,9 +5,10 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
-import { listEnvelope, pageOf, parseUpdatedAfter } from '#platform/pagination.ts';
+import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import type { Permission } from '#platform/permissions.ts';
 import { bodyOptional, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { syncWindow } from '#platform/sync.ts';
 import { createChangeOrder, issueEstimate, markLost, markWon, reopenEstimate, type ChangeOrderBody as ChangeOrderInput } from './lifecycle.ts';
 import { addLine, changeLine, getLine, removeLine, type AddLineBody as AddLineInput, type ChangeLineBody as ChangeLineInput } from './lines.ts';
 import {
@@ -53,7 +54,7 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
     }
     const page = pageOf(q);
     const { data, total } = await listEstimates(ctx(request), {
-      jobId: q.job_id, status: q.status, updatedAfter: parseUpdatedAfter(q.updated_after), includeArchived: q.include_archived,
+      jobId: q.job_id, status: q.status, updatedAfter: syncWindow(q.updated_after, 'second'), includeArchived: q.include_archived,
     }, page);
     return listEnvelope(data, total, page);
   });
