@@ -10,6 +10,7 @@ import { installAuth, keyHashOf } from '#platform/auth.ts';
 import { bodyAjv, textAjv } from '#platform/ajv.ts';
 import { installErrorHandler } from '#platform/error-handler.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
+import { installJsonParser } from '#platform/json-body.ts';
 import { ApiError } from '#platform/errors.ts';
 import { adminRoutes } from '#admin/routes.ts';
 import { clientAccountRoutes } from '#crm/client-accounts/routes.ts';
@@ -54,6 +55,7 @@ export async function buildApp(database: Database, config: AppConfig): Promise<F
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object));
   installErrorHandler(app);
+  installJsonParser(app);
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: 'Resource not found' }));
 
   await app.register(swagger, {

@@ -43,6 +43,42 @@ describe('text with NUL characters', () => {
   });
 });
 
+describe('deeply nested JSON', () => {
+  const arrays = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const objects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+  const TOO_DEEP = { error: 'Request body is nested too deeply', code: 'invalid_request' };
+
+  it('10,000 levels of arrays or objects are a 400 on every body-taking route, never a stack overflow', async () => {
+    const job = (await w.api.post('/v1/jobs', { name: 'Deep target' })).body.data;
+    const jobs = (await w.api.get('/v1/jobs')).body.pagination.total;
+    for (const text of [arrays(10_000), objects(10_000), `{"name":"x","job_type":${arrays(5_000)}}`]) {
+      for (const [method, path] of [['POST', '/v1/jobs'], ['PATCH', `/v1/jobs/${job.id}`], ['POST', '/v1/contacts'],
+        ['PATCH', `/v1/jobs/${job.id}/custom-fields`]] as const) {
+        const res = await w.api.request(method, path, text);
+        expect(res.status, `${method} ${path}`).toBe(400);
+        expect(res.body).toMatchObject(TOO_DEEP);
+      }
+    }
+    expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(jobs);
+  });
+
+  it('is refused on the admin API too', async () => {
+    const res = await t.admin.post('/admin/v1/workspaces', objects(10_000));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject(TOO_DEEP);
+  });
+
+  it('64 levels reach validation; 65 do not; brackets inside strings do not count', async () => {
+    const at64 = await w.api.post('/v1/jobs', `{"name":"x","job_type":${arrays(63)}}`);
+    expect(at64.status).toBe(400);
+    expect(at64.body.error).not.toBe(TOO_DEEP.error);
+    const at65 = await w.api.post('/v1/jobs', `{"name":"x","job_type":${arrays(64)}}`);
+    expect(at65.body).toMatchObject(TOO_DEEP);
+    const text = await w.api.post('/v1/jobs', { name: `Bracket ${'[{'.repeat(100)}`, notes: '"]]]\\"[[[' });
+    expect(text.status).toBe(201);
+  });
+});
+
 describe('oversized values', () => {
   it('a very long job address is cut to 500 characters and still makes its site', async () => {
     const address = '12 Long Road '.repeat(1000);
