@@ -46,8 +46,22 @@ export function PageQuery(max = 200) {
   };
 }
 
-/** A record id: a positive 32-bit integer (both engines store ids as such). */
-export const RecordId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: 2147483647, ...options });
+export const RECORD_ID_MAX = 2147483647;
+
+/**
+ * A record id: a positive 32-bit integer (both engines store ids as such). The one schema for
+ * every id in a body, query or path; in a path or query it is also plain decimal (ajv.ts).
+ */
+export const RecordId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: RECORD_ID_MAX, ...options });
+
+/**
+ * The id in `value` outside schema validation (admin paths, firm_id): a JSON integer, or text of
+ * decimal digits with no sign or leading zero; null when it names no record.
+ */
+export function recordIdOf(value: unknown): number | null {
+  if (typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value)) value = Number(value);
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= RECORD_ID_MAX ? value : null;
+}
 
 export const IdParam = (name = 'id') => Type.Object({ [name]: RecordId() });
 

@@ -403,6 +403,34 @@ describe('OpenAPI and docs', () => {
     expect(res.body.paths['/v1/jobs/{id}'].patch).toBeDefined();
   });
 
+  it('every id a request takes (body, query or path) is bounded to a positive 32-bit integer', async () => {
+    const doc = (await t.anon.get('/v1/openapi.json')).body;
+    const idLike = (name: string) => name === 'id' || /_ids?$/.test(name);
+    const offenders: string[] = [];
+    const check = (where: string, name: string, schema: any) => {
+      // Ids of records; event and delivery ids (UUID text) and external ids are strings by design.
+      const text = JSON.stringify(schema);
+      if (!/"integer"/.test(text)) return;
+      if (!text.includes('"minimum":1') || !text.includes('"maximum":2147483647')) offenders.push(`${where} ${name}`);
+    };
+    const walk = (where: string, schema: any) => {
+      if (!schema || typeof schema !== 'object') return;
+      for (const [name, sub] of Object.entries<any>(schema.properties ?? {})) {
+        if (idLike(name)) check(where, name, sub);
+        walk(`${where}.${name}`, sub);
+      }
+      for (const k of ['items', 'additionalProperties']) walk(where, schema[k]);
+      for (const k of ['anyOf', 'oneOf', 'allOf']) for (const sub of schema[k] ?? []) walk(where, sub);
+    };
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        for (const p of op.parameters ?? []) if (idLike(p.name)) check(`${method} ${path} ${p.in}`, p.name, p.schema);
+        walk(`${method} ${path} body`, op.requestBody?.content?.['application/json']?.schema);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('GET /v1/docs serves an HTML reference', async () => {
     let res = await t.anon.get('/v1/docs');
     for (let hops = 0; hops < 3 && res.status >= 300 && res.status < 400; hops++) {

@@ -13,7 +13,7 @@ const fields = {
   address: Type.String({ minLength: 1, maxLength: 500 }),
   name: Nullable(Type.String({ maxLength: 200 })),
   external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
-  client_account_id: Nullable(Type.Integer({ minimum: 1 })),
+  client_account_id: Nullable(RecordId()),
   client_account_external_ref: Type.String({ minLength: 1, maxLength: 255 }),
   property_reference: Nullable(Type.String({ maxLength: 100 })),
   notes: Nullable(Type.String()),
