@@ -46,6 +46,18 @@ export function PageQuery(max = 200) {
   };
 }
 
+/**
+ * The most characters any one text field of a body takes: nothing accepts a megabyte. Fields with
+ * a smaller documented maximum declare it; fields whose service cuts text to its maximum (jobs:
+ * document 2 says over-long text is cut) or measures it once trimmed take up to this and the
+ * service applies the real limit. Free-form notes and descriptions are bounded by it too.
+ */
+export const TEXT_CEILING = 10_000;
+
+/** Keys of a custom_fields object: slugs of labels of at most 120 characters. */
+export const CustomFieldValuesInput = (description?: string) =>
+  Type.Record(Type.String(), Type.Unknown(), { propertyNames: { maxLength: 200 }, maxProperties: 500, ...(description ? { description } : {}) });
+
 export const RECORD_ID_MAX = 2147483647;
 
 /**

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Database } from '#db/database.ts';
 import { contextFor } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery } from '#platform/schemas.ts';
+import { Body, IdParam, ListOf, Nullable, One, PageQuery, TEXT_CEILING } from '#platform/schemas.ts';
 import { listClientAccounts } from './repo.ts';
 import { ClientAccountSchema, clientAccountObject } from './serialize.ts';
 import { getClientAccount, updateClientAccount, upsertClientAccount, type ClientAccountInput } from './service.ts';
@@ -15,7 +15,7 @@ const fields = {
   email: Nullable(Type.String({ maxLength: 255 })),
   phone: Nullable(Type.String({ maxLength: 50 })),
   address: Nullable(Type.String({ maxLength: 500 })),
-  notes: Nullable(Type.String()),
+  notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
 };
 
 export function clientAccountRoutes(app: FastifyInstance, database: Database): void {
