@@ -7,9 +7,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config.ts';
 import type { Database } from '#db/database.ts';
 import { installAuth, keyHashOf } from '#platform/auth.ts';
-import { bodyAjv, textAjv } from '#platform/ajv.ts';
+import { bodyAjv, compileTextValidator } from '#platform/ajv.ts';
 import { installErrorHandler } from '#platform/error-handler.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
+import { installJsonParser } from '#platform/json-body.ts';
 import { ApiError } from '#platform/errors.ts';
 import { describeOperation } from '#platform/openapi.ts';
 import { adminRoutes } from '#admin/routes.ts';
@@ -44,8 +45,9 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
     trustProxy: true,
   });
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object));
+    (httpPart === 'body' ? bodyAjv.compile(schema as object) : compileTextValidator(schema as object)));
   installErrorHandler(app);
+  installJsonParser(app);
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: 'Resource not found' }));
 
   await app.register(swagger, {

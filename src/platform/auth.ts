@@ -8,6 +8,7 @@ import { cachedAuth, rememberAuth } from './auth-cache.ts';
 import { hashesMatch, hashKey, keyPrefix } from './keys.ts';
 import { MISSING_PERMISSION_MESSAGE, PERMISSIONS, type Permission } from './permissions.ts';
 import { billingBlocked, planIncludesApi } from './plans.ts';
+import { recordIdOf } from './schemas.ts';
 import { settingsOf, type Settings } from './workspace.ts';
 
 export interface AuthContext {
@@ -115,17 +116,19 @@ async function resolveContext(db: Kysely<DB>, row: KeyRow, named: unknown): Prom
     if (named === undefined || named === '') {
       throw badRequest('firm_id is required', { message: 'Partner keys must name the workspace with firm_id on every call' });
     }
-    firmId = Number(named);
-    const grant = Number.isInteger(firmId)
+    // Not a 32-bit id names no workspace (and would overflow PostgreSQL's integer column).
+    const id = recordIdOf(named);
+    const grant = id !== null
       ? await db.selectFrom('partner_key_grants').select('user_id')
-        .where('api_key_id', '=', row.id).where('firm_id', '=', firmId).executeTakeFirst()
+        .where('api_key_id', '=', row.id).where('firm_id', '=', id).executeTakeFirst()
       : undefined;
     if (!grant) throw forbidden('Partner key has no access to this workspace', { firm_id: named });
+    firmId = id!;
     userId = grant.user_id;
   } else {
     firmId = row.firm_id!;
     userId = row.user_id!;
-    if (named !== undefined && Number(named) !== firmId) {
+    if (named !== undefined && recordIdOf(named) !== firmId) {
       throw forbidden('firm_id does not match this key', { message: 'A workspace key acts only for its own workspace' });
     }
   }

@@ -46,8 +46,34 @@ export function PageQuery(max = 200) {
   };
 }
 
-/** A record id: a positive 32-bit integer (both engines store ids as such). */
-export const RecordId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: 2147483647, ...options });
+/**
+ * The most characters any one text field of a body takes: nothing accepts a megabyte. Fields with
+ * a smaller documented maximum declare it; fields whose service cuts text to its maximum (jobs:
+ * document 2 says over-long text is cut) or measures it once trimmed take up to this and the
+ * service applies the real limit. Free-form notes and descriptions are bounded by it too.
+ */
+export const TEXT_CEILING = 10_000;
+
+/** Keys of a custom_fields object: slugs of labels of at most 120 characters. */
+export const CustomFieldValuesInput = (description?: string) =>
+  Type.Record(Type.String(), Type.Unknown(), { propertyNames: { maxLength: 200 }, maxProperties: 500, ...(description ? { description } : {}) });
+
+export const RECORD_ID_MAX = 2147483647;
+
+/**
+ * A record id: a positive 32-bit integer (both engines store ids as such). The one schema for
+ * every id in a body, query or path; in a path or query it is also plain decimal (ajv.ts).
+ */
+export const RecordId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: RECORD_ID_MAX, ...options });
+
+/**
+ * The id in `value` outside schema validation (admin paths, firm_id): a JSON integer, or text of
+ * decimal digits with no sign or leading zero; null when it names no record.
+ */
+export function recordIdOf(value: unknown): number | null {
+  if (typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value)) value = Number(value);
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= RECORD_ID_MAX ? value : null;
+}
 
 export const IdParam = (name = 'id') => Type.Object({ [name]: RecordId() });
 

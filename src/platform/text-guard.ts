@@ -3,18 +3,26 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors.ts';
 
-function nulField(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = nulField(value[i], `${path}[${i}]`);
-      if (hit) return hit;
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\u0000')) return path ? `${path}.${k}` : k;
-      const hit = nulField(v, path ? `${path}.${k}` : k);
-      if (hit) return hit;
+/**
+ * The path of the first string (or key) holding NUL, or null. Walked with an explicit stack, not
+ * recursion: the depth of a value is the client's choice (json-body.ts also bounds it).
+ */
+function nulField(root: unknown, rootPath: string): string | null {
+  const stack: Array<[unknown, string]> = [[root, rootPath]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path || 'body';
+    } else if (Array.isArray(value)) {
+      // Pushed last to first, so the first offending element is the one reported.
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (const [k] of entries) if (k.includes('\u0000')) return path ? `${path}.${k}` : k;
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i]!;
+        stack.push([v, path ? `${path}.${k}` : k]);
+      }
     }
   }
   return null;

@@ -343,6 +343,19 @@ describe('partner keys', () => {
     expect(garbage.status).toBe(403);
   });
 
+  it('a firm_id beyond 32 bits or spelled oddly names no workspace: 403 on both engines, never a 500', async () => {
+    const w = await t.workspace();
+    const p = await partnerKey([{ firm_id: w.firmId, user_id: w.ownerId }]);
+    for (const id of ['2147483648', '9007199254740993', '1e308', `0${w.firmId}`, `0x${w.firmId.toString(16)}`, `${w.firmId}.0`]) {
+      const res = await t.as(p.key).get(`/v1/jobs?firm_id=${id}`);
+      expect(res.status, id).toBe(403);
+      expect(res.body.error, id).toBe('Partner key has no access to this workspace');
+    }
+    const body = await t.as(p.key).post('/v1/jobs', '{"name":"Big","firm_id":1e308}');
+    expect(body.status).toBe(403);
+    expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(0);
+  });
+
   it('applies its permissions in every granted workspace', async () => {
     const w = await t.workspace();
     const p = await partnerKey([{ firm_id: w.firmId, user_id: w.ownerId }], ['read_jobs']);

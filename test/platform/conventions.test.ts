@@ -133,6 +133,41 @@ describe('malformed requests', () => {
     expect(patch.body).toEqual({ error: 'Resource not found' });
   });
 
+  it('a path id is plain decimal: hex, octal, binary, signs, fractions, exponents and leading zeros are 404', async () => {
+    const job = (await w.api.post('/v1/jobs', { name: 'Fourteen' })).body.data;
+    const id: number = job.id;
+    expect((await w.api.get(`/v1/jobs/${id}`)).status).toBe(200);
+    const spellings = [`0x${id.toString(16)}`, `0o${id.toString(8)}`, `0b${id.toString(2)}`, `${id}.0`, `+${id}`, `0${id}`,
+      `00${id}`, `${id}e0`, ` ${id}`, `${id}%20`];
+    for (const spelled of spellings) {
+      for (const [method, path] of [['GET', `/v1/jobs/${spelled}`], ['PATCH', `/v1/jobs/${spelled}`], ['GET', `/v1/jobs/${spelled}/details`]]) {
+        const res = await w.api.request(method, path, method === 'GET' ? undefined : { notes: 'x' });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.body, `${method} ${path}`).toEqual({ error: 'Resource not found' });
+      }
+    }
+    expect((await w.api.get(`/v1/jobs/${id}`)).body.data.notes).toBeNull();
+  });
+
+  it('an integer in a query string is plain decimal too (400 naming it)', async () => {
+    for (const q of ['limit=0x10', 'limit=1e1', 'offset=+1', 'offset=01', 'limit=10.0']) {
+      const res = await w.api.get(`/v1/jobs?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.field, q).toBe(q.split('=')[0]);
+    }
+    expect((await w.api.get('/v1/jobs?limit=10&offset=0')).status).toBe(200);
+  });
+
+  it('admin path ids follow the same rule', async () => {
+    const firm = String(w.firmId);
+    expect((await t.admin.get(`/admin/v1/workspaces/${firm}`)).status).toBe(200);
+    for (const spelled of [`0x${w.firmId.toString(16)}`, `${firm}.0`, `+${firm}`, `0${firm}`, `${firm}e0`, '2147483648', '1e308']) {
+      const res = await t.admin.get(`/admin/v1/workspaces/${spelled}`);
+      expect(res.status, spelled).toBe(404);
+      expect(res.body, spelled).toEqual({ error: 'Resource not found' });
+    }
+  });
+
   it('an absent record is 404', async () => {
     const res = await w.api.get('/v1/jobs/2147483647');
     expect(res.status).toBe(404);
@@ -401,6 +436,34 @@ describe('OpenAPI and docs', () => {
     expect(res.body.paths['/v1/jobs'].get).toBeDefined();
     expect(res.body.paths['/v1/jobs'].post).toBeDefined();
     expect(res.body.paths['/v1/jobs/{id}'].patch).toBeDefined();
+  });
+
+  it('every id a request takes (body, query or path) is bounded to a positive 32-bit integer', async () => {
+    const doc = (await t.anon.get('/v1/openapi.json')).body;
+    const idLike = (name: string) => name === 'id' || /_ids?$/.test(name);
+    const offenders: string[] = [];
+    const check = (where: string, name: string, schema: any) => {
+      // Ids of records; event and delivery ids (UUID text) and external ids are strings by design.
+      const text = JSON.stringify(schema);
+      if (!/"integer"/.test(text)) return;
+      if (!text.includes('"minimum":1') || !text.includes('"maximum":2147483647')) offenders.push(`${where} ${name}`);
+    };
+    const walk = (where: string, schema: any) => {
+      if (!schema || typeof schema !== 'object') return;
+      for (const [name, sub] of Object.entries<any>(schema.properties ?? {})) {
+        if (idLike(name)) check(where, name, sub);
+        walk(`${where}.${name}`, sub);
+      }
+      for (const k of ['items', 'additionalProperties']) walk(where, schema[k]);
+      for (const k of ['anyOf', 'oneOf', 'allOf']) for (const sub of schema[k] ?? []) walk(where, sub);
+    };
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        for (const p of op.parameters ?? []) if (idLike(p.name)) check(`${method} ${path} ${p.in}`, p.name, p.schema);
+        walk(`${method} ${path} body`, op.requestBody?.content?.['application/json']?.schema);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('GET /v1/docs serves an HTML reference', async () => {

@@ -43,13 +43,122 @@ describe('text with NUL characters', () => {
   });
 });
 
+describe('deeply nested JSON', () => {
+  const arrays = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const objects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+  const TOO_DEEP = { error: 'Request body is nested too deeply', code: 'invalid_request' };
+
+  it('10,000 levels of arrays or objects are a 400 on every body-taking route, never a stack overflow', async () => {
+    const job = (await w.api.post('/v1/jobs', { name: 'Deep target' })).body.data;
+    const jobs = (await w.api.get('/v1/jobs')).body.pagination.total;
+    for (const text of [arrays(10_000), objects(10_000), `{"name":"x","job_type":${arrays(5_000)}}`]) {
+      for (const [method, path] of [['POST', '/v1/jobs'], ['PATCH', `/v1/jobs/${job.id}`], ['POST', '/v1/contacts'],
+        ['PATCH', `/v1/jobs/${job.id}/custom-fields`]] as const) {
+        const res = await w.api.request(method, path, text);
+        expect(res.status, `${method} ${path}`).toBe(400);
+        expect(res.body).toMatchObject(TOO_DEEP);
+      }
+    }
+    expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(jobs);
+  });
+
+  it('is refused on the admin API too', async () => {
+    const res = await t.admin.post('/admin/v1/workspaces', objects(10_000));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject(TOO_DEEP);
+  });
+
+  it('64 levels reach validation; 65 do not; brackets inside strings do not count', async () => {
+    const at64 = await w.api.post('/v1/jobs', `{"name":"x","job_type":${arrays(63)}}`);
+    expect(at64.status).toBe(400);
+    expect(at64.body.error).not.toBe(TOO_DEEP.error);
+    const at65 = await w.api.post('/v1/jobs', `{"name":"x","job_type":${arrays(64)}}`);
+    expect(at65.body).toMatchObject(TOO_DEEP);
+    const text = await w.api.post('/v1/jobs', { name: `Bracket ${'[{'.repeat(100)}`, notes: '"]]]\\"[[[' });
+    expect(text.status).toBe(201);
+  });
+});
+
 describe('oversized values', () => {
-  it('a very long job address is cut to 500 characters and still makes its site', async () => {
-    const address = '12 Long Road '.repeat(1000);
+  it('a very long job address (up to the 10,000-character ceiling) is cut to 500 characters and still makes its site', async () => {
+    const address = '12 Long Road '.repeat(700);
     const res = await w.api.post('/v1/jobs', { name: 'Long address', address });
     expect(res.status).toBe(201);
     expect(res.body.data.address).toHaveLength(500);
     expect(res.body.data.location_id).toBeTypeOf('number');
+  });
+
+  /** Text that does not compress (PostgreSQL would squeeze a repeated letter under its index limit). */
+  function noise(n: number, seed = 7): string {
+    let x = seed;
+    let out = '';
+    for (let i = 0; i < n; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      out += String.fromCharCode(97 + ((x >> 16) % 26));
+    }
+    return out;
+  }
+
+  it("a job's company is cut to the customer-name limit (200), and so is the customer it creates", async () => {
+    const company = noise(3000);
+    const res = await w.api.post('/v1/jobs', { name: 'Company cut', company });
+    expect(res.status).toBe(201);
+    expect(res.body.data.company).toBe(company.slice(0, 200));
+    const customer = (await w.api.get(`/v1/client-accounts/${res.body.data.client_account_id}`)).body.data;
+    expect(customer.name).toBe(company.slice(0, 200));
+
+    const other = noise(3000, 11);
+    const patched = await w.api.patch(`/v1/jobs/${res.body.data.id}`, { company: other });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.company).toHaveLength(200);
+    const relinked = (await w.api.get(`/v1/client-accounts/${patched.body.data.client_account_id}`)).body.data;
+    expect(relinked.name).toBe(other.slice(0, 200));
+  });
+
+  it('every free-text field of a job is bounded: a megabyte is a 400 naming it and nothing is written', async () => {
+    const job = (await w.api.post('/v1/jobs', { name: 'Bounded' })).body.data;
+    const jobs = (await w.api.get('/v1/jobs')).body.pagination.total;
+    const customers = (await w.api.get('/v1/client-accounts')).body.pagination.total;
+    const huge = noise(1_000_000);
+    for (const field of ['name', 'company', 'address', 'description', 'notes', 'contact_name', 'contact_email', 'contact_phone',
+      'bill_to_name', 'bill_to_email', 'source', 'job_type', 'status']) {
+      const created = await w.api.post('/v1/jobs', { name: `Big ${field}`, [field]: huge });
+      expect(created.status, field).toBe(400);
+      expect(created.body, field).toMatchObject({ code: 'invalid_request', field });
+      const patched = await w.api.patch(`/v1/jobs/${job.id}`, { [field]: huge });
+      expect(patched.status, field).toBe(400);
+    }
+    expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(jobs);
+    expect((await w.api.get('/v1/client-accounts')).body.pagination.total).toBe(customers);
+    expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data).toMatchObject({ name: 'Bounded', description: null, company: null });
+  });
+
+  it('up to 10,000 characters a job name is cut to 200 as document 2 says; beyond that it is refused', async () => {
+    const cut = await w.api.post('/v1/jobs', { name: noise(10_000, 3) });
+    expect(cut.status).toBe(201);
+    expect(cut.body.data.name).toHaveLength(200);
+    const refused = await w.api.post('/v1/jobs', { name: noise(10_001, 5) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('name must be at most 10000 characters');
+  });
+
+  it('notes of customers and sites and the other free-text fields are bounded too', async () => {
+    const huge = noise(1_000_000);
+    const customer = await w.api.post('/v1/client-accounts', { name: 'Noted', notes: huge });
+    expect(customer.status).toBe(400);
+    expect(customer.body.field).toBe('notes');
+    const site = await w.api.post('/v1/locations', { address: '1 Noted Way', notes: huge });
+    expect(site.status).toBe(400);
+    expect(site.body.field).toBe('notes');
+    for (const [path, body, field] of [
+      ['/v1/custom-fields', { entity_type: 'job', label: huge }, 'label'],
+      ['/v1/webhooks', { target_url: `https://hooks.example.com/${huge}` }, 'target_url'],
+      ['/v1/webhooks', { target_url: 'https://hooks.example.com/a', event_type: huge }, 'event_type'],
+    ] as const) {
+      const res = await w.api.post(path, body);
+      expect(res.status, path).toBe(400);
+      expect(res.body.field, path).toBe(field);
+    }
   });
 
   it('ids and offsets beyond 32 bits are a 404 or 400, never a 500', async () => {

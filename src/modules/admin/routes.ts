@@ -5,6 +5,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '#db/database.ts';
 import { notFound, unauthorized } from '#platform/errors.ts';
+import { recordIdOf } from '#platform/schemas.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import * as admin from './service.ts';
 
@@ -12,10 +13,11 @@ function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
+/** A path id, read like /v1's: plain decimal, 32 bits, or no such record. */
 function idOf(value: unknown): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw notFound('Resource not found');
-  return n;
+  const id = recordIdOf(value);
+  if (id === null) throw notFound('Resource not found');
+  return id;
 }
 
 export function adminRoutes(app: FastifyInstance, database: Database, token: string): void {

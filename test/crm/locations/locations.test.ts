@@ -144,6 +144,21 @@ describe('POST /v1/locations (create and upsert)', () => {
     expect((await w.api.get('/v1/locations')).body.pagination.total).toBe(0);
   });
 
+  it('client_account_id beyond 32 bits is a 400 on both engines, on create and update', async () => {
+    const w = await t.workspace();
+    const kept = await site(w, { address: '5 Range Rd' });
+    // Raw JSON: 9007199254740993 is not exactly representable, 1e308 is an "integer" to JSON Schema.
+    for (const id of ['2147483648', '9007199254740993', '1e308']) {
+      const created = await w.api.post('/v1/locations', `{"address":"6 Range Rd","client_account_id":${id}}`);
+      expect(created.status, id).toBe(400);
+      expect(created.body, id).toMatchObject({ code: 'invalid_request', field: 'client_account_id' });
+      const patched = await w.api.patch(`/v1/locations/${kept.id}`, `{"client_account_id":${id}}`);
+      expect(patched.status, id).toBe(400);
+      expect(patched.body.field, id).toBe('client_account_id');
+    }
+    expect((await w.api.get('/v1/locations')).body.data.map((l: { id: number }) => l.id)).toEqual([kept.id]);
+  });
+
   it('client_account_external_ref links the customer; an unknown one is 404', async () => {
     const w = await t.workspace();
     const c = await customer(w, { name: 'Linked', external_ref: 'cust-7' });

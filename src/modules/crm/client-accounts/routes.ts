@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery } from '#platform/schemas.ts';
+import { Body, IdParam, ListOf, Nullable, One, PageQuery, TEXT_CEILING } from '#platform/schemas.ts';
 import { listClientAccounts } from './repo.ts';
 import { ClientAccountSchema, clientAccountObject } from './serialize.ts';
 import { getClientAccount, updateClientAccount, upsertClientAccount, type ClientAccountInput } from './service.ts';
@@ -14,7 +14,7 @@ const fields = {
   email: Nullable(Type.String({ maxLength: 255 })),
   phone: Nullable(Type.String({ maxLength: 50 })),
   address: Nullable(Type.String({ maxLength: 500 })),
-  notes: Nullable(Type.String()),
+  notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
 };
 
 export function clientAccountRoutes(app: ApiApp, env: Env): void {

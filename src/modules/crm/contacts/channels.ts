@@ -5,6 +5,7 @@ import type { Contact, ContactChannel } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest, conflict, notFound } from '#platform/errors.ts';
+import { recordIdOf } from '#platform/schemas.ts';
 import { now } from '#platform/time.ts';
 import { channelRows, findContact } from './repo.ts';
 import { CHANNEL_KINDS, CHANNEL_LABELS, DEFAULT_LABEL, formatPhone, looksLikeEmail, valueKey, type ChannelKind } from './rules.ts';
@@ -61,7 +62,8 @@ async function liveContact(ctx: ServiceContext, trx: Trx, contactId: number) {
 async function channelByRef(trx: Trx, contactId: number, ref: string): Promise<ContactChannel> {
   const rows = await channelRows(trx, contactId);
   let found: ContactChannel | undefined;
-  if (/^\d{1,10}$/.test(ref)) found = rows.find((r) => r.id === Number(ref));
+  const id = recordIdOf(ref);
+  if (id !== null) found = rows.find((r) => r.id === id);
   else {
     const m = /^v-(phone|email)-(\d{1,4})$/.exec(ref);
     if (m) found = rows.filter((r) => r.kind === m[1])[Number(m[2])];

@@ -5,7 +5,7 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { Body, CustomFieldValuesInput, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { addChannel, deleteChannel, updateChannel, type ChannelInput } from './channels.ts';
 import { addJobPerson, listCompanyPeople, listJobPeople, type JobPersonInput } from './job-people.ts';
 import { addLink, removeLink, type LinkInput, type LinkKind } from './links.ts';
@@ -30,7 +30,7 @@ const contactFields = {
   do_not_contact_reason: Text(500),
   birthday: Nullable(DateString),
   tags: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 }),
-  custom_fields: Type.Record(Type.String(), Type.Unknown()),
+  custom_fields: CustomFieldValuesInput(),
 };
 
 const ChannelParams = Type.Object({ id: Id, ref: Type.String({ minLength: 1, maxLength: 40 }) });

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import type { CustomFieldEntity } from '#db/tables.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { Body, IdParam, One } from '#platform/schemas.ts';
+import { Body, CustomFieldValuesInput, IdParam, One, TEXT_CEILING } from '#platform/schemas.ts';
 import { ENTITY_TYPES, FIELD_TYPES, LABEL_MAX } from './rules.ts';
 import { CustomFieldSchema, customFieldObject } from './serialize.ts';
 import {
@@ -14,7 +14,7 @@ import {
 import type { CustomFieldValues } from './values.ts';
 
 const EntityType = Type.String({ enum: [...ENTITY_TYPES] });
-const Values = Type.Record(Type.String(), Type.Unknown(), { description: '{key: value}; null or "" clears' });
+const Values = CustomFieldValuesInput('{key: value}; null or "" clears');
 const ValuesAnswer = Type.Object({
   data: Type.Object({
     entity_type: EntityType,
@@ -58,7 +58,7 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
       summary: 'Add a custom field; an existing label (any case) answers that field (200, created false), restored if archived',
       body: Body({
         entity_type: EntityType,
-        label: Type.String({ description: `at most ${LABEL_MAX} characters once trimmed` }),
+        label: Type.String({ maxLength: TEXT_CEILING, description: `at most ${LABEL_MAX} characters once trimmed` }),
         field_type: Type.String({ enum: [...FIELD_TYPES], default: 'text' }),
         options: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200 }),
         required: Type.Boolean(),
@@ -78,7 +78,7 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
       tags: ['Custom fields'], summary: 'Edit a custom field (owner key); the key never changes',
       params: IdParam(),
       body: Body({
-        label: Type.String({ description: `at most ${LABEL_MAX} characters once trimmed` }),
+        label: Type.String({ maxLength: TEXT_CEILING, description: `at most ${LABEL_MAX} characters once trimmed` }),
         required: Type.Boolean(),
         section: Type.String({ maxLength: 100 }),
         show_as_flag: Type.Boolean(),

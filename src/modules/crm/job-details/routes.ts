@@ -100,7 +100,7 @@ export function jobDetailRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Job details'], summary: 'Set the operations division and assignee (owner or schedule editor; crew scheduling on)',
       params: JobParams,
-      body: Body({ division: Nullable(Type.String()), operations_assignee_user_id: Nullable(Id) }),
+      body: Body({ division: Nullable(Type.String({ maxLength: 50 })), operations_assignee_user_id: Nullable(Id) }),
       response: { 200: One(OperationsSchema) },
     },
   }, async (request) => {

@@ -35,8 +35,9 @@ export interface JobInput {
 /** Maximum lengths of document 2; longer text is cut, not refused. */
 export const MAX_LENGTH = {
   name: 200, contact_name: 200, contact_email: 120, bill_to_name: 200, bill_to_email: 255, source: 100,
-  // Not in the spec: the address becomes a site's address, which is indexed and limited to 500.
-  address: 500,
+  // Not in the spec: the company names (or creates) the job's customer, and the address a site;
+  // a record made through the job keeps its own limits (customer name 200, site address 500).
+  company: 200, address: 500,
 } as const;
 
 const PASS_THROUGH = ['contact_phone', 'description', 'notes', 'probability', 'start_date', 'end_date',
@@ -92,6 +93,6 @@ export function jobColumns(input: JobInput, jobTypes: string[], stages: JobStage
   if (input.estimated_value !== undefined) {
     set('estimated_value_cents', input.estimated_value === null ? null : dollarsToCents(input.estimated_value));
   }
-  if (input.company !== undefined) set('company', blankToNull(input.company)?.trim() ?? null);
+  if (input.company !== undefined) set('company', truncate(blankToNull(input.company)?.trim() ?? null, MAX_LENGTH.company));
   return out;
 }

@@ -4,24 +4,27 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
 import type { JobInput } from './fields.ts';
 import { JobSchema } from './serialize.ts';
 import { createJob, deleteJob, getJob, getWrittenJob, listJobs, mergeJob, moveJob, updateJob } from './service.ts';
 
-const text = () => Nullable(Type.String());
+// Document 2 says over-long text is cut to the maximum (fields.ts cuts it), so the schema takes
+// text up to the ceiling rather than refusing it at the field's maximum.
+const text = (maxLength = TEXT_CEILING) => Nullable(Type.String({ maxLength }));
+const StageKey = Type.String({ maxLength: 50, description: 'stage key: lead (default), active, won, lost or a workspace stage' });
 const jobFields = {
-  // No maxLength on text: document 2 says over-long text is cut to the maximum, not refused.
-  name: Type.String(),
+  name: Type.String({ maxLength: TEXT_CEILING, description: 'cut to 200' }),
   external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
   address: text(),
   company: text(),
   client_account_id: Nullable(RecordId()),
   client_account_external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
-  contact_name: text(), contact_email: text(), contact_phone: text(),
+  contact_name: text(), contact_email: text(), contact_phone: text(50),
   bill_to_name: text(), bill_to_email: text(),
-  job_type: Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], { description: 'comma-separated string or list' }),
-  status: Type.String({ description: 'stage key: lead (default), active, won, lost or a workspace stage' }),
+  job_type: Type.Union([Type.String({ maxLength: TEXT_CEILING }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 }), Type.Null()],
+    { description: 'comma-separated string or list' }),
+  status: StageKey,
   priority: Type.Union(['low', 'normal', 'high', 'urgent'].map((p) => Type.Literal(p))),
   source: text(),
   description: text(), notes: text(),
@@ -104,7 +107,7 @@ export function jobRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Jobs'], summary: 'Move a job to another pipeline stage', params: IdParam(),
       body: Body({
-        status: Type.String(),
+        status: StageKey,
         confirm_schedule_completion: Type.Boolean({ description: 'needed when the move would complete open work orders' }),
       }, { required: ['status'] }),
       response: { 200: One(JobSchema) },

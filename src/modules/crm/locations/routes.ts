@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
 import { listLocations } from './repo.ts';
 import { LocationSchema, locationObject } from './serialize.ts';
 import { getLocation, updateLocation, upsertLocation, type LocationInput } from './service.ts';
@@ -12,10 +12,10 @@ const fields = {
   address: Type.String({ minLength: 1, maxLength: 500 }),
   name: Nullable(Type.String({ maxLength: 200 })),
   external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
-  client_account_id: Nullable(Type.Integer({ minimum: 1 })),
+  client_account_id: Nullable(RecordId()),
   client_account_external_ref: Type.String({ minLength: 1, maxLength: 255 }),
   property_reference: Nullable(Type.String({ maxLength: 100 })),
-  notes: Nullable(Type.String()),
+  notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
 };
 
 export function locationRoutes(app: ApiApp, env: Env): void {

@@ -6,20 +6,20 @@ import { eventNameOf } from '#events/catalog.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest, notFound } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
 import { attemptsOf, findDeliveryRow, listDeliveryRows, listSubscriptionRows } from './repo.ts';
 import { DeliveryDetailSchema, DeliverySchema, SubscriptionSchema, deliveryObject, subscriptionObject } from './serialize.ts';
-import { createSubscription, deleteSubscription, redeliver, replayEvent, updateSubscription,
+import { SECRET_MAX, createSubscription, deleteSubscription, redeliver, replayEvent, updateSubscription,
   type SubscriptionInput } from './service.ts';
 
 const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned'];
 
 // Lengths and formats are checked by the service, which answers with document 1's messages.
 const fields = {
-  target_url: Nullable(Type.String({ description: 'https:// recommended; at most 500 characters' })),
-  event_type: Nullable(Type.String({ description: 'An event name, its dotted alias, `all` (business events) or `*` (job and proposal events)' })),
-  secret: Nullable(Type.String({ description: 'Signs deliveries (HMAC-SHA256); at most 128 characters; never returned' })),
+  target_url: Nullable(Type.String({ maxLength: TEXT_CEILING, description: 'https:// recommended; at most 500 characters once trimmed' })),
+  event_type: Nullable(Type.String({ maxLength: 100, description: 'An event name, its dotted alias, `all` (business events) or `*` (job and proposal events)' })),
+  secret: Nullable(Type.String({ maxLength: SECRET_MAX, description: 'Signs deliveries (HMAC-SHA256); at most 128 characters; never returned' })),
 };
 
 export function webhookRoutes(app: ApiApp, env: Env): void {
