@@ -34,6 +34,15 @@ const dollars = (c: bigint): number => Number(c) / 100; // exact: |c| < 2^53 and
 const qty4 = (x: Rational): Rational => x.round(4);
 const frac4 = (x: Rational): number => x.round(4).toNumber();
 
+/**
+ * A margin as a fraction of what it is a margin of (integer cents of each), to 4 decimals; null when
+ * that is zero. Every margin % goes through here, so the API can derive one from stored cents exactly.
+ */
+export function marginFraction(marginCents: bigint | number, ofCents: bigint | number): number | null {
+  const of = BigInt(ofCents);
+  return of === 0n ? null : frac4(Rational.of(BigInt(marginCents), of));
+}
+
 /** Price of a cost (integer cents) under a method and rate, rounded to the cent. */
 export function priceOfCost(costCents: bigint, method: PricingMethod, rate: Rational): bigint {
   const cost = Rational.cents(costCents);
@@ -388,7 +397,7 @@ function lineResult(c: LineCalc): LineResult {
     unit_cost: qZero ? null : frac4(Rational.cents(c.cost).div(c.qty)),
     unit_price: qZero ? null : frac4(Rational.cents(c.price).div(c.qty)),
     margin: dollars(margin),
-    margin_pct: c.price === 0n ? null : frac4(Rational.of(margin, c.price)),
+    margin_pct: marginFraction(margin, c.price),
     allocated_price: c.allocated === null ? null : dollars(c.allocated),
     pricing_method: c.method,
     pricing_rate: c.rate.toNumber(),
@@ -582,19 +591,22 @@ export function priceEstimate(input: EstimateInput): EstimateResult {
   const tax = cents(taxRate.mul(Rational.cents(taxable)));
   const optionalTotal = top.filter((c) => c.optional && !c.hidden).reduce((s, c) => s + c.allocated!, 0n);
   const margin = subtotal - totalCost;
+  const price = subtotal + tax;
 
   if (jobCosts.length) explain.push(...jobCosts.map((j) => j.explain));
-  explain.push(`subtotal ${money(subtotal)}; tax ${pct(taxRate)} × ${money(taxable)} taxable = ${money(tax)}; price ${money(subtotal + tax)}`);
-  explain.push(`cost ${money(totalCost)}; margin ${money(subtotal)} − ${money(totalCost)} = ${money(margin)}`);
+  explain.push(`subtotal ${money(subtotal)}; tax ${pct(taxRate)} × ${money(taxable)} taxable = ${money(tax)}; price ${money(price)}`);
+  explain.push(`cost ${money(totalCost)}; margin ${money(subtotal)} − ${money(totalCost)} = ${money(margin)}; margin % = ${money(margin)} ÷ price ${money(price)}`);
 
   return {
     totals: {
-      price: dollars(subtotal + tax),
+      price: dollars(price),
       subtotal: dollars(subtotal),
       tax: dollars(tax),
       cost: dollars(totalCost),
       margin: dollars(margin),
-      margin_pct: subtotal === 0n ? null : frac4(Rational.of(margin, subtotal)),
+      // Document 3: margin_pct is a fraction of price, the customer total including tax.
+      margin_pct: marginFraction(margin, price),
+      margin_pct_of_subtotal: marginFraction(margin, subtotal),
       optional_total: dollars(optionalTotal),
     },
     lines: calcs.map(lineResult),

@@ -1,5 +1,5 @@
 // The pricing engine's public surface. Pure: no I/O. Rules: docs/pricing.md.
-export { priceEstimate, priceOfCost, spreadCents, PricingError } from './engine.ts';
+export { marginFraction, priceEstimate, priceOfCost, spreadCents, PricingError } from './engine.ts';
 export { compileFormula, formulaVariables, FormulaError, FORMULA_FUNCTIONS, MAX_FORMULA_LENGTH } from './formula.ts';
 export type { CompiledFormula, FormulaErrorCode } from './formula.ts';
 export { Rational } from './rational.ts';

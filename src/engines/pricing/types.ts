@@ -184,7 +184,7 @@ export interface LineResult {
   unit_cost: number | null;
   unit_price: number | null;
   margin: number;
-  /** margin ÷ price, 4 decimals; null when price is 0. */
+  /** margin ÷ the line's price (a line price carries no tax), 4 decimals; null when price is 0. */
   margin_pct: number | null;
   /** Proposal price after spreading; null for lines not listed on their own (hidden). */
   allocated_price: number | null;
@@ -220,8 +220,10 @@ export interface EstimateTotals {
   cost: number;
   /** subtotal − cost (tax is not revenue). */
   margin: number;
-  /** margin ÷ subtotal, 4 decimals; null when the subtotal is 0. */
+  /** margin ÷ price (document 3: "fraction of price", the total including tax), 4 decimals; null when price is 0. */
   margin_pct: number | null;
+  /** margin ÷ subtotal, the pre-tax figure a margin-of-price rate is set in; 4 decimals; null when the subtotal is 0. */
+  margin_pct_of_subtotal: number | null;
   /** Sum of optional lines' prices (before tax), not in price. */
   optional_total: number;
 }

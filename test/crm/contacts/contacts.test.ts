@@ -1,7 +1,7 @@
 // Contacts: create, read, update, list, archive, delete and restore (document 2, Contact and the
 // Contacts endpoints; Errors rows for contacts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertContact, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import { insertContact, startApp, type TestApp, } from '#test/helpers/harness.ts';
 import { advanceClock } from '#platform/time.ts';
 import { contact, job } from './kit.ts';
 
@@ -416,13 +416,17 @@ describe('DELETE /v1/contacts/{id} and restore', () => {
     expect((await w.api.get(`/v1/client-accounts/${c.client_account_id}`)).status).toBe(200);
   });
 
-  it('hard delete: 403 when the workspace locks deletion, 403 for a crew login; archive still works when locked', async () => {
+  it('DELETE, hard or archiving: 403 when the workspace locks deletion; hard: 403 for a crew login', async () => {
     const locked = await t.workspace({ settings: { deletion_locked: true } });
     const c = await contact(locked, { name: 'Locked' });
     const hard = await locked.api.delete(`/v1/contacts/${c.id}?hard=true`);
     expect(hard.status).toBe(403);
     expect(hard.body).toMatchObject({ error: 'Deletion locked', deletion_locked: true });
-    expect((await locked.api.delete(`/v1/contacts/${c.id}`)).status).toBe(204);
+    // Archiving is a DELETE that needs Delete records too: the lock refuses it (document 1: "403 on deletions").
+    const archive = await locked.api.delete(`/v1/contacts/${c.id}`);
+    expect(archive.status).toBe(403);
+    expect(archive.body).toMatchObject({ error: 'Deletion locked', deletion_locked: true });
+    expect((await locked.api.get(`/v1/contacts/${c.id}`)).body.data.archived_at).toBeNull();
 
     const w = await t.workspace();
     const crew = await t.user(w.firmId, { role: 'crew' });

@@ -226,6 +226,19 @@ describe('optional, hidden, bundles, overrides, tax', () => {
 
   it('margin_pct is null when price is zero', () => {
     const r = priceEstimate(est([unit(1, 0, 10)]));
-    expect([r.lines[0].margin_pct, r.lines[0].unit_price, r.totals.margin_pct]).toEqual([null, null, null]);
+    expect([r.lines[0].margin_pct, r.lines[0].unit_price, r.totals.margin_pct, r.totals.margin_pct_of_subtotal]).toEqual([null, null, null, null]);
+  });
+
+  it('margin_pct is a fraction of price, the total including tax (document 3); the pre-tax figure has its own field', () => {
+    // $74.56 cost sold for $100.00 at 8% tax: margin $25.44 of a $108.00 price.
+    const r = priceEstimate({ pricing: { ...pricing, tax_rate: 0.08 }, lines: [unit(1, 1, 74.56, { unit_price: 100 })] });
+    expect([r.totals.subtotal, r.totals.tax, r.totals.price, r.totals.margin]).toEqual([100, 8, 108, 25.44]);
+    expect(r.totals.margin_pct).toBe(0.2356); // 25.44 ÷ 108 = 0.23555… (half away from zero)
+    expect(r.totals.margin_pct_of_subtotal).toBe(0.2544); // 25.44 ÷ 100
+    // A line's price carries no tax: its margin % is of that price.
+    expect(r.lines[0].margin_pct).toBe(0.2544);
+    // Without tax the two agree.
+    const untaxed = priceEstimate(est([unit(1, 1, 74.56, { unit_price: 100 })]));
+    expect([untaxed.totals.margin_pct, untaxed.totals.margin_pct_of_subtotal]).toEqual([0.2544, 0.2544]);
   });
 });

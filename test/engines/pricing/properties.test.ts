@@ -101,6 +101,27 @@ describe('pricing engine properties', () => {
     }), RUNS);
   });
 
+  it('margin_pct is margin ÷ price (tax included) and margin_pct_of_subtotal margin ÷ subtotal, each to 4 decimals', () => {
+    // Exact reference: integer cents, half away from zero at the 4th decimal.
+    const fraction4 = (part: number, whole: number): number | null => {
+      if (whole === 0) return null;
+      const n = BigInt(part) * 10000n;
+      const d = BigInt(whole);
+      const negative = (n < 0n) !== (d < 0n);
+      const [a, b] = [n < 0n ? -n : n, d < 0n ? -d : d];
+      const q = (2n * a + b) / (2n * b);
+      return Number(negative ? -q : q) / 10000;
+    };
+    fc.assert(fc.property(estimateArb, (input) => {
+      const r = priceEstimate(input);
+      const t = r.totals;
+      expect(t.margin_pct).toBe(fraction4(cents(t.margin), cents(t.price)));
+      expect(t.margin_pct_of_subtotal).toBe(fraction4(cents(t.margin), cents(t.subtotal)));
+      if (cents(t.tax) === 0) expect(t.margin_pct).toBe(t.margin_pct_of_subtotal);
+      for (const l of r.lines) expect(l.margin_pct).toBe(fraction4(cents(l.margin), cents(l.price)));
+    }), RUNS);
+  });
+
   it('allocated prices of the listed lines sum to the subtotal to the cent', () => {
     fc.assert(fc.property(estimateArb, (input) => {
       const r = priceEstimate(input);

@@ -42,7 +42,8 @@ describe('worked example: Maple Street Plaza (docs/pricing.md §11)', () => {
     expect(r.lines_price).toBe(24735.27);
     expect(r.job_costs).toEqual([expect.objectContaining({ kind: 'mobilization', cost: 850, price: 1105 })]);
     expect(r.totals).toEqual({
-      price: 27649.09, subtotal: 25840.27, tax: 1808.82, cost: 19744.6, margin: 6095.67, margin_pct: 0.2359, optional_total: 1980,
+      price: 27649.09, subtotal: 25840.27, tax: 1808.82, cost: 19744.6, margin: 6095.67,
+      margin_pct: 0.2205, margin_pct_of_subtotal: 0.2359, optional_total: 1980,
     });
     expect(r.warnings).toEqual([]);
   });

@@ -162,7 +162,9 @@ describe('pricing inputs', () => {
     const e = (await w.api.get(`/v1/estimates/${id}`)).body;
     expect(e.pricing).toBeNull();
     expect(e.priced).toBe(true);
-    expect(e.totals).toEqual({ price: 2600, subtotal: 2600, tax: 0, cost: 2000, margin: 600, margin_pct: 0.2308, optional_total: 0 });
+    expect(e.totals).toEqual({
+      price: 2600, subtotal: 2600, tax: 0, cost: 2000, margin: 600, margin_pct: 0.2308, margin_pct_of_subtotal: 0.2308, optional_total: 0,
+    });
   });
 
   it('PATCH sets the fields of pricing; margin of price, tax, minimum charge; pricing null goes back', async () => {
@@ -174,6 +176,13 @@ describe('pricing inputs', () => {
     res = await w.api.patch(`/v1/estimates/${id}`, { tax_rate: 0.07 });
     expect(res.body.data.totals).toMatchObject({ subtotal: 2500, tax: 175, price: 2675 });
     expect(res.body.data.totals.price).toBe(res.body.data.totals.subtotal + res.body.data.totals.tax);
+    // Document 3: margin_pct is a fraction of price, the total including tax: 500 ÷ 2,675 = 0.18691…;
+    // margin ÷ subtotal (the 20% the margin was set to) is margin_pct_of_subtotal. A line's price has no tax.
+    expect(res.body.data.totals).toMatchObject({ margin: 500, margin_pct: 0.1869, margin_pct_of_subtotal: 0.2 });
+    expect(linesOf(res.body.data)[0]).toMatchObject({ price: 2500, margin: 500, margin_pct: 0.2 });
+    // The list row, the versions and the export show the same numbers (read from what was stored).
+    const row = (await w.api.get(`/v1/estimates?include_archived=true&limit=100`)).body.data.find((x: any) => x.id === id);
+    expect(row.totals).toMatchObject({ margin_pct: 0.1869, margin_pct_of_subtotal: 0.2 });
 
     res = await w.api.patch(`/v1/estimates/${id}`, { minimum_charge: 5000, tax_rate: null });
     expect(res.body.data.totals).toMatchObject({ subtotal: 5000, price: 5000, cost: 2000 });

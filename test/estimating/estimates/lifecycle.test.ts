@@ -145,7 +145,7 @@ describe('the profit floor', () => {
       const { job, id } = await estimateWithLine(estimator.api); // 30% markup = 23% margin, below 30%
       const blocked = await estimator.api.post(`/v1/estimates/${id}/issue`);
       expect(blocked.status).toBe(409);
-      expect(blocked.body).toMatchObject({ code: 'approval_required', margin_pct: 0.2308, profit_floor_margin: 0.3 });
+      expect(blocked.body).toMatchObject({ code: 'approval_required', margin_pct: 0.2308, margin_pct_of_subtotal: 0.2308, profit_floor_margin: 0.3 });
       const notAllowed = await estimator.api.post(`/v1/estimates/${id}/issue`, { override_profit_floor: true });
       expect(notAllowed.status).toBe(403);
       expect(notAllowed.body.code).toBe('approval_required');
@@ -162,6 +162,29 @@ describe('the profit floor', () => {
       const { id: id2 } = await estimateWithLine(estimator.api);
       await estimator.api.patch(`/v1/estimates/${id2}`, { markup_method: 'margin', markup_rate: 0.35 });
       expect((await estimator.api.post(`/v1/estimates/${id2}/issue`)).status).toBe(200);
+    } finally {
+      await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { profit_floor_margin: null } });
+    }
+  });
+
+  it('the floor is a margin of the pre-tax price: tax neither blocks nor clears it', async () => {
+    await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { profit_floor_margin: 0.3 } });
+    try {
+      // Priced at a 30% margin with 8% tax: $1,000 cost, $1,428.57 subtotal, $114.29 tax, $1,542.86 price.
+      const { id } = await estimateWithLine();
+      const priced = await w.api.patch(`/v1/estimates/${id}`, { markup_method: 'margin', markup_rate: 0.3, tax_rate: 0.08 });
+      expect(priced.body.data.totals).toMatchObject({
+        subtotal: 1428.57, tax: 114.29, price: 1542.86, margin: 428.57, margin_pct: 0.2778, margin_pct_of_subtotal: 0.3,
+      });
+      const estimator = await t.user(w.firmId, { name: 'Tax Floor', email: 'taxfloor@floor.test', role: 'member', estimating_role: 'estimator' });
+      expect((await estimator.api.post(`/v1/estimates/${id}/issue`)).status).toBe(200);
+      // 30% markup (23.08% of the pre-tax price) stays below the floor whatever the tax: the answer shows both margins.
+      const { id: id2 } = await estimateWithLine();
+      await w.api.patch(`/v1/estimates/${id2}`, { tax_rate: 0.08 });
+      const blocked = await estimator.api.post(`/v1/estimates/${id2}/issue`);
+      expect(blocked.status).toBe(409);
+      // $300 margin of a $1,300 subtotal and a $1,404 price.
+      expect(blocked.body).toMatchObject({ code: 'approval_required', margin_pct_of_subtotal: 0.2308, margin_pct: 0.2137, profit_floor_margin: 0.3 });
     } finally {
       await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { profit_floor_margin: null } });
     }

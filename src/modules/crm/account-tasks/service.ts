@@ -6,6 +6,7 @@ import type { AccountTask } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { invalidField, notFound } from '#platform/errors.ts';
+import { assertDeletionAllowed } from '#platform/guards.ts';
 import type { Page } from '#platform/pagination.ts';
 import { truncate } from '#platform/text.ts';
 import { millisOf, now } from '#platform/time.ts';
@@ -160,6 +161,7 @@ export async function updateAccountTask(ctx: ServiceContext, id: number, input: 
 export async function deleteAccountTask(ctx: ServiceContext, id: number): Promise<void> {
   await inTransaction(ctx.database, async (trx) => {
     await taskOr404(ctx, trx, id);
+    assertDeletionAllowed(ctx);
     await trx.deleteFrom('account_tasks').where('id', '=', id).execute();
   });
 }

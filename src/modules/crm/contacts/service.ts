@@ -247,11 +247,12 @@ export async function deleteContact(ctx: ServiceContext, id: number, hard: boole
   await inWorkspaceTransaction(ctx, async (trx) => {
     const contact = await findContact(trx, firmId, id);
     if (!contact) throw contactNotFound();
+    // Archiving is a DELETE too (it needs Delete records), so the lock refuses it like a hard delete.
+    assertDeletionAllowed(ctx);
     if (!hard) {
       if (contact.archived_at === null) await saveContact(trx, contact, { archived_at: now() });
       return;
     }
-    assertDeletionAllowed(ctx);
     assertOfficeUser(ctx, 'Deleting a person needs an office user; a crew login is refused');
     // Jobs keep their own contact fields; only the link to the person goes.
     const linked = await trx.selectFrom('jobs').selectAll().where('firm_id', '=', firmId).where('linked_contact_id', '=', id).execute();

@@ -5,6 +5,7 @@ import type { Note } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { notFound } from '#platform/errors.ts';
+import { assertDeletionAllowed } from '#platform/guards.ts';
 import type { Page } from '#platform/pagination.ts';
 import { truncate } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
@@ -103,6 +104,7 @@ export async function deleteNote(ctx: ServiceContext, id: number): Promise<void>
   const firmId = ctx.auth.firm.id;
   await inTransaction(ctx.database, async (trx) => {
     const note = await visibleNote(ctx, trx, id);
+    assertDeletionAllowed(ctx);
     await trx.deleteFrom('notes').where('id', '=', id).execute();
     if (note.job_id !== null) {
       await logJobActivity(trx, {

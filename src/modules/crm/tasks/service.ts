@@ -4,6 +4,7 @@ import type { Task } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { notFound } from '#platform/errors.ts';
+import { assertDeletionAllowed } from '#platform/guards.ts';
 import type { Page } from '#platform/pagination.ts';
 import { now } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
@@ -112,6 +113,7 @@ export async function updateTask(ctx: ServiceContext, id: number, input: TaskInp
 export async function deleteTask(ctx: ServiceContext, id: number): Promise<void> {
   await inTransaction(ctx.database, async (trx) => {
     await visibleTask(ctx, trx, id);
+    assertDeletionAllowed(ctx);
     await trx.deleteFrom('tasks').where('id', '=', id).execute();
   });
 }

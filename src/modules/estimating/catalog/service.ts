@@ -7,6 +7,7 @@ import type { CatalogCostLine, CatalogItem, CatalogService, EstimateTemplate, Pr
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { conflict, forbidden, invalidField, notFound } from '#platform/errors.ts';
+import { assertDeletionAllowed } from '#platform/guards.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
@@ -107,12 +108,14 @@ export async function createItem(ctx: ServiceContext, input: ItemInput) {
   });
 }
 
-export async function updateItem(ctx: ServiceContext, id: number, input: ItemInput & { archived?: boolean }) {
+/** `viaDelete`: the DELETE that archives, which the workspace's deletion lock refuses (a PATCH is an edit). */
+export async function updateItem(ctx: ServiceContext, id: number, input: ItemInput & { archived?: boolean }, viaDelete = false) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const item = await findItem(trx, firmId, id);
     if (!item) throw itemNotFound();
+    if (viaDelete) assertDeletionAllowed(ctx);
     const row = itemRow(input, item);
     if (row.name_key !== item.name_key) await assertNameFree(trx, 'catalog_items', firmId, row.name_key, id);
     const t = now();
@@ -124,7 +127,7 @@ export async function updateItem(ctx: ServiceContext, id: number, input: ItemInp
 }
 
 export function archiveItem(ctx: ServiceContext, id: number) {
-  return updateItem(ctx, id, { archived: true });
+  return updateItem(ctx, id, { archived: true }, true);
 }
 
 /** The fields of `row` that differ from `current`. */
@@ -175,11 +178,12 @@ export async function createService(ctx: ServiceContext, input: ServiceInput & {
   });
 }
 
-export async function updateService(ctx: ServiceContext, id: number, input: ServiceInput & { archived?: boolean }) {
+export async function updateService(ctx: ServiceContext, id: number, input: ServiceInput & { archived?: boolean }, viaDelete = false) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const service = await serviceOrThrow(trx, firmId, id);
+    if (viaDelete) assertDeletionAllowed(ctx);
     const row = serviceRow(input, service);
     if (row.name_key !== service.name_key) await assertNameFree(trx, 'catalog_services', firmId, row.name_key, id);
     const t = now();
@@ -191,7 +195,7 @@ export async function updateService(ctx: ServiceContext, id: number, input: Serv
 }
 
 export function archiveService(ctx: ServiceContext, id: number) {
-  return updateService(ctx, id, { archived: true });
+  return updateService(ctx, id, { archived: true }, true);
 }
 
 /** Positions stay 1..n: a line placed at p pushes the later ones down. */
@@ -261,8 +265,10 @@ export async function deleteCostLine(ctx: ServiceContext, serviceId: number, lin
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     await serviceOrThrow(trx, firmId, serviceId);
-    const deleted = await trx.deleteFrom('catalog_cost_lines').where('service_id', '=', serviceId).where('id', '=', lineId).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw costLineNotFound();
+    const line = await trx.selectFrom('catalog_cost_lines').select('id').where('service_id', '=', serviceId).where('id', '=', lineId).executeTakeFirst();
+    if (!line) throw costLineNotFound();
+    assertDeletionAllowed(ctx);
+    await trx.deleteFrom('catalog_cost_lines').where('id', '=', line.id).execute();
     await placeLines(trx, serviceId, await costLinesOf(trx, serviceId), now());
     return serviceObject(await serviceOrThrow(trx, firmId, serviceId), await costLinesOf(trx, serviceId));
   });
@@ -359,12 +365,13 @@ export async function createPriceList(ctx: ServiceContext, input: PriceListInput
   });
 }
 
-export async function updatePriceList(ctx: ServiceContext, id: number, input: PriceListInput) {
+export async function updatePriceList(ctx: ServiceContext, id: number, input: PriceListInput, viaDelete = false) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const p = await findPriceList(trx, firmId, id);
     if (!p) throw priceListNotFound();
+    if (viaDelete) assertDeletionAllowed(ctx);
     const t = now();
     const changes: Partial<PriceList> = { ...archiveChange(input.archived, p.archived_at, t) };
     if (input.name !== undefined && input.name.trim() !== p.name) {
@@ -390,7 +397,7 @@ export async function updatePriceList(ctx: ServiceContext, id: number, input: Pr
 }
 
 export function archivePriceList(ctx: ServiceContext, id: number) {
-  return updatePriceList(ctx, id, { archived: true });
+  return updatePriceList(ctx, id, { archived: true }, true);
 }
 
 // ---- estimate templates --------------------------------------------------------------------
@@ -451,12 +458,13 @@ export async function createTemplate(ctx: ServiceContext, input: TemplateInput &
   });
 }
 
-export async function updateTemplate(ctx: ServiceContext, id: number, input: TemplateInput) {
+export async function updateTemplate(ctx: ServiceContext, id: number, input: TemplateInput, viaDelete = false) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const tpl = await findTemplate(trx, firmId, id);
     if (!tpl) throw templateNotFound();
+    if (viaDelete) assertDeletionAllowed(ctx);
     const t = now();
     const changes: Partial<EstimateTemplate> = { ...archiveChange(input.archived, tpl.archived_at, t) };
     if (input.name !== undefined && input.name.trim() !== tpl.name) {
@@ -477,5 +485,5 @@ export async function updateTemplate(ctx: ServiceContext, id: number, input: Tem
 }
 
 export function archiveTemplate(ctx: ServiceContext, id: number) {
-  return updateTemplate(ctx, id, { archived: true });
+  return updateTemplate(ctx, id, { archived: true }, true);
 }

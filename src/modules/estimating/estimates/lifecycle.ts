@@ -9,7 +9,7 @@ import { now, zWire } from '#platform/time.ts';
 import { recordEstimateApproved, recordEstimateCreated, recordEstimateDeclined, recordEstimateIssued } from './events.ts';
 import { findEstimate, loadTree, totalsColumnsOf, type EstimateTree } from './repo.ts';
 import { assertEstimateRole, canOverrideProfitFloor } from './roles.ts';
-import { estimateObject } from './serialize.ts';
+import { estimateObject, marginOfSubtotal } from './serialize.ts';
 import { insertEstimate } from './service.ts';
 import { EDITABLE, assertStatus, estimateNotFound, repriceAndLog, writeEstimate, type Trx, type WriteStep } from './write.ts';
 
@@ -31,15 +31,20 @@ async function setStatus(step: WriteStep, changes: Partial<Estimate>): Promise<E
 
 /**
  * The profit floor (workspace setting profit_floor_margin): below it, issuing needs
- * override_profit_floor from the workspace owner or an estimating admin.
+ * override_profit_floor from the workspace owner or an estimating admin. The floor is a margin of
+ * the pre-tax price (margin_pct_of_subtotal), the figure a "margin of price" rate is set in: tax is
+ * collected for the state, so the same job must not pass or fail the floor by its tax rate.
  */
 function checkProfitFloor(step: WriteStep, override: boolean): boolean {
   const floor = step.settings.profit_floor_margin;
   const e = step.tree.estimate;
   if (floor === null) return false;
-  const margin = e.margin_pct === null ? 0 : Number(e.margin_pct);
-  if (margin >= floor) return false;
-  const details = { code: 'approval_required' as const, margin_pct: e.margin_pct === null ? null : Number(e.margin_pct), profit_floor_margin: floor };
+  const ofSubtotal = marginOfSubtotal(e);
+  if ((ofSubtotal ?? 0) >= floor) return false;
+  const details = {
+    code: 'approval_required' as const, margin_pct_of_subtotal: ofSubtotal, profit_floor_margin: floor,
+    margin_pct: e.margin_pct === null ? null : Number(e.margin_pct),
+  };
   if (!override) {
     throw conflict('Margin is below the profit floor', {
       ...details,

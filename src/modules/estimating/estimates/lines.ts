@@ -240,7 +240,7 @@ export async function changeLine(ctx: ServiceContext, estimateId: number, lineId
 }
 
 export async function removeLine(ctx: ServiceContext, estimateId: number, lineId: number) {
-  return writeEstimate(ctx, estimateId, { action: lineAction(await modeOf(ctx, estimateId, lineId), {}), statuses: EDITABLE }, async ({ trx, tree }) => {
+  return writeEstimate(ctx, estimateId, { action: lineAction(await modeOf(ctx, estimateId, lineId), {}), statuses: EDITABLE, deletion: true }, async ({ trx, tree }) => {
     const line = lineOf(tree, lineId);
     // A bundle goes with its sub-lines; lines that pointed at the removed one as their parent keep standing alone.
     const removed = [line.id, ...tree.lines.filter((l) => l.bundle_parent_service_id === line.id).map((l) => l.id)];

@@ -19,7 +19,9 @@ export const ROUTE_KINDS = ['plant_round_trip', 'three_leg', 'dump_round_trip'] 
 const Totals = NullableObject(Type.Object({
   price: Type.Number({ description: 'customer total including tax' }), subtotal: Type.Number({ description: 'price minus tax' }),
   tax: Type.Number(), cost: Type.Number({ description: 'includes job-level costs' }), margin: Type.Number({ description: 'dollars' }),
-  margin_pct: Nullable(Type.Number({ description: 'fraction of the pre-tax price' })), optional_total: Type.Number({ description: 'not in price' }),
+  margin_pct: Nullable(Type.Number({ description: 'margin ÷ price: a fraction of the customer total including tax' })),
+  margin_pct_of_subtotal: Nullable(Type.Number({ description: 'margin ÷ subtotal: the pre-tax figure, which the profit floor is compared with' })),
+  optional_total: Type.Number({ description: 'not in price' }),
 }));
 
 const summaryFields = {

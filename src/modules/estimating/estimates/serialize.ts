@@ -1,18 +1,28 @@
 // Estimates on the wire (document 3, Estimate, Estimate line item, Cost line): money in dollars,
 // fractions as numbers, Z timestamps. Numbers come from the stored calculation, never a re-run.
 import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine, EstimateTotalsColumns } from '#db/tables.ts';
+import { marginFraction } from '#engines/pricing/index.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { decimal } from '#estimating/catalog/serialize.ts';
 import { zWire } from '#platform/time.ts';
 import { calculationOf, linesInBid, storedJobCosts, storedPricing, type Calculation, type StoredHaul } from './calculation.ts';
 import type { EstimateTree } from './repo.ts';
 
+/** The pre-tax margin % (margin ÷ subtotal), rounded as the engine rounds every margin %. */
+export function marginOfSubtotal(e: Pick<EstimateTotalsColumns, 'margin_cents' | 'subtotal_cents'>): number | null {
+  return e.margin_cents === null || e.subtotal_cents === null ? null : marginFraction(e.margin_cents, e.subtotal_cents);
+}
+
+/**
+ * Document 3's totals; margin_pct (stored as the engine gave it) is a fraction of price, tax
+ * included. margin_pct_of_subtotal is derived from the stored cents, so it needs no column.
+ */
 export function totalsOf(e: EstimateTotalsColumns & { priced: number }) {
   if (e.priced !== 1) return null;
   return {
     price: centsToDollars(e.price_cents), subtotal: centsToDollars(e.subtotal_cents), tax: centsToDollars(e.tax_cents),
     cost: centsToDollars(e.cost_cents), margin: centsToDollars(e.margin_cents), margin_pct: decimal(e.margin_pct),
-    optional_total: centsToDollars(e.optional_total_cents),
+    margin_pct_of_subtotal: marginOfSubtotal(e), optional_total: centsToDollars(e.optional_total_cents),
   };
 }
 

@@ -278,15 +278,16 @@ async function applyAreas(trx: Trx, e: Estimate, areas: { id: number; name: stri
   return out;
 }
 
-async function setArchived(ctx: ServiceContext, id: number, archived: boolean) {
-  return writeEstimate(ctx, id, { action: 'archive', statuses: ESTIMATE_STATUSES, archived: true }, async ({ trx, tree, at }) => {
+async function setArchived(ctx: ServiceContext, id: number, archived: boolean, viaDelete = false) {
+  return writeEstimate(ctx, id, { action: 'archive', statuses: ESTIMATE_STATUSES, archived: true, deletion: viaDelete }, async ({ trx, tree, at }) => {
     const e = tree.estimate;
     await trx.updateTable('estimates').set({ archived_at: archived ? (e.archived_at ?? at) : null }).where('id', '=', e.id).execute();
     return { action: archived ? 'archived' : 'restored', summary: archived ? 'Archived' : 'Restored' };
   });
 }
 
-export const archiveEstimate = (ctx: ServiceContext, id: number) => setArchived(ctx, id, true);
+/** DELETE archives (PATCH archived: true too, but only the DELETE is a deletion the workspace's lock refuses). */
+export const archiveEstimate = (ctx: ServiceContext, id: number) => setArchived(ctx, id, true, true);
 
 export function recalculate(ctx: ServiceContext, id: number) {
   return writeEstimate(ctx, id, { action: 'recalculate', statuses: EDITABLE, refreshDriveTimes: true },

@@ -6,6 +6,7 @@ import type { Transaction } from 'kysely';
 import type { DB, Estimate } from '#db/tables.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { ApiError, conflict, notFound } from '#platform/errors.ts';
+import { assertDeletionAllowed } from '#platform/guards.ts';
 import { now } from '#platform/time.ts';
 import type { Settings } from '#platform/workspace.ts';
 import { calculate, linesInBid, storedCalculation } from './calculation.ts';
@@ -46,6 +47,8 @@ export interface WriteRule {
   archived?: boolean;
   /** Look up every automatic driving time again (recalculate). */
   refreshDriveTimes?: boolean;
+  /** A DELETE (it needs Delete records): refused while the workspace locks deletion, once the estimate is found. */
+  deletion?: boolean;
 }
 
 export function assertStatus(e: Estimate, rule: Pick<WriteRule, 'statuses' | 'archived'>): void {
@@ -118,6 +121,7 @@ export async function writeEstimate(
     const firmId = ctx.auth.firm.id;
     const estimate = await findEstimate(trx, firmId, id, ctx.auth.user);
     if (!estimate) throw estimateNotFound();
+    if (rule.deletion) assertDeletionAllowed(ctx);
     assertEstimateRole(ctx.auth.user, rule.action);
     assertStatus(estimate, rule);
     const base = { ctx, trx, settings: ctx.auth.settings, at: now() };
