@@ -6,6 +6,7 @@ import type { Executor } from '#db/dialect.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest, notFound } from '#platform/errors.ts';
+import { alreadyArchived } from '#platform/records.ts';
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
 import { can } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
@@ -248,7 +249,8 @@ export async function deleteContact(ctx: ServiceContext, id: number, hard: boole
     const contact = await findContact(trx, firmId, id);
     if (!contact) throw contactNotFound();
     if (!hard) {
-      if (contact.archived_at === null) await saveContact(trx, contact, { archived_at: now() });
+      if (contact.archived_at !== null) throw alreadyArchived(contactNotFound());
+      await saveContact(trx, contact, { archived_at: now() });
       return;
     }
     assertDeletionAllowed(ctx);

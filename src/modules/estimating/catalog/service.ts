@@ -8,6 +8,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '#platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
+import { alreadyArchived } from '#platform/records.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import {
@@ -107,12 +108,13 @@ export async function createItem(ctx: ServiceContext, input: ItemInput) {
   });
 }
 
-export async function updateItem(ctx: ServiceContext, id: number, input: ItemInput & { archived?: boolean }) {
+export async function updateItem(ctx: ServiceContext, id: number, input: ItemInput & { archived?: boolean }, deleting = false) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const item = await findItem(trx, firmId, id);
     if (!item) throw itemNotFound();
+    if (deleting && item.archived_at !== null) throw alreadyArchived(itemNotFound());
     const row = itemRow(input, item);
     if (row.name_key !== item.name_key) await assertNameFree(trx, 'catalog_items', firmId, row.name_key, id);
     const t = now();
@@ -123,8 +125,9 @@ export async function updateItem(ctx: ServiceContext, id: number, input: ItemInp
   });
 }
 
+/** DELETE archives; a second DELETE is 404 (document 1, retry rules). PATCH {archived: true} repeats freely. */
 export function archiveItem(ctx: ServiceContext, id: number) {
-  return updateItem(ctx, id, { archived: true });
+  return updateItem(ctx, id, { archived: true }, true);
 }
 
 /** The fields of `row` that differ from `current`. */
@@ -175,11 +178,12 @@ export async function createService(ctx: ServiceContext, input: ServiceInput & {
   });
 }
 
-export async function updateService(ctx: ServiceContext, id: number, input: ServiceInput & { archived?: boolean }) {
+export async function updateService(ctx: ServiceContext, id: number, input: ServiceInput & { archived?: boolean }, deleting = false) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const service = await serviceOrThrow(trx, firmId, id);
+    if (deleting && service.archived_at !== null) throw alreadyArchived(serviceNotFound());
     const row = serviceRow(input, service);
     if (row.name_key !== service.name_key) await assertNameFree(trx, 'catalog_services', firmId, row.name_key, id);
     const t = now();
@@ -190,8 +194,9 @@ export async function updateService(ctx: ServiceContext, id: number, input: Serv
   });
 }
 
+/** DELETE archives; a second DELETE is 404 (document 1, retry rules). */
 export function archiveService(ctx: ServiceContext, id: number) {
-  return updateService(ctx, id, { archived: true });
+  return updateService(ctx, id, { archived: true }, true);
 }
 
 /** Positions stay 1..n: a line placed at p pushes the later ones down. */
@@ -359,12 +364,13 @@ export async function createPriceList(ctx: ServiceContext, input: PriceListInput
   });
 }
 
-export async function updatePriceList(ctx: ServiceContext, id: number, input: PriceListInput) {
+export async function updatePriceList(ctx: ServiceContext, id: number, input: PriceListInput, deleting = false) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const p = await findPriceList(trx, firmId, id);
     if (!p) throw priceListNotFound();
+    if (deleting && p.archived_at !== null) throw alreadyArchived(priceListNotFound());
     const t = now();
     const changes: Partial<PriceList> = { ...archiveChange(input.archived, p.archived_at, t) };
     if (input.name !== undefined && input.name.trim() !== p.name) {
@@ -389,8 +395,9 @@ export async function updatePriceList(ctx: ServiceContext, id: number, input: Pr
   });
 }
 
+/** DELETE archives; a second DELETE is 404 (document 1, retry rules). */
 export function archivePriceList(ctx: ServiceContext, id: number) {
-  return updatePriceList(ctx, id, { archived: true });
+  return updatePriceList(ctx, id, { archived: true }, true);
 }
 
 // ---- estimate templates --------------------------------------------------------------------
@@ -451,12 +458,13 @@ export async function createTemplate(ctx: ServiceContext, input: TemplateInput &
   });
 }
 
-export async function updateTemplate(ctx: ServiceContext, id: number, input: TemplateInput) {
+export async function updateTemplate(ctx: ServiceContext, id: number, input: TemplateInput, deleting = false) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const tpl = await findTemplate(trx, firmId, id);
     if (!tpl) throw templateNotFound();
+    if (deleting && tpl.archived_at !== null) throw alreadyArchived(templateNotFound());
     const t = now();
     const changes: Partial<EstimateTemplate> = { ...archiveChange(input.archived, tpl.archived_at, t) };
     if (input.name !== undefined && input.name.trim() !== tpl.name) {
@@ -476,6 +484,7 @@ export async function updateTemplate(ctx: ServiceContext, id: number, input: Tem
   });
 }
 
+/** DELETE archives; a second DELETE is 404 (document 1, retry rules). */
 export function archiveTemplate(ctx: ServiceContext, id: number) {
-  return updateTemplate(ctx, id, { archived: true });
+  return updateTemplate(ctx, id, { archived: true }, true);
 }

@@ -277,15 +277,17 @@ async function applyAreas(trx: Trx, e: Estimate, areas: { id: number; name: stri
   return out;
 }
 
-async function setArchived(ctx: EstimateContext, id: number, archived: boolean) {
-  return writeEstimate(ctx, id, { action: 'archive', statuses: ESTIMATE_STATUSES, archived: true }, async ({ trx, tree, at }) => {
+async function setArchived(ctx: EstimateContext, id: number, archived: boolean, deleting = false) {
+  const rule = { action: 'archive', statuses: ESTIMATE_STATUSES, archived: true, goneWhenArchived: deleting } as const;
+  return writeEstimate(ctx, id, rule, async ({ trx, tree, at }) => {
     const e = tree.estimate;
     await trx.updateTable('estimates').set({ archived_at: archived ? (e.archived_at ?? at) : null }).where('id', '=', e.id).execute();
     return { action: archived ? 'archived' : 'restored', summary: archived ? 'Archived' : 'Restored' };
   });
 }
 
-export const archiveEstimate = (ctx: EstimateContext, id: number) => setArchived(ctx, id, true);
+/** DELETE: archives; a second DELETE is 404. PATCH {archived: true} stays repeatable (same fields, same result). */
+export const archiveEstimate = (ctx: EstimateContext, id: number) => setArchived(ctx, id, true, true);
 
 export function recalculate(ctx: EstimateContext, id: number) {
   return writeEstimate(ctx, id, { action: 'recalculate', statuses: EDITABLE, refreshDriveTimes: true },
