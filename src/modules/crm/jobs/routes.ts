@@ -5,7 +5,7 @@ import type { Database } from '#db/database.ts';
 import { contextFor } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { Body, DateString, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import type { JobInput } from './fields.ts';
 import { JobSchema } from './serialize.ts';
 import { createJob, deleteJob, getJob, getWrittenJob, listJobs, mergeJob, moveJob, updateJob } from './service.ts';
@@ -14,11 +14,11 @@ const text = () => Nullable(Type.String());
 const jobFields = {
   // No maxLength on text: document 2 says over-long text is cut to the maximum, not refused.
   name: Type.String(),
-  external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  external_ref: Nullable(ExternalRef()),
   address: text(),
   company: text(),
   client_account_id: Nullable(RecordId()),
-  client_account_external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  client_account_external_ref: Nullable(ExternalRef()),
   contact_name: text(), contact_email: text(), contact_phone: text(),
   bill_to_name: text(), bill_to_email: text(),
   job_type: Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], { description: 'comma-separated string or list' }),
@@ -43,7 +43,7 @@ export function jobRoutes(app: FastifyInstance, database: Database): void {
       tags: ['Jobs'], summary: 'List jobs, newest first (with updated_after: oldest updated first)',
       querystring: Type.Object({
         updated_after: Type.Optional(Type.String({ description: 'ISO 8601; no zone means UTC' })),
-        external_ref: Type.Optional(Type.String()),
+        external_ref: Type.Optional(ExternalRef('lookup')),
         status: Type.Optional(Type.String()),
         assigned_to_user_id: Type.Optional(RecordId()),
         q: Type.Optional(Type.String({ description: 'case-insensitive over name, company, address, contact name' })),
