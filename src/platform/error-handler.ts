@@ -56,7 +56,24 @@ export function validationBody(errors: AjvError[], context: string): { error: st
   const first = useful[0] ?? errors[0];
   const message = first ? describe(first, useful) : 'Invalid request';
   const field = first ? fieldName(first.instancePath, first.keyword === 'required' ? first.params.missingProperty : undefined) : undefined;
-  return { error: message, code: 'invalid_request', ...(field ? { field } : {}), ...(context !== 'body' ? { in: context } : {}) };
+  return {
+    error: message, code: 'invalid_request', ...(field ? { field } : {}), ...(context !== 'body' ? { in: context } : {}),
+    ...(first?.keyword === 'maxLength' ? tooLong(field ?? 'body', Number(first.params.limit)) : {}),
+  };
+}
+
+/**
+ * Text over its limit names the limit in `max_length`. A reference (external_ref and the
+ * *_external_ref fields, named so across the API) also says why it is refused where document 2
+ * cuts over-long text: two references that differ only after the cut would name one record.
+ */
+function tooLong(field: string, limit: number): { max_length: number; message?: string } {
+  if (!/(^|[._])external_ref$/.test(field)) return { max_length: limit };
+  return {
+    max_length: limit,
+    message: `${field} can be at most ${limit} characters. A longer reference is refused rather than cut, ` +
+      'since cutting could make two different references one.',
+  };
 }
 
 export function installErrorHandler(app: FastifyInstance): void {

@@ -4,6 +4,7 @@
 // client (and the OpenAPI document) can rely on the set, and a typo is a compile error.
 export const ERROR_CODES = [
   'address_not_found',
+  'already_archived',
   'already_merged',
   'approval_required',
   'archived',

@@ -1,5 +1,5 @@
-// Small rules shared by the upserts and merges of customers, sites and jobs.
-import { conflict } from './errors.ts';
+// Small rules shared by the upserts, merges and deletes of records.
+import { ApiError, conflict } from './errors.ts';
 
 /** A value counts as blank when it is null, undefined or whitespace only. */
 export function isBlank(v: unknown): boolean {
@@ -23,5 +23,16 @@ export function externalRefHeld(ref: string, holder: { type: string; id: number;
   return conflict('external_ref already used', {
     message: `external_ref "${ref}" is held by ${holder.type.replace('_', ' ')} ${holder.id} (${holder.name})`,
     holder,
+  });
+}
+
+/**
+ * Document 1, retry rules: "a second delete is 404, treat as done". A DELETE that archives answers
+ * a record that is already archived with the record's own 404 (`missing`), as if it were gone, with
+ * a code and message saying why; restoring it is the way back.
+ */
+export function alreadyArchived(missing: ApiError): ApiError {
+  return new ApiError(404, missing.body.error, {
+    code: 'already_archived', message: 'Already archived: a repeated delete answers 404 and can be treated as done',
   });
 }

@@ -79,6 +79,22 @@ export const IdParam = (name = 'id') => Type.Object({ [name]: RecordId() });
 
 export const DateString = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 
+/** Longest external_ref (document 2: max 255), also for its *_external_ref companions. */
+export const EXTERNAL_REF_MAX = 255;
+
+/**
+ * A caller's reference: external_ref and the *_external_ref fields naming a record by it. Longer
+ * than EXTERNAL_REF_MAX is a 400 stating the limit, never cut like other over-long text: two
+ * references that differ only after the cut would name one record (docs/api-decisions.md).
+ * `lookup` is the list filter's form, where an empty value is allowed.
+ */
+export function ExternalRef(form: 'field' | 'lookup' = 'field') {
+  return Type.String({
+    ...(form === 'field' ? { minLength: 1 } : {}), maxLength: EXTERNAL_REF_MAX,
+    description: `at most ${EXTERNAL_REF_MAX} characters; a longer one is refused, never cut`,
+  });
+}
+
 /**
  * For action endpoints whose body is optional ("none shown" in the spec): a call without a body
  * is validated as `{}`, so `POST …/issue` with no body works like `POST …/issue {}`. Use as the

@@ -378,11 +378,28 @@ describe('DELETE /v1/contacts/{id} and restore', () => {
     const del = await w.api.delete(`/v1/contacts/${c.id}`);
     expect(del.status).toBe(204);
     expect((await w.api.get('/v1/contacts')).body.data).toEqual([]);
-    expect((await w.api.delete(`/v1/contacts/${c.id}`)).status).toBe(204);
+    // Document 1, retry rules: a second delete is 404 (treat as done); the person stays archived.
+    const again = await w.api.delete(`/v1/contacts/${c.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ error: 'Contact not found', code: 'already_archived' });
+    expect((await w.api.get(`/v1/contacts/${c.id}`)).body.data.archived_at).not.toBeNull();
     const restored = await w.api.post(`/v1/contacts/${c.id}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body.data).toMatchObject({ id: c.id, archived_at: null, channels: [], links: [], jobs: [] });
     expect((await w.api.get('/v1/contacts')).body.data.map((r: any) => r.id)).toEqual([c.id]);
+    expect((await w.api.delete(`/v1/contacts/${c.id}`)).status).toBe(204);
+  });
+
+  it('an archived person can still be deleted for good; a second hard delete is 404', async () => {
+    const w = await t.workspace();
+    const c = await contact(w, { name: 'Archived First' });
+    expect((await w.api.delete(`/v1/contacts/${c.id}`)).status).toBe(204);
+    expect((await w.api.delete(`/v1/contacts/${c.id}?hard=true`)).status).toBe(204);
+    expect((await w.api.get(`/v1/contacts/${c.id}`)).status).toBe(404);
+    const again = await w.api.delete(`/v1/contacts/${c.id}?hard=true`);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ error: 'Contact not found' });
+    expect((await w.api.delete(`/v1/contacts/${c.id}`)).status).toBe(404);
   });
 
   it('hard=true deletes permanently: jobs keep their contact fields, people-on-job rows and notes go', async () => {

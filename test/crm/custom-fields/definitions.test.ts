@@ -356,13 +356,19 @@ describe('DELETE /v1/custom-fields/{id} and POST /v1/custom-fields/{id}/restore'
     expect(del.status).toBe(204);
     expect(del.body).toBeNull();
     expect(await order(w, 'account', true)).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'archived']]);
-    expect((await w.api.delete(`/v1/custom-fields/${a.id}`)).status).toBe(204); // again: no change
+    // Document 1, retry rules: a second delete is 404 (treat as done), and changes nothing.
+    const again404 = await w.api.delete(`/v1/custom-fields/${a.id}`);
+    expect(again404.status).toBe(404);
+    expect(again404.body).toMatchObject({ error: 'Custom field not found', code: 'already_archived' });
+    expect(await order(w, 'account', true)).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'archived']]);
     const res = await w.api.post(`/v1/custom-fields/${a.id}/restore`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: a.id, key: 'a', archived_at: null, position: 3 });
     expect(await order(w, 'account')).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'live']]);
     const again = await w.api.post(`/v1/custom-fields/${a.id}/restore`);
     expect(again.body.data).toEqual(res.body.data);
+    // Restored, it can be archived again.
+    expect((await w.api.delete(`/v1/custom-fields/${a.id}`)).status).toBe(204);
   });
 
   it('a new field after an archived one lands after the live fields', async () => {

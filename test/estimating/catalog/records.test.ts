@@ -145,3 +145,33 @@ describe('estimate templates', () => {
     expect((await w.api.get('/v1/estimate-templates/999999')).body).toEqual({ error: 'Estimate template not found' });
   });
 });
+
+describe('DELETE twice', () => {
+  // Document 1, retry rules: "a second delete is 404, treat as done". DELETE archives, so a record
+  // already archived answers its 404 and stays as it was; PATCH {archived: false} brings it back.
+  it('items, services, price lists and templates: the second DELETE is 404 and changes nothing', async () => {
+    const create = async (path: string, body: Record<string, unknown>) => {
+      const res = await w.api.post(`/v1/${path}`, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data;
+    };
+    const made = {
+      'catalog/items': await create('catalog/items', { kind: 'material', name: 'Twice paint', unit: 'GAL', unit_cost: 30 }),
+      'catalog/services': await create('catalog/services', { name: 'Twice seal', unit: 'SY', estimating_mode: 'unit_costing', unit_price: 2 }),
+      'price-lists': await create('price-lists', { name: 'Twice list' }),
+      'estimate-templates': await create('estimate-templates', { name: 'Twice template', areas: [{ name: 'Lot', services: [{ service_id: seal.id }] }] }),
+    };
+    const missing = { 'catalog/items': 'Catalog item not found', 'catalog/services': 'Catalog service not found',
+      'price-lists': 'Price list not found', 'estimate-templates': 'Estimate template not found' };
+    for (const [path, record] of Object.entries(made)) {
+      const first = await w.api.delete(`/v1/${path}/${record.id}`);
+      expect(first.status, path).toBe(200);
+      const again = await w.api.delete(`/v1/${path}/${record.id}`);
+      expect(again.status, path).toBe(404);
+      expect(again.body, path).toMatchObject({ error: missing[path as keyof typeof missing], code: 'already_archived' });
+      expect((await w.api.get(`/v1/${path}/${record.id}`)).body.data, path).toEqual(first.body.data);
+      expect((await w.api.patch(`/v1/${path}/${record.id}`, { archived: false })).status, path).toBe(200);
+      expect((await w.api.delete(`/v1/${path}/${record.id}`)).status, path).toBe(200);
+    }
+  });
+});

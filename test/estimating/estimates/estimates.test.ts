@@ -147,6 +147,23 @@ describe('list', () => {
     expect(restored.body.data.archived_at).toBeNull();
     expect((await w.api.patch(`/v1/estimates/${ids[1]}`, { archived: false, name: 'both' })).status).toBe(400);
   });
+
+  it('a second DELETE is 404 and changes nothing; PATCH archived true repeats; restored, it deletes again', async () => {
+    const e = await newEstimate(jobId, { name: 'Deleted twice' });
+    expect((await w.api.delete(`/v1/estimates/${e.id}`)).status).toBe(200);
+    const revisions = async () => (await w.api.get(`/v1/estimates/${e.id}/revisions`)).body.pagination.total;
+    const before = { read: await w.api.get(`/v1/estimates/${e.id}`), revisions: await revisions() };
+    // Document 1, retry rules: a second delete is 404 (treat as done).
+    const again = await w.api.delete(`/v1/estimates/${e.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ error: 'Estimate not found', code: 'already_archived' });
+    expect((await w.api.get(`/v1/estimates/${e.id}`)).body).toEqual(before.read.body);
+    expect(await revisions()).toBe(before.revisions);
+    // PATCH is safe to repeat with the same fields: archived true on an archived estimate answers it.
+    expect((await w.api.patch(`/v1/estimates/${e.id}`, { archived: true })).status).toBe(200);
+    expect((await w.api.patch(`/v1/estimates/${e.id}`, { archived: false })).status).toBe(200);
+    expect((await w.api.delete(`/v1/estimates/${e.id}`)).status).toBe(200);
+  });
 });
 
 describe('pricing inputs', () => {

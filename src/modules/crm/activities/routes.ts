@@ -5,12 +5,11 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { Body, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { ACTIVITY_TYPES, ActivitySchema, DIRECTIONS } from './serialize.ts';
 import { getActivity, listActivitiesOf, upsertActivity, type ActivityInput } from './service.ts';
 
 const ActivityType = Type.Union(ACTIVITY_TYPES.map((t) => Type.Literal(t)));
-const Ref = Type.String({ minLength: 1, maxLength: 255 });
 
 const body = Body({
   type: ActivityType,
@@ -24,9 +23,9 @@ const body = Body({
   external_id: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'with source, makes the call idempotent' }),
   associations: Body({
     job_id: Nullable(RecordId()),
-    job_external_ref: Nullable(Ref),
+    job_external_ref: Nullable(ExternalRef()),
     client_account_id: Nullable(RecordId()),
-    client_account_external_ref: Nullable(Ref),
+    client_account_external_ref: Nullable(ExternalRef()),
     contact_id: Nullable(RecordId()),
     lead_id: Nullable(RecordId()),
   }),

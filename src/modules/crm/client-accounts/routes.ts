@@ -3,14 +3,14 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery, TEXT_CEILING } from '#platform/schemas.ts';
+import { Body, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, TEXT_CEILING } from '#platform/schemas.ts';
 import { listClientAccounts } from './repo.ts';
 import { ClientAccountSchema, clientAccountObject } from './serialize.ts';
 import { getClientAccount, updateClientAccount, upsertClientAccount, type ClientAccountInput } from './service.ts';
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  external_ref: Nullable(ExternalRef()),
   email: Nullable(Type.String({ maxLength: 255 })),
   phone: Nullable(Type.String({ maxLength: 50 })),
   address: Nullable(Type.String({ maxLength: 500 })),
@@ -25,7 +25,7 @@ export function clientAccountRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Customers'], summary: 'List customers (archived ones drop out unless include_archived=true)',
       querystring: Type.Object({
-        external_ref: Type.Optional(Type.String()),
+        external_ref: Type.Optional(ExternalRef('lookup')),
         q: Type.Optional(Type.String()),
         include_archived: Type.Optional(Type.Boolean()),
         ...PageQuery(200),

@@ -6,6 +6,7 @@ import type { Executor } from '#db/dialect.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest, notFound } from '#platform/errors.ts';
+import { alreadyArchived } from '#platform/records.ts';
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
 import { can } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
@@ -250,7 +251,8 @@ export async function deleteContact(ctx: ServiceContext, id: number, hard: boole
     // Archiving is a DELETE too (it needs Delete records), so the lock refuses it like a hard delete.
     assertDeletionAllowed(ctx);
     if (!hard) {
-      if (contact.archived_at === null) await saveContact(trx, contact, { archived_at: now() });
+      if (contact.archived_at !== null) throw alreadyArchived(contactNotFound());
+      await saveContact(trx, contact, { archived_at: now() });
       return;
     }
     assertOfficeUser(ctx, 'Deleting a person needs an office user; a crew login is refused');

@@ -6,6 +6,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest, conflict, forbidden, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
+import { alreadyArchived } from '#platform/records.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
@@ -188,8 +189,8 @@ export async function archiveField(ctx: ServiceContext, id: number): Promise<voi
   await inWorkspaceTransaction(ctx, async (trx) => {
     const field = await findDefinition(trx, firmId, id);
     if (!field) throw customFieldNotFound();
+    if (field.archived_at !== null) throw alreadyArchived(customFieldNotFound());
     assertDeletionAllowed(ctx);
-    if (field.archived_at !== null) return;
     const t = now();
     await trx.updateTable('custom_field_definitions').set({ archived_at: t, updated_at: t }).where('id', '=', id).execute();
     await renumber(trx, firmId, field.entity_type);

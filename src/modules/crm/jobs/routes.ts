@@ -4,7 +4,7 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { Body, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
+import { Body, DateString, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
 import type { JobInput } from './fields.ts';
 import { JobSchema } from './serialize.ts';
 import { createJob, deleteJob, getJob, getWrittenJob, listJobs, mergeJob, moveJob, updateJob } from './service.ts';
@@ -15,11 +15,11 @@ const text = (maxLength = TEXT_CEILING) => Nullable(Type.String({ maxLength }));
 const StageKey = Type.String({ maxLength: 50, description: 'stage key: lead (default), active, won, lost or a workspace stage' });
 const jobFields = {
   name: Type.String({ maxLength: TEXT_CEILING, description: 'cut to 200' }),
-  external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  external_ref: Nullable(ExternalRef()),
   address: text(),
   company: text(),
   client_account_id: Nullable(RecordId()),
-  client_account_external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  client_account_external_ref: Nullable(ExternalRef()),
   contact_name: text(), contact_email: text(), contact_phone: text(50),
   bill_to_name: text(), bill_to_email: text(),
   job_type: Type.Union([Type.String({ maxLength: TEXT_CEILING }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 200 }), Type.Null()],
@@ -45,7 +45,7 @@ export function jobRoutes(app: ApiApp, env: Env): void {
       tags: ['Jobs'], summary: 'List jobs, newest first (with updated_after: oldest updated first)',
       querystring: Type.Object({
         updated_after: Type.Optional(Type.String({ description: 'ISO 8601; no zone means UTC' })),
-        external_ref: Type.Optional(Type.String()),
+        external_ref: Type.Optional(ExternalRef('lookup')),
         status: Type.Optional(Type.String()),
         assigned_to_user_id: Type.Optional(RecordId()),
         q: Type.Optional(Type.String({ description: 'case-insensitive over name, company, address, contact name' })),

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
+import { Body, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
 import { listLocations } from './repo.ts';
 import { LocationSchema, locationObject } from './serialize.ts';
 import { getLocation, updateLocation, upsertLocation, type LocationInput } from './service.ts';
@@ -11,9 +11,9 @@ import { getLocation, updateLocation, upsertLocation, type LocationInput } from 
 const fields = {
   address: Type.String({ minLength: 1, maxLength: 500 }),
   name: Nullable(Type.String({ maxLength: 200 })),
-  external_ref: Nullable(Type.String({ minLength: 1, maxLength: 255 })),
+  external_ref: Nullable(ExternalRef()),
   client_account_id: Nullable(RecordId()),
-  client_account_external_ref: Type.String({ minLength: 1, maxLength: 255 }),
+  client_account_external_ref: ExternalRef(),
   property_reference: Nullable(Type.String({ maxLength: 100 })),
   notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
 };
@@ -26,7 +26,7 @@ export function locationRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Sites'], summary: 'List sites (archived ones drop out unless include_archived=true)',
       querystring: Type.Object({
-        external_ref: Type.Optional(Type.String()),
+        external_ref: Type.Optional(ExternalRef('lookup')),
         client_account_id: Type.Optional(RecordId()),
         q: Type.Optional(Type.String()),
         include_archived: Type.Optional(Type.Boolean()),

@@ -9,6 +9,7 @@ import { inWorkspaceTransaction } from '#platform/context.ts';
 import { conflict, forbidden, invalidField, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
+import { alreadyArchived } from '#platform/records.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import {
@@ -115,6 +116,7 @@ export async function updateItem(ctx: ServiceContext, id: number, input: ItemInp
   return inWorkspaceTransaction(ctx, async (trx) => {
     const item = await findItem(trx, firmId, id);
     if (!item) throw itemNotFound();
+    if (viaDelete && item.archived_at !== null) throw alreadyArchived(itemNotFound());
     if (viaDelete) assertDeletionAllowed(ctx);
     const row = itemRow(input, item);
     if (row.name_key !== item.name_key) await assertNameFree(trx, 'catalog_items', firmId, row.name_key, id);
@@ -126,6 +128,7 @@ export async function updateItem(ctx: ServiceContext, id: number, input: ItemInp
   });
 }
 
+/** DELETE archives; a second DELETE is 404 (document 1, retry rules). PATCH {archived: true} repeats freely. */
 export function archiveItem(ctx: ServiceContext, id: number) {
   return updateItem(ctx, id, { archived: true }, true);
 }
@@ -183,6 +186,7 @@ export async function updateService(ctx: ServiceContext, id: number, input: Serv
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const service = await serviceOrThrow(trx, firmId, id);
+    if (viaDelete && service.archived_at !== null) throw alreadyArchived(serviceNotFound());
     if (viaDelete) assertDeletionAllowed(ctx);
     const row = serviceRow(input, service);
     if (row.name_key !== service.name_key) await assertNameFree(trx, 'catalog_services', firmId, row.name_key, id);
@@ -194,6 +198,7 @@ export async function updateService(ctx: ServiceContext, id: number, input: Serv
   });
 }
 
+/** DELETE archives; a second DELETE is 404 (document 1, retry rules). */
 export function archiveService(ctx: ServiceContext, id: number) {
   return updateService(ctx, id, { archived: true }, true);
 }
@@ -371,6 +376,7 @@ export async function updatePriceList(ctx: ServiceContext, id: number, input: Pr
   return inWorkspaceTransaction(ctx, async (trx) => {
     const p = await findPriceList(trx, firmId, id);
     if (!p) throw priceListNotFound();
+    if (viaDelete && p.archived_at !== null) throw alreadyArchived(priceListNotFound());
     if (viaDelete) assertDeletionAllowed(ctx);
     const t = now();
     const changes: Partial<PriceList> = { ...archiveChange(input.archived, p.archived_at, t) };
@@ -396,6 +402,7 @@ export async function updatePriceList(ctx: ServiceContext, id: number, input: Pr
   });
 }
 
+/** DELETE archives; a second DELETE is 404 (document 1, retry rules). */
 export function archivePriceList(ctx: ServiceContext, id: number) {
   return updatePriceList(ctx, id, { archived: true }, true);
 }
@@ -464,6 +471,7 @@ export async function updateTemplate(ctx: ServiceContext, id: number, input: Tem
   return inWorkspaceTransaction(ctx, async (trx) => {
     const tpl = await findTemplate(trx, firmId, id);
     if (!tpl) throw templateNotFound();
+    if (viaDelete && tpl.archived_at !== null) throw alreadyArchived(templateNotFound());
     if (viaDelete) assertDeletionAllowed(ctx);
     const t = now();
     const changes: Partial<EstimateTemplate> = { ...archiveChange(input.archived, tpl.archived_at, t) };
@@ -484,6 +492,7 @@ export async function updateTemplate(ctx: ServiceContext, id: number, input: Tem
   });
 }
 
+/** DELETE archives; a second DELETE is 404 (document 1, retry rules). */
 export function archiveTemplate(ctx: ServiceContext, id: number) {
   return updateTemplate(ctx, id, { archived: true }, true);
 }

@@ -279,14 +279,15 @@ async function applyAreas(trx: Trx, e: Estimate, areas: { id: number; name: stri
 }
 
 async function setArchived(ctx: ServiceContext, id: number, archived: boolean, viaDelete = false) {
-  return writeEstimate(ctx, id, { action: 'archive', statuses: ESTIMATE_STATUSES, archived: true, deletion: viaDelete }, async ({ trx, tree, at }) => {
+  const rule = { action: 'archive', statuses: ESTIMATE_STATUSES, archived: true, deletion: viaDelete, goneWhenArchived: viaDelete } as const;
+  return writeEstimate(ctx, id, rule, async ({ trx, tree, at }) => {
     const e = tree.estimate;
     await trx.updateTable('estimates').set({ archived_at: archived ? (e.archived_at ?? at) : null }).where('id', '=', e.id).execute();
     return { action: archived ? 'archived' : 'restored', summary: archived ? 'Archived' : 'Restored' };
   });
 }
 
-/** DELETE archives (PATCH archived: true too, but only the DELETE is a deletion the workspace's lock refuses). */
+/** DELETE archives: a deletion the workspace's lock refuses, and a second DELETE is 404. PATCH {archived: true} stays repeatable. */
 export const archiveEstimate = (ctx: ServiceContext, id: number) => setArchived(ctx, id, true, true);
 
 export function recalculate(ctx: ServiceContext, id: number) {

@@ -7,6 +7,7 @@ import type { DB, Estimate } from '#db/tables.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { ApiError, conflict, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
+import { alreadyArchived } from '#platform/records.ts';
 import { now } from '#platform/time.ts';
 import type { Settings } from '#platform/workspace.ts';
 import { calculate, linesInBid, storedCalculation } from './calculation.ts';
@@ -45,6 +46,8 @@ export interface WriteRule {
   statuses: readonly string[];
   /** Allowed on an archived estimate (restore). */
   archived?: boolean;
+  /** An archived estimate is as good as gone: 404 (DELETE, whose repeat is 404 by document 1). */
+  goneWhenArchived?: boolean;
   /** Look up every automatic driving time again (recalculate). */
   refreshDriveTimes?: boolean;
   /** A DELETE (it needs Delete records): refused while the workspace locks deletion, once the estimate is found. */
@@ -121,6 +124,7 @@ export async function writeEstimate(
     const firmId = ctx.auth.firm.id;
     const estimate = await findEstimate(trx, firmId, id, ctx.auth.user);
     if (!estimate) throw estimateNotFound();
+    if (rule.goneWhenArchived && estimate.archived_at !== null) throw alreadyArchived(estimateNotFound());
     if (rule.deletion) assertDeletionAllowed(ctx);
     assertEstimateRole(ctx.auth.user, rule.action);
     assertStatus(estimate, rule);
