@@ -2,7 +2,7 @@
 // Contacts endpoints and the Errors rows for channels and links.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { created, contact } from './kit.ts';
+import { created, contactVia as contact } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertContact, startApp, type TestApp, } from '#test/helpers/harness.ts';
 import { advanceClock } from '#platform/time.ts';
-import { contact, job } from './kit.ts';
+import { contactVia as contact, job } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

@@ -3,7 +3,7 @@
 // the jobs they are the main contact of (document 2, Contacts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { created, contact, job } from './kit.ts';
+import { created, contactVia as contact, job } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

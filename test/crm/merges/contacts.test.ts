@@ -3,16 +3,15 @@
 // both); the merged person is deleted (document 2, Search and merge).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import {
-  accountTask, activity, channel, channelsOf, contact, customer, customField, job, link, linksOf, note, ok, row, site, task,
-} from './fixtures.ts';
+import { account as customer, job, ok, site } from '#test/helpers/records.ts';
+import { accountTask, activity, channel, channelsOf, contact, customField, link, linksOf, note, row, task } from './fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
 afterAll(() => t.close());
 
 async function pair(w: Workspace) {
-  const acme = await customer(w.api, { name: 'Acme Paving' });
+  const acme = await customer(w.api, 'Acme Paving');
   const kept = await contact(t.database, w.firmId, {
     name: 'Pat Jones', email: 'pat@acme.test', phone: '(555) 111-2222', title: 'Owner',
     client_account_id: acme.id, company: acme.name, tags: ['vip'],
@@ -169,7 +168,7 @@ describe('POST /v1/contacts/{id}/merge', () => {
   it('folds company and site links, combining roles, one primary company', async () => {
     const w = await t.workspace();
     const { acme, kept, away } = await pair(w);
-    const other = await customer(w.api, { name: 'Other Co' });
+    const other = await customer(w.api, 'Other Co');
     const s = await site(w.api, { address: '7 Pine Rd' });
     const keptAcme = await link(t.database, w.firmId, kept, 'company', acme.id, { roles: ['billing'], primary: true });
     await link(t.database, w.firmId, away, 'company', acme.id, { roles: ['decision_maker'] });
@@ -221,7 +220,7 @@ describe('POST /v1/contacts/{id}/merge', () => {
   it("company drop takes the merged-away person's company and makes it the primary link", async () => {
     const w = await t.workspace();
     const { acme, kept, away } = await pair(w);
-    const other = await customer(w.api, { name: 'Other Co' });
+    const other = await customer(w.api, 'Other Co');
     await link(t.database, w.firmId, kept, 'company', acme.id, { primary: true });
     await t.database.db.updateTable('contacts').set({ client_account_id: other.id, company: 'Other Co' }).where('id', '=', away).execute();
     await link(t.database, w.firmId, away, 'company', other.id, { primary: true });

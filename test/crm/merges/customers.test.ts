@@ -3,9 +3,8 @@
 // (document 2, Search and merge).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import {
-  accountTask, activity, contact, customer, customField, job, link, linksOf, note, ok, row, setCustomValues, site,
-} from './fixtures.ts';
+import { account as customer, job, ok, site } from '#test/helpers/records.ts';
+import { accountTask, activity, contact, customField, link, linksOf, note, row, setCustomValues } from './fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
@@ -13,9 +12,9 @@ afterAll(() => t.close());
 
 /** Two customers: the kept "Acme Paving" and the duplicate "ACME Paving Inc" with its records. */
 async function pair(w: Workspace) {
-  const kept = await customer(w.api, { name: 'Acme Paving', email: 'office@acme.test', notes: 'Gate code 1234' });
-  const away = await customer(w.api, {
-    name: 'ACME Paving Inc', email: 'billing@acme.test', phone: '555-0100', address: '1 Main St', external_ref: 'CRM-9',
+  const kept = await customer(w.api, 'Acme Paving', { email: 'office@acme.test', notes: 'Gate code 1234' });
+  const away = await customer(w.api, 'ACME Paving Inc', {
+    email: 'billing@acme.test', phone: '555-0100', address: '1 Main St', external_ref: 'CRM-9',
   });
   return { kept, away };
 }
@@ -203,8 +202,8 @@ describe('POST /v1/client-accounts/{id}/merge', () => {
 
   it("leaves the merged customer's external_ref free when the kept one has its own", async () => {
     const w = await t.workspace();
-    const kept = await customer(w.api, { name: 'Kept Co', external_ref: 'K-1' });
-    const away = await customer(w.api, { name: 'Away Co', external_ref: 'A-1' });
+    const kept = await customer(w.api, 'Kept Co', { external_ref: 'K-1' });
+    const away = await customer(w.api, 'Away Co', { external_ref: 'A-1' });
     await ok(merge(w, away.id, { into_client_account_id: kept.id }));
     expect((await ok(w.api.get(`/v1/client-accounts/${kept.id}`))).data.external_ref).toBe('K-1');
     const fresh = await w.api.post('/v1/client-accounts', { name: 'Away Co again', external_ref: 'A-1' });

@@ -3,7 +3,8 @@
 // of another workspace. A refused merge changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { contact, customer, job, lockDeletion, ok, row, site } from './fixtures.ts';
+import { account as customer, job, ok, site } from '#test/helpers/records.ts';
+import { contact, lockDeletion, row } from './fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
@@ -16,7 +17,7 @@ const KINDS: Kind[] = ['client-accounts', 'contacts', 'locations'];
 
 /** Two records of `kind` in `w`: [merged-away, kept]. */
 async function two(w: Workspace, kind: Kind): Promise<[number, number]> {
-  if (kind === 'client-accounts') return [(await customer(w.api, { name: 'Away Co' })).id, (await customer(w.api, { name: 'Kept Co' })).id];
+  if (kind === 'client-accounts') return [(await customer(w.api, 'Away Co')).id, (await customer(w.api, 'Kept Co')).id];
   if (kind === 'locations') return [(await site(w.api, { address: '1 Away St' })).id, (await site(w.api, { address: '2 Kept St' })).id];
   return [await contact(t.database, w.firmId, { name: 'Away Person' }), await contact(t.database, w.firmId, { name: 'Kept Person' })];
 }
@@ -126,8 +127,8 @@ describe.each(KINDS)('%s merge errors', (kind) => {
 describe('choice values', () => {
   it("both is only for a contact's phone and email (400 invalid_choice)", async () => {
     const w = await t.workspace();
-    const away = await customer(w.api, { name: 'Away Co', phone: '555-0101' });
-    const kept = await customer(w.api, { name: 'Kept Co', phone: '555-0102' });
+    const away = await customer(w.api, 'Away Co', { phone: '555-0101' });
+    const kept = await customer(w.api, 'Kept Co', { phone: '555-0102' });
     const res = await w.api.post(`/v1/client-accounts/${away.id}/merge`, { into_client_account_id: kept.id, choices: { phone: 'both' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_choice', fields: ['phone'] });
@@ -140,16 +141,16 @@ describe('choice values', () => {
 
   it('a choice on a field that does not differ is accepted and changes nothing', async () => {
     const w = await t.workspace();
-    const away = await customer(w.api, { name: 'Away Co', email: 'same@x.test' });
-    const kept = await customer(w.api, { name: 'Kept Co', email: 'same@x.test' });
+    const away = await customer(w.api, 'Away Co', { email: 'same@x.test' });
+    const kept = await customer(w.api, 'Kept Co', { email: 'same@x.test' });
     await ok(w.api.post(`/v1/client-accounts/${away.id}/merge`, { into_client_account_id: kept.id, choices: { email: 'drop', address: 'drop' } }));
     expect((await ok(w.api.get(`/v1/client-accounts/${kept.id}`))).data).toMatchObject({ name: 'Kept Co', email: 'same@x.test', address: null });
   });
 
   it('a refused merge leaves every moved record where it was', async () => {
     const w = await t.workspace();
-    const away = await customer(w.api, { name: 'Away Co' });
-    const kept = await customer(w.api, { name: 'Kept Co' });
+    const away = await customer(w.api, 'Away Co');
+    const kept = await customer(w.api, 'Kept Co');
     const j = await job(w.api, { name: 'Lot', client_account_id: away.id });
     const res = await w.api.post(`/v1/client-accounts/${away.id}/merge`, { into_client_account_id: kept.id, choices: { bogus: 'keep' } });
     expect(res.status).toBe(400);

@@ -1,29 +1,11 @@
 // Rows the merge tests need from areas built alongside (contacts, channels, links, notes,
 // activities, follow-ups, custom field definitions), inserted directly (schema: 003_people.ts).
-import { expect } from 'vitest';
 import type { Database } from '#db/database.ts';
 import type { CustomFieldEntity } from '#db/tables.ts';
 import type { Client } from '#test/helpers/harness.ts';
+import { ok } from '#test/helpers/records.ts';
 
 const T = '2026-01-01T00:00:00.000000';
-
-export async function ok<T = any>(p: Promise<{ status: number; body: T }>, status = [200, 201]): Promise<T> {
-  const res = await p;
-  expect(status, JSON.stringify(res.body)).toContain(res.status);
-  return res.body;
-}
-
-export async function customer(api: Client, body: Record<string, unknown>): Promise<any> {
-  return (await ok(api.post('/v1/client-accounts', body))).data;
-}
-
-export async function site(api: Client, body: Record<string, unknown>): Promise<any> {
-  return (await ok(api.post('/v1/locations', body))).data;
-}
-
-export async function job(api: Client, body: Record<string, unknown>): Promise<any> {
-  return (await ok(api.post('/v1/jobs', body))).data;
-}
 
 export interface ContactFields {
   name?: string | null; email?: string | null; phone?: string | null; company?: string | null;

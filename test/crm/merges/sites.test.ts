@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Area } from '#src/area.ts';
 import { AREAS } from '#src/areas.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { contact, customer, customField, job, link, linksOf, ok, row, setCustomValues, site } from './fixtures.ts';
+import { account as customer, job, ok, site } from '#test/helpers/records.ts';
+import { contact, customField, link, linksOf, row, setCustomValues } from './fixtures.ts';
 
 // Invoices arrive with a later area: this file stands in for it with an area whose counter
 // counts the jobs it marks as invoiced.
@@ -25,7 +26,7 @@ afterAll(() => t.close());
 afterEach(() => invoiced.clear());
 
 async function pair(w: Workspace) {
-  const acme = await customer(w.api, { name: 'Acme Paving' });
+  const acme = await customer(w.api, 'Acme Paving');
   const kept = await site(w.api, { address: '100 Main Street', name: 'HQ lot', client_account_id: acme.id, property_reference: 'PID-1' });
   const away = await site(w.api, { address: '100 Main St, Springfield', external_ref: 'SITE-9', notes: 'Back gate' });
   return { acme, kept, away };

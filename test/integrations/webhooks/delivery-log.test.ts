@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import type { Receiver } from '#test/helpers/receiver.ts';
 import {
-  DELIVERY_KEYS, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe,
+  DELIVERY_KEYS, UUID, Z, deliveryDetail, deliveriesOf, feedOf, move, sorted, subscribe,
   perTest,
 } from './kit.ts';
+import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

@@ -5,10 +5,11 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import type { Receiver } from '#test/helpers/receiver.ts';
 import { recordBusinessEvent } from '#events/record.ts';
 import {
-  UUID, addStages, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe, verifyDelivery,
+  UUID, addStages, deliveryDetail, deliveriesOf, feedOf, move, sorted, subscribe, verifyDelivery,
   type TestWorker,
   perTest,
 } from './kit.ts';
+import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

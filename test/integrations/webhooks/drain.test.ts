@@ -10,7 +10,8 @@ import { WebhookWorker } from '#events/delivery-worker.ts';
 import { ManualClock } from '#platform/clock.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
-import { deliveriesOf, makeJob, subscribe } from './kit.ts';
+import { deliveriesOf, subscribe } from './kit.ts';
+import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

@@ -55,11 +55,6 @@ export async function subscribe(w: Workspace, body: Record<string, unknown>): Pr
   return res.body.data;
 }
 
-export async function makeJob(w: Workspace, body: Record<string, unknown>): Promise<any> {
-  const res = await w.api.post('/v1/jobs', body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
 
 export async function move(w: Workspace, jobId: number, status: string): Promise<any> {
   const res = await w.api.post(`/v1/jobs/${jobId}/move`, { status });

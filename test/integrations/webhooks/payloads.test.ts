@@ -4,9 +4,10 @@ import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { recordBusinessEvent } from '#events/record.ts';
 import { recordProposalEvent } from '#crm/jobs/events.ts';
 import {
-  MICRO, MICRO_Z, UUID, WEBHOOK_JOB_FIELDS, Z, addStages, deliveryDetail, deliveriesOf, feedOf, makeJob, move, sorted, subscribe,
+  MICRO, MICRO_Z, UUID, WEBHOOK_JOB_FIELDS, Z, addStages, deliveryDetail, deliveriesOf, feedOf, move, sorted, subscribe,
   perTest,
 } from './kit.ts';
+import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

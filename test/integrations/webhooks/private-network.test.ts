@@ -5,7 +5,8 @@ import dns from 'node:dns/promises';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { deliveryDetail, deliveriesOf, makeJob, perTest, subscribe } from './kit.ts';
+import { deliveryDetail, deliveriesOf, perTest, subscribe } from './kit.ts';
+import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp({ allowPrivateNetwork: false }); });

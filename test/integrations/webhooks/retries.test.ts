@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import {
-  HOUR, MINUTE, UUID, Z, deliveryDetail, deliveriesOf, feedOf, makeJob, move, subscribe, verifyDelivery,
+  HOUR, MINUTE, UUID, Z, deliveryDetail, deliveriesOf, feedOf, move, subscribe, verifyDelivery,
   perTest,
 } from './kit.ts';
+import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });

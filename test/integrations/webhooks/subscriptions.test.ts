@@ -3,9 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import {
-  BUSINESS_EVENTS, DOTTED_ALIASES, JOB_PROPOSAL_EVENTS, SUBSCRIPTION_KEYS, Z, deliveryDetail, deliveriesOf, makeJob, move,
+  BUSINESS_EVENTS, DOTTED_ALIASES, JOB_PROPOSAL_EVENTS, SUBSCRIPTION_KEYS, Z, deliveryDetail, deliveriesOf, move,
   sorted, startWorker, subscribe, verifyDelivery, type TestWorker,
 } from './kit.ts';
+import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
