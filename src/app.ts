@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Database } from '#db/database.ts';
 import { installAuth, keyHashOf } from '#platform/auth.ts';
@@ -91,7 +92,8 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
     }, async () => ({ status: 'ok', version: API_VERSION }));
     v1.get('/v1/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
 
-    for (const register of routes) register(v1, env);
+    const api = v1.withTypeProvider<TypeBoxTypeProvider>();
+    for (const register of routes) register(api, env);
   });
 
   await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { url: '/v1/openapi.json' } as never });

@@ -39,20 +39,21 @@ const INVALID_KEY = () =>
 
 type KeyRow = { id: number; kind: string; key_hash: string; firm_id: number | null; user_id: number | null; permissions: string; revoked_at: string | null };
 
+/** The firm_id a query string or JSON object body carries, if any (read before validation). */
+function firmIdIn(part: unknown): unknown {
+  if (typeof part !== 'object' || part === null || Array.isArray(part) || !('firm_id' in part)) return undefined;
+  return part.firm_id;
+}
+
 function firmIdFrom(request: FastifyRequest): unknown {
-  const query = request.query as Record<string, unknown> | undefined;
-  if (query && query.firm_id !== undefined) return query.firm_id;
-  const body = request.body as Record<string, unknown> | undefined;
-  if (body && typeof body === 'object' && !Array.isArray(body) && body.firm_id !== undefined) return body.firm_id;
-  return undefined;
+  return firmIdIn(request.query) ?? firmIdIn(request.body);
 }
 
 /** firm_id is an addressing parameter, not a record field: once read, it leaves the body. */
 function dropFirmId(request: FastifyRequest): void {
-  const body = request.body as Record<string, unknown> | undefined;
-  if (body && typeof body === 'object' && !Array.isArray(body)) delete body.firm_id;
-  const query = request.query as Record<string, unknown> | undefined;
-  if (query) delete query.firm_id;
+  for (const part of [request.body, request.query]) {
+    if (typeof part === 'object' && part !== null && !Array.isArray(part)) Reflect.deleteProperty(part, 'firm_id');
+  }
 }
 
 function headerKey(request: FastifyRequest): string | undefined {

@@ -1,5 +1,5 @@
 // TypeBox helpers shared by route schemas: nullable primitives, envelopes, paging and ids.
-import { Type, type Static, type TSchema, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type Static, type TSchema, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
 
 /**
  * `T | null` as `type: [T, "null"]` rather than anyOf: one validation error instead of three,
@@ -9,6 +9,44 @@ export function Nullable<T extends TSchema>(schema: T) {
   const { type, ...rest } = schema as unknown as { type: string };
   return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
 }
+
+/** `string | null`. */
+export const NullableString = () => Nullable(Type.String());
+/** `integer | null`. */
+export const NullableInteger = () => Nullable(Type.Integer());
+/** `number | null`. */
+export const NullableNumber = () => Nullable(Type.Number());
+/** A `Z` timestamp to the second, or null. */
+export const NullableInstant = () => Nullable(Type.String({ description: 'UTC, Z, to the second' }));
+/** Free text of at most `maxLength` characters, or null. */
+export const NullableText = (maxLength: number) => Nullable(Type.String({ maxLength }));
+
+/** One of the given strings, as a union of literals (typed as that union). */
+export function OneOf<const T extends readonly string[]>(values: T, options?: SchemaOptions) {
+  return Type.Union(values.map((v: T[number]) => Type.Literal(v)), options);
+}
+
+/** One of the given strings as a single `enum` (typed as that union; one validation error, "must be one of …"). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}) {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+}
+
+/** Whether `value` is one of `values`. */
+export function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}
+
+/**
+ * A stored text column read as one of the literals its response schema allows. A row outside the
+ * set is a broken row: it fails here, as fast-json-stringify would refuse it too.
+ */
+export function storedOneOf<T extends string>(values: readonly T[], value: string): T {
+  if (!isOneOf(values, value)) throw new Error(`Stored value "${value}" is not one of ${values.join(', ')}`);
+  return value;
+}
+
+/** One of `values` or null, as one enum (a single clear validation error). */
+export const NullableEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T | null>({ type: ['string', 'null'], enum: [...values, null] });
 
 /** A nullable object or array: anyOf is the only JSON Schema way to say it. */
 export function NullableObject<T extends TSchema>(schema: T) {
@@ -34,7 +72,10 @@ export function ListOf<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), pagination: Pagination });
 }
 
-export function One<T extends TSchema>(item: T, extra: TProperties = {}) {
+/** `{data: item}`, with `extra` fields beside data (`created`, `line_item_id` …). */
+export function One<T extends TSchema>(item: T): TObject<{ data: T }>;
+export function One<T extends TSchema, E extends TProperties>(item: T, extra: E): TObject<{ data: T } & E>;
+export function One(item: TSchema, extra: TProperties = {}) {
   return Type.Object({ data: item, ...extra });
 }
 

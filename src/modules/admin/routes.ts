@@ -1,7 +1,10 @@
 // /admin/v1: the operator's provisioning API. Mounted only when GROUNDWORK_ADMIN_TOKEN is set;
 // every call carries `Authorization: Bearer <token>`. Bodies are validated by the service (the
-// CLI calls the same functions), so these routes carry no schema and stay out of /v1/docs.
+// CLI calls the same functions), so these routes carry no body schema and stay out of /v1/docs;
+// path params are declared as text (always valid, so ids are still read by idOf: a bad id is 404).
 import { timingSafeEqual, createHash } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '#db/database.ts';
 import { notFound, unauthorized } from '#platform/errors.ts';
@@ -21,7 +24,8 @@ function idOf(value: unknown): number {
 }
 
 export function adminRoutes(app: FastifyInstance, database: Database, token: string): void {
-  app.register(async (scope) => {
+  app.register(async (root) => {
+    const scope = root.withTypeProvider<TypeBoxTypeProvider>();
     scope.addHook('onRequest', async (request) => {
       const header = request.headers.authorization ?? '';
       const given = header.startsWith('Bearer ') ? header.slice(7) : '';
@@ -31,45 +35,52 @@ export function adminRoutes(app: FastifyInstance, database: Database, token: str
     });
     installTextGuard(scope);
     const hide = { schema: { hide: true } };
-    type P = { firm_id?: string; user_id?: string; key_id?: string };
-    const p = (request: { params: unknown }) => request.params as P;
+    const firm = { schema: { hide: true, params: Type.Object({ firm_id: Type.String() }) } };
+    const firmUser = { schema: { hide: true, params: Type.Object({ firm_id: Type.String(), user_id: Type.String() }) } };
+    const firmKey = { schema: { hide: true, params: Type.Object({ firm_id: Type.String(), key_id: Type.String() }) } };
+    const partnerKey = { schema: { hide: true, params: Type.Object({ key_id: Type.String() }) } };
+    // mode is checked by the service (the CLI passes it too), so any value reaches it as sent.
+    const catalogImport = {
+      bodyLimit: 16 * 1024 * 1024,
+      schema: { hide: true, params: Type.Object({ firm_id: Type.String() }), querystring: Type.Object({ mode: Type.Optional(Type.Unknown()) }) },
+    };
 
     scope.get('/admin/v1/workspaces', hide, async () => ({ data: await admin.listWorkspaces(database) }));
     scope.post('/admin/v1/workspaces', hide, async (request, reply) =>
       reply.status(201).send({ data: await admin.createWorkspace(database, request.body) }));
-    scope.get('/admin/v1/workspaces/:firm_id', hide, async (request) =>
-      ({ data: await admin.getWorkspace(database, idOf(p(request).firm_id)) }));
-    scope.patch('/admin/v1/workspaces/:firm_id', hide, async (request) =>
-      ({ data: await admin.updateWorkspace(database, idOf(p(request).firm_id), request.body) }));
-    scope.post('/admin/v1/workspaces/:firm_id/job-stages', hide, async (request, reply) =>
-      reply.status(201).send({ data: await admin.addJobStage(database, idOf(p(request).firm_id), request.body) }));
+    scope.get('/admin/v1/workspaces/:firm_id', firm, async (request) =>
+      ({ data: await admin.getWorkspace(database, idOf(request.params.firm_id)) }));
+    scope.patch('/admin/v1/workspaces/:firm_id', firm, async (request) =>
+      ({ data: await admin.updateWorkspace(database, idOf(request.params.firm_id), request.body) }));
+    scope.post('/admin/v1/workspaces/:firm_id/job-stages', firm, async (request, reply) =>
+      reply.status(201).send({ data: await admin.addJobStage(database, idOf(request.params.firm_id), request.body) }));
 
-    scope.get('/admin/v1/workspaces/:firm_id/catalog', hide, async (request) =>
-      ({ data: await admin.exportCatalog(database, idOf(p(request).firm_id)) }));
-    scope.post('/admin/v1/workspaces/:firm_id/catalog/import', { ...hide, bodyLimit: 16 * 1024 * 1024 }, async (request) => {
-      const { mode } = request.query as { mode?: string };
-      return { data: await admin.importCatalog(database, idOf(p(request).firm_id), request.body, mode ?? 'merge') };
+    scope.get('/admin/v1/workspaces/:firm_id/catalog', firm, async (request) =>
+      ({ data: await admin.exportCatalog(database, idOf(request.params.firm_id)) }));
+    scope.post('/admin/v1/workspaces/:firm_id/catalog/import', catalogImport, async (request) => {
+      const { mode } = request.query;
+      return { data: await admin.importCatalog(database, idOf(request.params.firm_id), request.body, mode ?? 'merge') };
     });
 
-    scope.get('/admin/v1/workspaces/:firm_id/users', hide, async (request) =>
-      ({ data: await admin.listUsers(database, idOf(p(request).firm_id)) }));
-    scope.post('/admin/v1/workspaces/:firm_id/users', hide, async (request, reply) =>
-      reply.status(201).send({ data: await admin.createUser(database, idOf(p(request).firm_id), request.body) }));
-    scope.patch('/admin/v1/workspaces/:firm_id/users/:user_id', hide, async (request) =>
-      ({ data: await admin.updateUser(database, idOf(p(request).firm_id), idOf(p(request).user_id), request.body) }));
-    scope.delete('/admin/v1/workspaces/:firm_id/users/:user_id', hide, async (request) =>
-      ({ data: await admin.removeUser(database, idOf(p(request).firm_id), idOf(p(request).user_id)) }));
+    scope.get('/admin/v1/workspaces/:firm_id/users', firm, async (request) =>
+      ({ data: await admin.listUsers(database, idOf(request.params.firm_id)) }));
+    scope.post('/admin/v1/workspaces/:firm_id/users', firm, async (request, reply) =>
+      reply.status(201).send({ data: await admin.createUser(database, idOf(request.params.firm_id), request.body) }));
+    scope.patch('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) =>
+      ({ data: await admin.updateUser(database, idOf(request.params.firm_id), idOf(request.params.user_id), request.body) }));
+    scope.delete('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) =>
+      ({ data: await admin.removeUser(database, idOf(request.params.firm_id), idOf(request.params.user_id)) }));
 
-    scope.get('/admin/v1/workspaces/:firm_id/api-keys', hide, async (request) =>
-      ({ data: await admin.listApiKeys(database, idOf(p(request).firm_id)) }));
-    scope.post('/admin/v1/workspaces/:firm_id/api-keys', hide, async (request, reply) =>
-      reply.status(201).send({ data: await admin.createApiKey(database, idOf(p(request).firm_id), request.body) }));
-    scope.delete('/admin/v1/workspaces/:firm_id/api-keys/:key_id', hide, async (request) =>
-      ({ data: await admin.revokeApiKey(database, idOf(p(request).firm_id), idOf(p(request).key_id)) }));
+    scope.get('/admin/v1/workspaces/:firm_id/api-keys', firm, async (request) =>
+      ({ data: await admin.listApiKeys(database, idOf(request.params.firm_id)) }));
+    scope.post('/admin/v1/workspaces/:firm_id/api-keys', firm, async (request, reply) =>
+      reply.status(201).send({ data: await admin.createApiKey(database, idOf(request.params.firm_id), request.body) }));
+    scope.delete('/admin/v1/workspaces/:firm_id/api-keys/:key_id', firmKey, async (request) =>
+      ({ data: await admin.revokeApiKey(database, idOf(request.params.firm_id), idOf(request.params.key_id)) }));
 
     scope.post('/admin/v1/partner-keys', hide, async (request, reply) =>
       reply.status(201).send({ data: await admin.createPartnerKey(database, request.body) }));
-    scope.delete('/admin/v1/partner-keys/:key_id', hide, async (request) =>
-      ({ data: await admin.revokePartnerKey(database, idOf(p(request).key_id)) }));
+    scope.delete('/admin/v1/partner-keys/:key_id', partnerKey, async (request) =>
+      ({ data: await admin.revokePartnerKey(database, idOf(request.params.key_id)) }));
   });
 }

@@ -2,10 +2,9 @@
 import { Type, type TBoolean } from '@sinclair/typebox';
 import { ESTIMATING_ROLES, PERMISSIONS, ROLES, USER_FLAGS, type UserFlag } from '#platform/permissions.ts';
 import { PLANS, SUBSCRIPTION_STATUSES } from '#platform/plans.ts';
-import { Body, Nullable, RecordId } from '#platform/schemas.ts';
+import { Body, Nullable, OneOf, RecordId } from '#platform/schemas.ts';
 import { SettingsSchema } from '#platform/workspace.ts';
 
-const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const Id = RecordId();
 
 const Division = Type.Object({ key: Type.String({ minLength: 1, maxLength: 50 }), name: Type.String({ minLength: 1, maxLength: 100 }) },
@@ -13,7 +12,7 @@ const Division = Type.Object({ key: Type.String({ minLength: 1, maxLength: 50 })
 export const StageInput = Body({
   key: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9_]+$' }),
   label: Type.String({ minLength: 1, maxLength: 100 }),
-  type: lit(['open', 'won', 'lost', 'excluded']),
+  type: OneOf(['open', 'won', 'lost', 'excluded']),
   completed: Type.Boolean({ description: "the workspace's completed stage (at most one)" }),
 }, { required: ['key', 'label', 'type'] });
 
@@ -31,8 +30,8 @@ export const OwnerInput = Body(profile, { required: ['name', 'email'] });
 
 const workspaceFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  plan: lit(PLANS),
-  subscription_status: lit(SUBSCRIPTION_STATUSES),
+  plan: OneOf(PLANS),
+  subscription_status: OneOf(SUBSCRIPTION_STATUSES),
   timezone: Type.String({ minLength: 1, maxLength: 64 }),
   settings: Type.Partial(SettingsSchema, { additionalProperties: false }),
   job_types: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^,]+$' }), { maxItems: 200, uniqueItems: true }),
@@ -49,19 +48,19 @@ export const CreateWorkspaceInput = Body({
 export const UpdateWorkspaceInput = Body(workspaceFields);
 
 export const CreateUserInput = Body({
-  ...profile, role: lit(ROLES), estimating_role: lit(ESTIMATING_ROLES), ...flags,
+  ...profile, role: OneOf(ROLES), estimating_role: OneOf(ESTIMATING_ROLES), ...flags,
 }, { required: ['name', 'email'] });
 
-export const UpdateUserInput = Body({ ...profile, role: lit(ROLES), estimating_role: lit(ESTIMATING_ROLES), ...flags });
+export const UpdateUserInput = Body({ ...profile, role: OneOf(ROLES), estimating_role: OneOf(ESTIMATING_ROLES), ...flags });
 
 export const CreateKeyInput = Body({
   user_id: Id,
   name: Type.String({ maxLength: 100 }),
-  permissions: Type.Array(lit(PERMISSIONS), { minItems: 1, uniqueItems: true }),
+  permissions: Type.Array(OneOf(PERMISSIONS), { minItems: 1, uniqueItems: true }),
 }, { required: ['user_id', 'permissions'] });
 
 export const CreatePartnerKeyInput = Body({
   name: Type.String({ maxLength: 100 }),
   grants: Type.Array(Type.Object({ firm_id: Id, user_id: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
-  permissions: Type.Array(lit(PERMISSIONS), { minItems: 1, uniqueItems: true }),
+  permissions: Type.Array(OneOf(PERMISSIONS), { minItems: 1, uniqueItems: true }),
 }, { required: ['grants', 'permissions'] });

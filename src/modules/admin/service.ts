@@ -13,7 +13,7 @@ import { defaultFlags, USER_FLAGS, type Role } from '#platform/permissions.ts';
 import { now, zWire, microWire } from '#platform/time.ts';
 import { BUILT_IN_STAGES, DEFAULT_JOB_TYPES, DEFAULT_SETTINGS, divisionsOf, jobTypesOf, settingsOf } from '#platform/workspace.ts';
 import { listStages } from '#crm/job-stages/repo.ts';
-import { applyCatalog, exportCatalog as catalogDocument, type ImportMode } from '#estimating/catalog/document.ts';
+import { applyCatalog, exportCatalog as catalogDocument } from '#estimating/catalog/document.ts';
 import { STARTER_CATALOG } from '#seed/starter-catalog.ts';
 import { CreateKeyInput, CreatePartnerKeyInput, CreateUserInput, CreateWorkspaceInput, StageInput, UpdateUserInput,
   UpdateWorkspaceInput } from './schemas.ts';
@@ -321,12 +321,12 @@ export async function createPartnerKey(database: Database, body: unknown) {
  * Imports a catalog document (src/modules/catalog/document.ts) into a workspace: everything is
  * validated first and nothing is written on any error.
  */
-export async function importCatalog(database: Database, firmId: number, body: unknown, mode: string = 'merge') {
+export async function importCatalog(database: Database, firmId: number, body: unknown, mode: unknown = 'merge') {
   if (mode !== 'merge' && mode !== 'replace') throw invalidField('mode', 'mode must be merge or replace');
   return inTransaction(database, async (trx) => {
     await database.dialect.lockFirm(trx, firmId);
     await firmOrThrow(trx, firmId);
-    return applyCatalog(trx, firmId, body, mode as ImportMode);
+    return applyCatalog(trx, firmId, body, mode);
   });
 }
 

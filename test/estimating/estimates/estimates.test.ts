@@ -328,3 +328,17 @@ describe('export datasets', () => {
     expect(hidden.line_item_id).toBeGreaterThan(0);
   });
 });
+
+describe('totals on the wire', () => {
+  it('a priced estimate with nothing to charge answers zeros and a null margin_pct, never a coerced value', async () => {
+    const job = await newJob('Zero Plaza');
+    const e = await newEstimate(job.id);
+    const added = await addLine(e.id, { name: 'Courtesy check', unit: 'EA', quantity: 0, unit_cost: 0, unit_price: 0 });
+    expect(added.data.priced).toBe(true);
+    expect(added.data.totals).toEqual({ price: 0, subtotal: 0, tax: 0, cost: 0, margin: 0, margin_pct: null, margin_pct_of_subtotal: null, optional_total: 0 });
+    const listed = (await w.api.get(`/v1/estimates?job_id=${job.id}`)).body.data;
+    expect(listed[0].totals).toEqual(added.data.totals);
+    const bare = await newEstimate(job.id, { name: 'Nothing yet' });
+    expect(bare.totals).toBeNull();
+  });
+});

@@ -7,7 +7,7 @@ import { syncWindow } from '#platform/sync.ts';
 import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { dueBound, followUpFields, followUpQuery, StatusField } from '#crm/tasks/schemas.ts';
 import { AccountTaskSchema, EMAIL_ME, REPEATS } from './serialize.ts';
-import { createAccountTask, deleteAccountTask, getAccountTask, listAccountTasksOf, updateAccountTask, type AccountTaskInput } from './service.ts';
+import { createAccountTask, deleteAccountTask, getAccountTask, listAccountTasksOf, updateAccountTask } from './service.ts';
 
 const fields = {
   ...followUpFields,
@@ -26,7 +26,7 @@ export function accountTaskRoutes(app: ApiApp, env: Env): void {
       response: { 201: One(AccountTaskSchema) },
     },
   }, async (request, reply) => {
-    const task = await createAccountTask(ctx(request), request.body as AccountTaskInput & { client_account_id: number });
+    const task = await createAccountTask(ctx(request), request.body);
     return reply.status(201).send({ data: task });
   });
 
@@ -38,8 +38,7 @@ export function accountTaskRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(AccountTaskSchema) },
     },
   }, async (request) => {
-    const q = request.query as { client_account_id?: number; status?: 'open' | 'done' | 'all'; assigned_to_user_id?: number;
-      contact_id?: number; due_before?: string; due_after?: string; updated_after?: string; limit?: number; offset?: number };
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await listAccountTasksOf(ctx(request), {
       clientAccountId: q.client_account_id, status: q.status ?? 'open', assignedToUserId: q.assigned_to_user_id,
@@ -53,7 +52,7 @@ export function accountTaskRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Follow-ups'], summary: 'Read a company follow-up', params: IdParam(), response: { 200: One(AccountTaskSchema) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: await getAccountTask(ctx(request), id) };
   });
 
@@ -65,16 +64,16 @@ export function accountTaskRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), body: Body({ ...fields, status: StatusField }), response: { 200: One(AccountTaskSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    return { data: await updateAccountTask(ctx(request), id, request.body as AccountTaskInput) };
+    const { id } = request.params;
+    return { data: await updateAccountTask(ctx(request), id, request.body) };
   });
 
   app.delete('/v1/account-tasks/:id', {
     config: { permissions: ['write_jobs', 'delete_records'] },
     schema: { tags: ['Follow-ups'], summary: 'Delete a company follow-up', params: IdParam(), response: { 204: Type.Null() } },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     await deleteAccountTask(ctx(request), id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

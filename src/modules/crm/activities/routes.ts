@@ -7,7 +7,7 @@ import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
 import { Body, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { ACTIVITY_TYPES, ActivitySchema, DIRECTIONS } from './serialize.ts';
-import { getActivity, listActivitiesOf, upsertActivity, type ActivityInput } from './service.ts';
+import { getActivity, listActivitiesOf, upsertActivity } from './service.ts';
 
 const ActivityType = Type.Union(ACTIVITY_TYPES.map((t) => Type.Literal(t)));
 
@@ -43,7 +43,7 @@ export function activityRoutes(app: ApiApp, env: Env): void {
       response: { 200: One(ActivitySchema, { created: Type.Boolean() }), 201: One(ActivitySchema, { created: Type.Boolean() }) },
     },
   }, async (request, reply) => {
-    const { activity, created } = await upsertActivity(ctx(request), request.body as ActivityInput);
+    const { activity, created } = await upsertActivity(ctx(request), request.body);
     return reply.status(created ? 201 : 200).send({ data: activity, created });
   });
 
@@ -65,8 +65,7 @@ export function activityRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(ActivitySchema) },
     },
   }, async (request) => {
-    const q = request.query as { job_id?: number; client_account_id?: number; contact_id?: number; lead_id?: number; type?: string;
-      source?: string; external_id?: string; updated_after?: string; limit?: number; offset?: number };
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await listActivitiesOf(ctx(request), {
       jobId: q.job_id, clientAccountId: q.client_account_id, contactId: q.contact_id, leadId: q.lead_id, type: q.type,
@@ -79,7 +78,7 @@ export function activityRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Activities'], summary: 'Read an activity', params: IdParam(), response: { 200: One(ActivitySchema) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: await getActivity(ctx(request), id) };
   });
 }

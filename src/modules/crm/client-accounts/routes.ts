@@ -6,7 +6,7 @@ import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { Body, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, TEXT_CEILING } from '#platform/schemas.ts';
 import { listClientAccounts } from './repo.ts';
 import { ClientAccountSchema, clientAccountObject } from './serialize.ts';
-import { getClientAccount, updateClientAccount, upsertClientAccount, type ClientAccountInput } from './service.ts';
+import { getClientAccount, updateClientAccount, upsertClientAccount } from './service.ts';
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -33,7 +33,7 @@ export function clientAccountRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(ClientAccountSchema) },
     },
   }, async (request) => {
-    const q = request.query as { external_ref?: string; q?: string; include_archived?: boolean; limit?: number; offset?: number };
+    const q = request.query;
     const page = pageOf(q);
     const { rows, total } = await listClientAccounts(env.database.db, request.auth.firm.id, {
       externalRef: q.external_ref, q: q.q?.trim() || undefined, includeArchived: q.include_archived,
@@ -50,7 +50,7 @@ export function clientAccountRoutes(app: ApiApp, env: Env): void {
       response: { 200: One(ClientAccountSchema, { created: Type.Boolean() }), 201: One(ClientAccountSchema, { created: Type.Boolean() }) },
     },
   }, async (request, reply) => {
-    const { account, created } = await upsertClientAccount(ctx(request), request.body as ClientAccountInput & { name: string });
+    const { account, created } = await upsertClientAccount(ctx(request), request.body);
     return reply.status(created ? 201 : 200).send({ data: clientAccountObject(account), created });
   });
 
@@ -58,7 +58,7 @@ export function clientAccountRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Customers'], summary: 'Read a customer', params: IdParam(), response: { 200: One(ClientAccountSchema) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: clientAccountObject(await getClientAccount(ctx(request), id)) };
   });
 
@@ -71,7 +71,7 @@ export function clientAccountRoutes(app: ApiApp, env: Env): void {
       response: { 200: One(ClientAccountSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    return { data: clientAccountObject(await updateClientAccount(ctx(request), id, request.body as ClientAccountInput)) };
+    const { id } = request.params;
+    return { data: clientAccountObject(await updateClientAccount(ctx(request), id, request.body)) };
   });
 }

@@ -11,14 +11,7 @@ import { channelRows, findContact } from './repo.ts';
 import { CHANNEL_KINDS, CHANNEL_LABELS, DEFAULT_LABEL, formatPhone, looksLikeEmail, valueKey, type ChannelKind } from './rules.ts';
 import { channelObject } from './serialize.ts';
 import { contactNotFound, insertChannel, makePrimaryChannel, materializeChannels, primaryValues, saveContact, type Trx } from './write.ts';
-
-export interface ChannelInput {
-  kind?: string;
-  value?: string;
-  label?: string;
-  is_primary?: boolean;
-  do_not_contact?: boolean;
-}
+import type { ChannelInput } from './schemas.ts';
 
 const channelNotFound = () => notFound('Channel not found', { message: 'The person has no channel with that ref' });
 

@@ -16,19 +16,7 @@ import { displayNameOf, JOB_ROLES } from './rules.ts';
 import { contactObject, personOnJobObject } from './serialize.ts';
 import { createContactIn, findContactByEmail } from './service.ts';
 import { contactNotFound, customerForJob } from './write.ts';
-
-export interface JobPersonInput {
-  contact_id?: number;
-  name?: string | null;
-  email?: string | null;
-  phone?: string | null;
-  company?: string | null;
-  title?: string | null;
-  contact_type?: string | null;
-  role?: string | null;
-  is_primary?: boolean;
-  bills_separately?: boolean;
-}
+import type { JobPersonInput } from './schemas.ts';
 
 const NEW_PERSON_FIELDS = ['name', 'email', 'phone', 'company', 'title', 'contact_type'] as const;
 

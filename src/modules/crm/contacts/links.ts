@@ -11,14 +11,7 @@ import { findContact, linkRows } from './repo.ts';
 import { LINK_ROLES } from './rules.ts';
 import { linkObject } from './serialize.ts';
 import { contactNotFound, materializeCompanyLink, saveContact, type Trx } from './write.ts';
-
-export interface LinkInput {
-  client_account_id?: number;
-  location_id?: number;
-  roles?: string[];
-  started_on?: string | null;
-  is_primary?: boolean;
-}
+import type { LinkInput } from './schemas.ts';
 
 export type LinkKind = 'company' | 'location';
 

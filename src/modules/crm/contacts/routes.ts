@@ -4,34 +4,17 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
+import { DateString, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { addChannel, deleteChannel, updateChannel } from './channels.ts';
+import { addJobPerson, listCompanyPeople, listJobPeople } from './job-people.ts';
+import { addLink, removeLink } from './links.ts';
+import { AddChannelBody, ChangeChannelBody, ContactBody, JobPersonBody, LinkBody } from './schemas.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { Body, CustomFieldValuesInput, DateString, IdParam, ListOf, Nullable, One, PageQuery, RecordId } from '#platform/schemas.ts';
-import { addChannel, deleteChannel, updateChannel, type ChannelInput } from './channels.ts';
-import { addJobPerson, listCompanyPeople, listJobPeople, type JobPersonInput } from './job-people.ts';
-import { addLink, removeLink, type LinkInput, type LinkKind } from './links.ts';
 import { ChannelSchema, CompanyPersonSchema, ContactSchema, FullContactSchema, LinkSchema, PersonOnJobSchema } from './serialize.ts';
-import { createContact, deleteContact, getContact, listContacts, restoreContact, updateContact, type ContactInput } from './service.ts';
+import { createContact, deleteContact, getContact, listContacts, restoreContact, updateContact } from './service.ts';
 
 const Id = RecordId();
-const Text = (maxLength: number) => Nullable(Type.String({ maxLength }));
 
-const contactFields = {
-  name: Text(200),
-  title: Text(200),
-  contact_type: Text(80),
-  company: Text(200),
-  client_account_id: Nullable(Id),
-  email: Text(255),
-  phone: Text(50),
-  notes: Text(10_000),
-  assigned_user_id: Nullable(Id),
-  preferred_channel: Nullable(Type.String({ maxLength: 20 })),
-  do_not_contact: Type.Boolean(),
-  do_not_contact_reason: Text(500),
-  birthday: Nullable(DateString),
-  tags: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 }),
-  custom_fields: CustomFieldValuesInput(),
-};
 
 const ChannelParams = Type.Object({ id: Id, ref: Type.String({ minLength: 1, maxLength: 40 }) });
 const NoContent = { 204: Type.Null() };
@@ -56,10 +39,7 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(ContactSchema) },
     },
   }, async (request) => {
-    const q = request.query as {
-      q?: string; email?: string; client_account_id?: number; job_id?: number; contact_type?: string;
-      include_archived?: boolean; updated_after?: string; limit?: number; offset?: number;
-    };
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await listContacts(ctx(request), {
       q: q.q?.trim() || undefined,
@@ -77,7 +57,7 @@ export function contactRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Contacts'], summary: 'Read a person with channels, links and jobs (archived included)', params: IdParam(), response: { 200: One(FullContactSchema) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: await getContact(ctx(request), id) };
   });
 
@@ -85,22 +65,22 @@ export function contactRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Contacts'], summary: 'Create a person (at least a name, company, email or phone)',
-      body: Body(contactFields),
+      body: ContactBody,
       response: { 201: One(FullContactSchema) },
     },
   }, async (request, reply) => {
-    return reply.status(201).send({ data: await createContact(ctx(request), request.body as ContactInput) });
+    return reply.status(201).send({ data: await createContact(ctx(request), request.body) });
   });
 
   app.patch('/v1/contacts/:id', {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Contacts'], summary: 'Update a person; name, email, phone and company changes reach their jobs',
-      params: IdParam(), body: Body(contactFields), response: { 200: One(FullContactSchema) },
+      params: IdParam(), body: ContactBody, response: { 200: One(FullContactSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    return { data: await updateContact(ctx(request), id, request.body as ContactInput) };
+    const { id } = request.params;
+    return { data: await updateContact(ctx(request), id, request.body) };
   });
 
   app.delete('/v1/contacts/:id', {
@@ -110,57 +90,50 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), querystring: Type.Object({ hard: Type.Optional(Type.Boolean()) }), response: NoContent,
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
-    await deleteContact(ctx(request), id, (request.query as { hard?: boolean }).hard === true);
-    return reply.status(204).send();
+    const { id } = request.params;
+    await deleteContact(ctx(request), id, request.query.hard === true);
+    return reply.status(204).send(null);
   });
 
   app.post('/v1/contacts/:id/restore', {
     config: { permissions: ['write_jobs'] },
     schema: { tags: ['Contacts'], summary: 'Restore an archived person', params: IdParam(), response: { 200: One(FullContactSchema) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: await restoreContact(ctx(request), id) };
   });
 
   // ---- channels ----------------------------------------------------------------------------
 
-  const channelFields = {
-    value: Type.String({ maxLength: 255 }),
-    label: Type.String({ maxLength: 20 }),
-    is_primary: Type.Boolean(),
-    do_not_contact: Type.Boolean(),
-  };
-
   app.post('/v1/contacts/:id/channels', {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Contacts'], summary: 'Add a phone or email (phones are formatted; the first of each kind is primary)',
-      params: IdParam(), body: Body({ kind: Type.String({ maxLength: 20 }), ...channelFields }), response: { 201: One(ChannelSchema) },
+      params: IdParam(), body: AddChannelBody, response: { 201: One(ChannelSchema) },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
-    return reply.status(201).send({ data: await addChannel(ctx(request), id, request.body as ChannelInput) });
+    const { id } = request.params;
+    return reply.status(201).send({ data: await addChannel(ctx(request), id, request.body) });
   });
 
   app.patch('/v1/contacts/:id/channels/:ref', {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Contacts'], summary: 'Change a phone or email (ref: its id, or v-<kind>-<n>)',
-      params: ChannelParams, body: Body(channelFields), response: { 200: One(ChannelSchema) },
+      params: ChannelParams, body: ChangeChannelBody, response: { 200: One(ChannelSchema) },
     },
   }, async (request) => {
-    const { id, ref } = request.params as { id: number; ref: string };
-    return { data: await updateChannel(ctx(request), id, ref, request.body as ChannelInput) };
+    const { id, ref } = request.params;
+    return { data: await updateChannel(ctx(request), id, ref, request.body) };
   });
 
   app.delete('/v1/contacts/:id/channels/:ref', {
     config: { permissions: ['write_jobs'] },
     schema: { tags: ['Contacts'], summary: 'Remove a phone or email; the next of that kind becomes primary', params: ChannelParams, response: NoContent },
   }, async (request, reply) => {
-    const { id, ref } = request.params as { id: number; ref: string };
+    const { id, ref } = request.params;
     await deleteChannel(ctx(request), id, ref);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   // ---- links -------------------------------------------------------------------------------
@@ -170,18 +143,12 @@ export function contactRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Contacts'], summary: 'Link the person to a company or site with roles (the same target again replaces roles)',
       params: IdParam(),
-      body: Body({
-        client_account_id: Nullable(Id),
-        location_id: Nullable(Id),
-        roles: Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 }),
-        started_on: Nullable(DateString),
-        is_primary: Type.Boolean(),
-      }),
+      body: LinkBody,
       response: { 201: Type.Object({ data: Type.Array(LinkSchema) }) },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
-    return reply.status(201).send({ data: await addLink(ctx(request), id, request.body as LinkInput) });
+    const { id } = request.params;
+    return reply.status(201).send({ data: await addLink(ctx(request), id, request.body) });
   });
 
   app.delete('/v1/contacts/:id/links/:kind/:target_id', {
@@ -193,10 +160,10 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       response: NoContent,
     },
   }, async (request, reply) => {
-    const { id, kind, target_id } = request.params as { id: number; kind: LinkKind; target_id: number };
-    const q = request.query as { end?: boolean; ended_on?: string };
+    const { id, kind, target_id } = request.params;
+    const q = request.query;
     await removeLink(ctx(request), id, kind, target_id, { end: q.end === true || q.ended_on !== undefined, endedOn: q.ended_on });
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   // ---- people on a job, a company's people -------------------------------------------------
@@ -208,7 +175,7 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       params: Type.Object({ job_id: Id }), response: { 200: Type.Object({ data: Type.Array(PersonOnJobSchema) }) },
     },
   }, async (request) => {
-    const { job_id } = request.params as { job_id: number };
+    const { job_id } = request.params;
     return { data: await listJobPeople(ctx(request), job_id) };
   });
 
@@ -217,21 +184,15 @@ export function contactRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Contacts'], summary: 'Put a saved or new person on the job (the first becomes primary and fills the job contact)',
       params: Type.Object({ job_id: Id }),
-      body: Body({
-        contact_id: Id,
-        name: Text(200), email: Text(255), phone: Text(50), company: Text(200), title: Text(200), contact_type: Text(80),
-        role: Nullable(Type.String({ maxLength: 40 })),
-        is_primary: Type.Boolean(),
-        bills_separately: Type.Boolean(),
-      }),
+      body: JobPersonBody,
       response: {
         200: One(PersonOnJobSchema, { created: Type.Boolean() }),
         201: One(PersonOnJobSchema, { created: Type.Boolean() }),
       },
     },
   }, async (request, reply) => {
-    const { job_id } = request.params as { job_id: number };
-    const { entry, created } = await addJobPerson(ctx(request), job_id, request.body as JobPersonInput);
+    const { job_id } = request.params;
+    const { entry, created } = await addJobPerson(ctx(request), job_id, request.body);
     return reply.status(created ? 201 : 200).send({ data: entry, created });
   });
 
@@ -244,8 +205,8 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(CompanyPersonSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    const q = request.query as { include_archived?: boolean; limit?: number; offset?: number };
+    const { id } = request.params;
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await listCompanyPeople(ctx(request), id, q.include_archived === true, page.limit, page.offset);
     return listEnvelope(data, total, page);

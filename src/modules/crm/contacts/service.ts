@@ -20,24 +20,7 @@ import { emailKey, looksLikeEmail, PREFERRED_CHANNELS, sortKeyOf, tidyPhone } fr
 import { channelObject, contactJobObject, contactObject, linkObject, type ChannelView } from './serialize.ts';
 import { contactNotFound, insertChannel, materializeChannels, putPrimaryValue, primaryValues, saveContact,
   setPrimaryCompany, type Trx } from './write.ts';
-
-export interface ContactInput {
-  name?: string | null;
-  title?: string | null;
-  contact_type?: string | null;
-  company?: string | null;
-  client_account_id?: number | null;
-  email?: string | null;
-  phone?: string | null;
-  notes?: string | null;
-  assigned_user_id?: number | null;
-  preferred_channel?: string | null;
-  do_not_contact?: boolean;
-  do_not_contact_reason?: string | null;
-  birthday?: string | null;
-  tags?: string[];
-  custom_fields?: Record<string, unknown>;
-}
+import type { ContactInput } from './schemas.ts';
 
 const AT_LEAST_ONE = 'Add at least a name, company, email, or phone number.';
 
@@ -278,3 +261,5 @@ export function restoreContact(ctx: ServiceContext, id: number) {
     return fullContact(ctx, trx, id);
   });
 }
+
+export type { ContactInput };

@@ -4,25 +4,10 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import type { CustomFieldEntity } from '#db/tables.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { Body, CustomFieldValuesInput, IdParam, One, TEXT_CEILING } from '#platform/schemas.ts';
-import { ENTITY_TYPES, FIELD_TYPES, LABEL_MAX } from './rules.ts';
+import { IdParam, One } from '#platform/schemas.ts';
+import { CreateFieldBody, ListFieldsQuery, MoveFieldBody, UpdateFieldBody, ValuesAnswer, ValuesBody } from './schemas.ts';
 import { CustomFieldSchema, customFieldObject } from './serialize.ts';
-import {
-  archiveField, createField, listFields, moveField, restoreField, setRecordValues, updateField,
-  type CreateFieldInput, type UpdateFieldInput,
-} from './service.ts';
-import type { CustomFieldValues } from './values.ts';
-
-const EntityType = Type.String({ enum: [...ENTITY_TYPES] });
-const Values = CustomFieldValuesInput('{key: value}; null or "" clears');
-const ValuesAnswer = Type.Object({
-  data: Type.Object({
-    entity_type: EntityType,
-    id: Type.Integer(),
-    custom_fields: Type.Record(Type.String(), Type.Unknown()),
-    changed: Type.Array(Type.String()),
-  }),
-});
+import { archiveField, createField, listFields, moveField, restoreField, setRecordValues, updateField } from './service.ts';
 
 /** The record paths that take values, and the definitions' entity type each uses. */
 const VALUE_PATHS: [string, CustomFieldEntity, string][] = [
@@ -39,14 +24,11 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: {
       tags: ['Custom fields'], summary: "The workspace's custom fields by entity type, in their order",
-      querystring: Type.Object({
-        entity_type: Type.Optional(EntityType),
-        include_archived: Type.Optional(Type.Boolean({ default: false })),
-      }),
+      querystring: ListFieldsQuery,
       response: { 200: Type.Object({ data: Type.Array(CustomFieldSchema) }) },
     },
   }, async (request) => {
-    const q = request.query as { entity_type?: CustomFieldEntity; include_archived?: boolean };
+    const q = request.query;
     const rows = await listFields(ctx(request), q.entity_type, q.include_archived === true);
     return { data: rows.map(customFieldObject) };
   });
@@ -56,19 +38,11 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Custom fields'],
       summary: 'Add a custom field; an existing label (any case) answers that field (200, created false), restored if archived',
-      body: Body({
-        entity_type: EntityType,
-        label: Type.String({ maxLength: TEXT_CEILING, description: `at most ${LABEL_MAX} characters once trimmed` }),
-        field_type: Type.String({ enum: [...FIELD_TYPES], default: 'text' }),
-        options: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200 }),
-        required: Type.Boolean(),
-        filterable: Type.Boolean(),
-        show_as_flag: Type.Boolean(),
-      }, { required: ['entity_type'] }),
+      body: CreateFieldBody,
       response: { 200: One(CustomFieldSchema, { created: Type.Boolean() }), 201: One(CustomFieldSchema, { created: Type.Boolean() }) },
     },
   }, async (request, reply) => {
-    const { field, created } = await createField(ctx(request), request.body as CreateFieldInput);
+    const { field, created } = await createField(ctx(request), request.body);
     return reply.status(created ? 201 : 200).send({ data: customFieldObject(field), created });
   });
 
@@ -77,18 +51,12 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Custom fields'], summary: 'Edit a custom field (owner key); the key never changes',
       params: IdParam(),
-      body: Body({
-        label: Type.String({ maxLength: TEXT_CEILING, description: `at most ${LABEL_MAX} characters once trimmed` }),
-        required: Type.Boolean(),
-        section: Type.String({ maxLength: 100 }),
-        show_as_flag: Type.Boolean(),
-        filterable: Type.Boolean(),
-      }),
+      body: UpdateFieldBody,
       response: { 200: One(CustomFieldSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    return { data: customFieldObject(await updateField(ctx(request), id, request.body as UpdateFieldInput)) };
+    const { id } = request.params;
+    return { data: customFieldObject(await updateField(ctx(request), id, request.body)) };
   });
 
   app.post('/v1/custom-fields/:id/move', {
@@ -96,12 +64,12 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Custom fields'], summary: 'Move a field up or down among its live fields (owner key)',
       params: IdParam(),
-      body: Body({ direction: Type.String({ enum: ['up', 'down'] }) }, { required: ['direction'] }),
+      body: MoveFieldBody,
       response: { 200: One(CustomFieldSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    const { direction } = request.body as { direction: 'up' | 'down' };
+    const { id } = request.params;
+    const { direction } = request.body;
     return { data: customFieldObject(await moveField(ctx(request), id, direction)) };
   });
 
@@ -112,9 +80,9 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), response: { 204: Type.Null() },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     await archiveField(ctx(request), id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   app.post('/v1/custom-fields/:id/restore', {
@@ -124,7 +92,7 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), response: { 200: One(CustomFieldSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: customFieldObject(await restoreField(ctx(request), id)) };
   });
 
@@ -134,12 +102,12 @@ export function customFieldRoutes(app: ApiApp, env: Env): void {
       schema: {
         tags: [tag], summary: `Set custom field values of one ${entity}; one bad value saves nothing`,
         params: IdParam(),
-        body: Body({ custom_fields: Values }, { required: ['custom_fields'] }),
+        body: ValuesBody,
         response: { 200: ValuesAnswer },
       },
     }, async (request) => {
-      const { id } = request.params as { id: number };
-      const { custom_fields } = request.body as { custom_fields: CustomFieldValues };
+      const { id } = request.params;
+      const { custom_fields } = request.body;
       return { data: await setRecordValues(ctx(request), entity, id, custom_fields) };
     });
   }

@@ -17,8 +17,9 @@ import {
   saveRecordValues, type RecordEntity,
 } from './repo.ts';
 import {
-  DEFAULT_SECTION, ENTITY_TYPES, FILTERABLE_ENTITIES, LABEL_MAX, SECTIONS, cleanOptions, freeKey, slugOf, type FieldType,
+  DEFAULT_SECTION, ENTITY_TYPES, FILTERABLE_ENTITIES, LABEL_MAX, SECTIONS, cleanOptions, freeKey, slugOf, 
 } from './rules.ts';
+import type { CreateFieldInput, UpdateFieldInput } from './schemas.ts';
 import { applyCustomFieldValues, type CustomFieldValues } from './values.ts';
 
 export const customFieldNotFound = () => notFound('Custom field not found');
@@ -53,16 +54,6 @@ export async function listFields(ctx: ServiceContext, entity: CustomFieldEntity 
 }
 
 // ---- create --------------------------------------------------------------------------------
-
-export interface CreateFieldInput {
-  entity_type: CustomFieldEntity;
-  label?: string;
-  field_type?: FieldType;
-  options?: string[];
-  required?: boolean;
-  filterable?: boolean;
-  show_as_flag?: boolean;
-}
 
 /**
  * Creates a field at the end of its entity's list; a label the entity already has (any case and
@@ -110,14 +101,6 @@ export function createField(ctx: ServiceContext, input: CreateFieldInput): Promi
 }
 
 // ---- owner-only setup ----------------------------------------------------------------------
-
-export interface UpdateFieldInput {
-  label?: string;
-  required?: boolean;
-  section?: string;
-  show_as_flag?: boolean;
-  filterable?: boolean;
-}
 
 export function updateField(ctx: ServiceContext, id: number, input: UpdateFieldInput): Promise<CustomFieldDefinition> {
   requireOwner(ctx);

@@ -23,8 +23,8 @@ export function jobActivityRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(JobActivityEntrySchema) },
     },
   }, async (request) => {
-    const { job_id } = request.params as { job_id: number };
-    const q = request.query as { kind?: string; limit?: number; offset?: number };
+    const { job_id } = request.params;
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await jobActivityOf(ctx(request), job_id, q.kind, page);
     return listEnvelope(data, total, page);

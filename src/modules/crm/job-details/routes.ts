@@ -4,8 +4,7 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { Body, DateString, Nullable, NullableObject, One, RecordId } from '#platform/schemas.ts';
 import { TagSchema } from '#crm/job-tags/routes.ts';
-import { getJobDetails, removeJobContact, setJobLocation, setOperationsAssignment, updateJobDetails,
-  type JobDetailsInput } from './service.ts';
+import { getJobDetails, removeJobContact, setJobLocation, setOperationsAssignment, updateJobDetails } from './service.ts';
 
 const Id = RecordId();
 const JobParams = Type.Object({ job_id: Id });
@@ -49,7 +48,7 @@ export function jobDetailRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Job details'], summary: 'Read job details', params: JobParams, response: { 200: One(JobDetailsSchema) } },
   }, async (request) => {
-    const { job_id } = request.params as { job_id: number };
+    const { job_id } = request.params;
     return { data: await getJobDetails(ctx(request), job_id) };
   });
 
@@ -75,8 +74,8 @@ export function jobDetailRoutes(app: ApiApp, env: Env): void {
       response: { 200: One(JobDetailsSchema) },
     },
   }, async (request) => {
-    const { job_id } = request.params as { job_id: number };
-    return { data: await updateJobDetails(ctx(request), job_id, request.body as JobDetailsInput) };
+    const { job_id } = request.params;
+    return { data: await updateJobDetails(ctx(request), job_id, request.body) };
   });
 
   app.put('/v1/jobs/:job_id/location', {
@@ -91,8 +90,8 @@ export function jobDetailRoutes(app: ApiApp, env: Env): void {
       },
     },
   }, async (request) => {
-    const { job_id } = request.params as { job_id: number };
-    return { data: await setJobLocation(ctx(request), job_id, request.body as { location_id?: number | null; create_from_address?: boolean }) };
+    const { job_id } = request.params;
+    return { data: await setJobLocation(ctx(request), job_id, request.body) };
   });
 
   app.patch('/v1/jobs/:job_id/operations-assignment', {
@@ -104,8 +103,8 @@ export function jobDetailRoutes(app: ApiApp, env: Env): void {
       response: { 200: One(OperationsSchema) },
     },
   }, async (request) => {
-    const { job_id } = request.params as { job_id: number };
-    return { data: await setOperationsAssignment(ctx(request), job_id, request.body as { division?: string | null; operations_assignee_user_id?: number | null }) };
+    const { job_id } = request.params;
+    return { data: await setOperationsAssignment(ctx(request), job_id, request.body) };
   });
 
   app.delete('/v1/jobs/:job_id/contacts/:contact_id', {
@@ -115,8 +114,8 @@ export function jobDetailRoutes(app: ApiApp, env: Env): void {
       params: Type.Object({ job_id: Id, contact_id: Id }), response: { 204: Type.Null() },
     },
   }, async (request, reply) => {
-    const { job_id, contact_id } = request.params as { job_id: number; contact_id: number };
+    const { job_id, contact_id } = request.params;
     await removeJobContact(ctx(request), job_id, contact_id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

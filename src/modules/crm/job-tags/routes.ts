@@ -20,7 +20,7 @@ export function jobTagRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(TagSchema) },
     },
   }, async (request) => {
-    const q = request.query as { q?: string; limit?: number; offset?: number };
+    const q = request.query;
     const page = pageOf(q);
     const { rows, total } = await listTags(ctx(request), q.q?.trim() || undefined, page.limit, page.offset);
     return listEnvelope(rows.map(tagObject), total, page);
@@ -37,7 +37,7 @@ export function jobTagRoutes(app: ApiApp, env: Env): void {
       response: { 201: One(TagSchema) },
     },
   }, async (request, reply) => {
-    const tag = await createTag(ctx(request), request.body as { name: string; color?: string });
+    const tag = await createTag(ctx(request), request.body);
     return reply.status(201).send({ data: tagObject(tag) });
   });
 
@@ -50,8 +50,8 @@ export function jobTagRoutes(app: ApiApp, env: Env): void {
       response: { 200: Type.Object({ data: Type.Array(TagSchema) }) },
     },
   }, async (request) => {
-    const { job_id } = request.params as { job_id: number };
-    const tags = await addTagsToJob(ctx(request), job_id, (request.body as { tag_ids: number[] }).tag_ids);
+    const { job_id } = request.params;
+    const tags = await addTagsToJob(ctx(request), job_id, request.body.tag_ids);
     return { data: tags.map(tagObject) };
   });
 
@@ -62,8 +62,8 @@ export function jobTagRoutes(app: ApiApp, env: Env): void {
       params: Type.Object({ job_id: Id, tag_id: Id }), response: { 204: Type.Null() },
     },
   }, async (request, reply) => {
-    const { job_id, tag_id } = request.params as { job_id: number; tag_id: number };
+    const { job_id, tag_id } = request.params;
     await removeTagFromJob(ctx(request), job_id, tag_id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

@@ -4,33 +4,7 @@ import type { Job, JobStage } from '#db/tables.ts';
 import { badRequest } from '#platform/errors.ts';
 import { dollarsToCents } from '#platform/money.ts';
 import { nameKey, truncate } from '#platform/text.ts';
-
-export interface JobInput {
-  name?: string;
-  external_ref?: string | null;
-  address?: string | null;
-  company?: string | null;
-  client_account_id?: number | null;
-  client_account_external_ref?: string | null;
-  contact_name?: string | null;
-  contact_email?: string | null;
-  contact_phone?: string | null;
-  bill_to_name?: string | null;
-  bill_to_email?: string | null;
-  job_type?: string | string[] | null;
-  status?: string;
-  priority?: string;
-  source?: string | null;
-  description?: string | null;
-  notes?: string | null;
-  estimated_value?: number | null;
-  probability?: number | null;
-  start_date?: string | null;
-  end_date?: string | null;
-  next_follow_up?: string | null;
-  assigned_to_user_id?: number;
-  allow_duplicate_name?: boolean;
-}
+import type { JobInput } from './schemas.ts';
 
 /** Maximum lengths of document 2; longer text is cut, not refused. */
 export const MAX_LENGTH = {

@@ -9,7 +9,7 @@ import type { Settings } from '#platform/workspace.ts';
 import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { upsertClientAccountIn } from '#crm/client-accounts/service.ts';
 import { resolveCustomerId, upsertLocationIn } from '#crm/locations/service.ts';
-import type { JobInput } from './fields.ts';
+import type { JobInput } from './schemas.ts';
 
 /** Customer columns implied by the input, or {} when it names no customer. */
 export async function customerColumns(db: Executor, firmId: number, input: JobInput, company: string | null | undefined): Promise<Partial<Job>> {

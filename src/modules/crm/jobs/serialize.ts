@@ -2,45 +2,43 @@
 import { Type } from '@sinclair/typebox';
 import type { User } from '#db/tables.ts';
 import { centsToDollars } from '#platform/money.ts';
-import { Nullable } from '#platform/schemas.ts';
+import { Nullable, NullableInteger, NullableString } from '#platform/schemas.ts';
 import { microWire } from '#platform/time.ts';
 import { UserSchema, userObject } from '#workspace/users/serialize.ts';
 import type { JobRow } from './repo.ts';
 
-const S = () => Nullable(Type.String());
-const I = () => Nullable(Type.Integer());
 
 export const JobSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  company: S(),
-  contact_name: S(), contact_email: S(), contact_phone: S(),
-  bill_to_name: S(), bill_to_email: S(),
-  address: S(), description: S(), notes: S(),
-  job_type: S(),
+  company: NullableString(),
+  contact_name: NullableString(), contact_email: NullableString(), contact_phone: NullableString(),
+  bill_to_name: NullableString(), bill_to_email: NullableString(),
+  address: NullableString(), description: NullableString(), notes: NullableString(),
+  job_type: NullableString(),
   job_types: Type.Array(Type.String()),
   status: Type.String(),
   status_label: Type.String(),
-  source: S(),
+  source: NullableString(),
   priority: Type.String(),
   estimated_value: Nullable(Type.Number({ description: 'dollars' })),
-  probability: I(),
-  start_date: S(), end_date: S(), next_follow_up: S(),
+  probability: NullableInteger(),
+  start_date: NullableString(), end_date: NullableString(), next_follow_up: NullableString(),
   measurement_count: Type.Integer(),
   firm_id: Type.Integer(),
-  team_id: I(),
-  client_account_id: I(),
-  client_account_external_ref: S(),
-  location_id: I(),
-  location_external_ref: S(),
+  team_id: NullableInteger(),
+  client_account_id: NullableInteger(),
+  client_account_external_ref: NullableString(),
+  location_id: NullableInteger(),
+  location_external_ref: NullableString(),
   site_id: Nullable(Type.String({ description: 'site number of the linked location' })),
-  external_ref: S(),
-  crm_deal_id: S(), crm_contact_id: S(), crm_company_id: S(),
-  estimate_id: I(),
-  estimate_number: S(),
+  external_ref: NullableString(),
+  crm_deal_id: NullableString(), crm_contact_id: NullableString(), crm_company_id: NullableString(),
+  estimate_id: NullableInteger(),
+  estimate_number: NullableString(),
   estimate_total: Nullable(Type.Number()),
   custom_fields: Type.Record(Type.String(), Type.Unknown()),
-  accounting_sync_error: S(),
+  accounting_sync_error: NullableString(),
   assigned_to_user_id: Type.Integer(),
   assigned_to: UserSchema,
   assignees: Type.Optional(Type.Array(UserSchema)),

@@ -13,7 +13,8 @@ import { jobTypesOf } from '#platform/workspace.ts';
 import { listStages } from '#crm/job-stages/repo.ts';
 import { findActiveUser } from '#workspace/users/repo.ts';
 import { recordJobCreated, recordJobStatusChanged, recordJobUpdated } from './events.ts';
-import { jobColumns, stageFor, type JobInput } from './fields.ts';
+import { jobColumns, stageFor } from './fields.ts';
+import type { JobInput } from './schemas.ts';
 import { customerColumns, siteColumns, siteForAddress } from './links.ts';
 import { moveJobRecords } from './merge-movers.ts';
 import { adjustJobCount, countJobs, extraAssignees, findJobByName, findJobByRef, findJobRow, findVisibleJob,

@@ -6,7 +6,7 @@ import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { Body, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
 import { listLocations } from './repo.ts';
 import { LocationSchema, locationObject } from './serialize.ts';
-import { getLocation, updateLocation, upsertLocation, type LocationInput } from './service.ts';
+import { getLocation, updateLocation, upsertLocation } from './service.ts';
 
 const fields = {
   address: Type.String({ minLength: 1, maxLength: 500 }),
@@ -35,7 +35,7 @@ export function locationRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(LocationSchema) },
     },
   }, async (request) => {
-    const q = request.query as { external_ref?: string; client_account_id?: number; q?: string; include_archived?: boolean; limit?: number; offset?: number };
+    const q = request.query;
     const page = pageOf(q);
     const { rows, total } = await listLocations(env.database.db, request.auth.firm.id, {
       externalRef: q.external_ref, clientAccountId: q.client_account_id, q: q.q?.trim() || undefined,
@@ -52,7 +52,7 @@ export function locationRoutes(app: ApiApp, env: Env): void {
       response: { 200: One(LocationSchema, { created: Type.Boolean() }), 201: One(LocationSchema, { created: Type.Boolean() }) },
     },
   }, async (request, reply) => {
-    const { location, created } = await upsertLocation(ctx(request), request.body as LocationInput & { address: string });
+    const { location, created } = await upsertLocation(ctx(request), request.body);
     return reply.status(created ? 201 : 200).send({ data: locationObject(location), created });
   });
 
@@ -60,7 +60,7 @@ export function locationRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Sites'], summary: 'Read a site', params: IdParam(), response: { 200: One(LocationSchema) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: locationObject(await getLocation(ctx(request), id)) };
   });
 
@@ -73,7 +73,7 @@ export function locationRoutes(app: ApiApp, env: Env): void {
       response: { 200: One(LocationSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    return { data: locationObject(await updateLocation(ctx(request), id, request.body as LocationInput)) };
+    const { id } = request.params;
+    return { data: locationObject(await updateLocation(ctx(request), id, request.body)) };
   });
 }

@@ -56,8 +56,8 @@ export function mergeRoutes(app: ApiApp, env: Env): void {
         response: { 200: One(Preview) },
       },
     }, async (request) => {
-      const { id } = request.params as { id: number };
-      const { into } = request.query as { into: number };
+      const { id } = request.params;
+      const { into } = request.query;
       return { data: await previewMerge(ctx(request), area.kind, id, into) };
     });
 
@@ -76,8 +76,8 @@ export function mergeRoutes(app: ApiApp, env: Env): void {
         response: { 200: One(Result) },
       },
     }, async (request) => {
-      const { id } = request.params as { id: number };
-      const input = request.body as Record<string, unknown>;
+      const { id } = request.params;
+      const input = request.body;
       return {
         data: await mergeRecords(ctx(request), area.kind, id, {
           intoId: input[area.into] as number,

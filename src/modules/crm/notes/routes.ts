@@ -5,9 +5,9 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
-import type { NoteFilter, NoteParentColumn } from './repo.ts';
+import type { NoteParentColumn } from './repo.ts';
 import { NOTE_TYPES, NoteSchema } from './serialize.ts';
-import { createNote, deleteNote, getNote, listNotesOf, updateNote, type NoteInput } from './service.ts';
+import { createNote, deleteNote, getNote, listNotesOf, updateNote } from './service.ts';
 
 const NoteType = Type.Union(NOTE_TYPES.map((t) => Type.Literal(t)), { description: 'note (default); call, email or meeting logs an interaction' });
 export const MAX_NOTE_LENGTH = 20_000;
@@ -38,8 +38,8 @@ export function noteRoutes(app: ApiApp, env: Env): void {
         response: { 201: One(NoteSchema) },
       },
     }, async (request, reply) => {
-      const id = (request.params as Record<string, number>)[parent.param];
-      const note = await createNote(ctx(request), { column: parent.column, id }, request.body as NoteInput & { content: string });
+      const id = request.params[parent.param];
+      const note = await createNote(ctx(request), { column: parent.column, id }, request.body);
       return reply.status(201).send({ data: note });
     });
 
@@ -52,8 +52,8 @@ export function noteRoutes(app: ApiApp, env: Env): void {
         response: { 200: ListOf(NoteSchema) },
       },
     }, async (request) => {
-      const id = (request.params as Record<string, number>)[parent.param];
-      const q = request.query as NoteFilter & { limit?: number; offset?: number };
+      const id = request.params[parent.param];
+      const q = request.query;
       const page = pageOf(q);
       const { data, total } = await listNotesOf(ctx(request), { column: parent.column, id }, { type: q.type, pinned: q.pinned }, page);
       return listEnvelope(data, total, page);
@@ -64,7 +64,7 @@ export function noteRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Notes'], summary: 'Read a note', params: IdParam(), response: { 200: One(NoteSchema) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: await getNote(ctx(request), id) };
   });
 
@@ -75,16 +75,16 @@ export function noteRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), body: Body(noteFields), response: { 200: One(NoteSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    return { data: await updateNote(ctx(request), id, request.body as NoteInput) };
+    const { id } = request.params;
+    return { data: await updateNote(ctx(request), id, request.body) };
   });
 
   app.delete('/v1/notes/:id', {
     config: { permissions: ['write_jobs', 'delete_records'] },
     schema: { tags: ['Notes'], summary: 'Delete a note, permanently', params: IdParam(), response: { 204: Type.Null() } },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     await deleteNote(ctx(request), id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

@@ -30,7 +30,7 @@ export function searchRoutes(app: ApiApp, env: Env): void {
       response: { 200: Type.Object({ data: Type.Array(ResultSchema), query: Type.String() }) },
     },
   }, async (request) => {
-    const { q, types } = request.query as { q?: string; types?: string };
+    const { q, types } = request.query;
     return search(ctx(request), { q, types });
   });
 }

@@ -7,7 +7,7 @@ import { syncWindow } from '#platform/sync.ts';
 import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { dueBound, followUpFields, followUpQuery, StatusField } from './schemas.ts';
 import { TaskSchema } from './serialize.ts';
-import { createTask, deleteTask, getTask, listTasksOf, updateTask, type TaskInput } from './service.ts';
+import { createTask, deleteTask, getTask, listTasksOf, updateTask } from './service.ts';
 
 export function taskRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
@@ -20,7 +20,7 @@ export function taskRoutes(app: ApiApp, env: Env): void {
       response: { 201: One(TaskSchema) },
     },
   }, async (request, reply) => {
-    const task = await createTask(ctx(request), request.body as TaskInput & { job_id: number; title: string });
+    const task = await createTask(ctx(request), request.body);
     return reply.status(201).send({ data: task });
   });
 
@@ -32,8 +32,7 @@ export function taskRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(TaskSchema) },
     },
   }, async (request) => {
-    const q = request.query as { job_id?: number; status?: 'open' | 'done' | 'all'; assigned_to_user_id?: number; contact_id?: number;
-      due_before?: string; due_after?: string; updated_after?: string; limit?: number; offset?: number };
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await listTasksOf(ctx(request), {
       jobId: q.job_id, status: q.status ?? 'open', assignedToUserId: q.assigned_to_user_id, contactId: q.contact_id,
@@ -47,7 +46,7 @@ export function taskRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: { tags: ['Follow-ups'], summary: 'Read a job follow-up', params: IdParam(), response: { 200: One(TaskSchema) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: await getTask(ctx(request), id) };
   });
 
@@ -58,16 +57,16 @@ export function taskRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), body: Body({ ...followUpFields, status: StatusField }), response: { 200: One(TaskSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    return { data: await updateTask(ctx(request), id, request.body as TaskInput) };
+    const { id } = request.params;
+    return { data: await updateTask(ctx(request), id, request.body) };
   });
 
   app.delete('/v1/tasks/:id', {
     config: { permissions: ['write_jobs', 'delete_records'] },
     schema: { tags: ['Follow-ups'], summary: 'Delete a job follow-up', params: IdParam(), response: { 204: Type.Null() } },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     await deleteTask(ctx(request), id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

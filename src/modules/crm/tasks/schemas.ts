@@ -1,11 +1,11 @@
 // Request fields shared by job follow-ups (/v1/tasks) and company follow-ups (/v1/account-tasks).
 import { Type } from '@sinclair/typebox';
 import { invalidField } from '#platform/errors.ts';
-import { Nullable, RecordId } from '#platform/schemas.ts';
+import { Nullable, OneOf, RecordId } from '#platform/schemas.ts';
 import { parseTimestamp } from '#platform/time.ts';
 import { TASK_TYPES } from './serialize.ts';
 
-export const TaskTypeSchema = Type.Union(TASK_TYPES.map((t) => Type.Literal(t)), { description: 'call (default), email, meeting, site_visit, follow_up' });
+export const TaskTypeSchema = OneOf(TASK_TYPES, { description: 'call (default), email, meeting, site_visit, follow_up' });
 
 export const followUpFields = {
   title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -18,8 +18,8 @@ export const followUpFields = {
   assigned_to_user_id: RecordId(),
 };
 
-export const StatusFilter = Type.Union(['open', 'done', 'all'].map((s) => Type.Literal(s)), { description: 'open (default), done or all' });
-export const StatusField = Type.Union(['open', 'done'].map((s) => Type.Literal(s)));
+export const StatusFilter = OneOf(['open', 'done', 'all'], { description: 'open (default), done or all' });
+export const StatusField = OneOf(['open', 'done']);
 
 export const followUpQuery = {
   status: Type.Optional(StatusFilter),

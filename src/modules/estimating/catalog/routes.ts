@@ -7,7 +7,7 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import type { Permission } from '#platform/permissions.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { ListOf, One, OneOf, PageQuery, RecordId } from '#platform/schemas.ts';
 import {
   CreateCostLineBody, CreateItemBody, CreatePriceListBody, CreateServiceBody, CreateTemplateBody, ESTIMATING_MODES, ITEM_KINDS,
   ItemSchema, PriceListSchema, PriceListSummarySchema, ServiceSchema, ServiceSummarySchema, TemplateSchema, UpdateCostLineBody,
@@ -15,7 +15,6 @@ import {
 } from './schemas.ts';
 import * as catalog from './service.ts';
 
-const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const Id = RecordId();
 const common = {
   q: Type.Optional(Type.String({ maxLength: 200, description: 'case-insensitive contains on the name' })),
@@ -33,20 +32,18 @@ const DELETE: { permissions: Permission[] } = { permissions: ['write_jobs', 'del
 
 export function catalogRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
-  const idOf = (request: { params: unknown }) => (request.params as { id: number }).id;
-
   // ---- services ----
   app.get('/v1/catalog/services', {
     config: READ,
     schema: {
       tags: ['Catalog'], summary: 'List catalog services A to Z (archived ones only with include_archived=true)',
       querystring: Type.Object({
-        category: Type.Optional(Type.String({ maxLength: 100 })), estimating_mode: Type.Optional(lit(ESTIMATING_MODES)), ...common,
+        category: Type.Optional(Type.String({ maxLength: 100 })), estimating_mode: Type.Optional(OneOf(ESTIMATING_MODES)), ...common,
       }),
       response: { 200: ListOf(ServiceSummarySchema) },
     },
   }, async (request) => {
-    const q = request.query as ListQuery;
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await catalog.listServices(ctx(request), filterOf(q), page.limit, page.offset);
     return listEnvelope(data, total, page);
@@ -55,12 +52,12 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
   app.post('/v1/catalog/services', {
     config: WRITE,
     schema: { tags: ['Catalog'], summary: 'Create a catalog service, optionally with its default cost lines', body: CreateServiceBody, response: { 201: One(ServiceSchema) } },
-  }, async (request, reply) => reply.status(201).send({ data: await catalog.createService(ctx(request), request.body as never) }));
+  }, async (request, reply) => reply.status(201).send({ data: await catalog.createService(ctx(request), request.body) }));
 
   app.get('/v1/catalog/services/:id', {
     config: READ,
     schema: { tags: ['Catalog'], summary: 'Read a catalog service with its cost lines', params: Type.Object({ id: Id }), response: { 200: One(ServiceSchema) } },
-  }, async (request) => ({ data: await catalog.getService(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await catalog.getService(ctx(request), request.params.id) }));
 
   app.patch('/v1/catalog/services/:id', {
     config: WRITE,
@@ -68,15 +65,14 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
       tags: ['Catalog'], summary: 'Update a catalog service; archived true/false archives or restores it',
       params: Type.Object({ id: Id }), body: UpdateServiceBody, response: { 200: One(ServiceSchema) },
     },
-  }, async (request) => ({ data: await catalog.updateService(ctx(request), idOf(request), request.body as never) }));
+  }, async (request) => ({ data: await catalog.updateService(ctx(request), request.params.id, request.body) }));
 
   app.delete('/v1/catalog/services/:id', {
     config: DELETE,
     schema: { tags: ['Catalog'], summary: 'Archive a catalog service (estimates that use it keep their lines)', params: Type.Object({ id: Id }), response: { 200: One(ServiceSchema) } },
-  }, async (request) => ({ data: await catalog.archiveService(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await catalog.archiveService(ctx(request), request.params.id) }));
 
   const lineParams = Type.Object({ id: Id, line_id: Id });
-  const lineIds = (request: { params: unknown }) => request.params as { id: number; line_id: number };
 
   app.post('/v1/catalog/services/:id/cost-lines', {
     config: WRITE,
@@ -84,7 +80,7 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
       tags: ['Catalog'], summary: 'Add a default cost line to a service (at position, or last); answers the service',
       params: Type.Object({ id: Id }), body: CreateCostLineBody, response: { 201: One(ServiceSchema) },
     },
-  }, async (request, reply) => reply.status(201).send({ data: await catalog.addCostLine(ctx(request), idOf(request), request.body as never) }));
+  }, async (request, reply) => reply.status(201).send({ data: await catalog.addCostLine(ctx(request), request.params.id, request.body) }));
 
   app.patch('/v1/catalog/services/:id/cost-lines/:line_id', {
     config: WRITE,
@@ -93,15 +89,15 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
       params: lineParams, body: UpdateCostLineBody, response: { 200: One(ServiceSchema) },
     },
   }, async (request) => {
-    const { id, line_id } = lineIds(request);
-    return { data: await catalog.updateCostLine(ctx(request), id, line_id, request.body as never) };
+    const { id, line_id } = request.params;
+    return { data: await catalog.updateCostLine(ctx(request), id, line_id, request.body) };
   });
 
   app.delete('/v1/catalog/services/:id/cost-lines/:line_id', {
     config: DELETE,
     schema: { tags: ['Catalog'], summary: 'Remove a default cost line; answers the service', params: lineParams, response: { 200: One(ServiceSchema) } },
   }, async (request) => {
-    const { id, line_id } = lineIds(request);
+    const { id, line_id } = request.params;
     return { data: await catalog.deleteCostLine(ctx(request), id, line_id) };
   });
 
@@ -110,11 +106,11 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
     config: READ,
     schema: {
       tags: ['Catalog'], summary: 'List catalog items (crews, equipment, materials, trucks, subcontractors, dump sites) A to Z',
-      querystring: Type.Object({ kind: Type.Optional(lit(ITEM_KINDS)), ...common }),
+      querystring: Type.Object({ kind: Type.Optional(OneOf(ITEM_KINDS)), ...common }),
       response: { 200: ListOf(ItemSchema) },
     },
   }, async (request) => {
-    const q = request.query as ListQuery;
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await catalog.listItems(ctx(request), filterOf(q), page.limit, page.offset);
     return listEnvelope(data, total, page);
@@ -123,12 +119,12 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
   app.post('/v1/catalog/items', {
     config: WRITE,
     schema: { tags: ['Catalog'], summary: 'Create a catalog item', body: CreateItemBody, response: { 201: One(ItemSchema) } },
-  }, async (request, reply) => reply.status(201).send({ data: await catalog.createItem(ctx(request), request.body as never) }));
+  }, async (request, reply) => reply.status(201).send({ data: await catalog.createItem(ctx(request), request.body) }));
 
   app.get('/v1/catalog/items/:id', {
     config: READ,
     schema: { tags: ['Catalog'], summary: 'Read a catalog item', params: Type.Object({ id: Id }), response: { 200: One(ItemSchema) } },
-  }, async (request) => ({ data: await catalog.getItem(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await catalog.getItem(ctx(request), request.params.id) }));
 
   app.patch('/v1/catalog/items/:id', {
     config: WRITE,
@@ -136,19 +132,19 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
       tags: ['Catalog'], summary: 'Update a catalog item (service cost lines keep their own unit costs); archived true/false archives or restores it',
       params: Type.Object({ id: Id }), body: UpdateItemBody, response: { 200: One(ItemSchema) },
     },
-  }, async (request) => ({ data: await catalog.updateItem(ctx(request), idOf(request), request.body as never) }));
+  }, async (request) => ({ data: await catalog.updateItem(ctx(request), request.params.id, request.body) }));
 
   app.delete('/v1/catalog/items/:id', {
     config: DELETE,
     schema: { tags: ['Catalog'], summary: 'Archive a catalog item', params: Type.Object({ id: Id }), response: { 200: One(ItemSchema) } },
-  }, async (request) => ({ data: await catalog.archiveItem(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await catalog.archiveItem(ctx(request), request.params.id) }));
 
   // ---- price lists ----
   app.get('/v1/price-lists', {
     config: READ,
     schema: { tags: ['Catalog'], summary: 'List price lists A to Z', querystring: Type.Object(common), response: { 200: ListOf(PriceListSummarySchema) } },
   }, async (request) => {
-    const q = request.query as ListQuery;
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await catalog.listPriceLists(ctx(request), filterOf(q), page.limit, page.offset);
     return listEnvelope(data, total, page);
@@ -157,12 +153,12 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
   app.post('/v1/price-lists', {
     config: WRITE,
     schema: { tags: ['Catalog'], summary: 'Create a price list with service unit prices and item unit costs', body: CreatePriceListBody, response: { 201: One(PriceListSchema) } },
-  }, async (request, reply) => reply.status(201).send({ data: await catalog.createPriceList(ctx(request), request.body as never) }));
+  }, async (request, reply) => reply.status(201).send({ data: await catalog.createPriceList(ctx(request), request.body) }));
 
   app.get('/v1/price-lists/:id', {
     config: READ,
     schema: { tags: ['Catalog'], summary: 'Read a price list with its entries', params: Type.Object({ id: Id }), response: { 200: One(PriceListSchema) } },
-  }, async (request) => ({ data: await catalog.getPriceList(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await catalog.getPriceList(ctx(request), request.params.id) }));
 
   app.patch('/v1/price-lists/:id', {
     config: WRITE,
@@ -170,19 +166,19 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
       tags: ['Catalog'], summary: 'Update a price list; services/items arrays replace its entries; archived true/false archives or restores it',
       params: Type.Object({ id: Id }), body: UpdatePriceListBody, response: { 200: One(PriceListSchema) },
     },
-  }, async (request) => ({ data: await catalog.updatePriceList(ctx(request), idOf(request), request.body as never) }));
+  }, async (request) => ({ data: await catalog.updatePriceList(ctx(request), request.params.id, request.body) }));
 
   app.delete('/v1/price-lists/:id', {
     config: DELETE,
     schema: { tags: ['Catalog'], summary: 'Archive a price list (it stops being the default)', params: Type.Object({ id: Id }), response: { 200: One(PriceListSchema) } },
-  }, async (request) => ({ data: await catalog.archivePriceList(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await catalog.archivePriceList(ctx(request), request.params.id) }));
 
   // ---- estimate templates ----
   app.get('/v1/estimate-templates', {
     config: READ,
     schema: { tags: ['Catalog'], summary: 'List estimate templates A to Z', querystring: Type.Object(common), response: { 200: ListOf(TemplateSchema) } },
   }, async (request) => {
-    const q = request.query as ListQuery;
+    const q = request.query;
     const page = pageOf(q);
     const { data, total } = await catalog.listTemplates(ctx(request), filterOf(q), page.limit, page.offset);
     return listEnvelope(data, total, page);
@@ -191,12 +187,12 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
   app.post('/v1/estimate-templates', {
     config: WRITE,
     schema: { tags: ['Catalog'], summary: 'Create an estimate template: areas with catalog services and quantities', body: CreateTemplateBody, response: { 201: One(TemplateSchema) } },
-  }, async (request, reply) => reply.status(201).send({ data: await catalog.createTemplate(ctx(request), request.body as never) }));
+  }, async (request, reply) => reply.status(201).send({ data: await catalog.createTemplate(ctx(request), request.body) }));
 
   app.get('/v1/estimate-templates/:id', {
     config: READ,
     schema: { tags: ['Catalog'], summary: 'Read an estimate template', params: Type.Object({ id: Id }), response: { 200: One(TemplateSchema) } },
-  }, async (request) => ({ data: await catalog.getTemplate(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await catalog.getTemplate(ctx(request), request.params.id) }));
 
   app.patch('/v1/estimate-templates/:id', {
     config: WRITE,
@@ -204,10 +200,10 @@ export function catalogRoutes(app: ApiApp, env: Env): void {
       tags: ['Catalog'], summary: 'Update an estimate template (areas replace the whole list); archived true/false archives or restores it',
       params: Type.Object({ id: Id }), body: UpdateTemplateBody, response: { 200: One(TemplateSchema) },
     },
-  }, async (request) => ({ data: await catalog.updateTemplate(ctx(request), idOf(request), request.body as never) }));
+  }, async (request) => ({ data: await catalog.updateTemplate(ctx(request), request.params.id, request.body) }));
 
   app.delete('/v1/estimate-templates/:id', {
     config: DELETE,
     schema: { tags: ['Catalog'], summary: 'Archive an estimate template', params: Type.Object({ id: Id }), response: { 200: One(TemplateSchema) } },
-  }, async (request) => ({ data: await catalog.archiveTemplate(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await catalog.archiveTemplate(ctx(request), request.params.id) }));
 }

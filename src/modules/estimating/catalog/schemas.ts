@@ -1,11 +1,8 @@
 // Wire shapes of the catalog: services with their default cost lines, catalog items, price lists
 // and estimate templates. Money is dollars with two decimals; fractions are numbers.
 import { Type } from '@sinclair/typebox';
-import { Body, Nullable, RecordId } from '#platform/schemas.ts';
+import { Body, Nullable, NullableEnum, NullableText, OneOf, RecordId } from '#platform/schemas.ts';
 
-export const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
-/** One of `values` or null, as one enum (a single clear validation error). */
-export const NullableEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T | null>({ type: ['string', 'null'], enum: [...values, null] });
 
 export const ITEM_KINDS = ['crew', 'equipment', 'material', 'truck', 'subcontractor', 'dump_site', 'other'] as const;
 export const COST_LINE_TYPES = ['crew', 'equipment', 'material', 'trucking', 'subcontractor', 'misc', 'overhead', 'adjustment'] as const;
@@ -18,7 +15,6 @@ export const DUMP_MATERIALS = ['millings', 'spoil'] as const;
 const Money = Type.Number({ minimum: 0, maximum: 100_000_000, description: 'dollars' });
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const Unit = Type.String({ minLength: 1, maxLength: 20, pattern: '\\S', description: 'SY, SF, LF, TON, GAL, EA, HR, DAY, CY, ACRE, VISIT…' });
-const Text = (max: number) => Nullable(Type.String({ maxLength: max }));
 /** A fraction kept exactly (at most 6 decimals). */
 export const Fraction = (max: number, description: string) => Type.Number({ minimum: 0, maximum: max, description });
 const Formula = Type.String({ minLength: 1, maxLength: 500 });
@@ -27,7 +23,7 @@ const Id = RecordId();
 // ---- items ----
 
 export const itemFields = {
-  kind: lit(ITEM_KINDS),
+  kind: OneOf(ITEM_KINDS),
   name: Name,
   unit: Unit,
   unit_cost: Money,
@@ -46,7 +42,7 @@ export const ItemSchema = Type.Object({
 // ---- cost lines ----
 
 export const costLineFields = {
-  type: lit(COST_LINE_TYPES),
+  type: OneOf(COST_LINE_TYPES),
   catalog_item_id: Nullable(Id),
   name: Name,
   unit: Unit,
@@ -54,7 +50,7 @@ export const costLineFields = {
   quantity_formula: Nullable(Formula),
   quantity: Nullable(Type.Number({ minimum: 0, maximum: 1_000_000_000 })),
   waste_factor: Fraction(10, 'fraction added to the quantity, 0.05 = 5%'),
-  billing: lit(BILLING),
+  billing: OneOf(BILLING),
   haul_material: NullableEnum(HAUL_MATERIALS),
   dump_material: NullableEnum(DUMP_MATERIALS),
   pricing_method: NullableEnum(PRICING_METHODS),
@@ -75,17 +71,17 @@ export const CostLineSchema = Type.Object({
 
 export const serviceFields = {
   name: Name,
-  category: Text(100),
+  category: NullableText(100),
   unit: Unit,
-  estimating_mode: lit(ESTIMATING_MODES),
+  estimating_mode: OneOf(ESTIMATING_MODES),
   unit_cost: Nullable(Money),
   unit_price: Nullable(Money),
   pricing_method: NullableEnum(PRICING_METHODS),
   pricing_rate: Nullable(Fraction(100, 'markup or margin as a fraction; null follows the estimate')),
-  cost_code: Text(50),
-  proposal_text: Text(20_000),
-  what_to_expect: Text(20_000),
-  internal_scope: Text(20_000),
+  cost_code: NullableText(50),
+  proposal_text: NullableText(20_000),
+  what_to_expect: NullableText(20_000),
+  internal_scope: NullableText(20_000),
 };
 export const CreateServiceBody = Body({
   ...serviceFields,
@@ -109,7 +105,7 @@ const ServiceEntryInput = Type.Object({ service_id: Id, unit_price: Money }, { a
 const ItemEntryInput = Type.Object({ catalog_item_id: Id, unit_cost: Money }, { additionalProperties: false });
 export const priceListFields = {
   name: Name,
-  description: Text(2000),
+  description: NullableText(2000),
   is_default: Type.Boolean({ description: 'the workspace default; setting it clears the flag on the others' }),
   services: Type.Array(ServiceEntryInput, { maxItems: 2000, description: 'replaces the list\'s service prices' }),
   items: Type.Array(ItemEntryInput, { maxItems: 2000, description: 'replaces the list\'s item costs' }),
@@ -139,7 +135,7 @@ const TemplateArea = Type.Object({
 }, { additionalProperties: false });
 export const templateFields = {
   name: Name,
-  description: Text(2000),
+  description: NullableText(2000),
   areas: Type.Array(TemplateArea, { minItems: 1, maxItems: 50 }),
 };
 export const CreateTemplateBody = Body(templateFields, { required: ['name', 'areas'] });

@@ -9,6 +9,7 @@ import { now, zWire } from '#platform/time.ts';
 import { recordEstimateApproved, recordEstimateCreated, recordEstimateDeclined, recordEstimateIssued } from './events.ts';
 import { findEstimate, loadTree, totalsColumnsOf, type EstimateTree } from './repo.ts';
 import { assertEstimateRole, canOverrideProfitFloor } from './roles.ts';
+import type { ChangeOrderInput, IssueInput, MarkLostInput } from './schemas.ts';
 import { estimateObject, marginOfSubtotal } from './serialize.ts';
 import { insertEstimate } from './service.ts';
 import { EDITABLE, assertStatus, estimateNotFound, repriceAndLog, writeEstimate, type Trx, type WriteStep } from './write.ts';
@@ -59,7 +60,7 @@ function checkProfitFloor(step: WriteStep, override: boolean): boolean {
   return true;
 }
 
-export function issueEstimate(ctx: ServiceContext, id: number, body: { override_profit_floor?: boolean }) {
+export function issueEstimate(ctx: ServiceContext, id: number, body: IssueInput) {
   return writeEstimate(ctx, id, { action: 'issue', statuses: EDITABLE }, async ({ tree }) => {
     const version = (tree.estimate.current_version ?? 0) + 1;
     return { action: 'issued', summary: `Issued version ${version}`, changes: { version } };
@@ -92,7 +93,7 @@ export function markWon(ctx: ServiceContext, id: number) {
   });
 }
 
-export function markLost(ctx: ServiceContext, id: number, body: { reason?: string | null }) {
+export function markLost(ctx: ServiceContext, id: number, body: MarkLostInput) {
   return writeEstimate(ctx, id, { action: 'decide', statuses: EDITABLE }, async ({ tree }) => ({
     action: 'lost', summary: 'Marked lost', changes: { from_status: tree.estimate.status, reason: body.reason ?? null },
   }), async (step) => {
@@ -150,14 +151,13 @@ async function copyContent(trx: Trx, from: EstimateTree, to: Estimate, at: strin
   for (let i = 0; i < costLines.length; i += 200) await trx.insertInto('estimate_cost_lines').values(costLines.slice(i, i + 200)).execute();
 }
 
-export interface ChangeOrderBody { name?: string; pricing_mode?: 'additive' | 'revision' }
 
 /**
  * Starts a change-order estimate from an issued or won estimate (a change order of a change
  * order hangs off the same original). additive starts empty for the new scope; revision starts
  * from a copy of the original's lines to be revised.
  */
-export async function createChangeOrder(ctx: ServiceContext, parentId: number, body: ChangeOrderBody) {
+export async function createChangeOrder(ctx: ServiceContext, parentId: number, body: ChangeOrderInput) {
   assertEstimateRole(ctx.auth.user, 'change_order');
   return inWorkspaceTransaction(ctx, async (trx) => {
     let parent = await findEstimate(trx, ctx.auth.firm.id, parentId, ctx.auth.user);

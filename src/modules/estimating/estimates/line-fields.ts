@@ -7,18 +7,10 @@ import type { Settings } from '#platform/workspace.ts';
 import { checkFormula, decimalText } from '#estimating/catalog/rules.ts';
 import type { StoredHaul } from './calculation.ts';
 import type { EstimateCostLine, EstimateLine } from './repo.ts';
+import type { CostLineInput, LineFieldsInput } from './schemas.ts';
 
 const cents = (n: number | null) => (n === null ? null : dollarsToCents(n));
 const nullableDecimal = (n: number | null, field: string) => (n === null ? null : decimalText(n, field));
-
-export interface LineBody {
-  name?: string; unit?: string; quantity?: number; inputs?: Record<string, number> | null;
-  unit_cost?: number | null; unit_price?: number | null; is_optional?: boolean; hide_on_proposal?: boolean;
-  taxable?: boolean; pricing_method?: string | null; pricing_rate?: number | null; price_override?: number | null;
-  proposal_group?: string | null; proposal_text?: string | null; what_to_expect?: string | null;
-  internal_scope?: string | null; notes?: string | null; cost_code?: string | null; parent_service_id?: number | null;
-  is_bundle_master?: boolean; bundle_parent_service_id?: number | null; excluded?: boolean; active?: boolean;
-}
 
 export type LineColumns = Partial<Omit<EstimateLine, 'id' | 'firm_id' | 'estimate_id' | 'created_at'>>;
 
@@ -50,7 +42,7 @@ function inputsText(inputs: Record<string, number> | null): string | null {
 }
 
 /** Column changes of a line from the body; `base` is the stored line on PATCH. */
-export function lineColumns(input: LineBody, mode: string, base?: EstimateLine): LineColumns {
+export function lineColumns(input: LineFieldsInput, mode: string, base?: EstimateLine): LineColumns {
   const out: LineColumns = {};
   if (input.name !== undefined) out.name = input.name.trim();
   if (input.unit !== undefined) out.unit = input.unit.trim();
@@ -78,30 +70,12 @@ export function lineColumns(input: LineBody, mode: string, base?: EstimateLine):
 
 // ---- cost lines ----
 
-export interface RouteBody {
-  kind: 'plant_round_trip' | 'three_leg' | 'dump_round_trip';
-  legs_hr?: number[] | null; plant_address?: string | null; job_address?: string | null; dump_address?: string | null;
-}
-
-export interface HaulBody {
-  material?: StoredHaul['material']; truck_capacity_tons?: number; drive_hr?: number | null; load_unload_hr?: number | null;
-}
-
-export interface CostLineBody {
-  id?: number; deleted?: boolean; position?: number;
-  type?: string; catalog_item_id?: number | null; name?: string; unit?: string; unit_cost?: number;
-  quantity_formula?: string | null; manual_quantity?: number | null; waste_factor?: number;
-  pricing_method?: string | null; pricing_rate?: number | null; billing?: string; is_alternate?: boolean; suppressed?: boolean;
-  haul?: HaulBody | null; automatic_driving_time?: boolean; route?: RouteBody | null;
-  dump_material?: string | null; dump_site?: { vendor_id?: number | null; name?: string | null } | null;
-}
-
 export type CostLineColumns = Partial<Omit<EstimateCostLine, 'id' | 'firm_id' | 'estimate_id' | 'line_item_id' | 'created_at'>>;
 
 export interface ItemDefaults { id: number; name: string; unit: string; unit_cost_cents: number }
 
 /** The haul after a change; null when the line is no haul. */
-function nextHaul(input: CostLineBody, base: StoredHaul | null, settings: Settings): StoredHaul | null {
+function nextHaul(input: CostLineInput, base: StoredHaul | null, settings: Settings): StoredHaul | null {
   const touched = input.haul !== undefined || input.automatic_driving_time !== undefined || input.route !== undefined;
   if (!touched) return base;
   if (input.haul === null) return null;
@@ -158,7 +132,7 @@ function nextHaul(input: CostLineBody, base: StoredHaul | null, settings: Settin
  * Column values of a cost line from the body. On create (`base` undefined) name, unit and
  * unit_cost default to the catalog item's; without an item they are required.
  */
-export function costLineColumns(input: CostLineBody, base: EstimateCostLine | undefined, item: ItemDefaults | null,
+export function costLineColumns(input: CostLineInput, base: EstimateCostLine | undefined, item: ItemDefaults | null,
   settings: Settings, path: string): CostLineColumns {
   const at = (f: string) => `${path}.${f}`;
   const out: CostLineColumns = {};

@@ -8,21 +8,13 @@ import { nameKey } from '#platform/text.ts';
 import { findItem, findService } from '#estimating/catalog/repo.ts';
 import { calculationOf, effectivePricing } from './calculation.ts';
 import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, priceBookFor, type PriceBook } from './from-catalog.ts';
-import { costLineColumns, lineColumns, type CostLineBody, type LineBody } from './line-fields.ts';
+import { costLineColumns, lineColumns } from './line-fields.ts';
 import { findEstimate, nextPosition, type EstimateTree } from './repo.ts';
+import type { AddLineInput, ChangeLineInput, CostLineInput } from './schemas.ts';
 import { lineWithCostLines } from './serialize.ts';
 import { EDITABLE, estimateNotFound, writeEstimate, type RevisionNote, type WriteStep } from './write.ts';
 
 export const lineNotFound = () => notFound('Line item not found');
-
-export interface AddLineBody extends LineBody {
-  service_id?: number; assembly_id?: number; quantity: number; area_id?: number; area_name?: string;
-  estimating_mode?: 'detailed' | 'unit_costing'; cost_lines?: CostLineBody[];
-}
-
-export interface ChangeLineBody extends LineBody {
-  area_id?: number; position?: number; cost_lines?: CostLineBody[];
-}
 
 const serviceNotFound = () => notFound('Catalog service not found', { field: 'service_id' });
 
@@ -71,7 +63,7 @@ function checkLineRefs(tree: EstimateTree, lineId: number | null, columns: { bun
 }
 
 /** Applies a cost_lines list (Stripe-style: {id, ...changes}, {id, deleted: true}, or a new line). */
-async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLineBody[]): Promise<Record<string, number[]>> {
+async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLineInput[]): Promise<Record<string, number[]>> {
   const { trx, tree, at, settings } = step;
   if (line.estimating_mode !== 'detailed') {
     throw invalidField('cost_lines', 'Only detailed lines have cost lines');
@@ -127,7 +119,7 @@ function lineAction(mode: string | undefined, body: { cost_lines?: unknown }) {
   return (mode === 'unit_costing' || mode === undefined) && body.cost_lines === undefined ? 'unit_line' as const : 'build' as const;
 }
 
-export async function addLine(ctx: ServiceContext, estimateId: number, body: AddLineBody) {
+export async function addLine(ctx: ServiceContext, estimateId: number, body: AddLineInput) {
   const firmId = ctx.auth.firm.id;
   if (body.service_id !== undefined && body.assembly_id !== undefined && body.service_id !== body.assembly_id) {
     throw invalidField('assembly_id', 'service_id and assembly_id name the same catalog service; send one');
@@ -204,7 +196,7 @@ function diff(before: Record<string, unknown>, after: Record<string, unknown>): 
   return out;
 }
 
-export async function changeLine(ctx: ServiceContext, estimateId: number, lineId: number, body: ChangeLineBody) {
+export async function changeLine(ctx: ServiceContext, estimateId: number, lineId: number, body: ChangeLineInput) {
   const action = lineAction(await modeOf(ctx, estimateId, lineId), body);
   return writeEstimate(ctx, estimateId, { action, statuses: EDITABLE }, async (step): Promise<RevisionNote> => {
     const { trx, tree, at } = step;

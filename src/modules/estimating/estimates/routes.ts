@@ -9,15 +9,14 @@ import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import type { Permission } from '#platform/permissions.ts';
 import { bodyOptional, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { createChangeOrder, issueEstimate, markLost, markWon, reopenEstimate, type ChangeOrderBody as ChangeOrderInput } from './lifecycle.ts';
-import { addLine, changeLine, getLine, removeLine, type AddLineBody as AddLineInput, type ChangeLineBody as ChangeLineInput } from './lines.ts';
+import { createChangeOrder, issueEstimate, markLost, markWon, reopenEstimate } from './lifecycle.ts';
+import { addLine, changeLine, getLine, removeLine } from './lines.ts';
 import {
   AddLineBody, ChangeLineBody, ChangeOrderBody, CreateEstimateBody, ESTIMATE_STATUSES, EstimateSchema, EstimateSummarySchema, IssueBody,
   LineWithCostLinesSchema, MarkLostBody, RevisionSchema, UpdateEstimateBody, VersionSchema,
 } from './schemas.ts';
 import {
   archiveEstimate, createEstimate, getAward, getEstimate, listEstimates, listRevisions, listVersions, recalculate, updateEstimate,
-  type CreateBody, type UpdateBody,
 } from './service.ts';
 
 const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
@@ -31,8 +30,6 @@ const Wrapped = One(EstimateSchema);
 
 export function estimateRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
-  const idOf = (request: { params: unknown }) => (request.params as { id: number }).id;
-  const lineOf = (request: { params: unknown }) => request.params as { id: number; line_item_id: number };
 
   app.get('/v1/estimates', {
     config: READ,
@@ -48,7 +45,7 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(EstimateSummarySchema) },
     },
   }, async (request) => {
-    const q = request.query as { job_id?: number; status?: string; updated_after?: string; include_archived?: boolean; limit?: number; offset?: number };
+    const q = request.query;
     if (q.status !== undefined && !(ESTIMATE_STATUSES as readonly string[]).includes(q.status)) {
       throw badRequest(`status must be one of ${ESTIMATE_STATUSES.join(', ')}`, { code: 'invalid_status', field: 'status' });
     }
@@ -62,7 +59,7 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
   app.post('/v1/estimates', {
     config: WRITE,
     schema: { tags, summary: 'Create an estimate for a job, optionally from a template', body: CreateEstimateBody, response: { 201: Wrapped } },
-  }, async (request, reply) => reply.status(201).send({ data: await createEstimate(ctx(request), request.body as CreateBody) }));
+  }, async (request, reply) => reply.status(201).send({ data: await createEstimate(ctx(request), request.body) }));
 
   app.get('/v1/estimates/:id', {
     config: READ,
@@ -71,7 +68,7 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
       params, querystring: Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) }),
       response: { 200: EstimateSchema },
     },
-  }, async (request) => getEstimate(ctx(request), idOf(request), (request.query as { version?: number }).version));
+  }, async (request) => getEstimate(ctx(request), request.params.id, request.query.version));
 
   app.patch('/v1/estimates/:id', {
     config: WRITE,
@@ -79,17 +76,17 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
       tags, summary: 'Change pricing inputs (markup, tax, price list, contingency, minimum), job-level costs, the name or areas; archived: false restores',
       params, body: UpdateEstimateBody, response: { 200: Wrapped },
     },
-  }, async (request) => ({ data: await updateEstimate(ctx(request), idOf(request), request.body as UpdateBody) }));
+  }, async (request) => ({ data: await updateEstimate(ctx(request), request.params.id, request.body) }));
 
   app.delete('/v1/estimates/:id', {
     config: DELETE,
     schema: { tags, summary: 'Archive an estimate (PATCH archived: false restores it)', params, response: { 200: Wrapped } },
-  }, async (request) => ({ data: await archiveEstimate(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await archiveEstimate(ctx(request), request.params.id) }));
 
   app.get('/v1/estimates/:id/versions', {
     config: READ,
     schema: { tags, summary: 'Every issued version with its totals and issue date, oldest first', params, response: { 200: Type.Object({ data: Type.Array(VersionSchema) }) } },
-  }, async (request) => ({ data: await listVersions(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await listVersions(ctx(request), request.params.id) }));
 
   app.get('/v1/estimates/:id/revisions', {
     config: READ,
@@ -97,15 +94,15 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
       tags, summary: 'The edit log, newest first', params, querystring: Type.Object({ ...PageQuery(200) }), response: { 200: ListOf(RevisionSchema) },
     },
   }, async (request) => {
-    const page = pageOf(request.query as { limit?: number; offset?: number });
-    const { data, total } = await listRevisions(ctx(request), idOf(request), page);
+    const page = pageOf(request.query);
+    const { data, total } = await listRevisions(ctx(request), request.params.id, page);
     return listEnvelope(data, total, page);
   });
 
   app.get('/v1/estimates/:id/award', {
     config: READ,
     schema: { tags, summary: 'The award snapshot (award_snapshot_id): the estimate as it was marked won, unwrapped', params, response: { 200: EstimateSchema } },
-  }, async (request) => getAward(ctx(request), idOf(request)));
+  }, async (request) => getAward(ctx(request), request.params.id));
 
   app.post('/v1/estimates/:id/line-items', {
     config: WRITE,
@@ -114,14 +111,14 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
       params, body: AddLineBody, response: { 201: One(EstimateSchema, { line_item_id: Type.Integer() }) },
     },
   }, async (request, reply) => {
-    const { estimate, lineId } = await addLine(ctx(request), idOf(request), request.body as AddLineInput);
+    const { estimate, lineId } = await addLine(ctx(request), request.params.id, request.body);
     return reply.status(201).send({ data: estimate, line_item_id: lineId });
   });
 
   app.get('/v1/estimates/:id/line-items/:line_item_id', {
     config: READ,
     schema: { tags, summary: 'Read a line with its cost lines', params: lineParams, response: { 200: One(LineWithCostLinesSchema) } },
-  }, async (request) => ({ data: await getLine(ctx(request), lineOf(request).id, lineOf(request).line_item_id) }));
+  }, async (request) => ({ data: await getLine(ctx(request), request.params.id, request.params.line_item_id) }));
 
   app.patch('/v1/estimates/:id/line-items/:line_item_id', {
     config: WRITE,
@@ -129,12 +126,12 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
       tags, summary: 'Change a line; cost_lines takes {id, …changes}, {id, deleted: true} or a new cost line',
       params: lineParams, body: ChangeLineBody, response: { 200: Wrapped },
     },
-  }, async (request) => ({ data: await changeLine(ctx(request), lineOf(request).id, lineOf(request).line_item_id, request.body as ChangeLineInput) }));
+  }, async (request) => ({ data: await changeLine(ctx(request), request.params.id, request.params.line_item_id, request.body) }));
 
   app.delete('/v1/estimates/:id/line-items/:line_item_id', {
     config: DELETE,
     schema: { tags, summary: 'Remove a line (a bundle master with its sub-lines)', params: lineParams, response: { 200: Wrapped } },
-  }, async (request) => ({ data: await removeLine(ctx(request), lineOf(request).id, lineOf(request).line_item_id) }));
+  }, async (request) => ({ data: await removeLine(ctx(request), request.params.id, request.params.line_item_id) }));
 
   app.post('/v1/estimates/:id/issue', {
     preValidation: bodyOptional,
@@ -143,28 +140,28 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
       tags, summary: 'Issue: freeze the next version (1: estimate_issued; later: estimate_revised). Nothing is sent.',
       params, body: IssueBody, response: { 200: Wrapped },
     },
-  }, async (request) => ({ data: await issueEstimate(ctx(request), idOf(request), request.body as { override_profit_floor?: boolean }) }));
+  }, async (request) => ({ data: await issueEstimate(ctx(request), request.params.id, request.body) }));
 
   app.post('/v1/estimates/:id/mark-won', {
     config: WRITE,
     schema: { tags, summary: 'Mark an issued estimate won (estimate_approved, awarded_at, award snapshot)', params, response: { 200: Wrapped } },
-  }, async (request) => ({ data: await markWon(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await markWon(ctx(request), request.params.id) }));
 
   app.post('/v1/estimates/:id/mark-lost', {
     preValidation: bodyOptional,
     config: WRITE,
     schema: { tags, summary: 'Mark an estimate lost (estimate_declined)', params, body: MarkLostBody, response: { 200: Wrapped } },
-  }, async (request) => ({ data: await markLost(ctx(request), idOf(request), request.body as { reason?: string | null }) }));
+  }, async (request) => ({ data: await markLost(ctx(request), request.params.id, request.body) }));
 
   app.post('/v1/estimates/:id/reopen', {
     config: WRITE,
     schema: { tags, summary: 'Reopen a lost estimate in the status it was lost from', params, response: { 200: Wrapped } },
-  }, async (request) => ({ data: await reopenEstimate(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await reopenEstimate(ctx(request), request.params.id) }));
 
   app.post('/v1/estimates/:id/recalculate', {
     config: WRITE,
     schema: { tags, summary: 'Re-price on demand (automatic driving times are looked up again)', params, response: { 200: Wrapped } },
-  }, async (request) => ({ data: await recalculate(ctx(request), idOf(request)) }));
+  }, async (request) => ({ data: await recalculate(ctx(request), request.params.id) }));
 
   app.post('/v1/estimates/:estimate_id/change-orders', {
     preValidation: bodyOptional,
@@ -174,7 +171,7 @@ export function estimateRoutes(app: ApiApp, env: Env): void {
       params: Type.Object({ estimate_id: Id }), body: ChangeOrderBody, response: { 201: Wrapped },
     },
   }, async (request, reply) => {
-    const { estimate_id: id } = request.params as { estimate_id: number };
-    return reply.status(201).send({ data: await createChangeOrder(ctx(request), id, request.body as ChangeOrderInput) });
+    const { estimate_id: id } = request.params;
+    return reply.status(201).send({ data: await createChangeOrder(ctx(request), id, request.body) });
   });
 }

@@ -3,10 +3,13 @@
 import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine, EstimateTotalsColumns } from '#db/tables.ts';
 import { marginFraction } from '#engines/pricing/index.ts';
 import { centsToDollars } from '#platform/money.ts';
+import { storedOneOf } from '#platform/schemas.ts';
+import { BILLING, COST_LINE_TYPES, ESTIMATING_MODES } from '#estimating/catalog/schemas.ts';
 import { decimal } from '#estimating/catalog/serialize.ts';
 import { zWire } from '#platform/time.ts';
 import { calculationOf, linesInBid, storedJobCosts, storedPricing, type Calculation, type StoredHaul } from './calculation.ts';
 import type { EstimateTree } from './repo.ts';
+import { ESTIMATE_STATUSES } from './schemas.ts';
 
 /** The pre-tax margin % (margin ÷ subtotal), rounded as the engine rounds every margin %. */
 export function marginOfSubtotal(e: Pick<EstimateTotalsColumns, 'margin_cents' | 'subtotal_cents'>): number | null {
@@ -14,15 +17,22 @@ export function marginOfSubtotal(e: Pick<EstimateTotalsColumns, 'margin_cents' |
 }
 
 /**
- * Document 3's totals; margin_pct (stored as the engine gave it) is a fraction of price, tax
- * included. margin_pct_of_subtotal is derived from the stored cents, so it needs no column.
+ * Document 3's totals, or null when nothing is priced; margin_pct (stored as the engine gave it)
+ * is a fraction of price, tax included, and margin_pct_of_subtotal is derived from the stored
+ * cents, so it needs no column. A pricing run writes every total column of a priced estimate
+ * together (calculation.ts, storedCalculation), so a priced row missing one is a broken row: it
+ * fails loudly rather than reaching the wire as 0.
  */
 export function totalsOf(e: EstimateTotalsColumns & { priced: number }) {
   if (e.priced !== 1) return null;
+  const { price_cents: price, subtotal_cents: subtotal, tax_cents: tax, cost_cents: cost, margin_cents: margin, optional_total_cents: optional } = e;
+  if (price === null || subtotal === null || tax === null || cost === null || margin === null || optional === null) {
+    throw new Error('A priced estimate is missing its stored totals');
+  }
   return {
-    price: centsToDollars(e.price_cents), subtotal: centsToDollars(e.subtotal_cents), tax: centsToDollars(e.tax_cents),
-    cost: centsToDollars(e.cost_cents), margin: centsToDollars(e.margin_cents), margin_pct: decimal(e.margin_pct),
-    margin_pct_of_subtotal: marginOfSubtotal(e), optional_total: centsToDollars(e.optional_total_cents),
+    price: centsToDollars(price), subtotal: centsToDollars(subtotal), tax: centsToDollars(tax),
+    cost: centsToDollars(cost), margin: centsToDollars(margin), margin_pct: decimal(e.margin_pct),
+    margin_pct_of_subtotal: marginOfSubtotal(e), optional_total: centsToDollars(optional),
   };
 }
 
@@ -32,7 +42,7 @@ export function estimateSummary(e: Estimate) {
     id: e.id,
     doc_number: e.doc_number,
     name: e.name,
-    status: e.status,
+    status: storedOneOf(ESTIMATE_STATUSES, e.status),
     job_id: e.job_id,
     parent_estimate_id: e.parent_estimate_id,
     is_change_order: e.is_change_order === 1,
@@ -77,7 +87,7 @@ export function costLineObject(cl: EstimateCostLine, calc: Calculation | null) {
     id: cl.id,
     line_item_id: cl.line_item_id,
     position: cl.position,
-    type: cl.type,
+    type: storedOneOf(COST_LINE_TYPES, cl.type),
     catalog_item_id: cl.catalog_item_id,
     name: cl.name,
     quantity: n?.quantity ?? null,
@@ -90,7 +100,7 @@ export function costLineObject(cl: EstimateCostLine, calc: Calculation | null) {
     waste_factor: Number(cl.waste_factor),
     pricing_method: cl.pricing_method,
     pricing_rate: decimal(cl.pricing_rate),
-    billing: cl.billing,
+    billing: storedOneOf(BILLING, cl.billing),
     is_alternate: cl.is_alternate === 1,
     suppressed: cl.suppressed === 1,
     automatic_driving_time: haul === null ? null : haul.automatic_driving_time,
@@ -114,7 +124,7 @@ export function lineObject(l: EstimateLine, calc: Calculation | null) {
     service_type: l.service_type,
     category: l.category,
     assembly_id: l.assembly_id,
-    estimating_mode: l.estimating_mode,
+    estimating_mode: storedOneOf(ESTIMATING_MODES, l.estimating_mode),
     quantity: Number(l.quantity),
     unit: l.unit,
     unit_cost: unitCosting && l.unit_cost_cents !== null ? centsToDollars(l.unit_cost_cents) : (n?.unit_cost ?? null),

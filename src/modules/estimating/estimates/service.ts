@@ -11,7 +11,6 @@ import { findPriceList, findServices, findTemplate } from '#estimating/catalog/r
 import { templateAreas } from '#estimating/catalog/serialize.ts';
 import { findVisibleJob } from '#crm/jobs/repo.ts';
 import { jobNotFound } from '#crm/jobs/service.ts';
-import type { JobCostsInput } from '#engines/pricing/index.ts';
 import { effectivePricing, workspacePricing, type StoredPricing } from './calculation.ts';
 import { ESTIMATE_STATUSES } from './schemas.ts';
 import { recordEstimateCreated } from './events.ts';
@@ -20,6 +19,7 @@ import { findEstimate, listEstimates as listRows, loadTree, nextDocNumber, type 
 import { assertEstimateRole } from './roles.ts';
 import { estimateObject, estimateSummary, totalsOf } from './serialize.ts';
 import { EDITABLE, estimateNotFound, repriceAndLog, writeEstimate, type Trx } from './write.ts';
+import type { AreaInput, CreateEstimateInput, UpdateEstimateInput } from './schemas.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import type { Estimate } from '#db/tables.ts';
 
@@ -84,15 +84,14 @@ export async function listRevisions(ctx: ServiceContext, id: number, page: Page)
     data: rows.map((r) => ({
       revision: r.revision, action: r.action, summary: r.summary, changes: JSON.parse(r.changes),
       total_before: centsToDollars(r.total_before_cents), total_after: centsToDollars(r.total_after_cents),
-      user: r.user_id === null ? null : { id: r.user_id, name: r.user_name }, created_at: zWire(r.created_at),
+      // Both come from the left-joined user row: null together when the user is gone.
+      user: r.user_id === null || r.user_name === null ? null : { id: r.user_id, name: r.user_name }, created_at: zWire(r.created_at),
     })),
     total: Number(count.n),
   };
 }
 
 // ---- create ----
-
-export interface CreateBody { job_id: number; template_id?: number; name?: string }
 
 /** Inserts areas and lines from a template (quantities as the template gives them; none is 0, to be typed). */
 async function applyTemplate(trx: Trx, e: Estimate, templateId: number, book: PriceBook, ctx: ServiceContext, at: string): Promise<void> {
@@ -135,7 +134,7 @@ export async function insertEstimate(trx: Trx, ctx: ServiceContext, fields: Pick
   return { id, ...row };
 }
 
-export async function createEstimate(ctx: ServiceContext, body: CreateBody) {
+export async function createEstimate(ctx: ServiceContext, body: CreateEstimateInput) {
   assertEstimateRole(ctx.auth.user, 'create');
   return inWorkspaceTransaction(ctx, async (trx) => {
     const job = await findVisibleJob(trx, ctx.auth.firm.id, body.job_id, ctx.auth.user);
@@ -166,18 +165,6 @@ export async function createEstimate(ctx: ServiceContext, body: CreateBody) {
 
 // ---- estimate-level changes ----
 
-export interface AreaBody { id?: number; name?: string; active?: boolean; position?: number }
-
-export interface UpdateBody {
-  name?: string;
-  pricing?: null;
-  markup_method?: 'markup' | 'margin'; markup_rate?: number; contingency_rate?: number | null; tax_rate?: number | null;
-  minimum_charge?: number | null; price_list_id?: number | null;
-  job_costs?: JobCostsInput | null;
-  areas?: AreaBody[];
-  archived?: boolean;
-}
-
 const PRICING_FIELDS = ['markup_method', 'markup_rate', 'contingency_rate', 'tax_rate', 'minimum_charge', 'price_list_id'] as const;
 
 /** Re-prices catalog lines and cost lines from a newly chosen price list, except typed prices. */
@@ -201,7 +188,7 @@ async function applyPriceBook(trx: Trx, e: Estimate, book: PriceBook, at: string
   }
 }
 
-export async function updateEstimate(ctx: ServiceContext, id: number, body: UpdateBody) {
+export async function updateEstimate(ctx: ServiceContext, id: number, body: UpdateEstimateInput) {
   const pricingTouched = body.pricing !== undefined || PRICING_FIELDS.some((f) => body[f] !== undefined) || body.job_costs !== undefined;
   if (body.pricing === null && PRICING_FIELDS.some((f) => body[f] !== undefined)) {
     throw invalidField('pricing', 'pricing: null resets to the workspace default; send it without other pricing fields');
@@ -246,7 +233,7 @@ export async function updateEstimate(ctx: ServiceContext, id: number, body: Upda
   });
 }
 
-async function applyAreas(trx: Trx, e: Estimate, areas: { id: number; name: string; active: number; position: number }[], list: AreaBody[], at: string) {
+async function applyAreas(trx: Trx, e: Estimate, areas: { id: number; name: string; active: number; position: number }[], list: AreaInput[], at: string) {
   const out: unknown[] = [];
   for (const [i, a] of list.entries()) {
     if (a.id === undefined) {

@@ -42,7 +42,7 @@ export function eventFeedRoutes(app: ApiApp, env: Env): void {
       },
     },
   }, async (request) => {
-    const q = request.query as { after?: number; limit?: number; event_type?: string; job_id?: number };
+    const q = request.query;
     if (q.event_type !== undefined && !FEED_EVENTS.includes(q.event_type)) {
       throw badRequest(`event_type must be one of ${FEED_EVENTS.join(', ')}`, { field: 'event_type' });
     }

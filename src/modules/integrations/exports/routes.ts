@@ -9,7 +9,7 @@ import { contextFor, type Env } from '#platform/context.ts';
 import { Body, DateString, IdParam, One, RecordId } from '#platform/schemas.ts';
 import { datasets } from './catalog.ts';
 import { CatalogEntrySchema, ExportFileSchema, catalogEntry, exportFileObject, exportFilePath } from './serialize.ts';
-import { openDownload, readExport, requestExport, type ExportRequest } from './file-exports.ts';
+import { openDownload, readExport, requestExport } from './file-exports.ts';
 import { exportDataset } from './service.ts';
 
 const tags = ['Exports'];
@@ -52,8 +52,8 @@ export function exportRoutes(app: ApiApp, env: Env): void {
       },
     },
   }, async (request, reply) => {
-    const { file } = request.params as { file: string };
-    const { updated_after } = request.query as { updated_after?: string };
+    const { file } = request.params;
+    const { updated_after } = request.query;
     const started = exportDataset(ctx(request), file, updated_after);
     const fileName = `${started.dataset.name}.jsonl${started.gzip ? '.gz' : ''}`;
     return reply
@@ -78,7 +78,7 @@ export function exportRoutes(app: ApiApp, env: Env): void {
       response: { 202: One(ExportFileSchema) },
     },
   }, async (request, reply) => {
-    const file = await requestExport(ctx(request), request.body as ExportRequest);
+    const file = await requestExport(ctx(request), request.body);
     return reply.status(202).header('location', exportFilePath(file.id))
       .send({ data: exportFileObject(file, file.created_at, null) });
   });
@@ -90,7 +90,7 @@ export function exportRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), response: { 200: One(ExportFileSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     const { file, now, token } = await readExport(ctx(request), id);
     return { data: exportFileObject(file, now, downloadUrl(request, token)) };
   });
@@ -104,7 +104,7 @@ export function exportRoutes(app: ApiApp, env: Env): void {
       response: { 200: { description: 'ZIP with one <dataset>.jsonl per dataset', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } } },
     },
   }, async (request, reply) => {
-    const { token } = request.params as { token: string };
+    const { token } = request.params;
     const { file, size, body } = await openDownload(env.database, env.deps.dataDir, token);
     return reply
       .header('content-type', 'application/zip')

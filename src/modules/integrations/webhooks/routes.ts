@@ -10,8 +10,7 @@ import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING
 import { zWire } from '#platform/time.ts';
 import { attemptsOf, findDeliveryRow, listDeliveryRows, listSubscriptionRows } from './repo.ts';
 import { DeliveryDetailSchema, DeliverySchema, SubscriptionSchema, deliveryObject, subscriptionObject } from './serialize.ts';
-import { SECRET_MAX, createSubscription, deleteSubscription, redeliver, replayEvent, updateSubscription,
-  type SubscriptionInput } from './service.ts';
+import { SECRET_MAX, createSubscription, deleteSubscription, redeliver, replayEvent, updateSubscription } from './service.ts';
 
 const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned'];
 
@@ -39,7 +38,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
       body: Body(fields), response: { 201: One(SubscriptionSchema) },
     },
   }, async (request, reply) => {
-    const created = await createSubscription(ctx(request), request.body as SubscriptionInput, env.deps.outbound.allowPrivateNetwork);
+    const created = await createSubscription(ctx(request), request.body, env.deps.outbound.allowPrivateNetwork);
     return reply.status(201).send({ data: subscriptionObject(created) });
   });
 
@@ -50,8 +49,8 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), body: Body({ ...fields, active: Type.Boolean() }), response: { 200: One(SubscriptionSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
-    return { data: subscriptionObject(await updateSubscription(ctx(request), id, request.body as SubscriptionInput, env.deps.outbound.allowPrivateNetwork)) };
+    const { id } = request.params;
+    return { data: subscriptionObject(await updateSubscription(ctx(request), id, request.body, env.deps.outbound.allowPrivateNetwork)) };
   });
 
   app.delete('/v1/webhooks/:id', {
@@ -61,7 +60,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), response: { 200: One(SubscriptionSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: subscriptionObject(await deleteSubscription(ctx(request), id)) };
   });
 
@@ -79,7 +78,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(DeliverySchema) },
     },
   }, async (request) => {
-    const q = request.query as { webhook_id?: number; event_id?: string; event_type?: string; status?: string; limit?: number; offset?: number };
+    const q = request.query;
     if (q.status !== undefined && !DELIVERY_STATUSES.includes(q.status as DeliveryStatus)) {
       throw badRequest(`status must be one of ${DELIVERY_STATUSES.join(', ')}`, { field: 'status' });
     }
@@ -111,7 +110,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), response: { 200: One(DeliveryDetailSchema) },
     },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { data: await readDelivery(request.auth.firm.id, request.auth.user, id) };
   });
 
@@ -122,7 +121,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
       params: IdParam(), response: { 202: One(DeliveryDetailSchema) },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     const newId = await redeliver(ctx(request), id);
     return reply.status(202).send({ data: await readDelivery(request.auth.firm.id, request.auth.user, newId) });
   });
@@ -135,7 +134,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
       response: { 202: Type.Object({ data: Type.Array(DeliverySchema) }) },
     },
   }, async (request, reply) => {
-    const body = request.body as { event_id: string; webhook_id?: number };
+    const body = request.body;
     const ids = await replayEvent(ctx(request), body.event_id, body.webhook_id);
     const rows = await Promise.all(ids.map((id) => findDeliveryRow(env.database.db, request.auth.firm.id, request.auth.user, id)));
     return reply.status(202).send({ data: rows.map((r) => deliveryObject(r!)) });

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { WebhookDelivery, WebhookSubscription } from '#db/tables.ts';
 import { MAX_ATTEMPTS } from '#events/retry-schedule.ts';
-import { Nullable } from '#platform/schemas.ts';
+import { Nullable, NullableString } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
 
 export const SubscriptionSchema = Type.Object({
@@ -26,8 +26,6 @@ export function subscriptionObject(s: WebhookSubscription) {
   };
 }
 
-const S = () => Nullable(Type.String());
-
 export const DeliverySchema = Type.Object({
   id: Type.Integer(),
   webhook_id: Type.Integer(),
@@ -37,10 +35,10 @@ export const DeliverySchema = Type.Object({
   attempts: Type.Integer({ description: 'Attempts made so far' }),
   max_attempts: Type.Integer(),
   last_response_status: Nullable(Type.Integer()),
-  last_error: S(),
-  last_attempt_at: S(),
+  last_error: NullableString(),
+  last_attempt_at: NullableString(),
   next_attempt_at: Nullable(Type.String({ description: 'When the next attempt is due (pending only)' })),
-  delivered_at: S(),
+  delivered_at: NullableString(),
   redelivery_of: Nullable(Type.Integer({ description: 'The delivery this one sends again' })),
   target_url: Type.String({ description: "The subscription's current URL (each attempt's own is in attempt_log)" }),
   created_at: Type.String(),
@@ -54,7 +52,7 @@ export const AttemptSchema = Type.Object({
   attempted_at: Type.String(),
   duration_ms: Type.Integer(),
   response_status: Nullable(Type.Integer()),
-  error: S(),
+  error: NullableString(),
 });
 
 export const DeliveryDetailSchema = Type.Composite([DeliverySchema, Type.Object({

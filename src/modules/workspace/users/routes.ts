@@ -16,7 +16,7 @@ export function userRoutes(app: ApiApp, env: Env): void {
       response: { 200: ListOf(UserSchema) },
     },
   }, async (request) => {
-    const page = pageOf(request.query as { limit?: number; offset?: number });
+    const page = pageOf(request.query);
     const { rows, total } = await listActiveUsers(env.database.db, request.auth.firm.id, page.limit, page.offset);
     return listEnvelope(rows.map(userObject), total, page);
   });
