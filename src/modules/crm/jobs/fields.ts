@@ -63,6 +63,15 @@ export function normalizeJobTypes(value: string | string[] | null, allowed: stri
   return [...new Set(parts.map((p) => byKey.get(p.toLowerCase())!))].join(', ');
 }
 
+/** A job's dates as they will stand: an end before the start is a 400 (YYYY-MM-DD compares as text). */
+export function assertDateOrder(start: string | null | undefined, end: string | null | undefined): void {
+  if (start && end && end < start) {
+    throw badRequest('end_date cannot be before start_date', {
+      code: 'invalid_request', field: 'end_date', message: `The job would end (${end}) before it starts (${start})`,
+    });
+  }
+}
+
 export function stageFor(stages: JobStage[], key: string): JobStage {
   const stage = stages.find((s) => s.key === key);
   if (!stage) {
