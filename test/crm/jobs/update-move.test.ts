@@ -37,7 +37,7 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('changes only the sent fields', async () => {
     const w = await t.workspace();
     const job = await make(w, {
-      name: 'Patch Me', company: 'Patch Co', contact_name: 'Pat', contact_email: 'pat@example.com', contact_phone: '555',
+      name: 'Patch Me', company: 'Patch Co', contact_name: 'Pat', contact_email: 'pat@example.com', contact_phone: '(555) 555-0155',
       address: '1 Patch Rd', description: 'd', notes: 'n', job_type: 'Sealcoating', priority: 'high', source: 'Referral',
       estimated_value: 999.99, probability: 30, start_date: '2026-05-01', end_date: '2026-05-02', next_follow_up: '2026-04-20',
       external_ref: 'P-1', bill_to_name: 'Bill', bill_to_email: 'bill@example.com',
@@ -57,7 +57,7 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('null clears nullable fields', async () => {
     const w = await t.workspace();
     const job = await make(w, {
-      name: 'Clear Me', contact_name: 'C', contact_email: 'c@example.com', contact_phone: '1', bill_to_name: 'B',
+      name: 'Clear Me', contact_name: 'C', contact_email: 'c@example.com', contact_phone: '(555) 555-0111', bill_to_name: 'B',
       bill_to_email: 'b@example.com', description: 'd', notes: 'n', job_type: 'Patching', source: 'x', estimated_value: 5,
       probability: 5, start_date: '2026-01-01', end_date: '2026-01-02', next_follow_up: '2026-01-03', external_ref: 'CLR-1',
       address: '8 Clear St',
@@ -230,10 +230,10 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('an over-long name is cut on update too', async () => {
     const w = await t.workspace();
     const job = await make(w, { name: 'Short' });
-    const res = await w.api.patch(`/v1/jobs/${job.id}`, { name: 'Q'.repeat(230), contact_email: 'm'.repeat(125) });
+    const res = await w.api.patch(`/v1/jobs/${job.id}`, { name: 'Q'.repeat(230), contact_email: `${'m'.repeat(115)}@x.example` });
     expect(res.status).toBe(200);
     expect(res.body.data.name).toBe('Q'.repeat(200));
-    expect(res.body.data.contact_email).toBe('m'.repeat(120));
+    expect(res.body.data.contact_email).toBe('m'.repeat(115) + '@x.ex');
   });
 });
 
