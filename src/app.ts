@@ -9,7 +9,8 @@ import type { Config } from './config.ts';
 import type { Database } from '#db/database.ts';
 import { installAuth, keyHashOf } from '#platform/auth.ts';
 import { bodyAjv, compileTextValidator } from '#platform/ajv.ts';
-import { installErrorHandler } from '#platform/error-handler.ts';
+import { frameworkErrorHandler, installErrorHandler, MAX_PATH_SEGMENT } from '#platform/error-handler.ts';
+import { installSecurityHeaders } from '#platform/security-headers.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import { installJsonParser } from '#platform/json-body.ts';
 import { ApiError } from '#platform/errors.ts';
@@ -22,6 +23,16 @@ import type { Env } from '#platform/context.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
 
 export const API_VERSION = 'v1';
+
+/**
+ * The reference UI's policy instead of the API's (which allows nothing): swagger-ui's own, with
+ * scripts and images from this server only. Inline styles are allowed (its bundle sets some;
+ * styles cannot run code), and upgrade-insecure-requests is dropped: it would break a plain-http
+ * install on a local network.
+ */
+function docsPolicy(header: string): string {
+  return header.replace(/\s*upgrade-insecure-requests;?/, '').replace(/style-src ([^;]*?)\s*;/, "style-src $1 'unsafe-inline';");
+}
 export const SERVICE_VERSION = '0.1.0';
 
 export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl'>> & {
@@ -44,11 +55,14 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
     logger: config.logLevel === false ? false : { level: config.logLevel ?? 'info' },
     // Keys are server secrets (document 1): no CORS headers are ever sent.
     trustProxy: true,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    frameworkErrors: frameworkErrorHandler,
   });
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? bodyAjv.compile(schema as object) : compileTextValidator(schema as object)));
   installErrorHandler(app);
   installJsonParser(app);
+  await installSecurityHeaders(app);
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: 'Resource not found' }));
 
   await app.register(swagger, {
@@ -96,7 +110,10 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
     for (const register of routes) register(api, env);
   });
 
-  await app.register(swaggerUi, { routePrefix: '/v1/docs', uiConfig: { url: '/v1/openapi.json' } as never });
+  await app.register(swaggerUi, {
+    routePrefix: '/v1/docs', uiConfig: { url: '/v1/openapi.json' } as never,
+    staticCSP: true, transformStaticCSP: docsPolicy,
+  });
 
   if (config.adminToken) adminRoutes(app, database, config.adminToken);
   return app;

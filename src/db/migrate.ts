@@ -7,6 +7,7 @@ import * as people from '#db/migrations/003_people.ts';
 import * as search from '#db/migrations/004_search.ts';
 import * as catalog from '#db/migrations/005_catalog.ts';
 import * as estimates from '#db/migrations/006_estimates.ts';
+import * as exportLinkReuse from '#db/migrations/007_export_link_reuse.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -16,6 +17,7 @@ const steps: Record<string, Step> = {
   '004_search': search,
   '005_catalog': catalog,
   '006_estimates': estimates,
+  '007_export_link_reuse': exportLinkReuse,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

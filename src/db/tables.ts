@@ -483,6 +483,8 @@ export interface ExportFileLinkTable {
   firm_id: number;
   export_file_id: number;
   token_hash: string;
+  /** The link's token, so the file's one link can be shown on every poll (null: made before 007). */
+  token: string | null;
   created_at: string;
 }
 

@@ -4,6 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
 import { badRequest } from './errors.ts';
+import { looksLikeEmail } from './email-phone.ts';
 import { validationBody } from './error-handler.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -17,6 +18,8 @@ function make(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  // `format: 'email'` is the API's one email rule, not ajv-formats' own.
+  ajv.addFormat('email', looksLikeEmail);
   return ajv;
 }
 

@@ -1,7 +1,8 @@
 // Turns every failure into the spec's bodies: ApiError as given, schema failures as a 400 that
 // names the field (unknown fields named together), and anything unexpected as a logged 500.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
+import { withBaselineHeaders } from './security-headers.ts';
 
 interface AjvError {
   keyword: string;
@@ -94,4 +95,25 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: 'Internal server error' });
   });
+}
+
+/** Longest path segment the router matches (Fastify's maxParamLength); a longer one is a 414. */
+export const MAX_PATH_SEGMENT = 100;
+
+/**
+ * Fastify's `frameworkErrors`: failures of the router itself, answered before any hook runs (so
+ * the security headers are set here) and before the error handler exists for the request.
+ */
+export function frameworkErrorHandler(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  withBaselineHeaders(reply);
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.status(414).send({
+      error: 'URI too long', code: 'uri_too_long', message: `A path segment may be at most ${MAX_PATH_SEGMENT} characters`,
+    });
+  } else if (err.code === 'FST_ERR_BAD_URL') {
+    reply.status(400).send({ error: 'Malformed URL', code: 'invalid_request', message: 'The path is not valid percent-encoded text' });
+  } else {
+    reply.log.error({ err }, 'router error');
+    reply.status(500).send({ error: 'Internal server error' });
+  }
 }

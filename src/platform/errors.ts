@@ -26,8 +26,10 @@ export const ERROR_CODES = [
   'invalid_catalog',
   'invalid_choice',
   'invalid_custom_field',
+  'invalid_email',
   'invalid_export_path',
   'invalid_formula',
+  'invalid_phone',
   'invalid_query',
   'invalid_request',
   'invalid_status',
@@ -64,6 +66,7 @@ export const ERROR_CODES = [
   'unknown_roles',
   'unknown_service',
   'unknown_status',
+  'uri_too_long',
   'view_only',
   'viewer_read_only',
 ] as const;

@@ -7,6 +7,7 @@ import type { Firm, User } from '#db/tables.ts';
 import { validateBody } from '#platform/ajv.ts';
 import { invalidateAuthCache } from '#platform/auth-cache.ts';
 import { inTransaction } from '#platform/context.ts';
+import { phoneField } from '#platform/email-phone.ts';
 import { badRequest, conflict, invalidField, notFound } from '#platform/errors.ts';
 import { generateKey } from '#platform/keys.ts';
 import { defaultFlags, USER_FLAGS, type Role } from '#platform/permissions.ts';
@@ -182,7 +183,7 @@ async function insertUser(db: Executor, firmId: number, input: CreateUser): Prom
     role,
     estimating_role: input.estimating_role ?? defaults.estimating_role,
     job_title: input.job_title ?? null,
-    phone_number: input.phone_number ?? null,
+    phone_number: phoneField(input.phone_number, 'phone_number') ?? null,
     headshot_url: input.headshot_url ?? null,
     ...flagValues,
     removed_at: null,
@@ -222,10 +223,11 @@ export async function updateUser(database: Database, firmId: number, userId: num
       throw conflict('The workspace owner must keep the owner role');
     }
     const changes: Partial<User> = {};
-    for (const f of ['name', 'username', 'job_title', 'phone_number', 'headshot_url', 'role', 'estimating_role'] as const) {
+    for (const f of ['name', 'username', 'job_title', 'headshot_url', 'role', 'estimating_role'] as const) {
       if (input[f] !== undefined) (changes as Record<string, unknown>)[f] = input[f];
     }
     if (input.email) changes.email = input.email.toLowerCase();
+    if (input.phone_number !== undefined) changes.phone_number = phoneField(input.phone_number, 'phone_number') ?? null;
     for (const f of USER_FLAGS) if (input[f] !== undefined) changes[f] = input[f] ? 1 : 0;
     if (Object.keys(changes).length === 0) return adminUserObject(user);
     return adminUserObject(await trx.updateTable('users').set({ ...changes, updated_at: now() })

@@ -20,14 +20,14 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
   it('creates a customer: 201, created true, the full customer object with Z timestamps', async () => {
     const w = await t.workspace();
     const res = await w.api.post('/v1/client-accounts', {
-      name: 'Acme Property Group', external_ref: 'crm-1', email: 'ap@acme.test', phone: '555-0100',
+      name: 'Acme Property Group', external_ref: 'crm-1', email: 'ap@acme.test', phone: '(555) 555-0100',
       address: '1 Main St', notes: 'Net 30',
     });
     expect(res.status).toBe(201);
     expect(res.body.created).toBe(true);
     const a = res.body.data;
     expect(a).toEqual({
-      id: expect.any(Number), name: 'Acme Property Group', external_ref: 'crm-1', email: 'ap@acme.test', phone: '555-0100',
+      id: expect.any(Number), name: 'Acme Property Group', external_ref: 'crm-1', email: 'ap@acme.test', phone: '(555) 555-0100',
       address: '1 Main St', notes: 'Net 30', custom_fields: {}, archived_at: null,
       created_at: expect.stringMatching(Z), updated_at: expect.stringMatching(Z),
     });
@@ -40,18 +40,18 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
     const w = await t.workspace();
     const first = await create(w, { name: 'Birch Co', external_ref: 'ref-b', email: 'old@birch.test' });
     const again = await w.api.post('/v1/client-accounts', {
-      name: 'Birch Company Renamed', external_ref: 'ref-b', email: 'new@birch.test', phone: '555-0199', notes: 'Gate code 12',
+      name: 'Birch Company Renamed', external_ref: 'ref-b', email: 'new@birch.test', phone: '(555) 555-0199', notes: 'Gate code 12',
     });
     expect(again.status).toBe(200);
     expect(again.body.created).toBe(false);
     expect(again.body.data.id).toBe(first.id);
     expect(again.body.data.name).toBe('Birch Co');
     expect(again.body.data.email).toBe('old@birch.test');
-    expect(again.body.data.phone).toBe('555-0199');
+    expect(again.body.data.phone).toBe('(555) 555-0199');
     expect(again.body.data.notes).toBe('Gate code 12');
     expect(again.body.data.address).toBeNull();
     const read = await w.api.get(`/v1/client-accounts/${first.id}`);
-    expect(read.body.data).toMatchObject({ name: 'Birch Co', email: 'old@birch.test', phone: '555-0199', notes: 'Gate code 12' });
+    expect(read.body.data).toMatchObject({ name: 'Birch Co', email: 'old@birch.test', phone: '(555) 555-0199', notes: 'Gate code 12' });
     const list = await w.api.get('/v1/client-accounts');
     expect(list.body.pagination.total).toBe(1);
   });
@@ -260,7 +260,7 @@ describe('GET /v1/client-accounts/{id}', () => {
 describe('PATCH /v1/client-accounts/{id}', () => {
   it('changes the sent fields only and moves updated_at', async () => {
     const w = await t.workspace();
-    const a = await create(w, { name: 'Juniper', email: 'j@j.test', phone: '1' });
+    const a = await create(w, { name: 'Juniper', email: 'j@j.test', phone: '(555) 555-0111' });
     await new Promise((r) => setTimeout(r, 1100));
     const res = await w.api.patch(`/v1/client-accounts/${a.id}`, { name: 'Juniper Holdings', phone: null, notes: 'VIP' });
     expect(res.status).toBe(200);

@@ -12,10 +12,10 @@ const USER_KEYS = ['id', 'name', 'username', 'email', 'role', 'job_title', 'phon
 
 describe('GET /v1/users', () => {
   it('lists the workspace\'s active users with the user object shape', async () => {
-    const w = await t.workspace({ owner: { name: 'Olive Owner', email: 'olive@example.com', job_title: 'President', phone_number: '555-0001' } });
+    const w = await t.workspace({ owner: { name: 'Olive Owner', email: 'olive@example.com', job_title: 'President', phone_number: '(555) 555-0001' } });
     const member = await t.user(w.firmId, {
       name: 'Mia Member', email: 'mia@example.com', username: 'mia', role: 'member', job_title: 'Estimator',
-      phone_number: '555-0002', headshot_url: 'https://img.example.com/mia.png',
+      phone_number: '(555) 555-0002', headshot_url: 'https://img.example.com/mia.png',
     });
     const res = await w.api.get('/v1/users');
     expect(res.status).toBe(200);
@@ -27,11 +27,11 @@ describe('GET /v1/users', () => {
     }
     expect(owner).toMatchObject({
       id: w.ownerId, name: 'Olive Owner', email: 'olive@example.com', role: 'owner', job_title: 'President',
-      phone_number: '555-0001', headshot_url: null, is_firm_owner: true,
+      phone_number: '(555) 555-0001', headshot_url: null, is_firm_owner: true,
     });
     expect(mia).toEqual({
       id: member.id, name: 'Mia Member', username: 'mia', email: 'mia@example.com', role: 'member', job_title: 'Estimator',
-      phone_number: '555-0002', headshot_url: 'https://img.example.com/mia.png', is_firm_owner: false,
+      phone_number: '(555) 555-0002', headshot_url: 'https://img.example.com/mia.png', is_firm_owner: false,
       created_at: expect.stringMatching(MICRO),
     });
   });

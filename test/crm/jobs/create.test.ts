@@ -83,7 +83,7 @@ describe('POST /v1/jobs: the created job', () => {
   it('stores every sent field', async () => {
     const w = await t.workspace();
     const body = {
-      name: 'Full Job', contact_name: 'Jane Roe', contact_email: 'jane@example.com', contact_phone: '555-0100',
+      name: 'Full Job', contact_name: 'Jane Roe', contact_email: 'jane@example.com', contact_phone: '(555) 555-0100',
       bill_to_name: 'Billing Co', bill_to_email: 'ap@billing.example', description: 'Desc', notes: 'Notes',
       status: 'active', priority: 'high', source: 'Website', estimated_value: 12500.5, probability: 40,
       start_date: '2026-04-01', end_date: '2026-04-03', next_follow_up: '2026-03-15', external_ref: 'CRM-FULL-1',
@@ -317,8 +317,9 @@ describe('POST /v1/jobs: over-long text is cut', () => {
   it('name 250 → 200, contact_name → 200, contact_email 130 → 120, bill_to_name → 200, bill_to_email → 255, source 120 → 100', async () => {
     const w = await t.workspace();
     const name = 'N'.repeat(250);
-    const contactEmail = 'e'.repeat(130);
-    const billToEmail = 'b'.repeat(300);
+    // Valid addresses (checked before they are cut), longer than their maximum.
+    const contactEmail = `${'e'.repeat(120)}@x.example`;
+    const billToEmail = `${'b'.repeat(290)}@x.example`;
     const source = 's'.repeat(120);
     const res = await w.api.post('/v1/jobs', {
       name, contact_name: 'c'.repeat(250), contact_email: contactEmail, bill_to_name: 'B'.repeat(260),
@@ -336,7 +337,7 @@ describe('POST /v1/jobs: over-long text is cut', () => {
 
   it('text at the maximum is kept whole', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/jobs', { name: 'x'.repeat(200), contact_email: 'y'.repeat(120), source: 'z'.repeat(100) });
+    const res = await w.api.post('/v1/jobs', { name: 'x'.repeat(200), contact_email: `${'y'.repeat(110)}@x.example`, source: 'z'.repeat(100) });
     expect(res.status).toBe(201);
     expect(res.body.data.name).toHaveLength(200);
     expect(res.body.data.contact_email).toHaveLength(120);

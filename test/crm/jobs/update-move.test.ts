@@ -37,7 +37,7 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('changes only the sent fields', async () => {
     const w = await t.workspace();
     const job = await make(w, {
-      name: 'Patch Me', company: 'Patch Co', contact_name: 'Pat', contact_email: 'pat@example.com', contact_phone: '555',
+      name: 'Patch Me', company: 'Patch Co', contact_name: 'Pat', contact_email: 'pat@example.com', contact_phone: '(555) 555-0155',
       address: '1 Patch Rd', description: 'd', notes: 'n', job_type: 'Sealcoating', priority: 'high', source: 'Referral',
       estimated_value: 999.99, probability: 30, start_date: '2026-05-01', end_date: '2026-05-02', next_follow_up: '2026-04-20',
       external_ref: 'P-1', bill_to_name: 'Bill', bill_to_email: 'bill@example.com',
@@ -57,7 +57,7 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('null clears nullable fields', async () => {
     const w = await t.workspace();
     const job = await make(w, {
-      name: 'Clear Me', contact_name: 'C', contact_email: 'c@example.com', contact_phone: '1', bill_to_name: 'B',
+      name: 'Clear Me', contact_name: 'C', contact_email: 'c@example.com', contact_phone: '(555) 555-0111', bill_to_name: 'B',
       bill_to_email: 'b@example.com', description: 'd', notes: 'n', job_type: 'Patching', source: 'x', estimated_value: 5,
       probability: 5, start_date: '2026-01-01', end_date: '2026-01-02', next_follow_up: '2026-01-03', external_ref: 'CLR-1',
       address: '8 Clear St',
@@ -193,13 +193,47 @@ describe('PATCH /v1/jobs/{id}', () => {
     expect(ok.body.data.assigned_to.id).toBe(member.id);
   });
 
+  it('an end_date before start_date is a 400, on create, on update and on an upsert; nothing changes', async () => {
+    const w = await t.workspace();
+    const inverted = await w.api.post('/v1/jobs', { name: 'Backwards', start_date: '2026-05-02', end_date: '2026-05-01' });
+    expect(inverted.status).toBe(400);
+    expect(inverted.body).toMatchObject({ error: 'end_date cannot be before start_date', field: 'end_date' });
+    expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(0);
+
+    const job = await make(w, { name: 'Forwards', start_date: '2026-05-01', end_date: '2026-05-03', external_ref: 'F-1' });
+    const sameDay = await w.api.patch(`/v1/jobs/${job.id}`, { end_date: '2026-05-01' });
+    expect(sameDay.status).toBe(200);
+    // Each alone would invert the dates already stored.
+    for (const body of [{ end_date: '2026-04-30' }, { start_date: '2026-05-02' }, { start_date: '2026-06-01', end_date: '2026-05-31' }]) {
+      const res = await w.api.patch(`/v1/jobs/${job.id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.field).toBe('end_date');
+    }
+    const upsert = await w.api.post('/v1/jobs', { name: 'Forwards', external_ref: 'F-1', start_date: '2026-07-01' });
+    expect(upsert.status).toBe(400);
+    expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data).toMatchObject({ start_date: '2026-05-01', end_date: '2026-05-01' });
+    // Clearing one date, or moving both together, is fine.
+    expect((await w.api.patch(`/v1/jobs/${job.id}`, { start_date: '2026-08-01', end_date: '2026-08-02' })).status).toBe(200);
+    expect((await w.api.patch(`/v1/jobs/${job.id}`, { end_date: null })).status).toBe(200);
+    expect((await w.api.patch(`/v1/jobs/${job.id}`, { start_date: '2026-09-01' })).body.data).toMatchObject({ start_date: '2026-09-01', end_date: null });
+  });
+
+  it('a merge does not take a date that would end the kept job before it starts', async () => {
+    const w = await t.workspace();
+    const kept = await make(w, { name: 'Kept', start_date: '2026-05-10' });
+    const away = await make(w, { name: 'Away', end_date: '2026-05-01', next_follow_up: '2026-05-05' });
+    const res = await w.api.post(`/v1/jobs/${away.id}/merge`, { into_job_id: kept.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ start_date: '2026-05-10', end_date: null, next_follow_up: '2026-05-05' });
+  });
+
   it('an over-long name is cut on update too', async () => {
     const w = await t.workspace();
     const job = await make(w, { name: 'Short' });
-    const res = await w.api.patch(`/v1/jobs/${job.id}`, { name: 'Q'.repeat(230), contact_email: 'm'.repeat(125) });
+    const res = await w.api.patch(`/v1/jobs/${job.id}`, { name: 'Q'.repeat(230), contact_email: `${'m'.repeat(115)}@x.example` });
     expect(res.status).toBe(200);
     expect(res.body.data.name).toBe('Q'.repeat(200));
-    expect(res.body.data.contact_email).toBe('m'.repeat(120));
+    expect(res.body.data.contact_email).toBe('m'.repeat(115) + '@x.ex');
   });
 });
 

@@ -14,7 +14,7 @@ afterAll(() => t.close());
 async function pair(w: Workspace) {
   const kept = await customer(w.api, 'Acme Paving', { email: 'office@acme.test', notes: 'Gate code 1234' });
   const away = await customer(w.api, 'ACME Paving Inc', {
-    email: 'billing@acme.test', phone: '555-0100', address: '1 Main St', external_ref: 'CRM-9',
+    email: 'billing@acme.test', phone: '(555) 555-0100', address: '1 Main St', external_ref: 'CRM-9',
   });
   return { kept, away };
 }
@@ -37,7 +37,7 @@ describe('GET /v1/client-accounts/{id}/merge-preview', () => {
       field: 'name', label: 'Name', keep_value: 'Acme Paving', merge_away_value: 'ACME Paving Inc',
       needs_choice: true, default: 'keep', can_keep_both: false,
     });
-    expect(byField.phone).toMatchObject({ keep_value: null, merge_away_value: '555-0100', needs_choice: false, default: 'drop' });
+    expect(byField.phone).toMatchObject({ keep_value: null, merge_away_value: '(555) 555-0100', needs_choice: false, default: 'drop' });
     expect(byField.address).toMatchObject({ keep_value: null, merge_away_value: '1 Main St', needs_choice: false, default: 'drop' });
     expect(byField.notes).toMatchObject({ keep_value: 'Gate code 1234', merge_away_value: null, needs_choice: false, default: 'keep' });
     expect(byField.email).toMatchObject({ needs_choice: true, default: 'keep' });
@@ -174,7 +174,7 @@ describe('POST /v1/client-accounts/{id}/merge', () => {
     await ok(merge(w, away.id, { into_client_account_id: kept.id }));
     const after = (await ok(w.api.get(`/v1/client-accounts/${kept.id}`))).data;
     expect(after).toMatchObject({
-      name: 'Acme Paving', email: 'office@acme.test', phone: '555-0100', address: '1 Main St', notes: 'Gate code 1234', external_ref: 'CRM-9',
+      name: 'Acme Paving', email: 'office@acme.test', phone: '(555) 555-0100', address: '1 Main St', notes: 'Gate code 1234', external_ref: 'CRM-9',
     });
     expect(after.updated_at >= kept.updated_at).toBe(true);
     const byRef = await ok(w.api.get('/v1/client-accounts?external_ref=CRM-9'));

@@ -127,8 +127,8 @@ describe.each(KINDS)('%s merge errors', (kind) => {
 describe('choice values', () => {
   it("both is only for a contact's phone and email (400 invalid_choice)", async () => {
     const w = await t.workspace();
-    const away = await customer(w.api, 'Away Co', { phone: '555-0101' });
-    const kept = await customer(w.api, 'Kept Co', { phone: '555-0102' });
+    const away = await customer(w.api, 'Away Co', { phone: '(555) 555-0101' });
+    const kept = await customer(w.api, 'Kept Co', { phone: '(555) 555-0102' });
     const res = await w.api.post(`/v1/client-accounts/${away.id}/merge`, { into_client_account_id: kept.id, choices: { phone: 'both' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_choice', fields: ['phone'] });

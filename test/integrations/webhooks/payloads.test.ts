@@ -242,7 +242,7 @@ describe('job and proposal event payload', () => {
     const wk = worker();
     await subscribe(w, { target_url: r.url, event_type: 'job_created' });
     const job = await makeJob(w, {
-      name: 'Full Job', company: 'Full Co', contact_name: 'Fay', contact_email: 'fay@example.com', contact_phone: '555-0101',
+      name: 'Full Job', company: 'Full Co', contact_name: 'Fay', contact_email: 'fay@example.com', contact_phone: '(555) 555-0101',
       description: 'desc', notes: 'notes', job_type: ['Sealcoating', 'Line Striping'], priority: 'high', source: 'Referral',
       estimated_value: 2500.25, probability: 40, start_date: '2026-06-01', end_date: '2026-06-03', next_follow_up: '2026-05-20',
       external_ref: 'FULL-1', bill_to_name: 'Billy', bill_to_email: 'billy@example.com',

@@ -4,6 +4,7 @@ import type { ClientAccount } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest, notFound } from '#platform/errors.ts';
+import { emailField, phoneField } from '#platform/email-phone.ts';
 import { fillBlanks, externalRefHeld } from '#platform/records.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
@@ -72,8 +73,17 @@ export async function upsertClientAccountIn(db: Executor, firmId: number, input:
   return { account: await insertClientAccount(db, firmId, input), created: true };
 }
 
-export function upsertClientAccount(ctx: ServiceContext, input: ClientAccountInput & { name: string }) {
-  if (input.name.trim() === '') throw badRequest('name is required', { field: 'name' });
+/** The customer's email and phone checked and tidied by the one rule of each (blank clears). */
+function withContactValues<T extends ClientAccountInput>(input: T): T {
+  const out = { ...input };
+  if (input.email !== undefined) out.email = emailField(input.email, 'email');
+  if (input.phone !== undefined) out.phone = phoneField(input.phone, 'phone');
+  return out;
+}
+
+export function upsertClientAccount(ctx: ServiceContext, sent: ClientAccountInput & { name: string }) {
+  if (sent.name.trim() === '') throw badRequest('name is required', { field: 'name' });
+  const input = withContactValues(sent);
   return inWorkspaceTransaction(ctx, async (trx) => {
     return upsertClientAccountIn(trx, ctx.auth.firm.id, input);
   });
@@ -85,8 +95,9 @@ export async function getClientAccount(ctx: ServiceContext, id: number): Promise
   return account;
 }
 
-export function updateClientAccount(ctx: ServiceContext, id: number, input: ClientAccountInput): Promise<ClientAccount> {
+export function updateClientAccount(ctx: ServiceContext, id: number, sent: ClientAccountInput): Promise<ClientAccount> {
   const firmId = ctx.auth.firm.id;
+  const input = withContactValues(sent);
   return inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findClientAccount(trx, firmId, id);
     if (!existing) throw clientAccountNotFound();

@@ -8,7 +8,8 @@ import { badRequest, conflict, notFound } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
 import { now } from '#platform/time.ts';
 import { channelRows, findContact } from './repo.ts';
-import { CHANNEL_KINDS, CHANNEL_LABELS, DEFAULT_LABEL, formatPhone, looksLikeEmail, valueKey, type ChannelKind } from './rules.ts';
+import { emailField, phoneField } from '#platform/email-phone.ts';
+import { CHANNEL_KINDS, CHANNEL_LABELS, DEFAULT_LABEL, valueKey, type ChannelKind } from './rules.ts';
 import { channelObject } from './serialize.ts';
 import { contactNotFound, insertChannel, makePrimaryChannel, materializeChannels, primaryValues, saveContact, type Trx } from './write.ts';
 import type { ChannelInput } from './schemas.ts';
@@ -17,17 +18,8 @@ const channelNotFound = () => notFound('Channel not found', { message: 'The pers
 
 /** The stored form of a value of `kind`, or the channel endpoints' 400. */
 function cleanValue(kind: ChannelKind, value: string | undefined): string {
-  const v = value?.trim() ?? '';
-  if (v === '') throw badRequest('value is required', { field: 'value' });
-  if (kind === 'email') {
-    if (!looksLikeEmail(v)) throw badRequest("That email doesn't look right.", { field: 'value' });
-    return v;
-  }
-  const phone = formatPhone(v);
-  if (!phone.ok) {
-    throw badRequest(phone.reason === 'short' ? 'Type the whole phone number.' : 'That phone number has too many digits.', { field: 'value' });
-  }
-  return phone.value;
+  if ((value?.trim() ?? '') === '') throw badRequest('value is required', { field: 'value' });
+  return (kind === 'email' ? emailField(value, 'value', "That email doesn't look right.") : phoneField(value, 'value'))!;
 }
 
 function cleanLabel(label: string | undefined): string | undefined {

@@ -4,6 +4,7 @@ import type { Job } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
+import { emailField, phoneField } from '#platform/email-phone.ts';
 import { truncate } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { findClientAccount } from '#crm/client-accounts/repo.ts';
@@ -57,6 +58,9 @@ export async function addJobPerson(ctx: ServiceContext, jobId: number, input: Jo
   if (input.contact_id === undefined && !input.name?.trim() && !input.email?.trim()) {
     throw badRequest('Add at least a name or an email.', { code: 'contact_empty' });
   }
+  // Checked up front, also when the email finds a saved person and the values go unused.
+  emailField(input.email, 'email');
+  phoneField(input.phone, 'phone');
   return inWorkspaceTransaction(ctx, async (trx) => {
     const job = await findVisibleJob(trx, firmId, jobId, ctx.auth.user);
     if (!job) throw jobNotFound();

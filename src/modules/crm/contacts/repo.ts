@@ -5,8 +5,8 @@ import type { Engine, Executor } from '#db/dialect.ts';
 import type { Contact, ContactChannel, DB, Job, JobContactTable, User } from '#db/tables.ts';
 import { CASEFOLD_FUNCTION, containsText } from '#db/text-search.ts';
 import { onVisibleJob, visibleTo } from '#crm/jobs/repo.ts';
+import { emailKey } from '#platform/email-phone.ts';
 import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
-import { emailKey } from './rules.ts';
 
 /** A contact row with its primary company's name (client_account.name). */
 export type ContactRow = Contact & { ca_name: string | null };

@@ -16,7 +16,8 @@ import { applyCustomFieldValues } from '#crm/custom-fields/values.ts';
 import { saveJobChanges } from '#crm/jobs/service.ts';
 import { findActiveUser } from '#workspace/users/repo.ts';
 import { channelRows, findContact, findContactRow, jobsOfContact, linkRows, listContactRows, type ContactFilter } from './repo.ts';
-import { emailKey, looksLikeEmail, PREFERRED_CHANNELS, sortKeyOf, tidyPhone } from './rules.ts';
+import { emailField, emailKey, phoneField } from '#platform/email-phone.ts';
+import { PREFERRED_CHANNELS, sortKeyOf } from './rules.ts';
 import { channelObject, contactJobObject, contactObject, linkObject, type ChannelView } from './serialize.ts';
 import { contactNotFound, insertChannel, materializeChannels, putPrimaryValue, primaryValues, saveContact,
   setPrimaryCompany, type Trx } from './write.ts';
@@ -63,12 +64,6 @@ export async function listContacts(ctx: ServiceContext, filter: Omit<ContactFilt
 }
 
 // ---- shared validation ---------------------------------------------------------------------
-
-function cleanEmail(v: string | null | undefined): string | null | undefined {
-  const e = text(v);
-  if (e && !looksLikeEmail(e)) throw badRequest('email does not look like an email address', { field: 'email' });
-  return e;
-}
 
 function cleanPreferredChannel(v: string | null | undefined): string | null | undefined {
   if (v === undefined || v === null) return v;
@@ -132,9 +127,8 @@ function plainColumns(input: ContactInput): Partial<Contact> {
 /** Creates a person in `trx` (also used when a new person is added to a job). */
 export async function createContactIn(ctx: ServiceContext, trx: Trx, input: ContactInput): Promise<Contact> {
   const firmId = ctx.auth.firm.id;
-  const email = cleanEmail(input.email) ?? null;
-  const phoneText = text(input.phone);
-  const phone = phoneText ? tidyPhone(phoneText) : null;
+  const email = emailField(input.email, 'email') ?? null;
+  const phone = phoneField(input.phone, 'phone') ?? null;
   const cols = plainColumns(input);
   const hasCompany = (input.client_account_id ?? null) !== null || !!text(input.company);
   if (!cols.name && !hasCompany && !email && !phone) throw badRequest(AT_LEAST_ONE, { code: 'contact_empty' });
@@ -194,9 +188,8 @@ export function updateContact(ctx: ServiceContext, id: number, input: ContactInp
   return inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findContact(trx, firmId, id);
     if (!existing) throw contactNotFound();
-    const email = cleanEmail(input.email);
-    const phoneText = text(input.phone);
-    const phone = phoneText === undefined ? undefined : phoneText === null ? null : tidyPhone(phoneText);
+    const email = emailField(input.email, 'email');
+    const phone = phoneField(input.phone, 'phone');
     const cols = plainColumns(input);
     if (cols.assigned_user_id && cols.assigned_user_id !== existing.assigned_user_id) await assertSalesperson(trx, firmId, cols.assigned_user_id);
     const account = await companyOf(trx, firmId, input);

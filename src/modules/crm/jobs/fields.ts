@@ -2,6 +2,7 @@
 // the workspace's spelling, money to cents, stage keys checked against the pipeline.
 import type { Job, JobStage } from '#db/tables.ts';
 import { badRequest } from '#platform/errors.ts';
+import { emailField, phoneField } from '#platform/email-phone.ts';
 import { dollarsToCents } from '#platform/money.ts';
 import { nameKey, truncate } from '#platform/text.ts';
 import type { JobInput } from './schemas.ts';
@@ -14,7 +15,7 @@ export const MAX_LENGTH = {
   company: 200, address: 500,
 } as const;
 
-const PASS_THROUGH = ['contact_phone', 'description', 'notes', 'probability', 'start_date', 'end_date',
+const PASS_THROUGH = ['description', 'notes', 'probability', 'start_date', 'end_date',
   'next_follow_up', 'priority', 'external_ref', 'assigned_to_user_id'] as const;
 
 function blankToNull(v: string | null | undefined): string | null | undefined {
@@ -37,6 +38,15 @@ export function normalizeJobTypes(value: string | string[] | null, allowed: stri
   return [...new Set(parts.map((p) => byKey.get(p.toLowerCase())!))].join(', ');
 }
 
+/** A job's dates as they will stand: an end before the start is a 400 (YYYY-MM-DD compares as text). */
+export function assertDateOrder(start: string | null | undefined, end: string | null | undefined): void {
+  if (start && end && end < start) {
+    throw badRequest('end_date cannot be before start_date', {
+      code: 'invalid_request', field: 'end_date', message: `The job would end (${end}) before it starts (${start})`,
+    });
+  }
+}
+
 export function stageFor(stages: JobStage[], key: string): JobStage {
   const stage = stages.find((s) => s.key === key);
   if (!stage) {
@@ -55,9 +65,12 @@ export function jobColumns(input: JobInput, jobTypes: string[], stages: JobStage
     set('name', name);
     set('name_key', nameKey(name));
   }
-  for (const f of ['contact_name', 'contact_email', 'bill_to_name', 'bill_to_email', 'source', 'address'] as const) {
+  for (const f of ['contact_name', 'bill_to_name', 'source', 'address'] as const) {
     set(f, truncate(blankToNull(input[f]), MAX_LENGTH[f]));
   }
+  // Emails and phones follow the one rule of each; an email is checked before it is cut.
+  for (const f of ['contact_email', 'bill_to_email'] as const) set(f, truncate(emailField(input[f], f), MAX_LENGTH[f]));
+  set('contact_phone', phoneField(input.contact_phone, 'contact_phone'));
   for (const f of PASS_THROUGH) {
     const v = input[f];
     set(f, (typeof v === 'string' ? blankToNull(v) : v) as never);

@@ -13,7 +13,7 @@ import { jobTypesOf } from '#platform/workspace.ts';
 import { listStages } from '#crm/job-stages/repo.ts';
 import { findActiveUser } from '#workspace/users/repo.ts';
 import { recordJobCreated, recordJobStatusChanged, recordJobUpdated } from './events.ts';
-import { jobColumns, stageFor } from './fields.ts';
+import { assertDateOrder, jobColumns, stageFor } from './fields.ts';
 import type { JobInput } from './schemas.ts';
 import { customerColumns, siteColumns, siteForAddress } from './links.ts';
 import { moveJobRecords } from './merge-movers.ts';
@@ -107,6 +107,8 @@ export async function saveJobChanges(trx: Trx, job: Job, changes: Partial<Job>):
 async function applyUpdate(ctx: ServiceContext, trx: Trx, existing: Job, input: JobInput, stages: JobStage[]): Promise<boolean> {
   const firmId = ctx.auth.firm.id;
   const cols = jobColumns(input, jobTypesOf(ctx.auth.firm), stages);
+  assertDateOrder(cols.start_date !== undefined ? cols.start_date : existing.start_date,
+    cols.end_date !== undefined ? cols.end_date : existing.end_date);
   if (cols.external_ref) await assertRefFree(trx, firmId, cols.external_ref, existing.id);
   if (cols.assigned_to_user_id !== undefined && cols.assigned_to_user_id !== existing.assigned_to_user_id) {
     await assertAssignable(trx, firmId, cols.assigned_to_user_id);
@@ -149,6 +151,7 @@ export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{
     if (input.name === undefined || input.name.trim() === '') throw badRequest('name is required', { field: 'name' });
 
     const cols = jobColumns({ status: 'lead', priority: 'normal', source: 'api', ...input }, jobTypesOf(ctx.auth.firm), stages);
+    assertDateOrder(cols.start_date, cols.end_date);
     const owner = input.assigned_to_user_id ?? defaultAssignee(ctx);
     if (input.assigned_to_user_id !== undefined) await assertAssignable(trx, firmId, owner);
     Object.assign(cols, await customerColumns(trx, firmId, input, cols.company));
@@ -250,6 +253,13 @@ export async function mergeJob(ctx: ServiceContext, id: number, intoId: number):
     assertDeletionAllowed(ctx);
 
     const fills: Partial<Job> = fillBlanks(kept, away, MERGE_FILLABLE);
+    // The kept job's dates win: a date of the other job that would end it before it starts is not taken.
+    const start = fills.start_date ?? kept.start_date;
+    const end = fills.end_date ?? kept.end_date;
+    if (start && end && end < start) {
+      delete fills.start_date;
+      delete fills.end_date;
+    }
     const customFields = { ...JSON.parse(away.custom_fields), ...JSON.parse(kept.custom_fields) };
     if (JSON.stringify(customFields) !== kept.custom_fields) fills.custom_fields = JSON.stringify(customFields);
 

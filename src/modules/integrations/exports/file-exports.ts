@@ -12,7 +12,7 @@ import { can } from '#platform/permissions.ts';
 import { billingBlocked } from '#platform/plans.ts';
 import { millisOf, now, storedAt, zWire } from '#platform/time.ts';
 import {
-  countPendingExports, findExportByLink, findExportFile, insertExportFile, insertExportLink, subscriptionStatusOf,
+  countPendingExports, findExportByLink, findExportFile, findExportLinkToken, insertExportFile, insertExportLink, subscriptionStatusOf,
 } from './repo.ts';
 import { statusAt } from './serialize.ts';
 import { finalPath } from './storage.ts';
@@ -66,8 +66,9 @@ const exportNotFound = () => notFound('Export not found');
 
 /**
  * An export of the caller's workspace (a user who sees only their own jobs sees only the exports
- * they requested: the file holds what its requester sees). A ready one comes with a fresh
- * download link: only the link's hash is stored, so each read mints its own.
+ * they requested: the file holds what its requester sees). A ready one comes with its download
+ * link: one per file, made by the first poll and shown again until the file expires, so a client
+ * polling every second does not leave a row per poll.
  */
 export async function readExport(ctx: ServiceContext, id: number): Promise<{ file: ExportFile; now: string; token: string | null }> {
   const { db } = ctx.database;
@@ -76,9 +77,19 @@ export async function readExport(ctx: ServiceContext, id: number): Promise<{ fil
   if (!file) throw exportNotFound();
   const at = now();
   if (statusAt(file, at) !== 'ready') return { file, now: at, token: null };
-  const token = randomBytes(32).toString('base64url');
-  await insertExportLink(db, file, hashKey(token), at);
+  const token = await findExportLinkToken(db, file.id) ?? await makeExportLink(ctx, file, at);
   return { file, now: at, token };
+}
+
+/** The file's link, made in the workspace's lock so that two first polls at once share one. */
+function makeExportLink(ctx: ServiceContext, file: ExportFile, at: string): Promise<string> {
+  return inWorkspaceTransaction(ctx, async (trx) => {
+    const made = await findExportLinkToken(trx, file.id);
+    if (made) return made;
+    const token = randomBytes(32).toString('base64url');
+    await insertExportLink(trx, file, token, hashKey(token), at);
+    return token;
+  });
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

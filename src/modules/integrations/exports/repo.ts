@@ -28,9 +28,16 @@ export async function countPendingExports(db: Executor, firmId: number, now: str
   return Number(row.n);
 }
 
-export async function insertExportLink(db: Executor, file: ExportFile, tokenHash: string, createdAt: string): Promise<void> {
+export async function insertExportLink(db: Executor, file: ExportFile, token: string, tokenHash: string, createdAt: string): Promise<void> {
   await db.insertInto('export_file_links')
-    .values({ firm_id: file.firm_id, export_file_id: file.id, token_hash: tokenHash, created_at: createdAt }).execute();
+    .values({ firm_id: file.firm_id, export_file_id: file.id, token, token_hash: tokenHash, created_at: createdAt }).execute();
+}
+
+/** The token of the file's download link, the first one made (null when none has been made). */
+export async function findExportLinkToken(db: Executor, fileId: number): Promise<string | null> {
+  const row = await db.selectFrom('export_file_links').select('token')
+    .where('export_file_id', '=', fileId).where('token', 'is not', null).orderBy('id').limit(1).executeTakeFirst();
+  return row?.token ?? null;
 }
 
 /** The export a download link points at. */
