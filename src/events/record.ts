@@ -6,6 +6,7 @@ import type { Event } from '#db/tables.ts';
 import { now } from '#platform/time.ts';
 import { isDeliverable } from './catalog.ts';
 import { queueDeliveries } from './queue.ts';
+import { flag } from '#db/tables/shared.ts';
 
 export interface EventInput {
   firmId: number;
@@ -38,7 +39,7 @@ export async function recordEvent(trx: Executor, input: EventInput): Promise<{ e
     firm_id: input.firmId,
     event_id: randomUUID(),
     event_type: input.type,
-    in_feed: input.inFeed ? 1 : 0,
+    in_feed: flag(input.inFeed),
     occurred_at: input.occurredAt ?? createdAt,
     created_at: createdAt,
     entity_type: input.entity.type,

@@ -1,6 +1,8 @@
 // Plans and billing states (document 1, Authentication: Plan).
 export const PLANS = ['trial', 'bronze', 'silver', 'gold', 'platinum'] as const;
 export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'trial_ended', 'past_due', 'canceled'] as const;
+export type Plan = (typeof PLANS)[number];
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** API access needs Gold or higher. A trial runs with the full product, so it includes the API. */
 export function planIncludesApi(plan: string): boolean {

@@ -4,6 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
 import type { Firm, User } from '#db/tables.ts';
+import { flag, type Flag } from '#db/tables/shared.ts';
 import { validateBody } from '#platform/ajv.ts';
 import { invalidateAuthCache } from '#platform/auth-cache.ts';
 import { inTransaction } from '#platform/context.ts';
@@ -126,7 +127,10 @@ export async function updateWorkspace(database: Database, firmId: number, body: 
   await afterwardsForgetKeys(inTransaction(database, async (trx) => {
     const firm = await firmOrThrow(trx, firmId);
     const changes: Partial<Firm> = {};
-    for (const f of ['name', 'plan', 'subscription_status', 'timezone'] as const) if (input[f] !== undefined) changes[f] = input[f];
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.plan !== undefined) changes.plan = input.plan;
+    if (input.subscription_status !== undefined) changes.subscription_status = input.subscription_status;
+    if (input.timezone !== undefined) changes.timezone = input.timezone;
     if (input.settings) changes.settings = JSON.stringify({ ...settingsOf(firm), ...input.settings });
     if (input.job_types) changes.job_types = JSON.stringify(input.job_types);
     if (input.divisions) changes.divisions = JSON.stringify(input.divisions);
@@ -174,7 +178,7 @@ async function insertUser(db: Executor, firmId: number, input: CreateUser): Prom
   const role = (input.role ?? 'member') as Role;
   const defaults = defaultFlags(role);
   const t = now();
-  const flagValues = Object.fromEntries(USER_FLAGS.map((f) => [f, (input[f] ?? defaults[f]) ? 1 : 0])) as Record<(typeof USER_FLAGS)[number], number>;
+  const flagValues = Object.fromEntries(USER_FLAGS.map((f) => [f, flag(input[f] ?? defaults[f])])) as Record<(typeof USER_FLAGS)[number], Flag>;
   return db.insertInto('users').values({
     firm_id: firmId,
     name: input.name,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { account as customer, job, ok, site } from '#test/helpers/records.ts';
 import { accountTask, activity, channel, channelsOf, contact, customField, link, linksOf, note, row, task } from './fixtures.ts';
+import type { Flag } from '#db/tables.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startApp(); });
@@ -96,7 +97,7 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const { kept, away } = await pair(w);
     const shared = await job(w.api, { name: 'Shared' });
     const own = await job(w.api, { name: 'Own' });
-    const jc = (job_id: number, contact_id: number, role: string | null, is_primary: number) => t.database.db.insertInto('job_contacts')
+    const jc = (job_id: number, contact_id: number, role: string | null, is_primary: Flag) => t.database.db.insertInto('job_contacts')
       .values({ job_id, contact_id, role, is_primary, bills_separately: 0, created_at: '2026-01-01T00:00:00.000000' }).execute();
     await jc(shared.id, kept, null, 0);
     await jc(shared.id, away, 'billing', 1);

@@ -4,6 +4,7 @@ import type { Database } from '#db/database.ts';
 import type { CustomFieldEntity } from '#db/tables.ts';
 import type { Client } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
+import type { Flag } from '#db/tables.ts';
 
 const T = '2026-01-01T00:00:00.000000';
 
@@ -11,7 +12,7 @@ export interface ContactFields {
   name?: string | null; email?: string | null; phone?: string | null; company?: string | null;
   client_account_id?: number | null; title?: string | null; contact_type?: string | null; notes?: string | null;
   assigned_user_id?: number | null; preferred_channel?: string | null; birthday?: string | null;
-  do_not_contact?: number; do_not_contact_reason?: string | null; tags?: string[]; custom_fields?: Record<string, unknown>;
+  do_not_contact?: Flag; do_not_contact_reason?: string | null; tags?: string[]; custom_fields?: Record<string, unknown>;
 }
 
 /** A contact with its email and phone as primary channels (as the contacts area keeps them). */

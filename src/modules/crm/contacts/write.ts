@@ -15,6 +15,7 @@ import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { saveJobChanges } from '#crm/jobs/service.ts';
 import { channelRows, jobsLedBy } from './repo.ts';
 import { DEFAULT_LABEL, sortKeyOf, valueKey, type ChannelKind } from './rules.ts';
+import type { Flag } from '#db/tables/shared.ts';
 
 export type Trx = Transaction<DB>;
 
@@ -105,7 +106,7 @@ export async function insertChannel(trx: Trx, contact: Pick<Contact, 'id' | 'fir
 /** Makes `channelId` the one primary of its kind. */
 export async function makePrimaryChannel(trx: Trx, contactId: number, kind: ChannelKind, channelId: number): Promise<void> {
   await trx.updateTable('contact_channels').set((eb) => ({
-    is_primary: eb.case().when('id', '=', channelId).then(1).else(0).end(),
+    is_primary: eb.case().when('id', '=', channelId).then(eb.lit<Flag>(1)).else(eb.lit<Flag>(0)).end(),
   })).where('contact_id', '=', contactId).where('kind', '=', kind).execute();
 }
 

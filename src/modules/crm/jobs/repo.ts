@@ -19,7 +19,7 @@ const JOB_OBJECT_COLUMNS = [
 ] as const satisfies readonly (keyof Job)[];
 
 export type JobRow = Pick<Job, (typeof JOB_OBJECT_COLUMNS)[number]> & {
-  au_name: string; au_username: string | null; au_email: string; au_role: string; au_job_title: string | null;
+  au_name: string; au_username: string | null; au_email: string; au_role: User['role']; au_job_title: string | null;
   au_phone_number: string | null; au_headshot_url: string | null; au_created_at: string;
   stage_label: string | null; ca_external_ref: string | null; lo_external_ref: string | null;
 };

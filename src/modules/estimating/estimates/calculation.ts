@@ -10,6 +10,7 @@ import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import { decimal } from '#estimating/catalog/serialize.ts';
 import type { Settings } from '#platform/workspace.ts';
 import type { Estimate, EstimateCostLine, EstimateLine, EstimateTree } from './repo.ts';
+import { flag } from '#db/tables/shared.ts';
 
 /** The stored `pricing` of an estimate (dollars and fractions as the API shows them). */
 export interface StoredPricing {
@@ -209,7 +210,7 @@ export function storedCalculation(result: EstimateResult, lineCount: number) {
   const t = result.totals;
   return {
     calculation: JSON.stringify(calculation),
-    priced: priced ? 1 : 0,
+    priced: flag(priced),
     price_cents: priced ? dollarsToCents(t.price) : null,
     subtotal_cents: priced ? dollarsToCents(t.subtotal) : null,
     tax_cents: priced ? dollarsToCents(t.tax) : null,

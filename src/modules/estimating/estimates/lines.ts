@@ -38,7 +38,7 @@ async function areaFor(step: WriteStep, body: { area_id?: number; area_name?: st
   const e = tree.estimate;
   const row = {
     firm_id: e.firm_id, estimate_id: e.id, name: name || 'Main', position: nextPosition(tree.areas), quantity_source: 'manual',
-    takeoff_id: null, active: 1, created_at: at, updated_at: at,
+    takeoff_id: null, active: 1 as const, created_at: at, updated_at: at,
   };
   const { id } = await trx.insertInto('estimate_areas').values(row).returning('id').executeTakeFirstOrThrow();
   const area = { id, ...row };

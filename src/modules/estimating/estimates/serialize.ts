@@ -10,6 +10,7 @@ import { zWire } from '#platform/time.ts';
 import { calculationOf, linesInBid, storedJobCosts, storedPricing, type Calculation, type StoredHaul } from './calculation.ts';
 import type { EstimateTree } from './repo.ts';
 import { ESTIMATE_STATUSES } from './schemas.ts';
+import type { Flag } from '#db/tables.ts';
 
 /** The pre-tax margin % (margin ÷ subtotal), rounded as the engine rounds every margin %. */
 export function marginOfSubtotal(e: Pick<EstimateTotalsColumns, 'margin_cents' | 'subtotal_cents'>): number | null {
@@ -23,7 +24,7 @@ export function marginOfSubtotal(e: Pick<EstimateTotalsColumns, 'margin_cents' |
  * together (calculation.ts, storedCalculation), so a priced row missing one is a broken row: it
  * fails loudly rather than reaching the wire as 0.
  */
-export function totalsOf(e: EstimateTotalsColumns & { priced: number }) {
+export function totalsOf(e: EstimateTotalsColumns & { priced: Flag }) {
   if (e.priced !== 1) return null;
   const { price_cents: price, subtotal_cents: subtotal, tax_cents: tax, cost_cents: cost, margin_cents: margin, optional_total_cents: optional } = e;
   if (price === null || subtotal === null || tax === null || cost === null || margin === null || optional === null) {

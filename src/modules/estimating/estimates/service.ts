@@ -125,7 +125,7 @@ async function applyTemplate(trx: Trx, e: Estimate, templateId: number, book: Pr
 /** Inserts a new estimate row; shared by create and change orders. */
 export async function insertEstimate(trx: Trx, ctx: ServiceContext, fields: Pick<Estimate, 'job_id' | 'name' | 'status' | 'is_change_order' | 'parent_estimate_id' | 'change_order_mode' | 'template_id' | 'pricing' | 'job_costs'>, at: string): Promise<Estimate> {
   const row = {
-    firm_id: ctx.auth.firm.id, ...fields, doc_number: await nextDocNumber(trx, ctx.auth.firm.id), current_version: null, priced: 0,
+    firm_id: ctx.auth.firm.id, ...fields, doc_number: await nextDocNumber(trx, ctx.auth.firm.id), current_version: null, priced: 0 as const,
     calculation: null, price_cents: null, subtotal_cents: null, tax_cents: null, cost_cents: null, margin_cents: null,
     optional_total_cents: null, margin_pct: null, awarded_at: null, award_snapshot_id: null, lost_at: null, lost_reason: null,
     status_before_lost: null, revision: 0, created_by_user_id: ctx.auth.user.id, archived_at: null, created_at: at, updated_at: at,

@@ -1,0 +1,92 @@
+// Workspaces, users, API keys and the events every area records (001_spine, 002_events_out).
+import type { Generated } from 'kysely';
+import type { Flag } from './shared.ts';
+import type { Role } from '#platform/permissions.ts';
+import type { Plan, SubscriptionStatus } from '#platform/plans.ts';
+
+export interface FirmTable {
+  id: Generated<number>;
+  name: string;
+  plan: Plan;
+  subscription_status: SubscriptionStatus;
+  timezone: string;
+  settings: string;
+  job_types: string;
+  divisions: string;
+  owner_user_id: number | null;
+  next_job_number: number;
+  /** Feed events recorded so far (events/record.ts bumps it before each, which orders the feed). */
+  feed_events: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  firm_id: number;
+  name: string;
+  username: string | null;
+  email: string;
+  role: Role;
+  /** admin | estimator | sales | none; read through estimating/estimates/roles.ts, which treats anything else as none. */
+  estimating_role: string;
+  job_title: string | null;
+  phone_number: string | null;
+  headshot_url: string | null;
+  office_user: Flag;
+  schedule_editor: Flag;
+  payroll_approver: Flag;
+  sees_own_jobs_only: Flag;
+  can_delete_jobs: Flag;
+  can_view_reports: Flag;
+  can_see_pay: Flag;
+  can_see_job_costs: Flag;
+  pricing_access: Flag;
+  removed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  kind: 'workspace' | 'partner';
+  name: string | null;
+  prefix: string;
+  key_hash: string;
+  firm_id: number | null;
+  user_id: number | null;
+  permissions: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface PartnerKeyGrantTable {
+  id: Generated<number>;
+  api_key_id: number;
+  firm_id: number;
+  user_id: number;
+}
+
+export interface EventTable {
+  id: Generated<number>;
+  firm_id: number;
+  event_id: string;
+  event_type: string;
+  /** 1 for feed events (raw job events and business events); 0 for webhook-only job events. */
+  in_feed: Flag;
+  occurred_at: string;
+  created_at: string;
+  entity_type: string;
+  entity_id: number;
+  job_id: number | null;
+  data: string;
+}
+
+/** This area's tables, composed into DB (db/tables.ts). */
+export interface PlatformTables {
+  firms: FirmTable;
+  users: UserTable;
+  api_keys: ApiKeyTable;
+  partner_key_grants: PartnerKeyGrantTable;
+  events: EventTable;
+}
