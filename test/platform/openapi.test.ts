@@ -68,6 +68,16 @@ describe('each operation', () => {
     }
   });
 
+  it('describes the headers of the export answers', () => {
+    const op = (method: string, p: string) => operations.find((o) => o.method === method && o.path === p)!.op;
+    expect(Object.keys(op('GET', '/v1/exports/{file}').responses['200'].headers)).toEqual(
+      ['Content-Disposition', 'X-Service-Export-Dataset', 'X-Service-Export-Watermark', 'Cache-Control']);
+    expect(Object.keys(op('POST', '/v1/exports').responses['202'].headers)).toEqual(['Location']);
+    expect(op('POST', '/v1/exports').responses['202'].content['application/json'].schema.properties.data).toBeDefined();
+    expect(Object.keys(op('GET', '/v1/export-downloads/{token}').responses['200'].headers)).toEqual(
+      ['Content-Length', 'Content-Disposition', 'Cache-Control']);
+  });
+
   it('answers errors through that schema without losing their fields', async () => {
     const w = await t.workspace();
     const res = await w.api.post('/v1/jobs', { name: 'x', bogus: 1, other: 2 });

@@ -44,6 +44,15 @@ export function exportRoutes(app: ApiApp, env: Env): void {
       response: {
         200: {
           description: 'One JSON object per line; an empty dataset is an empty body',
+          headers: {
+            'Content-Disposition': { type: 'string', description: 'attachment; filename="<dataset>.jsonl[.gz]"' },
+            'X-Service-Export-Dataset': { type: 'string', description: 'The dataset streamed' },
+            'X-Service-Export-Watermark': {
+              type: 'string', format: 'date-time',
+              description: 'Save it: send it back as updated_after to get only what changed since (it overlaps the stream a little, so dedupe by id)',
+            },
+            'Cache-Control': { type: 'string', description: 'private, no-store' },
+          },
           content: {
             'application/x-ndjson': { schema: { type: 'string' } },
             'application/gzip': { schema: { type: 'string', format: 'binary' } },
@@ -75,7 +84,13 @@ export function exportRoutes(app: ApiApp, env: Env): void {
         from: DateString,
         to: DateString,
       }, { required: ['kind'] }),
-      response: { 202: One(ExportFileSchema) },
+      response: {
+        202: {
+          description: 'Accepted: the file is built in the background',
+          headers: { Location: { type: 'string', description: 'The file export to poll: /v1/exports/files/<id>' } },
+          content: { 'application/json': { schema: One(ExportFileSchema) } },
+        },
+      },
     },
   }, async (request, reply) => {
     const file = await requestExport(ctx(request), request.body);
@@ -101,7 +116,17 @@ export function exportRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags, summary: 'Download a workspace_data export (no key: the link is the credential, for 24 hours)', security: [],
       params: Type.Object({ token: Type.String() }),
-      response: { 200: { description: 'ZIP with one <dataset>.jsonl per dataset', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } } },
+      response: {
+        200: {
+          description: 'ZIP with one <dataset>.jsonl per dataset',
+          headers: {
+            'Content-Length': { type: 'integer', description: 'The size of the ZIP in bytes' },
+            'Content-Disposition': { type: 'string', description: 'attachment; filename="workspace_data-<id>.zip"' },
+            'Cache-Control': { type: 'string', description: 'private, no-store' },
+          },
+          content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+        },
+      },
     },
   }, async (request, reply) => {
     const { token } = request.params;
