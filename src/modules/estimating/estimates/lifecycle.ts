@@ -2,7 +2,6 @@
 // estimate_revised, numbers frozen in a version snapshot), mark won (estimate_approved, award
 // snapshot), mark lost (estimate_declined), reopen a lost estimate, and change-order estimates.
 import type { Estimate } from '#db/tables.ts';
-import { inWorkspaceTransaction } from '#platform/context.ts';
 import { conflict, forbidden } from '#platform/errors.ts';
 import { now, zWire } from '#platform/time.ts';
 import { recordEstimateApproved, recordEstimateCreated, recordEstimateDeclined, recordEstimateIssued } from './events.ts';
@@ -10,7 +9,7 @@ import { findEstimate, loadTree, totalsColumnsOf, type EstimateTree } from './re
 import { assertEstimateRole, canOverrideProfitFloor } from './roles.ts';
 import { estimateObject, marginOfSubtotal } from './serialize.ts';
 import { insertEstimate } from './service.ts';
-import { EDITABLE, assertStatus, estimateNotFound, repriceAndLog, writeEstimate, type EstimateContext, type Trx, type WriteStep } from './write.ts';
+import { EDITABLE, assertStatus, estimateNotFound, inEstimateTransaction, repriceAndLog, writeEstimate, type EstimateContext, type Trx, type WriteStep } from './write.ts';
 
 /** Freezes the estimate object as it is now (an issued version, or the award). */
 async function snapshot(step: WriteStep, kind: 'version' | 'award', version: number | null, document: unknown, overridden: boolean): Promise<number> {
@@ -158,7 +157,7 @@ export interface ChangeOrderBody { name?: string; pricing_mode?: 'additive' | 'r
  */
 export async function createChangeOrder(ctx: EstimateContext, parentId: number, body: ChangeOrderBody) {
   assertEstimateRole(ctx.auth.user, 'change_order');
-  return inWorkspaceTransaction(ctx, async (trx) => {
+  return inEstimateTransaction(ctx, async (trx, places) => {
     let parent = await findEstimate(trx, ctx.auth.firm.id, parentId, ctx.auth.user);
     if (!parent) throw estimateNotFound();
     if (parent.is_change_order === 1 && parent.parent_estimate_id !== null) {
@@ -187,7 +186,7 @@ export async function createChangeOrder(ctx: EstimateContext, parentId: number, 
         active: 1, created_at: at, updated_at: at,
       }).execute();
     }
-    const tree = await repriceAndLog({ ctx, trx, settings: ctx.auth.settings, at }, e.id, {
+    const tree = await repriceAndLog({ ctx, trx, settings: ctx.auth.settings, at, places }, e.id, {
       action: 'created', summary: `Change order (${mode}) of estimate ${parent.id}`, changes: { parent_estimate_id: parent.id, pricing_mode: mode },
     }, { totalBefore: null });
     await recordEstimateCreated(trx, tree.estimate);
