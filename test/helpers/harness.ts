@@ -107,12 +107,18 @@ export async function freshDatabase(): Promise<{ database: Database; drop: () =>
   return { database, drop: () => database.close() };
 }
 
-export async function startApp(options: { rateLimit?: { max: number; windowMs: number }; adminToken?: string | null; allowPrivateNetwork?: boolean; geocoder?: Geocoder } = {}): Promise<TestApp> {
+export async function startApp(options: {
+  rateLimit?: { max: number; windowMs: number };
+  /** The admin API's limit per address; generous unless a test asks, so provisioning is never throttled. */
+  adminRateLimit?: { max: number; windowMs: number };
+  adminToken?: string | null; allowPrivateNetwork?: boolean; geocoder?: Geocoder;
+} = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-test-'));
   const app = await buildApp(database, {
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
     rateLimit: options.rateLimit ?? { max: 1_000_000, windowMs: 1000 },
+    adminRateLimit: options.adminRateLimit ?? { max: 1_000_000, windowMs: 1000 },
     logLevel: false,
     dataDir,
     // Test receivers listen on loopback.
