@@ -1,19 +1,18 @@
 // Builds the Fastify app from the modules: conventions first (errors, validation, auth, rate
 // limits), then each area's routes under /v1, the operator's /admin/v1 when enabled, and docs.
 import Fastify, { type FastifyInstance } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
+import { DEFAULT_TRUST_PROXY, type Config } from './config.ts';
 import type { Database } from '#db/database.ts';
-import { installAuth, keyHashOf } from '#platform/auth.ts';
+import { installAuth } from '#platform/auth.ts';
+import { installRateLimits, type RateLimitConfig } from '#platform/rate-limit.ts';
 import { bodyAjv, compileTextValidator } from '#platform/ajv.ts';
 import { frameworkErrorHandler, installErrorHandler, MAX_PATH_SEGMENT } from '#platform/error-handler.ts';
 import { installSecurityHeaders } from '#platform/security-headers.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import { installJsonParser } from '#platform/json-body.ts';
-import { ApiError } from '#platform/errors.ts';
 import { describeOperation } from '#platform/openapi.ts';
 import { adminRoutes } from '#admin/routes.ts';
 import { installAreas, type Area } from './area.ts';
@@ -23,6 +22,7 @@ import type { Env } from '#platform/context.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
 
 export const API_VERSION = 'v1';
+export const SERVICE_VERSION = '0.1.0';
 
 /**
  * The reference UI's policy instead of the API's (which allows nothing): swagger-ui's own, with
@@ -33,9 +33,10 @@ export const API_VERSION = 'v1';
 function docsPolicy(header: string): string {
   return header.replace(/\s*upgrade-insecure-requests;?/, '').replace(/style-src ([^;]*?)\s*;/, "style-src $1 'unsafe-inline';");
 }
-export const SERVICE_VERSION = '0.1.0';
 
-export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl'>> & {
+export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy'>> & {
+  /** The admin API's limit per client address; the API's (rateLimit) unless given (tests provision freely). */
+  adminRateLimit?: RateLimitConfig;
   /** A geocoder to use instead of the one GROUNDWORK_GEOCODER_URL names (tests pass a local server's). */
   geocoder?: Geocoder;
   logLevel?: string | false;
@@ -54,10 +55,13 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
   const app = Fastify({
     logger: config.logLevel === false ? false : { level: config.logLevel ?? 'info' },
     // Keys are server secrets (document 1): no CORS headers are ever sent.
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies named here (by default loopback and private
+    // networks, where a reverse proxy sits): the rate limit counts unknown callers by address.
+    trustProxy: config.trustProxy ?? DEFAULT_TRUST_PROXY,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     frameworkErrors: frameworkErrorHandler,
   });
+  const limits = await installRateLimits(app, config.rateLimit, config.adminRateLimit);
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === 'body' ? bodyAjv.compile(schema as object) : compileTextValidator(schema as object)));
   installErrorHandler(app);
@@ -75,25 +79,7 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
   });
 
   await app.register(async (v1) => {
-    await v1.register(rateLimit, {
-      max: config.rateLimit.max,
-      timeWindow: config.rateLimit.windowMs,
-      // Per key (by its hash, so a forged key sharing a real key's prefix cannot drain its
-      // bucket); calls without a key share their address's bucket.
-      keyGenerator: (request) => {
-        const hash = keyHashOf(request);
-        return hash ? `key:${hash}` : `ip:${request.ip}`;
-      },
-      errorResponseBuilder: (_request, context) => {
-        const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));
-        return new ApiError(429, 'Too many requests', {
-          message: `Rate limit of ${context.max} calls per ${context.after} reached; retry after ${retryAfter} s`,
-          code: 'rate_limited',
-          usage: { limit: context.max, remaining: 0, reset_seconds: retryAfter },
-        });
-      },
-    });
-    installAuth(v1, database.db, config.authCacheMs ?? 1000);
+    installAuth(v1, database.db, config.authCacheMs ?? 1000, limits.count);
     installTextGuard(v1);
     v1.addHook('onRoute', describeOperation);
 
@@ -115,6 +101,6 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
     staticCSP: true, transformStaticCSP: docsPolicy,
   });
 
-  if (config.adminToken) adminRoutes(app, database, config.adminToken);
+  if (config.adminToken) adminRoutes(app, database, config.adminToken, limits.admin);
   return app;
 }

@@ -6,6 +6,8 @@ export interface Config {
   databaseUrl: string;
   adminToken: string | null;
   rateLimit: { max: number; windowMs: number };
+  /** Proxies whose X-Forwarded-For is believed (Fastify trustProxy): addresses, CIDRs and names, or true/false. */
+  trustProxy: boolean | string;
   /** Seed a demo workspace on first start when the database has none. */
   demo: boolean;
   /** How long a resolved API key is remembered (0 turns the memo off). */
@@ -39,6 +41,16 @@ function intFromEnv(name: string, fallback: number): number {
   return n;
 }
 
+/** Where a reverse proxy sits: on the machine or in a private network. */
+export const DEFAULT_TRUST_PROXY = 'loopback, linklocal, uniquelocal';
+
+/** GROUNDWORK_TRUST_PROXY: unset = loopback and private networks; true (every hop), false (none), or a list. */
+function trustProxyFromEnv(raw: string | undefined): boolean | string {
+  const v = raw?.trim();
+  if (!v) return DEFAULT_TRUST_PROXY;
+  return v === 'true' || v === 'false' ? v === 'true' : v;
+}
+
 export function loadConfig(): Config {
   return {
     port: intFromEnv('PORT', 3000),
@@ -50,6 +62,7 @@ export function loadConfig(): Config {
       max: intFromEnv('GROUNDWORK_RATE_LIMIT_MAX', 1000),
       windowMs: intFromEnv('GROUNDWORK_RATE_LIMIT_WINDOW_MS', 10_000),
     },
+    trustProxy: trustProxyFromEnv(process.env.GROUNDWORK_TRUST_PROXY),
     demo: process.env.GROUNDWORK_DEMO !== 'false',
     authCacheMs: process.env.GROUNDWORK_AUTH_CACHE_MS === '0' ? 0 : intFromEnv('GROUNDWORK_AUTH_CACHE_MS', 1000),
     logLevel: process.env.LOG_LEVEL || 'info',

@@ -26,6 +26,8 @@ export interface OpenOptions {
   /** PostgreSQL only: run every connection in this schema (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL only: named statements kept per connection (pg-prepared.ts). */
+  maxNamedStatements?: number;
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
@@ -35,7 +37,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolWithNamedStatements(pool) as unknown as pg.Pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolWithNamedStatements(pool, options.maxNamedStatements) as unknown as pg.Pool }) });
     return { db, dialect: dialectFor('postgres'), schema: options.schema, close: () => db.destroy() };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });

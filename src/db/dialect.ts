@@ -17,8 +17,11 @@ export interface Dialect {
   lockFirm(trx: Executor, firmId: number): Promise<void>;
   /** True when `err` is a unique-constraint violation. */
   isUniqueViolation(err: unknown): boolean;
-  /** True when the database chose this transaction as a deadlock's victim (safe to run again). */
-  isDeadlock(err: unknown): boolean;
+  /**
+   * True when the transaction failed only for how it interleaved with others and can simply run
+   * again: PostgreSQL's deadlock victim (40P01) or serialization failure (40001).
+   */
+  isTransient(err: unknown): boolean;
   /**
    * For the rest of the transaction, makes the planner cost filters (an ILIKE over a long search
    * expression) at what they really cost, so it uses a trigram index instead of scanning a table
@@ -32,11 +35,12 @@ const sqlite: Dialect = {
   engine: 'sqlite',
   idColumn: (col) => col.primaryKey().autoIncrement(),
   lockFirm: async () => {},
+  // A primary key is a unique key too (PostgreSQL reports both as 23505).
   isUniqueViolation: (err) =>
     typeof err === 'object' && err !== null &&
-    String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT_UNIQUE'),
+    /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)/.test(String((err as { code?: unknown }).code)),
   // One writer at a time: SQLite has no deadlocks (busy_timeout waits instead).
-  isDeadlock: () => false,
+  isTransient: () => false,
   avoidTableScans: async () => {},
 };
 
@@ -48,8 +52,8 @@ const postgres: Dialect = {
   },
   isUniqueViolation: (err) =>
     typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505',
-  isDeadlock: (err) =>
-    typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '40P01',
+  isTransient: (err) =>
+    typeof err === 'object' && err !== null && ['40P01', '40001'].includes(String((err as { code?: unknown }).code)),
   avoidTableScans: async (trx) => {
     // 100 × the default 0.0025: an ILIKE over a ~100-character text costs about a microsecond.
     await sql`set local cpu_operator_cost = 0.25`.execute(trx);

@@ -1,6 +1,6 @@
 // Key authentication and the checks every /v1 call passes before its handler (document 1,
 // Authentication): key, workspace (partner keys name it), billing, plan, permission, acting user.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB, Firm, User } from '#db/tables.ts';
 import { badRequest, forbidden, paymentRequired, unauthorized } from './errors.ts';
@@ -63,7 +63,7 @@ function headerKey(request: FastifyRequest): string | undefined {
 
 const keyHashes = new WeakMap<FastifyRequest, string>();
 
-/** SHA-256 of the request's key, computed once per request (the rate limiter buckets by it too). */
+/** SHA-256 of the request's key, computed once per request. */
 export function keyHashOf(request: FastifyRequest): string | undefined {
   let hash = keyHashes.get(request);
   if (hash === undefined) {
@@ -170,13 +170,29 @@ export function authorize(auth: AuthContext, needed: Permission[] | undefined): 
   }
 }
 
-/** Installs authentication on every route of `app` that is not marked public. */
-export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0): void {
+/** Counts a call against the caller's rate limit: its key's id, or null for a call without a usable key. */
+export type CountCall = (request: FastifyRequest, reply: FastifyReply, keyId: number | null) => Promise<void>;
+
+/**
+ * Installs authentication on every route of `app` that is not marked public. `count` (the rate
+ * limiter) runs once the key is identified, so it counts a known key by its id and a call without a
+ * usable key, whose 401 follows, against the client's address; routes with `rateLimit: false` do
+ * not count a known key's calls.
+ */
+export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0, count?: CountCall): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
   const identified = new WeakMap<FastifyRequest, KeyRow & { hash: string }>();
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url || request.routeOptions.config.public) return;
-    identified.set(request, await identifyKey(db, request, cacheTtlMs));
+    let key: KeyRow & { hash: string };
+    try {
+      key = await identifyKey(db, request, cacheTtlMs);
+    } catch (err) {
+      await count?.(request, reply, null);
+      throw err;
+    }
+    if (request.routeOptions.config.rateLimit !== false) await count?.(request, reply, key.id);
+    identified.set(request, key);
   });
   // preValidation: after the body is parsed (partner keys may name firm_id in it), before the
   // schema can refuse it.

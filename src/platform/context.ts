@@ -3,6 +3,7 @@
 import type { Database } from '#db/database.ts';
 import type { AuthContext } from './auth.ts';
 import type { Deps } from './deps.ts';
+import { conflict, type ApiError } from './errors.ts';
 
 export interface ServiceContext {
   database: Database;
@@ -21,22 +22,45 @@ export function contextFor(env: Env) {
   return (request: { auth: AuthContext }): ServiceContext => ({ database: env.database, deps: env.deps, auth: request.auth });
 }
 
+export interface TransactionOptions {
+  /**
+   * The work looks a row up and inserts it when missing (an upsert by external id, a key not yet
+   * taken) without the workspace lock, so a concurrent writer can insert the same key in between.
+   * A unique violation then means the race was lost, and the work runs again: its look-up now sees
+   * the winner's row. Without this, a unique violation is a genuine conflict and is not retried.
+   */
+  uniqueRace?: boolean;
+  /** What a genuine unique violation means to the caller (its 409); a generic 409 otherwise. */
+  onUniqueViolation?: (err: unknown) => ApiError;
+}
+
+const ATTEMPTS = 3;
+
+/** A unique violation no caller explained: still a conflict with a row already there, never a 500. */
+const uniqueConflict = () => conflict('Conflicts with an existing record', {
+  code: 'unique_violation', message: 'Another record already holds a value that must be unique; nothing was saved',
+});
+
 /**
- * Runs `work` in one transaction; a unique-key race lost to a concurrent writer, or a PostgreSQL
- * deadlock (two transactions taking the workspace lock and other row locks in different orders),
- * is run again.
+ * Runs `work` in one transaction. Only what can succeed when run again is run again (at most three
+ * times): a PostgreSQL deadlock or serialization failure, and a unique-key race lost to a
+ * concurrent writer where the caller says its work is such a race (`uniqueRace`). Any other unique
+ * violation is the caller's 409, and nothing is saved.
  */
 export async function inTransaction<T>(
   database: Database,
   work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>,
-  attempts = 3,
+  options: TransactionOptions = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await database.db.transaction().execute(work);
     } catch (err) {
-      const retryable = database.dialect.isUniqueViolation(err) || database.dialect.isDeadlock(err);
-      if (attempt >= attempts || !retryable) throw err;
+      const unique = database.dialect.isUniqueViolation(err);
+      const again = database.dialect.isTransient(err) || (unique && !!options.uniqueRace);
+      if (again && attempt < ATTEMPTS) continue;
+      if (unique) throw options.onUniqueViolation?.(err) ?? uniqueConflict();
+      throw err;
     }
   }
 }
@@ -47,9 +71,11 @@ export async function inTransaction<T>(
  * workspace row (db/dialect.ts, lockFirm).
  */
 export function inWorkspaceTransaction<T>(ctx: ServiceContext,
-  work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>): Promise<T> {
+  work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>,
+  options: Omit<TransactionOptions, 'uniqueRace'> = {}): Promise<T> {
+  // No uniqueRace: writers of one workspace take turns here, so a look-up before an insert is never stale.
   return inTransaction(ctx.database, async (trx) => {
     await ctx.database.dialect.lockFirm(trx, ctx.auth.firm.id);
     return work(trx);
-  });
+  }, options);
 }

@@ -110,6 +110,8 @@ export async function freshDatabase(): Promise<{ database: Database; drop: () =>
 
 export interface AppOptions {
   rateLimit?: { max: number; windowMs: number };
+  /** The admin API's limit per address; generous unless a test asks, so provisioning is never throttled. */
+  adminRateLimit?: { max: number; windowMs: number };
   adminToken?: string | null;
   allowPrivateNetwork?: boolean;
   geocoder?: Geocoder;
@@ -123,6 +125,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   const app = await buildApp(database, {
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
     rateLimit: options.rateLimit ?? { max: 1_000_000, windowMs: 1000 },
+    adminRateLimit: options.adminRateLimit ?? { max: 1_000_000, windowMs: 1000 },
     logLevel: false,
     dataDir,
     // Test receivers listen on loopback.

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '#db/database.ts';
 import { notFound, unauthorized } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
+import type { CountCall } from '#platform/rate-limit.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import * as admin from './service.ts';
 
@@ -23,10 +24,12 @@ function idOf(value: unknown): number {
   return id;
 }
 
-export function adminRoutes(app: FastifyInstance, database: Database, token: string): void {
+export function adminRoutes(app: FastifyInstance, database: Database, token: string, countCall?: CountCall): void {
   app.register(async (root) => {
     const scope = root.withTypeProvider<TypeBoxTypeProvider>();
-    scope.addHook('onRequest', async (request) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      // Every call counts against its address before the token is checked, so guessing it is limited too.
+      await countCall?.(request, reply);
       const header = request.headers.authorization ?? '';
       const given = header.startsWith('Bearer ') ? header.slice(7) : '';
       if (!given || !timingSafeEqual(digest(given), digest(token))) {

@@ -148,7 +148,8 @@ export async function addJobStage(database: Database, firmId: number, body: unkn
     const stages = await listStages(trx, firmId);
     if (stages.some((s) => s.key === stage.key)) throw conflict('Stage key already used', { key: stage.key });
     await insertStage(trx, firmId, stage, Math.max(0, ...stages.map((s) => s.position)) + 1);
-  });
+    // Two calls adding one key at once: the loser runs again and its check answers the 409.
+  }, { uniqueRace: true });
   return getWorkspace(database, firmId);
 }
 
@@ -279,7 +280,8 @@ export async function createApiKey(database: Database, firmId: number, body: unk
       user_id: user.id, permissions: JSON.stringify(input.permissions), revoked_at: null, created_at: now(),
     }).returningAll().executeTakeFirstOrThrow();
     return { ...keyObject(row), key: generated.key };
-  });
+    // A new random prefix that happens to be taken (1 in 62^8) is drawn again on the second run.
+  }, { uniqueRace: true });
 }
 
 export async function listApiKeys(database: Database, firmId: number) {
@@ -318,7 +320,7 @@ export async function createPartnerKey(database: Database, body: unknown) {
     }).returningAll().executeTakeFirstOrThrow();
     await trx.insertInto('partner_key_grants').values(input.grants.map((g) => ({ api_key_id: row.id, firm_id: g.firm_id, user_id: g.user_id }))).execute();
     return { ...keyObject(row), grants: input.grants, key: generated.key };
-  });
+  }, { uniqueRace: true }); // a taken random prefix is drawn again, as for workspace keys
 }
 
 // ---- catalog -------------------------------------------------------------------------------

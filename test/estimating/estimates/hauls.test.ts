@@ -327,6 +327,23 @@ describe('automatic driving time (local Nominatim)', () => {
     expect(await e.read()).toEqual(before);
   });
 
+  it('a lookup failing for a cost line the same call adds names it by its place in the body', async () => {
+    const e = await millEstimate(w, 1000, JOB);
+    const before = await e.read();
+    failing = true;
+    try {
+      const res = await e.patch([
+        { id: e.tack, unit_cost: 4.5 },
+        { type: 'trucking', name: 'Haul spoil', unit: 'hr', unit_cost: 100, quantity_formula: '40', haul: { material: 'spoil' }, automatic_driving_time: true },
+      ]);
+      expect(res.status).toBe(502);
+      expect(res.body).toMatchObject({ code: 'geocode_failed', cost_line_id: null, field: 'cost_lines[1]' });
+    } finally {
+      failing = false;
+    }
+    expect(await e.read()).toEqual(before);
+  });
+
   it('the drive time is stored; POST /recalculate looks it up again', async () => {
     const e = await millEstimate(w, 1500, JOB);
     expect((await e.patch([{ id: e.asphalt, automatic_driving_time: true }])).status).toBe(200);

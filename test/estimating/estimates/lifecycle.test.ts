@@ -212,6 +212,26 @@ describe('estimating roles', () => {
     expect((await w.api.get(`/v1/estimates/${id}`)).body).toMatchObject({ status: 'draft', pricing: null });
   });
 
+  it('a stored estimating role outside the known ones acts as no role: 403, never a 500', async () => {
+    const odd = await t.user(w.firmId, { name: 'Odd Role', email: 'odd@roles.test', role: 'member', estimating_role: 'estimator' });
+    // A value the API never writes (an older release's, or edited by hand), set before the key is first used.
+    await t.database.db.updateTable('users').set({ estimating_role: 'manager' }).where('id', '=', odd.id).execute();
+    const job = (await w.api.post('/v1/jobs', { name: 'Odd role job' })).body.data;
+    const create = await odd.api.post('/v1/estimates', { job_id: job.id });
+    expect(create.status).toBe(403);
+    expect(create.body).toMatchObject({ code: 'estimating_role_required', estimating_role: 'none' });
+    const { id } = await estimateWithLine();
+    const issue = await odd.api.post(`/v1/estimates/${id}/issue`);
+    expect(issue.status).toBe(403);
+    expect(issue.body).toMatchObject({ code: 'issue_blocked', estimating_role: 'none' });
+    // The catalog asks the same rule: not an estimating admin.
+    const catalog = await odd.api.post('/v1/catalog/items', { kind: 'other', name: 'Odd cones', unit: 'EA', unit_cost: 1 });
+    expect(catalog.status).toBe(403);
+    expect(catalog.body.code).toBe('estimating_admin_required');
+    // Reading is still fine.
+    expect((await odd.api.get(`/v1/estimates/${id}`)).status).toBe(200);
+  });
+
   it('a user without an estimating role cannot create; a viewer is refused with the reason', async () => {
     const none = await t.user(w.firmId, { name: 'No Role', email: 'none@roles.test', role: 'member', estimating_role: 'none' });
     const job = (await w.api.post('/v1/jobs', { name: 'Role Plaza' })).body.data;

@@ -162,7 +162,9 @@ export async function upsertActivity(ctx: ServiceContext, input: ActivityInput):
       }
     }
     return { id: existing.id, created: false };
-  });
+    // An upsert by (source, external_id) without the workspace lock: a concurrent first call may insert
+    // the same id between the look-up and the insert; run again, the look-up finds its row.
+  }, { uniqueRace: true });
   return { activity: activityObject((await findActivity(ctx.database.db, firmId, id))!), created };
 }
 

@@ -8,6 +8,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { conflict, forbidden, invalidField, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
+import { isEstimatingAdmin } from '#estimating/estimates/roles.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import { alreadyArchived } from '#platform/records.ts';
 import { nameKey } from '#platform/text.ts';
@@ -21,10 +22,9 @@ import {
 } from './rules.ts';
 import { itemObject, priceListSummary, serviceObject, serviceSummary, templateAreas, templateBase } from './serialize.ts';
 
-/** Catalog writes: the workspace owner or an estimating admin. */
+/** Catalog writes: the workspace owner or an estimating admin (the estimating roles' one rule, roles.ts). */
 export function assertCatalogAdmin(ctx: ServiceContext): void {
-  const user = ctx.auth.user;
-  if (user.role === 'owner' || user.estimating_role === 'admin') return;
+  if (isEstimatingAdmin(ctx.auth.user)) return;
   throw forbidden('Estimating admin required', {
     code: 'estimating_admin_required',
     message: 'Only the workspace owner or an estimating admin can change the catalog',
@@ -414,19 +414,24 @@ export interface TemplateInput {
   areas?: { name: string; services: { service_id: number; quantity?: number | null }[] }[];
 }
 
-export async function templateObject(db: Executor, t: EstimateTemplate) {
-  const areas = templateAreas(t);
-  const services = await findServices(db, t.firm_id, areas.flatMap((a) => a.services.map((s) => s.service_id)));
-  return {
+/** Templates with their services' names and units, read in one query for all of them. */
+export async function templateObjects(db: Executor, templates: EstimateTemplate[]) {
+  const ids = new Set(templates.flatMap((t) => templateAreas(t).flatMap((a) => a.services.map((s) => s.service_id))));
+  const services = new Map((await findServices(db, templates[0]?.firm_id ?? 0, [...ids])).map((s) => [s.id, s]));
+  return templates.map((t) => ({
     ...templateBase(t),
-    areas: areas.map((a) => ({
+    areas: templateAreas(t).map((a) => ({
       name: a.name,
       services: a.services.map((s) => {
-        const svc = services.find((x) => x.id === s.service_id)!;
+        const svc = services.get(s.service_id)!;
         return { service_id: s.service_id, name: svc.name, unit: svc.unit, quantity: s.quantity === null ? null : Number(s.quantity) };
       }),
     })),
-  };
+  }));
+}
+
+export async function templateObject(db: Executor, t: EstimateTemplate) {
+  return (await templateObjects(db, [t]))[0]!;
 }
 
 export function storedAreas(areas: NonNullable<TemplateInput['areas']>): string {
@@ -438,9 +443,7 @@ export function storedAreas(areas: NonNullable<TemplateInput['areas']>): string 
 
 export async function listTemplates(ctx: ServiceContext, filter: ListFilter, limit: number, offset: number) {
   const { rows, total } = await list(ctx, 'estimate_templates', filter, limit, offset);
-  const data = [];
-  for (const t of rows as EstimateTemplate[]) data.push(await templateObject(ctx.database.db, t));
-  return { data, total };
+  return { data: await templateObjects(ctx.database.db, rows as EstimateTemplate[]), total };
 }
 
 export async function getTemplate(ctx: ServiceContext, id: number) {

@@ -3,7 +3,6 @@
 // snapshot), mark lost (estimate_declined), reopen a lost estimate, and change-order estimates.
 import type { ServiceContext } from '#platform/context.ts';
 import type { Estimate } from '#db/tables.ts';
-import { inWorkspaceTransaction } from '#platform/context.ts';
 import { conflict, forbidden } from '#platform/errors.ts';
 import { now, zWire } from '#platform/time.ts';
 import { recordEstimateApproved, recordEstimateCreated, recordEstimateDeclined, recordEstimateIssued } from './events.ts';
@@ -12,7 +11,7 @@ import { assertEstimateRole, canOverrideProfitFloor } from './roles.ts';
 import type { ChangeOrderInput, IssueInput, MarkLostInput } from './schemas.ts';
 import { estimateObject, marginOfSubtotal } from './serialize.ts';
 import { insertEstimate } from './service.ts';
-import { EDITABLE, assertStatus, estimateNotFound, repriceAndLog, writeEstimate, type Trx, type WriteStep } from './write.ts';
+import { EDITABLE, assertStatus, estimateNotFound, inEstimateTransaction, repriceAndLog, writeEstimate, type Trx, type WriteStep } from './write.ts';
 
 /** Freezes the estimate object as it is now (an issued version, or the award). */
 async function snapshot(step: WriteStep, kind: 'version' | 'award', version: number | null, document: unknown, overridden: boolean): Promise<number> {
@@ -159,7 +158,7 @@ async function copyContent(trx: Trx, from: EstimateTree, to: Estimate, at: strin
  */
 export async function createChangeOrder(ctx: ServiceContext, parentId: number, body: ChangeOrderInput) {
   assertEstimateRole(ctx.auth.user, 'change_order');
-  return inWorkspaceTransaction(ctx, async (trx) => {
+  return inEstimateTransaction(ctx, async (trx, places) => {
     let parent = await findEstimate(trx, ctx.auth.firm.id, parentId, ctx.auth.user);
     if (!parent) throw estimateNotFound();
     if (parent.is_change_order === 1 && parent.parent_estimate_id !== null) {
@@ -188,7 +187,7 @@ export async function createChangeOrder(ctx: ServiceContext, parentId: number, b
         active: 1, created_at: at, updated_at: at,
       }).execute();
     }
-    const tree = await repriceAndLog({ ctx, trx, settings: ctx.auth.settings, at }, e.id, {
+    const tree = await repriceAndLog({ ctx, trx, settings: ctx.auth.settings, at, places }, e.id, {
       action: 'created', summary: `Change order (${mode}) of estimate ${parent.id}`, changes: { parent_estimate_id: parent.id, pricing_mode: mode },
     }, { totalBefore: null });
     await recordEstimateCreated(trx, tree.estimate);

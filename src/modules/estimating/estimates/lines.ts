@@ -11,6 +11,7 @@ import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, price
 import { costLineColumns, lineColumns } from './line-fields.ts';
 import { findEstimate, nextPosition, type EstimateTree } from './repo.ts';
 import type { AddLineInput, ChangeLineInput, CostLineInput } from './schemas.ts';
+import { assertEstimateRole } from './roles.ts';
 import { lineWithCostLines } from './serialize.ts';
 import { EDITABLE, estimateNotFound, writeEstimate, type RevisionNote, type WriteStep } from './write.ts';
 
@@ -125,12 +126,16 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
     throw invalidField('assembly_id', 'service_id and assembly_id name the same catalog service; send one');
   }
   const serviceId = body.service_id ?? body.assembly_id;
-  const service = serviceId === undefined ? undefined : await findService(ctx.database.db, firmId, serviceId);
-  const mode = service?.estimating_mode ?? body.estimating_mode ?? 'unit_costing';
+  // A catalog line's rule depends on its service, read below in the transaction that copies it; this
+  // is the least demanding rule the body allows (a detailed service then asks for 'build').
+  const rule = lineAction(serviceId === undefined ? (body.estimating_mode ?? 'unit_costing') : undefined, body);
   let lineId = 0;
-  const estimate = await writeEstimate(ctx, estimateId, { action: lineAction(mode, body), statuses: EDITABLE }, async (step) => {
+  const estimate = await writeEstimate(ctx, estimateId, { action: rule, statuses: EDITABLE }, async (step) => {
     const { trx, tree, at, settings } = step;
+    const service = serviceId === undefined ? undefined : await findService(trx, firmId, serviceId);
     if (serviceId !== undefined && (!service || service.archived_at !== null)) throw serviceNotFound();
+    const mode = service?.estimating_mode ?? body.estimating_mode ?? 'unit_costing';
+    if (lineAction(mode, body) !== rule) assertEstimateRole(ctx.auth.user, lineAction(mode, body));
     if (service && body.estimating_mode !== undefined && body.estimating_mode !== service.estimating_mode) {
       throw invalidField('estimating_mode', `The service is priced ${service.estimating_mode}; estimating_mode comes from the catalog`);
     }

@@ -5,12 +5,22 @@
 import type { User } from '#db/tables.ts';
 import { forbidden } from '#platform/errors.ts';
 
-export type EstimatingRole = 'admin' | 'estimator' | 'sales' | 'none';
+export const ESTIMATING_ROLES = ['admin', 'estimator', 'sales', 'none'] as const;
+export type EstimatingRole = typeof ESTIMATING_ROLES[number];
 
-/** Owners act as estimating admins whatever their stored role says. */
+/**
+ * Owners act as estimating admins whatever their stored role says. A stored value outside the
+ * roles (an older or hand-edited row) grants nothing: it acts as no role.
+ */
 export function estimatingRoleOf(user: User): EstimatingRole {
   if (user.role === 'owner') return 'admin';
-  return (user.estimating_role as EstimatingRole) ?? 'none';
+  const stored = user.estimating_role as string | null;
+  return (ESTIMATING_ROLES as readonly (string | null)[]).includes(stored) ? stored as EstimatingRole : 'none';
+}
+
+/** The workspace owner or an estimating admin: changes the catalog, overrides the profit floor. */
+export function isEstimatingAdmin(user: User): boolean {
+  return estimatingRoleOf(user) === 'admin';
 }
 
 export type EstimateAction =
@@ -54,6 +64,4 @@ export function assertEstimateRole(user: User, action: EstimateAction): void {
   throw forbidden(`Estimating role does not allow this`, { code, message, estimating_role: role });
 }
 
-export function canOverrideProfitFloor(user: User): boolean {
-  return estimatingRoleOf(user) === 'admin';
-}
+export const canOverrideProfitFloor = isEstimatingAdmin;

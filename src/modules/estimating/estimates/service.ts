@@ -1,7 +1,6 @@
 // Estimates: list, read (live or an issued version), versions, the edit log, create (from a job
 // and optional template), estimate-level changes (pricing inputs, job costs, name, areas),
 // archive and restore, recalculate.
-import { inWorkspaceTransaction } from '#platform/context.ts';
 import { invalidField, notFound } from '#platform/errors.ts';
 import { centsToDollars } from '#platform/money.ts';
 import type { Page } from '#platform/pagination.ts';
@@ -18,7 +17,7 @@ import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, price
 import { findEstimate, listEstimates as listRows, loadTree, nextDocNumber, type EstimateFilter } from './repo.ts';
 import { assertEstimateRole } from './roles.ts';
 import { estimateObject, estimateSummary, totalsOf } from './serialize.ts';
-import { EDITABLE, estimateNotFound, repriceAndLog, writeEstimate, type Trx } from './write.ts';
+import { EDITABLE, estimateNotFound, inEstimateTransaction, repriceAndLog, writeEstimate, type Trx } from './write.ts';
 import type { AreaInput, CreateEstimateInput, UpdateEstimateInput } from './schemas.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import type { Estimate } from '#db/tables.ts';
@@ -136,7 +135,7 @@ export async function insertEstimate(trx: Trx, ctx: ServiceContext, fields: Pick
 
 export async function createEstimate(ctx: ServiceContext, body: CreateEstimateInput) {
   assertEstimateRole(ctx.auth.user, 'create');
-  return inWorkspaceTransaction(ctx, async (trx) => {
+  return inEstimateTransaction(ctx, async (trx, places) => {
     const job = await findVisibleJob(trx, ctx.auth.firm.id, body.job_id, ctx.auth.user);
     if (!job) throw jobNotFound();
     const at = now();
@@ -153,7 +152,7 @@ export async function createEstimate(ctx: ServiceContext, body: CreateEstimateIn
         created_at: at, updated_at: at,
       }).execute();
     }
-    const step = { ctx, trx, settings: ctx.auth.settings, at };
+    const step = { ctx, trx, settings: ctx.auth.settings, at, places };
     const tree = await repriceAndLog(step, e.id, {
       action: 'created', summary: body.template_id !== undefined ? `Created from template ${body.template_id}` : 'Created',
       changes: { job_id: job.id, template_id: body.template_id ?? null },

@@ -1,7 +1,8 @@
 // The one way an estimate changes: in a workspace transaction, find it (404 if the user may not
 // see it), check the role and the status, apply the change, re-price the whole estimate, store
 // the numbers, log the edit, keep the job's estimate fields, then answer the fresh estimate.
-// Document 3: every write re-runs the engine; reads return the last calculated numbers.
+// Document 3: every write re-runs the engine; reads return the last calculated numbers. Drive
+// times are looked up outside the transaction (drive-times.ts), which may run the write again.
 import type { Transaction } from 'kysely';
 import type { DB, Estimate } from '#db/tables.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
@@ -11,7 +12,7 @@ import { alreadyArchived } from '#platform/records.ts';
 import { now } from '#platform/time.ts';
 import type { Settings } from '#platform/workspace.ts';
 import { calculate, linesInBid, storedCalculation } from './calculation.ts';
-import { resolveDriveTimes } from './drive-times.ts';
+import { NeedsGeocoding, resolveDriveTimes, withPlaces, type Places } from './drive-times.ts';
 import { refreshJobEstimate } from './job-estimate.ts';
 import { findEstimate, loadTree, type EstimateTree } from './repo.ts';
 import { assertEstimateRole, type EstimateAction } from './roles.ts';
@@ -34,6 +35,8 @@ export interface WriteStep {
   tree: EstimateTree;
   settings: Settings;
   at: string;
+  /** Addresses looked up for this request, outside the transaction (drive-times.ts). */
+  places: Places;
   /** Cost lines this write added, with their index in the body's cost_lines (for error paths). */
   newCostLines?: Map<number, number>;
 }
@@ -80,10 +83,12 @@ async function jobAddressOf(trx: Trx, e: Estimate): Promise<string | null> {
  */
 export async function repriceAndLog(step: Omit<WriteStep, 'tree'>, estimateId: number, note: RevisionNote,
   options: { refreshDriveTimes?: boolean; totalBefore?: number | null } = {}): Promise<EstimateTree> {
-  const { trx, ctx, settings, at } = step;
+  const { trx, ctx, settings, at, places } = step;
   const fresh = await trx.selectFrom('estimates').selectAll().where('id', '=', estimateId).executeTakeFirstOrThrow();
   const tree = await loadTree(trx, fresh);
-  await resolveDriveTimes(trx, tree, { geocoder: ctx.deps.geocoder, settings, jobAddress: await jobAddressOf(trx, fresh) }, !!options.refreshDriveTimes);
+  await resolveDriveTimes(trx, tree, {
+    places, geocoderConfigured: ctx.deps.geocoder.configured, settings, jobAddress: await jobAddressOf(trx, fresh),
+  }, !!options.refreshDriveTimes);
   const { result } = calculate(tree, settings);
   const stored = storedCalculation(result, linesInBid(tree).length);
   const revision = fresh.revision + 1;
@@ -105,10 +110,26 @@ export async function repriceAndLog(step: Omit<WriteStep, 'tree'>, estimateId: n
  * rollback leaves no cost line with that id.
  */
 function namedByIndex(e: unknown, added: Map<number, number>): unknown {
+  if (e instanceof NeedsGeocoding) {
+    for (const [address, site] of e.wanted) {
+      if (site.cost_line_id !== null && added.has(site.cost_line_id)) {
+        e.wanted.set(address, { cost_line_id: null, field: `cost_lines[${added.get(site.cost_line_id)}]` });
+      }
+    }
+    return e;
+  }
   if (!(e instanceof ApiError) || typeof e.body.cost_line_id !== 'number' || !added.has(e.body.cost_line_id)) return e;
   const { error, cost_line_id: id, field, ...rest } = e.body;
   const at = `cost_lines[${added.get(id as number)}]`;
   return new ApiError(e.status, error, { ...rest, cost_line_id: null, field: field ? `${at}.${String(field)}` : at });
+}
+
+/**
+ * A workspace transaction for an estimate write, run again (as a whole, on fresh rows) after the
+ * drive times it needs are looked up outside it. `work` must only write through `trx`.
+ */
+export function inEstimateTransaction<T>(ctx: ServiceContext, work: (trx: Trx, places: Places) => Promise<T>): Promise<T> {
+  return withPlaces(ctx.deps.geocoder, (places) => inWorkspaceTransaction(ctx, (trx) => work(trx, places)));
 }
 
 /**
@@ -120,7 +141,7 @@ export async function writeEstimate(
   work: (step: WriteStep) => Promise<RevisionNote>,
   after?: (step: WriteStep) => Promise<void>,
 ) {
-  return inWorkspaceTransaction(ctx, async (trx) => {
+  return inEstimateTransaction(ctx, async (trx, places) => {
     const firmId = ctx.auth.firm.id;
     const estimate = await findEstimate(trx, firmId, id, ctx.auth.user);
     if (!estimate) throw estimateNotFound();
@@ -128,7 +149,7 @@ export async function writeEstimate(
     if (rule.deletion) assertDeletionAllowed(ctx);
     assertEstimateRole(ctx.auth.user, rule.action);
     assertStatus(estimate, rule);
-    const base = { ctx, trx, settings: ctx.auth.settings, at: now() };
+    const base = { ctx, trx, settings: ctx.auth.settings, at: now(), places };
     const newCostLines = new Map<number, number>();
     const note = await work({ ...base, tree: await loadTree(trx, estimate), newCostLines });
     const tree = await repriceAndLog(base, id, note, { refreshDriveTimes: rule.refreshDriveTimes, totalBefore: estimate.price_cents })
