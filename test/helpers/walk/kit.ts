@@ -156,7 +156,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
       expect(await snapshot(t, walks, B)).toEqual(beforeB);
     });
 
-    it.runIf(Boolean(walk.lookups))('lookups by A\'s refs find nothing in B, and upserts in B never match A\'s records', async () => {
+    if (Boolean(walk.lookups)) it('lookups by A\'s refs find nothing in B, and upserts in B never match A\'s records', async () => {
       const beforeA = await snapshot(t, walks, A);
       await walk.lookups!({ t, A, B });
       expect(await snapshot(t, walks, A)).toEqual(beforeA);
@@ -169,7 +169,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
     const cases = callCases(walk);
     const asKey = async (permissions: string[]) => t.as(await t.key(P.w.firmId, P.w.ownerId, permissions));
 
-    it.runIf(cases.some(([, , c]) => c.needs === 'write' || c.needs === 'delete'))(
+    if (cases.some(([, , c]) => c.needs === 'write' || c.needs === 'delete')) it(
       'a read-only key (read_jobs) gets 403 on every write route and nothing changes', async () => {
         const before = await snapshot(t, walks, P);
         const readOnly = await asKey(['read_jobs']);
@@ -182,7 +182,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
         expect(await snapshot(t, walks, P)).toEqual(before);
       });
 
-    it.runIf(cases.some(([, , c]) => c.needs === 'read' || c.needs === 'read-post' || c.needs === 'any-key'))(
+    if (cases.some(([, , c]) => c.needs === 'read' || c.needs === 'read-post' || c.needs === 'any-key')) it(
       'the same read-only key reads every read route', async () => {
         const readOnly = await asKey(['read_jobs']);
         const wrong: string[] = [];
@@ -193,7 +193,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
         expect(wrong).toEqual([]);
       });
 
-    it.runIf(cases.some(([, , c]) => c.needs === 'read' || c.needs === 'read-post' || c.needs === 'any-key'))(
+    if (cases.some(([, , c]) => c.needs === 'read' || c.needs === 'read-post' || c.needs === 'any-key')) it(
       'a key without read_jobs gets 403 API key lacks job read permission on every read route', async () => {
         const writeOnly = await asKey(['write_jobs']);
         const wrong: string[] = [];
@@ -208,7 +208,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
         expect(wrong).toEqual([]);
       });
 
-    it.runIf(cases.some(([, , c]) => c.needs === 'delete'))(
+    if (cases.some(([, , c]) => c.needs === 'delete')) it(
       'deletes and merges also need delete_records (403 API key lacks delete permission)', async () => {
         const before = await snapshot(t, walks, P);
         const noDelete = await asKey(['read_jobs', 'write_jobs']);
