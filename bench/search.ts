@@ -21,7 +21,8 @@ import type { Database } from '#db/database.ts';
 import {
   CLIENT_ACCOUNT_SEARCH_FIELDS, CONTACT_SEARCH_FIELDS, JOB_SEARCH_FIELDS, LOCATION_SEARCH_FIELDS, pgSearchText,
 } from '#db/migrations/004_search.ts';
-import { createApiKey, createWorkspace } from '#admin/service.ts';
+import { createWorkspace } from '#admin/workspaces.ts';
+import { createApiKey } from '#admin/keys.ts';
 import { CANDIDATES, ftsPhrase, likeContains, parseSearchQuery } from '#crm/search/query.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
 import { openBenchDatabase } from './database.ts';

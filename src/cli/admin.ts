@@ -8,7 +8,10 @@ import { startEnv } from '#src/env.ts';
 import { migrateToLatest } from '#db/migrate.ts';
 import { ApiError } from '#platform/errors.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
-import * as admin from '#admin/service.ts';
+import { addJobStage, createWorkspace, getWorkspace, listWorkspaces, updateWorkspace } from '#admin/workspaces.ts';
+import { createUser, listUsers, removeUser, updateUser } from '#admin/users.ts';
+import { createApiKey, createPartnerKey, listApiKeys, revokeApiKey, revokePartnerKey } from '#admin/keys.ts';
+import { exportCatalog, importCatalog } from '#admin/catalog.ts';
 
 export const ADMIN_USAGE = `groundwork admin <command> [--json]
 
@@ -81,51 +84,51 @@ function int(text: string | undefined, what: string): number {
 
 const permissionsFrom = (v: Values) => (v.permissions ? v.permissions.split(',').map((p) => p.trim()).filter(Boolean) : [...PERMISSIONS]);
 
-async function dispatch(database: Parameters<typeof admin.getWorkspace>[0], pos: string[], v: Values): Promise<unknown> {
+async function dispatch(database: Parameters<typeof getWorkspace>[0], pos: string[], v: Values): Promise<unknown> {
   const [noun, verb, a, b] = pos;
   const data = json(v.data, '--data');
   switch (`${noun} ${verb}`) {
-    case 'workspace list': return admin.listWorkspaces(database);
-    case 'workspace show': return admin.getWorkspace(database, int(a, 'firm_id'));
+    case 'workspace list': return listWorkspaces(database);
+    case 'workspace show': return getWorkspace(database, int(a, 'firm_id'));
     case 'workspace create': {
       const owner = defined({ ...(data.owner as object | undefined), name: v['owner-name'], email: v['owner-email'] });
-      return admin.createWorkspace(database, defined({
+      return createWorkspace(database, defined({
         ...data, name: v.name ?? data.name, plan: v.plan ?? data.plan, subscription_status: v['subscription-status'] ?? data.subscription_status,
         timezone: v.timezone ?? data.timezone, settings: v.settings ? json(v.settings, '--settings') : data.settings, owner,
       }));
     }
     case 'workspace update':
-      return admin.updateWorkspace(database, int(a, 'firm_id'), defined({
+      return updateWorkspace(database, int(a, 'firm_id'), defined({
         ...data, name: v.name ?? data.name, plan: v.plan ?? data.plan, subscription_status: v['subscription-status'] ?? data.subscription_status,
         timezone: v.timezone ?? data.timezone, settings: v.settings ? json(v.settings, '--settings') : data.settings,
       }));
     case 'stage add':
-      return admin.addJobStage(database, int(a, 'firm_id'), defined({ ...data, key: v.key, label: v.label, type: v.type, completed: v.completed }));
-    case 'user list': return admin.listUsers(database, int(a, 'firm_id'));
+      return addJobStage(database, int(a, 'firm_id'), defined({ ...data, key: v.key, label: v.label, type: v.type, completed: v.completed }));
+    case 'user list': return listUsers(database, int(a, 'firm_id'));
     case 'user add':
-      return admin.createUser(database, int(a, 'firm_id'), defined({ ...data, name: v.name ?? data.name, email: v.email ?? data.email, role: v.role ?? data.role }));
+      return createUser(database, int(a, 'firm_id'), defined({ ...data, name: v.name ?? data.name, email: v.email ?? data.email, role: v.role ?? data.role }));
     case 'user update':
-      return admin.updateUser(database, int(a, 'firm_id'), int(b, 'user_id'), defined({ ...data, name: v.name, email: v.email, role: v.role }));
-    case 'user remove': return admin.removeUser(database, int(a, 'firm_id'), int(b, 'user_id'));
-    case 'key list': return admin.listApiKeys(database, int(a, 'firm_id'));
+      return updateUser(database, int(a, 'firm_id'), int(b, 'user_id'), defined({ ...data, name: v.name, email: v.email, role: v.role }));
+    case 'user remove': return removeUser(database, int(a, 'firm_id'), int(b, 'user_id'));
+    case 'key list': return listApiKeys(database, int(a, 'firm_id'));
     case 'key create':
-      return admin.createApiKey(database, int(a, 'firm_id'), defined({ user_id: int(v.user, '--user'), permissions: permissionsFrom(v), name: v.name }));
-    case 'key revoke': return admin.revokeApiKey(database, int(a, 'firm_id'), int(b, 'key_id'));
+      return createApiKey(database, int(a, 'firm_id'), defined({ user_id: int(v.user, '--user'), permissions: permissionsFrom(v), name: v.name }));
+    case 'key revoke': return revokeApiKey(database, int(a, 'firm_id'), int(b, 'key_id'));
     case 'partner-key create': {
       const grants = (v.grant ?? []).map((g) => {
         const [firm, user] = g.split(':');
         return { firm_id: int(firm, '--grant firm_id'), user_id: int(user, '--grant user_id') };
       });
-      return admin.createPartnerKey(database, defined({ grants, permissions: permissionsFrom(v), name: v.name }));
+      return createPartnerKey(database, defined({ grants, permissions: permissionsFrom(v), name: v.name }));
     }
-    case 'partner-key revoke': return admin.revokePartnerKey(database, int(a, 'key_id'));
+    case 'partner-key revoke': return revokePartnerKey(database, int(a, 'key_id'));
     case 'catalog import': {
       const firmId = int(a, 'firm_id');
       if (!b) throw new ApiError(400, 'catalog import needs a file: catalog import <firm_id> <file.json>');
-      return admin.importCatalog(database, firmId, readJsonFile(b), v.replace ? 'replace' : 'merge');
+      return importCatalog(database, firmId, readJsonFile(b), v.replace ? 'replace' : 'merge');
     }
     case 'catalog export': {
-      const doc = await admin.exportCatalog(database, int(a, 'firm_id'));
+      const doc = await exportCatalog(database, int(a, 'firm_id'));
       if (!b) return doc;
       fs.writeFileSync(b, `${JSON.stringify(doc, null, 2)}\n`);
       return { file: b, items: doc.items.length, services: doc.services.length, price_lists: doc.price_lists.length, templates: doc.templates.length };

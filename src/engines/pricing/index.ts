@@ -1,5 +1,8 @@
 // The pricing engine's public surface. Pure: no I/O. Rules: docs/pricing.md.
-export { marginFraction, priceEstimate, priceOfCost, spreadCents, PricingError } from './engine.ts';
+export { priceEstimate } from './engine.ts';
+export { spreadCents } from './allocation.ts';
+export { PricingError } from './inputs.ts';
+export { marginFraction, priceOfCost } from './rounding.ts';
 export { compileFormula, formulaVariables, FormulaError, FORMULA_FUNCTIONS, MAX_FORMULA_LENGTH } from './formula.ts';
 export type { CompiledFormula, FormulaErrorCode } from './formula.ts';
 export { Rational } from './rational.ts';

@@ -11,7 +11,10 @@ import { notFound, unauthorized } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
 import type { CountCall } from '#platform/rate-limit.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
-import * as admin from './service.ts';
+import { addJobStage, createWorkspace, getWorkspace, listWorkspaces, updateWorkspace } from './workspaces.ts';
+import { createUser, listUsers, removeUser, updateUser } from './users.ts';
+import { createApiKey, createPartnerKey, listApiKeys, revokeApiKey, revokePartnerKey } from './keys.ts';
+import { exportCatalog, importCatalog } from './catalog.ts';
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
@@ -48,42 +51,42 @@ export function adminRoutes(app: FastifyInstance, database: Database, token: str
       schema: { hide: true, params: Type.Object({ firm_id: Type.String() }), querystring: Type.Object({ mode: Type.Optional(Type.Unknown()) }) },
     };
 
-    scope.get('/admin/v1/workspaces', hide, async () => ({ data: await admin.listWorkspaces(database) }));
+    scope.get('/admin/v1/workspaces', hide, async () => ({ data: await listWorkspaces(database) }));
     scope.post('/admin/v1/workspaces', hide, async (request, reply) =>
-      reply.status(201).send({ data: await admin.createWorkspace(database, request.body) }));
+      reply.status(201).send({ data: await createWorkspace(database, request.body) }));
     scope.get('/admin/v1/workspaces/:firm_id', firm, async (request) =>
-      ({ data: await admin.getWorkspace(database, idOf(request.params.firm_id)) }));
+      ({ data: await getWorkspace(database, idOf(request.params.firm_id)) }));
     scope.patch('/admin/v1/workspaces/:firm_id', firm, async (request) =>
-      ({ data: await admin.updateWorkspace(database, idOf(request.params.firm_id), request.body) }));
+      ({ data: await updateWorkspace(database, idOf(request.params.firm_id), request.body) }));
     scope.post('/admin/v1/workspaces/:firm_id/job-stages', firm, async (request, reply) =>
-      reply.status(201).send({ data: await admin.addJobStage(database, idOf(request.params.firm_id), request.body) }));
+      reply.status(201).send({ data: await addJobStage(database, idOf(request.params.firm_id), request.body) }));
 
     scope.get('/admin/v1/workspaces/:firm_id/catalog', firm, async (request) =>
-      ({ data: await admin.exportCatalog(database, idOf(request.params.firm_id)) }));
+      ({ data: await exportCatalog(database, idOf(request.params.firm_id)) }));
     scope.post('/admin/v1/workspaces/:firm_id/catalog/import', catalogImport, async (request) => {
       const { mode } = request.query;
-      return { data: await admin.importCatalog(database, idOf(request.params.firm_id), request.body, mode ?? 'merge') };
+      return { data: await importCatalog(database, idOf(request.params.firm_id), request.body, mode ?? 'merge') };
     });
 
     scope.get('/admin/v1/workspaces/:firm_id/users', firm, async (request) =>
-      ({ data: await admin.listUsers(database, idOf(request.params.firm_id)) }));
+      ({ data: await listUsers(database, idOf(request.params.firm_id)) }));
     scope.post('/admin/v1/workspaces/:firm_id/users', firm, async (request, reply) =>
-      reply.status(201).send({ data: await admin.createUser(database, idOf(request.params.firm_id), request.body) }));
+      reply.status(201).send({ data: await createUser(database, idOf(request.params.firm_id), request.body) }));
     scope.patch('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) =>
-      ({ data: await admin.updateUser(database, idOf(request.params.firm_id), idOf(request.params.user_id), request.body) }));
+      ({ data: await updateUser(database, idOf(request.params.firm_id), idOf(request.params.user_id), request.body) }));
     scope.delete('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) =>
-      ({ data: await admin.removeUser(database, idOf(request.params.firm_id), idOf(request.params.user_id)) }));
+      ({ data: await removeUser(database, idOf(request.params.firm_id), idOf(request.params.user_id)) }));
 
     scope.get('/admin/v1/workspaces/:firm_id/api-keys', firm, async (request) =>
-      ({ data: await admin.listApiKeys(database, idOf(request.params.firm_id)) }));
+      ({ data: await listApiKeys(database, idOf(request.params.firm_id)) }));
     scope.post('/admin/v1/workspaces/:firm_id/api-keys', firm, async (request, reply) =>
-      reply.status(201).send({ data: await admin.createApiKey(database, idOf(request.params.firm_id), request.body) }));
+      reply.status(201).send({ data: await createApiKey(database, idOf(request.params.firm_id), request.body) }));
     scope.delete('/admin/v1/workspaces/:firm_id/api-keys/:key_id', firmKey, async (request) =>
-      ({ data: await admin.revokeApiKey(database, idOf(request.params.firm_id), idOf(request.params.key_id)) }));
+      ({ data: await revokeApiKey(database, idOf(request.params.firm_id), idOf(request.params.key_id)) }));
 
     scope.post('/admin/v1/partner-keys', hide, async (request, reply) =>
-      reply.status(201).send({ data: await admin.createPartnerKey(database, request.body) }));
+      reply.status(201).send({ data: await createPartnerKey(database, request.body) }));
     scope.delete('/admin/v1/partner-keys/:key_id', partnerKey, async (request) =>
-      ({ data: await admin.revokePartnerKey(database, idOf(request.params.key_id)) }));
+      ({ data: await revokePartnerKey(database, idOf(request.params.key_id)) }));
   });
 }

@@ -15,8 +15,10 @@ import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import { Body, Nullable } from '#platform/schemas.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
+import { clearDefault } from './price-lists.ts';
 import { costLineRow, itemRow, serviceRow, templateQuantity, type CostLineRow, type ItemRow, type ServiceRow } from './rules.ts';
 import { costLineFields, itemFields, priceListFields, serviceFields } from './schemas.ts';
+import { decimal, templateAreas } from './serialize.ts';
 
 export type ImportMode = 'merge' | 'replace';
 
@@ -307,8 +309,7 @@ export async function applyCatalog(trx: Executor, firmId: number, body: unknown,
   const fileDefault = listPlans.find((p) => p.is_default);
   if (fileDefault) {
     const id = defaultId.id ?? existingLists.get(nameKey(fileDefault.name))!.id;
-    await trx.updateTable('price_lists').set({ is_default: 0, updated_at: t }).where('firm_id', '=', firmId)
-      .where('is_default', '=', 1).where('id', '!=', id).execute();
+    await clearDefault(trx, firmId, id, t);
   }
 
   // Templates.
@@ -349,8 +350,6 @@ export async function applyCatalog(trx: Executor, firmId: number, body: unknown,
 }
 
 // ---- export ----------------------------------------------------------------------------------
-
-const decimal = (text: string | null) => (text === null ? null : Number(text));
 
 /** The workspace's active catalog as a document. References to archived records are left out. */
 export async function exportCatalog(db: Executor, firmId: number) {
@@ -396,7 +395,7 @@ export async function exportCatalog(db: Executor, firmId: number) {
     }),
     templates: templates.map((tpl) => ({
       name: tpl.name, description: tpl.description,
-      areas: (JSON.parse(tpl.areas) as { name: string; services: { service_id: number; quantity: string | null }[] }[]).map((a) => ({
+      areas: templateAreas(tpl).map((a) => ({
         name: a.name,
         services: a.services.filter((s) => serviceName.has(s.service_id)).map((s) => ({ service: serviceName.get(s.service_id)!, quantity: decimal(s.quantity) })),
       })),

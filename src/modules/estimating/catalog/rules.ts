@@ -1,10 +1,12 @@
 // Turning catalog input (from the API or an imported document) into stored rows: defaults, exact
 // decimals, formula checks and the rules between fields. Both paths share these functions so a
 // document import accepts exactly what the endpoints accept.
+import type { Static } from '@sinclair/typebox';
 import { compileFormula, FormulaError } from '#engines/pricing/formula.ts';
 import { badRequest, invalidField } from '#platform/errors.ts';
 import { dollarsToCents } from '#platform/money.ts';
 import { nameKey } from '#platform/text.ts';
+import type { UpdateCostLineBody, UpdateItemBody, UpdateServiceBody } from './schemas.ts';
 
 /** A wire number kept exactly as decimal text ('0.05'); at most `places` decimals. */
 export function decimalText(n: number, field: string, places = 6): string {
@@ -34,9 +36,8 @@ export function checkFormula(text: string, field = 'quantity_formula'): string {
 
 // ---- items ----
 
-export interface ItemInput {
-  kind?: string; name?: string; unit?: string; unit_cost?: number; attributes?: Record<string, unknown>;
-}
+/** An item's fields as a body sends them (the endpoints' and an imported document's). */
+export type ItemInput = Omit<Static<typeof UpdateItemBody>, 'archived'>;
 
 export interface ItemRow {
   kind: string; name: string; name_key: string; unit: string; unit_cost_cents: number; attributes: string;
@@ -56,11 +57,8 @@ export function itemRow(input: ItemInput, base?: ItemRow): ItemRow {
 
 // ---- services ----
 
-export interface ServiceInput {
-  name?: string; category?: string | null; unit?: string; estimating_mode?: string;
-  unit_cost?: number | null; unit_price?: number | null; pricing_method?: string | null; pricing_rate?: number | null;
-  cost_code?: string | null; proposal_text?: string | null; what_to_expect?: string | null; internal_scope?: string | null;
-}
+/** A service's own fields as a body sends them (its cost lines apart). */
+export type ServiceInput = Omit<Static<typeof UpdateServiceBody>, 'archived'>;
 
 export interface ServiceRow {
   name: string; name_key: string; category: string | null; unit: string; estimating_mode: string;
@@ -99,11 +97,8 @@ export function serviceRow(input: ServiceInput, base?: ServiceRow): ServiceRow {
 
 // ---- cost lines ----
 
-export interface CostLineInput {
-  type?: string; name?: string; unit?: string; unit_cost?: number; quantity_formula?: string | null;
-  quantity?: number | null; waste_factor?: number; billing?: string; haul_material?: string | null;
-  dump_material?: string | null; pricing_method?: string | null; pricing_rate?: number | null;
-}
+/** A cost line's fields as a body sends them; the item it links and its position are resolved by the caller. */
+export type CostLineInput = Omit<Static<typeof UpdateCostLineBody>, 'catalog_item_id' | 'position'>;
 
 export interface CostLineRow {
   type: string; catalog_item_id: number | null; name: string; unit: string; unit_cost_cents: number;

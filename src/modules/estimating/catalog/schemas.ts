@@ -1,8 +1,8 @@
 // Wire shapes of the catalog: services with their default cost lines, catalog items, price lists
-// and estimate templates. Money is dollars with two decimals; fractions are numbers.
+// and estimate templates (request paths, list queries and bodies, and answers). Money is dollars
+// with two decimals; fractions are numbers.
 import { Type } from '@sinclair/typebox';
-import { Body, Nullable, NullableEnum, NullableText, OneOf, RecordId } from '#platform/schemas.ts';
-
+import { Body, IdParam, Nullable, NullableEnum, NullableText, OneOf, PageQuery, RecordId } from '#platform/schemas.ts';
 
 export const ITEM_KINDS = ['crew', 'equipment', 'material', 'truck', 'subcontractor', 'dump_site', 'other'] as const;
 export const COST_LINE_TYPES = ['crew', 'equipment', 'material', 'trucking', 'subcontractor', 'misc', 'overhead', 'adjustment'] as const;
@@ -19,6 +19,23 @@ const Unit = Type.String({ minLength: 1, maxLength: 20, pattern: '\\S', descript
 export const Fraction = (max: number, description: string) => Type.Number({ minimum: 0, maximum: max, description });
 const Formula = Type.String({ minLength: 1, maxLength: 500 });
 const Id = RecordId();
+
+// ---- paths and list queries ----
+
+export const IdParams = IdParam();
+export const CostLineParams = Type.Object({ id: Id, line_id: Id });
+
+const listQueryFields = {
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'case-insensitive contains on the name' })),
+  include_archived: Type.Optional(Type.Boolean()),
+  ...PageQuery(200),
+};
+/** Price lists and templates: name search, archived ones on request, a page. */
+export const CatalogListQuery = Type.Object(listQueryFields);
+export const ServiceListQuery = Type.Object({
+  category: Type.Optional(Type.String({ maxLength: 100 })), estimating_mode: Type.Optional(OneOf(ESTIMATING_MODES)), ...listQueryFields,
+});
+export const ItemListQuery = Type.Object({ kind: Type.Optional(OneOf(ITEM_KINDS)), ...listQueryFields });
 
 // ---- items ----
 
