@@ -33,13 +33,23 @@ export async function migrateToLatest(database: Database): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: on
   // PostgreSQL name it (the connection's current schema), or another schema's tables confuse it.
   const schema = database.schema ?? (database.dialect.engine === 'postgres' ? await currentSchema(database) : undefined);
-  const { error, results } = await new Migrator({
-    db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}),
-  }).migrateToLatest();
+  const migrator = new Migrator({ db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  let { error, results } = await migrator.migrateToLatest();
+  // Before it runs anything, Kysely's introspection reads the columns of every schema's tables;
+  // a schema another session drops meanwhile (test databases, tenants) fails that read with
+  // "schema … does not exist". Nothing has run then, so reading again is safe.
+  for (let retry = 0; retry < 3 && error && !results?.length && droppedMeanwhile(error, schema); retry++) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`${failed ? `migration ${failed}` : 'migrations'} failed: ${(error as Error).message ?? error}`);
   }
+}
+
+function droppedMeanwhile(error: unknown, ours: string | undefined): boolean {
+  const missing = /^schema "([^"]+)" does not exist$/.exec((error as Error)?.message ?? '')?.[1];
+  return missing !== undefined && missing !== ours;
 }
 
 async function currentSchema(database: Database): Promise<string> {
