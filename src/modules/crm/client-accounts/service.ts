@@ -8,16 +8,7 @@ import { fillBlanks, externalRefHeld } from '#platform/records.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { findClientAccount, findClientAccountByRef, findClientAccountsByName } from './repo.ts';
-
-export interface ClientAccountInput {
-  name?: string;
-  external_ref?: string | null;
-  email?: string | null;
-  phone?: string | null;
-  address?: string | null;
-  notes?: string | null;
-  archived?: boolean;
-}
+import type { CreateClientAccountInput, UpdateClientAccountInput } from './schemas.ts';
 
 const FILLABLE = ['external_ref', 'email', 'phone', 'address', 'notes'] as const;
 
@@ -30,7 +21,7 @@ async function assertRefFree(db: Executor, firmId: number, ref: string, selfId: 
   }
 }
 
-async function insertClientAccount(db: Executor, firmId: number, input: ClientAccountInput & { name: string }): Promise<ClientAccount> {
+async function insertClientAccount(db: Executor, firmId: number, input: CreateClientAccountInput): Promise<ClientAccount> {
   const t = now();
   return db.insertInto('client_accounts').values({
     firm_id: firmId,
@@ -49,7 +40,7 @@ async function insertClientAccount(db: Executor, firmId: number, input: ClientAc
 }
 
 /** Fills blanks and restores an archived match; untouched records keep their updated_at. */
-async function reviveAndFill(db: Executor, existing: ClientAccount, input: ClientAccountInput): Promise<ClientAccount> {
+async function reviveAndFill(db: Executor, existing: ClientAccount, input: CreateClientAccountInput): Promise<ClientAccount> {
   const changes: Partial<ClientAccount> = fillBlanks(existing, input as Partial<ClientAccount>, FILLABLE);
   if (existing.archived_at !== null) changes.archived_at = null;
   if (Object.keys(changes).length === 0) return existing;
@@ -61,7 +52,7 @@ async function reviveAndFill(db: Executor, existing: ClientAccount, input: Clien
  * Matches on external_ref, then on name (case and spacing ignored). A same-named customer that
  * carries a different external_ref is a different customer, so a new one is made.
  */
-export async function upsertClientAccountIn(db: Executor, firmId: number, input: ClientAccountInput & { name: string }) {
+export async function upsertClientAccountIn(db: Executor, firmId: number, input: CreateClientAccountInput) {
   if (input.external_ref) {
     const byRef = await findClientAccountByRef(db, firmId, input.external_ref);
     if (byRef) return { account: await reviveAndFill(db, byRef, input), created: false };
@@ -72,7 +63,7 @@ export async function upsertClientAccountIn(db: Executor, firmId: number, input:
   return { account: await insertClientAccount(db, firmId, input), created: true };
 }
 
-export function upsertClientAccount(ctx: ServiceContext, input: ClientAccountInput & { name: string }) {
+export function upsertClientAccount(ctx: ServiceContext, input: CreateClientAccountInput) {
   if (input.name.trim() === '') throw badRequest('name is required', { field: 'name' });
   return inWorkspaceTransaction(ctx, async (trx) => {
     return upsertClientAccountIn(trx, ctx.auth.firm.id, input);
@@ -85,7 +76,7 @@ export async function getClientAccount(ctx: ServiceContext, id: number): Promise
   return account;
 }
 
-export function updateClientAccount(ctx: ServiceContext, id: number, input: ClientAccountInput): Promise<ClientAccount> {
+export function updateClientAccount(ctx: ServiceContext, id: number, input: UpdateClientAccountInput): Promise<ClientAccount> {
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findClientAccount(trx, firmId, id);
