@@ -4,16 +4,11 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
-import { dueBound, followUpFields, followUpQuery, StatusField } from '#crm/tasks/schemas.ts';
-import { AccountTaskSchema, EMAIL_ME, REPEATS } from './serialize.ts';
+import { IdParam, ListOf, One } from '#platform/schemas.ts';
+import { dueBound } from '#crm/tasks/schemas.ts';
+import { CreateAccountTaskBody, ListAccountTasksQuery, UpdateAccountTaskBody } from './schemas.ts';
+import { AccountTaskSchema } from './serialize.ts';
 import { createAccountTask, deleteAccountTask, getAccountTask, listAccountTasksOf, updateAccountTask } from './service.ts';
-
-const fields = {
-  ...followUpFields,
-  repeat: Type.Union(REPEATS.map((r) => Type.Literal(r)), { description: 'none (default), weekly, monthly, yearly' }),
-  email_me: Type.Union(EMAIL_ME.map((e) => Type.Literal(e)), { description: 'none (default), that_day, day_before' }),
-};
 
 export function accountTaskRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
@@ -22,7 +17,7 @@ export function accountTaskRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Follow-ups'], summary: "Add a follow-up to a customer (title defaults from the type and the customer's name)",
-      body: Body({ client_account_id: RecordId(), ...fields }, { required: ['client_account_id'] }),
+      body: CreateAccountTaskBody,
       response: { 201: One(AccountTaskSchema) },
     },
   }, async (request, reply) => {
@@ -34,7 +29,7 @@ export function accountTaskRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: {
       tags: ['Follow-ups'], summary: 'List company follow-ups, soonest due first (with updated_after: oldest updated first)',
-      querystring: Type.Object({ client_account_id: Type.Optional(RecordId()), ...followUpQuery, ...PageQuery(200) }),
+      querystring: ListAccountTasksQuery,
       response: { 200: ListOf(AccountTaskSchema) },
     },
   }, async (request) => {
@@ -61,7 +56,7 @@ export function accountTaskRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Follow-ups'],
       summary: 'Change a company follow-up; status done completes it (a repeating one moves to its next round and stays open)',
-      params: IdParam(), body: Body({ ...fields, status: StatusField }), response: { 200: One(AccountTaskSchema) },
+      params: IdParam(), body: UpdateAccountTaskBody, response: { 200: One(AccountTaskSchema) },
     },
   }, async (request) => {
     const { id } = request.params;

@@ -12,22 +12,11 @@ import { truncate } from '#platform/text.ts';
 import { millisOf, now } from '#platform/time.ts';
 import { assignableUserOr404, clientAccountOr404, contactOr404, requiredText } from '#crm/notes/parents.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
-import { dueFromInput, type DueInput } from '#crm/tasks/due.ts';
+import { dueFromInput } from '#crm/tasks/due.ts';
 import type { TaskType } from '#crm/tasks/serialize.ts';
 import { findAccountTask, listAccountTasks, type AccountTaskFilter } from './repo.ts';
+import type { CreateAccountTaskInput, UpdateAccountTaskInput } from './schemas.ts';
 import { accountTaskObject, type Repeat } from './serialize.ts';
-
-export interface AccountTaskInput extends DueInput {
-  client_account_id?: number;
-  title?: string;
-  task_type?: TaskType;
-  notes?: string | null;
-  contact_id?: number | null;
-  assigned_to_user_id?: number;
-  repeat?: Repeat;
-  email_me?: 'none' | 'that_day' | 'day_before';
-  status?: 'open' | 'done';
-}
 
 export const MAX_TITLE_LENGTH = 200;
 
@@ -86,7 +75,7 @@ export function nextRound(dueAt: string, repeat: Exclude<Repeat, 'none'>, timeZo
   return next;
 }
 
-export async function createAccountTask(ctx: ServiceContext, input: AccountTaskInput & { client_account_id: number }) {
+export async function createAccountTask(ctx: ServiceContext, input: CreateAccountTaskInput) {
   const firmId = ctx.auth.firm.id;
   const tz = ctx.auth.firm.timezone;
   const due = dueFromInput(input, tz) ?? null;
@@ -123,7 +112,7 @@ export async function listAccountTasksOf(ctx: ServiceContext, filter: AccountTas
  * Changes a company follow-up. Marking a repeating one done records completed_at and moves it to
  * its next round, still open (the way a repeating reminder stays open for its next round).
  */
-export async function updateAccountTask(ctx: ServiceContext, id: number, input: AccountTaskInput) {
+export async function updateAccountTask(ctx: ServiceContext, id: number, input: UpdateAccountTaskInput) {
   const firmId = ctx.auth.firm.id;
   const tz = ctx.auth.firm.timezone;
   await inTransaction(ctx.database, async (trx) => {

@@ -13,29 +13,8 @@ import { findJobByRef, findVisibleJob } from '#crm/jobs/repo.ts';
 import { findClientAccountByRef } from '#crm/client-accounts/repo.ts';
 import { clientAccountOr404, contactOr404, timestampField, visibleJobOr404 } from '#crm/notes/parents.ts';
 import { findActivity, findActivityByRef, listActivities, type ActivityFilter } from './repo.ts';
+import type { ActivityInput, AssociationsInput } from './schemas.ts';
 import { activityObject } from './serialize.ts';
-
-export interface AssociationsInput {
-  job_id?: number | null;
-  job_external_ref?: string | null;
-  client_account_id?: number | null;
-  client_account_external_ref?: string | null;
-  contact_id?: number | null;
-  lead_id?: number | null;
-}
-
-export interface ActivityInput {
-  type: string;
-  subject?: string | null;
-  body?: string | null;
-  outcome?: string | null;
-  direction?: string | null;
-  duration_seconds?: number | null;
-  occurred_at?: string;
-  source?: string;
-  external_id?: string;
-  associations?: AssociationsInput;
-}
 
 type Links = Partial<Pick<Activity, 'job_id' | 'client_account_id' | 'contact_id' | 'lead_id'>>;
 

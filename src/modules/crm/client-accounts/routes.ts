@@ -3,19 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, TEXT_CEILING } from '#platform/schemas.ts';
+import { IdParam, ListOf, One } from '#platform/schemas.ts';
 import { listClientAccounts } from './repo.ts';
+import { CreateClientAccountBody, ListClientAccountsQuery, UpdateClientAccountBody } from './schemas.ts';
 import { ClientAccountSchema, clientAccountObject } from './serialize.ts';
 import { getClientAccount, updateClientAccount, upsertClientAccount } from './service.ts';
-
-const fields = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  external_ref: Nullable(ExternalRef()),
-  email: Nullable(Type.String({ maxLength: 255 })),
-  phone: Nullable(Type.String({ maxLength: 50 })),
-  address: Nullable(Type.String({ maxLength: 500 })),
-  notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
-};
 
 export function clientAccountRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
@@ -24,12 +16,7 @@ export function clientAccountRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: {
       tags: ['Customers'], summary: 'List customers (archived ones drop out unless include_archived=true)',
-      querystring: Type.Object({
-        external_ref: Type.Optional(ExternalRef('lookup')),
-        q: Type.Optional(Type.String()),
-        include_archived: Type.Optional(Type.Boolean()),
-        ...PageQuery(200),
-      }),
+      querystring: ListClientAccountsQuery,
       response: { 200: ListOf(ClientAccountSchema) },
     },
   }, async (request) => {
@@ -46,7 +33,7 @@ export function clientAccountRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Customers'], summary: 'Create or match a customer (upsert on external_ref, then name)',
-      body: Body(fields, { required: ['name'] }),
+      body: CreateClientAccountBody,
       response: { 200: One(ClientAccountSchema, { created: Type.Boolean() }), 201: One(ClientAccountSchema, { created: Type.Boolean() }) },
     },
   }, async (request, reply) => {
@@ -67,7 +54,7 @@ export function clientAccountRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Customers'], summary: 'Update a customer; archived true/false archives or restores it',
       params: IdParam(),
-      body: Body({ ...fields, archived: Type.Boolean() }),
+      body: UpdateClientAccountBody,
       response: { 200: One(ClientAccountSchema) },
     },
   }, async (request) => {

@@ -9,16 +9,7 @@ import { fillBlanks, externalRefHeld } from '#platform/records.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { findClientAccount, findClientAccountByRef, findClientAccountsByName } from './repo.ts';
-
-export interface ClientAccountInput {
-  name?: string;
-  external_ref?: string | null;
-  email?: string | null;
-  phone?: string | null;
-  address?: string | null;
-  notes?: string | null;
-  archived?: boolean;
-}
+import type { CreateClientAccountInput, UpdateClientAccountInput } from './schemas.ts';
 
 const FILLABLE = ['external_ref', 'email', 'phone', 'address', 'notes'] as const;
 
@@ -31,7 +22,7 @@ async function assertRefFree(db: Executor, firmId: number, ref: string, selfId: 
   }
 }
 
-async function insertClientAccount(db: Executor, firmId: number, input: ClientAccountInput & { name: string }): Promise<ClientAccount> {
+async function insertClientAccount(db: Executor, firmId: number, input: CreateClientAccountInput): Promise<ClientAccount> {
   const t = now();
   return db.insertInto('client_accounts').values({
     firm_id: firmId,
@@ -50,7 +41,7 @@ async function insertClientAccount(db: Executor, firmId: number, input: ClientAc
 }
 
 /** Fills blanks and restores an archived match; untouched records keep their updated_at. */
-async function reviveAndFill(db: Executor, existing: ClientAccount, input: ClientAccountInput): Promise<ClientAccount> {
+async function reviveAndFill(db: Executor, existing: ClientAccount, input: CreateClientAccountInput): Promise<ClientAccount> {
   const changes: Partial<ClientAccount> = fillBlanks(existing, input as Partial<ClientAccount>, FILLABLE);
   if (existing.archived_at !== null) changes.archived_at = null;
   if (Object.keys(changes).length === 0) return existing;
@@ -62,7 +53,7 @@ async function reviveAndFill(db: Executor, existing: ClientAccount, input: Clien
  * Matches on external_ref, then on name (case and spacing ignored). A same-named customer that
  * carries a different external_ref is a different customer, so a new one is made.
  */
-export async function upsertClientAccountIn(db: Executor, firmId: number, input: ClientAccountInput & { name: string }) {
+export async function upsertClientAccountIn(db: Executor, firmId: number, input: CreateClientAccountInput) {
   if (input.external_ref) {
     const byRef = await findClientAccountByRef(db, firmId, input.external_ref);
     if (byRef) return { account: await reviveAndFill(db, byRef, input), created: false };
@@ -74,14 +65,14 @@ export async function upsertClientAccountIn(db: Executor, firmId: number, input:
 }
 
 /** The customer's email and phone checked and tidied by the one rule of each (blank clears). */
-function withContactValues<T extends ClientAccountInput>(input: T): T {
+function withContactValues<T extends UpdateClientAccountInput>(input: T): T {
   const out = { ...input };
   if (input.email !== undefined) out.email = emailField(input.email, 'email');
   if (input.phone !== undefined) out.phone = phoneField(input.phone, 'phone');
   return out;
 }
 
-export function upsertClientAccount(ctx: ServiceContext, sent: ClientAccountInput & { name: string }) {
+export function upsertClientAccount(ctx: ServiceContext, sent: CreateClientAccountInput) {
   if (sent.name.trim() === '') throw badRequest('name is required', { field: 'name' });
   const input = withContactValues(sent);
   return inWorkspaceTransaction(ctx, async (trx) => {
@@ -95,7 +86,7 @@ export async function getClientAccount(ctx: ServiceContext, id: number): Promise
   return account;
 }
 
-export function updateClientAccount(ctx: ServiceContext, id: number, sent: ClientAccountInput): Promise<ClientAccount> {
+export function updateClientAccount(ctx: ServiceContext, id: number, sent: UpdateClientAccountInput): Promise<ClientAccount> {
   const firmId = ctx.auth.firm.id;
   const input = withContactValues(sent);
   return inWorkspaceTransaction(ctx, async (trx) => {

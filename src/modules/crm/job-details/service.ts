@@ -18,6 +18,7 @@ import { findLocation } from '#crm/locations/repo.ts';
 import { upsertLocationIn } from '#crm/locations/service.ts';
 import { locationSummary } from '#crm/locations/serialize.ts';
 import { findActiveUser } from '#workspace/users/repo.ts';
+import type { JobDetailsInput, JobLocationInput, OperationsAssignmentInput } from './schemas.ts';
 
 type Trx = Transaction<DB>;
 const flag = (v: number | null) => (v === null ? null : v === 1);
@@ -46,7 +47,7 @@ async function operationsOf(ctx: ServiceContext, db: Trx | ServiceContext['datab
 }
 
 export async function setOperationsAssignment(ctx: ServiceContext, jobId: number,
-  input: { division?: string | null; operations_assignee_user_id?: number | null }) {
+  input: OperationsAssignmentInput) {
   return inTransaction(ctx.database, async (trx) => {
     const job = await visibleJob(ctx, trx, jobId);
     if (!ctx.auth.settings.crew_scheduling_enabled) {
@@ -101,22 +102,6 @@ export async function getJobDetails(ctx: ServiceContext, jobId: number, db: Trx 
     tags: (await tagsOfJob(db, job.id)).map(tagObject),
     operations: await operationsOf(ctx, db, job),
   };
-}
-
-export interface JobDetailsInput {
-  job_number?: number;
-  accounting_job_number?: string | null;
-  property_reference?: string | null;
-  external_work_order_number?: string | null;
-  description_customer_visible?: boolean;
-  bid_due_date?: string | null;
-  customer_type?: string | null;
-  property_type?: string | null;
-  bond_required?: boolean | null;
-  liquidated_damages?: boolean | null;
-  davis_bacon?: boolean | null;
-  liquidated_damages_per_day?: number | null;
-  linked_contact_id?: number | null;
 }
 
 export async function updateJobDetails(ctx: ServiceContext, jobId: number, input: JobDetailsInput) {
@@ -195,7 +180,7 @@ export async function removeJobContact(ctx: ServiceContext, jobId: number, conta
 // ---- site link -----------------------------------------------------------------------------
 
 export async function setJobLocation(ctx: ServiceContext, jobId: number,
-  input: { location_id?: number | null; create_from_address?: boolean }) {
+  input: JobLocationInput) {
   const firmId = ctx.auth.firm.id;
   const byId = input.location_id !== undefined;
   if (byId === (input.create_from_address === true)) {

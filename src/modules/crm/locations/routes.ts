@@ -3,20 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, ExternalRef, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
+import { IdParam, ListOf, One } from '#platform/schemas.ts';
 import { listLocations } from './repo.ts';
+import { CreateLocationBody, ListLocationsQuery, UpdateLocationBody } from './schemas.ts';
 import { LocationSchema, locationObject } from './serialize.ts';
 import { getLocation, updateLocation, upsertLocation } from './service.ts';
-
-const fields = {
-  address: Type.String({ minLength: 1, maxLength: 500 }),
-  name: Nullable(Type.String({ maxLength: 200 })),
-  external_ref: Nullable(ExternalRef()),
-  client_account_id: Nullable(RecordId()),
-  client_account_external_ref: ExternalRef(),
-  property_reference: Nullable(Type.String({ maxLength: 100 })),
-  notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
-};
 
 export function locationRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
@@ -25,13 +16,7 @@ export function locationRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: {
       tags: ['Sites'], summary: 'List sites (archived ones drop out unless include_archived=true)',
-      querystring: Type.Object({
-        external_ref: Type.Optional(ExternalRef('lookup')),
-        client_account_id: Type.Optional(RecordId()),
-        q: Type.Optional(Type.String()),
-        include_archived: Type.Optional(Type.Boolean()),
-        ...PageQuery(200),
-      }),
+      querystring: ListLocationsQuery,
       response: { 200: ListOf(LocationSchema) },
     },
   }, async (request) => {
@@ -48,7 +33,7 @@ export function locationRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Sites'], summary: 'Create or match a site (upsert on external_ref, then address)',
-      body: Body(fields, { required: ['address'] }),
+      body: CreateLocationBody,
       response: { 200: One(LocationSchema, { created: Type.Boolean() }), 201: One(LocationSchema, { created: Type.Boolean() }) },
     },
   }, async (request, reply) => {
@@ -69,7 +54,7 @@ export function locationRoutes(app: ApiApp, env: Env): void {
     schema: {
       tags: ['Sites'], summary: 'Update a site; archived true/false archives or restores it',
       params: IdParam(),
-      body: Body({ ...fields, archived: Type.Boolean() }),
+      body: UpdateLocationBody,
       response: { 200: One(LocationSchema) },
     },
   }, async (request) => {

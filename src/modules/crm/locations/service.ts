@@ -11,17 +11,7 @@ import { now } from '#platform/time.ts';
 import type { Settings } from '#platform/workspace.ts';
 import { findClientAccount, findClientAccountByRef } from '#crm/client-accounts/repo.ts';
 import { findLocation, findLocationByRef, findLocationsByAddress, survivorOf } from './repo.ts';
-
-export interface LocationInput {
-  address?: string;
-  name?: string | null;
-  external_ref?: string | null;
-  client_account_id?: number | null;
-  client_account_external_ref?: string;
-  property_reference?: string | null;
-  notes?: string | null;
-  archived?: boolean;
-}
+import type { CreateLocationInput, UpdateLocationInput } from './schemas.ts';
 
 const FILLABLE = ['name', 'external_ref', 'client_account_id', 'property_reference', 'notes'] as const;
 
@@ -69,8 +59,7 @@ async function reviveAndFill(db: Executor, existing: Location, input: Partial<Lo
  * when the workspace requires one (422).
  */
 export async function upsertLocationIn(db: Executor, firmId: number, settings: Settings,
-  input: { address: string; name?: string | null; external_ref?: string | null; client_account_id?: number | null;
-    property_reference?: string | null; notes?: string | null }) {
+  input: Omit<CreateLocationInput, 'client_account_external_ref'>) {
   const values: Partial<Location> = {
     name: input.name ?? null, external_ref: input.external_ref ?? null, client_account_id: input.client_account_id ?? null,
     property_reference: input.property_reference ?? null, notes: input.notes ?? null,
@@ -103,7 +92,7 @@ export async function upsertLocationIn(db: Executor, firmId: number, settings: S
   return { location, created: true };
 }
 
-export function upsertLocation(ctx: ServiceContext, input: LocationInput & { address: string }) {
+export function upsertLocation(ctx: ServiceContext, input: CreateLocationInput) {
   if (input.address.trim() === '') throw badRequest('address is required', { field: 'address' });
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
@@ -118,7 +107,7 @@ export async function getLocation(ctx: ServiceContext, id: number): Promise<Loca
   return location;
 }
 
-export function updateLocation(ctx: ServiceContext, id: number, input: LocationInput): Promise<Location> {
+export function updateLocation(ctx: ServiceContext, id: number, input: UpdateLocationInput): Promise<Location> {
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findLocation(trx, firmId, id);

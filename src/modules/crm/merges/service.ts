@@ -20,6 +20,7 @@ import { findLocation, findLocationRow } from '#crm/locations/repo.ts';
 import { companyRequiredOnSites } from '#crm/locations/service.ts';
 import { CUSTOM_FIELD_ENTITY, MergeFields, type Choice, type FieldDiff } from './fields.ts';
 import { countInvoicedJobs, moversOf, type RecordMergeKind, type MergeScope } from './movers.ts';
+import type { MergeInput } from './schemas.ts';
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
 
 type Trx = Transaction<DB>;
@@ -140,12 +141,6 @@ export async function previewMerge(ctx: ServiceContext, kind: RecordMergeKind, a
 
 // ---- merge ---------------------------------------------------------------------------------
 
-export interface MergeInput {
-  intoId: number;
-  choices?: Record<string, Choice>;
-  moveInvoicedJobs?: boolean;
-}
-
 export interface MergeResult {
   kept: RecordBrief;
   merged_id: number;
@@ -156,7 +151,7 @@ export interface MergeResult {
 export function mergeRecords(ctx: ServiceContext, kind: RecordMergeKind, awayId: number, input: MergeInput): Promise<MergeResult> {
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
-    const [away, kept] = await loadPair(trx, kind, firmId, awayId, input.intoId);
+    const [away, kept] = await loadPair(trx, kind, firmId, awayId, input.into_id);
     assertOfficeUser(ctx, OFFICE_USER_MESSAGE);
     assertDeletionAllowed(ctx, DELETION_LOCKED_MESSAGE);
     if (kind === 'location' && (away as Location).merged_into_id !== null) throw alreadyMerged(away as Location);
@@ -170,7 +165,7 @@ export function mergeRecords(ctx: ServiceContext, kind: RecordMergeKind, awayId:
     const resolved = fields.resolve(input.choices);
     if (kind === 'location') {
       const invoiced = await countInvoicedJobs(trx, firmId, away.id);
-      if (invoiced > 0 && input.moveInvoicedJobs !== true) throw invoicedJobs(invoiced);
+      if (invoiced > 0 && input.move_invoiced_jobs !== true) throw invoicedJobs(invoiced);
     }
     const changes = fields.changes(resolved);
     const keptName = kind === 'contact' ? nameOf(kind, kept) : String(changes.name ?? nameOf(kind, kept));

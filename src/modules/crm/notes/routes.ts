@@ -4,20 +4,11 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { IdParam, ListOf, One, RecordId } from '#platform/schemas.ts';
 import type { NoteParentColumn } from './repo.ts';
-import { NOTE_TYPES, NoteSchema } from './serialize.ts';
+import { CreateNoteBody, ListNotesQuery, UpdateNoteBody } from './schemas.ts';
+import { NoteSchema } from './serialize.ts';
 import { createNote, deleteNote, getNote, listNotesOf, updateNote } from './service.ts';
-
-const NoteType = Type.Union(NOTE_TYPES.map((t) => Type.Literal(t)), { description: 'note (default); call, email or meeting logs an interaction' });
-export const MAX_NOTE_LENGTH = 20_000;
-
-const noteFields = {
-  content: Type.String({ minLength: 1, maxLength: MAX_NOTE_LENGTH }),
-  type: NoteType,
-  occurred_at: Type.String({ maxLength: 64, description: 'ISO 8601 (no zone means UTC); default now' }),
-  pinned: Type.Boolean(),
-};
 
 const PARENTS: { path: string; param: string; column: NoteParentColumn; tag: string; label: string }[] = [
   { path: '/v1/jobs/:job_id/notes', param: 'job_id', column: 'job_id', tag: 'Jobs', label: 'a job' },
@@ -34,7 +25,7 @@ export function noteRoutes(app: ApiApp, env: Env): void {
       schema: {
         tags: [parent.tag, 'Notes'], summary: `Add a note (or log a call, email or meeting) on ${parent.label}`,
         params: Type.Object({ [parent.param]: RecordId() }),
-        body: Body(noteFields, { required: ['content'] }),
+        body: CreateNoteBody,
         response: { 201: One(NoteSchema) },
       },
     }, async (request, reply) => {
@@ -48,7 +39,7 @@ export function noteRoutes(app: ApiApp, env: Env): void {
       schema: {
         tags: [parent.tag, 'Notes'], summary: `Notes on ${parent.label}, newest first`,
         params: Type.Object({ [parent.param]: RecordId() }),
-        querystring: Type.Object({ type: Type.Optional(NoteType), pinned: Type.Optional(Type.Boolean()), ...PageQuery(200) }),
+        querystring: ListNotesQuery,
         response: { 200: ListOf(NoteSchema) },
       },
     }, async (request) => {
@@ -72,7 +63,7 @@ export function noteRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Notes'], summary: 'Change a note: content, type, occurred_at, pinned',
-      params: IdParam(), body: Body(noteFields), response: { 200: One(NoteSchema) },
+      params: IdParam(), body: UpdateNoteBody, response: { 200: One(NoteSchema) },
     },
   }, async (request) => {
     const { id } = request.params;

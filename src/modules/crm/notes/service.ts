@@ -13,16 +13,10 @@ import { logJobActivity } from '#crm/job-activity/log.ts';
 import { findVisibleJob } from '#crm/jobs/repo.ts';
 import { clientAccountOr404, contactOr404, requiredText, timestampField, visibleJobOr404 } from './parents.ts';
 import { findNote, listNotes, type NoteFilter, type NoteParentColumn } from './repo.ts';
+import type { CreateNoteInput, UpdateNoteInput } from './schemas.ts';
 import { noteObject, type NoteType } from './serialize.ts';
 
 export type NoteParent = { column: NoteParentColumn; id: number };
-
-export interface NoteInput {
-  content?: string;
-  type?: NoteType;
-  occurred_at?: string;
-  pinned?: boolean;
-}
 
 const noteNotFound = () => notFound('Note not found');
 
@@ -47,7 +41,7 @@ function snippet(content: string): string {
   return truncate(content.replace(/\s+/g, ' '), 80) + (content.length > 80 ? '…' : '');
 }
 
-export async function createNote(ctx: ServiceContext, parent: NoteParent, input: NoteInput & { content: string }) {
+export async function createNote(ctx: ServiceContext, parent: NoteParent, input: CreateNoteInput) {
   const firmId = ctx.auth.firm.id;
   const content = requiredText(input.content, 'content');
   const type = input.type ?? 'note';
@@ -85,7 +79,7 @@ export async function getNote(ctx: ServiceContext, id: number) {
   return noteObject(await visibleNote(ctx, ctx.database.db, id));
 }
 
-export async function updateNote(ctx: ServiceContext, id: number, input: NoteInput) {
+export async function updateNote(ctx: ServiceContext, id: number, input: UpdateNoteInput) {
   await inTransaction(ctx.database, async (trx) => {
     const note = await visibleNote(ctx, trx, id);
     const changes: Partial<Note> = {};

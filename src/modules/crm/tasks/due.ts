@@ -3,16 +3,10 @@
 import { invalidField } from '#platform/errors.ts';
 import { isDate, parseTimestamp } from '#platform/time.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
+import type { DueInput } from './schemas.ts';
 
 export const DEFAULT_DUE_TIME = '09:00';
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
-
-
-export interface DueInput {
-  due_at?: string | null;
-  due_date?: string | null;
-  due_time?: string;
-}
 
 export function assertDueTime(time: string): void {
   if (!TIME.test(time)) throw invalidField('due_time', 'due_time must be HH:MM (24-hour)');

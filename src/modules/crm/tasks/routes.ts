@@ -4,8 +4,8 @@ import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { Body, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
-import { dueBound, followUpFields, followUpQuery, StatusField } from './schemas.ts';
+import { IdParam, ListOf, One } from '#platform/schemas.ts';
+import { CreateTaskBody, dueBound, ListTasksQuery, UpdateTaskBody } from './schemas.ts';
 import { TaskSchema } from './serialize.ts';
 import { createTask, deleteTask, getTask, listTasksOf, updateTask } from './service.ts';
 
@@ -16,7 +16,7 @@ export function taskRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Follow-ups'], summary: 'Add a follow-up to a job (each call adds one)',
-      body: Body({ job_id: RecordId(), ...followUpFields }, { required: ['job_id', 'title'] }),
+      body: CreateTaskBody,
       response: { 201: One(TaskSchema) },
     },
   }, async (request, reply) => {
@@ -28,7 +28,7 @@ export function taskRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: {
       tags: ['Follow-ups'], summary: 'List job follow-ups, soonest due first (with updated_after: oldest updated first)',
-      querystring: Type.Object({ job_id: Type.Optional(RecordId()), ...followUpQuery, ...PageQuery(200) }),
+      querystring: ListTasksQuery,
       response: { 200: ListOf(TaskSchema) },
     },
   }, async (request) => {
@@ -54,7 +54,7 @@ export function taskRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Follow-ups'], summary: 'Change a job follow-up; status done completes it, open reopens it',
-      params: IdParam(), body: Body({ ...followUpFields, status: StatusField }), response: { 200: One(TaskSchema) },
+      params: IdParam(), body: UpdateTaskBody, response: { 200: One(TaskSchema) },
     },
   }, async (request) => {
     const { id } = request.params;

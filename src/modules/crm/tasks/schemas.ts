@@ -1,7 +1,8 @@
-// Request fields shared by job follow-ups (/v1/tasks) and company follow-ups (/v1/account-tasks).
-import { Type } from '@sinclair/typebox';
+// Request schemas of job follow-ups (/v1/tasks) and the fields company follow-ups
+// (/v1/account-tasks) share with them; the service inputs are their static types.
+import { Type, type Static } from '@sinclair/typebox';
 import { invalidField } from '#platform/errors.ts';
-import { Nullable, OneOf, RecordId } from '#platform/schemas.ts';
+import { Body, Nullable, OneOf, PageQuery, RecordId } from '#platform/schemas.ts';
 import { parseTimestamp } from '#platform/time.ts';
 import { TASK_TYPES } from './serialize.ts';
 
@@ -21,6 +22,13 @@ export const followUpFields = {
 export const StatusFilter = OneOf(['open', 'done', 'all'], { description: 'open (default), done or all' });
 export const StatusField = OneOf(['open', 'done']);
 
+export const CreateTaskBody = Body({ job_id: RecordId(), ...followUpFields }, { required: ['job_id', 'title'] });
+export type CreateTaskInput = Static<typeof CreateTaskBody>;
+export const UpdateTaskBody = Body({ ...followUpFields, status: StatusField });
+export type UpdateTaskInput = Static<typeof UpdateTaskBody>;
+/** When a follow-up (of a job or a company) is due, as a body gives it. */
+export type DueInput = Pick<UpdateTaskInput, 'due_at' | 'due_date' | 'due_time'>;
+
 export const followUpQuery = {
   status: Type.Optional(StatusFilter),
   assigned_to_user_id: Type.Optional(RecordId()),
@@ -29,6 +37,8 @@ export const followUpQuery = {
   due_after: Type.Optional(Type.String({ description: 'ISO 8601; due strictly after' })),
   updated_after: Type.Optional(Type.String({ description: 'ISO 8601; no zone means UTC' })),
 };
+
+export const ListTasksQuery = Type.Object({ job_id: Type.Optional(RecordId()), ...followUpQuery, ...PageQuery(200) });
 
 /** due_before / due_after query values in the stored form, or a 400 naming them. */
 export function dueBound(value: string | undefined, field: string): string | undefined {

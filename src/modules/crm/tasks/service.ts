@@ -12,19 +12,10 @@ import { findVisibleJob } from '#crm/jobs/repo.ts';
 import { assignableUserOr404, contactOr404, requiredText, visibleJobOr404 } from '#crm/notes/parents.ts';
 import { findActiveUser } from '#workspace/users/repo.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
-import { dueFromInput, type DueInput } from './due.ts';
+import { dueFromInput } from './due.ts';
 import { findTask, listTasks, type TaskFilter } from './repo.ts';
-import { taskObject, type TaskType } from './serialize.ts';
-
-export interface TaskInput extends DueInput {
-  job_id?: number;
-  title?: string;
-  task_type?: TaskType;
-  notes?: string | null;
-  contact_id?: number | null;
-  assigned_to_user_id?: number;
-  status?: 'open' | 'done';
-}
+import type { CreateTaskInput, UpdateTaskInput } from './schemas.ts';
+import { taskObject } from './serialize.ts';
 
 const taskNotFound = () => notFound('Task not found');
 const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
@@ -40,7 +31,7 @@ function dueLine(task: Pick<Task, 'due_at'>, tz: string): string {
   return task.due_at ? ` due ${storedToLocal(task.due_at, tz).date}` : '';
 }
 
-export async function createTask(ctx: ServiceContext, input: TaskInput & { job_id: number; title: string }) {
+export async function createTask(ctx: ServiceContext, input: CreateTaskInput) {
   const firmId = ctx.auth.firm.id;
   const tz = ctx.auth.firm.timezone;
   const title = requiredText(input.title, 'title');
@@ -76,7 +67,7 @@ export async function listTasksOf(ctx: ServiceContext, filter: TaskFilter, page:
   return { data: rows.map((r) => taskObject(r, ctx.auth.firm.timezone)), total };
 }
 
-export async function updateTask(ctx: ServiceContext, id: number, input: TaskInput) {
+export async function updateTask(ctx: ServiceContext, id: number, input: UpdateTaskInput) {
   const firmId = ctx.auth.firm.id;
   const tz = ctx.auth.firm.timezone;
   await inTransaction(ctx.database, async (trx) => {

@@ -14,6 +14,7 @@ import { millisOf, now, storedAt, zWire } from '#platform/time.ts';
 import {
   countPendingExports, findExportByLink, findExportFile, findExportLinkToken, insertExportFile, insertExportLink, subscriptionStatusOf,
 } from './repo.ts';
+import type { ExportRequest } from './schemas.ts';
 import { statusAt } from './serialize.ts';
 import { finalPath } from './storage.ts';
 
@@ -22,13 +23,6 @@ export const EXPORT_KINDS = ['workspace_data'] as const;
 export const EXPORT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** Builds a workspace may have waiting at once; more would only queue the same work again. */
 export const MAX_PENDING_EXPORTS = 3;
-
-export interface ExportRequest {
-  kind: string;
-  job_id?: number;
-  from?: string;
-  to?: string;
-}
 
 /** POST /v1/exports: queues a workspace_data file for the background worker. */
 export async function requestExport(ctx: ServiceContext, input: ExportRequest): Promise<ExportFile> {

@@ -3,12 +3,14 @@
 // exports do not count toward a key's usage (document 1, Limits), so none of these routes is
 // rate limited; the work a key can queue is bounded by MAX_PENDING_EXPORTS instead.
 import type { FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { Body, DateString, IdParam, One, RecordId } from '#platform/schemas.ts';
+import { IdParam, One } from '#platform/schemas.ts';
 import { datasets } from './catalog.ts';
-import { CatalogEntrySchema, ExportFileSchema, catalogEntry, exportFileObject, exportFilePath } from './serialize.ts';
+import {
+  CatalogAnswer, DatasetFileParams, DatasetStreamAnswer, DatasetStreamQuery, DownloadAnswer, DownloadParams, ExportRequestBody,
+} from './schemas.ts';
+import { ExportFileSchema, catalogEntry, exportFileObject, exportFilePath } from './serialize.ts';
 import { openDownload, readExport, requestExport } from './file-exports.ts';
 import { exportDataset } from './service.ts';
 
@@ -27,7 +29,7 @@ export function exportRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'], ...notCounted },
     schema: {
       tags, summary: 'List the export datasets',
-      response: { 200: Type.Object({ data: Type.Array(CatalogEntrySchema) }) },
+      response: { 200: CatalogAnswer },
     },
   }, async () => ({ data: datasets().map(catalogEntry) }));
 
@@ -37,28 +39,9 @@ export function exportRoutes(app: ApiApp, env: Env): void {
     exposeHeadRoute: false,
     schema: {
       tags, summary: 'Stream a dataset as JSON Lines in id order (<dataset>.jsonl, or <dataset>.jsonl.gz gzip-compressed)',
-      params: Type.Object({ file: Type.String({ description: '<dataset>.jsonl or <dataset>.jsonl.gz' }) }),
-      querystring: Type.Object({
-        updated_after: Type.Optional(Type.String({ description: 'ISO 8601; rows where any changed-since field is later' })),
-      }),
-      response: {
-        200: {
-          description: 'One JSON object per line; an empty dataset is an empty body',
-          headers: {
-            'Content-Disposition': { type: 'string', description: 'attachment; filename="<dataset>.jsonl[.gz]"' },
-            'X-Service-Export-Dataset': { type: 'string', description: 'The dataset streamed' },
-            'X-Service-Export-Watermark': {
-              type: 'string', format: 'date-time',
-              description: 'Save it: send it back as updated_after to get only what changed since (it overlaps the stream a little, so dedupe by id)',
-            },
-            'Cache-Control': { type: 'string', description: 'private, no-store' },
-          },
-          content: {
-            'application/x-ndjson': { schema: { type: 'string' } },
-            'application/gzip': { schema: { type: 'string', format: 'binary' } },
-          },
-        },
-      },
+      params: DatasetFileParams,
+      querystring: DatasetStreamQuery,
+      response: { 200: DatasetStreamAnswer },
     },
   }, async (request, reply) => {
     const { file } = request.params;
@@ -78,12 +61,7 @@ export function exportRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'], ...notCounted },
     schema: {
       tags, summary: 'Request a workspace_data export: a ZIP of every dataset, built in the background, downloadable for 24 hours',
-      body: Body({
-        kind: Type.String({ maxLength: 100, description: 'workspace_data (job_cost_out arrives with job costing)' }),
-        job_id: RecordId({ description: 'job_cost_out only' }),
-        from: DateString,
-        to: DateString,
-      }, { required: ['kind'] }),
+      body: ExportRequestBody,
       response: {
         202: {
           description: 'Accepted: the file is built in the background',
@@ -115,18 +93,8 @@ export function exportRoutes(app: ApiApp, env: Env): void {
     exposeHeadRoute: false,
     schema: {
       tags, summary: 'Download a workspace_data export (no key: the link is the credential, for 24 hours)', security: [],
-      params: Type.Object({ token: Type.String() }),
-      response: {
-        200: {
-          description: 'ZIP with one <dataset>.jsonl per dataset',
-          headers: {
-            'Content-Length': { type: 'integer', description: 'The size of the ZIP in bytes' },
-            'Content-Disposition': { type: 'string', description: 'attachment; filename="workspace_data-<id>.zip"' },
-            'Cache-Control': { type: 'string', description: 'private, no-store' },
-          },
-          content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
-        },
-      },
+      params: DownloadParams,
+      response: { 200: DownloadAnswer },
     },
   }, async (request, reply) => {
     const { token } = request.params;

@@ -6,20 +6,12 @@ import { eventNameOf } from '#events/catalog.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest, notFound } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { Body, IdParam, ListOf, Nullable, One, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
+import { IdParam, ListOf, One } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
 import { attemptsOf, findDeliveryRow, listDeliveryRows, listSubscriptionRows } from './repo.ts';
 import { DeliveryDetailSchema, DeliverySchema, SubscriptionSchema, deliveryObject, subscriptionObject } from './serialize.ts';
-import { SECRET_MAX, createSubscription, deleteSubscription, redeliver, replayEvent, updateSubscription } from './service.ts';
-
-const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned'];
-
-// Lengths and formats are checked by the service, which answers with document 1's messages.
-const fields = {
-  target_url: Nullable(Type.String({ maxLength: TEXT_CEILING, description: 'https:// recommended; at most 500 characters once trimmed' })),
-  event_type: Nullable(Type.String({ maxLength: 100, description: 'An event name, its dotted alias, `all` (business events) or `*` (job and proposal events)' })),
-  secret: Nullable(Type.String({ maxLength: SECRET_MAX, description: 'Signs deliveries (HMAC-SHA256); at most 128 characters; never returned' })),
-};
+import { CreateSubscriptionBody, DELIVERY_STATUSES, ListDeliveriesQuery, ReplayBody, UpdateSubscriptionBody } from './schemas.ts';
+import { createSubscription, deleteSubscription, redeliver, replayEvent, updateSubscription } from './service.ts';
 
 export function webhookRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
@@ -35,7 +27,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Webhooks'], summary: 'Subscribe a URL to an event (default job_status_changed)',
-      body: Body(fields), response: { 201: One(SubscriptionSchema) },
+      body: CreateSubscriptionBody, response: { 201: One(SubscriptionSchema) },
     },
   }, async (request, reply) => {
     const created = await createSubscription(ctx(request), request.body, env.deps.outbound.allowPrivateNetwork);
@@ -46,7 +38,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Webhooks'], summary: 'Change a subscription; a new secret rotates it, active true reactivates it',
-      params: IdParam(), body: Body({ ...fields, active: Type.Boolean() }), response: { 200: One(SubscriptionSchema) },
+      params: IdParam(), body: UpdateSubscriptionBody, response: { 200: One(SubscriptionSchema) },
     },
   }, async (request) => {
     const { id } = request.params;
@@ -68,13 +60,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['read_jobs'] },
     schema: {
       tags: ['Webhooks'], summary: 'The delivery log, newest first',
-      querystring: Type.Object({
-        webhook_id: Type.Optional(RecordId()),
-        event_id: Type.Optional(Type.String()),
-        event_type: Type.Optional(Type.String()),
-        status: Type.Optional(Type.String({ description: DELIVERY_STATUSES.join(', ') })),
-        ...PageQuery(200),
-      }),
+      querystring: ListDeliveriesQuery,
       response: { 200: ListOf(DeliverySchema) },
     },
   }, async (request) => {
@@ -130,7 +116,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
     config: { permissions: ['write_jobs'] },
     schema: {
       tags: ['Webhooks'], summary: 'Send an event again (by event_id) to every active subscription that receives it, or to one',
-      body: Body({ event_id: Type.String({ minLength: 1, maxLength: 64 }), webhook_id: RecordId() }, { required: ['event_id'] }),
+      body: ReplayBody,
       response: { 202: Type.Object({ data: Type.Array(DeliverySchema) }) },
     },
   }, async (request, reply) => {

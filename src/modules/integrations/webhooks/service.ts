@@ -11,16 +11,9 @@ import { assertPublicHost, PrivateAddressRefused } from '#platform/outbound.ts';
 import { now } from '#platform/time.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
 import { findDeliveryRow, findSubscription } from './repo.ts';
+import { SECRET_MAX, type CreateSubscriptionInput, type UpdateSubscriptionInput } from './schemas.ts';
 
 export const TARGET_URL_MAX = 500;
-export const SECRET_MAX = 128;
-
-export interface SubscriptionInput {
-  target_url?: string | null;
-  event_type?: string | null;
-  secret?: string | null;
-  active?: boolean;
-}
 
 export const subscriptionNotFound = () => notFound('Webhook subscription not found');
 
@@ -62,7 +55,7 @@ function secretOf(value: string | null | undefined): string | null {
   return value;
 }
 
-export async function createSubscription(ctx: ServiceContext, input: SubscriptionInput, allowPrivate: boolean): Promise<WebhookSubscription> {
+export async function createSubscription(ctx: ServiceContext, input: CreateSubscriptionInput, allowPrivate: boolean): Promise<WebhookSubscription> {
   if (input.target_url === undefined || input.target_url === null || input.target_url.trim() === '') {
     throw badRequest('target_url is required', { field: 'target_url' });
   }
@@ -84,7 +77,7 @@ async function deactivate(trx: Executor, subscription: WebhookSubscription, t: s
     .where('subscription_id', '=', subscription.id).where('status', '=', 'pending').execute();
 }
 
-export async function updateSubscription(ctx: ServiceContext, id: number, input: SubscriptionInput, allowPrivate: boolean): Promise<WebhookSubscription> {
+export async function updateSubscription(ctx: ServiceContext, id: number, input: UpdateSubscriptionInput, allowPrivate: boolean): Promise<WebhookSubscription> {
   const firmId = ctx.auth.firm.id;
   return inTransaction(ctx.database, async (trx) => {
     const existing = await findSubscription(trx, firmId, id);
