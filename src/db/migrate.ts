@@ -1,5 +1,6 @@
 // Runs the migrations in order; called on every start so a fresh machine needs no manual step.
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DB } from './tables.ts';
 import type { Database } from './database.ts';
 import * as spine from '#db/migrations/001_spine.ts';
 import * as eventsOut from '#db/migrations/002_events_out.ts';
@@ -31,25 +32,47 @@ export async function migrateToLatest(database: Database): Promise<void> {
     },
   };
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: on
-  // PostgreSQL name it (the connection's current schema), or another schema's tables confuse it.
+  // PostgreSQL name it (the connection's current schema), or another schema's tables confuse it,
+  // and let its introspection see only that schema (lookingOnlyAt).
   const schema = database.schema ?? (database.dialect.engine === 'postgres' ? await currentSchema(database) : undefined);
-  const migrator = new Migrator({ db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  let { error, results } = await migrator.migrateToLatest();
-  // Before it runs anything, Kysely's introspection reads the columns of every schema's tables;
-  // a schema another session drops meanwhile (test databases, tenants) fails that read with
-  // "schema … does not exist". Nothing has run then, so reading again is safe.
-  for (let retry = 0; retry < 3 && error && !results?.length && droppedMeanwhile(error, schema); retry++) {
-    ({ error, results } = await migrator.migrateToLatest());
-  }
+  const db = schema && database.dialect.engine === 'postgres' ? lookingOnlyAt(database.db, schema) : database.db;
+  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`${failed ? `migration ${failed}` : 'migrations'} failed: ${(error as Error).message ?? error}`);
   }
 }
 
-function droppedMeanwhile(error: unknown, ours: string | undefined): boolean {
-  const missing = /^schema "([^"]+)" does not exist$/.exec((error as Error)?.message ?? '')?.[1];
-  return missing !== undefined && missing !== ours;
+/**
+ * The database as the migrator sees it, but whose introspection looks only at our schema. Kysely
+ * asks its introspector whether its bookkeeping tables exist, and PostgreSQL's reads every column
+ * of every schema: slow beside many schemas, and failing with `schema "…" does not exist` when
+ * another session drops one during the read (test databases side by side, tenants removed).
+ */
+function lookingOnlyAt(db: Kysely<DB>, schema: string): Kysely<DB> {
+  const introspection: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`select nspname as name from pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables() {
+      const { rows } = await sql<{ name: string; type: string }>`
+        select table_name as name, table_type as type from information_schema.tables where table_schema = ${schema}`.execute(db);
+      // The migrator needs the names; columns are not read.
+      return rows.map((r) => ({ name: r.name, schema, isView: r.type === 'VIEW', columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  // Kysely keeps its state in private fields, so every other member is the real instance's, bound to it.
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'introspection') return introspection;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 async function currentSchema(database: Database): Promise<string> {
