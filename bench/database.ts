@@ -19,14 +19,22 @@ export interface BenchDatabase {
 async function adminQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  try { await client.query(text); } finally { await client.end(); }
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
  * `url` selects PostgreSQL; without it the SQLite file goes in `dir` (kept by drop(): the caller
  * owns it) or in a new temporary directory named after `label` (removed by drop()).
  */
-export async function openBenchDatabase(o: { url?: string | null; label: string; dir?: string }): Promise<BenchDatabase> {
+export async function openBenchDatabase(o: {
+  url?: string | null;
+  label: string;
+  dir?: string;
+}): Promise<BenchDatabase> {
   if (o.url) {
     const url = o.url;
     const schema = `bench_${randomBytes(5).toString('hex')}`;
@@ -34,7 +42,9 @@ export async function openBenchDatabase(o: { url?: string | null; label: string;
     const database = openDatabase(url, { schema });
     await migrateToLatest(database);
     return {
-      engine: 'postgres', database, describe: `PostgreSQL at ${new URL(url).host}, schema ${schema}, pool 10`,
+      engine: 'postgres',
+      database,
+      describe: `PostgreSQL at ${new URL(url).host}, schema ${schema}, pool 10`,
       drop: async () => {
         await database.close();
         await adminQuery(url, `drop schema ${schema} cascade`);
@@ -45,7 +55,9 @@ export async function openBenchDatabase(o: { url?: string | null; label: string;
   const database = openDatabase(path.join(dir, 'bench.sqlite'));
   await migrateToLatest(database);
   return {
-    engine: 'sqlite', database, describe: `SQLite file (WAL, synchronous=NORMAL) in ${dir}`,
+    engine: 'sqlite',
+    database,
+    describe: `SQLite file (WAL, synchronous=NORMAL) in ${dir}`,
     drop: async () => {
       await database.close();
       if (o.dir === undefined) fs.rmSync(dir, { recursive: true, force: true });

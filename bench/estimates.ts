@@ -41,12 +41,17 @@ const COST_LINES = 5;
 const ROUNDS = QUICK ? 10 : 40;
 const WARMUP = QUICK ? 3 : 5;
 const here = path.dirname(fileURLToPath(import.meta.url));
-const databaseUrl = process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
+const databaseUrl =
+  process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 const engine = databaseUrl ? 'postgres' : 'sqlite';
 const started = Date.now();
-const log = (m: string) => console.error(`[estimates bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}`);
+const log = (m: string) =>
+  console.error(`[estimates bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}`);
 
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0; };
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+};
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const kb = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en-US')} KB`;
 const ratio = (a: number, b: number) => (a / b).toFixed(a / b >= 10 ? 0 : a / b >= 1 ? 1 : 2);
@@ -54,21 +59,37 @@ const ratio = (a: number, b: number) => (a / b).toFixed(a / b >= 10 ? 0 : a / b 
 async function main(): Promise<void> {
   const { database, describe, drop } = await openBenchDatabase({ url: databaseUrl, label: 'estimates' });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => { void drop().finally(() => process.exit(130)); });
+    process.once(signal, () => {
+      void drop().finally(() => process.exit(130));
+    });
   }
   try {
     log(`engine: ${describe}`);
     const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-      name: 'Bench Paving', owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
+      name: 'Bench Paving',
+      owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
     });
-    const { key } = await createApiKey(database, firmId, { user_id: ownerId, name: 'bench', permissions: [...PERMISSIONS] });
-    const app = await buildApp(database, { adminToken: null, rateLimit: { max: 1e9, windowMs: 1000 }, logLevel: false });
+    const { key } = await createApiKey(database, firmId, {
+      user_id: ownerId,
+      name: 'bench',
+      permissions: [...PERMISSIONS],
+    });
+    const app = await buildApp(database, {
+      adminToken: null,
+      rateLimit: { max: 1e9, windowMs: 1000 },
+      logLevel: false,
+    });
     const headers = { 'x-api-key': key };
 
     /** One request, timed; refuses anything but the expected status. */
     const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body: unknown, expect: number) => {
       const t0 = performance.now();
-      const res = await app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as object }) });
+      const res = await app.inject({
+        method,
+        url,
+        headers,
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
       const took = performance.now() - t0;
       if (res.statusCode !== expect) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 500)}`);
       return { took, body: JSON.parse(res.body) as any, bytes: res.rawPayload.length };
@@ -76,23 +97,59 @@ async function main(): Promise<void> {
 
     // ---- setup through the API ----
     const item = async (body: object) => (await call('POST', '/v1/catalog/items', body, 201)).body.data.id as number;
-    const crew = await item({ kind: 'crew', name: 'Bench paving crew', unit: 'DAY', unit_cost: 1850, attributes: { crew_size: 6 } });
+    const crew = await item({
+      kind: 'crew',
+      name: 'Bench paving crew',
+      unit: 'DAY',
+      unit_cost: 1850,
+      attributes: { crew_size: 6 },
+    });
     const roller = await item({ kind: 'equipment', name: 'Bench roller', unit: 'HR', unit_cost: 55, attributes: {} });
     const hma = await item({ kind: 'material', name: 'Bench HMA surface', unit: 'TON', unit_cost: 78, attributes: {} });
-    const truck = await item({ kind: 'truck', name: 'Bench tri-axle', unit: 'HR', unit_cost: 105, attributes: { capacity_tons: 16 } });
-    const service = (await call('POST', '/v1/catalog/services', {
-      name: 'Bench overlay, 2"', category: 'Paving', unit: 'SY', estimating_mode: 'detailed',
-      cost_lines: [
-        { type: 'crew', catalog_item_id: crew, quantity_formula: 'ceil(quantity / 2500)' },
-        { type: 'equipment', catalog_item_id: roller, quantity_formula: 'ceil(quantity / 2500) * 8' },
-        { type: 'material', catalog_item_id: hma, quantity_formula: 'quantity * 2 * 0.0575', waste_factor: 0.05 },
-        { type: 'trucking', catalog_item_id: truck, name: 'Haul asphalt', quantity_formula: 'quantity * 2 * 0.0575 * 1.05', haul_material: 'asphalt' },
-        { type: 'misc', name: 'Traffic control', unit: 'EA', unit_cost: 250, quantity_formula: 'ceil(quantity / 5000)' },
-      ],
-    }, 201)).body.data;
+    const truck = await item({
+      kind: 'truck',
+      name: 'Bench tri-axle',
+      unit: 'HR',
+      unit_cost: 105,
+      attributes: { capacity_tons: 16 },
+    });
+    const service = (
+      await call(
+        'POST',
+        '/v1/catalog/services',
+        {
+          name: 'Bench overlay, 2"',
+          category: 'Paving',
+          unit: 'SY',
+          estimating_mode: 'detailed',
+          cost_lines: [
+            { type: 'crew', catalog_item_id: crew, quantity_formula: 'ceil(quantity / 2500)' },
+            { type: 'equipment', catalog_item_id: roller, quantity_formula: 'ceil(quantity / 2500) * 8' },
+            { type: 'material', catalog_item_id: hma, quantity_formula: 'quantity * 2 * 0.0575', waste_factor: 0.05 },
+            {
+              type: 'trucking',
+              catalog_item_id: truck,
+              name: 'Haul asphalt',
+              quantity_formula: 'quantity * 2 * 0.0575 * 1.05',
+              haul_material: 'asphalt',
+            },
+            {
+              type: 'misc',
+              name: 'Traffic control',
+              unit: 'EA',
+              unit_cost: 250,
+              quantity_formula: 'ceil(quantity / 5000)',
+            },
+          ],
+        },
+        201,
+      )
+    ).body.data;
     if (service.cost_lines.length !== COST_LINES) throw new Error('the catalog service should have 5 cost lines');
-    const job = (await call('POST', '/v1/jobs', { name: 'Bench estimating job', address: '1 Bench St, Riverton' }, 201)).body.data;
-    const estimateId = (await call('POST', '/v1/estimates', { job_id: job.id, name: 'Bench estimate' }, 201)).body.data.id as number;
+    const job = (await call('POST', '/v1/jobs', { name: 'Bench estimating job', address: '1 Bench St, Riverton' }, 201))
+      .body.data;
+    const estimateId = (await call('POST', '/v1/estimates', { job_id: job.id, name: 'Bench estimate' }, 201)).body.data
+      .id as number;
     const base = `/v1/estimates/${estimateId}`;
     // Quantities vary per line (800 to 12,700 SY) so lines price differently and loads round differently.
     const quantity = (i: number) => 800 + ((i * 37) % 120) * 100;
@@ -109,9 +166,13 @@ async function main(): Promise<void> {
     const buildMs = growth.reduce((a, g) => a + g.took, 0);
 
     // ---- checks: the estimate is what we meant to measure ----
-    const costLineCount = await database.db.selectFrom('estimate_cost_lines').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('estimate_id', '=', estimateId).executeTakeFirstOrThrow();
-    if (Number(costLineCount.n) !== LINES * COST_LINES) throw new Error(`expected ${LINES * COST_LINES} cost lines, found ${costLineCount.n}`);
+    const costLineCount = await database.db
+      .selectFrom('estimate_cost_lines')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('estimate_id', '=', estimateId)
+      .executeTakeFirstOrThrow();
+    if (Number(costLineCount.n) !== LINES * COST_LINES)
+      throw new Error(`expected ${LINES * COST_LINES} cost lines, found ${costLineCount.n}`);
     const firm = await database.db.selectFrom('firms').selectAll().where('id', '=', firmId).executeTakeFirstOrThrow();
     const settings = settingsOf(firm);
     const auth = await actingAs(database.db, firmId, ownerId);
@@ -122,13 +183,16 @@ async function main(): Promise<void> {
     if (linesInBid(tree).length !== LINES) throw new Error(`expected ${LINES} lines in the bid`);
     const result = priceEstimate(engineInput(tree, settings));
     const read = await call('GET', base, undefined, 200);
-    if (read.body.totals.price !== result.totals.price) throw new Error(`stored price ${read.body.totals.price} ≠ engine ${result.totals.price}`);
+    if (read.body.totals.price !== result.totals.price)
+      throw new Error(`stored price ${read.body.totals.price} ≠ engine ${result.totals.price}`);
     if (read.body.areas[0].services.length !== LINES) throw new Error('GET should show every line');
     const hauls = result.lines[0]!.cost_lines.filter((cl) => cl.haul !== null);
     if (hauls.length !== 1 || !(hauls[0]!.haul!.loads > 0)) throw new Error('each line should carry one priced haul');
     const calculationBytes = Buffer.byteLength(storedCalculation(result, LINES).calculation);
-    log(`built: ${LINES} lines, ${Number(costLineCount.n)} cost lines, price $${result.totals.price.toLocaleString('en-US')}; `
-      + `calculation ${kb(calculationBytes)}, GET ${kb(read.bytes)}`);
+    log(
+      `built: ${LINES} lines, ${Number(costLineCount.n)} cost lines, price $${result.totals.price.toLocaleString('en-US')}; ` +
+        `calculation ${kb(calculationBytes)}, GET ${kb(read.bytes)}`,
+    );
 
     // ---- the scenarios ----
     const patchLine = lineIds[Math.floor(LINES / 2)]!;
@@ -138,29 +202,63 @@ async function main(): Promise<void> {
     const stored = storedCalculation(result, LINES);
     const bytes: Record<string, number> = { GET: read.bytes };
     type Scenario = { name: string; api: boolean; run: () => Promise<number> };
-    const timed = (work: () => unknown) => async () => { const t0 = performance.now(); await work(); return performance.now() - t0; };
+    const timed = (work: () => unknown) => async () => {
+      const t0 = performance.now();
+      await work();
+      return performance.now() - t0;
+    };
     const scenarios: Scenario[] = [
-      { name: 'engine: priceEstimate(engineInput(tree, settings))', api: false, run: timed(() => priceEstimate(engineInput(tree, settings))) },
+      {
+        name: 'engine: priceEstimate(engineInput(tree, settings))',
+        api: false,
+        run: timed(() => priceEstimate(engineInput(tree, settings))),
+      },
       { name: 'engineInput alone (rows → engine input)', api: false, run: timed(() => engineInput(tree, settings)) },
-      { name: 'findEstimate alone (the estimate row, calculation included)', api: false, run: timed(() => findEstimate(database.db, firmId, estimateId, auth.user)) },
+      {
+        name: 'findEstimate alone (the estimate row, calculation included)',
+        api: false,
+        run: timed(() => findEstimate(database.db, firmId, estimateId, auth.user)),
+      },
       { name: 'loadTree alone (3 queries, no transaction)', api: false, run: timed(() => loadTree(database.db, row)) },
-      { name: 'storedCalculation alone (result → stored JSON)', api: false, run: timed(() => storedCalculation(result, LINES)) },
+      {
+        name: 'storedCalculation alone (result → stored JSON)',
+        api: false,
+        run: timed(() => storedCalculation(result, LINES)),
+      },
       {
         // What repriceAndLog writes to the estimate row (same values again), in a transaction of its own.
-        name: 'UPDATE estimates with the stored calculation alone', api: false,
-        run: timed(() => database.db.transaction().execute((trx) => trx.updateTable('estimates')
-          .set({ ...stored, updated_at: row.updated_at }).where('id', '=', estimateId).execute())),
+        name: 'UPDATE estimates with the stored calculation alone',
+        api: false,
+        run: timed(() =>
+          database.db.transaction().execute((trx) =>
+            trx
+              .updateTable('estimates')
+              .set({ ...stored, updated_at: row.updated_at })
+              .where('id', '=', estimateId)
+              .execute(),
+          ),
+        ),
       },
-      { name: 'estimateObject alone (stored rows → answer object)', api: false, run: timed(() => estimateObject(tree)) },
+      {
+        name: 'estimateObject alone (stored rows → answer object)',
+        api: false,
+        run: timed(() => estimateObject(tree)),
+      },
       { name: 'JSON.stringify of the answer alone', api: false, run: timed(() => JSON.stringify({ data: answer })) },
       { name: 'recalculate service call (no HTTP)', api: false, run: timed(() => recalculate(ctx, estimateId)) },
       { name: 'getEstimate service call (no HTTP)', api: false, run: timed(() => getEstimate(ctx, estimateId)) },
       {
-        name: 'POST /v1/estimates/:id/recalculate', api: true,
-        run: async () => { const r = await call('POST', `${base}/recalculate`, {}, 200); bytes.recalculate = r.bytes; return r.took; },
+        name: 'POST /v1/estimates/:id/recalculate',
+        api: true,
+        run: async () => {
+          const r = await call('POST', `${base}/recalculate`, {}, 200);
+          bytes.recalculate = r.bytes;
+          return r.took;
+        },
       },
       {
-        name: 'POST /v1/estimates/:id/line-items (add one catalog line)', api: true,
+        name: 'POST /v1/estimates/:id/line-items (add one catalog line)',
+        api: true,
         run: async () => {
           const r = await call('POST', `${base}/line-items`, { service_id: service.id, quantity: 4321 }, 201);
           bytes.add = r.bytes;
@@ -171,14 +269,19 @@ async function main(): Promise<void> {
         },
       },
       {
-        name: 'PATCH /v1/estimates/:id/line-items/:id (quantity)', api: true,
+        name: 'PATCH /v1/estimates/:id/line-items/:id (quantity)',
+        api: true,
         run: async () => {
           patchFlip = !patchFlip;
           const r = await call('PATCH', `${base}/line-items/${patchLine}`, { quantity: patchFlip ? 5000 : 5200 }, 200);
           return r.took;
         },
       },
-      { name: 'GET /v1/estimates/:id (stored numbers, no engine)', api: true, run: async () => (await call('GET', base, undefined, 200)).took },
+      {
+        name: 'GET /v1/estimates/:id (stored numbers, no engine)',
+        api: true,
+        run: async () => (await call('GET', base, undefined, 200)).took,
+      },
     ];
 
     log(`warming up (${WARMUP} rounds)`);
@@ -196,26 +299,40 @@ async function main(): Promise<void> {
       if ((round + 1) % 10 === 0) log(`  round ${round + 1}`);
     }
     await app.close();
-    const lineCount = await database.db.selectFrom('estimate_lines').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('estimate_id', '=', estimateId).executeTakeFirstOrThrow();
-    if (Number(lineCount.n) !== LINES) throw new Error(`the estimate should be back at ${LINES} lines, has ${lineCount.n}`);
+    const lineCount = await database.db
+      .selectFrom('estimate_lines')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('estimate_id', '=', estimateId)
+      .executeTakeFirstOrThrow();
+    if (Number(lineCount.n) !== LINES)
+      throw new Error(`the estimate should be back at ${LINES} lines, has ${lineCount.n}`);
 
     // ---- the report ----
     const enginePs = times.get(scenarios[0]!.name)!;
-    const e50 = pct(enginePs, 0.5), e95 = pct(enginePs, 0.95);
+    const e50 = pct(enginePs, 0.5),
+      e95 = pct(enginePs, 0.95);
     const rowOf = (name: string, xs: number[]) =>
       `| ${name} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ratio(pct(xs, 0.5), e50)} | ${ratio(pct(xs, 0.95), e95)} |`;
     const lines: string[] = [];
     lines.push(`### Estimates (${engine}${QUICK ? ', --quick' : ''})`, '');
-    lines.push(`- ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${describe}`);
-    lines.push(`- 1-min load average during the rounds: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`);
-    lines.push(`- one estimate, ${LINES} detailed lines × ${COST_LINES} cost lines (${(LINES * COST_LINES).toLocaleString('en-US')}; crew, equipment, `
-      + `material with 5% waste, asphalt haul on a 16-ton truck, misc), one area, workspace default pricing; stored calculation `
-      + `${kb(calculationBytes)}, GET answer ${kb(bytes.GET!)}, write answers ${kb(bytes.recalculate ?? 0)}`);
+    lines.push(
+      `- ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${describe}`,
+    );
+    lines.push(
+      `- 1-min load average during the rounds: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
+    );
+    lines.push(
+      `- one estimate, ${LINES} detailed lines × ${COST_LINES} cost lines (${(LINES * COST_LINES).toLocaleString('en-US')}; crew, equipment, ` +
+        `material with 5% waste, asphalt haul on a 16-ton truck, misc), one area, workspace default pricing; stored calculation ` +
+        `${kb(calculationBytes)}, GET answer ${kb(bytes.GET!)}, write answers ${kb(bytes.recalculate ?? 0)}`,
+    );
     lines.push(`- built through the API: ${LINES} × POST …/line-items in ${(buildMs / 1000).toFixed(1)} s`);
-    lines.push(`- ${ROUNDS} rounds after ${WARMUP} warm-up rounds, scenario order rotated each round, one request at a time (app.inject); `
-      + `the add-line row adds a ${LINES + 1}st line and the DELETE row takes it off again, so every round sees ${LINES} lines; `
-      + `every write also appends an edit-log row (${LINES + 1} from the build, ${(WARMUP + ROUNDS) * 5} more by the end)`, '');
+    lines.push(
+      `- ${ROUNDS} rounds after ${WARMUP} warm-up rounds, scenario order rotated each round, one request at a time (app.inject); ` +
+        `the add-line row adds a ${LINES + 1}st line and the DELETE row takes it off again, so every round sees ${LINES} lines; ` +
+        `every write also appends an edit-log row (${LINES + 1} from the build, ${(WARMUP + ROUNDS) * 5} more by the end)`,
+      '',
+    );
     lines.push('| scenario | n | p50 ms | p95 ms | ÷ engine p50 | ÷ engine p95 |', '|---|---:|---:|---:|---:|---:|');
     for (const s of scenarios.filter((x) => x.api)) lines.push(rowOf(s.name, times.get(s.name)!));
     lines.push(rowOf('DELETE /v1/estimates/:id/line-items/:id', deleteTimes));
@@ -224,8 +341,22 @@ async function main(): Promise<void> {
     lines.push('| step | n | p50 ms | p95 ms | ÷ engine p50 | ÷ engine p95 |', '|---|---:|---:|---:|---:|---:|');
     for (const s of scenarios.filter((x) => !x.api)) lines.push(rowOf(s.name, times.get(s.name)!));
     lines.push('', 'Add-line while building (each add re-prices the whole estimate):', '');
-    lines.push('| lines in the estimate after the add (the first adds are the run\'s first requests) | adds | p50 ms | p95 ms |', '|---|---:|---:|---:|');
-    const buckets = QUICK ? [[1, 10], [41, 50], [91, 100]] : [[1, 10], [91, 100], [241, 250], [491, 500]];
+    lines.push(
+      "| lines in the estimate after the add (the first adds are the run's first requests) | adds | p50 ms | p95 ms |",
+      '|---|---:|---:|---:|',
+    );
+    const buckets = QUICK
+      ? [
+          [1, 10],
+          [41, 50],
+          [91, 100],
+        ]
+      : [
+          [1, 10],
+          [91, 100],
+          [241, 250],
+          [491, 500],
+        ];
     for (const [from, to] of buckets) {
       const xs = growth.filter((g) => g.lines >= from! && g.lines <= to!).map((g) => g.took);
       lines.push(`| ${from}–${to} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} |`);

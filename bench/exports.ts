@@ -39,7 +39,8 @@ import { insertJobs } from './seed.ts';
 const QUICK = process.argv.includes('--quick');
 const PHASES = QUICK ? [10_000, 100_000] : [100_000, 1_000_000];
 const here = path.dirname(fileURLToPath(import.meta.url));
-const databaseUrl = process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
+const databaseUrl =
+  process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 const engine = databaseUrl ? 'postgres' : 'sqlite';
 const MB = 1024 * 1024;
 
@@ -64,7 +65,13 @@ parentPort.on('message', ({ url, key }) => {
 });
 `;
 
-interface Download { status: number; bytes: number; lines: number; firstByteMs: number; ms: number }
+interface Download {
+  status: number;
+  bytes: number;
+  lines: number;
+  firstByteMs: number;
+  ms: number;
+}
 
 function download(worker: Worker, url: string, key: string): Promise<Download> {
   return new Promise((resolve, reject) => {
@@ -75,7 +82,11 @@ function download(worker: Worker, url: string, key: string): Promise<Download> {
 
 // ---- memory sampling -----------------------------------------------------------------------
 
-interface MemoryPeak { rss: number; heapUsed: number; external: number }
+interface MemoryPeak {
+  rss: number;
+  heapUsed: number;
+  external: number;
+}
 
 function sampleMemory(): { stop(): MemoryPeak } {
   const peak: MemoryPeak = { rss: 0, heapUsed: 0, external: 0 };
@@ -87,7 +98,13 @@ function sampleMemory(): { stop(): MemoryPeak } {
   };
   take();
   const timer = setInterval(take, 50);
-  return { stop() { clearInterval(timer); take(); return peak; } };
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return peak;
+    },
+  };
 }
 
 /**
@@ -99,10 +116,18 @@ function sampleLiveHeap(): { stop(): number } | null {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) return null;
   let peak = 0;
-  const take = () => { gc(); peak = Math.max(peak, process.memoryUsage().heapUsed); };
+  const take = () => {
+    gc();
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  };
   take();
   const timer = setInterval(take, 250);
-  return { stop() { clearInterval(timer); return peak; } };
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
 }
 
 function settle(): MemoryPeak {
@@ -113,13 +138,23 @@ function settle(): MemoryPeak {
 
 // ---- database ------------------------------------------------------------------------------
 
-async function openExportBench(): Promise<{ database: Database; describe: string; dataDir: string; drop: () => Promise<void> }> {
+async function openExportBench(): Promise<{
+  database: Database;
+  describe: string;
+  dataDir: string;
+  drop: () => Promise<void>;
+}> {
   // The app's data directory (export files) and, on SQLite, the database file share one temp dir.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-bench-exports-'));
   const bench = await openBenchDatabase({ url: databaseUrl, label: 'exports', dir: dataDir });
   return {
-    database: bench.database, describe: bench.describe, dataDir,
-    drop: async () => { await bench.drop(); fs.rmSync(dataDir, { recursive: true, force: true }); },
+    database: bench.database,
+    describe: bench.describe,
+    dataDir,
+    drop: async () => {
+      await bench.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -139,7 +174,8 @@ interface Phase {
   zip: { ms: number; bytes: number; peak: MemoryPeak };
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mb = (n: number) => fmt(n / MB, 0);
 const perSecond = (rows: number, ms: number) => (rows * 1000) / ms;
 
@@ -148,19 +184,33 @@ async function main(): Promise<void> {
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
   const { database, describe, dataDir, drop } = await openExportBench();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => { void drop().finally(() => process.exit(130)); });
+    process.once(signal, () => {
+      void drop().finally(() => process.exit(130));
+    });
   }
   const client = new Worker(CLIENT_SOURCE, { eval: true });
   const phases: Phase[] = [];
   try {
-    log(`engine: ${describe}${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for settled idle figures)'}`);
+    log(
+      `engine: ${describe}${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for settled idle figures)'}`,
+    );
     const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-      name: 'Bench Paving', owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
+      name: 'Bench Paving',
+      owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
     });
-    const { key } = await createApiKey(database, firmId, { user_id: ownerId, name: 'bench', permissions: ['read_jobs'] });
+    const { key } = await createApiKey(database, firmId, {
+      user_id: ownerId,
+      name: 'bench',
+      permissions: ['read_jobs'],
+    });
     const ctx = { database, deps: buildDeps(), auth: await actingAs(database.db, firmId, ownerId, ['read_jobs']) };
     const user = ctx.auth.user;
-    const app = await buildApp(database, { adminToken: null, rateLimit: { max: 1e9, windowMs: 1000 }, logLevel: false, dataDir });
+    const app = await buildApp(database, {
+      adminToken: null,
+      rateLimit: { max: 1e9, windowMs: 1000 },
+      logLevel: false,
+      dataDir,
+    });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as { port: number }).port;
     const base = `http://127.0.0.1:${port}`;
@@ -190,20 +240,34 @@ async function main(): Promise<void> {
         let rows = 0;
         let bytes = 0;
         const t1 = performance.now();
-        for await (const chunk of datasetLines(database.db, jobsDataset, { firmId, user }, { onBatch: (n) => { rows += n; } })) {
+        for await (const chunk of datasetLines(
+          database.db,
+          jobsDataset,
+          { firmId, user },
+          {
+            onBatch: (n) => {
+              rows += n;
+            },
+          },
+        )) {
           bytes += chunk.length;
         }
         raws.push({ ms: performance.now() - t1, rows, bytes });
-        log(`  raw loop (keyset batches + JSON.stringify, no HTTP), round ${round}: ${fmt(perSecond(rows, raws.at(-1)!.ms))} rows/s, ${mb(bytes)} MB`);
+        log(
+          `  raw loop (keyset batches + JSON.stringify, no HTTP), round ${round}: ${fmt(perSecond(rows, raws.at(-1)!.ms))} rows/s, ${mb(bytes)} MB`,
+        );
 
         idle = settle();
         const memory = sampleMemory();
         const http = await download(client, `${base}/v1/exports/jobs.jsonl`, key);
         const seen = memory.stop();
-        if (http.status !== 200 || http.lines !== jobs) throw new Error(`jobs.jsonl: status ${http.status}, ${http.lines} lines`);
+        if (http.status !== 200 || http.lines !== jobs)
+          throw new Error(`jobs.jsonl: status ${http.status}, ${http.lines} lines`);
         https.push(http);
         for (const k of ['rss', 'heapUsed', 'external'] as const) peak[k] = Math.max(peak[k], seen[k]);
-        log(`  GET /v1/exports/jobs.jsonl, round ${round}: ${fmt(perSecond(http.lines, http.ms))} rows/s, peak RSS ${mb(seen.rss)} MB, peak heap ${mb(seen.heapUsed)} MB`);
+        log(
+          `  GET /v1/exports/jobs.jsonl, round ${round}: ${fmt(perSecond(http.lines, http.ms))} rows/s, peak RSS ${mb(seen.rss)} MB, peak heap ${mb(seen.heapUsed)} MB`,
+        );
       }
       const raw = raws.reduce((a, b) => (b.ms < a.ms ? b : a));
       const http = https.reduce((a, b) => (b.ms < a.ms ? b : a));
@@ -225,16 +289,33 @@ async function main(): Promise<void> {
       settle();
       const zipMemory = sampleMemory();
       const t = performance.now();
-      if (await task.sweep() !== 1) throw new Error('the export task built nothing');
+      if ((await task.sweep()) !== 1) throw new Error('the export task built nothing');
       const zipMs = performance.now() - t;
       const zipPeak = zipMemory.stop();
-      const built = await database.db.selectFrom('export_files').select(['size_bytes', 'status']).where('firm_id', '=', firmId)
-        .orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+      const built = await database.db
+        .selectFrom('export_files')
+        .select(['size_bytes', 'status'])
+        .where('firm_id', '=', firmId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
       if (built.status !== 'ready') throw new Error(`export ${built.status}`);
-      log(`    ${(zipMs / 1000).toFixed(1)} s, ${mb(Number(built.size_bytes))} MB zip, peak heap ${mb(zipPeak.heapUsed)} MB`);
+      log(
+        `    ${(zipMs / 1000).toFixed(1)} s, ${mb(Number(built.size_bytes))} MB zip, peak heap ${mb(zipPeak.heapUsed)} MB`,
+      );
       fs.rmSync(path.join(dataDir, 'exports'), { recursive: true, force: true });
 
-      phases.push({ jobs, load, raw, http, gzip, idle, peak, liveHeap, zip: { ms: zipMs, bytes: Number(built.size_bytes), peak: zipPeak } });
+      phases.push({
+        jobs,
+        load,
+        raw,
+        http,
+        gzip,
+        idle,
+        peak,
+        liveHeap,
+        zip: { ms: zipMs, bytes: Number(built.size_bytes), peak: zipPeak },
+      });
     }
     await app.close();
 
@@ -251,26 +332,41 @@ async function main(): Promise<void> {
 
 function render(describe: string, phases: Phase[]): string {
   const lines = [
-    `## Bulk export benchmark: ${engine}`, '',
-    `${describe}; Node ${process.version}; ${os.cpus().length} CPUs; ${new Date().toISOString()}`, '',
+    `## Bulk export benchmark: ${engine}`,
+    '',
+    `${describe}; Node ${process.version}; ${os.cpus().length} CPUs; ${new Date().toISOString()}`,
+    '',
     '| Jobs | Load avg | Raw loop rows/s (best of 2) | GET .jsonl rows/s (best of 2) | ratio | first byte ms | GET .jsonl.gz rows/s | JSON MB | gzip MB |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const p of phases) {
     const raw = perSecond(p.raw.rows, p.raw.ms);
     const http = perSecond(p.http.lines, p.http.ms);
-    lines.push(`| ${fmt(p.jobs)} | ${p.load.toFixed(2)} | ${fmt(raw)} | ${fmt(http)} | **${(http / raw).toFixed(2)}** | ${fmt(p.http.firstByteMs, 1)} | `
-      + `${fmt(perSecond(p.jobs, p.gzip.ms))} | ${mb(p.http.bytes)} | ${mb(p.gzip.bytes)} |`);
+    lines.push(
+      `| ${fmt(p.jobs)} | ${p.load.toFixed(2)} | ${fmt(raw)} | ${fmt(http)} | **${(http / raw).toFixed(2)}** | ${fmt(p.http.firstByteMs, 1)} | ` +
+        `${fmt(perSecond(p.jobs, p.gzip.ms))} | ${mb(p.http.bytes)} | ${mb(p.gzip.bytes)} |`,
+    );
   }
-  lines.push('', '| Jobs | Idle RSS MB | Peak RSS MB (export) | Idle heap MB | Peak heap used MB (export) | Peak live heap MB (export) | Peak external MB |',
-    '|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push(
+    '',
+    '| Jobs | Idle RSS MB | Peak RSS MB (export) | Idle heap MB | Peak heap used MB (export) | Peak live heap MB (export) | Peak external MB |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  );
   for (const p of phases) {
-    lines.push(`| ${fmt(p.jobs)} | ${mb(p.idle.rss)} | ${mb(p.peak.rss)} | ${mb(p.idle.heapUsed)} | ${mb(p.peak.heapUsed)} | `
-      + `${p.liveHeap === null ? 'n/a' : mb(p.liveHeap)} | ${mb(p.peak.external)} |`);
+    lines.push(
+      `| ${fmt(p.jobs)} | ${mb(p.idle.rss)} | ${mb(p.peak.rss)} | ${mb(p.idle.heapUsed)} | ${mb(p.peak.heapUsed)} | ` +
+        `${p.liveHeap === null ? 'n/a' : mb(p.liveHeap)} | ${mb(p.peak.external)} |`,
+    );
   }
-  lines.push('', '| Jobs | workspace_data build s | rows/s (all datasets) | zip MB | Peak heap MB (build) | Peak RSS MB (build) |', '|---:|---:|---:|---:|---:|---:|');
+  lines.push(
+    '',
+    '| Jobs | workspace_data build s | rows/s (all datasets) | zip MB | Peak heap MB (build) | Peak RSS MB (build) |',
+    '|---:|---:|---:|---:|---:|---:|',
+  );
   for (const p of phases) {
-    lines.push(`| ${fmt(p.jobs)} | ${(p.zip.ms / 1000).toFixed(1)} | ${fmt(perSecond(p.jobs, p.zip.ms))} | ${mb(p.zip.bytes)} | ${mb(p.zip.peak.heapUsed)} | ${mb(p.zip.peak.rss)} |`);
+    lines.push(
+      `| ${fmt(p.jobs)} | ${(p.zip.ms / 1000).toFixed(1)} | ${fmt(perSecond(p.jobs, p.zip.ms))} | ${mb(p.zip.bytes)} | ${mb(p.zip.peak.heapUsed)} | ${mb(p.zip.peak.rss)} |`,
+    );
   }
   lines.push('');
   return lines.join('\n');

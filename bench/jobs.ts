@@ -38,7 +38,8 @@ const LARGE = QUICK ? 100_000 : 1_000_000;
 const CHUNK = 50_000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const databaseUrl = process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
+const databaseUrl =
+  process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 const engine = databaseUrl ? 'postgres' : 'sqlite';
 
 // ---- load generator (autocannon in a worker thread) ----------------------------------------
@@ -115,7 +116,9 @@ function startLoadWorker() {
     if (m.error) p?.reject(new Error(m.error));
     else p?.resolve(m.result!);
   });
-  worker.on('error', (err: Error) => { for (const p of pending.values()) p.reject(err); });
+  worker.on('error', (err: Error) => {
+    for (const p of pending.values()) p.reject(err);
+  });
   return {
     run(spec: LoadSpec): Promise<LoadResult> {
       const id = next++;
@@ -130,11 +133,12 @@ function startLoadWorker() {
 
 // ---- databases -----------------------------------------------------------------------------
 
-
-
 async function jobCount(database: Database, firmId: number): Promise<number> {
-  const row = await database.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('firm_id', '=', firmId).executeTakeFirstOrThrow();
+  const row = await database.db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('firm_id', '=', firmId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -162,9 +166,14 @@ async function listen(app: FastifyInstance): Promise<string> {
   return `http://127.0.0.1:${addr.port}`;
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ms = (n: number) => fmt(n, 2);
-const loadNow = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadNow = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -172,7 +181,9 @@ async function main(): Promise<void> {
   const { database, describe, drop } = await openBenchDatabase({ url: databaseUrl, label: 'jobs' });
   // An interrupted run still drops its PostgreSQL schema or SQLite directory.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => { void drop().finally(() => process.exit(130)); });
+    process.once(signal, () => {
+      void drop().finally(() => process.exit(130));
+    });
   }
   const load = startLoadWorker();
   const apps: FastifyInstance[] = [];
@@ -182,9 +193,14 @@ async function main(): Promise<void> {
   try {
     log(`engine: ${describe}`);
     const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-      name: 'Bench Paving', owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
+      name: 'Bench Paving',
+      owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
     });
-    const { key } = await createApiKey(database, firmId, { user_id: ownerId, name: 'bench', permissions: [...PERMISSIONS] });
+    const { key } = await createApiKey(database, firmId, {
+      user_id: ownerId,
+      name: 'bench',
+      permissions: [...PERMISSIONS],
+    });
     const headers = { 'x-api-key': key };
 
     // The app as `serve` builds it (the key memo at its default), and the same app with the memo
@@ -201,8 +217,15 @@ async function main(): Promise<void> {
     let t0 = performance.now();
     await insertJobs(database, firmId, ownerId, SMALL, { namePrefix: 'Bench job', customFields: '{}', chunk: CHUNK });
     log(`  loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const readId = (await database.db.selectFrom('jobs').select('id').where('firm_id', '=', firmId)
-      .orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
+    const readId = (
+      await database.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('firm_id', '=', firmId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).id;
 
     // The bare baseline answers the same job object the API answers, from memory.
     const sample = await app.inject({ method: 'GET', url: `/v1/jobs/${readId}`, headers });
@@ -219,7 +242,9 @@ async function main(): Promise<void> {
       const r = await load.run({ ...spec, duration: DURATION_S });
       if (r.non2xx > 0 || r.errors > 0) log(`  WARNING ${scenario}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       rows.push({ scenario, jobs, r });
-      log(`  ${scenario.padEnd(36)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  (load ${loadNow()})`);
+      log(
+        `  ${scenario.padEnd(36)} ${fmt(r.rps).padStart(7)} req/s  p50 ${ms(r.p50)} ms  p99 ${ms(r.p99)} ms  (load ${loadNow()})`,
+      );
       return r;
     };
 
@@ -229,19 +254,36 @@ async function main(): Promise<void> {
       // What resolving a key costs when the app's key memo misses: the key by its prefix, then its
       // workspace and user (the lookups src/platform/auth.ts makes).
       const prefix = key.slice(0, 11);
-      queries.push({ what: 'key, workspace and user lookups (auth, memo miss)', jobs, us: await timeIt(iters, async () => {
-        const row = await database.db.selectFrom('api_keys').select(['id', 'kind', 'key_hash', 'firm_id', 'user_id', 'permissions', 'revoked_at'])
-          .where('prefix', '=', prefix).executeTakeFirstOrThrow();
-        return Promise.all([
-          database.db.selectFrom('firms').selectAll().where('id', '=', row.firm_id!).executeTakeFirst(),
-          database.db.selectFrom('users').selectAll().where('id', '=', row.user_id!).executeTakeFirst(),
-        ]);
-      }) });
-      queries.push({ what: 'getJob (the job read query and its shaping)', jobs, us: await timeIt(iters, () => getJob(ctx, readId)) });
-      queries.push({ what: 'listJobs limit 100 (rows and total)', jobs, us: await timeIt(Math.ceil(iters / 5), () =>
-        listJobs(ctx, {}, false, 100, 0)) });
-      queries.push({ what: 'listJobs limit 100, status=lead', jobs, us: await timeIt(Math.ceil(iters / 5), () =>
-        listJobs(ctx, { status: 'lead' }, false, 100, 0)) });
+      queries.push({
+        what: 'key, workspace and user lookups (auth, memo miss)',
+        jobs,
+        us: await timeIt(iters, async () => {
+          const row = await database.db
+            .selectFrom('api_keys')
+            .select(['id', 'kind', 'key_hash', 'firm_id', 'user_id', 'permissions', 'revoked_at'])
+            .where('prefix', '=', prefix)
+            .executeTakeFirstOrThrow();
+          return Promise.all([
+            database.db.selectFrom('firms').selectAll().where('id', '=', row.firm_id!).executeTakeFirst(),
+            database.db.selectFrom('users').selectAll().where('id', '=', row.user_id!).executeTakeFirst(),
+          ]);
+        }),
+      });
+      queries.push({
+        what: 'getJob (the job read query and its shaping)',
+        jobs,
+        us: await timeIt(iters, () => getJob(ctx, readId)),
+      });
+      queries.push({
+        what: 'listJobs limit 100 (rows and total)',
+        jobs,
+        us: await timeIt(Math.ceil(iters / 5), () => listJobs(ctx, {}, false, 100, 0)),
+      });
+      queries.push({
+        what: 'listJobs limit 100, status=lead',
+        jobs,
+        us: await timeIt(Math.ceil(iters / 5), () => listJobs(ctx, { status: 'lead' }, false, 100, 0)),
+      });
     };
 
     // The list total comes from job_counts; check the bulk load kept it equal to the rows.
@@ -249,22 +291,34 @@ async function main(): Promise<void> {
       const res = await app.inject({ method: 'GET', url: '/v1/jobs?limit=1', headers });
       const total = (JSON.parse(res.body) as { pagination?: { total?: number } }).pagination?.total;
       const counted = await jobCount(database, firmId);
-      if (total !== counted || counted !== jobs) throw new Error(`list total ${total}, rows ${counted}, expected ${jobs}`);
+      if (total !== counted || counted !== jobs)
+        throw new Error(`list total ${total}, rows ${counted}, expected ${jobs}`);
     };
 
     const phase = async (jobs: number, withPost: boolean) => {
       await assertTotal(jobs);
-      log(`measuring with ${fmt(jobs)} jobs in the workspace (${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up)`);
+      log(
+        `measuring with ${fmt(jobs)} jobs in the workspace (${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up)`,
+      );
       loadSamples.push(`${fmt(jobs)} jobs: ${loadNow()}`);
       await measure('bare Fastify route (baseline)', jobs, { url: `${bareUrl}/bare`, method: 'GET', headers: {} });
       await measure('GET /v1/jobs/{id}', jobs, { url: `${api}/v1/jobs/${readId}`, method: 'GET', headers });
-      await measure('GET /v1/jobs/{id}, key memo off', jobs, { url: `${apiNoMemo}/v1/jobs/${readId}`, method: 'GET', headers });
+      await measure('GET /v1/jobs/{id}, key memo off', jobs, {
+        url: `${apiNoMemo}/v1/jobs/${readId}`,
+        method: 'GET',
+        headers,
+      });
       await measure('GET /v1/jobs?limit=100', jobs, { url: `${api}/v1/jobs?limit=100`, method: 'GET', headers });
-      await measure('GET /v1/jobs?limit=100&offset=0&status=lead', jobs,
-        { url: `${api}/v1/jobs?limit=100&offset=0&status=lead`, method: 'GET', headers });
+      await measure('GET /v1/jobs?limit=100&offset=0&status=lead', jobs, {
+        url: `${api}/v1/jobs?limit=100&offset=0&status=lead`,
+        method: 'GET',
+        headers,
+      });
       if (withPost) {
         await measure('POST /v1/jobs', jobs, {
-          url: `${api}/v1/jobs`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
+          url: `${api}/v1/jobs`,
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
           namePrefix: `Bench post ${jobs}`,
         });
       }
@@ -276,7 +330,11 @@ async function main(): Promise<void> {
     const have = await jobCount(database, firmId);
     log(`growing the workspace from ${fmt(have)} to ${fmt(LARGE)} jobs`);
     t0 = performance.now();
-    await insertJobs(database, firmId, ownerId, LARGE - have, { namePrefix: 'Bench job', customFields: '{}', chunk: CHUNK });
+    await insertJobs(database, firmId, ownerId, LARGE - have, {
+      namePrefix: 'Bench job',
+      customFields: '{}',
+      chunk: CHUNK,
+    });
     log(`  loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     if (database.dialect.engine === 'sqlite') await sql`pragma wal_checkpoint(truncate)`.execute(database.db);
 
@@ -299,47 +357,77 @@ async function main(): Promise<void> {
 
 function revision(): string {
   try {
-    const head = execSync('git rev-parse --short HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execSync('git status --porcelain -- src', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const head = execSync('git rev-parse --short HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const dirty = execSync('git status --porcelain -- src', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
     return `commit ${head}${dirty ? ' with uncommitted changes in src/' : ''}`;
   } catch {
     return 'unknown (not a git checkout)';
   }
 }
 
-function renderReport(o: { describe: string; rows: Row[]; queries: { what: string; jobs: number; us: number }[];
-  loadSamples: string[]; seconds: number }): string {
+function renderReport(o: {
+  describe: string;
+  rows: Row[];
+  queries: { what: string; jobs: number; us: number }[];
+  loadSamples: string[];
+  seconds: number;
+}): string {
   const find = (scenario: string, jobs: number) => o.rows.find((r) => r.scenario === scenario && r.jobs === jobs)?.r;
   const lines: string[] = [];
   lines.push(`# Jobs API benchmark — ${engine}${QUICK ? ' (quick)' : ''}`, '');
-  lines.push(`- ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`);
+  lines.push(
+    `- ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
+  );
   lines.push(`- ${o.describe}`);
   lines.push(`- source: ${revision()}`);
-  lines.push(`- autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per row after a ${WARMUP_S} s warm-up; load generator in a worker thread of the same process`);
+  lines.push(
+    `- autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per row after a ${WARMUP_S} s warm-up; load generator in a worker thread of the same process`,
+  );
   lines.push(`- load average (1/5/15 min): ${o.loadSamples.join('; ')}`);
   lines.push(`- run took ${o.seconds.toFixed(0)} s`, '');
   lines.push('| Scenario | Jobs in workspace | req/s | p50 ms | p90 ms | p99 ms | non-2xx |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|');
   for (const { scenario, jobs, r } of o.rows) {
-    lines.push(`| ${scenario} | ${fmt(jobs)} | ${fmt(r.rps)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.non2xx + r.errors} |`);
+    lines.push(
+      `| ${scenario} | ${fmt(jobs)} | ${fmt(r.rps)} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.non2xx + r.errors} |`,
+    );
   }
   lines.push('', '| Ratio | Value | Target |', '|---|---:|---|');
-  const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(2) : 'n/a');
+  const ratio = (a: number | undefined, b: number | undefined) =>
+    a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(2) : 'n/a';
   for (const jobs of [SMALL, LARGE]) {
     const bare = find('bare Fastify route (baseline)', jobs);
-    lines.push(`| GET /v1/jobs/{id} ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}', jobs)?.rps, bare?.rps)} | ≥ 0.50 |`);
-    lines.push(`| GET /v1/jobs/{id} with the key memo off ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}, key memo off', jobs)?.rps, bare?.rps)} | — |`);
-    lines.push(`| GET /v1/jobs?limit=100 ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs?limit=100', jobs)?.rps, bare?.rps)} | — |`);
-    lines.push(`| POST /v1/jobs ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('POST /v1/jobs', jobs)?.rps, bare?.rps)} | — |`);
+    lines.push(
+      `| GET /v1/jobs/{id} ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}', jobs)?.rps, bare?.rps)} | ≥ 0.50 |`,
+    );
+    lines.push(
+      `| GET /v1/jobs/{id} with the key memo off ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}, key memo off', jobs)?.rps, bare?.rps)} | — |`,
+    );
+    lines.push(
+      `| GET /v1/jobs?limit=100 ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs?limit=100', jobs)?.rps, bare?.rps)} | — |`,
+    );
+    lines.push(
+      `| POST /v1/jobs ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('POST /v1/jobs', jobs)?.rps, bare?.rps)} | — |`,
+    );
   }
   for (const scenario of ['GET /v1/jobs?limit=100', 'GET /v1/jobs?limit=100&offset=0&status=lead']) {
     const a = find(scenario, SMALL);
     const b = find(scenario, LARGE);
     lines.push(`| ${scenario}: p50 at ${fmt(LARGE)} ÷ p50 at ${fmt(SMALL)} | ${ratio(b?.p50, a?.p50)} | ≈ 1 (flat) |`);
     lines.push(`| ${scenario}: p99 at ${fmt(LARGE)} ÷ p99 at ${fmt(SMALL)} | ${ratio(b?.p99, a?.p99)} | ≈ 1 (flat) |`);
-    lines.push(`| ${scenario}: req/s at ${fmt(LARGE)} ÷ req/s at ${fmt(SMALL)} | ${ratio(b?.rps, a?.rps)} | ≈ 1 (flat) |`);
+    lines.push(
+      `| ${scenario}: req/s at ${fmt(LARGE)} ÷ req/s at ${fmt(SMALL)} | ${ratio(b?.rps, a?.rps)} | ≈ 1 (flat) |`,
+    );
   }
-  lines.push('', 'The service calls the routes wrap (queries and row shaping, no HTTP), in process, one at a time:', '');
+  lines.push(
+    '',
+    'The service calls the routes wrap (queries and row shaping, no HTTP), in process, one at a time:',
+    '',
+  );
   lines.push('| Query | Jobs in workspace | µs per call |', '|---|---:|---:|');
   for (const q of o.queries) lines.push(`| ${q.what} | ${fmt(q.jobs)} | ${fmt(q.us)} |`);
   lines.push('');

@@ -16,7 +16,13 @@ export interface SeedOptions {
   customFields?: string;
 }
 
-export async function insertJobs(database: Database, firmId: number, ownerId: number, count: number, options: SeedOptions = {}): Promise<void> {
+export async function insertJobs(
+  database: Database,
+  firmId: number,
+  ownerId: number,
+  count: number,
+  options: SeedOptions = {},
+): Promise<void> {
   const { db } = database;
   const at = options.at ?? '2026-01-01T00:00:00.000000';
   const chunk = options.chunk ?? 50_000;
@@ -25,11 +31,16 @@ export async function insertJobs(database: Database, firmId: number, ownerId: nu
   for (let done = 0; done < count; done += chunk) {
     const size = Math.min(chunk, count - done);
     await db.transaction().execute(async (trx) => {
-      const firm = await trx.selectFrom('firms').select('next_job_number').where('id', '=', firmId).executeTakeFirstOrThrow();
+      const firm = await trx
+        .selectFrom('firms')
+        .select('next_job_number')
+        .where('id', '=', firmId)
+        .executeTakeFirstOrThrow();
       const first = firm.next_job_number;
-      const series = database.dialect.engine === 'sqlite'
-        ? sql`with recursive s(n) as (select 0 union all select n + 1 from s where n + 1 < ${sql.lit(size)})`
-        : sql`with s(n) as (select generate_series(0, ${sql.lit(size - 1)}))`;
+      const series =
+        database.dialect.engine === 'sqlite'
+          ? sql`with recursive s(n) as (select 0 union all select n + 1 from s where n + 1 < ${sql.lit(size)})`
+          : sql`with s(n) as (select generate_series(0, ${sql.lit(size - 1)}))`;
       const k = sql`(${sql.lit(first)} + n)`;
       await sql`${series}
         insert into jobs (firm_id, name, name_key, company, contact_name, contact_email, contact_phone, address, description,
@@ -42,7 +53,11 @@ export async function insertJobs(database: Database, firmId: number, ownerId: nu
           'api', 'normal', (${k} % 1000) * 10000, ${k} % 101, 0, ${customFields},
           ${sql.lit(ownerId)}, ${k}, 0, ${at}, ${at}
         from s`.execute(trx);
-      await trx.updateTable('firms').set({ next_job_number: first + size }).where('id', '=', firmId).execute();
+      await trx
+        .updateTable('firms')
+        .set({ next_job_number: first + size })
+        .where('id', '=', firmId)
+        .execute();
     });
   }
   await db.transaction().execute(async (trx) => {

@@ -48,7 +48,8 @@ const SERVED_BUDGET_MS = QUICK ? 8_000 : 20_000;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pgUrl = process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const started = Date.now();
 const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
 
@@ -85,10 +86,11 @@ async function startReceivers(n: number) {
     worker.once('message', (m: { ports: number[] }) => resolve(m.ports));
     worker.once('error', reject);
   });
-  const ask = (m: 'count' | 'reset') => new Promise<number>((resolve) => {
-    worker.once('message', (r: { count: number }) => resolve(r.count));
-    worker.postMessage(m);
-  });
+  const ask = (m: 'count' | 'reset') =>
+    new Promise<number>((resolve) => {
+      worker.once('message', (r: { count: number }) => resolve(r.count));
+      worker.postMessage(m);
+    });
   return {
     urls: ports.map((p) => `http://127.0.0.1:${p}/hooks`),
     count: () => ask('count'),
@@ -106,7 +108,6 @@ interface Engine {
   drop(): Promise<void>;
 }
 
-
 async function openEngine(url?: string): Promise<Engine> {
   const bench = await openBenchDatabase({ url, label: 'webhooks' });
   return { name: bench.engine, database: bench.database, describe: bench.describe, drop: bench.drop };
@@ -116,16 +117,29 @@ async function openEngine(url?: string): Promise<Engine> {
 
 async function setUp(database: Database) {
   const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-    name: 'Bench Paving', owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
+    name: 'Bench Paving',
+    owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
   });
-  const { key } = await createApiKey(database, firmId, { user_id: ownerId, name: 'bench', permissions: [...PERMISSIONS] });
+  const { key } = await createApiKey(database, firmId, {
+    user_id: ownerId,
+    name: 'bench',
+    permissions: [...PERMISSIONS],
+  });
   const app = await buildApp(database, { adminToken: null, rateLimit: { max: 1e9, windowMs: 1000 }, logLevel: false });
   const res = await app.inject({
-    method: 'POST', url: '/v1/jobs', headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    method: 'POST',
+    url: '/v1/jobs',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
     payload: JSON.stringify({
-      name: 'Westfield Plaza lot', company: 'Westfield Properties', address: '1200 Commerce Dr, Springfield',
-      contact_name: 'Dana Reyes', contact_email: 'dana@westfield.example', contact_phone: '555-0142',
-      description: 'Crack fill, sealcoat and restripe the east lot', job_type: 'Sealcoating', estimated_value: 18450,
+      name: 'Westfield Plaza lot',
+      company: 'Westfield Properties',
+      address: '1200 Commerce Dr, Springfield',
+      contact_name: 'Dana Reyes',
+      contact_email: 'dana@westfield.example',
+      contact_phone: '555-0142',
+      description: 'Crack fill, sealcoat and restripe the east lot',
+      job_type: 'Sealcoating',
+      estimated_value: 18450,
     }),
   });
   if (res.statusCode !== 201) throw new Error(`job create: ${res.statusCode} ${res.body}`);
@@ -135,10 +149,22 @@ async function setUp(database: Database) {
 
 async function subscribe(database: Database, firmId: number, urls: string[]): Promise<void> {
   const t = now();
-  await database.db.insertInto('webhook_subscriptions').values(urls.map((url, i) => ({
-    firm_id: firmId, event_type: 'all', target_url: url, secret: `whsec_bench_${i}`, active: 1,
-    created_by_user_id: null, deactivated_at: null, created_at: t, updated_at: t,
-  }))).execute();
+  await database.db
+    .insertInto('webhook_subscriptions')
+    .values(
+      urls.map((url, i) => ({
+        firm_id: firmId,
+        event_type: 'all',
+        target_url: url,
+        secret: `whsec_bench_${i}`,
+        active: 1,
+        created_by_user_id: null,
+        deactivated_at: null,
+        created_at: t,
+        updated_at: t,
+      })),
+    )
+    .execute();
 }
 
 async function unsubscribeAll(database: Database, firmId: number): Promise<void> {
@@ -152,7 +178,11 @@ async function queue(database: Database, firmId: number, jobId: number, events: 
     await database.db.transaction().execute(async (trx) => {
       for (let i = done; i < Math.min(events, done + EVENTS_PER_TRANSACTION); i++) {
         await recordEvent(trx, {
-          firmId, type: 'job_won', entity: { type: 'job', id: jobId }, jobId, inFeed: true,
+          firmId,
+          type: 'job_won',
+          entity: { type: 'job', id: jobId },
+          jobId,
+          inFeed: true,
           data: { from_status: 'lead', to_status: 'won', source_event_id: randomUUID() },
         });
       }
@@ -162,17 +192,25 @@ async function queue(database: Database, firmId: number, jobId: number, events: 
 }
 
 async function countByStatus(database: Database, firmId: number) {
-  const rows = await database.db.selectFrom('webhook_deliveries').select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('firm_id', '=', firmId).groupBy('status').execute();
+  const rows = await database.db
+    .selectFrom('webhook_deliveries')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('firm_id', '=', firmId)
+    .groupBy('status')
+    .execute();
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) as Record<string, number>;
 }
 
 // ---- the senders -----------------------------------------------------------------------------
 
-const newWorker = (database: Database) => new WebhookWorker(database, {
-  clock: systemClock, leaseMs: 60_000, concurrency: CONCURRENCY, allowPrivateNetwork: true,
-  onError: (err) => log(`worker error: ${err instanceof Error ? err.stack : String(err)}`),
-});
+const newWorker = (database: Database) =>
+  new WebhookWorker(database, {
+    clock: systemClock,
+    leaseMs: 60_000,
+    concurrency: CONCURRENCY,
+    allowPrivateNetwork: true,
+    onError: (err) => log(`worker error: ${err instanceof Error ? err.stack : String(err)}`),
+  });
 
 /**
  * The WebhookWorker's own loop, drain(): sweeps back to back until nothing is due. drain() can
@@ -191,7 +229,8 @@ async function runDrain(database: Database, firmId: number, deliveries: number, 
   const seconds = (performance.now() - t0) / 1000;
   await worker.settle();
   const counts = await countByStatus(database, firmId);
-  if ((counts.succeeded ?? 0) !== succeededAfter) throw new Error(`drain left ${JSON.stringify(counts)}, expected ${succeededAfter} succeeded`);
+  if ((counts.succeeded ?? 0) !== succeededAfter)
+    throw new Error(`drain left ${JSON.stringify(counts)}, expected ${succeededAfter} succeeded`);
   return { rate: deliveries / seconds, drains };
 }
 
@@ -200,7 +239,13 @@ async function runDrain(database: Database, firmId: number, deliveries: number, 
  * receivers have every delivery or `budgetMs` has passed; what is left is abandoned afterwards.
  * Deliveries per second.
  */
-async function runServed(database: Database, firmId: number, receivers: Receivers, deliveries: number, budgetMs: number) {
+async function runServed(
+  database: Database,
+  firmId: number,
+  receivers: Receivers,
+  deliveries: number,
+  budgetMs: number,
+) {
   const start = await receivers.count();
   const runner = startRunner([newWorker(database)], POLL_MS, (_task, err) => log(`runner error: ${String(err)}`));
   const t0 = performance.now();
@@ -212,8 +257,12 @@ async function runServed(database: Database, firmId: number, receivers: Receiver
   }
   const seconds = (performance.now() - t0) / 1000;
   await runner.stop();
-  await database.db.updateTable('webhook_deliveries').set({ status: 'abandoned', next_attempt_at: null })
-    .where('firm_id', '=', firmId).where('status', '=', 'pending').execute();
+  await database.db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'abandoned', next_attempt_at: null })
+    .where('firm_id', '=', firmId)
+    .where('status', '=', 'pending')
+    .execute();
   return { rate: done / seconds, done, seconds };
 }
 
@@ -224,19 +273,24 @@ async function runServed(database: Database, firmId: number, receivers: Receiver
 async function runBare(urls: string[], body: string, total: number): Promise<number> {
   const agent = new Agent({ connections: 16 });
   const headers = {
-    'content-type': 'application/json', 'user-agent': 'Service-Webhooks/1.0', 'x-service-event': 'job_won',
-    'x-service-delivery': randomUUID(), 'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
+    'content-type': 'application/json',
+    'user-agent': 'Service-Webhooks/1.0',
+    'x-service-event': 'job_won',
+    'x-service-delivery': randomUUID(),
+    'x-service-timestamp': String(Math.floor(Date.now() / 1000)),
   };
   let next = 0;
   let failures = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = next++; i < total; i = next++) {
-      const res = await request(urls[i % urls.length]!, { method: 'POST', headers, body, dispatcher: agent });
-      await res.body.dump();
-      if (res.statusCode !== 200) failures++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < total; i = next++) {
+        const res = await request(urls[i % urls.length]!, { method: 'POST', headers, body, dispatcher: agent });
+        await res.body.dump();
+        if (res.statusCode !== 200) failures++;
+      }
+    }),
+  );
   const seconds = (performance.now() - t0) / 1000;
   await agent.close();
   if (failures > 0) throw new Error(`bare loop: ${failures} non-200 replies`);
@@ -272,8 +326,15 @@ async function benchEngine(engine: Engine, receivers: Receivers): Promise<Result
     await subscribe(database, firmId, urls);
     const before = (await countByStatus(database, firmId)).succeeded ?? 0;
     const queueMs = await queue(database, firmId, jobId, total / urls.length);
-    const body = (await database.db.selectFrom('webhook_deliveries').select('payload').where('firm_id', '=', firmId)
-      .orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).payload;
+    const body = (
+      await database.db
+        .selectFrom('webhook_deliveries')
+        .select('payload')
+        .where('firm_id', '=', firmId)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).payload;
     log(`  ${name}: queued ${fmt(total)} deliveries in ${fmt(queueMs / 1000, 1)} s; body ${fmt(body.length)} bytes`);
     // Warm both paths (connections, JIT), then bare, worker, bare again; the baseline is their mean.
     await runBare(urls, body, 1000);
@@ -284,18 +345,33 @@ async function benchEngine(engine: Engine, receivers: Receivers): Promise<Result
     const received = await receivers.count();
     if (received !== 3 * total) throw new Error(`receivers counted ${received}, expected ${3 * total}`);
     const bare = (bare1 + bare2) / 2;
-    log(`    drain() ${fmt(drain.rate)}/s (${drain.drains} drain calls)   bare ${fmt(bare1)}/s, ${fmt(bare2)}/s   ratio ${fmt(drain.rate / bare, 2)}`);
+    log(
+      `    drain() ${fmt(drain.rate)}/s (${drain.drains} drain calls)   bare ${fmt(bare1)}/s, ${fmt(bare2)}/s   ratio ${fmt(drain.rate / bare, 2)}`,
+    );
     // As `serve` runs it: the same queue again, through the runner.
     await queue(database, firmId, jobId, total / urls.length);
     const served = await runServed(database, firmId, receivers, total, SERVED_BUDGET_MS);
-    log(`    served (runner, poll ${POLL_MS} ms) ${fmt(served.rate)}/s: ${fmt(served.done)} of ${fmt(total)} in ${fmt(served.seconds, 1)} s   ratio ${fmt(served.rate / bare, 3)}`);
+    log(
+      `    served (runner, poll ${POLL_MS} ms) ${fmt(served.rate)}/s: ${fmt(served.done)} of ${fmt(total)} in ${fmt(served.seconds, 1)} s   ratio ${fmt(served.rate / bare, 3)}`,
+    );
     results.push({
-      engine: engine.name, scenario: name, deliveries: total, bodyBytes: body.length, queueMs, bare,
-      drain: drain.rate, drains: drain.drains, served: served.rate, servedDone: served.done, servedSeconds: served.seconds,
+      engine: engine.name,
+      scenario: name,
+      deliveries: total,
+      bodyBytes: body.length,
+      queueMs,
+      bare,
+      drain: drain.rate,
+      drains: drain.drains,
+      served: served.rate,
+      servedDone: served.done,
+      servedSeconds: served.seconds,
     });
   };
 
-  const spread = receivers.urls.flatMap((u) => Array.from({ length: SUBSCRIPTIONS_PER_RECEIVER }, (_, i) => `${u}?s=${i}`));
+  const spread = receivers.urls.flatMap((u) =>
+    Array.from({ length: SUBSCRIPTIONS_PER_RECEIVER }, (_, i) => `${u}?s=${i}`),
+  );
   await scenario(`${spread.length} subscriptions on ${receivers.urls.length} receivers`, spread, DELIVERIES);
   await scenario('1 subscription', [receivers.urls[0]!], ONE_ENDPOINT_DELIVERIES);
   return results;
@@ -308,14 +384,16 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   const cleanups = new Set<() => Promise<void>>();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => { void Promise.all([...cleanups].map((c) => c())).finally(() => process.exit(130)); });
+    process.once(signal, () => {
+      void Promise.all([...cleanups].map((c) => c())).finally(() => process.exit(130));
+    });
   }
   try {
     for (const open of engines) {
       const engine = await open();
       cleanups.add(engine.drop);
       try {
-        results.push(...await benchEngine(engine, receivers));
+        results.push(...(await benchEngine(engine, receivers)));
       } finally {
         cleanups.delete(engine.drop);
         await engine.drop();
@@ -326,18 +404,27 @@ async function main(): Promise<void> {
   }
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const lines = [
     `Webhook delivery, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} vCPU (${cpu})`,
     `Concurrency ${CONCURRENCY}; receivers answer 200 at once; deliveries per second (bare: requests per second). Load average at the end: ${load}.`,
     '',
-    '| Engine | Scenario | Deliveries | Bare undici loop /s | Worker, drain() /s | Ratio | Worker as served (poll ' + POLL_MS + ' ms) /s | Ratio | Queueing (recordEvent) |',
+    '| Engine | Scenario | Deliveries | Bare undici loop /s | Worker, drain() /s | Ratio | Worker as served (poll ' +
+      POLL_MS +
+      ' ms) /s | Ratio | Queueing (recordEvent) |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...results.map((r) => `| ${r.engine} | ${r.scenario} | ${fmt(r.deliveries)} | ${fmt(r.bare)} | ${fmt(r.drain)} | ${fmt(r.drain / r.bare, 2)} | ` +
-      `${fmt(r.served)}${r.servedDone < r.deliveries ? ` (${fmt(r.servedDone)} in ${fmt(r.servedSeconds, 0)} s)` : ''} | ${fmt(r.served / r.bare, 3)} | ${fmt(r.queueMs / 1000, 1)} s |`),
+    ...results.map(
+      (r) =>
+        `| ${r.engine} | ${r.scenario} | ${fmt(r.deliveries)} | ${fmt(r.bare)} | ${fmt(r.drain)} | ${fmt(r.drain / r.bare, 2)} | ` +
+        `${fmt(r.served)}${r.servedDone < r.deliveries ? ` (${fmt(r.servedDone)} in ${fmt(r.servedSeconds, 0)} s)` : ''} | ${fmt(r.served / r.bare, 3)} | ${fmt(r.queueMs / 1000, 1)} s |`,
+    ),
     '',
     `Body ${fmt(results[0]?.bodyBytes ?? 0)} bytes (a job_won payload with its job object). drain() returned early with deliveries still pending: ` +
-      results.map((r) => `${r.engine}/${r.scenario}: ${r.drains - 1} time(s)`).join('; ') + '.',
+      results.map((r) => `${r.engine}/${r.scenario}: ${r.drains - 1} time(s)`).join('; ') +
+      '.',
   ];
   const report = lines.join('\n') + '\n';
   console.log(report);

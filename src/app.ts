@@ -31,26 +31,41 @@ export const SERVICE_VERSION = '0.1.0';
  * install on a local network.
  */
 function docsPolicy(header: string): string {
-  return header.replace(/\s*upgrade-insecure-requests;?/, '').replace(/style-src ([^;]*?)\s*;/, "style-src $1 'unsafe-inline';");
+  return header
+    .replace(/\s*upgrade-insecure-requests;?/, '')
+    .replace(/style-src ([^;]*?)\s*;/, "style-src $1 'unsafe-inline';");
 }
 
-export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> & Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy'>> & {
-  /** The admin API's limit per client address; the API's (rateLimit) unless given (tests provision freely). */
-  adminRateLimit?: RateLimitConfig;
-  /** A geocoder to use instead of the one GROUNDWORK_GEOCODER_URL names (tests pass a local server's). */
-  geocoder?: Geocoder;
-  logLevel?: string | false;
-  /** Accept webhook targets on private and loopback addresses (GROUNDWORK_ALLOW_PRIVATE_NETWORK). */
-  allowPrivateNetwork?: boolean;
-  /** The process's environment when the caller built it already (serve shares it with the worker). */
-  env?: Env;
-};
+export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
+  Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy'>> & {
+    /** The admin API's limit per client address; the API's (rateLimit) unless given (tests provision freely). */
+    adminRateLimit?: RateLimitConfig;
+    /** A geocoder to use instead of the one GROUNDWORK_GEOCODER_URL names (tests pass a local server's). */
+    geocoder?: Geocoder;
+    logLevel?: string | false;
+    /** Accept webhook targets on private and loopback addresses (GROUNDWORK_ALLOW_PRIVATE_NETWORK). */
+    allowPrivateNetwork?: boolean;
+    /** The process's environment when the caller built it already (serve shares it with the worker). */
+    env?: Env;
+  };
 
-export async function buildApp(database: Database, config: AppConfig, areas: readonly Area[] = AREAS): Promise<FastifyInstance> {
-  const env = config.env ?? startEnv(database, {
-    dataDir: config.dataDir, geocoderUrl: config.geocoderUrl ?? undefined, geocoder: config.geocoder,
-    allowPrivateNetwork: config.allowPrivateNetwork,
-  }, areas);
+export async function buildApp(
+  database: Database,
+  config: AppConfig,
+  areas: readonly Area[] = AREAS,
+): Promise<FastifyInstance> {
+  const env =
+    config.env ??
+    startEnv(
+      database,
+      {
+        dataDir: config.dataDir,
+        geocoderUrl: config.geocoderUrl ?? undefined,
+        geocoder: config.geocoder,
+        allowPrivateNetwork: config.allowPrivateNetwork,
+      },
+      areas,
+    );
   const { routes } = installAreas(areas);
   const app = Fastify({
     logger: config.logLevel === false ? false : { level: config.logLevel ?? 'info' },
@@ -63,7 +78,8 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
   });
   const limits = await installRateLimits(app, config.rateLimit, config.adminRateLimit);
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv.compile(schema as object) : compileTextValidator(schema as object)));
+    httpPart === 'body' ? bodyAjv.compile(schema as object) : compileTextValidator(schema as object),
+  );
   installErrorHandler(app);
   installJsonParser(app);
   await installSecurityHeaders(app);
@@ -83,22 +99,34 @@ export async function buildApp(database: Database, config: AppConfig, areas: rea
     installTextGuard(v1);
     v1.addHook('onRoute', describeOperation);
 
-    v1.get('/v1/health', {
-      config: { public: true, rateLimit: false },
-      schema: {
-        tags: ['Platform'], summary: 'Health (no key needed)', security: [],
-        response: { 200: { type: 'object', properties: { status: { type: 'string' }, version: { type: 'string' } } } },
+    v1.get(
+      '/v1/health',
+      {
+        config: { public: true, rateLimit: false },
+        schema: {
+          tags: ['Platform'],
+          summary: 'Health (no key needed)',
+          security: [],
+          response: {
+            200: { type: 'object', properties: { status: { type: 'string' }, version: { type: 'string' } } },
+          },
+        },
       },
-    }, async () => ({ status: 'ok', version: API_VERSION }));
-    v1.get('/v1/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
+      async () => ({ status: 'ok', version: API_VERSION }),
+    );
+    v1.get('/v1/openapi.json', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () =>
+      app.swagger(),
+    );
 
     const api = v1.withTypeProvider<TypeBoxTypeProvider>();
     for (const register of routes) register(api, env);
   });
 
   await app.register(swaggerUi, {
-    routePrefix: '/v1/docs', uiConfig: { url: '/v1/openapi.json' } as never,
-    staticCSP: true, transformStaticCSP: docsPolicy,
+    routePrefix: '/v1/docs',
+    uiConfig: { url: '/v1/openapi.json' } as never,
+    staticCSP: true,
+    transformStaticCSP: docsPolicy,
   });
 
   if (config.adminToken) adminRoutes(app, database, config.adminToken, limits.admin);

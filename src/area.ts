@@ -84,7 +84,8 @@ export function compileAreas(areas: readonly Area[]): Contributions {
     exportDatasets,
     searchTypes: new Map(searchTypes.map((t) => [t.type, t])),
     invoicedJobCounter: counters[0] ?? null,
-    workerTasks: (env: Env, settings: WorkerSettings) => areas.flatMap((a) => [...(a.workerTasks?.(env, settings) ?? [])]),
+    workerTasks: (env: Env, settings: WorkerSettings) =>
+      areas.flatMap((a) => [...(a.workerTasks?.(env, settings) ?? [])]),
   });
 }
 
@@ -107,6 +108,7 @@ export function installAreas(areas: readonly Area[]): Contributions {
 
 /** The installed contributions; an entry point that forgot installAreas fails loudly here. */
 export function contributions(): Contributions {
-  if (!installed) throw new Error('no areas installed: the entry point must call installAreas(AREAS) from src/areas.ts first');
+  if (!installed)
+    throw new Error('no areas installed: the entry point must call installAreas(AREAS) from src/areas.ts first');
   return installed;
 }

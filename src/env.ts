@@ -16,7 +16,8 @@ export function startEnv(database: Database, options: DepsOptions = {}, areas: r
 /** The dependency settings of the loaded configuration (serve and `groundwork worker`). */
 export function depsOptionsOf(config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'worker'>): DepsOptions {
   return {
-    dataDir: config.dataDir, geocoderUrl: config.geocoderUrl ?? undefined,
+    dataDir: config.dataDir,
+    geocoderUrl: config.geocoderUrl ?? undefined,
     allowPrivateNetwork: config.worker.allowPrivateNetwork,
   };
 }

@@ -38,9 +38,15 @@ export async function serve(config: Config): Promise<void> {
       `Try: curl -H "X-API-Key: ${demo.key}" ${base}/v1/jobs`,
     );
   } else if (config.demo) {
-    lines.push('The database already has workspaces; make a key with: npm run admin -- key create <firm_id> --user <user_id>');
+    lines.push(
+      'The database already has workspaces; make a key with: npm run admin -- key create <firm_id> --user <user_id>',
+    );
   }
   if (!config.adminToken) lines.push('Admin API off: set GROUNDWORK_ADMIN_TOKEN to enable /admin/v1.');
-  lines.push(worker ? 'Background worker running (webhook deliveries, export files).' : 'Background worker off here (GROUNDWORK_WORKER=false): run `groundwork worker`.');
+  lines.push(
+    worker
+      ? 'Background worker running (webhook deliveries, export files).'
+      : 'Background worker off here (GROUNDWORK_WORKER=false): run `groundwork worker`.',
+  );
   console.log(lines.join('\n') + '\n');
 }

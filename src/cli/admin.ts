@@ -37,15 +37,35 @@ export const ADMIN_USAGE = `groundwork admin <command> [--json]
 Permissions default to all of: ${PERMISSIONS.join(', ')}.`;
 
 const OPTIONS = {
-  json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  name: { type: 'string' }, plan: { type: 'string' }, 'subscription-status': { type: 'string' }, timezone: { type: 'string' },
-  settings: { type: 'string' }, data: { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-email': { type: 'string' },
-  key: { type: 'string' }, label: { type: 'string' }, type: { type: 'string' }, completed: { type: 'boolean' },
-  email: { type: 'string' }, role: { type: 'string' }, user: { type: 'string' }, permissions: { type: 'string' },
-  grant: { type: 'string', multiple: true }, replace: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  'subscription-status': { type: 'string' },
+  timezone: { type: 'string' },
+  settings: { type: 'string' },
+  data: { type: 'string' },
+  'owner-name': { type: 'string' },
+  'owner-email': { type: 'string' },
+  key: { type: 'string' },
+  label: { type: 'string' },
+  type: { type: 'string' },
+  completed: { type: 'boolean' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  user: { type: 'string' },
+  permissions: { type: 'string' },
+  grant: { type: 'string', multiple: true },
+  replace: { type: 'boolean' },
 } as const;
 
-type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = {
+  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true }
+    ? string[]
+    : (typeof OPTIONS)[K]['type'] extends 'boolean'
+      ? boolean
+      : string;
+};
 
 function json(text: string | undefined, flag: string): Record<string, unknown> {
   if (text === undefined) return {};
@@ -82,38 +102,83 @@ function int(text: string | undefined, what: string): number {
   return n;
 }
 
-const permissionsFrom = (v: Values) => (v.permissions ? v.permissions.split(',').map((p) => p.trim()).filter(Boolean) : [...PERMISSIONS]);
+const permissionsFrom = (v: Values) =>
+  v.permissions
+    ? v.permissions
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : [...PERMISSIONS];
 
 async function dispatch(database: Parameters<typeof getWorkspace>[0], pos: string[], v: Values): Promise<unknown> {
   const [noun, verb, a, b] = pos;
   const data = json(v.data, '--data');
   switch (`${noun} ${verb}`) {
-    case 'workspace list': return listWorkspaces(database);
-    case 'workspace show': return getWorkspace(database, int(a, 'firm_id'));
+    case 'workspace list':
+      return listWorkspaces(database);
+    case 'workspace show':
+      return getWorkspace(database, int(a, 'firm_id'));
     case 'workspace create': {
       const owner = defined({ ...(data.owner as object | undefined), name: v['owner-name'], email: v['owner-email'] });
-      return createWorkspace(database, defined({
-        ...data, name: v.name ?? data.name, plan: v.plan ?? data.plan, subscription_status: v['subscription-status'] ?? data.subscription_status,
-        timezone: v.timezone ?? data.timezone, settings: v.settings ? json(v.settings, '--settings') : data.settings, owner,
-      }));
+      return createWorkspace(
+        database,
+        defined({
+          ...data,
+          name: v.name ?? data.name,
+          plan: v.plan ?? data.plan,
+          subscription_status: v['subscription-status'] ?? data.subscription_status,
+          timezone: v.timezone ?? data.timezone,
+          settings: v.settings ? json(v.settings, '--settings') : data.settings,
+          owner,
+        }),
+      );
     }
     case 'workspace update':
-      return updateWorkspace(database, int(a, 'firm_id'), defined({
-        ...data, name: v.name ?? data.name, plan: v.plan ?? data.plan, subscription_status: v['subscription-status'] ?? data.subscription_status,
-        timezone: v.timezone ?? data.timezone, settings: v.settings ? json(v.settings, '--settings') : data.settings,
-      }));
+      return updateWorkspace(
+        database,
+        int(a, 'firm_id'),
+        defined({
+          ...data,
+          name: v.name ?? data.name,
+          plan: v.plan ?? data.plan,
+          subscription_status: v['subscription-status'] ?? data.subscription_status,
+          timezone: v.timezone ?? data.timezone,
+          settings: v.settings ? json(v.settings, '--settings') : data.settings,
+        }),
+      );
     case 'stage add':
-      return addJobStage(database, int(a, 'firm_id'), defined({ ...data, key: v.key, label: v.label, type: v.type, completed: v.completed }));
-    case 'user list': return listUsers(database, int(a, 'firm_id'));
+      return addJobStage(
+        database,
+        int(a, 'firm_id'),
+        defined({ ...data, key: v.key, label: v.label, type: v.type, completed: v.completed }),
+      );
+    case 'user list':
+      return listUsers(database, int(a, 'firm_id'));
     case 'user add':
-      return createUser(database, int(a, 'firm_id'), defined({ ...data, name: v.name ?? data.name, email: v.email ?? data.email, role: v.role ?? data.role }));
+      return createUser(
+        database,
+        int(a, 'firm_id'),
+        defined({ ...data, name: v.name ?? data.name, email: v.email ?? data.email, role: v.role ?? data.role }),
+      );
     case 'user update':
-      return updateUser(database, int(a, 'firm_id'), int(b, 'user_id'), defined({ ...data, name: v.name, email: v.email, role: v.role }));
-    case 'user remove': return removeUser(database, int(a, 'firm_id'), int(b, 'user_id'));
-    case 'key list': return listApiKeys(database, int(a, 'firm_id'));
+      return updateUser(
+        database,
+        int(a, 'firm_id'),
+        int(b, 'user_id'),
+        defined({ ...data, name: v.name, email: v.email, role: v.role }),
+      );
+    case 'user remove':
+      return removeUser(database, int(a, 'firm_id'), int(b, 'user_id'));
+    case 'key list':
+      return listApiKeys(database, int(a, 'firm_id'));
     case 'key create':
-      return createApiKey(database, int(a, 'firm_id'), defined({ user_id: int(v.user, '--user'), permissions: permissionsFrom(v), name: v.name }));
-    case 'key revoke': return revokeApiKey(database, int(a, 'firm_id'), int(b, 'key_id'));
+      return createApiKey(
+        database,
+        int(a, 'firm_id'),
+        defined({ user_id: int(v.user, '--user'), permissions: permissionsFrom(v), name: v.name }),
+      );
+    case 'key revoke':
+      return revokeApiKey(database, int(a, 'firm_id'), int(b, 'key_id'));
     case 'partner-key create': {
       const grants = (v.grant ?? []).map((g) => {
         const [firm, user] = g.split(':');
@@ -121,7 +186,8 @@ async function dispatch(database: Parameters<typeof getWorkspace>[0], pos: strin
       });
       return createPartnerKey(database, defined({ grants, permissions: permissionsFrom(v), name: v.name }));
     }
-    case 'partner-key revoke': return revokePartnerKey(database, int(a, 'key_id'));
+    case 'partner-key revoke':
+      return revokePartnerKey(database, int(a, 'key_id'));
     case 'catalog import': {
       const firmId = int(a, 'firm_id');
       if (!b) throw new ApiError(400, 'catalog import needs a file: catalog import <firm_id> <file.json>');
@@ -131,16 +197,28 @@ async function dispatch(database: Parameters<typeof getWorkspace>[0], pos: strin
       const doc = await exportCatalog(database, int(a, 'firm_id'));
       if (!b) return doc;
       fs.writeFileSync(b, `${JSON.stringify(doc, null, 2)}\n`);
-      return { file: b, items: doc.items.length, services: doc.services.length, price_lists: doc.price_lists.length, templates: doc.templates.length };
+      return {
+        file: b,
+        items: doc.items.length,
+        services: doc.services.length,
+        price_lists: doc.price_lists.length,
+        templates: doc.templates.length,
+      };
     }
-    default: throw new ApiError(400, `unknown admin command "${pos.join(' ')}"`);
+    default:
+      throw new ApiError(400, `unknown admin command "${pos.join(' ')}"`);
   }
 }
 
 /** An import's problems, one per line. */
 function problemLines(errors: unknown): string {
   if (!Array.isArray(errors)) return '';
-  return errors.map((p: { path?: string; error?: string; message?: string }) => `\n  ${p.path ?? ''}: ${p.error ?? ''}${p.message ? ` (${p.message})` : ''}`).join('');
+  return errors
+    .map(
+      (p: { path?: string; error?: string; message?: string }) =>
+        `\n  ${p.path ?? ''}: ${p.error ?? ''}${p.message ? ` (${p.message})` : ''}`,
+    )
+    .join('');
 }
 
 function human(result: unknown): string {
@@ -152,8 +230,12 @@ function human(result: unknown): string {
 }
 
 /** Runs one admin command; returns the process exit code. */
-export async function runAdmin(config: Pick<Config, 'databaseUrl'>, args: string[],
-  out: (s: string) => void = (s) => console.log(s), err: (s: string) => void = (s) => console.error(s)): Promise<number> {
+export async function runAdmin(
+  config: Pick<Config, 'databaseUrl'>,
+  args: string[],
+  out: (s: string) => void = (s) => console.log(s),
+  err: (s: string) => void = (s) => console.error(s),
+): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
@@ -175,7 +257,11 @@ export async function runAdmin(config: Pick<Config, 'databaseUrl'>, args: string
     return 0;
   } catch (e) {
     if (e instanceof ApiError) {
-      err(v.json ? JSON.stringify(e.body) : `error ${e.status}: ${e.body.error}${e.body.message ? ` (${e.body.message})` : ''}${problemLines(e.body.errors)}`);
+      err(
+        v.json
+          ? JSON.stringify(e.body)
+          : `error ${e.status}: ${e.body.error}${e.body.message ? ` (${e.body.message})` : ''}${problemLines(e.body.errors)}`,
+      );
       return 1;
     }
     throw e;

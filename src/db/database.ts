@@ -37,7 +37,11 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolWithNamedStatements(pool, options.maxNamedStatements) as unknown as pg.Pool }) });
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({
+        pool: poolWithNamedStatements(pool, options.maxNamedStatements) as unknown as pg.Pool,
+      }),
+    });
     return { db, dialect: dialectFor('postgres'), schema: options.schema, close: () => db.destroy() };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
@@ -47,7 +51,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.function(CASEFOLD_FUNCTION, { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
+  sqlite.function(CASEFOLD_FUNCTION, { deterministic: true }, (v: unknown) =>
+    typeof v === 'string' ? v.toLowerCase() : v,
+  );
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: keptStatements(sqlite) }) });
   return { db, dialect: dialectFor('sqlite'), close: () => db.destroy() };
 }

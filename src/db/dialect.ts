@@ -37,7 +37,8 @@ const sqlite: Dialect = {
   lockFirm: async () => {},
   // A primary key is a unique key too (PostgreSQL reports both as 23505).
   isUniqueViolation: (err) =>
-    typeof err === 'object' && err !== null &&
+    typeof err === 'object' &&
+    err !== null &&
     /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)/.test(String((err as { code?: unknown }).code)),
   // One writer at a time: SQLite has no deadlocks (busy_timeout waits instead).
   isTransient: () => false,
@@ -50,8 +51,7 @@ const postgres: Dialect = {
   lockFirm: async (trx, firmId) => {
     await sql`select id from firms where id = ${firmId} for update`.execute(trx);
   },
-  isUniqueViolation: (err) =>
-    typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505',
+  isUniqueViolation: (err) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505',
   isTransient: (err) =>
     typeof err === 'object' && err !== null && ['40P01', '40001'].includes(String((err as { code?: unknown }).code)),
   avoidTableScans: async (trx) => {

@@ -34,9 +34,14 @@ export async function migrateToLatest(database: Database): Promise<void> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: on
   // PostgreSQL name it (the connection's current schema), or another schema's tables confuse it,
   // and let its introspection see only that schema (lookingOnlyAt).
-  const schema = database.schema ?? (database.dialect.engine === 'postgres' ? await currentSchema(database) : undefined);
+  const schema =
+    database.schema ?? (database.dialect.engine === 'postgres' ? await currentSchema(database) : undefined);
   const db = schema && database.dialect.engine === 'postgres' ? lookingOnlyAt(database.db, schema) : database.db;
-  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db,
+    provider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`${failed ? `migration ${failed}` : 'migrations'} failed: ${(error as Error).message ?? error}`);
@@ -52,12 +57,16 @@ export async function migrateToLatest(database: Database): Promise<void> {
 function lookingOnlyAt(db: Kysely<DB>, schema: string): Kysely<DB> {
   const introspection: DatabaseIntrospector = {
     async getSchemas() {
-      const { rows } = await sql<{ name: string }>`select nspname as name from pg_namespace where nspname = ${schema}`.execute(db);
+      const { rows } = await sql<{
+        name: string;
+      }>`select nspname as name from pg_namespace where nspname = ${schema}`.execute(db);
       return rows;
     },
     async getTables() {
       const { rows } = await sql<{ name: string; type: string }>`
-        select table_name as name, table_type as type from information_schema.tables where table_schema = ${schema}`.execute(db);
+        select table_name as name, table_type as type from information_schema.tables where table_schema = ${schema}`.execute(
+        db,
+      );
       // The migrator needs the names; columns are not read.
       return rows.map((r) => ({ name: r.name, schema, isView: r.type === 'VIEW', columns: [] }));
     },

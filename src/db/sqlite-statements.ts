@@ -17,7 +17,9 @@ function rowMaker(names: string[]): (values: unknown[]) => Row {
     };
   }
   // Later columns of the same name win, as they do in better-sqlite3's own objects.
-  return new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (values: unknown[]) => Row;
+  return new Function('v', `return {${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(', ')}};`) as (
+    values: unknown[],
+  ) => Row;
 }
 
 class KeptStatement {

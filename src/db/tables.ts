@@ -5,8 +5,36 @@ import type { CrmTables } from './tables/crm.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
 import type { IntegrationsTables } from './tables/integrations.ts';
 import type { PlatformTables } from './tables/platform.ts';
-import type { AccountTaskTable, ActivityTable, ClientAccountTable, ContactChannelTable, ContactLinkTable, ContactTable, CustomFieldDefinitionTable, JobActivityTable, JobStageTable, JobTable, JobTagTable, LocationTable, NoteTable, TaskTable } from './tables/crm.ts';
-import type { CatalogCostLineTable, CatalogItemTable, CatalogServiceTable, EstimateAreaTable, EstimateCostLineTable, EstimateLineTable, EstimateRevisionTable, EstimateSnapshotTable, EstimateTable, EstimateTemplateTable, PriceListEntryTable, PriceListTable } from './tables/estimating.ts';
+import type {
+  AccountTaskTable,
+  ActivityTable,
+  ClientAccountTable,
+  ContactChannelTable,
+  ContactLinkTable,
+  ContactTable,
+  CustomFieldDefinitionTable,
+  JobActivityTable,
+  JobStageTable,
+  JobTable,
+  JobTagTable,
+  LocationTable,
+  NoteTable,
+  TaskTable,
+} from './tables/crm.ts';
+import type {
+  CatalogCostLineTable,
+  CatalogItemTable,
+  CatalogServiceTable,
+  EstimateAreaTable,
+  EstimateCostLineTable,
+  EstimateLineTable,
+  EstimateRevisionTable,
+  EstimateSnapshotTable,
+  EstimateTable,
+  EstimateTemplateTable,
+  PriceListEntryTable,
+  PriceListTable,
+} from './tables/estimating.ts';
 import type { ExportFileTable, WebhookDeliveryTable, WebhookSubscriptionTable } from './tables/integrations.ts';
 import type { ApiKeyTable, EventTable, FirmTable, UserTable } from './tables/platform.ts';
 
@@ -17,7 +45,6 @@ export type * from './tables/platform.ts';
 export type { Flag } from './tables/shared.ts';
 
 export interface DB extends PlatformTables, CrmTables, EstimatingTables, IntegrationsTables {}
-
 
 export type Firm = Selectable<FirmTable>;
 export type User = Selectable<UserTable>;

@@ -8,8 +8,11 @@ import type { Engine } from './dialect.ts';
 export const CASEFOLD_FUNCTION = 'casefold';
 
 export function containsText(columns: string[], q: string, engine: Engine): RawBuilder<boolean> {
-  const tests = engine === 'postgres'
-    ? columns.map((c) => sql`${sql.ref(c)} ilike ${likePattern(q)} escape '\\'`)
-    : columns.map((c) => sql`${sql.raw(CASEFOLD_FUNCTION)}(${sql.ref(c)}) like ${likePattern(q.toLowerCase())} escape '\\'`);
+  const tests =
+    engine === 'postgres'
+      ? columns.map((c) => sql`${sql.ref(c)} ilike ${likePattern(q)} escape '\\'`)
+      : columns.map(
+          (c) => sql`${sql.raw(CASEFOLD_FUNCTION)}(${sql.ref(c)}) like ${likePattern(q.toLowerCase())} escape '\\'`,
+        );
   return sql<boolean>`(${sql.join(tests, sql` or `)})`;
 }

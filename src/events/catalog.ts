@@ -2,15 +2,31 @@
 
 /** Business events: in the feed, deliverable by webhook. */
 export const BUSINESS_EVENTS = [
-  'job_won', 'job_lost', 'job_cancelled', 'job_completed', 'job_scheduled', 'work_order_completed',
-  'estimate_created', 'estimate_issued', 'estimate_revised', 'estimate_approved', 'estimate_declined',
-  'change_order_approved', 'invoice_created', 'payment_received',
+  'job_won',
+  'job_lost',
+  'job_cancelled',
+  'job_completed',
+  'job_scheduled',
+  'work_order_completed',
+  'estimate_created',
+  'estimate_issued',
+  'estimate_revised',
+  'estimate_approved',
+  'estimate_declined',
+  'change_order_approved',
+  'invoice_created',
+  'payment_received',
 ] as const;
 
 /** Job and proposal events: delivered by webhook only (the feed keeps its own raw job events). */
 export const JOB_PROPOSAL_EVENTS = [
-  'job_created', 'job_updated', 'job_status_changed',
-  'proposal_sent', 'proposal_viewed', 'proposal_accepted', 'proposal_declined',
+  'job_created',
+  'job_updated',
+  'job_status_changed',
+  'proposal_sent',
+  'proposal_viewed',
+  'proposal_accepted',
+  'proposal_declined',
 ] as const;
 
 /** What the feed holds: the two raw job events and the business events. */
@@ -21,11 +37,20 @@ export type JobProposalEvent = (typeof JOB_PROPOSAL_EVENTS)[number];
 
 /** The dotted alias of a business event: its entity, a dot, its verb (estimate.revised). */
 const DOTTED: Record<BusinessEvent, string> = {
-  job_won: 'job.won', job_lost: 'job.lost', job_cancelled: 'job.cancelled', job_completed: 'job.completed',
-  job_scheduled: 'job.scheduled', work_order_completed: 'work_order.completed',
-  estimate_created: 'estimate.created', estimate_issued: 'estimate.issued', estimate_revised: 'estimate.revised',
-  estimate_approved: 'estimate.approved', estimate_declined: 'estimate.declined',
-  change_order_approved: 'change_order.approved', invoice_created: 'invoice.created', payment_received: 'payment.received',
+  job_won: 'job.won',
+  job_lost: 'job.lost',
+  job_cancelled: 'job.cancelled',
+  job_completed: 'job.completed',
+  job_scheduled: 'job.scheduled',
+  work_order_completed: 'work_order.completed',
+  estimate_created: 'estimate.created',
+  estimate_issued: 'estimate.issued',
+  estimate_revised: 'estimate.revised',
+  estimate_approved: 'estimate.approved',
+  estimate_declined: 'estimate.declined',
+  change_order_approved: 'change_order.approved',
+  invoice_created: 'invoice.created',
+  payment_received: 'payment.received',
 };
 
 const FROM_DOTTED = new Map(Object.entries(DOTTED).map(([name, alias]) => [alias, name]));
@@ -34,7 +59,11 @@ const JOB_PROPOSAL = new Set<string>(JOB_PROPOSAL_EVENTS);
 
 /** Every accepted subscription name, in the order the 400 lists them. */
 export const SUBSCRIPTION_NAMES: readonly string[] = [
-  'all', '*', ...BUSINESS_EVENTS, ...BUSINESS_EVENTS.map((e) => DOTTED[e]), ...JOB_PROPOSAL_EVENTS,
+  'all',
+  '*',
+  ...BUSINESS_EVENTS,
+  ...BUSINESS_EVENTS.map((e) => DOTTED[e]),
+  ...JOB_PROPOSAL_EVENTS,
 ];
 
 export const DEFAULT_SUBSCRIPTION = 'job_status_changed';

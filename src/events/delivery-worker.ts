@@ -22,7 +22,6 @@ export interface WebhookWorkerOptions {
   onError?: (err: unknown) => void;
 }
 
-
 export class WebhookWorker implements BackgroundTask {
   readonly name = 'webhooks';
   private readonly sender: WebhookSender;
@@ -36,7 +35,10 @@ export class WebhookWorker implements BackgroundTask {
   /** Called whenever an attempt finishes, to wake the sweep waiting for slots (one sweep runs at a time). */
   private slotFreed: () => void = () => {};
 
-  constructor(private readonly database: Database, private readonly options: WebhookWorkerOptions) {
+  constructor(
+    private readonly database: Database,
+    private readonly options: WebhookWorkerOptions,
+  ) {
     this.sender = new WebhookSender(options.allowPrivateNetwork, options.timeoutMs, options.concurrency);
     this.perSubscription = options.perSubscription ?? Math.max(1, Math.floor(options.concurrency / 2));
     this.claimBatch = Math.max(1, Math.floor(options.concurrency / 4));
@@ -56,8 +58,14 @@ export class WebhookWorker implements BackgroundTask {
     // Idle only if nothing was in flight while claiming: otherwise the claim may have passed over
     // deliveries held back by the per-subscription share, and attempts may have finished since.
     const busyWhileClaiming = this.inFlight.size > 0;
-    const claimed = await claimDueDeliveries(this.database, this.options.clock.now(), free, this.options.leaseMs,
-      this.perSubscriptionBusy, this.perSubscription);
+    const claimed = await claimDueDeliveries(
+      this.database,
+      this.options.clock.now(),
+      free,
+      this.options.leaseMs,
+      this.perSubscriptionBusy,
+      this.perSubscription,
+    );
     for (const delivery of claimed) this.start(delivery);
     if (claimed.length > 0) return claimed.length;
     if (!busyWhileClaiming && this.inFlight.size === 0) {
@@ -71,7 +79,9 @@ export class WebhookWorker implements BackgroundTask {
 
   /** Runs sweeps until nothing is due and nothing is in flight (tests and benchmarks). */
   async drain(): Promise<void> {
-    while ((await this.sweep()) > 0 || this.inFlight.size > 0) { /* keep sweeping */ }
+    while ((await this.sweep()) > 0 || this.inFlight.size > 0) {
+      /* keep sweeping */
+    }
     await this.flush();
   }
 
@@ -86,7 +96,10 @@ export class WebhookWorker implements BackgroundTask {
     return new Promise<void>((resolve) => {
       let left = count;
       const timer = setTimeout(done, this.options.pollMs ?? 500);
-      function done() { clearTimeout(timer); resolve(); }
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
       const wait = () => {
         left--;
         if (left <= 0 || this.inFlight.size === 0) done();
@@ -116,9 +129,12 @@ export class WebhookWorker implements BackgroundTask {
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     const signedAt = this.options.clock.now();
     const result = await this.sender.attempt({
-      targetUrl: delivery.target_url, secret: delivery.secret, eventType: delivery.event_type,
+      targetUrl: delivery.target_url,
+      secret: delivery.secret,
+      eventType: delivery.event_type,
       // Signed with the real time: the receiver checks it against its own clock.
-      body: delivery.payload, timestamp: Math.floor(Date.now() / 1000),
+      body: delivery.payload,
+      timestamp: Math.floor(Date.now() / 1000),
     });
     this.finished.push({ claimed: delivery, result, signedAt, finishedAt: this.options.clock.now() });
     // The slot stays taken until the outcome is written, so a crash can cost at most
@@ -130,11 +146,13 @@ export class WebhookWorker implements BackgroundTask {
   /** Writes the finished attempts: one write at a time, each taking all that have finished by then. */
   private flush(): Promise<void> {
     // A failed write must not stop later ones: the chain continues from a settled promise.
-    this.flushing = this.flushing.catch(() => {}).then(async () => {
-      const batch = this.finished;
-      this.finished = [];
-      await recordAttempts(this.database, batch);
-    });
+    this.flushing = this.flushing
+      .catch(() => {})
+      .then(async () => {
+        const batch = this.finished;
+        this.finished = [];
+        await recordAttempts(this.database, batch);
+      });
     return this.flushing;
   }
 }

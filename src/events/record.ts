@@ -29,7 +29,11 @@ export interface EventInput {
  * (SQLite has one writer at a time anyway.) Webhook-only events are not in the feed and skip it.
  */
 async function holdFeedOrder(trx: Executor, firmId: number): Promise<void> {
-  await trx.updateTable('firms').set((eb) => ({ feed_events: eb('feed_events', '+', 1) })).where('id', '=', firmId).execute();
+  await trx
+    .updateTable('firms')
+    .set((eb) => ({ feed_events: eb('feed_events', '+', 1) }))
+    .where('id', '=', firmId)
+    .execute();
 }
 
 export async function recordEvent(trx: Executor, input: EventInput): Promise<{ eventId: string; occurredAt: string }> {

@@ -2,7 +2,14 @@
 export const MAX_ATTEMPTS = 7;
 
 const MINUTE = 60_000;
-export const RETRY_DELAYS_MS = [1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 120 * MINUTE, 360 * MINUTE, 1440 * MINUTE] as const;
+export const RETRY_DELAYS_MS = [
+  1 * MINUTE,
+  5 * MINUTE,
+  30 * MINUTE,
+  120 * MINUTE,
+  360 * MINUTE,
+  1440 * MINUTE,
+] as const;
 
 /** When attempt `failures + 1` may go out after the `failures`-th failure at `failedAt`, or null: give up. */
 export function nextAttemptAfter(failures: number, failedAt: number): number | null {

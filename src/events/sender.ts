@@ -29,7 +29,11 @@ export class WebhookSender {
   private readonly agent: Agent;
 
   /** `connections`: per origin; as many as attempts can be in flight, so none waits for a socket on the 8 s clock. */
-  constructor(private readonly allowPrivateNetwork: boolean, private readonly timeoutMs = REPLY_TIMEOUT_MS, connections = 32) {
+  constructor(
+    private readonly allowPrivateNetwork: boolean,
+    private readonly timeoutMs = REPLY_TIMEOUT_MS,
+    connections = 32,
+  ) {
     this.agent = new Agent({
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
@@ -54,8 +58,11 @@ export class WebhookSender {
     const deliveryUuid = randomUUID();
     const started = performance.now();
     const done = (status: number | null, error: string | null): AttemptResult => ({
-      deliveryUuid, ok: error === null && status !== null && status >= 200 && status < 300,
-      status, error, durationMs: Math.round(performance.now() - started),
+      deliveryUuid,
+      ok: error === null && status !== null && status >= 200 && status < 300,
+      status,
+      error,
+      durationMs: Math.round(performance.now() - started),
     });
     try {
       assertPublicHost(new URL(req.targetUrl), this.allowPrivateNetwork);
@@ -81,7 +88,12 @@ export class WebhookSender {
 
 function describe(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e.code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return `no reply within ${timeoutMs / 1000} s`;
   }
   const code = e.code ?? e.cause?.code;

@@ -35,7 +35,8 @@ const DECIMAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
 
 type SchemaNode = { type?: string | string[]; items?: SchemaNode; properties?: Record<string, SchemaNode> };
 
-const isInteger = (s: SchemaNode | undefined) => s !== undefined && ([] as string[]).concat(s.type ?? []).includes('integer');
+const isInteger = (s: SchemaNode | undefined) =>
+  s !== undefined && ([] as string[]).concat(s.type ?? []).includes('integer');
 
 /** Validator of a path or query string: decimal integers only, then AJV's coercing validation. */
 export function compileTextValidator(schema: object) {
@@ -47,10 +48,21 @@ export function compileTextValidator(schema: object) {
   const notDecimal = (v: unknown) => typeof v === 'string' && !DECIMAL_INTEGER.test(v);
   const checked = (data: unknown, ...rest: unknown[]) => {
     const values = (data ?? {}) as Record<string, unknown>;
-    const bad = integers.find((name) => notDecimal(values[name]))
-      ?? integerLists.find((name) => ([] as unknown[]).concat(values[name] ?? []).some(notDecimal));
+    const bad =
+      integers.find((name) => notDecimal(values[name])) ??
+      integerLists.find((name) => ([] as unknown[]).concat(values[name] ?? []).some(notDecimal));
     if (bad !== undefined) {
-      return { error: [{ keyword: 'type', instancePath: `/${bad}`, schemaPath: '#/type', params: { type: 'integer' }, message: 'must be integer' }] };
+      return {
+        error: [
+          {
+            keyword: 'type',
+            instancePath: `/${bad}`,
+            schemaPath: '#/type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          },
+        ],
+      };
     }
     return (validate as (...a: unknown[]) => boolean)(data, ...rest) ? true : { error: validate.errors ?? [] };
   };

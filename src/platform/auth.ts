@@ -37,7 +37,15 @@ const WRITE_PERMISSIONS: ReadonlySet<Permission> = new Set(['write_jobs', 'write
 const INVALID_KEY = () =>
   unauthorized('Invalid API key', { message: 'The API key is not recognized or has been revoked' });
 
-type KeyRow = { id: number; kind: string; key_hash: string; firm_id: number | null; user_id: number | null; permissions: string; revoked_at: string | null };
+type KeyRow = {
+  id: number;
+  kind: string;
+  key_hash: string;
+  firm_id: number | null;
+  user_id: number | null;
+  permissions: string;
+  revoked_at: string | null;
+};
 
 /** The firm_id a query string or JSON object body carries, if any (read before validation). */
 function firmIdIn(part: unknown): unknown {
@@ -79,7 +87,11 @@ export function keyHashOf(request: FastifyRequest): string | undefined {
  * Step 1, before the body is read: the key must exist and be live, so a caller without a usable
  * key hears 401 and never a 400 about its body.
  */
-export async function identifyKey(db: Kysely<DB>, request: FastifyRequest, cacheTtlMs = 0): Promise<KeyRow & { hash: string }> {
+export async function identifyKey(
+  db: Kysely<DB>,
+  request: FastifyRequest,
+  cacheTtlMs = 0,
+): Promise<KeyRow & { hash: string }> {
   const key = headerKey(request);
   if (!key) throw unauthorized('Missing API key', { message: 'Provide API key in X-API-Key header' });
   const prefix = keyPrefix(key);
@@ -88,7 +100,8 @@ export async function identifyKey(db: Kysely<DB>, request: FastifyRequest, cache
   const memo = `key|${hash}`;
   const cached = cachedAuth<KeyRow & { hash: string }>(memo);
   if (cached) return cached;
-  const row = (await db.selectFrom('api_keys')
+  const row = (await db
+    .selectFrom('api_keys')
     .select(['id', 'kind', 'key_hash', 'firm_id', 'user_id', 'permissions', 'revoked_at'])
     .where('prefix', '=', prefix)
     .executeTakeFirst()) as KeyRow | undefined;
@@ -99,7 +112,12 @@ export async function identifyKey(db: Kysely<DB>, request: FastifyRequest, cache
 }
 
 /** Step 2, once the body is parsed: the workspace (partner keys name it), its user and permissions. */
-export async function authenticate(db: Kysely<DB>, request: FastifyRequest, key: KeyRow & { hash: string }, cacheTtlMs = 0): Promise<AuthContext> {
+export async function authenticate(
+  db: Kysely<DB>,
+  request: FastifyRequest,
+  key: KeyRow & { hash: string },
+  cacheTtlMs = 0,
+): Promise<AuthContext> {
   const named = firmIdFrom(request);
   dropFirmId(request);
   const memo = `ctx|${key.hash}|${named ?? ''}`;
@@ -115,14 +133,21 @@ async function resolveContext(db: Kysely<DB>, row: KeyRow, named: unknown): Prom
   let userId: number;
   if (row.kind === 'partner') {
     if (named === undefined || named === '') {
-      throw badRequest('firm_id is required', { message: 'Partner keys must name the workspace with firm_id on every call' });
+      throw badRequest('firm_id is required', {
+        message: 'Partner keys must name the workspace with firm_id on every call',
+      });
     }
     // Not a 32-bit id names no workspace (and would overflow PostgreSQL's integer column).
     const id = recordIdOf(named);
-    const grant = id !== null
-      ? await db.selectFrom('partner_key_grants').select('user_id')
-        .where('api_key_id', '=', row.id).where('firm_id', '=', id).executeTakeFirst()
-      : undefined;
+    const grant =
+      id !== null
+        ? await db
+            .selectFrom('partner_key_grants')
+            .select('user_id')
+            .where('api_key_id', '=', row.id)
+            .where('firm_id', '=', id)
+            .executeTakeFirst()
+        : undefined;
     if (!grant) throw forbidden('Partner key has no access to this workspace', { firm_id: named });
     firmId = id!;
     userId = grant.user_id;
@@ -130,7 +155,9 @@ async function resolveContext(db: Kysely<DB>, row: KeyRow, named: unknown): Prom
     firmId = row.firm_id!;
     userId = row.user_id!;
     if (named !== undefined && recordIdOf(named) !== firmId) {
-      throw forbidden('firm_id does not match this key', { message: 'A workspace key acts only for its own workspace' });
+      throw forbidden('firm_id does not match this key', {
+        message: 'A workspace key acts only for its own workspace',
+      });
     }
   }
 
@@ -139,8 +166,11 @@ async function resolveContext(db: Kysely<DB>, row: KeyRow, named: unknown): Prom
     db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst(),
   ]);
   if (!firm || !user) throw INVALID_KEY();
-  const permissions = new Set((JSON.parse(row.permissions) as string[]).filter((p): p is Permission =>
-    (PERMISSIONS as readonly string[]).includes(p)));
+  const permissions = new Set(
+    (JSON.parse(row.permissions) as string[]).filter((p): p is Permission =>
+      (PERMISSIONS as readonly string[]).includes(p),
+    ),
+  );
   return { firm, settings: settingsOf(firm), user, keyId: row.id, permissions, partner: row.kind === 'partner' };
 }
 
@@ -154,18 +184,24 @@ export function authorize(auth: AuthContext, needed: Permission[] | undefined): 
   }
   if (!planIncludesApi(auth.firm.plan)) {
     throw forbidden('Plan does not include API access', {
-      message: 'API access needs the Gold plan or higher', code: 'plan_upgrade_required', plan: auth.firm.plan,
+      message: 'API access needs the Gold plan or higher',
+      code: 'plan_upgrade_required',
+      plan: auth.firm.plan,
     });
   }
   for (const p of needed ?? []) {
-    if (!auth.permissions.has(p)) throw forbidden(MISSING_PERMISSION_MESSAGE[p], { code: 'missing_permission', permission: p });
+    if (!auth.permissions.has(p))
+      throw forbidden(MISSING_PERMISSION_MESSAGE[p], { code: 'missing_permission', permission: p });
   }
   if ((needed ?? []).some((p) => WRITE_PERMISSIONS.has(p))) {
     if (auth.user.removed_at !== null) {
       throw forbidden('Key owner unavailable', { message: 'The user who created this key has left the workspace' });
     }
     if (auth.user.role === 'viewer') {
-      throw forbidden('Viewer cannot make changes', { message: "The key's user has the viewer role, which is read only", code: 'viewer_read_only' });
+      throw forbidden('Viewer cannot make changes', {
+        message: "The key's user has the viewer role, which is read only",
+        code: 'viewer_read_only',
+      });
     }
   }
 }
@@ -205,9 +241,13 @@ export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0
   });
 }
 
-
 /** The context of a user acting with `permissions` (the seed and the CLI act without a key). */
-export async function actingAs(db: Kysely<DB>, firmId: number, userId: number, permissions: Permission[] = [...PERMISSIONS]): Promise<AuthContext> {
+export async function actingAs(
+  db: Kysely<DB>,
+  firmId: number,
+  userId: number,
+  permissions: Permission[] = [...PERMISSIONS],
+): Promise<AuthContext> {
   const firm = await db.selectFrom('firms').selectAll().where('id', '=', firmId).executeTakeFirstOrThrow();
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   return { firm, settings: settingsOf(firm), user, keyId: 0, permissions: new Set(permissions), partner: false };

@@ -9,7 +9,13 @@ export const systemClock: Clock = { now: () => Date.now() };
 /** A clock that moves only when told (tests and benchmarks). */
 export class ManualClock implements Clock {
   private t: number;
-  constructor(start = Date.now()) { this.t = start; }
-  now(): number { return this.t; }
-  advance(ms: number): void { this.t += ms; }
+  constructor(start = Date.now()) {
+    this.t = start;
+  }
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
 }

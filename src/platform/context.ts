@@ -19,7 +19,11 @@ export interface Env {
 
 /** For routes: the service context of an authenticated request. */
 export function contextFor(env: Env) {
-  return (request: { auth: AuthContext }): ServiceContext => ({ database: env.database, deps: env.deps, auth: request.auth });
+  return (request: { auth: AuthContext }): ServiceContext => ({
+    database: env.database,
+    deps: env.deps,
+    auth: request.auth,
+  });
 }
 
 export interface TransactionOptions {
@@ -37,9 +41,11 @@ export interface TransactionOptions {
 const ATTEMPTS = 3;
 
 /** A unique violation no caller explained: still a conflict with a row already there, never a 500. */
-const uniqueConflict = () => conflict('Conflicts with an existing record', {
-  code: 'unique_violation', message: 'Another record already holds a value that must be unique; nothing was saved',
-});
+const uniqueConflict = () =>
+  conflict('Conflicts with an existing record', {
+    code: 'unique_violation',
+    message: 'Another record already holds a value that must be unique; nothing was saved',
+  });
 
 /**
  * Runs `work` in one transaction. Only what can succeed when run again is run again (at most three
@@ -70,12 +76,18 @@ export async function inTransaction<T>(
  * external_ref, duplicate-name guards, number allocation): on PostgreSQL it starts by locking the
  * workspace row (db/dialect.ts, lockFirm).
  */
-export function inWorkspaceTransaction<T>(ctx: ServiceContext,
+export function inWorkspaceTransaction<T>(
+  ctx: ServiceContext,
   work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>,
-  options: Omit<TransactionOptions, 'uniqueRace'> = {}): Promise<T> {
+  options: Omit<TransactionOptions, 'uniqueRace'> = {},
+): Promise<T> {
   // No uniqueRace: writers of one workspace take turns here, so a look-up before an insert is never stale.
-  return inTransaction(ctx.database, async (trx) => {
-    await ctx.database.dialect.lockFirm(trx, ctx.auth.firm.id);
-    return work(trx);
-  }, options);
+  return inTransaction(
+    ctx.database,
+    async (trx) => {
+      await ctx.database.dialect.lockFirm(trx, ctx.auth.firm.id);
+      return work(trx);
+    },
+    options,
+  );
 }

@@ -36,11 +36,17 @@ export function greatCircleKm(a: GeoPoint, b: GeoPoint): number {
  * Estimated one-way driving hours: great-circle km × roadFactor ÷ speedKmh, rounded to 2 decimals
  * (what drive_hr carries), at least 0.05 h for two distinct points and 0 for the same point.
  */
-export function estimateDriveHours(a: GeoPoint, b: GeoPoint, opts: { roadFactor?: number; speedKmh?: number } = {}): number {
+export function estimateDriveHours(
+  a: GeoPoint,
+  b: GeoPoint,
+  opts: { roadFactor?: number; speedKmh?: number } = {},
+): number {
   const roadFactor = opts.roadFactor ?? ROAD_FACTOR;
   const speedKmh = opts.speedKmh ?? TRUCK_SPEED_KMH;
-  if (!(roadFactor > 0) || !Number.isFinite(roadFactor)) throw new RangeError(`roadFactor must be a positive number, got ${roadFactor}`);
-  if (!(speedKmh > 0) || !Number.isFinite(speedKmh)) throw new RangeError(`speedKmh must be a positive number, got ${speedKmh}`);
+  if (!(roadFactor > 0) || !Number.isFinite(roadFactor))
+    throw new RangeError(`roadFactor must be a positive number, got ${roadFactor}`);
+  if (!(speedKmh > 0) || !Number.isFinite(speedKmh))
+    throw new RangeError(`speedKmh must be a positive number, got ${speedKmh}`);
   const km = greatCircleKm(a, b);
   if (km === 0) return 0;
   return Math.max(MIN_HOURS, Math.round((km * roadFactor * 100) / speedKmh) / 100);

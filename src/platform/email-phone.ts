@@ -36,7 +36,10 @@ export function formatPhone(text: string): PhoneResult {
   if (digits.length === 11 && digits.startsWith('1')) return { ok: true, value: `+1 ${us(digits.slice(1))}` };
   if (digits.length < (plus ? 8 : 10)) return { ok: false, reason: 'short' };
   // Kept readable: digits and the usual separators, one space between groups.
-  const readable = trimmed.replace(/[^\d\s().\-+]/g, '').replace(/\s+/g, ' ').trim();
+  const readable = trimmed
+    .replace(/[^\d\s().\-+]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return { ok: true, value: plus ? readable : readable.replace(/^\+*/, '') };
 }
 
@@ -49,8 +52,11 @@ function blankToNull(value: string | null | undefined): string | null | undefine
  * An email field of a body: trimmed, blank clears it (null), otherwise an address or
  * `400 {error, code: invalid_email, field}`. `error` is the endpoint's documented sentence.
  */
-export function emailField(value: string | null | undefined, field: string,
-  error = `${field} does not look like an email address`): string | null | undefined {
+export function emailField(
+  value: string | null | undefined,
+  field: string,
+  error = `${field} does not look like an email address`,
+): string | null | undefined {
   const email = blankToNull(value);
   if (email && !looksLikeEmail(email)) throw badRequest(error, { code: 'invalid_email', field });
   return email;
@@ -65,8 +71,10 @@ export function phoneField(value: string | null | undefined, field: string): str
   if (!phone) return phone;
   const result = formatPhone(phone);
   if (!result.ok) {
-    throw badRequest(result.reason === 'short' ? 'Type the whole phone number.' : 'That phone number has too many digits.',
-      { code: 'invalid_phone', field });
+    throw badRequest(
+      result.reason === 'short' ? 'Type the whole phone number.' : 'That phone number has too many digits.',
+      { code: 'invalid_phone', field },
+    );
   }
   return result.value;
 }

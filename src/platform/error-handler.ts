@@ -12,7 +12,10 @@ interface AjvError {
 }
 
 function fieldName(instancePath: string, extra?: unknown): string {
-  const parts = instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? `[${p}]` : p));
+  const parts = instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : p));
   if (extra !== undefined) parts.push(String(extra));
   return parts.join('.').replace(/\.\[/g, '[') || 'body';
 }
@@ -21,44 +24,71 @@ function describe(error: AjvError, all: AjvError[]): string {
   const field = fieldName(error.instancePath);
   const p = error.params;
   switch (error.keyword) {
-    case 'required': return `${fieldName(error.instancePath, p.missingProperty)} is required`;
+    case 'required':
+      return `${fieldName(error.instancePath, p.missingProperty)} is required`;
     case 'type': {
       const article = (t: string) => (t === 'null' ? 'null' : (/^[aeiou]/.test(t) ? 'an ' : 'a ') + t);
-      return `${field} must be ${([] as string[]).concat(p.type as string).map(article).join(' or ')}`;
+      return `${field} must be ${([] as string[])
+        .concat(p.type as string)
+        .map(article)
+        .join(' or ')}`;
     }
-    case 'enum': return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'enum':
+      return `${field} must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
     case 'const': {
-      const options = all.filter((e) => e.keyword === 'const' && e.instancePath === error.instancePath)
+      const options = all
+        .filter((e) => e.keyword === 'const' && e.instancePath === error.instancePath)
         .map((e) => String(e.params.allowedValue));
       return `${field} must be one of ${[...new Set(options)].join(', ')}`;
     }
-    case 'format': return `${field} must be a valid ${p.format === 'date' ? 'date (YYYY-MM-DD)' : p.format}`;
-    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum':
+    case 'format':
+      return `${field} must be a valid ${p.format === 'date' ? 'date (YYYY-MM-DD)' : p.format}`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
       return `${field} must be ${p.comparison} ${p.limit}`;
-    case 'minLength': return Number(p.limit) === 1 ? `${field} cannot be empty` : `${field} must be at least ${p.limit} characters`;
-    case 'maxLength': return `${field} must be at most ${p.limit} characters`;
-    case 'maxItems': return `${field} must have at most ${p.limit} items`;
-    case 'minItems': return `${field} must have at least ${p.limit} items`;
-    case 'uniqueItems': return `${field} must not repeat items`;
-    case 'pattern': return `${field} has an invalid format`;
-    default: return `${field} ${error.message ?? 'is invalid'}`;
+    case 'minLength':
+      return Number(p.limit) === 1 ? `${field} cannot be empty` : `${field} must be at least ${p.limit} characters`;
+    case 'maxLength':
+      return `${field} must be at most ${p.limit} characters`;
+    case 'maxItems':
+      return `${field} must have at most ${p.limit} items`;
+    case 'minItems':
+      return `${field} must have at least ${p.limit} items`;
+    case 'uniqueItems':
+      return `${field} must not repeat items`;
+    case 'pattern':
+      return `${field} has an invalid format`;
+    default:
+      return `${field} ${error.message ?? 'is invalid'}`;
   }
 }
 
 export function validationBody(errors: AjvError[], context: string): { error: string; [k: string]: unknown } {
-  const unknown = errors.filter((e) => e.keyword === 'additionalProperties')
+  const unknown = errors
+    .filter((e) => e.keyword === 'additionalProperties')
     .map((e) => fieldName(e.instancePath, e.params.additionalProperty));
   if (unknown.length > 0) {
     const fields = [...new Set(unknown)];
-    return { error: `Unknown field${fields.length > 1 ? 's' : ''}: ${fields.join(', ')}`, code: 'unknown_fields', fields };
+    return {
+      error: `Unknown field${fields.length > 1 ? 's' : ''}: ${fields.join(', ')}`,
+      code: 'unknown_fields',
+      fields,
+    };
   }
   // anyOf wrappers say nothing useful; report the most specific error under them.
   const useful = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
   const first = useful[0] ?? errors[0];
   const message = first ? describe(first, useful) : 'Invalid request';
-  const field = first ? fieldName(first.instancePath, first.keyword === 'required' ? first.params.missingProperty : undefined) : undefined;
+  const field = first
+    ? fieldName(first.instancePath, first.keyword === 'required' ? first.params.missingProperty : undefined)
+    : undefined;
   return {
-    error: message, code: 'invalid_request', ...(field ? { field } : {}), ...(context !== 'body' ? { in: context } : {}),
+    error: message,
+    code: 'invalid_request',
+    ...(field ? { field } : {}),
+    ...(context !== 'body' ? { in: context } : {}),
     ...(first?.keyword === 'maxLength' ? tooLong(field ?? 'body', Number(first.params.limit)) : {}),
   };
 }
@@ -72,7 +102,8 @@ function tooLong(field: string, limit: number): { max_length: number; message?: 
   if (!/(^|[._])external_ref$/.test(field)) return { max_length: limit };
   return {
     max_length: limit,
-    message: `${field} can be at most ${limit} characters. A longer reference is refused rather than cut, ` +
+    message:
+      `${field} can be at most ${limit} characters. A longer reference is refused rather than cut, ` +
       'since cutting could make two different references one.',
   };
 }
@@ -87,10 +118,18 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const status = err.statusCode ?? 500;
     if (status === 413) return reply.status(413).send({ error: 'Request too large', message: err.message });
-    if (status === 415) return reply.status(415).send({ error: 'Unsupported content type', message: 'Send Content-Type: application/json' });
+    if (status === 415)
+      return reply
+        .status(415)
+        .send({ error: 'Unsupported content type', message: 'Send Content-Type: application/json' });
     if (status >= 400 && status < 500) {
-      const invalidJson = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err instanceof SyntaxError;
-      return reply.status(400).send({ error: invalidJson ? 'Request body is not valid JSON' : err.message, code: 'invalid_request' });
+      const invalidJson =
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        err instanceof SyntaxError;
+      return reply
+        .status(400)
+        .send({ error: invalidJson ? 'Request body is not valid JSON' : err.message, code: 'invalid_request' });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: 'Internal server error' });
@@ -108,10 +147,14 @@ export function frameworkErrorHandler(err: FastifyError, _request: FastifyReques
   withBaselineHeaders(reply);
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     reply.status(414).send({
-      error: 'URI too long', code: 'uri_too_long', message: `A path segment may be at most ${MAX_PATH_SEGMENT} characters`,
+      error: 'URI too long',
+      code: 'uri_too_long',
+      message: `A path segment may be at most ${MAX_PATH_SEGMENT} characters`,
     });
   } else if (err.code === 'FST_ERR_BAD_URL') {
-    reply.status(400).send({ error: 'Malformed URL', code: 'invalid_request', message: 'The path is not valid percent-encoded text' });
+    reply
+      .status(400)
+      .send({ error: 'Malformed URL', code: 'invalid_request', message: 'The path is not valid percent-encoded text' });
   } else {
     reply.log.error({ err }, 'router error');
     reply.status(500).send({ error: 'Internal server error' });

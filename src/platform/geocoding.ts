@@ -123,13 +123,15 @@ export function httpGeocoder(baseUrl: string, options: HttpGeocoderOptions = {})
       }
       const pending = inFlight.get(key);
       if (pending) return pending;
-      const lookup = fetchPoint(q).then((point) => {
-        if (cacheSize > 0) {
-          cache.set(key, point);
-          if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
-        }
-        return point;
-      }).finally(() => inFlight.delete(key));
+      const lookup = fetchPoint(q)
+        .then((point) => {
+          if (cacheSize > 0) {
+            cache.set(key, point);
+            if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+          }
+          return point;
+        })
+        .finally(() => inFlight.delete(key));
       inFlight.set(key, lookup);
       return lookup;
     },
@@ -155,8 +157,14 @@ function readAnswer(body: unknown): GeoPoint | null {
 function point(latRaw: unknown, lngRaw: unknown): GeoPoint {
   const lat = typeof latRaw === 'string' ? Number(latRaw) : latRaw;
   const lng = typeof lngRaw === 'string' ? Number(lngRaw) : lngRaw;
-  if (typeof lat !== 'number' || typeof lng !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lng)
-    || Math.abs(lat) > 90 || Math.abs(lng) > 180) {
+  if (
+    typeof lat !== 'number' ||
+    typeof lng !== 'number' ||
+    !Number.isFinite(lat) ||
+    !Number.isFinite(lng) ||
+    Math.abs(lat) > 90 ||
+    Math.abs(lng) > 180
+  ) {
     throw new GeocoderUnavailable('response has no valid coordinates');
   }
   // Frozen: the cache hands the same object to every caller.
@@ -179,7 +187,9 @@ export function geocoderFor(url: string | null | undefined): Geocoder {
   let parsed: URL | null = null;
   try {
     parsed = new URL(raw);
-  } catch { /* reported below */ }
+  } catch {
+    /* reported below */
+  }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw new Error(`GROUNDWORK_GEOCODER_URL must be an http(s) URL, got "${url}"`);
   }

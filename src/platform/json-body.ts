@@ -34,13 +34,18 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-export const tooDeep = () => badRequest('Request body is nested too deeply', {
-  code: 'invalid_request', message: `JSON arrays and objects may nest at most ${MAX_JSON_DEPTH} levels deep`,
-});
+export const tooDeep = () =>
+  badRequest('Request body is nested too deeply', {
+    code: 'invalid_request',
+    message: `JSON arrays and objects may nest at most ${MAX_JSON_DEPTH} levels deep`,
+  });
 
 /** Replaces the default JSON parser with the same one behind the depth check (before any route). */
 export function installJsonParser(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
+  const parse = app.getDefaultJsonParser(
+    app.initialConfig.onProtoPoisoning ?? 'error',
+    app.initialConfig.onConstructorPoisoning ?? 'error',
+  );
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) {

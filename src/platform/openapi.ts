@@ -7,18 +7,32 @@ import type { RouteOptions } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
 
 /** Every error body: `error`, usually `message` and a catalogued `code`, plus the case's fields. */
-export const ErrorSchema = Type.Object({
-  error: Type.String(),
-  message: Type.Optional(Type.String()),
-  // One enum rather than a union of literals: a short, readable schema in the document.
-  code: Type.Optional(Type.Unsafe<ErrorCode>({ type: 'string', enum: [...ERROR_CODES] })),
-}, { additionalProperties: true, description: 'An error (document 1, Errors)' });
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.String(),
+    message: Type.Optional(Type.String()),
+    // One enum rather than a union of literals: a short, readable schema in the document.
+    code: Type.Optional(Type.Unsafe<ErrorCode>({ type: 'string', enum: [...ERROR_CODES] })),
+  },
+  { additionalProperties: true, description: 'An error (document 1, Errors)' },
+);
 
 /** Path segments that name one thing, not a collection: never singularised, read with get_. */
 const SINGLETONS = new Set(['details', 'location', 'activity', 'award', 'merge-preview', 'operations-assignment']);
 
 /** Last segments that are verbs when POSTed (POST /v1/jobs/{id}/move is move_job). */
-const ACTIONS = new Set(['move', 'merge', 'issue', 'mark-won', 'mark-lost', 'recalculate', 'reopen', 'restore', 'redeliver', 'replay']);
+const ACTIONS = new Set([
+  'move',
+  'merge',
+  'issue',
+  'mark-won',
+  'mark-lost',
+  'recalculate',
+  'reopen',
+  'restore',
+  'redeliver',
+  'replay',
+]);
 
 /** Where the rule's name would read wrong or collide with another operation's. */
 const NAMED: Record<string, string> = {
@@ -32,7 +46,12 @@ const NAMED: Record<string, string> = {
   'DELETE /v1/jobs/:job_id/contacts/:contact_id': 'remove_job_contact',
 };
 
-const singular = (word: string) => (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+const singular = (word: string) =>
+  word.endsWith('ies')
+    ? `${word.slice(0, -3)}y`
+    : word.endsWith('s') && !word.endsWith('ss')
+      ? word.slice(0, -1)
+      : word;
 const snake = (word: string) => word.replace(/-/g, '_');
 
 /**
@@ -54,16 +73,30 @@ export function operationIdOf(method: string, url: string): string {
     const isLast = i === words.length - 1;
     // A collection read, a collection-wide change (PATCH …/custom-fields) or action keeps its
     // plural; a create and everything under an id names one record.
-    const plural = isLast && !onOne && method !== 'POST' || (isLast && action !== undefined && !last.startsWith(':'));
+    const plural = (isLast && !onOne && method !== 'POST') || (isLast && action !== undefined && !last.startsWith(':'));
     return snake(plural ? word : singular(word));
   });
-  const verb = action ? snake(action)
-    : method === 'GET' ? (onOne ? 'get' : 'list')
-      : method === 'POST' ? 'create' : method === 'PATCH' ? 'update' : method === 'PUT' ? 'set' : 'delete';
+  const verb = action
+    ? snake(action)
+    : method === 'GET'
+      ? onOne
+        ? 'get'
+        : 'list'
+      : method === 'POST'
+        ? 'create'
+        : method === 'PATCH'
+          ? 'update'
+          : method === 'PUT'
+            ? 'set'
+            : 'delete';
   return [verb, ...nouns].join('_');
 }
 
-type Schema = NonNullable<RouteOptions['schema']> & { operationId?: string; hide?: boolean; response?: Record<string | number, unknown> };
+type Schema = NonNullable<RouteOptions['schema']> & {
+  operationId?: string;
+  hide?: boolean;
+  response?: Record<string | number, unknown>;
+};
 
 /** Adds the operationId and the error answers to a /v1 route's schema (the route's own win). */
 export function describeOperation(route: RouteOptions): void {

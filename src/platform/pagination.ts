@@ -2,7 +2,10 @@
 import { badRequest } from './errors.ts';
 import { parseTimestamp } from './time.ts';
 
-export interface Page { limit: number; offset: number }
+export interface Page {
+  limit: number;
+  offset: number;
+}
 
 export function pageOf(query: { limit?: number; offset?: number }): Page {
   return { limit: query.limit ?? 50, offset: query.offset ?? 0 };
@@ -17,7 +20,10 @@ export function parseUpdatedAfter(value: string | undefined): string | undefined
   if (value === undefined) return undefined;
   const parsed = parseTimestamp(value);
   if (parsed === null) {
-    throw badRequest('updated_after must be an ISO 8601 timestamp', { code: 'invalid_updated_after', field: 'updated_after' });
+    throw badRequest('updated_after must be an ISO 8601 timestamp', {
+      code: 'invalid_updated_after',
+      field: 'updated_after',
+    });
   }
   return parsed;
 }

@@ -1,7 +1,13 @@
 // Key permissions (document 1, Permissions) and the user capabilities that gate writes.
 import type { User } from '#db/tables.ts';
 
-export const PERMISSIONS = ['read_jobs', 'write_jobs', 'delete_records', 'read_measurements', 'write_measurements'] as const;
+export const PERMISSIONS = [
+  'read_jobs',
+  'write_jobs',
+  'delete_records',
+  'read_measurements',
+  'write_measurements',
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const MISSING_PERMISSION_MESSAGE: Record<Permission, string> = {
@@ -17,8 +23,15 @@ export type Role = (typeof ROLES)[number];
 export const ESTIMATING_ROLES = ['admin', 'estimator', 'sales', 'none'] as const;
 
 export const USER_FLAGS = [
-  'office_user', 'schedule_editor', 'payroll_approver', 'sees_own_jobs_only', 'can_delete_jobs',
-  'can_view_reports', 'can_see_pay', 'can_see_job_costs', 'pricing_access',
+  'office_user',
+  'schedule_editor',
+  'payroll_approver',
+  'sees_own_jobs_only',
+  'can_delete_jobs',
+  'can_view_reports',
+  'can_see_pay',
+  'can_see_job_costs',
+  'pricing_access',
 ] as const;
 export type UserFlag = (typeof USER_FLAGS)[number];
 

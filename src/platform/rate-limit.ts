@@ -9,7 +9,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { ApiError } from './errors.ts';
 
-export interface RateLimitConfig { max: number; windowMs: number }
+export interface RateLimitConfig {
+  max: number;
+  windowMs: number;
+}
 
 /** Counts one call against a bucket: sets the x-ratelimit-* headers, or throws 429 when over. */
 export type CountCall = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -35,7 +38,11 @@ function tooMany(max: number, windowMs: number, resetSeconds: number) {
 /** One window store; `bucketOf` names the bucket a request counts in. */
 function counter(app: FastifyInstance, config: RateLimitConfig) {
   const buckets = new WeakMap<FastifyRequest, string>();
-  const check = app.createRateLimit({ max: config.max, timeWindow: config.windowMs, keyGenerator: (request) => buckets.get(request)! });
+  const check = app.createRateLimit({
+    max: config.max,
+    timeWindow: config.windowMs,
+    keyGenerator: (request) => buckets.get(request)!,
+  });
   return async (request: FastifyRequest, reply: FastifyReply, bucket: string): Promise<void> => {
     buckets.set(request, bucket);
     const result = await check(request);
@@ -50,14 +57,19 @@ function counter(app: FastifyInstance, config: RateLimitConfig) {
   };
 }
 
-export async function installRateLimits(app: FastifyInstance, api: RateLimitConfig, admin: RateLimitConfig = api): Promise<ApiLimits> {
+export async function installRateLimits(
+  app: FastifyInstance,
+  api: RateLimitConfig,
+  admin: RateLimitConfig = api,
+): Promise<ApiLimits> {
   // Registered only for its window store (createRateLimit); no route gets the plugin's own hook.
   await app.register(rateLimit, { global: false });
   const keys = counter(app, api);
   const addresses = counter(app, api);
   const operator = counter(app, admin);
   return {
-    count: (request, reply, keyId) => (keyId === null ? addresses(request, reply, addressOf(request)) : keys(request, reply, `key:${keyId}`)),
+    count: (request, reply, keyId) =>
+      keyId === null ? addresses(request, reply, addressOf(request)) : keys(request, reply, `key:${keyId}`),
     admin: (request, reply) => operator(request, reply, addressOf(request)),
   };
 }

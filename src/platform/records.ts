@@ -10,7 +10,11 @@ export function isBlank(v: unknown): boolean {
  * The changes that fill `existing`'s blank fields from `incoming`, leaving filled ones alone
  * (the upsert rule "fills only blank fields" and the merge rule "blanks are filled").
  */
-export function fillBlanks<T extends Record<string, unknown>>(existing: T, incoming: Partial<T>, fields: readonly (keyof T)[]): Partial<T> {
+export function fillBlanks<T extends Record<string, unknown>>(
+  existing: T,
+  incoming: Partial<T>,
+  fields: readonly (keyof T)[],
+): Partial<T> {
   const changes: Partial<T> = {};
   for (const f of fields) {
     if (isBlank(existing[f]) && !isBlank(incoming[f])) changes[f] = incoming[f];
@@ -33,6 +37,7 @@ export function externalRefHeld(ref: string, holder: { type: string; id: number;
  */
 export function alreadyArchived(missing: ApiError): ApiError {
   return new ApiError(404, missing.body.error, {
-    code: 'already_archived', message: 'Already archived: a repeated delete answers 404 and can be treated as done',
+    code: 'already_archived',
+    message: 'Already archived: a repeated delete answers 404 and can be treated as done',
   });
 }

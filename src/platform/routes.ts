@@ -1,12 +1,22 @@
 // The Fastify instance every area's routes are registered on. Its type provider types
 // `request.body`, `query` and `params` from the TypeBox schemas that validate them, so a handler
 // never casts request data, and checks each reply against the route's response schemas.
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Env } from './context.ts';
 
 export type ApiApp = FastifyInstance<
-  RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
 >;
 
 /** One resource's routes: registered on the /v1 scope with the process's database and deps. */

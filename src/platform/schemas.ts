@@ -1,5 +1,13 @@
 // TypeBox helpers shared by route schemas: nullable primitives, envelopes, paging and ids.
-import { Type, type SchemaOptions, type Static, type TSchema, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
+import {
+  Type,
+  type SchemaOptions,
+  type Static,
+  type TSchema,
+  type TObject,
+  type TOptional,
+  type TProperties,
+} from '@sinclair/typebox';
 
 /**
  * `T | null` as `type: [T, "null"]` rather than anyOf: one validation error instead of three,
@@ -23,7 +31,10 @@ export const NullableText = (maxLength: number) => Nullable(Type.String({ maxLen
 
 /** One of the given strings, as a union of literals (typed as that union). */
 export function OneOf<const T extends readonly string[]>(values: T, options?: SchemaOptions) {
-  return Type.Union(values.map((v: T[number]) => Type.Literal(v)), options);
+  return Type.Union(
+    values.map((v: T[number]) => Type.Literal(v)),
+    options,
+  );
 }
 
 /** One of the given strings as a single `enum` (typed as that union; one validation error, "must be one of …"). */
@@ -46,7 +57,8 @@ export function storedOneOf<T extends string>(values: readonly T[], value: strin
 }
 
 /** One of `values` or null, as one enum (a single clear validation error). */
-export const NullableEnum = <T extends string>(values: readonly T[]) => Type.Unsafe<T | null>({ type: ['string', 'null'], enum: [...values, null] });
+export const NullableEnum = <T extends string>(values: readonly T[]) =>
+  Type.Unsafe<T | null>({ type: ['string', 'null'], enum: [...values, null] });
 
 /** A nullable object or array: anyOf is the only JSON Schema way to say it. */
 export function NullableObject<T extends TSchema>(schema: T) {
@@ -54,12 +66,16 @@ export function NullableObject<T extends TSchema>(schema: T) {
 }
 
 /** Body schema: unknown fields are refused (400 naming them), per document 1, convention 7. */
-export function Body<P extends TProperties, R extends keyof P = never>(properties: P, options: { required?: R[] } = {}) {
+export function Body<P extends TProperties, R extends keyof P = never>(
+  properties: P,
+  options: { required?: R[] } = {},
+) {
   const req = new Set<keyof P>(options.required ?? []);
   const props: TProperties = {};
   for (const [k, v] of Object.entries(properties)) props[k] = req.has(k) ? v : Type.Optional(v);
-  return Type.Object(props, { additionalProperties: false }) as unknown as
-    TObject<{ [K in keyof P]: K extends R ? P[K] : TOptional<P[K]> }>;
+  return Type.Object(props, { additionalProperties: false }) as unknown as TObject<{
+    [K in keyof P]: K extends R ? P[K] : TOptional<P[K]>;
+  }>;
 }
 
 export const Pagination = Type.Object({
@@ -97,7 +113,11 @@ export const TEXT_CEILING = 10_000;
 
 /** Keys of a custom_fields object: slugs of labels of at most 120 characters. */
 export const CustomFieldValuesInput = (description?: string) =>
-  Type.Record(Type.String(), Type.Unknown(), { propertyNames: { maxLength: 200 }, maxProperties: 500, ...(description ? { description } : {}) });
+  Type.Record(Type.String(), Type.Unknown(), {
+    propertyNames: { maxLength: 200 },
+    maxProperties: 500,
+    ...(description ? { description } : {}),
+  });
 
 export const RECORD_ID_MAX = 2147483647;
 
@@ -105,7 +125,8 @@ export const RECORD_ID_MAX = 2147483647;
  * A record id: a positive 32-bit integer (both engines store ids as such). The one schema for
  * every id in a body, query or path; in a path or query it is also plain decimal (ajv.ts).
  */
-export const RecordId = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: RECORD_ID_MAX, ...options });
+export const RecordId = (options: { description?: string } = {}) =>
+  Type.Integer({ minimum: 1, maximum: RECORD_ID_MAX, ...options });
 
 /**
  * The id in `value` outside schema validation (admin paths, firm_id): a JSON integer, or text of
@@ -131,7 +152,8 @@ export const EXTERNAL_REF_MAX = 255;
  */
 export function ExternalRef(form: 'field' | 'lookup' = 'field') {
   return Type.String({
-    ...(form === 'field' ? { minLength: 1 } : {}), maxLength: EXTERNAL_REF_MAX,
+    ...(form === 'field' ? { minLength: 1 } : {}),
+    maxLength: EXTERNAL_REF_MAX,
     description: `at most ${EXTERNAL_REF_MAX} characters; a longer one is refused, never cut`,
   });
 }

@@ -50,10 +50,9 @@ export function whereInWindow<QB extends Where<QB>>(qb: QB, table: string, w: Sy
   if (w.before !== null) qb = qb.where(at, '<', w.before);
   if (rest) {
     const { updated_at: u, id } = rest.row;
-    qb = qb.where(at, '<=', rest.through).where((eb: any) => eb.or([
-      eb(at, '>', u),
-      eb.and([eb(at, '=', u), eb(`${table}.id`, '>', id)]),
-    ]));
+    qb = qb
+      .where(at, '<=', rest.through)
+      .where((eb: any) => eb.or([eb(at, '>', u), eb.and([eb(at, '=', u), eb(`${table}.id`, '>', id)])]));
   }
   return qb;
 }
@@ -64,11 +63,13 @@ export function whereInWindow<QB extends Where<QB>>(qb: QB, table: string, w: Sy
  * with the rest of its last row's group, so it may hold more rows than limit.
  */
 export async function syncPage<R extends { updated_at: string; id: number }>(
-  w: SyncWindow, page: Page, read: (rest?: GroupRest) => Promise<R[]>,
+  w: SyncWindow,
+  page: Page,
+  read: (rest?: GroupRest) => Promise<R[]>,
 ): Promise<R[]> {
   const rows = await read();
   const last = rows[rows.length - 1];
   if (rows.length < page.limit || !last) return rows;
   const through = w.precision === 'second' ? endOfSecond(last.updated_at) : last.updated_at;
-  return [...rows, ...await read({ row: last, through })];
+  return [...rows, ...(await read({ row: last, through }))];
 }

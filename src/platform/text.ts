@@ -7,7 +7,11 @@ export function nameKey(name: string): string {
 
 /** Address matching ignores case, punctuation and spacing ("12 Main St." = "12 main st"). */
 export function addressKey(address: string): string {
-  return address.toLowerCase().replace(/[.,#;]/g, ' ').trim().replace(/\s+/g, ' ');
+  return address
+    .toLowerCase()
+    .replace(/[.,#;]/g, ' ')
+    .trim()
+    .replace(/\s+/g, ' ');
 }
 
 /** Cuts text to `max` characters (code points, so a surrogate pair is never split). */

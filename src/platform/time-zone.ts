@@ -9,7 +9,14 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   if (!f) {
     try {
       f = new Intl.DateTimeFormat('en-US', {
-        timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
       });
     } catch {
       f = formatterFor('UTC');
@@ -22,7 +29,8 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 /** The wall-clock reading in `timeZone` at the instant `ms`, as epoch ms of that reading taken as UTC. */
 function wallMillis(ms: number, timeZone: string): number {
   const parts: Record<string, number> = {};
-  for (const p of formatterFor(timeZone).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  for (const p of formatterFor(timeZone).formatToParts(new Date(ms)))
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
   const d = new Date(0);
   d.setUTCFullYear(parts.year, parts.month - 1, parts.day);
   d.setUTCHours(parts.hour, parts.minute, parts.second, 0);

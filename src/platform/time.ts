@@ -107,8 +107,15 @@ export function parseTimestamp(text: string): string | null {
   const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = m;
   const base = utcMillis(+y, +mo - 1, +d, +h, +mi, +s);
   const check = new Date(base);
-  if (check.getUTCFullYear() !== +y || check.getUTCMonth() !== +mo - 1 || check.getUTCDate() !== +d ||
-      +h > 23 || +mi > 59 || +s > 59) return null;
+  if (
+    check.getUTCFullYear() !== +y ||
+    check.getUTCMonth() !== +mo - 1 ||
+    check.getUTCDate() !== +d ||
+    +h > 23 ||
+    +mi > 59 ||
+    +s > 59
+  )
+    return null;
   let offsetMinutes = 0;
   if (zone && zone.toUpperCase() !== 'Z') {
     const sign = zone[0] === '-' ? -1 : 1;

@@ -5,42 +5,50 @@ import { Nullable } from './schemas.ts';
 
 export const REQUIRED_JOB_FIELD_NAMES = ['address', 'company', 'job_type', 'source', 'contact_email'] as const;
 
-export const SettingsSchema = Type.Object({
-  deletion_locked: Type.Boolean(),
-  operations_enabled: Type.Boolean(),
-  crew_scheduling_enabled: Type.Boolean(),
-  daily_log_signoff: Type.Boolean(),
-  payroll_signoff: Type.Boolean(),
-  required_job_fields: Type.Array(Type.Union(REQUIRED_JOB_FIELD_NAMES.map((n) => Type.Literal(n))), { uniqueItems: true }),
-  require_company_on_sites: Type.Boolean(),
-  leads_pipeline: Type.Boolean(),
-  jobs_from_connected_system: Type.Boolean(),
-  capital_planning_enabled: Type.Boolean(),
-  customer_portal_enabled: Type.Boolean(),
-  online_payments_connected: Type.Boolean(),
-  remit_to: Type.Union([
-    Type.Object({ name: Type.String({ maxLength: 200 }), address: Type.String({ maxLength: 500 }) }, { additionalProperties: false }),
-    Type.Null(),
-  ]),
-  /** Photos the plan allows; null is unlimited. */
-  photo_limit: Nullable(Type.Integer({ minimum: 0 })),
-  takeoff_credits: Type.Integer({ minimum: 0 }),
-  /** Minimum margin (fraction) below which issuing an estimate needs approval; null is off. */
-  profit_floor_margin: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-  // The workspace default of an estimate's `pricing` (document 3: null there means this).
-  estimate_markup_method: Type.Union([Type.Literal('markup'), Type.Literal('margin')]),
-  estimate_markup_rate: Type.Number({ minimum: 0, maximum: 10 }),
-  estimate_contingency_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-  estimate_tax_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-  estimate_minimum_charge: Nullable(Type.Number({ minimum: 0, maximum: 1e9 })),
-  /** Trucking hauls: one-way plant/dump driving hours and load-and-dump hours per load, unless a line says otherwise. */
-  haul_drive_hr: Type.Number({ minimum: 0, maximum: 24 }),
-  haul_load_unload_hr: Type.Number({ minimum: 0, maximum: 24 }),
-  /** Tons per load when the truck's catalog item gives no capacity_tons. */
-  haul_truck_capacity_tons: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
-  /** The asphalt plant trucks load at: the start of automatic driving times. */
-  plant_address: Nullable(Type.String({ maxLength: 500 })),
-}, { additionalProperties: false });
+export const SettingsSchema = Type.Object(
+  {
+    deletion_locked: Type.Boolean(),
+    operations_enabled: Type.Boolean(),
+    crew_scheduling_enabled: Type.Boolean(),
+    daily_log_signoff: Type.Boolean(),
+    payroll_signoff: Type.Boolean(),
+    required_job_fields: Type.Array(Type.Union(REQUIRED_JOB_FIELD_NAMES.map((n) => Type.Literal(n))), {
+      uniqueItems: true,
+    }),
+    require_company_on_sites: Type.Boolean(),
+    leads_pipeline: Type.Boolean(),
+    jobs_from_connected_system: Type.Boolean(),
+    capital_planning_enabled: Type.Boolean(),
+    customer_portal_enabled: Type.Boolean(),
+    online_payments_connected: Type.Boolean(),
+    remit_to: Type.Union([
+      Type.Object(
+        { name: Type.String({ maxLength: 200 }), address: Type.String({ maxLength: 500 }) },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+    /** Photos the plan allows; null is unlimited. */
+    photo_limit: Nullable(Type.Integer({ minimum: 0 })),
+    takeoff_credits: Type.Integer({ minimum: 0 }),
+    /** Minimum margin (fraction) below which issuing an estimate needs approval; null is off. */
+    profit_floor_margin: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+    // The workspace default of an estimate's `pricing` (document 3: null there means this).
+    estimate_markup_method: Type.Union([Type.Literal('markup'), Type.Literal('margin')]),
+    estimate_markup_rate: Type.Number({ minimum: 0, maximum: 10 }),
+    estimate_contingency_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+    estimate_tax_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+    estimate_minimum_charge: Nullable(Type.Number({ minimum: 0, maximum: 1e9 })),
+    /** Trucking hauls: one-way plant/dump driving hours and load-and-dump hours per load, unless a line says otherwise. */
+    haul_drive_hr: Type.Number({ minimum: 0, maximum: 24 }),
+    haul_load_unload_hr: Type.Number({ minimum: 0, maximum: 24 }),
+    /** Tons per load when the truck's catalog item gives no capacity_tons. */
+    haul_truck_capacity_tons: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
+    /** The asphalt plant trucks load at: the start of automatic driving times. */
+    plant_address: Nullable(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
 
 export type Settings = Static<typeof SettingsSchema>;
 
@@ -72,7 +80,10 @@ export const DEFAULT_SETTINGS: Settings = {
   plant_address: null,
 };
 
-export interface Division { key: string; name: string }
+export interface Division {
+  key: string;
+  name: string;
+}
 
 export function settingsOf(firm: Pick<Firm, 'settings'>): Settings {
   return { ...DEFAULT_SETTINGS, ...(JSON.parse(firm.settings) as Partial<Settings>) };
@@ -87,7 +98,14 @@ export function divisionsOf(firm: Pick<Firm, 'divisions'>): Division[] {
 }
 
 export const DEFAULT_JOB_TYPES = [
-  'Asphalt Paving', 'Sealcoating', 'Crack Filling', 'Line Striping', 'Patching', 'Concrete', 'Landscaping', 'Snow Removal',
+  'Asphalt Paving',
+  'Sealcoating',
+  'Crack Filling',
+  'Line Striping',
+  'Patching',
+  'Concrete',
+  'Landscaping',
+  'Snow Removal',
 ];
 
 /** Every new workspace starts with the built-in pipeline stages. */

@@ -22,29 +22,115 @@ import { createEstimate } from '#estimating/estimates/service.ts';
 import { addLine } from '#estimating/estimates/lines.ts';
 import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
 
-export interface DemoWorkspace { firmId: number; name: string; key: string }
+export interface DemoWorkspace {
+  firmId: number;
+  name: string;
+  key: string;
+}
 
 const CUSTOMERS = [
-  { name: 'Maple Ridge HOA', external_ref: 'crm-acct-1001', email: 'board@mapleridgehoa.example', phone: '(614) 555-0142' },
-  { name: 'Northgate Plaza LLC', external_ref: 'crm-acct-1002', email: 'facilities@northgateplaza.example', phone: '(614) 555-0187' },
-  { name: 'St. Brendan Parish', external_ref: 'crm-acct-1003', email: 'office@stbrendan.example', phone: '(614) 555-0123' },
-  { name: 'Columbus Self Storage', external_ref: 'crm-acct-1004', email: 'ops@cbusstorage.example', phone: '(614) 555-0164' },
+  {
+    name: 'Maple Ridge HOA',
+    external_ref: 'crm-acct-1001',
+    email: 'board@mapleridgehoa.example',
+    phone: '(614) 555-0142',
+  },
+  {
+    name: 'Northgate Plaza LLC',
+    external_ref: 'crm-acct-1002',
+    email: 'facilities@northgateplaza.example',
+    phone: '(614) 555-0187',
+  },
+  {
+    name: 'St. Brendan Parish',
+    external_ref: 'crm-acct-1003',
+    email: 'office@stbrendan.example',
+    phone: '(614) 555-0123',
+  },
+  {
+    name: 'Columbus Self Storage',
+    external_ref: 'crm-acct-1004',
+    email: 'ops@cbusstorage.example',
+    phone: '(614) 555-0164',
+  },
 ];
 
 const SITES = [
-  { customer: 0, address: '4410 Maple Ridge Dr, Dublin, OH 43017', name: 'Maple Ridge clubhouse lot', property_reference: 'MR-CLUB' },
-  { customer: 1, address: '2250 Northgate Blvd, Columbus, OH 43229', name: 'Northgate Plaza main lot', property_reference: 'NG-01' },
-  { customer: 2, address: '181 E Church St, Worthington, OH 43085', name: 'Parish parking lot', property_reference: null },
-  { customer: 3, address: '900 Industrial Pkwy, Grove City, OH 43123', name: 'Storage yard', property_reference: 'CSS-GC' },
+  {
+    customer: 0,
+    address: '4410 Maple Ridge Dr, Dublin, OH 43017',
+    name: 'Maple Ridge clubhouse lot',
+    property_reference: 'MR-CLUB',
+  },
+  {
+    customer: 1,
+    address: '2250 Northgate Blvd, Columbus, OH 43229',
+    name: 'Northgate Plaza main lot',
+    property_reference: 'NG-01',
+  },
+  {
+    customer: 2,
+    address: '181 E Church St, Worthington, OH 43085',
+    name: 'Parish parking lot',
+    property_reference: null,
+  },
+  {
+    customer: 3,
+    address: '900 Industrial Pkwy, Grove City, OH 43123',
+    name: 'Storage yard',
+    property_reference: 'CSS-GC',
+  },
 ];
 
 const JOBS = [
-  { name: 'Maple Ridge clubhouse sealcoat 2027', site: 0, job_type: ['Sealcoating', 'Line Striping'], value: 18450, status: 'lead', contact: ['Dana Whitfield', 'dana@mapleridgehoa.example'] },
-  { name: 'Northgate Plaza mill and overlay', site: 1, job_type: ['Asphalt Paving'], value: 212300, status: 'active', contact: ['Marcus Lee', 'mlee@northgateplaza.example'] },
-  { name: 'Northgate Plaza crack fill', site: 1, job_type: ['Crack Filling'], value: 6400, status: 'won', contact: ['Marcus Lee', 'mlee@northgateplaza.example'] },
-  { name: 'St. Brendan lot patch and restripe', site: 2, job_type: ['Patching', 'Line Striping'], value: 9875.5, status: 'completed', contact: ['Fr. Tom Ruiz', 'office@stbrendan.example'] },
-  { name: 'Storage yard sealcoat', site: 3, job_type: ['Sealcoating'], value: 14200, status: 'lost', contact: ['Priya Natarajan', 'ops@cbusstorage.example'] },
-  { name: 'Maple Ridge entrance landscaping', site: 0, job_type: ['Landscaping'], value: 7300, status: 'lead', contact: ['Dana Whitfield', 'dana@mapleridgehoa.example'] },
+  {
+    name: 'Maple Ridge clubhouse sealcoat 2027',
+    site: 0,
+    job_type: ['Sealcoating', 'Line Striping'],
+    value: 18450,
+    status: 'lead',
+    contact: ['Dana Whitfield', 'dana@mapleridgehoa.example'],
+  },
+  {
+    name: 'Northgate Plaza mill and overlay',
+    site: 1,
+    job_type: ['Asphalt Paving'],
+    value: 212300,
+    status: 'active',
+    contact: ['Marcus Lee', 'mlee@northgateplaza.example'],
+  },
+  {
+    name: 'Northgate Plaza crack fill',
+    site: 1,
+    job_type: ['Crack Filling'],
+    value: 6400,
+    status: 'won',
+    contact: ['Marcus Lee', 'mlee@northgateplaza.example'],
+  },
+  {
+    name: 'St. Brendan lot patch and restripe',
+    site: 2,
+    job_type: ['Patching', 'Line Striping'],
+    value: 9875.5,
+    status: 'completed',
+    contact: ['Fr. Tom Ruiz', 'office@stbrendan.example'],
+  },
+  {
+    name: 'Storage yard sealcoat',
+    site: 3,
+    job_type: ['Sealcoating'],
+    value: 14200,
+    status: 'lost',
+    contact: ['Priya Natarajan', 'ops@cbusstorage.example'],
+  },
+  {
+    name: 'Maple Ridge entrance landscaping',
+    site: 0,
+    job_type: ['Landscaping'],
+    value: 7300,
+    status: 'lead',
+    contact: ['Dana Whitfield', 'dana@mapleridgehoa.example'],
+  },
 ];
 
 /** Creates the demo workspace when the database has no workspace yet; returns null otherwise. */
@@ -54,27 +140,73 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
   if (any) return null;
   const name = 'Blacktop Brothers Paving';
   const { firm_id, owner_user_id } = await createWorkspace(database, {
-    name, plan: 'gold', subscription_status: 'active', timezone: 'America/New_York',
-    owner: { name: 'Rosa Delgado', email: 'rosa@blacktopbrothers.example', job_title: 'Owner', phone_number: '(614) 555-0100' },
-    divisions: [{ key: 'paving', name: 'Paving' }, { key: 'sealcoating', name: 'Sealcoating' }, { key: 'landscape', name: 'Landscape' }],
-    settings: { operations_enabled: true, crew_scheduling_enabled: true, remit_to: { name, address: '77 Tar Rd, Columbus, OH 43215' } },
+    name,
+    plan: 'gold',
+    subscription_status: 'active',
+    timezone: 'America/New_York',
+    owner: {
+      name: 'Rosa Delgado',
+      email: 'rosa@blacktopbrothers.example',
+      job_title: 'Owner',
+      phone_number: '(614) 555-0100',
+    },
+    divisions: [
+      { key: 'paving', name: 'Paving' },
+      { key: 'sealcoating', name: 'Sealcoating' },
+      { key: 'landscape', name: 'Landscape' },
+    ],
+    settings: {
+      operations_enabled: true,
+      crew_scheduling_enabled: true,
+      remit_to: { name, address: '77 Tar Rd, Columbus, OH 43215' },
+    },
   });
   await addJobStage(database, firm_id, { key: 'completed', label: 'Completed', type: 'won', completed: true });
   await addJobStage(database, firm_id, { key: 'not_pursued', label: 'Not pursued', type: 'excluded' });
-  const estimator = await createUser(database, firm_id, { name: 'Jamal Carter', email: 'jamal@blacktopbrothers.example', role: 'member', job_title: 'Estimator' });
-  await createUser(database, firm_id, { name: 'Luis Ortega', email: 'luis@blacktopbrothers.example', role: 'crew', job_title: 'Foreman' });
-  const { key } = await createApiKey(database, firm_id, { user_id: owner_user_id, name: 'Demo key', permissions: [...PERMISSIONS] });
+  const estimator = await createUser(database, firm_id, {
+    name: 'Jamal Carter',
+    email: 'jamal@blacktopbrothers.example',
+    role: 'member',
+    job_title: 'Estimator',
+  });
+  await createUser(database, firm_id, {
+    name: 'Luis Ortega',
+    email: 'luis@blacktopbrothers.example',
+    role: 'crew',
+    job_title: 'Foreman',
+  });
+  const { key } = await createApiKey(database, firm_id, {
+    user_id: owner_user_id,
+    name: 'Demo key',
+    permissions: [...PERMISSIONS],
+  });
 
   const ctx = { database, deps, auth: await actingAs(database.db, firm_id, owner_user_id) };
   const customers = [];
   for (const c of CUSTOMERS) customers.push((await upsertClientAccount(ctx, c)).account);
   const sites = [];
   for (const s of SITES) {
-    sites.push((await upsertLocation(ctx, { address: s.address, name: s.name, property_reference: s.property_reference, client_account_id: customers[s.customer].id })).location);
+    sites.push(
+      (
+        await upsertLocation(ctx, {
+          address: s.address,
+          name: s.name,
+          property_reference: s.property_reference,
+          client_account_id: customers[s.customer].id,
+        })
+      ).location,
+    );
   }
   const gateCode = (await createField(ctx, { entity_type: 'job', label: 'Gate code' })).field;
-  const permit = (await createField(ctx, { entity_type: 'job', label: 'Permit needed', field_type: 'checkbox', show_as_flag: true })).field;
-  await createField(ctx, { entity_type: 'account', label: 'Billing cycle', field_type: 'select', options: ['Net 15', 'Net 30', 'Net 45'] });
+  const permit = (
+    await createField(ctx, { entity_type: 'job', label: 'Permit needed', field_type: 'checkbox', show_as_flag: true })
+  ).field;
+  await createField(ctx, {
+    entity_type: 'account',
+    label: 'Billing cycle',
+    field_type: 'select',
+    options: ['Net 15', 'Net 30', 'Net 45'],
+  });
   await createField(ctx, { entity_type: 'contact', label: 'Best time to call' });
 
   const people = new Map<string, number>();
@@ -82,10 +214,18 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
   for (const j of JOBS) {
     const site = sites[j.site];
     const { id } = await createJob(ctx, {
-      name: j.name, external_ref: `crm-deal-${2001 + n}`, address: site.address, client_account_id: site.client_account_id,
-      job_type: j.job_type, estimated_value: j.value, contact_name: j.contact[0], contact_email: j.contact[1],
-      assigned_to_user_id: n % 2 === 0 ? owner_user_id : estimator.id, priority: n === 1 ? 'high' : 'normal',
-      next_follow_up: n < 2 ? now().slice(0, 10) : undefined, source: 'Referral',
+      name: j.name,
+      external_ref: `crm-deal-${2001 + n}`,
+      address: site.address,
+      client_account_id: site.client_account_id,
+      job_type: j.job_type,
+      estimated_value: j.value,
+      contact_name: j.contact[0],
+      contact_email: j.contact[1],
+      assigned_to_user_id: n % 2 === 0 ? owner_user_id : estimator.id,
+      priority: n === 1 ? 'high' : 'normal',
+      next_follow_up: n < 2 ? now().slice(0, 10) : undefined,
+      source: 'Referral',
     });
     // Walk each job through the pipeline so its history (and events) look like real use.
     if (j.status === 'won' || j.status === 'completed') await moveJob(ctx, id, 'active');
@@ -96,35 +236,67 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     let person = people.get(j.contact[1]);
     if (person === undefined) {
       const customer = customers[SITES[j.site].customer];
-      person = (await createContact(ctx, {
-        name: j.contact[0], email: j.contact[1], phone: CUSTOMERS[SITES[j.site].customer].phone, client_account_id: customer.id,
-        title: j.contact[0].startsWith('Fr.') ? 'Pastor' : 'Property manager', preferred_channel: 'email',
-        custom_fields: n === 1 ? { best_time_to_call: 'Mornings before 10' } : {},
-      })).id;
+      person = (
+        await createContact(ctx, {
+          name: j.contact[0],
+          email: j.contact[1],
+          phone: CUSTOMERS[SITES[j.site].customer].phone,
+          client_account_id: customer.id,
+          title: j.contact[0].startsWith('Fr.') ? 'Pastor' : 'Property manager',
+          preferred_channel: 'email',
+          custom_fields: n === 1 ? { best_time_to_call: 'Mornings before 10' } : {},
+        })
+      ).id;
       people.set(j.contact[1], person);
     }
     await addJobPerson(ctx, id, { contact_id: person, role: 'decision_maker' });
     await setRecordValues(ctx, 'job', id, { [gateCode.key]: `#${1200 + n * 37}`, [permit.key]: n === 1 });
     if (n === 1) {
-      await createNote(ctx, { column: 'job_id', id }, { content: 'Walked the lot with Marcus: east entrance base failure, mill 2", overlay 2".', type: 'meeting' });
-      await createTask(ctx, { job_id: id, title: 'Send revised overlay proposal', task_type: 'email', due_date: now().slice(0, 10) });
+      await createNote(
+        ctx,
+        { column: 'job_id', id },
+        { content: 'Walked the lot with Marcus: east entrance base failure, mill 2", overlay 2".', type: 'meeting' },
+      );
+      await createTask(ctx, {
+        job_id: id,
+        title: 'Send revised overlay proposal',
+        task_type: 'email',
+        due_date: now().slice(0, 10),
+      });
       await demoEstimate(ctx, id);
     }
     n++;
   }
-  await createNote(ctx, { column: 'client_account_id', id: customers[0].id }, { content: 'Board meets the second Tuesday; send proposals a week before.' });
-  await createAccountTask(ctx, { client_account_id: customers[3].id, task_type: 'call', due_date: now().slice(0, 10), repeat: 'yearly' });
+  await createNote(
+    ctx,
+    { column: 'client_account_id', id: customers[0].id },
+    { content: 'Board meets the second Tuesday; send proposals a week before.' },
+  );
+  await createAccountTask(ctx, {
+    client_account_id: customers[3].id,
+    task_type: 'call',
+    due_date: now().slice(0, 10),
+    repeat: 'yearly',
+  });
   return { firmId: firm_id, name, key };
 }
 
 /** An issued estimate from the starter catalog: mill and overlay the lot, crack seal and stripe. */
 async function demoEstimate(ctx: Parameters<typeof createEstimate>[0], jobId: number): Promise<void> {
-  const services = await ctx.database.db.selectFrom('catalog_services').select(['id', 'name'])
-    .where('firm_id', '=', ctx.auth.firm.id).execute();
+  const services = await ctx.database.db
+    .selectFrom('catalog_services')
+    .select(['id', 'name'])
+    .where('firm_id', '=', ctx.auth.firm.id)
+    .execute();
   const service = (prefix: string) => services.find((s) => s.name.startsWith(prefix))!.id;
   const estimate = await createEstimate(ctx, { job_id: jobId, name: 'Mill and overlay, east lot' });
   await addLine(ctx, estimate.id, { service_id: service('Mill and overlay'), quantity: 2400, area_name: 'East lot' });
   await addLine(ctx, estimate.id, { service_id: service('Crack sealing'), quantity: 650, area_name: 'West lot' });
-  await addLine(ctx, estimate.id, { service_id: service('Line striping'), quantity: 1800, area_name: 'West lot', is_optional: true });
+  await addLine(ctx, estimate.id, {
+    service_id: service('Line striping'),
+    quantity: 1800,
+    area_name: 'West lot',
+    is_optional: true,
+  });
   await issueEstimate(ctx, estimate.id, {});
 }

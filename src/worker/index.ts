@@ -9,7 +9,9 @@ import { startRunner, type BackgroundTask, type Runner } from './runner.ts';
 export function backgroundTasks(env: Env, config: Pick<Config, 'worker'>): BackgroundTask[] {
   return [
     new WebhookWorker(env.database, {
-      clock: env.deps.clock, leaseMs: config.worker.leaseMs, concurrency: config.worker.concurrency,
+      clock: env.deps.clock,
+      leaseMs: config.worker.leaseMs,
+      concurrency: config.worker.concurrency,
       allowPrivateNetwork: config.worker.allowPrivateNetwork,
     }),
     ...contributions().workerTasks(env, { leaseMs: config.worker.leaseMs }),
@@ -17,8 +19,12 @@ export function backgroundTasks(env: Env, config: Pick<Config, 'worker'>): Backg
 }
 
 /** Starts the worker loops; errors are logged and the loop goes on. */
-export function startWorker(env: Env, config: Pick<Config, 'worker'>,
-  log: (message: string) => void = (m) => console.error(m)): Runner {
-  return startRunner(backgroundTasks(env, config), config.worker.pollMs,
-    (task, err) => log(`worker ${task}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`));
+export function startWorker(
+  env: Env,
+  config: Pick<Config, 'worker'>,
+  log: (message: string) => void = (m) => console.error(m),
+): Runner {
+  return startRunner(backgroundTasks(env, config), config.worker.pollMs, (task, err) =>
+    log(`worker ${task}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+  );
 }

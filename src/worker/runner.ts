@@ -13,7 +13,11 @@ export interface Runner {
   stop(): Promise<void>;
 }
 
-export function startRunner(tasks: BackgroundTask[], pollMs: number, onError: (task: string, err: unknown) => void): Runner {
+export function startRunner(
+  tasks: BackgroundTask[],
+  pollMs: number,
+  onError: (task: string, err: unknown) => void,
+): Runner {
   let running = true;
   const sleepers = new Set<() => void>();
   const loops = tasks.map(async (task) => {
@@ -26,7 +30,11 @@ export function startRunner(tasks: BackgroundTask[], pollMs: number, onError: (t
       }
       if (took > 0 || !running) continue;
       await new Promise<void>((resolve) => {
-        const wake = () => { clearTimeout(timer); sleepers.delete(wake); resolve(); };
+        const wake = () => {
+          clearTimeout(timer);
+          sleepers.delete(wake);
+          resolve();
+        };
         const timer = setTimeout(wake, pollMs);
         sleepers.add(wake);
       });

@@ -6,7 +6,10 @@ import { eventsOf, insertContact } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
 import type { AreaWalk } from '#test/helpers/walk/kit.ts';
 
-const DIVISIONS = [{ key: 'paving', name: 'Paving' }, { key: 'seal', name: 'Sealcoating' }];
+const DIVISIONS = [
+  { key: 'paving', name: 'Paving' },
+  { key: 'seal', name: 'Sealcoating' },
+];
 
 export const crmWalk: AreaWalk = {
   area: 'crm',
@@ -17,56 +20,140 @@ export const crmWalk: AreaWalk = {
    * job and the customer.
    */
   async provision({ t, w, label }) {
-    const ca = (await ok(w.api.post('/v1/client-accounts', { name: `${label} Customer`, external_ref: `${label}-CUST`, email: `${label}@c.test` }))).data;
-    const loc = (await ok(w.api.post('/v1/locations', {
-      address: `1 ${label} Plaza`, external_ref: `${label}-SITE`, client_account_id: ca.id, property_reference: `${label}-PID`,
-    }))).data;
-    const job = (await ok(w.api.post('/v1/jobs', {
-      name: `${label} Parking Lot`, external_ref: `${label}-JOB`, address: `1 ${label} Plaza`, client_account_id: ca.id,
-      estimated_value: 12500.5,
-    }))).data;
+    const ca = (
+      await ok(
+        w.api.post('/v1/client-accounts', {
+          name: `${label} Customer`,
+          external_ref: `${label}-CUST`,
+          email: `${label}@c.test`,
+        }),
+      )
+    ).data;
+    const loc = (
+      await ok(
+        w.api.post('/v1/locations', {
+          address: `1 ${label} Plaza`,
+          external_ref: `${label}-SITE`,
+          client_account_id: ca.id,
+          property_reference: `${label}-PID`,
+        }),
+      )
+    ).data;
+    const job = (
+      await ok(
+        w.api.post('/v1/jobs', {
+          name: `${label} Parking Lot`,
+          external_ref: `${label}-JOB`,
+          address: `1 ${label} Plaza`,
+          client_account_id: ca.id,
+          estimated_value: 12500.5,
+        }),
+      )
+    ).data;
     const job2 = (await ok(w.api.post('/v1/jobs', { name: `${label} Second Job` }))).data;
     const tag = (await ok(w.api.post('/v1/job-tags', { name: `${label} Tag`, color: '#112233' }))).data;
     await ok(w.api.post(`/v1/jobs/${job.id}/tags`, { tag_ids: [tag.id] }));
-    const contact = await insertContact(t.database, w.firmId, { name: `${label} Person`, email: `${label}@p.test`, client_account_id: ca.id });
-    await ok(w.api.patch(`/v1/jobs/${job.id}/details`, { linked_contact_id: contact, accounting_job_number: `${label}-ACC` }));
-    await ok(w.api.patch(`/v1/jobs/${job.id}/operations-assignment`, { division: 'paving', operations_assignee_user_id: w.ownerId }));
+    const contact = await insertContact(t.database, w.firmId, {
+      name: `${label} Person`,
+      email: `${label}@p.test`,
+      client_account_id: ca.id,
+    });
+    await ok(
+      w.api.patch(`/v1/jobs/${job.id}/details`, { linked_contact_id: contact, accounting_job_number: `${label}-ACC` }),
+    );
+    await ok(
+      w.api.patch(`/v1/jobs/${job.id}/operations-assignment`, {
+        division: 'paving',
+        operations_assignee_user_id: w.ownerId,
+      }),
+    );
     expect(job.location_id).toBe(loc.id);
 
     const ca2 = (await ok(w.api.post('/v1/client-accounts', { name: `${label} Other Customer` }))).data;
-    const loc2 = (await ok(w.api.post('/v1/locations', { address: `2 ${label} Plaza`, client_account_id: ca2.id }))).data;
-    const person = (await ok(w.api.post('/v1/contacts', {
-      name: `${label} Second Person`, email: `${label}2@p.test`, phone: '555-010-2000', client_account_id: ca2.id,
-    }))).data;
+    const loc2 = (await ok(w.api.post('/v1/locations', { address: `2 ${label} Plaza`, client_account_id: ca2.id })))
+      .data;
+    const person = (
+      await ok(
+        w.api.post('/v1/contacts', {
+          name: `${label} Second Person`,
+          email: `${label}2@p.test`,
+          phone: '555-010-2000',
+          client_account_id: ca2.id,
+        }),
+      )
+    ).data;
     await ok(w.api.post(`/v1/contacts/${person.id}/links`, { location_id: loc2.id, roles: ['site_contact'] }));
     await ok(w.api.post(`/v1/jobs/${job2.id}/contacts`, { contact_id: person.id, role: 'billing' }));
     const field = (await ok(w.api.post('/v1/custom-fields', { entity_type: 'job', label: `${label} Gate code` }))).data;
     await ok(w.api.patch(`/v1/jobs/${job.id}/custom-fields`, { custom_fields: { [field.key]: '1234' } }));
-    const note = (await ok(w.api.post(`/v1/jobs/${job.id}/notes`, { content: `${label} gate is on the north side` }))).data;
+    const note = (await ok(w.api.post(`/v1/jobs/${job.id}/notes`, { content: `${label} gate is on the north side` })))
+      .data;
     await ok(w.api.post(`/v1/contacts/${person.id}/notes`, { content: 'Prefers mornings', type: 'call' }));
     await ok(w.api.post(`/v1/client-accounts/${ca.id}/notes`, { content: 'Pays net 30' }));
-    const activity = (await ok(w.api.post('/v1/activities', {
-      type: 'call', body: 'Discussed scope', source: 'crm', external_id: `${label}-ACT-1`, associations: { job_id: job.id },
-    }))).data;
+    const activity = (
+      await ok(
+        w.api.post('/v1/activities', {
+          type: 'call',
+          body: 'Discussed scope',
+          source: 'crm',
+          external_id: `${label}-ACT-1`,
+          associations: { job_id: job.id },
+        }),
+      )
+    ).data;
     const task = (await ok(w.api.post('/v1/tasks', { job_id: job.id, title: 'Call about the gate' }))).data;
     const accountTask = (await ok(w.api.post('/v1/account-tasks', { client_account_id: ca.id }))).data;
     return {
-      job: job.id, job2: job2.id, ca: ca.id, loc: loc.id, tag: tag.id, contact,
-      ca2: ca2.id, loc2: loc2.id, contact2: person.id, channel: person.channels.find((c: any) => c.kind === 'phone').id,
-      field: field.id, note: note.id, activity: activity.id, task: task.id, accountTask: accountTask.id,
+      job: job.id,
+      job2: job2.id,
+      ca: ca.id,
+      loc: loc.id,
+      tag: tag.id,
+      contact,
+      ca2: ca2.id,
+      loc2: loc2.id,
+      contact2: person.id,
+      channel: person.channels.find((c: any) => c.kind === 'phone').id,
+      field: field.id,
+      note: note.id,
+      activity: activity.id,
+      task: task.id,
+      accountTask: accountTask.id,
     };
   },
   snapshot: (ids) => [
-    `/v1/jobs/${ids.job}`, `/v1/jobs/${ids.job2}`, `/v1/jobs/${ids.job}/details`, `/v1/jobs/${ids.job2}/details`,
-    `/v1/client-accounts/${ids.ca}`, `/v1/locations/${ids.loc}`,
-    '/v1/jobs', '/v1/client-accounts?include_archived=true', '/v1/locations?include_archived=true', '/v1/job-tags',
-    `/v1/contacts/${ids.contact}`, `/v1/contacts/${ids.contact2}`, '/v1/contacts?include_archived=true',
-    `/v1/jobs/${ids.job}/contacts`, `/v1/jobs/${ids.job2}/contacts`, `/v1/client-accounts/${ids.ca}/contacts`,
-    `/v1/client-accounts/${ids.ca2}/contacts`, `/v1/client-accounts/${ids.ca2}`, `/v1/locations/${ids.loc2}`,
-    '/v1/custom-fields?include_archived=true', `/v1/jobs/${ids.job}/notes`, `/v1/contacts/${ids.contact2}/notes`,
-    `/v1/client-accounts/${ids.ca}/notes`, `/v1/notes/${ids.note}`, '/v1/activities', `/v1/activities/${ids.activity}`,
-    '/v1/tasks?status=all', `/v1/tasks/${ids.task}`, '/v1/account-tasks?status=all', `/v1/account-tasks/${ids.accountTask}`,
-    `/v1/jobs/${ids.job}/activity`, `/v1/jobs/${ids.job2}/activity`,
+    `/v1/jobs/${ids.job}`,
+    `/v1/jobs/${ids.job2}`,
+    `/v1/jobs/${ids.job}/details`,
+    `/v1/jobs/${ids.job2}/details`,
+    `/v1/client-accounts/${ids.ca}`,
+    `/v1/locations/${ids.loc}`,
+    '/v1/jobs',
+    '/v1/client-accounts?include_archived=true',
+    '/v1/locations?include_archived=true',
+    '/v1/job-tags',
+    `/v1/contacts/${ids.contact}`,
+    `/v1/contacts/${ids.contact2}`,
+    '/v1/contacts?include_archived=true',
+    `/v1/jobs/${ids.job}/contacts`,
+    `/v1/jobs/${ids.job2}/contacts`,
+    `/v1/client-accounts/${ids.ca}/contacts`,
+    `/v1/client-accounts/${ids.ca2}/contacts`,
+    `/v1/client-accounts/${ids.ca2}`,
+    `/v1/locations/${ids.loc2}`,
+    '/v1/custom-fields?include_archived=true',
+    `/v1/jobs/${ids.job}/notes`,
+    `/v1/contacts/${ids.contact2}/notes`,
+    `/v1/client-accounts/${ids.ca}/notes`,
+    `/v1/notes/${ids.note}`,
+    '/v1/activities',
+    `/v1/activities/${ids.activity}`,
+    '/v1/tasks?status=all',
+    `/v1/tasks/${ids.task}`,
+    '/v1/account-tasks?status=all',
+    `/v1/account-tasks/${ids.accountTask}`,
+    `/v1/jobs/${ids.job}/activity`,
+    `/v1/jobs/${ids.job2}/activity`,
   ],
   /** The events recorded for the two jobs (the feed shows only some). */
   state: async (t, ids) => (await eventsOf(t.database, ids.job)).length + (await eventsOf(t.database, ids.job2)).length,
@@ -78,14 +165,28 @@ export const crmWalk: AreaWalk = {
     { method: 'POST', path: `/v1/jobs/${a.job}/merge`, body: { into_job_id: b.job2 }, error: 'Job not found' },
     { method: 'POST', path: `/v1/jobs/${b.job2}/merge`, body: { into_job_id: a.job }, error: 'Job not found' },
     { method: 'GET', path: `/v1/jobs/${a.job}/details`, error: 'Job not found' },
-    { method: 'PATCH', path: `/v1/jobs/${a.job}/details`, body: { accounting_job_number: 'HIJACK' }, error: 'Job not found' },
+    {
+      method: 'PATCH',
+      path: `/v1/jobs/${a.job}/details`,
+      body: { accounting_job_number: 'HIJACK' },
+      error: 'Job not found',
+    },
     { method: 'PATCH', path: `/v1/jobs/${b.job}/details`, body: { linked_contact_id: a.contact } },
     { method: 'PUT', path: `/v1/jobs/${a.job}/location`, body: { location_id: null }, error: 'Job not found' },
     { method: 'PUT', path: `/v1/jobs/${a.job}/location`, body: { location_id: a.loc }, error: 'Job not found' },
     { method: 'PUT', path: `/v1/jobs/${a.job}/location`, body: { create_from_address: true }, error: 'Job not found' },
     { method: 'PUT', path: `/v1/jobs/${b.job2}/location`, body: { location_id: a.loc } },
-    { method: 'PATCH', path: `/v1/jobs/${a.job}/operations-assignment`, body: { division: null }, error: 'Job not found' },
-    { method: 'PATCH', path: `/v1/jobs/${b.job}/operations-assignment`, body: { operations_assignee_user_id: a.owner } },
+    {
+      method: 'PATCH',
+      path: `/v1/jobs/${a.job}/operations-assignment`,
+      body: { division: null },
+      error: 'Job not found',
+    },
+    {
+      method: 'PATCH',
+      path: `/v1/jobs/${b.job}/operations-assignment`,
+      body: { operations_assignee_user_id: a.owner },
+    },
     { method: 'DELETE', path: `/v1/jobs/${a.job}/contacts/${a.contact}` },
     { method: 'DELETE', path: `/v1/jobs/${b.job}/contacts/${a.contact}` },
     { method: 'POST', path: `/v1/jobs/${a.job}/tags`, body: { tag_ids: [b.tag] }, error: 'Job not found' },
@@ -93,63 +194,166 @@ export const crmWalk: AreaWalk = {
     { method: 'DELETE', path: `/v1/jobs/${a.job}/tags/${a.tag}` },
     { method: 'DELETE', path: `/v1/jobs/${b.job}/tags/${a.tag}` },
     { method: 'GET', path: `/v1/client-accounts/${a.ca}`, error: 'Client account not found' },
-    { method: 'PATCH', path: `/v1/client-accounts/${a.ca}`, body: { name: 'Hijacked', archived: true }, error: 'Client account not found' },
+    {
+      method: 'PATCH',
+      path: `/v1/client-accounts/${a.ca}`,
+      body: { name: 'Hijacked', archived: true },
+      error: 'Client account not found',
+    },
     { method: 'GET', path: `/v1/locations/${a.loc}`, error: 'Location not found' },
-    { method: 'PATCH', path: `/v1/locations/${a.loc}`, body: { notes: 'x', archived: true }, error: 'Location not found' },
-    { method: 'PATCH', path: `/v1/locations/${b.loc}`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
-    { method: 'POST', path: '/v1/jobs', body: { name: 'Sneaky job', client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+    {
+      method: 'PATCH',
+      path: `/v1/locations/${a.loc}`,
+      body: { notes: 'x', archived: true },
+      error: 'Location not found',
+    },
+    {
+      method: 'PATCH',
+      path: `/v1/locations/${b.loc}`,
+      body: { client_account_id: a.ca },
+      error: 'client_account_id not found in this workspace',
+    },
+    {
+      method: 'POST',
+      path: '/v1/jobs',
+      body: { name: 'Sneaky job', client_account_id: a.ca },
+      error: 'client_account_id not found in this workspace',
+    },
     { method: 'POST', path: '/v1/jobs', body: { name: 'Sneaky job 2', client_account_external_ref: 'A-CUST' } },
     { method: 'POST', path: '/v1/jobs', body: { name: 'Sneaky job 3', assigned_to_user_id: a.owner } },
-    { method: 'POST', path: '/v1/locations', body: { address: '9 Sneaky St', client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+    {
+      method: 'POST',
+      path: '/v1/locations',
+      body: { address: '9 Sneaky St', client_account_id: a.ca },
+      error: 'client_account_id not found in this workspace',
+    },
     { method: 'POST', path: '/v1/locations', body: { address: '10 Sneaky St', client_account_external_ref: 'A-CUST' } },
     { method: 'PATCH', path: `/v1/jobs/${b.job}`, body: { assigned_to_user_id: a.owner } },
-    { method: 'PATCH', path: `/v1/jobs/${b.job}`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+    {
+      method: 'PATCH',
+      path: `/v1/jobs/${b.job}`,
+      body: { client_account_id: a.ca },
+      error: 'client_account_id not found in this workspace',
+    },
     // contacts, channels, links, people on jobs
     { method: 'GET', path: `/v1/contacts/${a.contact}`, error: 'Contact not found' },
     { method: 'PATCH', path: `/v1/contacts/${a.contact}`, body: { name: 'Hijacked' }, error: 'Contact not found' },
     { method: 'DELETE', path: `/v1/contacts/${a.contact}`, error: 'Contact not found' },
     { method: 'DELETE', path: `/v1/contacts/${a.contact}?hard=true`, error: 'Contact not found' },
     { method: 'POST', path: `/v1/contacts/${a.contact}/restore`, error: 'Contact not found' },
-    { method: 'POST', path: `/v1/contacts/${a.contact2}/channels`, body: { kind: 'email', value: 'x@evil.test' }, error: 'Contact not found' },
-    { method: 'PATCH', path: `/v1/contacts/${a.contact2}/channels/${a.channel}`, body: { label: 'fax' }, error: 'Contact not found' },
+    {
+      method: 'POST',
+      path: `/v1/contacts/${a.contact2}/channels`,
+      body: { kind: 'email', value: 'x@evil.test' },
+      error: 'Contact not found',
+    },
+    {
+      method: 'PATCH',
+      path: `/v1/contacts/${a.contact2}/channels/${a.channel}`,
+      body: { label: 'fax' },
+      error: 'Contact not found',
+    },
     { method: 'DELETE', path: `/v1/contacts/${a.contact2}/channels/${a.channel}`, error: 'Contact not found' },
     { method: 'PATCH', path: `/v1/contacts/${b.contact2}/channels/${a.channel}`, body: { label: 'fax' } },
     { method: 'DELETE', path: `/v1/contacts/${b.contact2}/channels/${a.channel}` },
-    { method: 'POST', path: `/v1/contacts/${a.contact2}/links`, body: { client_account_id: b.ca }, error: 'Contact not found' },
-    { method: 'POST', path: `/v1/contacts/${b.contact2}/links`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+    {
+      method: 'POST',
+      path: `/v1/contacts/${a.contact2}/links`,
+      body: { client_account_id: b.ca },
+      error: 'Contact not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/contacts/${b.contact2}/links`,
+      body: { client_account_id: a.ca },
+      error: 'client_account_id not found in this workspace',
+    },
     { method: 'POST', path: `/v1/contacts/${b.contact2}/links`, body: { location_id: a.loc } },
     { method: 'DELETE', path: `/v1/contacts/${a.contact2}/links/location/${a.loc2}`, error: 'Contact not found' },
     { method: 'DELETE', path: `/v1/contacts/${b.contact2}/links/location/${a.loc2}` },
-    { method: 'POST', path: '/v1/contacts', body: { name: 'Sneaky person', client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
-    { method: 'PATCH', path: `/v1/contacts/${b.contact2}`, body: { client_account_id: a.ca }, error: 'client_account_id not found in this workspace' },
+    {
+      method: 'POST',
+      path: '/v1/contacts',
+      body: { name: 'Sneaky person', client_account_id: a.ca },
+      error: 'client_account_id not found in this workspace',
+    },
+    {
+      method: 'PATCH',
+      path: `/v1/contacts/${b.contact2}`,
+      body: { client_account_id: a.ca },
+      error: 'client_account_id not found in this workspace',
+    },
     { method: 'PATCH', path: `/v1/contacts/${b.contact2}`, body: { assigned_user_id: a.owner } },
     { method: 'GET', path: `/v1/jobs/${a.job}/contacts`, error: 'Job not found' },
     { method: 'POST', path: `/v1/jobs/${a.job}/contacts`, body: { contact_id: b.contact2 }, error: 'Job not found' },
-    { method: 'POST', path: `/v1/jobs/${b.job}/contacts`, body: { contact_id: a.contact2 }, error: 'Contact not found' },
+    {
+      method: 'POST',
+      path: `/v1/jobs/${b.job}/contacts`,
+      body: { contact_id: a.contact2 },
+      error: 'Contact not found',
+    },
     { method: 'GET', path: `/v1/client-accounts/${a.ca}/contacts`, error: 'Client account not found' },
     // custom fields
-    { method: 'PATCH', path: `/v1/custom-fields/${a.field}`, body: { label: 'Hijacked' }, error: 'Custom field not found' },
-    { method: 'POST', path: `/v1/custom-fields/${a.field}/move`, body: { direction: 'down' }, error: 'Custom field not found' },
+    {
+      method: 'PATCH',
+      path: `/v1/custom-fields/${a.field}`,
+      body: { label: 'Hijacked' },
+      error: 'Custom field not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/custom-fields/${a.field}/move`,
+      body: { direction: 'down' },
+      error: 'Custom field not found',
+    },
     { method: 'DELETE', path: `/v1/custom-fields/${a.field}`, error: 'Custom field not found' },
     { method: 'POST', path: `/v1/custom-fields/${a.field}/restore`, error: 'Custom field not found' },
     { method: 'PATCH', path: `/v1/jobs/${a.job}/custom-fields`, body: { custom_fields: {} }, error: 'Job not found' },
-    { method: 'PATCH', path: `/v1/client-accounts/${a.ca}/custom-fields`, body: { custom_fields: {} }, error: 'Client account not found' },
-    { method: 'PATCH', path: `/v1/contacts/${a.contact}/custom-fields`, body: { custom_fields: {} }, error: 'Contact not found' },
-    { method: 'PATCH', path: `/v1/locations/${a.loc}/custom-fields`, body: { custom_fields: {} }, error: 'Location not found' },
+    {
+      method: 'PATCH',
+      path: `/v1/client-accounts/${a.ca}/custom-fields`,
+      body: { custom_fields: {} },
+      error: 'Client account not found',
+    },
+    {
+      method: 'PATCH',
+      path: `/v1/contacts/${a.contact}/custom-fields`,
+      body: { custom_fields: {} },
+      error: 'Contact not found',
+    },
+    {
+      method: 'PATCH',
+      path: `/v1/locations/${a.loc}/custom-fields`,
+      body: { custom_fields: {} },
+      error: 'Location not found',
+    },
     // notes, activities, follow-ups, the job log
     { method: 'POST', path: `/v1/jobs/${a.job}/notes`, body: { content: 'x' }, error: 'Job not found' },
     { method: 'GET', path: `/v1/jobs/${a.job}/notes`, error: 'Job not found' },
     { method: 'POST', path: `/v1/contacts/${a.contact2}/notes`, body: { content: 'x' }, error: 'Contact not found' },
     { method: 'GET', path: `/v1/contacts/${a.contact2}/notes`, error: 'Contact not found' },
-    { method: 'POST', path: `/v1/client-accounts/${a.ca}/notes`, body: { content: 'x' }, error: 'Client account not found' },
+    {
+      method: 'POST',
+      path: `/v1/client-accounts/${a.ca}/notes`,
+      body: { content: 'x' },
+      error: 'Client account not found',
+    },
     { method: 'GET', path: `/v1/client-accounts/${a.ca}/notes`, error: 'Client account not found' },
     { method: 'GET', path: `/v1/notes/${a.note}` },
     { method: 'PATCH', path: `/v1/notes/${a.note}`, body: { content: 'Hijacked' } },
     { method: 'DELETE', path: `/v1/notes/${a.note}` },
     { method: 'GET', path: `/v1/activities/${a.activity}` },
     { method: 'POST', path: '/v1/activities', body: { type: 'call', body: 'x', associations: { job_id: a.job } } },
-    { method: 'POST', path: '/v1/activities', body: { type: 'call', body: 'x', associations: { contact_id: a.contact2 } } },
-    { method: 'POST', path: '/v1/activities', body: { type: 'call', body: 'x', associations: { client_account_id: a.ca } } },
+    {
+      method: 'POST',
+      path: '/v1/activities',
+      body: { type: 'call', body: 'x', associations: { contact_id: a.contact2 } },
+    },
+    {
+      method: 'POST',
+      path: '/v1/activities',
+      body: { type: 'call', body: 'x', associations: { client_account_id: a.ca } },
+    },
     { method: 'GET', path: `/v1/tasks/${a.task}` },
     { method: 'PATCH', path: `/v1/tasks/${a.task}`, body: { title: 'Hijacked' } },
     { method: 'DELETE', path: `/v1/tasks/${a.task}` },
@@ -175,12 +379,27 @@ export const crmWalk: AreaWalk = {
   async lookups({ A, B }) {
     const a = A.ids;
     const api = B.w.api;
-    for (const p of ['/v1/jobs?external_ref=A-JOB', '/v1/client-accounts?external_ref=A-CUST', '/v1/locations?external_ref=A-SITE',
-      '/v1/jobs?q=A%20Parking', '/v1/client-accounts?q=A%20Customer&include_archived=true', '/v1/locations?q=A%20Plaza&include_archived=true',
-      '/v1/job-tags?q=A%20Tag', '/v1/contacts?q=A%20Second', '/v1/contacts?email=a2@p.test', `/v1/contacts?client_account_id=${a.ca2}`,
-      `/v1/contacts?job_id=${a.job2}`, `/v1/activities?job_id=${a.job}`, `/v1/tasks?job_id=${a.job}&status=all`,
-      `/v1/account-tasks?client_account_id=${a.ca}&status=all`, '/v1/search?q=A%20Parking', '/v1/search?q=A%20Second%20Person',
-      '/v1/search?q=A%20Other%20Customer', '/v1/search?q=2%20A%20Plaza', '/v1/search?q=A-PID']) {
+    for (const p of [
+      '/v1/jobs?external_ref=A-JOB',
+      '/v1/client-accounts?external_ref=A-CUST',
+      '/v1/locations?external_ref=A-SITE',
+      '/v1/jobs?q=A%20Parking',
+      '/v1/client-accounts?q=A%20Customer&include_archived=true',
+      '/v1/locations?q=A%20Plaza&include_archived=true',
+      '/v1/job-tags?q=A%20Tag',
+      '/v1/contacts?q=A%20Second',
+      '/v1/contacts?email=a2@p.test',
+      `/v1/contacts?client_account_id=${a.ca2}`,
+      `/v1/contacts?job_id=${a.job2}`,
+      `/v1/activities?job_id=${a.job}`,
+      `/v1/tasks?job_id=${a.job}&status=all`,
+      `/v1/account-tasks?client_account_id=${a.ca}&status=all`,
+      '/v1/search?q=A%20Parking',
+      '/v1/search?q=A%20Second%20Person',
+      '/v1/search?q=A%20Other%20Customer',
+      '/v1/search?q=2%20A%20Plaza',
+      '/v1/search?q=A-PID',
+    ]) {
       const res = await api.get(p);
       expect(res.status, p).toBe(200);
       expect(res.body.data, p).toEqual([]);
@@ -189,7 +408,11 @@ export const crmWalk: AreaWalk = {
     const ca = await api.post('/v1/client-accounts', { name: 'A Customer', external_ref: 'A-CUST' });
     expect(ca.status).toBe(201);
     expect(ca.body.data.id).not.toBe(a.ca);
-    const loc = await api.post('/v1/locations', { address: '1 A Plaza', external_ref: 'A-SITE', client_account_id: ca.body.data.id });
+    const loc = await api.post('/v1/locations', {
+      address: '1 A Plaza',
+      external_ref: 'A-SITE',
+      client_account_id: ca.body.data.id,
+    });
     expect(loc.status).toBe(201);
     expect(loc.body.data.id).not.toBe(a.loc);
     const job = await api.post('/v1/jobs', { name: 'A Parking Lot', external_ref: 'A-JOB' });
@@ -202,52 +425,141 @@ export const crmWalk: AreaWalk = {
     expect(tag.body.data.id).not.toBe(a.tag);
     const bJob = (await api.get(`/v1/jobs/${B.ids.job}/details`)).body.data;
     const aJob = (await A.w.api.get(`/v1/jobs/${a.job}/details`)).body.data;
-    const renumber = await api.patch(`/v1/jobs/${job.body.data.id}/details`, { job_number: aJob.job_number === bJob.job_number ? 7777 : aJob.job_number });
+    const renumber = await api.patch(`/v1/jobs/${job.body.data.id}/details`, {
+      job_number: aJob.job_number === bJob.job_number ? 7777 : aJob.job_number,
+    });
     expect(renumber.status).toBe(200);
   },
   routes: {
     'GET /v1/account-tasks': { needs: 'read', path: () => '/v1/account-tasks' },
-    'POST /v1/account-tasks': { needs: 'write', path: () => '/v1/account-tasks', body: (a) => ({ client_account_id: a.ca }) },
+    'POST /v1/account-tasks': {
+      needs: 'write',
+      path: () => '/v1/account-tasks',
+      body: (a) => ({ client_account_id: a.ca }),
+    },
     'GET /v1/account-tasks/{id}': { needs: 'read', path: (a) => `/v1/account-tasks/${a.accountTask}` },
-    'PATCH /v1/account-tasks/{id}': { needs: 'write', path: (a) => `/v1/account-tasks/${a.accountTask}`, body: () => ({ title: 'Changed task' }) },
+    'PATCH /v1/account-tasks/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/account-tasks/${a.accountTask}`,
+      body: () => ({ title: 'Changed task' }),
+    },
     'DELETE /v1/account-tasks/{id}': { needs: 'delete', path: (a) => `/v1/account-tasks/${a.accountTask}` },
     'GET /v1/activities': { needs: 'read', path: () => '/v1/activities' },
-    'POST /v1/activities': { needs: 'write', path: () => '/v1/activities', body: (a) => ({ type: 'call', body: 'x', associations: { job_id: a.job } }) },
+    'POST /v1/activities': {
+      needs: 'write',
+      path: () => '/v1/activities',
+      body: (a) => ({ type: 'call', body: 'x', associations: { job_id: a.job } }),
+    },
     'GET /v1/activities/{id}': { needs: 'read', path: (a) => `/v1/activities/${a.activity}` },
     'GET /v1/client-accounts': { needs: 'read', path: () => '/v1/client-accounts' },
-    'POST /v1/client-accounts': { needs: 'write', path: () => '/v1/client-accounts', body: () => ({ name: 'Read-only Customer' }) },
+    'POST /v1/client-accounts': {
+      needs: 'write',
+      path: () => '/v1/client-accounts',
+      body: () => ({ name: 'Read-only Customer' }),
+    },
     'GET /v1/client-accounts/{account_id}/notes': { needs: 'read', path: (a) => `/v1/client-accounts/${a.ca}/notes` },
-    'POST /v1/client-accounts/{account_id}/notes': { needs: 'write', path: (a) => `/v1/client-accounts/${a.ca}/notes`, body: () => ({ content: 'Read-only note' }) },
+    'POST /v1/client-accounts/{account_id}/notes': {
+      needs: 'write',
+      path: (a) => `/v1/client-accounts/${a.ca}/notes`,
+      body: () => ({ content: 'Read-only note' }),
+    },
     'GET /v1/client-accounts/{id}': { needs: 'read', path: (a) => `/v1/client-accounts/${a.ca}` },
-    'PATCH /v1/client-accounts/{id}': { needs: 'write', path: (a) => `/v1/client-accounts/${a.ca}`, body: () => ({ name: 'Renamed', archived: true }) },
+    'PATCH /v1/client-accounts/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/client-accounts/${a.ca}`,
+      body: () => ({ name: 'Renamed', archived: true }),
+    },
     'GET /v1/client-accounts/{id}/contacts': { needs: 'read', path: (a) => `/v1/client-accounts/${a.ca}/contacts` },
-    'PATCH /v1/client-accounts/{id}/custom-fields': { needs: 'write', path: (a) => `/v1/client-accounts/${a.ca}/custom-fields`, body: () => ({ custom_fields: {} }) },
-    'POST /v1/client-accounts/{id}/merge': { needs: 'delete', path: (a) => `/v1/client-accounts/${a.ca}/merge`, body: (a) => ({ into_client_account_id: a.ca2 }) },
-    'GET /v1/client-accounts/{id}/merge-preview': { needs: 'read', path: (a) => `/v1/client-accounts/${a.ca}/merge-preview`, query: (a) => `?into=${a.ca2}` },
+    'PATCH /v1/client-accounts/{id}/custom-fields': {
+      needs: 'write',
+      path: (a) => `/v1/client-accounts/${a.ca}/custom-fields`,
+      body: () => ({ custom_fields: {} }),
+    },
+    'POST /v1/client-accounts/{id}/merge': {
+      needs: 'delete',
+      path: (a) => `/v1/client-accounts/${a.ca}/merge`,
+      body: (a) => ({ into_client_account_id: a.ca2 }),
+    },
+    'GET /v1/client-accounts/{id}/merge-preview': {
+      needs: 'read',
+      path: (a) => `/v1/client-accounts/${a.ca}/merge-preview`,
+      query: (a) => `?into=${a.ca2}`,
+    },
     'GET /v1/contacts': { needs: 'read', path: () => '/v1/contacts' },
     'POST /v1/contacts': { needs: 'write', path: () => '/v1/contacts', body: () => ({ name: 'Read-only person' }) },
     'GET /v1/contacts/{contact_id}/notes': { needs: 'read', path: (a) => `/v1/contacts/${a.contact2}/notes` },
-    'POST /v1/contacts/{contact_id}/notes': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}/notes`, body: () => ({ content: 'Read-only note' }) },
+    'POST /v1/contacts/{contact_id}/notes': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/notes`,
+      body: () => ({ content: 'Read-only note' }),
+    },
     'GET /v1/contacts/{id}': { needs: 'read', path: (a) => `/v1/contacts/${a.contact2}` },
-    'PATCH /v1/contacts/{id}': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}`, body: () => ({ name: 'Renamed person' }) },
+    'PATCH /v1/contacts/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}`,
+      body: () => ({ name: 'Renamed person' }),
+    },
     'DELETE /v1/contacts/{id}': {
-      needs: 'delete', path: (a) => `/v1/contacts/${a.contact2}`,
+      needs: 'delete',
+      path: (a) => `/v1/contacts/${a.contact2}`,
       noDelete: (a) => [{ path: `/v1/contacts/${a.contact2}` }, { path: `/v1/contacts/${a.contact2}?hard=true` }],
     },
-    'POST /v1/contacts/{id}/channels': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}/channels`, body: () => ({ kind: 'email', value: 'read-only@p.test' }) },
-    'PATCH /v1/contacts/{id}/channels/{ref}': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}/channels/${a.channel}`, body: () => ({ label: 'work' }) },
-    'DELETE /v1/contacts/{id}/channels/{ref}': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}/channels/${a.channel}` },
-    'PATCH /v1/contacts/{id}/custom-fields': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}/custom-fields`, body: () => ({ custom_fields: {} }) },
-    'POST /v1/contacts/{id}/links': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}/links`, body: (a) => ({ client_account_id: a.ca, roles: ['billing'] }) },
-    'DELETE /v1/contacts/{id}/links/{kind}/{target_id}': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}/links/location/${a.loc2}` },
-    'POST /v1/contacts/{id}/merge': { needs: 'delete', path: (a) => `/v1/contacts/${a.contact2}/merge`, body: (a) => ({ into_contact_id: a.contact }) },
-    'GET /v1/contacts/{id}/merge-preview': { needs: 'read', path: (a) => `/v1/contacts/${a.contact2}/merge-preview`, query: (a) => `?into=${a.contact}` },
+    'POST /v1/contacts/{id}/channels': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/channels`,
+      body: () => ({ kind: 'email', value: 'read-only@p.test' }),
+    },
+    'PATCH /v1/contacts/{id}/channels/{ref}': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/channels/${a.channel}`,
+      body: () => ({ label: 'work' }),
+    },
+    'DELETE /v1/contacts/{id}/channels/{ref}': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/channels/${a.channel}`,
+    },
+    'PATCH /v1/contacts/{id}/custom-fields': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/custom-fields`,
+      body: () => ({ custom_fields: {} }),
+    },
+    'POST /v1/contacts/{id}/links': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/links`,
+      body: (a) => ({ client_account_id: a.ca, roles: ['billing'] }),
+    },
+    'DELETE /v1/contacts/{id}/links/{kind}/{target_id}': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/links/location/${a.loc2}`,
+    },
+    'POST /v1/contacts/{id}/merge': {
+      needs: 'delete',
+      path: (a) => `/v1/contacts/${a.contact2}/merge`,
+      body: (a) => ({ into_contact_id: a.contact }),
+    },
+    'GET /v1/contacts/{id}/merge-preview': {
+      needs: 'read',
+      path: (a) => `/v1/contacts/${a.contact2}/merge-preview`,
+      query: (a) => `?into=${a.contact}`,
+    },
     'POST /v1/contacts/{id}/restore': { needs: 'write', path: (a) => `/v1/contacts/${a.contact2}/restore` },
     'GET /v1/custom-fields': { needs: 'read', path: () => '/v1/custom-fields' },
-    'POST /v1/custom-fields': { needs: 'write', path: () => '/v1/custom-fields', body: () => ({ entity_type: 'job', label: 'Read-only field' }) },
-    'PATCH /v1/custom-fields/{id}': { needs: 'write', path: (a) => `/v1/custom-fields/${a.field}`, body: () => ({ label: 'Renamed field' }) },
+    'POST /v1/custom-fields': {
+      needs: 'write',
+      path: () => '/v1/custom-fields',
+      body: () => ({ entity_type: 'job', label: 'Read-only field' }),
+    },
+    'PATCH /v1/custom-fields/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/custom-fields/${a.field}`,
+      body: () => ({ label: 'Renamed field' }),
+    },
     'DELETE /v1/custom-fields/{id}': { needs: 'delete', path: (a) => `/v1/custom-fields/${a.field}` },
-    'POST /v1/custom-fields/{id}/move': { needs: 'write', path: (a) => `/v1/custom-fields/${a.field}/move`, body: () => ({ direction: 'up' }) },
+    'POST /v1/custom-fields/{id}/move': {
+      needs: 'write',
+      path: (a) => `/v1/custom-fields/${a.field}/move`,
+      body: () => ({ direction: 'up' }),
+    },
     'POST /v1/custom-fields/{id}/restore': { needs: 'write', path: (a) => `/v1/custom-fields/${a.field}/restore` },
     'GET /v1/job-stages': { needs: 'read', path: () => '/v1/job-stages' },
     'GET /v1/job-tags': { needs: 'read', path: () => '/v1/job-tags' },
@@ -258,39 +570,104 @@ export const crmWalk: AreaWalk = {
     'GET /v1/jobs/{id}': { needs: 'read', path: (a) => `/v1/jobs/${a.job}` },
     'PATCH /v1/jobs/{id}': { needs: 'write', path: (a) => `/v1/jobs/${a.job}`, body: () => ({ name: 'Renamed job' }) },
     'DELETE /v1/jobs/{id}': { needs: 'delete', path: (a) => `/v1/jobs/${a.job}` },
-    'PATCH /v1/jobs/{id}/custom-fields': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/custom-fields`, body: () => ({ custom_fields: {} }) },
+    'PATCH /v1/jobs/{id}/custom-fields': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/custom-fields`,
+      body: () => ({ custom_fields: {} }),
+    },
     'POST /v1/jobs/{id}/merge': {
-      needs: 'delete', path: (a) => `/v1/jobs/${a.job}/merge`, body: (a) => ({ into_job_id: a.job2 }),
+      needs: 'delete',
+      path: (a) => `/v1/jobs/${a.job}/merge`,
+      body: (a) => ({ into_job_id: a.job2 }),
       noDelete: (a) => [{ path: `/v1/jobs/${a.job2}/merge`, body: { into_job_id: a.job } }],
     },
-    'POST /v1/jobs/{id}/move': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/move`, body: () => ({ status: 'won' }) },
+    'POST /v1/jobs/{id}/move': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/move`,
+      body: () => ({ status: 'won' }),
+    },
     'GET /v1/jobs/{job_id}/activity': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/activity` },
     'GET /v1/jobs/{job_id}/contacts': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/contacts` },
-    'POST /v1/jobs/{job_id}/contacts': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/contacts`, body: (a) => ({ contact_id: a.contact2 }) },
-    'DELETE /v1/jobs/{job_id}/contacts/{contact_id}': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/contacts/${a.contact}` },
+    'POST /v1/jobs/{job_id}/contacts': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/contacts`,
+      body: (a) => ({ contact_id: a.contact2 }),
+    },
+    'DELETE /v1/jobs/{job_id}/contacts/{contact_id}': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/contacts/${a.contact}`,
+    },
     'GET /v1/jobs/{job_id}/details': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/details` },
-    'PATCH /v1/jobs/{job_id}/details': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/details`, body: () => ({ accounting_job_number: 'CHANGED' }) },
-    'PUT /v1/jobs/{job_id}/location': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/location`, body: () => ({ location_id: null }) },
+    'PATCH /v1/jobs/{job_id}/details': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/details`,
+      body: () => ({ accounting_job_number: 'CHANGED' }),
+    },
+    'PUT /v1/jobs/{job_id}/location': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/location`,
+      body: () => ({ location_id: null }),
+    },
     'GET /v1/jobs/{job_id}/notes': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/notes` },
-    'POST /v1/jobs/{job_id}/notes': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/notes`, body: () => ({ content: 'Read-only note' }) },
-    'PATCH /v1/jobs/{job_id}/operations-assignment': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/operations-assignment`, body: () => ({ division: null }) },
-    'POST /v1/jobs/{job_id}/tags': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/tags`, body: (a) => ({ tag_ids: [a.tag] }) },
+    'POST /v1/jobs/{job_id}/notes': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/notes`,
+      body: () => ({ content: 'Read-only note' }),
+    },
+    'PATCH /v1/jobs/{job_id}/operations-assignment': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/operations-assignment`,
+      body: () => ({ division: null }),
+    },
+    'POST /v1/jobs/{job_id}/tags': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/tags`,
+      body: (a) => ({ tag_ids: [a.tag] }),
+    },
     'DELETE /v1/jobs/{job_id}/tags/{tag_id}': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/tags/${a.tag}` },
     'GET /v1/locations': { needs: 'read', path: () => '/v1/locations' },
     'POST /v1/locations': { needs: 'write', path: () => '/v1/locations', body: () => ({ address: '1 Read Only Rd' }) },
     'GET /v1/locations/{id}': { needs: 'read', path: (a) => `/v1/locations/${a.loc}` },
-    'PATCH /v1/locations/{id}': { needs: 'write', path: (a) => `/v1/locations/${a.loc}`, body: () => ({ notes: 'changed', archived: true }) },
-    'PATCH /v1/locations/{id}/custom-fields': { needs: 'write', path: (a) => `/v1/locations/${a.loc}/custom-fields`, body: () => ({ custom_fields: {} }) },
-    'POST /v1/locations/{id}/merge': { needs: 'delete', path: (a) => `/v1/locations/${a.loc}/merge`, body: (a) => ({ into_location_id: a.loc2 }) },
-    'GET /v1/locations/{id}/merge-preview': { needs: 'read', path: (a) => `/v1/locations/${a.loc}/merge-preview`, query: (a) => `?into=${a.loc2}` },
+    'PATCH /v1/locations/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/locations/${a.loc}`,
+      body: () => ({ notes: 'changed', archived: true }),
+    },
+    'PATCH /v1/locations/{id}/custom-fields': {
+      needs: 'write',
+      path: (a) => `/v1/locations/${a.loc}/custom-fields`,
+      body: () => ({ custom_fields: {} }),
+    },
+    'POST /v1/locations/{id}/merge': {
+      needs: 'delete',
+      path: (a) => `/v1/locations/${a.loc}/merge`,
+      body: (a) => ({ into_location_id: a.loc2 }),
+    },
+    'GET /v1/locations/{id}/merge-preview': {
+      needs: 'read',
+      path: (a) => `/v1/locations/${a.loc}/merge-preview`,
+      query: (a) => `?into=${a.loc2}`,
+    },
     'GET /v1/notes/{id}': { needs: 'read', path: (a) => `/v1/notes/${a.note}` },
-    'PATCH /v1/notes/{id}': { needs: 'write', path: (a) => `/v1/notes/${a.note}`, body: () => ({ content: 'Changed note' }) },
+    'PATCH /v1/notes/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/notes/${a.note}`,
+      body: () => ({ content: 'Changed note' }),
+    },
     'DELETE /v1/notes/{id}': { needs: 'delete', path: (a) => `/v1/notes/${a.note}` },
     'GET /v1/search': { needs: 'read', path: () => '/v1/search', query: () => '?q=Parking' },
     'GET /v1/tasks': { needs: 'read', path: () => '/v1/tasks' },
-    'POST /v1/tasks': { needs: 'write', path: () => '/v1/tasks', body: (a) => ({ job_id: a.job, title: 'Read-only task' }) },
+    'POST /v1/tasks': {
+      needs: 'write',
+      path: () => '/v1/tasks',
+      body: (a) => ({ job_id: a.job, title: 'Read-only task' }),
+    },
     'GET /v1/tasks/{id}': { needs: 'read', path: (a) => `/v1/tasks/${a.task}` },
-    'PATCH /v1/tasks/{id}': { needs: 'write', path: (a) => `/v1/tasks/${a.task}`, body: () => ({ title: 'Changed task' }) },
+    'PATCH /v1/tasks/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/tasks/${a.task}`,
+      body: () => ({ title: 'Changed task' }),
+    },
     'DELETE /v1/tasks/{id}': { needs: 'delete', path: (a) => `/v1/tasks/${a.task}` },
   },
 };

@@ -14,7 +14,11 @@ const POSTGRES = URL_.startsWith('postgres');
 async function admin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: URL_ });
   await c.connect();
-  try { return await work(c); } finally { await c.end(); }
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
 }
 
 describe.runIf(POSTGRES)('migrations beside schemas being dropped', () => {
@@ -24,18 +28,28 @@ describe.runIf(POSTGRES)('migrations beside schemas being dropped', () => {
       // Schemas with a few tables each, made and dropped as fast as the server allows.
       while (churning) {
         const name = `churn_${randomBytes(5).toString('hex')}`;
-        await c.query(`create schema ${name}; create table ${name}.a (x int, y text, z int); create table ${name}.b (x int)`);
+        await c.query(
+          `create schema ${name}; create table ${name}.a (x int, y text, z int); create table ${name}.b (x int)`,
+        );
         await c.query(`drop schema ${name} cascade`);
       }
     });
     const schemas = Array.from({ length: 12 }, () => `t_${randomBytes(6).toString('hex')}`);
     try {
       await admin((c) => c.query(schemas.map((s) => `create schema ${s};`).join('')));
-      const outcomes = await Promise.allSettled(schemas.map(async (schema) => {
-        const database = openDatabase(URL_, { schema, poolSize: 2 });
-        try { await migrateToLatest(database); } finally { await database.close(); }
-      }));
-      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+      const outcomes = await Promise.allSettled(
+        schemas.map(async (schema) => {
+          const database = openDatabase(URL_, { schema, poolSize: 2 });
+          try {
+            await migrateToLatest(database);
+          } finally {
+            await database.close();
+          }
+        }),
+      );
+      expect(
+        outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason)),
+      ).toEqual([]);
     } finally {
       churning = false;
       await churn;

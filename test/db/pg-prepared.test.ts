@@ -15,11 +15,29 @@ describe.runIf(POSTGRES)('named statements on PostgreSQL', () => {
   let capped: Database;
   beforeAll(async () => {
     fresh = await freshDatabase();
-    capped = openDatabase(process.env.DATABASE_URL!, { schema: fresh.database.schema, poolSize: 1, maxNamedStatements: CAP });
-    await capped.db.insertInto('firms').values(Array.from({ length: 5 }, (_, i) => ({
-      name: `Firm ${i}`, plan: 'gold', subscription_status: 'active', timezone: 'UTC', settings: '{}', job_types: '[]', divisions: '[]',
-      owner_user_id: null, next_job_number: 1, created_at: '2026-01-01T00:00:00.000000', updated_at: '2026-01-01T00:00:00.000000',
-    }))).execute();
+    capped = openDatabase(process.env.DATABASE_URL!, {
+      schema: fresh.database.schema,
+      poolSize: 1,
+      maxNamedStatements: CAP,
+    });
+    await capped.db
+      .insertInto('firms')
+      .values(
+        Array.from({ length: 5 }, (_, i) => ({
+          name: `Firm ${i}`,
+          plan: 'gold',
+          subscription_status: 'active',
+          timezone: 'UTC',
+          settings: '{}',
+          job_types: '[]',
+          divisions: '[]',
+          owner_user_id: null,
+          next_job_number: 1,
+          created_at: '2026-01-01T00:00:00.000000',
+          updated_at: '2026-01-01T00:00:00.000000',
+        })),
+      )
+      .execute();
   });
   afterAll(async () => {
     await capped.close();
@@ -27,8 +45,10 @@ describe.runIf(POSTGRES)('named statements on PostgreSQL', () => {
   });
 
   const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-  const firmsIn = (db: Database['db'], n: number) => db.selectFrom('firms').select('id').where('id', 'in', ids(n)).orderBy('id').execute();
-  const prepared = async () => (await sql<{ name: string }>`select name from pg_prepared_statements`.execute(capped.db)).rows.map((r) => r.name);
+  const firmsIn = (db: Database['db'], n: number) =>
+    db.selectFrom('firms').select('id').where('id', 'in', ids(n)).orderBy('id').execute();
+  const prepared = async () =>
+    (await sql<{ name: string }>`select name from pg_prepared_statements`.execute(capped.db)).rows.map((r) => r.name);
 
   it('200 IN-list lengths leave at most the cap prepared, and every query still answers right', async () => {
     for (let n = 1; n <= 200; n++) expect((await firmsIn(capped.db, n)).length).toBe(Math.min(n, 5));
@@ -53,10 +73,12 @@ describe.runIf(POSTGRES)('named statements on PostgreSQL', () => {
 
   it('a failed statement neither breaks the connection nor the count', async () => {
     await expect(sql`select nope from firms where id in (${sql.join([1, 2])})`.execute(capped.db)).rejects.toThrow();
-    await expect(capped.db.transaction().execute(async (trx) => {
-      await firmsIn(trx, 2);
-      await sql`select 1/0 where 1 in (${sql.join([1, 2, 3, 4])})`.execute(trx);
-    })).rejects.toThrow();
+    await expect(
+      capped.db.transaction().execute(async (trx) => {
+        await firmsIn(trx, 2);
+        await sql`select 1/0 where 1 in (${sql.join([1, 2, 3, 4])})`.execute(trx);
+      }),
+    ).rejects.toThrow();
     for (let n = 301; n <= 340; n++) expect((await firmsIn(capped.db, n)).length).toBe(5);
     expect((await prepared()).length).toBeLessThanOrEqual(CAP + 1);
   });

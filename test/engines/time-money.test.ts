@@ -9,7 +9,9 @@ import { isDate, now, parseTimestamp } from '#platform/time.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/;
@@ -19,7 +21,10 @@ function formatRef(micros: bigint): string {
   const M = 1_000_000n;
   let secs = micros / M;
   let frac = micros % M;
-  if (frac < 0n) { frac += M; secs -= 1n; }
+  if (frac < 0n) {
+    frac += M;
+    secs -= 1n;
+  }
   return new Date(Number(secs) * 1000).toISOString().slice(0, 19) + '.' + frac.toString().padStart(6, '0');
 }
 
@@ -58,10 +63,29 @@ describe('parseTimestamp: reference values', () => {
   }
 
   const invalid = [
-    'yesterday', '', 'now', '2026-02-30', '2026-13-01', '2026-00-10', '2026-04-31', '2025-02-29', '1900-02-29',
-    '2026-11-21T24:00:00', '2026-11-21T12:60:00', '2026-11-21T12:00:60', '2026-11-21T06:20:00+24:00',
-    '2026-11-21T06:20:00+02:60', '2026-2-3', '26-11-21', '2026/11/21', '21-11-2026', '2026-11-21T', '2026-11-21T6:20',
-    '2026-11-21T06:20:00ZZ', '2026-11-21T06:20:00 UTC', '1700000000',
+    'yesterday',
+    '',
+    'now',
+    '2026-02-30',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-04-31',
+    '2025-02-29',
+    '1900-02-29',
+    '2026-11-21T24:00:00',
+    '2026-11-21T12:60:00',
+    '2026-11-21T12:00:60',
+    '2026-11-21T06:20:00+24:00',
+    '2026-11-21T06:20:00+02:60',
+    '2026-2-3',
+    '26-11-21',
+    '2026/11/21',
+    '21-11-2026',
+    '2026-11-21T',
+    '2026-11-21T6:20',
+    '2026-11-21T06:20:00ZZ',
+    '2026-11-21T06:20:00 UTC',
+    '1700000000',
   ];
   for (const input of invalid) {
     it(`${JSON.stringify(input)} -> null`, () => {
@@ -81,58 +105,85 @@ describe('parseTimestamp: reference values', () => {
 
 describe('parseTimestamp: properties', () => {
   it('any UTC instant written with Z parses to itself (1970 onwards)', () => {
-    fc.assert(fc.property(fc.bigInt({ min: EPOCH_MICROS, max: MAX_MICROS }), (micros) => {
-      const stored = formatRef(micros);
-      expect(parseTimestamp(stored + 'Z')).toBe(stored);
-      expect(parseTimestamp(stored)).toBe(stored);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: EPOCH_MICROS, max: MAX_MICROS }), (micros) => {
+        const stored = formatRef(micros);
+        expect(parseTimestamp(stored + 'Z')).toBe(stored);
+        expect(parseTimestamp(stored)).toBe(stored);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('any UTC instant from year 1000 parses to itself', () => {
-    fc.assert(fc.property(fc.bigInt({ min: MIN_MICROS, max: MAX_MICROS }), (micros) => {
-      const stored = formatRef(micros);
-      expect(parseTimestamp(stored + 'Z')).toBe(stored);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: MIN_MICROS, max: MAX_MICROS }), (micros) => {
+        const stored = formatRef(micros);
+        expect(parseTimestamp(stored + 'Z')).toBe(stored);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('a zone offset is converted to UTC', () => {
     const offset = fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 });
-    fc.assert(fc.property(fc.bigInt({ min: EPOCH_MICROS + 86_400_000_000n, max: MAX_MICROS }), offset, fc.boolean(), (micros, minutes, colon) => {
-      const local = formatRef(micros + BigInt(minutes) * 60_000_000n);
-      const abs = Math.abs(minutes);
-      const hh = String(Math.floor(abs / 60)).padStart(2, '0');
-      const mm = String(abs % 60).padStart(2, '0');
-      const zone = (minutes < 0 ? '-' : '+') + hh + (colon ? ':' : '') + mm;
-      expect(parseTimestamp(local + zone)).toBe(formatRef(micros));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: EPOCH_MICROS + 86_400_000_000n, max: MAX_MICROS }),
+        offset,
+        fc.boolean(),
+        (micros, minutes, colon) => {
+          const local = formatRef(micros + BigInt(minutes) * 60_000_000n);
+          const abs = Math.abs(minutes);
+          const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+          const mm = String(abs % 60).padStart(2, '0');
+          const zone = (minutes < 0 ? '-' : '+') + hh + (colon ? ':' : '') + mm;
+          expect(parseTimestamp(local + zone)).toBe(formatRef(micros));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('fractions of 1 to 9 digits become exactly 6 digits (truncated, never rounded up)', () => {
-    fc.assert(fc.property(fc.stringMatching(/^\d{1,9}$/), (frac) => {
-      const parsed = parseTimestamp(`2026-03-04T05:06:07.${frac}Z`);
-      expect(parsed).toBe(`2026-03-04T05:06:07.${(frac + '000000').slice(0, 6)}`);
-    }));
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{1,9}$/), (frac) => {
+        const parsed = parseTimestamp(`2026-03-04T05:06:07.${frac}Z`);
+        expect(parsed).toBe(`2026-03-04T05:06:07.${(frac + '000000').slice(0, 6)}`);
+      }),
+    );
   });
 
   it('days past the end of their month are refused; days within it are accepted', () => {
-    fc.assert(fc.property(fc.integer({ min: 1000, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), (y, m, d) => {
-      const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
-      const text = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-      if (d <= days) {
-        expect(parseTimestamp(text)).toBe(`${text}T00:00:00.000000`);
-        expect(isDate(text)).toBe(true);
-      } else {
-        expect(parseTimestamp(text)).toBeNull();
-        expect(isDate(text)).toBe(false);
-      }
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1000, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        (y, m, d) => {
+          const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+          const text = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+          if (d <= days) {
+            expect(parseTimestamp(text)).toBe(`${text}T00:00:00.000000`);
+            expect(isDate(text)).toBe(true);
+          } else {
+            expect(parseTimestamp(text)).toBeNull();
+            expect(isDate(text)).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 
   it('never throws, and returns null or the stored form, for arbitrary text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), (text) => {
-      const parsed = parseTimestamp(text);
-      if (parsed !== null) expect(parsed).toMatch(MICRO);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        const parsed = parseTimestamp(text);
+        if (parsed !== null) expect(parsed).toMatch(MICRO);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
@@ -153,10 +204,32 @@ describe('now()', () => {
 
 describe('money: reference values', () => {
   const cases: [number, number][] = [
-    [0, 0], [0.01, 1], [0.1, 10], [0.2, 20], [0.1 + 0.2, 30], [0.3, 30], [1.005, 101], [1.015, 102], [2.675, 268],
-    [19.99, 1999], [1234.56, 123456], [0.004, 0], [0.005, 1], [0.0049999, 0], [10.125, 1013], [1e-7, 0], [100, 10000],
-    [999999999999.99, 99999999999999], [1e12, 100000000000000], [-0.1, -10], [-19.99, -1999], [-1.005, -101],
-    [-2.675, -268], [-0.005, -1], [1.1 * 3, 330], [4.35 * 100 / 100, 435],
+    [0, 0],
+    [0.01, 1],
+    [0.1, 10],
+    [0.2, 20],
+    [0.1 + 0.2, 30],
+    [0.3, 30],
+    [1.005, 101],
+    [1.015, 102],
+    [2.675, 268],
+    [19.99, 1999],
+    [1234.56, 123456],
+    [0.004, 0],
+    [0.005, 1],
+    [0.0049999, 0],
+    [10.125, 1013],
+    [1e-7, 0],
+    [100, 10000],
+    [999999999999.99, 99999999999999],
+    [1e12, 100000000000000],
+    [-0.1, -10],
+    [-19.99, -1999],
+    [-1.005, -101],
+    [-2.675, -268],
+    [-0.005, -1],
+    [1.1 * 3, 330],
+    [(4.35 * 100) / 100, 435],
   ];
   for (const [dollars, cents] of cases) {
     it(`dollarsToCents(${dollars}) = ${cents}`, () => {
@@ -195,27 +268,40 @@ describe('money: properties', () => {
   });
 
   it('round-trips any cents value up to 10^15 and prints at most two decimals', () => {
-    fc.assert(fc.property(fc.integer({ min: -1e15, max: 1e15 }), (c) => {
-      const dollars = centsToDollars(c);
-      expect(dollarsToCents(dollars)).toBe(c);
-      expect(JSON.stringify(dollars)).toMatch(/^-?\d+(\.\d{1,2})?$/);
-    }), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(fc.integer({ min: -1e15, max: 1e15 }), (c) => {
+        const dollars = centsToDollars(c);
+        expect(dollarsToCents(dollars)).toBe(c);
+        expect(JSON.stringify(dollars)).toMatch(/^-?\d+(\.\d{1,2})?$/);
+      }),
+      { numRuns: 20_000 },
+    );
   });
 
   it('rounds a three-decimal amount half away from zero on its decimal text', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 1e11 }), fc.integer({ min: 0, max: 999 }), fc.boolean(), (whole, milli, negative) => {
-      const text = `${negative ? '-' : ''}${whole}.${String(milli).padStart(3, '0')}`;
-      const expected = whole * 100 + Math.floor(milli / 10) + (milli % 10 >= 5 ? 1 : 0);
-      const cents = dollarsToCents(Number(text));
-      expect(cents === 0 ? 0 : cents).toBe(negative && expected !== 0 ? -expected : expected);
-    }), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e11 }),
+        fc.integer({ min: 0, max: 999 }),
+        fc.boolean(),
+        (whole, milli, negative) => {
+          const text = `${negative ? '-' : ''}${whole}.${String(milli).padStart(3, '0')}`;
+          const expected = whole * 100 + Math.floor(milli / 10) + (milli % 10 >= 5 ? 1 : 0);
+          const cents = dollarsToCents(Number(text));
+          expect(cents === 0 ? 0 : cents).toBe(negative && expected !== 0 ? -expected : expected);
+        },
+      ),
+      { numRuns: 20_000 },
+    );
   });
 
   it('a sum of amounts in cents equals the cents of the decimal sum', () => {
-    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 50 }), (list) => {
-      const cents = list.map((c) => dollarsToCents(centsToDollars(c))).reduce((a, b) => a + b, 0);
-      expect(cents).toBe(list.reduce((a, b) => a + b, 0));
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 10_000_000 }), { minLength: 1, maxLength: 50 }), (list) => {
+        const cents = list.map((c) => dollarsToCents(centsToDollars(c))).reduce((a, b) => a + b, 0);
+        expect(cents).toBe(list.reduce((a, b) => a + b, 0));
+      }),
+    );
   });
 });
 
@@ -233,17 +319,20 @@ describe('text: nameKey and addressKey', () => {
 
   it('keys are idempotent, trimmed, single-spaced and ignore ASCII case', () => {
     const ascii = fc.string({ unit: fc.constantFrom(...'abcXYZ 0123.,#;\t\n-'.split('')), maxLength: 40 });
-    fc.assert(fc.property(ascii, (s) => {
-      for (const key of [nameKey, addressKey]) {
-        const k = key(s);
-        expect(key(k)).toBe(k);
-        expect(k).toBe(k.trim());
-        expect(k).not.toMatch(/\s\s|[\t\n]|[A-Z]/);
-        expect(key(s.toUpperCase())).toBe(k);
-        expect(key(`  ${s}  `)).toBe(k);
-      }
-      expect(addressKey(s)).not.toMatch(/[.,#;]/);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(ascii, (s) => {
+        for (const key of [nameKey, addressKey]) {
+          const k = key(s);
+          expect(key(k)).toBe(k);
+          expect(k).toBe(k.trim());
+          expect(k).not.toMatch(/\s\s|[\t\n]|[A-Z]/);
+          expect(key(s.toUpperCase())).toBe(k);
+          expect(key(`  ${s}  `)).toBe(k);
+        }
+        expect(addressKey(s)).not.toMatch(/[.,#;]/);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -260,16 +349,19 @@ describe('text: truncate', () => {
   });
 
   it('never exceeds max characters, never splits a surrogate pair, and keeps a prefix', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.integer({ min: 0, max: 70 }), (s, max) => {
-      const out = truncate(s, max);
-      const points = Array.from(out);
-      expect(points.length).toBeLessThanOrEqual(max);
-      expect(s.startsWith(out)).toBe(true);
-      // No lone surrogate: every UTF-16 unit belongs to a whole code point.
-      expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
-      if (Array.from(s).length <= max) expect(out).toBe(s);
-      else expect(points.length).toBe(max);
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), fc.integer({ min: 0, max: 70 }), (s, max) => {
+        const out = truncate(s, max);
+        const points = Array.from(out);
+        expect(points.length).toBeLessThanOrEqual(max);
+        expect(s.startsWith(out)).toBe(true);
+        // No lone surrogate: every UTF-16 unit belongs to a whole code point.
+        expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+        if (Array.from(s).length <= max) expect(out).toBe(s);
+        else expect(points.length).toBe(max);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 
@@ -283,25 +375,31 @@ describe('text: likePattern', () => {
   });
 
   it('unescaping the pattern gives back the text', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 30 }), (q) => {
-      const p = likePattern(q);
-      expect(p.startsWith('%') && p.endsWith('%')).toBe(true);
-      const inner = p.slice(1, -1);
-      // Every %, _ and \ inside is escaped.
-      expect(inner.replace(/\\[\\%_]/g, '')).not.toMatch(/[\\%_]/);
-      expect(inner.replace(/\\([\\%_])/g, '$1')).toBe(q);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30 }), (q) => {
+        const p = likePattern(q);
+        expect(p.startsWith('%') && p.endsWith('%')).toBe(true);
+        const inner = p.slice(1, -1);
+        // Every %, _ and \ inside is escaped.
+        expect(inner.replace(/\\[\\%_]/g, '')).not.toMatch(/[\\%_]/);
+        expect(inner.replace(/\\([\\%_])/g, '$1')).toBe(q);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
-  it('with ESCAPE \'\\\' a real LIKE matches the text literally (substring, ASCII case ignored)', () => {
+  it("with ESCAPE '\\' a real LIKE matches the text literally (substring, ASCII case ignored)", () => {
     const sqlite = new SQLite(':memory:');
     try {
       const stmt = sqlite.prepare("select ? like ? escape '\\' as m");
       const text = fc.string({ unit: fc.constantFrom('a', 'B', '%', '_', '\\', 'x', ' '), maxLength: 12 });
-      fc.assert(fc.property(text, text, (haystack, q) => {
-        const row = stmt.get(haystack, likePattern(q)) as { m: number };
-        expect(row.m === 1).toBe(haystack.toLowerCase().includes(q.toLowerCase()));
-      }), { numRuns: 3000 });
+      fc.assert(
+        fc.property(text, text, (haystack, q) => {
+          const row = stmt.get(haystack, likePattern(q)) as { m: number };
+          expect(row.m === 1).toBe(haystack.toLowerCase().includes(q.toLowerCase()));
+        }),
+        { numRuns: 3000 },
+      );
     } finally {
       sqlite.close();
     }

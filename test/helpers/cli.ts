@@ -7,7 +7,12 @@ export function adminCli(databaseUrl: () => string) {
   async function admin(...args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runAdmin({ databaseUrl: databaseUrl() }, args, (s) => out.push(s), (s) => err.push(s));
+    const code = await runAdmin(
+      { databaseUrl: databaseUrl() },
+      args,
+      (s) => out.push(s),
+      (s) => err.push(s),
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
   /** The command with --json; expects exit 0 and returns the printed `data`. */

@@ -3,13 +3,27 @@
 // wrong shape, a wrong type or an absurd number in each field, and a megabyte in each string.
 
 type Schema = {
-  type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; items?: Schema;
-  patternProperties?: Record<string, Schema>; additionalProperties?: Schema | boolean;
-  anyOf?: Schema[]; oneOf?: Schema[]; enum?: unknown[]; const?: unknown; format?: string;
-  minLength?: number; minimum?: number; exclusiveMinimum?: number; minItems?: number;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  patternProperties?: Record<string, Schema>;
+  additionalProperties?: Schema | boolean;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  minLength?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  minItems?: number;
 };
 
-export interface Variant { label: string; body: string }
+export interface Variant {
+  label: string;
+  body: string;
+}
 
 /** Odd ids for every path parameter: beyond 32 bits, beyond doubles, other spellings, too long. */
 export const ODD_PATH_VALUES = ['2147483648', '9007199254740993', '1e308', '0xe', '014', '-1', '0', 'x'.repeat(3000)];
@@ -52,7 +66,9 @@ const typesOf = (s: Schema): string[] => ([] as string[]).concat(s.type ?? []).f
 function firstOption(s: Schema): Schema {
   const options = s.anyOf ?? s.oneOf;
   if (!options) return s;
-  return firstOption(options.find((o) => typesOf(o).length > 0 || o.enum || o.const !== undefined || o.properties) ?? options[0]!);
+  return firstOption(
+    options.find((o) => typesOf(o).length > 0 || o.enum || o.const !== undefined || o.properties) ?? options[0]!,
+  );
 }
 
 const idLike = (name: string) => name === 'id' || /_ids?$/.test(name);
@@ -73,16 +89,21 @@ export function sample(schema: Schema, name = ''): unknown {
       if (s.format === 'email' || /email/.test(name)) return 'fuzz@example.com';
       if (/url/.test(name)) return 'https://hooks.example.com/fuzz';
       return 'fuzz'.padEnd(s.minLength ?? 0, 'z');
-    case 'integer': return idLike(name) ? 2147483647 : Math.max(1, Math.ceil(s.minimum ?? s.exclusiveMinimum ?? 1));
-    case 'number': return Math.max(1, s.minimum ?? 1);
-    case 'boolean': return false;
-    case 'array': return Array.from({ length: s.minItems ?? 0 }, () => sample(s.items ?? {}, name));
+    case 'integer':
+      return idLike(name) ? 2147483647 : Math.max(1, Math.ceil(s.minimum ?? s.exclusiveMinimum ?? 1));
+    case 'number':
+      return Math.max(1, s.minimum ?? 1);
+    case 'boolean':
+      return false;
+    case 'array':
+      return Array.from({ length: s.minItems ?? 0 }, () => sample(s.items ?? {}, name));
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const key of s.required ?? []) out[key] = sample(s.properties?.[key] ?? {}, key);
       return out;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -121,7 +142,10 @@ function setAt(base: unknown, schema: Schema, path: Array<string | number>, valu
     list[0] = setAt(list[0], items, rest, value);
     return list;
   }
-  const object = base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Record<string, unknown>) } : (sample(s) as Record<string, unknown>) ?? {};
+  const object =
+    base && typeof base === 'object' && !Array.isArray(base)
+      ? { ...(base as Record<string, unknown>) }
+      : ((sample(s) as Record<string, unknown>) ?? {});
   const sub = s.properties?.[head!] ?? mapValues(s) ?? {};
   object[head!] = setAt(object[head!] ?? sample(sub, head!), sub, rest, value);
   return object;

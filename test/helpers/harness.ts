@@ -18,7 +18,11 @@ import type { Geocoder } from '#platform/geocoding.ts';
 export const ADMIN_TOKEN = 'test-admin-token';
 export const ALL_PERMISSIONS = [...PERMISSIONS];
 
-export interface Reply<T = any> { status: number; body: T; headers: Record<string, unknown> }
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, unknown>;
+}
 
 export interface Client {
   get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
@@ -51,7 +55,11 @@ export interface TestApp {
   /** Provisions a workspace (Gold, active unless overridden) with its owner and an owner key. */
   workspace(body?: Record<string, unknown>): Promise<Workspace>;
   /** Adds a user and returns it with a key of the given permissions. */
-  user(firmId: number, body: Record<string, unknown>, permissions?: string[]): Promise<{ id: number; key: string; api: Client }>;
+  user(
+    firmId: number,
+    body: Record<string, unknown>,
+    permissions?: string[],
+  ): Promise<{ id: number; key: string; api: Client }>;
   key(firmId: number, userId: number, permissions?: string[]): Promise<string>;
   close(): Promise<void>;
 }
@@ -65,7 +73,11 @@ function client(app: FastifyInstance, base: Record<string, string>): Client {
       ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     let parsed: unknown = res.body;
-    try { parsed = res.body === '' ? null : JSON.parse(res.body); } catch { /* not JSON */ }
+    try {
+      parsed = res.body === '' ? null : JSON.parse(res.body);
+    } catch {
+      /* not JSON */
+    }
     return { status: res.statusCode, body: parsed as any, headers: res.headers as Record<string, unknown> };
   };
   return {
@@ -122,16 +134,20 @@ export interface AppOptions {
 export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-test-'));
-  const app = await buildApp(database, {
-    adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
-    rateLimit: options.rateLimit ?? { max: 1_000_000, windowMs: 1000 },
-    adminRateLimit: options.adminRateLimit ?? { max: 1_000_000, windowMs: 1000 },
-    logLevel: false,
-    dataDir,
-    // Test receivers listen on loopback.
-    allowPrivateNetwork: options.allowPrivateNetwork ?? true,
-    geocoder: options.geocoder,
-  }, options.areas);
+  const app = await buildApp(
+    database,
+    {
+      adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
+      rateLimit: options.rateLimit ?? { max: 1_000_000, windowMs: 1000 },
+      adminRateLimit: options.adminRateLimit ?? { max: 1_000_000, windowMs: 1000 },
+      logLevel: false,
+      dataDir,
+      // Test receivers listen on loopback.
+      allowPrivateNetwork: options.allowPrivateNetwork ?? true,
+      geocoder: options.geocoder,
+    },
+    options.areas,
+  );
   await app.ready();
   const admin = client(app, { authorization: `Bearer ${ADMIN_TOKEN}` });
   const as = (key: string) => client(app, { 'x-api-key': key });
@@ -144,12 +160,21 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   };
 
   return {
-    app, database, dataDir, admin, anon: client(app, {}), as, key,
+    app,
+    database,
+    dataDir,
+    admin,
+    anon: client(app, {}),
+    as,
+    key,
     async workspace(body = {}) {
       n++;
       const res = await admin.post('/admin/v1/workspaces', {
-        name: `Workspace ${n}`, plan: 'gold', subscription_status: 'active',
-        owner: { name: `Owner ${n}`, email: `owner${n}@example.com` }, ...body,
+        name: `Workspace ${n}`,
+        plan: 'gold',
+        subscription_status: 'active',
+        owner: { name: `Owner ${n}`, email: `owner${n}@example.com` },
+        ...body,
       });
       if (res.status !== 201) throw new Error(`workspace create failed: ${res.status} ${JSON.stringify(res.body)}`);
       const { firm_id, owner_user_id } = res.body.data;
@@ -158,7 +183,11 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     },
     async user(firmId, body, permissions = ALL_PERMISSIONS) {
       n++;
-      const res = await admin.post(`/admin/v1/workspaces/${firmId}/users`, { name: `User ${n}`, email: `user${n}@example.com`, ...body });
+      const res = await admin.post(`/admin/v1/workspaces/${firmId}/users`, {
+        name: `User ${n}`,
+        email: `user${n}@example.com`,
+        ...body,
+      });
       if (res.status !== 201) throw new Error(`user create failed: ${res.status} ${JSON.stringify(res.body)}`);
       const k = await key(firmId, res.body.data.id, permissions);
       return { id: res.body.data.id, key: k, api: as(k) };
@@ -172,12 +201,27 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
 }
 
 /** A contact row, for job-detail tests (contacts get their own endpoints in a later area). */
-export async function insertContact(database: Database, firmId: number, fields: { name: string; email?: string; phone?: string; client_account_id?: number | null }) {
+export async function insertContact(
+  database: Database,
+  firmId: number,
+  fields: { name: string; email?: string; phone?: string; client_account_id?: number | null },
+) {
   const t = '2026-01-01T00:00:00.000000';
-  const row = await database.db.insertInto('contacts').values({
-    firm_id: firmId, name: fields.name, email: fields.email ?? null, phone: fields.phone ?? null, company: null,
-    client_account_id: fields.client_account_id ?? null, archived_at: null, created_at: t, updated_at: t,
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await database.db
+    .insertInto('contacts')
+    .values({
+      firm_id: firmId,
+      name: fields.name,
+      email: fields.email ?? null,
+      phone: fields.phone ?? null,
+      company: null,
+      client_account_id: fields.client_account_id ?? null,
+      archived_at: null,
+      created_at: t,
+      updated_at: t,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

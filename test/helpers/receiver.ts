@@ -24,10 +24,11 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     url: '',
     received: [],
     respond: () => 200,
-    close: () => new Promise((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -35,7 +36,11 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     req.on('end', async () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       let body: unknown = null;
-      try { body = JSON.parse(raw); } catch { /* kept raw */ }
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        /* kept raw */
+      }
       const entry = { headers: req.headers, raw, body, at: Date.now() };
       receiver.received.push(entry);
       const answer = await receiver.respond(entry);
@@ -44,7 +49,10 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
       res.end('ok');
     });
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   return receiver;

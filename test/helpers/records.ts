@@ -23,13 +23,16 @@ export async function created(caller: Caller, path: string, body: Record<string,
 
 /** A new job (201); a random name unless the body names it. */
 export async function job(caller: Caller, body: Record<string, unknown> = {}) {
-  return created(caller, '/v1/jobs', { name: `Job ${Math.random().toString(36).slice(2, 10)}`, ...body }) as
-    Promise<{ id: number; name: string; assigned_to_user_id: number } & Record<string, any>>;
+  return created(caller, '/v1/jobs', { name: `Job ${Math.random().toString(36).slice(2, 10)}`, ...body }) as Promise<
+    { id: number; name: string; assigned_to_user_id: number } & Record<string, any>
+  >;
 }
 
 /** A new customer (201), "Acme Paving" unless named. */
 export async function account(caller: Caller, name = 'Acme Paving', body: Record<string, unknown> = {}) {
-  return created(caller, '/v1/client-accounts', { name, ...body }) as Promise<{ id: number; name: string } & Record<string, any>>;
+  return created(caller, '/v1/client-accounts', { name, ...body }) as Promise<
+    { id: number; name: string } & Record<string, any>
+  >;
 }
 
 /** A new site (201). */
@@ -48,7 +51,14 @@ export function contact(t: TestApp, w: Workspace, name = 'Pat Jones', clientAcco
 export async function logOf(w: { api: Workspace['api'] }, jobId: number) {
   const res = await w.api.get(`/v1/jobs/${jobId}/activity?limit=200`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as { id: number; kind: string; summary: string; data: Record<string, any>; user: { id: number; name: string } | null; created_at: string }[];
+  return res.body.data as {
+    id: number;
+    kind: string;
+    summary: string;
+    data: Record<string, any>;
+    user: { id: number; name: string } | null;
+    created_at: string;
+  }[];
 }
 
 export const Z_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

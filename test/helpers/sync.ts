@@ -18,8 +18,11 @@ export interface SyncPull {
  * ends, that updated_at never goes backwards and that it returns exactly the rows `expectIds`,
  * each once.
  */
-export async function expectSyncRecipe(api: Client, path: string,
-  opts: { limit: number; expectIds: number[]; since?: string }): Promise<SyncPull> {
+export async function expectSyncRecipe(
+  api: Client,
+  path: string,
+  opts: { limit: number; expectIds: number[]; since?: string },
+): Promise<SyncPull> {
   const join = path.includes('?') ? '&' : '?';
   const pull: SyncPull = { rows: [], pageSizes: [], cursor: opts.since ?? '2000-01-01T00:00:00Z' };
   // Every page but the last holds at least limit new rows, so more pages than this means a loop.
@@ -32,11 +35,17 @@ export async function expectSyncRecipe(api: Client, path: string,
     pull.pageSizes.push(data.length);
     if (data.length > 0) pull.cursor = data[data.length - 1]!.updated_at;
     if (data.length < opts.limit) break;
-    expect(pull.pageSizes.length, `${path}: the recipe does not finish (pages ${pull.pageSizes.join(', ')})`).toBeLessThanOrEqual(maxPages);
+    expect(
+      pull.pageSizes.length,
+      `${path}: the recipe does not finish (pages ${pull.pageSizes.join(', ')})`,
+    ).toBeLessThanOrEqual(maxPages);
   }
   const times = pull.rows.map((r) => r.updated_at);
   expect(times, `${path}: oldest updated_at first`).toEqual([...times].sort());
   const ids = pull.rows.map((r) => r.id);
-  expect([...ids].sort((a, b) => a - b), `${path}: every row exactly once`).toEqual([...opts.expectIds].sort((a, b) => a - b));
+  expect(
+    [...ids].sort((a, b) => a - b),
+    `${path}: every row exactly once`,
+  ).toEqual([...opts.expectIds].sort((a, b) => a - b));
   return pull;
 }

@@ -14,7 +14,8 @@ const run = promisify(execFile);
 
 async function seenBy(entry: string) {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/platform/fixtures/entry-areas.ts', entry], {
-    cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '' },
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: '' },
   });
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }
@@ -27,7 +28,15 @@ describe('the area list', () => {
       mergeMovers: {
         job: ['assignees', 'tags', 'people', 'notes, activities, follow-ups and activity log', 'estimates'],
         client_account: ['jobs', 'sites', 'contacts', 'contact links', 'notes', 'activities', 'company follow-ups'],
-        contact: ['jobs', 'phones and emails', 'company and site links', 'notes', 'activities', 'job follow-ups', 'company follow-ups'],
+        contact: [
+          'jobs',
+          'phones and emails',
+          'company and site links',
+          'notes',
+          'activities',
+          'job follow-ups',
+          'company follow-ups',
+        ],
         location: ['jobs', 'contact links'],
       },
       payloadParts: ['job', 'estimate'],
@@ -52,7 +61,8 @@ describe('the area list', () => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(file);
-        else if (file.endsWith('.ts') && /^import '[^']+';/m.test(fs.readFileSync(file, 'utf8'))) offenders.push(path.relative(REPO_ROOT, file));
+        else if (file.endsWith('.ts') && /^import '[^']+';/m.test(fs.readFileSync(file, 'utf8')))
+          offenders.push(path.relative(REPO_ROOT, file));
       }
     };
     walk(path.join(REPO_ROOT, 'src'));

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const INVALID = { error: 'Invalid API key', message: 'The API key is not recognized or has been revoked' };
@@ -104,7 +106,11 @@ describe('billing and plan', () => {
       const w = await t.workspace({ plan });
       const res = await w.api.get('/v1/jobs');
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ error: 'Plan does not include API access', code: 'plan_upgrade_required', plan });
+      expect(res.body).toMatchObject({
+        error: 'Plan does not include API access',
+        code: 'plan_upgrade_required',
+        plan,
+      });
     });
   }
 
@@ -136,7 +142,11 @@ describe('key permissions', () => {
     const key = await t.key(w.firmId, w.ownerId, ['write_jobs']);
     const res = await t.as(key).get('/v1/jobs');
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ error: 'API key lacks job read permission', code: 'missing_permission', permission: 'read_jobs' });
+    expect(res.body).toMatchObject({
+      error: 'API key lacks job read permission',
+      code: 'missing_permission',
+      permission: 'read_jobs',
+    });
   });
 
   it('write_jobs missing: 403 API key lacks job write permission on POST /v1/jobs, and nothing is written', async () => {
@@ -144,7 +154,11 @@ describe('key permissions', () => {
     const key = await t.key(w.firmId, w.ownerId, ['read_jobs']);
     const res = await t.as(key).post('/v1/jobs', { name: 'Nope' });
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ error: 'API key lacks job write permission', code: 'missing_permission', permission: 'write_jobs' });
+    expect(res.body).toMatchObject({
+      error: 'API key lacks job write permission',
+      code: 'missing_permission',
+      permission: 'write_jobs',
+    });
     expect((await t.as(key).get('/v1/jobs')).body.pagination.total).toBe(0);
   });
 
@@ -155,7 +169,11 @@ describe('key permissions', () => {
     const key = await t.key(w.firmId, w.ownerId, ['read_jobs', 'write_jobs']);
     const res = await t.as(key).delete(`/v1/jobs/${job.body.data.id}`);
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ error: 'API key lacks delete permission', code: 'missing_permission', permission: 'delete_records' });
+    expect(res.body).toMatchObject({
+      error: 'API key lacks delete permission',
+      code: 'missing_permission',
+      permission: 'delete_records',
+    });
     expect((await w.api.get(`/v1/jobs/${job.body.data.id}`)).status).toBe(200);
   });
 
@@ -198,7 +216,7 @@ describe('acting user', () => {
     expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(1);
   });
 
-  it('a removed user\'s key still reads but writes answer 403 Key owner unavailable', async () => {
+  it("a removed user's key still reads but writes answer 403 Key owner unavailable", async () => {
     const w = await t.workspace();
     const member = await t.user(w.firmId, { role: 'member' });
     const job = await member.api.post('/v1/jobs', { name: 'Before removal' });
@@ -216,7 +234,7 @@ describe('acting user', () => {
     expect((await w.api.get(`/v1/jobs/${job.body.data.id}`)).body.data.name).toBe('Before removal');
   });
 
-  it('writes run as the key\'s user: a new job is assigned to them', async () => {
+  it("writes run as the key's user: a new job is assigned to them", async () => {
     const w = await t.workspace();
     const member = await t.user(w.firmId, { role: 'member' });
     const job = await member.api.post('/v1/jobs', { name: 'Member job' });
@@ -234,7 +252,7 @@ describe('workspace scoping and firm_id on workspace keys', () => {
     expect(res.status).toBe(404);
   });
 
-  it('accepts firm_id naming the key\'s own workspace', async () => {
+  it("accepts firm_id naming the key's own workspace", async () => {
     const w = await t.workspace();
     expect((await w.api.get(`/v1/jobs?firm_id=${w.firmId}`)).status).toBe(200);
     const created = await w.api.post('/v1/jobs', { name: 'With own firm', firm_id: w.firmId });
@@ -250,7 +268,7 @@ describe('workspace scoping and firm_id on workspace keys', () => {
     expect(res.body.data.notes).toBe('hello');
   });
 
-  it('refuses another workspace\'s firm_id with 403 (query and body)', async () => {
+  it("refuses another workspace's firm_id with 403 (query and body)", async () => {
     const a = await t.workspace();
     const b = await t.workspace();
     const get = await a.api.get(`/v1/jobs?firm_id=${b.firmId}`);
@@ -316,7 +334,10 @@ describe('partner keys', () => {
     const a = await t.workspace();
     const b = await t.workspace();
     const bUser = await t.user(b.firmId, { role: 'member' });
-    const p = await partnerKey([{ firm_id: a.firmId, user_id: a.ownerId }, { firm_id: b.firmId, user_id: bUser.id }]);
+    const p = await partnerKey([
+      { firm_id: a.firmId, user_id: a.ownerId },
+      { firm_id: b.firmId, user_id: bUser.id },
+    ]);
     const ja = await t.as(p.key).post('/v1/jobs', { name: 'In A', firm_id: a.firmId });
     const jb = await t.as(p.key).post('/v1/jobs', { name: 'In B', firm_id: b.firmId });
     expect(ja.status).toBe(201);
@@ -346,7 +367,14 @@ describe('partner keys', () => {
   it('a firm_id beyond 32 bits or spelled oddly names no workspace: 403 on both engines, never a 500', async () => {
     const w = await t.workspace();
     const p = await partnerKey([{ firm_id: w.firmId, user_id: w.ownerId }]);
-    for (const id of ['2147483648', '9007199254740993', '1e308', `0${w.firmId}`, `0x${w.firmId.toString(16)}`, `${w.firmId}.0`]) {
+    for (const id of [
+      '2147483648',
+      '9007199254740993',
+      '1e308',
+      `0${w.firmId}`,
+      `0x${w.firmId.toString(16)}`,
+      `${w.firmId}.0`,
+    ]) {
       const res = await t.as(p.key).get(`/v1/jobs?firm_id=${id}`);
       expect(res.status, id).toBe(403);
       expect(res.body.error, id).toBe('Partner key has no access to this workspace');

@@ -41,7 +41,9 @@ async function withServer<T>(fn: (app: FastifyInstance) => Promise<T>): Promise<
 
 async function call(app: FastifyInstance, method: string, url: string, key: string, body?: unknown) {
   const res = await app.inject({
-    method: method as 'GET', url, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    method: method as 'GET',
+    url,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { payload: JSON.stringify(body) } : {}),
   });
   return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
@@ -92,7 +94,17 @@ describe('groundwork admin', () => {
   });
 
   it('workspace create --json prints {data: {firm_id, owner_user_id}}', async () => {
-    const r = await admin('workspace', 'create', '--name', 'CLI Paving', '--owner-name', 'Cleo', '--owner-email', 'cleo@example.com', '--json');
+    const r = await admin(
+      'workspace',
+      'create',
+      '--name',
+      'CLI Paving',
+      '--owner-name',
+      'Cleo',
+      '--owner-email',
+      'cleo@example.com',
+      '--json',
+    );
     expect(r.code, r.err).toBe(0);
     const parsed = JSON.parse(r.out);
     expect(Object.keys(parsed)).toEqual(['data']);
@@ -100,17 +112,39 @@ describe('groundwork admin', () => {
     expect(parsed.data.firm_id).toBeTypeOf('number');
     expect(parsed.data.owner_user_id).toBeTypeOf('number');
     const shown = await json('workspace', 'show', String(parsed.data.firm_id));
-    expect(shown).toMatchObject({ firm_id: parsed.data.firm_id, name: 'CLI Paving', plan: 'gold', subscription_status: 'active' });
+    expect(shown).toMatchObject({
+      firm_id: parsed.data.firm_id,
+      name: 'CLI Paving',
+      plan: 'gold',
+      subscription_status: 'active',
+    });
   });
 
   it('key create prints a key that works against the server on the same database', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Keyed', '--owner-name', 'Kay', '--owner-email', 'kay@example.com');
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Keyed',
+      '--owner-name',
+      'Kay',
+      '--owner-email',
+      'kay@example.com',
+    );
     const human = await admin('key', 'create', String(ws.firm_id), '--user', String(ws.owner_user_id));
     expect(human.code, human.err).toBe(0);
     const key = /(gw_[A-Za-z0-9]{48})/.exec(human.out)?.[1];
     expect(key).toBeDefined();
     expect(human.out).toContain(key!.slice(0, 11));
-    const viaJson = await json('key', 'create', String(ws.firm_id), '--user', String(ws.owner_user_id), '--permissions', 'read_jobs');
+    const viaJson = await json(
+      'key',
+      'create',
+      String(ws.firm_id),
+      '--user',
+      String(ws.owner_user_id),
+      '--permissions',
+      'read_jobs',
+    );
     expect(viaJson.key).toMatch(/^gw_[A-Za-z0-9]{48}$/);
     expect(viaJson.permissions).toEqual(['read_jobs']);
     await withServer(async (app) => {
@@ -130,7 +164,16 @@ describe('groundwork admin', () => {
   });
 
   it('key revoke makes the key answer 401', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Revoked', '--owner-name', 'Rae', '--owner-email', 'rae@example.com');
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Revoked',
+      '--owner-name',
+      'Rae',
+      '--owner-email',
+      'rae@example.com',
+    );
     const k = await json('key', 'create', String(ws.firm_id), '--user', String(ws.owner_user_id));
     await withServer(async (app) => expect((await call(app, 'GET', '/v1/jobs', k.key)).status).toBe(200));
     const revoked = await json('key', 'revoke', String(ws.firm_id), String(k.id));
@@ -143,16 +186,58 @@ describe('groundwork admin', () => {
   });
 
   it('a bad permission name exits 1', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Perms', '--owner-name', 'Pia', '--owner-email', 'pia@example.com');
-    const r = await admin('key', 'create', String(ws.firm_id), '--user', String(ws.owner_user_id), '--permissions', 'read_jobs,launch_rockets');
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Perms',
+      '--owner-name',
+      'Pia',
+      '--owner-email',
+      'pia@example.com',
+    );
+    const r = await admin(
+      'key',
+      'create',
+      String(ws.firm_id),
+      '--user',
+      String(ws.owner_user_id),
+      '--permissions',
+      'read_jobs,launch_rockets',
+    );
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^error 400/);
   });
 
   it('user add and user remove', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Staffed', '--owner-name', 'Sam', '--owner-email', 'sam@example.com');
-    const user = await json('user', 'add', String(ws.firm_id), '--name', 'Una', '--email', 'una@example.com', '--role', 'viewer');
-    expect(user).toMatchObject({ firm_id: ws.firm_id, name: 'Una', email: 'una@example.com', role: 'viewer', removed_at: null });
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Staffed',
+      '--owner-name',
+      'Sam',
+      '--owner-email',
+      'sam@example.com',
+    );
+    const user = await json(
+      'user',
+      'add',
+      String(ws.firm_id),
+      '--name',
+      'Una',
+      '--email',
+      'una@example.com',
+      '--role',
+      'viewer',
+    );
+    expect(user).toMatchObject({
+      firm_id: ws.firm_id,
+      name: 'Una',
+      email: 'una@example.com',
+      role: 'viewer',
+      removed_at: null,
+    });
     const dup = await admin('user', 'add', String(ws.firm_id), '--name', 'Una 2', '--email', 'una@example.com');
     expect(dup.code).toBe(1);
     expect(dup.err).toMatch(/^error 409/);
@@ -181,10 +266,28 @@ describe('groundwork admin', () => {
   });
 
   it('workspace update changes plan, status and settings (merged)', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Updatable', '--owner-name', 'Ula', '--owner-email', 'ula@example.com',
-      '--settings', '{"deletion_locked": true}');
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Updatable',
+      '--owner-name',
+      'Ula',
+      '--owner-email',
+      'ula@example.com',
+      '--settings',
+      '{"deletion_locked": true}',
+    );
     const k = await json('key', 'create', String(ws.firm_id), '--user', String(ws.owner_user_id));
-    const updated = await json('workspace', 'update', String(ws.firm_id), '--plan', 'silver', '--settings', '{"operations_enabled": true}');
+    const updated = await json(
+      'workspace',
+      'update',
+      String(ws.firm_id),
+      '--plan',
+      'silver',
+      '--settings',
+      '{"operations_enabled": true}',
+    );
     expect(updated.plan).toBe('silver');
     expect(updated.settings).toMatchObject({ deletion_locked: true, operations_enabled: true });
     await withServer(async (app) => {
@@ -201,10 +304,43 @@ describe('groundwork admin', () => {
   });
 
   it('stage add and partner-key create', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Staged', '--owner-name', 'Sid', '--owner-email', 'sid@example.com');
-    const staged = await json('stage', 'add', String(ws.firm_id), '--key', 'invoiced', '--label', 'Invoiced', '--type', 'won', '--completed');
-    expect(staged.job_stages.at(-1)).toEqual({ key: 'invoiced', label: 'Invoiced', type: 'won', position: 5, completed: true });
-    const p = await json('partner-key', 'create', '--grant', `${ws.firm_id}:${ws.owner_user_id}`, '--permissions', 'read_jobs');
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Staged',
+      '--owner-name',
+      'Sid',
+      '--owner-email',
+      'sid@example.com',
+    );
+    const staged = await json(
+      'stage',
+      'add',
+      String(ws.firm_id),
+      '--key',
+      'invoiced',
+      '--label',
+      'Invoiced',
+      '--type',
+      'won',
+      '--completed',
+    );
+    expect(staged.job_stages.at(-1)).toEqual({
+      key: 'invoiced',
+      label: 'Invoiced',
+      type: 'won',
+      position: 5,
+      completed: true,
+    });
+    const p = await json(
+      'partner-key',
+      'create',
+      '--grant',
+      `${ws.firm_id}:${ws.owner_user_id}`,
+      '--permissions',
+      'read_jobs',
+    );
     expect(p.key).toMatch(/^gp_[A-Za-z0-9]{48}$/);
     await withServer(async (app) => {
       expect((await call(app, 'GET', `/v1/jobs?firm_id=${ws.firm_id}`, p.key)).status).toBe(200);

@@ -36,7 +36,12 @@ describe('unmatched paths', () => {
   });
 
   it('answer 404 {error: Resource not found} with a key, for any method', async () => {
-    for (const [method, path] of [['GET', '/v1/nothing-here'], ['POST', '/v1/nothing-here'], ['DELETE', '/v1/job-stages'], ['PUT', '/v1/jobs']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/nothing-here'],
+      ['POST', '/v1/nothing-here'],
+      ['DELETE', '/v1/job-stages'],
+      ['PUT', '/v1/jobs'],
+    ]) {
       const res = await w.api.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body, `${method} ${path}`).toEqual({ error: 'Resource not found' });
@@ -66,7 +71,12 @@ describe('unknown body fields', () => {
   it('PATCH /v1/client-accounts/{id} names every unknown field and changes nothing', async () => {
     const acct = await w.api.post('/v1/client-accounts', { name: 'Strict Co' });
     expect(acct.status).toBe(201);
-    const res = await w.api.patch(`/v1/client-accounts/${acct.body.data.id}`, { name: 'Renamed Co', fax: '1', website: 'x', tier: 2 });
+    const res = await w.api.patch(`/v1/client-accounts/${acct.body.data.id}`, {
+      name: 'Renamed Co',
+      fax: '1',
+      website: 'x',
+      tier: 2,
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('unknown_fields');
     expect([...res.body.fields].sort()).toEqual(['fax', 'tier', 'website']);
@@ -137,10 +147,24 @@ describe('malformed requests', () => {
     const job = (await w.api.post('/v1/jobs', { name: 'Fourteen' })).body.data;
     const id: number = job.id;
     expect((await w.api.get(`/v1/jobs/${id}`)).status).toBe(200);
-    const spellings = [`0x${id.toString(16)}`, `0o${id.toString(8)}`, `0b${id.toString(2)}`, `${id}.0`, `+${id}`, `0${id}`,
-      `00${id}`, `${id}e0`, ` ${id}`, `${id}%20`];
+    const spellings = [
+      `0x${id.toString(16)}`,
+      `0o${id.toString(8)}`,
+      `0b${id.toString(2)}`,
+      `${id}.0`,
+      `+${id}`,
+      `0${id}`,
+      `00${id}`,
+      `${id}e0`,
+      ` ${id}`,
+      `${id}%20`,
+    ];
     for (const spelled of spellings) {
-      for (const [method, path] of [['GET', `/v1/jobs/${spelled}`], ['PATCH', `/v1/jobs/${spelled}`], ['GET', `/v1/jobs/${spelled}/details`]]) {
+      for (const [method, path] of [
+        ['GET', `/v1/jobs/${spelled}`],
+        ['PATCH', `/v1/jobs/${spelled}`],
+        ['GET', `/v1/jobs/${spelled}/details`],
+      ]) {
         const res = await w.api.request(method, path, method === 'GET' ? undefined : { notes: 'x' });
         expect(res.status, `${method} ${path}`).toBe(404);
         expect(res.body, `${method} ${path}`).toEqual({ error: 'Resource not found' });
@@ -161,7 +185,15 @@ describe('malformed requests', () => {
   it('admin path ids follow the same rule', async () => {
     const firm = String(w.firmId);
     expect((await t.admin.get(`/admin/v1/workspaces/${firm}`)).status).toBe(200);
-    for (const spelled of [`0x${w.firmId.toString(16)}`, `${firm}.0`, `+${firm}`, `0${firm}`, `${firm}e0`, '2147483648', '1e308']) {
+    for (const spelled of [
+      `0x${w.firmId.toString(16)}`,
+      `${firm}.0`,
+      `+${firm}`,
+      `0${firm}`,
+      `${firm}e0`,
+      '2147483648',
+      '1e308',
+    ]) {
       const res = await t.admin.get(`/admin/v1/workspaces/${spelled}`);
       expect(res.status, spelled).toBe(404);
       expect(res.body, spelled).toEqual({ error: 'Resource not found' });
@@ -247,7 +279,10 @@ describe('updated_after', () => {
     for (const v of ['2000-01-01', '2000-01-01T00:00:00', '2000-01-01T00:00:00Z', '2000-01-01T00:00:00.123456+02:00']) {
       const res = await ws.api.get(`/v1/jobs?updated_after=${encodeURIComponent(v)}`);
       expect(res.status, v).toBe(200);
-      expect(res.body.data.map((j: { id: number }) => j.id), v).toEqual([b.body.data.id, a.body.data.id]);
+      expect(
+        res.body.data.map((j: { id: number }) => j.id),
+        v,
+      ).toEqual([b.body.data.id, a.body.data.id]);
     }
     const after = await ws.api.get(`/v1/jobs?updated_after=${encodeURIComponent(b.body.data.updated_at)}`);
     expect(after.body.data.map((j: { id: number }) => j.id)).toEqual([a.body.data.id]);
@@ -290,7 +325,11 @@ describe('timestamps', () => {
 
 describe('money', () => {
   async function centsOf(jobId: number) {
-    const row = await t.database.db.selectFrom('jobs').select('estimated_value_cents').where('id', '=', jobId).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('jobs')
+      .select('estimated_value_cents')
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
     return row.estimated_value_cents === null ? null : Number(row.estimated_value_cents);
   }
 
@@ -304,8 +343,16 @@ describe('money', () => {
 
   it('binary-float values are read from their decimal text', async () => {
     const cases: [number, number, number][] = [
-      [0.1, 10, 0.1], [0.2, 20, 0.2], [0.1 + 0.2, 30, 0.3], [0.3, 30, 0.3], [19.99, 1999, 19.99],
-      [1.005, 101, 1.01], [2.675, 268, 2.68], [100, 10000, 100], [0, 0, 0], [999999.99, 99999999, 999999.99],
+      [0.1, 10, 0.1],
+      [0.2, 20, 0.2],
+      [0.1 + 0.2, 30, 0.3],
+      [0.3, 30, 0.3],
+      [19.99, 1999, 19.99],
+      [1.005, 101, 1.01],
+      [2.675, 268, 2.68],
+      [100, 10000, 100],
+      [0, 0, 0],
+      [999999.99, 99999999, 999999.99],
     ];
     for (const [sent, cents, back] of cases) {
       const job = await w.api.post('/v1/jobs', { name: `Money ${sent}`, estimated_value: sent });
@@ -337,7 +384,9 @@ describe('money', () => {
 
 describe('rate limits', () => {
   let r: TestApp;
-  beforeAll(async () => { r = await startApp({ rateLimit: { max: 5, windowMs: 60_000 } }); });
+  beforeAll(async () => {
+    r = await startApp({ rateLimit: { max: 5, windowMs: 60_000 } });
+  });
   afterAll(() => r.close());
 
   it('the call over the limit answers 429 with Retry-After and a usage object', async () => {
@@ -371,7 +420,7 @@ describe('rate limits', () => {
     expect((await ws2.api.get('/v1/jobs')).status).toBe(200);
   });
 
-  it('calls with a forged key sharing a real key\'s public prefix do not use up that key\'s bucket', async () => {
+  it("calls with a forged key sharing a real key's public prefix do not use up that key's bucket", async () => {
     const ws = await r.workspace();
     // The prefix is public (shown for support); the secret part is wrong.
     const forged = ws.key.slice(0, 11) + 'Z'.repeat(40);
@@ -416,7 +465,9 @@ describe('CORS is off', () => {
 
   it('an OPTIONS preflight is not answered with CORS headers', async () => {
     const res = await t.anon.request('OPTIONS', '/v1/jobs', undefined, {
-      origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key',
+      origin: 'https://evil.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'x-api-key',
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(Object.keys(res.headers).filter((h) => h.toLowerCase().startsWith('access-control-'))).toEqual([]);
@@ -429,7 +480,14 @@ describe('OpenAPI and docs', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     const paths = Object.keys(res.body.paths);
-    for (const p of ['/v1/jobs', '/v1/jobs/{id}', '/v1/client-accounts', '/v1/locations', '/v1/job-tags', '/v1/health']) {
+    for (const p of [
+      '/v1/jobs',
+      '/v1/jobs/{id}',
+      '/v1/client-accounts',
+      '/v1/locations',
+      '/v1/job-tags',
+      '/v1/health',
+    ]) {
       expect(paths, p).toContain(p);
     }
     expect(paths.filter((p) => p.startsWith('/admin'))).toEqual([]);
@@ -470,7 +528,9 @@ describe('OpenAPI and docs', () => {
     let res = await t.anon.get('/v1/docs');
     for (let hops = 0; hops < 3 && res.status >= 300 && res.status < 400; hops++) {
       const location = String(res.headers.location);
-      res = await t.anon.get(location.startsWith('/') ? location : new URL(location, 'http://localhost/v1/docs').pathname);
+      res = await t.anon.get(
+        location.startsWith('/') ? location : new URL(location, 'http://localhost/v1/docs').pathname,
+      );
     }
     expect(res.status).toBe(200);
     expect(String(res.headers['content-type'])).toContain('text/html');

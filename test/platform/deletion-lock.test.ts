@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, startApp, type Client, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 async function ok<T = any>(p: Promise<{ status: number; body: T }>): Promise<T> {
@@ -19,7 +21,11 @@ async function ok<T = any>(p: Promise<{ status: number; body: T }>): Promise<T> 
 }
 
 /** One call of a route: the concrete path and body, and the read that shows the record is intact. */
-interface Probe { path: string; body?: unknown; read: string }
+interface Probe {
+  path: string;
+  body?: unknown;
+  read: string;
+}
 
 /** A workspace holding one record for every DELETE and merge route, keyed by the route's OpenAPI path. */
 async function provision(w: Workspace): Promise<Record<string, Probe>> {
@@ -40,7 +46,9 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   const note = (await ok(w.api.post(`/v1/jobs/${job.id}/notes`, { content: 'Gate on the north side' }))).data;
   const task = (await ok(w.api.post('/v1/tasks', { job_id: job.id, title: 'Call back' }))).data;
   const accountTask = (await ok(w.api.post('/v1/account-tasks', { client_account_id: ca.id }))).data;
-  const webhook = (await ok(w.api.post('/v1/webhooks', { target_url: 'https://lock.example.com/hook', event_type: '*', secret: 'x' }))).data;
+  const webhook = (
+    await ok(w.api.post('/v1/webhooks', { target_url: 'https://lock.example.com/hook', event_type: '*', secret: 'x' }))
+  ).data;
   // The starter catalog every workspace gets.
   const service = (await ok(w.api.get('/v1/catalog/services?q=mill'))).data[0];
   const costLine = (await ok(w.api.get(`/v1/catalog/services/${service.id}`))).data.cost_lines[0];
@@ -48,37 +56,76 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   const priceList = (await ok(w.api.get('/v1/price-lists'))).data[0];
   const template = (await ok(w.api.get('/v1/estimate-templates'))).data[0];
   const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
-  const line = (await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: service.id, quantity: 1000 }))).line_item_id;
+  const line = (
+    await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: service.id, quantity: 1000 }))
+  ).line_item_id;
 
   return {
     'DELETE /v1/jobs/{id}': { path: `/v1/jobs/${job2.id}`, read: `/v1/jobs/${job2.id}` },
-    'POST /v1/jobs/{id}/merge': { path: `/v1/jobs/${job2.id}/merge`, body: { into_job_id: job.id }, read: `/v1/jobs/${job2.id}` },
-    'POST /v1/client-accounts/{id}/merge': {
-      path: `/v1/client-accounts/${ca2.id}/merge`, body: { into_client_account_id: ca.id }, read: `/v1/client-accounts/${ca2.id}`,
+    'POST /v1/jobs/{id}/merge': {
+      path: `/v1/jobs/${job2.id}/merge`,
+      body: { into_job_id: job.id },
+      read: `/v1/jobs/${job2.id}`,
     },
-    'POST /v1/contacts/{id}/merge': { path: `/v1/contacts/${person2.id}/merge`, body: { into_contact_id: person.id }, read: `/v1/contacts/${person2.id}` },
-    'POST /v1/locations/{id}/merge': { path: `/v1/locations/${loc2.id}/merge`, body: { into_location_id: loc.id }, read: `/v1/locations/${loc2.id}` },
+    'POST /v1/client-accounts/{id}/merge': {
+      path: `/v1/client-accounts/${ca2.id}/merge`,
+      body: { into_client_account_id: ca.id },
+      read: `/v1/client-accounts/${ca2.id}`,
+    },
+    'POST /v1/contacts/{id}/merge': {
+      path: `/v1/contacts/${person2.id}/merge`,
+      body: { into_contact_id: person.id },
+      read: `/v1/contacts/${person2.id}`,
+    },
+    'POST /v1/locations/{id}/merge': {
+      path: `/v1/locations/${loc2.id}/merge`,
+      body: { into_location_id: loc.id },
+      read: `/v1/locations/${loc2.id}`,
+    },
     'DELETE /v1/contacts/{id}': { path: `/v1/contacts/${person2.id}`, read: `/v1/contacts/${person2.id}` },
-    'DELETE /v1/custom-fields/{id}': { path: `/v1/custom-fields/${field.id}`, read: '/v1/custom-fields?include_archived=true' },
+    'DELETE /v1/custom-fields/{id}': {
+      path: `/v1/custom-fields/${field.id}`,
+      read: '/v1/custom-fields?include_archived=true',
+    },
     'DELETE /v1/notes/{id}': { path: `/v1/notes/${note.id}`, read: `/v1/notes/${note.id}` },
     'DELETE /v1/tasks/{id}': { path: `/v1/tasks/${task.id}`, read: `/v1/tasks/${task.id}` },
-    'DELETE /v1/account-tasks/{id}': { path: `/v1/account-tasks/${accountTask.id}`, read: `/v1/account-tasks/${accountTask.id}` },
-    'DELETE /v1/catalog/services/{id}': { path: `/v1/catalog/services/${service.id}`, read: `/v1/catalog/services/${service.id}` },
+    'DELETE /v1/account-tasks/{id}': {
+      path: `/v1/account-tasks/${accountTask.id}`,
+      read: `/v1/account-tasks/${accountTask.id}`,
+    },
+    'DELETE /v1/catalog/services/{id}': {
+      path: `/v1/catalog/services/${service.id}`,
+      read: `/v1/catalog/services/${service.id}`,
+    },
     'DELETE /v1/catalog/services/{id}/cost-lines/{line_id}': {
-      path: `/v1/catalog/services/${service.id}/cost-lines/${costLine.id}`, read: `/v1/catalog/services/${service.id}`,
+      path: `/v1/catalog/services/${service.id}/cost-lines/${costLine.id}`,
+      read: `/v1/catalog/services/${service.id}`,
     },
     'DELETE /v1/catalog/items/{id}': { path: `/v1/catalog/items/${item.id}`, read: `/v1/catalog/items/${item.id}` },
     'DELETE /v1/price-lists/{id}': { path: `/v1/price-lists/${priceList.id}`, read: `/v1/price-lists/${priceList.id}` },
-    'DELETE /v1/estimate-templates/{id}': { path: `/v1/estimate-templates/${template.id}`, read: `/v1/estimate-templates/${template.id}` },
+    'DELETE /v1/estimate-templates/{id}': {
+      path: `/v1/estimate-templates/${template.id}`,
+      read: `/v1/estimate-templates/${template.id}`,
+    },
     'DELETE /v1/estimates/{id}': { path: `/v1/estimates/${estimate.id}`, read: `/v1/estimates/${estimate.id}` },
     'DELETE /v1/estimates/{id}/line-items/{line_item_id}': {
-      path: `/v1/estimates/${estimate.id}/line-items/${line}`, read: `/v1/estimates/${estimate.id}/line-items/${line}`,
+      path: `/v1/estimates/${estimate.id}/line-items/${line}`,
+      read: `/v1/estimates/${estimate.id}/line-items/${line}`,
     },
     // Edits that need only Write jobs: the lock does not apply.
-    'DELETE /v1/jobs/{job_id}/contacts/{contact_id}': { path: `/v1/jobs/${job.id}/contacts/${person.id}`, read: `/v1/jobs/${job.id}/contacts` },
+    'DELETE /v1/jobs/{job_id}/contacts/{contact_id}': {
+      path: `/v1/jobs/${job.id}/contacts/${person.id}`,
+      read: `/v1/jobs/${job.id}/contacts`,
+    },
     'DELETE /v1/jobs/{job_id}/tags/{tag_id}': { path: `/v1/jobs/${job.id}/tags/${tag.id}`, read: `/v1/jobs/${job.id}` },
-    'DELETE /v1/contacts/{id}/channels/{ref}': { path: `/v1/contacts/${person.id}/channels/${channel.ref}`, read: `/v1/contacts/${person.id}` },
-    'DELETE /v1/contacts/{id}/links/{kind}/{target_id}': { path: `/v1/contacts/${person.id}/links/company/${ca.id}`, read: `/v1/contacts/${person.id}` },
+    'DELETE /v1/contacts/{id}/channels/{ref}': {
+      path: `/v1/contacts/${person.id}/channels/${channel.ref}`,
+      read: `/v1/contacts/${person.id}`,
+    },
+    'DELETE /v1/contacts/{id}/links/{kind}/{target_id}': {
+      path: `/v1/contacts/${person.id}/links/company/${ca.id}`,
+      read: `/v1/contacts/${person.id}`,
+    },
     'DELETE /v1/webhooks/{id}': { path: `/v1/webhooks/${webhook.id}`, read: '/v1/webhooks' },
   };
 }
@@ -94,8 +141,7 @@ async function deleteAndMergeRoutes(): Promise<string[]> {
   return routes.sort();
 }
 
-const call = (api: Client, route: string, probe: Probe) =>
-  api.request(route.split(' ')[0]!, probe.path, probe.body);
+const call = (api: Client, route: string, probe: Probe) => api.request(route.split(' ')[0]!, probe.path, probe.body);
 
 describe('the deletion lock', () => {
   let w: Workspace;
@@ -108,7 +154,13 @@ describe('the deletion lock', () => {
     w = await t.workspace();
     probes = await provision(w);
     routes = await deleteAndMergeRoutes();
-    const noDelete = t.as(await t.key(w.firmId, w.ownerId, ALL_PERMISSIONS.filter((p) => p !== 'delete_records')));
+    const noDelete = t.as(
+      await t.key(
+        w.firmId,
+        w.ownerId,
+        ALL_PERMISSIONS.filter((p) => p !== 'delete_records'),
+      ),
+    );
     deletions = [];
     for (const route of routes) {
       // Ids that name nothing: the permission check comes first, and nothing else can happen.
@@ -127,10 +179,17 @@ describe('the deletion lock', () => {
   });
 
   it('the deletions are the calls the spec says need Delete records', () => {
-    expect(deletions).toEqual(expect.arrayContaining([
-      'DELETE /v1/jobs/{id}', 'POST /v1/jobs/{id}/merge', 'DELETE /v1/contacts/{id}', 'DELETE /v1/custom-fields/{id}',
-      'DELETE /v1/notes/{id}', 'DELETE /v1/tasks/{id}', 'DELETE /v1/account-tasks/{id}',
-    ]));
+    expect(deletions).toEqual(
+      expect.arrayContaining([
+        'DELETE /v1/jobs/{id}',
+        'POST /v1/jobs/{id}/merge',
+        'DELETE /v1/contacts/{id}',
+        'DELETE /v1/custom-fields/{id}',
+        'DELETE /v1/notes/{id}',
+        'DELETE /v1/tasks/{id}',
+        'DELETE /v1/account-tasks/{id}',
+      ]),
+    );
     expect(deletions).not.toContain('DELETE /v1/webhooks/{id}');
     expect(deletions).not.toContain('DELETE /v1/jobs/{job_id}/tags/{tag_id}');
   });
@@ -143,7 +202,11 @@ describe('the deletion lock', () => {
       const res = await call(w.api, route, probes[route]!);
       refused[route] = res.status === 403 ? res.body.code : `${res.status} ${res.body?.code ?? ''}`;
       if (res.status === 403) {
-        expect(res.body, route).toMatchObject({ error: 'Deletion locked', code: 'deletion_locked', deletion_locked: true });
+        expect(res.body, route).toMatchObject({
+          error: 'Deletion locked',
+          code: 'deletion_locked',
+          deletion_locked: true,
+        });
         expect(typeof res.body.message, route).toBe('string');
       }
     }
@@ -160,7 +223,13 @@ describe('the deletion lock', () => {
   });
 
   it('a record that is not there is still 404 first', async () => {
-    for (const path of ['/v1/notes/999999', '/v1/tasks/999999', '/v1/account-tasks/999999', '/v1/estimates/999999', '/v1/catalog/items/999999']) {
+    for (const path of [
+      '/v1/notes/999999',
+      '/v1/tasks/999999',
+      '/v1/account-tasks/999999',
+      '/v1/estimates/999999',
+      '/v1/catalog/items/999999',
+    ]) {
       expect((await w.api.delete(path)).status, path).toBe(404);
     }
   });
@@ -168,8 +237,11 @@ describe('the deletion lock', () => {
   it('the DELETEs that only take something off a record still work', async () => {
     const edits = routes.filter((r) => !deletions.includes(r));
     expect(edits.sort()).toEqual([
-      'DELETE /v1/contacts/{id}/channels/{ref}', 'DELETE /v1/contacts/{id}/links/{kind}/{target_id}',
-      'DELETE /v1/jobs/{job_id}/contacts/{contact_id}', 'DELETE /v1/jobs/{job_id}/tags/{tag_id}', 'DELETE /v1/webhooks/{id}',
+      'DELETE /v1/contacts/{id}/channels/{ref}',
+      'DELETE /v1/contacts/{id}/links/{kind}/{target_id}',
+      'DELETE /v1/jobs/{job_id}/contacts/{contact_id}',
+      'DELETE /v1/jobs/{job_id}/tags/{tag_id}',
+      'DELETE /v1/webhooks/{id}',
     ]);
     for (const route of edits) {
       const res = await call(w.api, route, probes[route]!);

@@ -40,19 +40,23 @@ describe('greatCircleKm', () => {
   });
 
   it('property: symmetric, non-negative, at most half the circumference', () => {
-    fc.assert(fc.property(pointArb, pointArb, (a, b) => {
-      const d = greatCircleKm(a, b);
-      expect(greatCircleKm(b, a)).toBe(d);
-      expect(d).toBeGreaterThanOrEqual(0);
-      expect(d).toBeLessThanOrEqual(Math.PI * 6371.0088 + 1e-9);
-    }));
+    fc.assert(
+      fc.property(pointArb, pointArb, (a, b) => {
+        const d = greatCircleKm(a, b);
+        expect(greatCircleKm(b, a)).toBe(d);
+        expect(d).toBeGreaterThanOrEqual(0);
+        expect(d).toBeLessThanOrEqual(Math.PI * 6371.0088 + 1e-9);
+      }),
+    );
   });
 
   it('property: triangle inequality', () => {
     // 1 m of slack: haversine loses precision near antipodal points (about R·√ε ≈ 0.1 m).
-    fc.assert(fc.property(pointArb, pointArb, pointArb, (a, b, c) => {
-      expect(greatCircleKm(a, c)).toBeLessThanOrEqual(greatCircleKm(a, b) + greatCircleKm(b, c) + 1e-3);
-    }));
+    fc.assert(
+      fc.property(pointArb, pointArb, pointArb, (a, b, c) => {
+        expect(greatCircleKm(a, c)).toBeLessThanOrEqual(greatCircleKm(a, b) + greatCircleKm(b, c) + 1e-3);
+      }),
+    );
   });
 });
 
@@ -85,14 +89,16 @@ describe('estimateDriveHours', () => {
   });
 
   it('property: symmetric, in hundredths, the floor or within half a hundredth of the formula', () => {
-    fc.assert(fc.property(pointArb, pointArb, (a, b) => {
-      const h = estimateDriveHours(a, b);
-      expect(estimateDriveHours(b, a)).toBe(h);
-      expect(Math.round(h * 100) / 100).toBe(h);
-      const raw = (greatCircleKm(a, b) * 1.3) / 56;
-      if (raw === 0) expect(h).toBe(0);
-      else expect(h === 0.05 || Math.abs(h - raw) <= 0.005 + 1e-9).toBe(true);
-      expect(h === 0 || h >= 0.05).toBe(true);
-    }));
+    fc.assert(
+      fc.property(pointArb, pointArb, (a, b) => {
+        const h = estimateDriveHours(a, b);
+        expect(estimateDriveHours(b, a)).toBe(h);
+        expect(Math.round(h * 100) / 100).toBe(h);
+        const raw = (greatCircleKm(a, b) * 1.3) / 56;
+        if (raw === 0) expect(h).toBe(0);
+        else expect(h === 0.05 || Math.abs(h - raw) <= 0.005 + 1e-9).toBe(true);
+        expect(h === 0 || h >= 0.05).toBe(true);
+      }),
+    );
   });
 });

@@ -13,7 +13,11 @@ const PLACES: Record<string, [number, number]> = {
   'job site, 2 main st, springfield': [39.8017, -89.6437],
 };
 
-interface Seen { path: string; query: URLSearchParams; userAgent: string | undefined }
+interface Seen {
+  path: string;
+  query: URLSearchParams;
+  userAgent: string | undefined;
+}
 
 /** 'normal' answers from PLACES; the others misbehave on purpose. */
 type Mode = 'normal' | 'error500' | 'hang' | 'hang-body' | 'not-json' | 'odd-shape' | 'bad-coords' | 'slow';
@@ -48,16 +52,37 @@ beforeAll(async () => {
       if (url.pathname === '/search') {
         // Nominatim jsonv2: an array, coordinates as strings.
         if (url.searchParams.get('format') !== 'jsonv2') return answer(res, 400, { error: 'format' });
-        return answer(res, 200, place ? [{
-          place_id: 1, lat: String(place[0]), lon: String(place[1]), category: 'building', type: 'yes',
-          display_name: url.searchParams.get('q'), boundingbox: ['0', '0', '0', '0'],
-        }] : []);
+        return answer(
+          res,
+          200,
+          place
+            ? [
+                {
+                  place_id: 1,
+                  lat: String(place[0]),
+                  lon: String(place[1]),
+                  category: 'building',
+                  type: 'yes',
+                  display_name: url.searchParams.get('q'),
+                  boundingbox: ['0', '0', '0', '0'],
+                },
+              ]
+            : [],
+        );
       }
       if (url.pathname === '/photon/api') {
         // Photon: GeoJSON FeatureCollection, [lng, lat].
         return answer(res, 200, {
           type: 'FeatureCollection',
-          features: place ? [{ type: 'Feature', geometry: { type: 'Point', coordinates: [place[1], place[0]] }, properties: { name: 'x' } }] : [],
+          features: place
+            ? [
+                {
+                  type: 'Feature',
+                  geometry: { type: 'Point', coordinates: [place[1], place[0]] },
+                  properties: { name: 'x' },
+                },
+              ]
+            : [],
         });
       }
       answer(res, 404, { error: 'not found' });
@@ -65,7 +90,10 @@ beforeAll(async () => {
     if (mode === 'slow') setTimeout(reply, 100);
     else reply();
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -81,7 +109,10 @@ afterAll(async () => {
 });
 
 async function unavailable(geocoder: Geocoder, address: string): Promise<GeocoderUnavailable> {
-  const err = await geocoder.geocode(address).then(() => null, (e: unknown) => e);
+  const err = await geocoder.geocode(address).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(GeocoderUnavailable);
   return err as GeocoderUnavailable;
 }
@@ -143,7 +174,10 @@ describe('httpGeocoder (Nominatim)', () => {
   it('concurrent lookups of one address share one request', async () => {
     mode = 'slow';
     const g = httpGeocoder(base);
-    const [x, y] = await Promise.all([g.geocode('job site, 2 main st, springfield'), g.geocode('Job Site, 2 Main St, Springfield')]);
+    const [x, y] = await Promise.all([
+      g.geocode('job site, 2 main st, springfield'),
+      g.geocode('Job Site, 2 Main St, Springfield'),
+    ]);
     expect(x).toEqual({ lat: 39.8017, lng: -89.6437 });
     expect(y).toEqual(x);
     expect(seen).toHaveLength(1);
@@ -216,8 +250,9 @@ describe('httpGeocoder (Photon)', () => {
 describe('noGeocoder and geocoderFor', () => {
   it('noGeocoder is not configured and every lookup is GeocoderUnavailable', async () => {
     expect(noGeocoder.configured).toBe(false);
-    expect((await unavailable(noGeocoder, '1600 Pennsylvania Ave NW')).reason)
-      .toBe('no geocoder configured: set GROUNDWORK_GEOCODER_URL');
+    expect((await unavailable(noGeocoder, '1600 Pennsylvania Ave NW')).reason).toBe(
+      'no geocoder configured: set GROUNDWORK_GEOCODER_URL',
+    );
   });
 
   it('null, undefined and empty select noGeocoder; a bad URL is refused at start', () => {
@@ -230,16 +265,26 @@ describe('noGeocoder and geocoderFor', () => {
 
   it('a base URL speaks Nominatim (a trailing /search is tolerated); one ending in /api speaks Photon', async () => {
     for (const url of [base, `${base}/`, `${base}/search`]) {
-      expect(await geocoderFor(url).geocode('job site, 2 main st, springfield')).toEqual({ lat: 39.8017, lng: -89.6437 });
+      expect(await geocoderFor(url).geocode('job site, 2 main st, springfield')).toEqual({
+        lat: 39.8017,
+        lng: -89.6437,
+      });
     }
-    expect(await geocoderFor(`${base}/photon/api`).geocode('job site, 2 main st, springfield')).toEqual({ lat: 39.8017, lng: -89.6437 });
+    expect(await geocoderFor(`${base}/photon/api`).geocode('job site, 2 main st, springfield')).toEqual({
+      lat: 39.8017,
+      lng: -89.6437,
+    });
     expect(seen.map((s) => s.path)).toEqual(['/search', '/search', '/search', '/photon/api']);
   });
 });
 
 describe('driveHoursBetween over the real geocoder', () => {
   it('geocodes both ends and estimates the drive', async () => {
-    const r = await driveHoursBetween(httpGeocoder(base), 'Asphalt Plant, 100 Industrial Way, Springfield', 'Job Site, 2 Main St, Springfield');
+    const r = await driveHoursBetween(
+      httpGeocoder(base),
+      'Asphalt Plant, 100 Industrial Way, Springfield',
+      'Job Site, 2 Main St, Springfield',
+    );
     expect(r.from).toEqual({ lat: 39.7817, lng: -89.6501 });
     expect(r.to).toEqual({ lat: 39.8017, lng: -89.6437 });
     expect(r.km).toBe(2.29);
@@ -247,7 +292,9 @@ describe('driveHoursBetween over the real geocoder', () => {
   });
 
   it('an unknown address is AddressNotFound naming it; no geocoder is GeocoderUnavailable', async () => {
-    const err = await driveHoursBetween(httpGeocoder(base), 'job site, 2 main st, springfield', 'Nowhere Lane 7').catch((e: unknown) => e);
+    const err = await driveHoursBetween(httpGeocoder(base), 'job site, 2 main st, springfield', 'Nowhere Lane 7').catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(AddressNotFound);
     expect((err as AddressNotFound).address).toBe('Nowhere Lane 7');
     await expect(driveHoursBetween(noGeocoder, 'a', 'b')).rejects.toBeInstanceOf(GeocoderUnavailable);

@@ -9,7 +9,9 @@ import { expectSyncRecipe } from '#test/helpers/sync.ts';
 import { advanceClock, pauseClock, resumeClock } from '#platform/time.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 afterEach(() => resumeClock());
 
@@ -32,30 +34,72 @@ async function created(res: Promise<{ status: number; body: any }>): Promise<num
 }
 
 // One list per row: how to write a record of it, and how its wire shows updated_at.
-const lists: { name: string; path: (w: Workspace, parent: Parents) => string; create: (w: Workspace, parent: Parents, i: number) => Promise<number>; wire: RegExp }[] = [];
-interface Parents { jobId: number; accountId: number }
+const lists: {
+  name: string;
+  path: (w: Workspace, parent: Parents) => string;
+  create: (w: Workspace, parent: Parents, i: number) => Promise<number>;
+  wire: RegExp;
+}[] = [];
+interface Parents {
+  jobId: number;
+  accountId: number;
+}
 const SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
 lists.push(
-  { name: 'contacts', wire: SECONDS, path: () => '/v1/contacts',
-    create: (w, _p, i) => created(w.api.post('/v1/contacts', { name: `Person ${i}` })) },
-  { name: 'estimates', wire: SECONDS, path: (_w, p) => `/v1/estimates?job_id=${p.jobId}`,
-    create: (w, p) => created(w.api.post('/v1/estimates', { job_id: p.jobId })) },
-  { name: 'tasks', wire: SECONDS, path: (_w, p) => `/v1/tasks?status=all&job_id=${p.jobId}`,
-    create: (w, p, i) => created(w.api.post('/v1/tasks', { job_id: p.jobId, title: `Call ${i}` })) },
-  { name: 'account tasks', wire: SECONDS, path: (_w, p) => `/v1/account-tasks?status=all&client_account_id=${p.accountId}`,
-    create: (w, p) => created(w.api.post('/v1/account-tasks', { client_account_id: p.accountId })) },
-  { name: 'activities', wire: SECONDS, path: (_w, p) => `/v1/activities?client_account_id=${p.accountId}`,
-    create: (w, p, i) => created(w.api.post('/v1/activities', { type: 'note', body: `Note ${i}`, associations: { client_account_id: p.accountId } })) },
-  { name: 'jobs', wire: MICROS, path: () => '/v1/jobs',
-    create: (w, _p, i) => created(w.api.post('/v1/jobs', { name: `Sync job ${i}` })) },
+  {
+    name: 'contacts',
+    wire: SECONDS,
+    path: () => '/v1/contacts',
+    create: (w, _p, i) => created(w.api.post('/v1/contacts', { name: `Person ${i}` })),
+  },
+  {
+    name: 'estimates',
+    wire: SECONDS,
+    path: (_w, p) => `/v1/estimates?job_id=${p.jobId}`,
+    create: (w, p) => created(w.api.post('/v1/estimates', { job_id: p.jobId })),
+  },
+  {
+    name: 'tasks',
+    wire: SECONDS,
+    path: (_w, p) => `/v1/tasks?status=all&job_id=${p.jobId}`,
+    create: (w, p, i) => created(w.api.post('/v1/tasks', { job_id: p.jobId, title: `Call ${i}` })),
+  },
+  {
+    name: 'account tasks',
+    wire: SECONDS,
+    path: (_w, p) => `/v1/account-tasks?status=all&client_account_id=${p.accountId}`,
+    create: (w, p) => created(w.api.post('/v1/account-tasks', { client_account_id: p.accountId })),
+  },
+  {
+    name: 'activities',
+    wire: SECONDS,
+    path: (_w, p) => `/v1/activities?client_account_id=${p.accountId}`,
+    create: (w, p, i) =>
+      created(
+        w.api.post('/v1/activities', {
+          type: 'note',
+          body: `Note ${i}`,
+          associations: { client_account_id: p.accountId },
+        }),
+      ),
+  },
+  {
+    name: 'jobs',
+    wire: MICROS,
+    path: () => '/v1/jobs',
+    create: (w, _p, i) => created(w.api.post('/v1/jobs', { name: `Sync job ${i}` })),
+  },
 );
 
 describe('the recipe with more rows than limit changed within one second', () => {
   for (const list of lists) {
     it(`${list.name}: finishes and returns every row exactly once`, async () => {
       const w = await t.workspace();
-      const parents = list.name === 'jobs' ? { jobId: 0, accountId: 0 } : { jobId: (await job(w)).id, accountId: (await account(w)).id };
+      const parents =
+        list.name === 'jobs'
+          ? { jobId: 0, accountId: 0 }
+          : { jobId: (await job(w)).id, accountId: (await account(w)).id };
       const ids = await inOneSecond((i) => list.create(w, parents, i));
       const pull = await expectSyncRecipe(w.api, list.path(w, parents), { limit: LIMIT, expectIds: ids });
       for (const row of pull.rows) expect(row.updated_at).toMatch(list.wire);
@@ -66,7 +110,9 @@ describe('the recipe with more rows than limit changed within one second', () =>
       }
       // Nothing changed since: sending back the cursor answers an empty page.
       const path = list.path(w, parents);
-      const again = await w.api.get(`${path}${path.includes('?') ? '&' : '?'}updated_after=${encodeURIComponent(pull.cursor)}`);
+      const again = await w.api.get(
+        `${path}${path.includes('?') ? '&' : '?'}updated_after=${encodeURIComponent(pull.cursor)}`,
+      );
       expect(again.body.data).toEqual([]);
     });
   }
@@ -78,7 +124,11 @@ describe('the recipe with more rows than limit changed within one second', () =>
     const second = await inOneSecond((i) => created(w.api.post('/v1/contacts', { name: `Second ${i}` })));
     await w.api.patch(`/v1/contacts/${first[0]}`, { title: 'Changed' });
     advanceClock(1000);
-    await expectSyncRecipe(w.api, '/v1/contacts', { limit: LIMIT, expectIds: [...second, first[0]!], since: pull.cursor });
+    await expectSyncRecipe(w.api, '/v1/contacts', {
+      limit: LIMIT,
+      expectIds: [...second, first[0]!],
+      since: pull.cursor,
+    });
   });
 });
 

@@ -31,7 +31,10 @@ describe('text with NUL characters', () => {
   });
 
   it('is refused on the admin API too', async () => {
-    const res = await t.admin.post('/admin/v1/workspaces', { name: 'Bad\u0000Name', owner: { name: 'A', email: 'a@nul.example' } });
+    const res = await t.admin.post('/admin/v1/workspaces', {
+      name: 'Bad\u0000Name',
+      owner: { name: 'A', email: 'a@nul.example' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('name');
   });
@@ -52,8 +55,12 @@ describe('deeply nested JSON', () => {
     const job = (await w.api.post('/v1/jobs', { name: 'Deep target' })).body.data;
     const jobs = (await w.api.get('/v1/jobs')).body.pagination.total;
     for (const text of [arrays(10_000), objects(10_000), `{"name":"x","job_type":${arrays(5_000)}}`]) {
-      for (const [method, path] of [['POST', '/v1/jobs'], ['PATCH', `/v1/jobs/${job.id}`], ['POST', '/v1/contacts'],
-        ['PATCH', `/v1/jobs/${job.id}/custom-fields`]] as const) {
+      for (const [method, path] of [
+        ['POST', '/v1/jobs'],
+        ['PATCH', `/v1/jobs/${job.id}`],
+        ['POST', '/v1/contacts'],
+        ['PATCH', `/v1/jobs/${job.id}/custom-fields`],
+      ] as const) {
         const res = await w.api.request(method, path, text);
         expect(res.status, `${method} ${path}`).toBe(400);
         expect(res.body).toMatchObject(TOO_DEEP);
@@ -120,8 +127,21 @@ describe('oversized values', () => {
     const jobs = (await w.api.get('/v1/jobs')).body.pagination.total;
     const customers = (await w.api.get('/v1/client-accounts')).body.pagination.total;
     const huge = noise(1_000_000);
-    for (const field of ['name', 'company', 'address', 'description', 'notes', 'contact_name', 'contact_email', 'contact_phone',
-      'bill_to_name', 'bill_to_email', 'source', 'job_type', 'status']) {
+    for (const field of [
+      'name',
+      'company',
+      'address',
+      'description',
+      'notes',
+      'contact_name',
+      'contact_email',
+      'contact_phone',
+      'bill_to_name',
+      'bill_to_email',
+      'source',
+      'job_type',
+      'status',
+    ]) {
       const created = await w.api.post('/v1/jobs', { name: `Big ${field}`, [field]: huge });
       expect(created.status, field).toBe(400);
       expect(created.body, field).toMatchObject({ code: 'invalid_request', field });
@@ -130,7 +150,11 @@ describe('oversized values', () => {
     }
     expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(jobs);
     expect((await w.api.get('/v1/client-accounts')).body.pagination.total).toBe(customers);
-    expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data).toMatchObject({ name: 'Bounded', description: null, company: null });
+    expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data).toMatchObject({
+      name: 'Bounded',
+      description: null,
+      company: null,
+    });
   });
 
   it('up to 10,000 characters a job name is cut to 200 as document 2 says; beyond that it is refused', async () => {
@@ -187,22 +211,42 @@ describe('over-long external_ref', () => {
     const account = (await v.api.post('/v1/client-accounts', { name: 'Ref Paving' })).body.data;
     const site = (await v.api.post('/v1/locations', { address: '9 Ref Road' })).body.data;
     const job = (await v.api.post('/v1/jobs', { name: 'Ref job' })).body.data;
-    const before = await Promise.all(['/v1/jobs', '/v1/client-accounts', '/v1/locations', '/v1/activities']
-      .map(async (p) => (await v.api.get(p)).body.pagination.total));
+    const before = await Promise.all(
+      ['/v1/jobs', '/v1/client-accounts', '/v1/locations', '/v1/activities'].map(
+        async (p) => (await v.api.get(p)).body.pagination.total,
+      ),
+    );
     refused(await v.api.post('/v1/jobs', { name: 'Long', external_ref: long }), 'external_ref');
-    refused(await v.api.post('/v1/jobs', { name: 'Long', client_account_external_ref: long }), 'client_account_external_ref');
+    refused(
+      await v.api.post('/v1/jobs', { name: 'Long', client_account_external_ref: long }),
+      'client_account_external_ref',
+    );
     refused(await v.api.patch(`/v1/jobs/${job.id}`, { external_ref: long }), 'external_ref');
     refused(await v.api.post('/v1/client-accounts', { name: 'Long', external_ref: long }), 'external_ref');
     refused(await v.api.patch(`/v1/client-accounts/${account.id}`, { external_ref: long }), 'external_ref');
     refused(await v.api.post('/v1/locations', { address: '1 Long St', external_ref: long }), 'external_ref');
-    refused(await v.api.post('/v1/locations', { address: '1 Long St', client_account_external_ref: long }), 'client_account_external_ref');
+    refused(
+      await v.api.post('/v1/locations', { address: '1 Long St', client_account_external_ref: long }),
+      'client_account_external_ref',
+    );
     refused(await v.api.patch(`/v1/locations/${site.id}`, { external_ref: long }), 'external_ref');
-    refused(await v.api.post('/v1/activities', { type: 'note', body: 'x', associations: { job_external_ref: long } }),
-      'associations.job_external_ref');
-    refused(await v.api.post('/v1/activities', { type: 'note', body: 'x', associations: { client_account_external_ref: long } }),
-      'associations.client_account_external_ref');
-    const after = await Promise.all(['/v1/jobs', '/v1/client-accounts', '/v1/locations', '/v1/activities']
-      .map(async (p) => (await v.api.get(p)).body.pagination.total));
+    refused(
+      await v.api.post('/v1/activities', { type: 'note', body: 'x', associations: { job_external_ref: long } }),
+      'associations.job_external_ref',
+    );
+    refused(
+      await v.api.post('/v1/activities', {
+        type: 'note',
+        body: 'x',
+        associations: { client_account_external_ref: long },
+      }),
+      'associations.client_account_external_ref',
+    );
+    const after = await Promise.all(
+      ['/v1/jobs', '/v1/client-accounts', '/v1/locations', '/v1/activities'].map(
+        async (p) => (await v.api.get(p)).body.pagination.total,
+      ),
+    );
     expect(after).toEqual(before);
     expect((await v.api.get(`/v1/jobs/${job.id}`)).body.data.external_ref).toBeNull();
   });
@@ -216,6 +260,8 @@ describe('over-long external_ref', () => {
     }
     const ok = await v.api.post('/v1/client-accounts', { name: 'Exact', external_ref: 'r'.repeat(255) });
     expect(ok.status).toBe(201);
-    expect((await v.api.get(`/v1/client-accounts?external_ref=${'r'.repeat(255)}`)).body.data.map((a: any) => a.id)).toEqual([ok.body.data.id]);
+    expect(
+      (await v.api.get(`/v1/client-accounts?external_ref=${'r'.repeat(255)}`)).body.data.map((a: any) => a.id),
+    ).toEqual([ok.body.data.id]);
   });
 });

@@ -14,7 +14,8 @@ beforeAll(async () => {
   t = await startApp();
   const doc = (await t.anon.get('/v1/openapi.json')).body;
   operations = Object.entries<any>(doc.paths).flatMap(([p, ops]) =>
-    Object.entries<any>(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, op })));
+    Object.entries<any>(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, op })),
+  );
 });
 afterAll(() => t.close());
 
@@ -27,7 +28,10 @@ describe('operationId', () => {
 
   it('stays what integrators and MCP tools were given (operation-ids.txt lists them)', () => {
     // A new route adds a line; a rename is a breaking change for every MCP client and SDK.
-    const listed = fs.readFileSync(path.join(import.meta.dirname, 'operation-ids.txt'), 'utf8').trim().split('\n');
+    const listed = fs
+      .readFileSync(path.join(import.meta.dirname, 'operation-ids.txt'), 'utf8')
+      .trim()
+      .split('\n');
     const now = operations.map((o) => `${o.op.operationId} ${o.method} ${o.path}`).sort();
     expect(now).toEqual(listed);
   });
@@ -51,7 +55,8 @@ describe('each operation', () => {
       expect(op.summary, `${method} ${p}`).toBeTruthy();
       expect(op.tags?.length, `${method} ${p}`).toBeGreaterThan(0);
       const isPublic = Array.isArray(op.security) && op.security.length === 0;
-      if (!isPublic && p !== '/v1/export-downloads/{token}') expect(op.responses['401'], `${method} ${p}`).toBeDefined();
+      if (!isPublic && p !== '/v1/export-downloads/{token}')
+        expect(op.responses['401'], `${method} ${p}`).toBeDefined();
     }
   });
 
@@ -70,19 +75,30 @@ describe('each operation', () => {
 
   it('describes the headers of the export answers', () => {
     const op = (method: string, p: string) => operations.find((o) => o.method === method && o.path === p)!.op;
-    expect(Object.keys(op('GET', '/v1/exports/{file}').responses['200'].headers)).toEqual(
-      ['Content-Disposition', 'X-Service-Export-Dataset', 'X-Service-Export-Watermark', 'Cache-Control']);
+    expect(Object.keys(op('GET', '/v1/exports/{file}').responses['200'].headers)).toEqual([
+      'Content-Disposition',
+      'X-Service-Export-Dataset',
+      'X-Service-Export-Watermark',
+      'Cache-Control',
+    ]);
     expect(Object.keys(op('POST', '/v1/exports').responses['202'].headers)).toEqual(['Location']);
     expect(op('POST', '/v1/exports').responses['202'].content['application/json'].schema.properties.data).toBeDefined();
-    expect(Object.keys(op('GET', '/v1/export-downloads/{token}').responses['200'].headers)).toEqual(
-      ['Content-Length', 'Content-Disposition', 'Cache-Control']);
+    expect(Object.keys(op('GET', '/v1/export-downloads/{token}').responses['200'].headers)).toEqual([
+      'Content-Length',
+      'Content-Disposition',
+      'Cache-Control',
+    ]);
   });
 
   it('answers errors through that schema without losing their fields', async () => {
     const w = await t.workspace();
     const res = await w.api.post('/v1/jobs', { name: 'x', bogus: 1, other: 2 });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Unknown fields: bogus, other', code: 'unknown_fields', fields: ['bogus', 'other'] });
+    expect(res.body).toEqual({
+      error: 'Unknown fields: bogus, other',
+      code: 'unknown_fields',
+      fields: ['bogus', 'other'],
+    });
     const missing = await t.anon.get('/v1/jobs');
     expect(missing.status).toBe(401);
     expect(missing.body.error).toBeTruthy();

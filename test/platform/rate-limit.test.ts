@@ -9,15 +9,24 @@ import { ADMIN_TOKEN, startApp, type TestApp } from '#test/helpers/harness.ts';
 const MAX = 5;
 let t: TestApp;
 // The admin limit stays generous here (the tests provision through it); its own test has its own app.
-beforeAll(async () => { t = await startApp({ rateLimit: { max: MAX, windowMs: 60_000 } }); });
+beforeAll(async () => {
+  t = await startApp({ rateLimit: { max: MAX, windowMs: 60_000 } });
+});
 afterAll(() => t.close());
 
 /** A well-formed key no workspace has: `gw_` + 8 + 40 base62 characters. */
-const madeUpKey = () => `gw_${randomBytes(40).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 48).padEnd(48, 'x')}`;
+const madeUpKey = () =>
+  `gw_${randomBytes(40)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 48)
+    .padEnd(48, 'x')}`;
 
 let addresses = 0;
 /** A client address of its own (the test's proxy is loopback, whose X-Forwarded-For is believed). */
-const fromNewAddress = () => ({ 'x-forwarded-for': `198.51.${Math.floor(++addresses / 250)}.${addresses % 250 + 1}` });
+const fromNewAddress = () => ({
+  'x-forwarded-for': `198.51.${Math.floor(++addresses / 250)}.${(addresses % 250) + 1}`,
+});
 
 /** A GET through Fastify's inject from a given peer address. */
 async function get(url: string, headers: Record<string, string>, remoteAddress = '127.0.0.1', app = t.app) {
@@ -35,7 +44,11 @@ describe('calls without a usable key are counted by address', () => {
     }
     const over = await get('/v1/jobs', { 'x-api-key': madeUpKey(), ...address });
     expect(over.status).toBe(429);
-    expect(over.body).toMatchObject({ error: 'Too many requests', code: 'rate_limited', usage: { limit: MAX, remaining: 0 } });
+    expect(over.body).toMatchObject({
+      error: 'Too many requests',
+      code: 'rate_limited',
+      usage: { limit: MAX, remaining: 0 },
+    });
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     // No key at all, and a revoked-looking forgery of the real key's prefix, count in the same bucket.
     expect((await get('/v1/jobs', address)).status).toBe(429);
@@ -47,12 +60,17 @@ describe('calls without a usable key are counted by address', () => {
   });
 
   it('a missing key is still 401 (not 400, not 429) while the address has calls left', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/jobs', payload: { bogus: true }, headers: fromNewAddress() });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/jobs',
+      payload: { bogus: true },
+      headers: fromNewAddress(),
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe('Missing API key');
   });
 
-  it('a flood of made-up keys from many addresses does not push a real key\'s counter out', async () => {
+  it("a flood of made-up keys from many addresses does not push a real key's counter out", async () => {
     const ws = await t.workspace();
     for (let i = 0; i < MAX; i++) expect((await ws.api.get('/v1/jobs')).status).toBe(200);
     expect((await ws.api.get('/v1/jobs')).status).toBe(429);
@@ -73,7 +91,8 @@ describe('calls without a usable key are counted by address', () => {
 describe('known keys are counted by key', () => {
   it('each key has its own bucket, whatever address it calls from', async () => {
     const ws = await t.workspace();
-    for (let i = 0; i < MAX; i++) expect((await get('/v1/jobs', { 'x-api-key': ws.key, ...fromNewAddress() })).status).toBe(200);
+    for (let i = 0; i < MAX; i++)
+      expect((await get('/v1/jobs', { 'x-api-key': ws.key, ...fromNewAddress() })).status).toBe(200);
     expect((await get('/v1/jobs', { 'x-api-key': ws.key, ...fromNewAddress() })).status).toBe(429);
     const second = await t.key(ws.firmId, ws.ownerId);
     expect((await t.as(second).get('/v1/jobs')).status).toBe(200);
@@ -82,7 +101,9 @@ describe('known keys are counted by key', () => {
 
 describe('the admin API is counted by address', () => {
   let admin: TestApp;
-  beforeAll(async () => { admin = await startApp({ adminRateLimit: { max: MAX, windowMs: 60_000 } }); });
+  beforeAll(async () => {
+    admin = await startApp({ adminRateLimit: { max: MAX, windowMs: 60_000 } });
+  });
   afterAll(() => admin.close());
   const call = (token: string, address: Record<string, string>) =>
     get('/admin/v1/workspaces', { authorization: `Bearer ${token}`, ...address }, '127.0.0.1', admin.app);

@@ -50,14 +50,23 @@ describe('security headers', () => {
 
   it('a path segment over the limit is 414 in the API error body, with the same headers', async () => {
     const normal = await w.api.get('/v1/jobs');
-    for (const path of [`/v1/jobs/${'1'.repeat(3000)}`, `/v1/exports/${'a'.repeat(101)}`, `/admin/v1/workspaces/${'9'.repeat(500)}`]) {
+    for (const path of [
+      `/v1/jobs/${'1'.repeat(3000)}`,
+      `/v1/exports/${'a'.repeat(101)}`,
+      `/admin/v1/workspaces/${'9'.repeat(500)}`,
+    ]) {
       const res = await w.api.get(path);
       expect(res.status, path).toBe(414);
-      expect(res.body, path).toEqual({ error: 'URI too long', code: 'uri_too_long', message: 'A path segment may be at most 100 characters' });
+      expect(res.body, path).toEqual({
+        error: 'URI too long',
+        code: 'uri_too_long',
+        message: 'A path segment may be at most 100 characters',
+      });
       expectSecurityHeaders(res, path);
       // The fallback set matches helmet's on every security header it sends.
       for (const [name, value] of Object.entries(normal.headers)) {
-        if (/^(x-(?!ratelimit)|content-security|cross-origin|origin-agent|referrer)/.test(name)) expect(res.headers[name], name).toBe(value);
+        if (/^(x-(?!ratelimit)|content-security|cross-origin|origin-agent|referrer)/.test(name))
+          expect(res.headers[name], name).toBe(value);
       }
     }
   });

@@ -26,22 +26,40 @@ async function freePort(): Promise<number> {
 async function serve(databaseUrl: string, port: number, until: RegExp) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', GROUNDWORK_ADMIN_TOKEN: '' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      GROUNDWORK_ADMIN_TOKEN: '',
+    },
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not print ${until}:\n${output}`)), 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (until.test(output)) { clearTimeout(timer); resolve(); }
+      if (until.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited ${code}:\n${output}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited ${code}:\n${output}`));
+    });
   });
   return {
     output,
-    stop: () => new Promise<void>((resolve) => { child.removeAllListeners('exit'); child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -59,11 +77,17 @@ describe('groundwork serve', () => {
       expect(jobs.pagination.total).toBeGreaterThanOrEqual(5);
       const statuses = new Set(jobs.data.map((j: { status: string }) => j.status));
       for (const s of ['lead', 'active', 'won', 'lost', 'completed']) expect(statuses).toContain(s);
-      const customers = await (await fetch(`http://127.0.0.1:${port}/v1/client-accounts`, { headers: { 'X-API-Key': key! } })).json();
+      const customers = await (
+        await fetch(`http://127.0.0.1:${port}/v1/client-accounts`, { headers: { 'X-API-Key': key! } })
+      ).json();
       expect(customers.pagination.total).toBeGreaterThanOrEqual(3);
       // An issued estimate built from the starter catalog.
-      const estimates = await (await fetch(`http://127.0.0.1:${port}/v1/estimates`, { headers: { 'X-API-Key': key! } })).json();
-      expect(estimates.data).toEqual([expect.objectContaining({ status: 'estimate', current_version: 1, priced: true })]);
+      const estimates = await (
+        await fetch(`http://127.0.0.1:${port}/v1/estimates`, { headers: { 'X-API-Key': key! } })
+      ).json();
+      expect(estimates.data).toEqual([
+        expect.objectContaining({ status: 'estimate', current_version: 1, priced: true }),
+      ]);
       expect(estimates.data[0].totals.price).toBeGreaterThan(10_000);
       expect(fs.existsSync(db)).toBe(true);
     } finally {
@@ -81,11 +105,30 @@ describe('the package bin', () => {
   it('runs the admin CLI', async () => {
     const db = path.join(dir, 'bin.sqlite');
     const run = promisify(execFile);
-    const created = await run(process.execPath, [path.join(root, 'bin/groundwork.js'), 'admin', 'workspace', 'create',
-      '--name', 'Bin Paving', '--owner-name', 'Ana', '--owner-email', 'ana@bin.example', '--json'], { env: { ...process.env, DATABASE_URL: db } });
+    const created = await run(
+      process.execPath,
+      [
+        path.join(root, 'bin/groundwork.js'),
+        'admin',
+        'workspace',
+        'create',
+        '--name',
+        'Bin Paving',
+        '--owner-name',
+        'Ana',
+        '--owner-email',
+        'ana@bin.example',
+        '--json',
+      ],
+      { env: { ...process.env, DATABASE_URL: db } },
+    );
     const { data } = JSON.parse(created.stdout);
     expect(data).toMatchObject({ firm_id: 1, owner_user_id: 1 });
-    const listed = await run(process.execPath, [path.join(root, 'bin/groundwork.js'), 'admin', 'workspace', 'list', '--json'], { env: { ...process.env, DATABASE_URL: db } });
+    const listed = await run(
+      process.execPath,
+      [path.join(root, 'bin/groundwork.js'), 'admin', 'workspace', 'list', '--json'],
+      { env: { ...process.env, DATABASE_URL: db } },
+    );
     expect(JSON.parse(listed.stdout).data[0]).toMatchObject({ firm_id: 1, name: 'Bin Paving', plan: 'gold' });
   });
 });

@@ -13,7 +13,9 @@ const T = '2026-01-01T00:00:00.000000';
 
 function deferred<V = void>() {
   let resolve!: (v: V) => void;
-  const promise = new Promise<V>((r) => { resolve = r; });
+  const promise = new Promise<V>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
@@ -23,25 +25,56 @@ let firmId: number;
 beforeAll(async () => {
   fresh = await freshDatabase();
   database = fresh.database;
-  ({ id: firmId } = await database.db.insertInto('firms').values({
-    name: 'Tx', plan: 'gold', subscription_status: 'active', timezone: 'UTC', settings: '{}', job_types: '[]', divisions: '[]',
-    owner_user_id: null, next_job_number: 1, created_at: T, updated_at: T,
-  }).returning('id').executeTakeFirstOrThrow());
+  ({ id: firmId } = await database.db
+    .insertInto('firms')
+    .values({
+      name: 'Tx',
+      plan: 'gold',
+      subscription_status: 'active',
+      timezone: 'UTC',
+      settings: '{}',
+      job_types: '[]',
+      divisions: '[]',
+      owner_user_id: null,
+      next_job_number: 1,
+      created_at: T,
+      updated_at: T,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow());
 });
 afterAll(() => fresh.drop());
 
-const stage = (key: string) => ({ firm_id: firmId, key, label: key, type: 'open' as const, position: 1, is_completed: 0 as const, created_at: T });
-const stageRow = (key: string) => database.db.selectFrom('job_stages').selectAll().where('firm_id', '=', firmId).where('key', '=', key).executeTakeFirst();
-const countStages = async () => (await database.db.selectFrom('job_stages').select('id').where('firm_id', '=', firmId).execute()).length;
+const stage = (key: string) => ({
+  firm_id: firmId,
+  key,
+  label: key,
+  type: 'open' as const,
+  position: 1,
+  is_completed: 0 as const,
+  created_at: T,
+});
+const stageRow = (key: string) =>
+  database.db
+    .selectFrom('job_stages')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+const countStages = async () =>
+  (await database.db.selectFrom('job_stages').select('id').where('firm_id', '=', firmId).execute()).length;
 
 describe('inTransaction and unique violations', () => {
-  it('a genuine unique violation runs once and is a 409; the transaction\'s other writes are gone', async () => {
+  it("a genuine unique violation runs once and is a 409; the transaction's other writes are gone", async () => {
     await database.db.insertInto('job_stages').values(stage('taken')).execute();
     const before = await countStages();
     let runs = 0;
     const err = await inTransaction(database, async (trx) => {
       runs++;
-      await trx.insertInto('job_stages').values(stage(`fresh-${runs}`)).execute();
+      await trx
+        .insertInto('job_stages')
+        .values(stage(`fresh-${runs}`))
+        .execute();
       await trx.insertInto('job_stages').values(stage('taken')).execute();
     }).catch((e: unknown) => e);
     expect(runs).toBe(1);
@@ -52,60 +85,102 @@ describe('inTransaction and unique violations', () => {
   });
 
   it('the caller says what it means', async () => {
-    const err = await inTransaction(database, async (trx) => {
-      await trx.insertInto('job_stages').values(stage('taken')).execute();
-    }, { onUniqueViolation: () => conflict('Stage key already used', { key: 'taken' }) }).catch((e: unknown) => e);
+    const err = await inTransaction(
+      database,
+      async (trx) => {
+        await trx.insertInto('job_stages').values(stage('taken')).execute();
+      },
+      { onUniqueViolation: () => conflict('Stage key already used', { key: 'taken' }) },
+    ).catch((e: unknown) => e);
     expect((err as ApiError).body).toEqual({ error: 'Stage key already used', key: 'taken' });
   });
 
-  it('uniqueRace: a look-up that was stale runs again and finds the winner\'s row', async () => {
+  it("uniqueRace: a look-up that was stale runs again and finds the winner's row", async () => {
     await database.db.insertInto('job_stages').values(stage('won-by-other')).execute();
     const winner = (await stageRow('won-by-other'))!;
     let runs = 0;
-    const result = await inTransaction(database, async (trx) => {
-      runs++;
-      // The first run's look-up happened before the other writer committed: it saw nothing.
-      const found = runs === 1 ? undefined : await trx.selectFrom('job_stages').select('id').where('firm_id', '=', firmId).where('key', '=', 'won-by-other').executeTakeFirst();
-      if (found) return found.id;
-      await trx.insertInto('job_stages').values(stage('won-by-other')).execute();
-      return -1;
-    }, { uniqueRace: true });
+    const result = await inTransaction(
+      database,
+      async (trx) => {
+        runs++;
+        // The first run's look-up happened before the other writer committed: it saw nothing.
+        const found =
+          runs === 1
+            ? undefined
+            : await trx
+                .selectFrom('job_stages')
+                .select('id')
+                .where('firm_id', '=', firmId)
+                .where('key', '=', 'won-by-other')
+                .executeTakeFirst();
+        if (found) return found.id;
+        await trx.insertInto('job_stages').values(stage('won-by-other')).execute();
+        return -1;
+      },
+      { uniqueRace: true },
+    );
     expect([runs, result]).toEqual([2, winner.id]);
   });
 
-  it.runIf(POSTGRES)('PostgreSQL, a real race: the loser\'s insert fails after the winner commits, and its second run finds the row', async () => {
-    const looked = deferred();
-    const go = deferred();
-    let runs = 0;
-    const loser = inTransaction(database, async (trx) => {
-      runs++;
-      const found = await trx.selectFrom('job_stages').select('id').where('firm_id', '=', firmId).where('key', '=', 'raced').executeTakeFirst();
-      if (found) return `found ${found.id}`;
-      if (runs === 1) {
-        looked.resolve();
-        await go.promise;
-      }
-      await trx.insertInto('job_stages').values(stage('raced')).execute();
-      return 'inserted';
-    }, { uniqueRace: true });
-    await looked.promise;
-    const { id } = await database.db.insertInto('job_stages').values(stage('raced')).returning('id').executeTakeFirstOrThrow();
-    go.resolve();
-    expect(await loser).toBe(`found ${id}`);
-    expect(runs).toBe(2);
-  });
+  it.runIf(POSTGRES)(
+    "PostgreSQL, a real race: the loser's insert fails after the winner commits, and its second run finds the row",
+    async () => {
+      const looked = deferred();
+      const go = deferred();
+      let runs = 0;
+      const loser = inTransaction(
+        database,
+        async (trx) => {
+          runs++;
+          const found = await trx
+            .selectFrom('job_stages')
+            .select('id')
+            .where('firm_id', '=', firmId)
+            .where('key', '=', 'raced')
+            .executeTakeFirst();
+          if (found) return `found ${found.id}`;
+          if (runs === 1) {
+            looked.resolve();
+            await go.promise;
+          }
+          await trx.insertInto('job_stages').values(stage('raced')).execute();
+          return 'inserted';
+        },
+        { uniqueRace: true },
+      );
+      await looked.promise;
+      const { id } = await database.db
+        .insertInto('job_stages')
+        .values(stage('raced'))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      go.resolve();
+      expect(await loser).toBe(`found ${id}`);
+      expect(runs).toBe(2);
+    },
+  );
 });
 
 describe('callers that upsert without the workspace lock', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await startApp(); });
+  beforeAll(async () => {
+    t = await startApp();
+  });
   afterAll(() => t.close());
 
   it('concurrent admin calls adding one stage key: one 201, the rest its 409 (never a 500)', async () => {
     const w = await t.workspace();
-    const replies = await Promise.all(Array.from({ length: 8 }, () =>
-      t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, { key: 'estimating', label: 'Estimating', type: 'open' })));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, {
+          key: 'estimating',
+          label: 'Estimating',
+          type: 'open',
+        }),
+      ),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
-    for (const r of replies.filter((x) => x.status === 409)) expect(r.body).toMatchObject({ error: 'Stage key already used', key: 'estimating' });
+    for (const r of replies.filter((x) => x.status === 409))
+      expect(r.body).toMatchObject({ error: 'Stage key already used', key: 'estimating' });
   });
 });

@@ -56,13 +56,22 @@ describe('typed routes', () => {
       'const { a } = request.body\n  as { a: string };',
     ];
     for (const sample of samples) expect(castsOfRequestData('sample.ts', sample), sample).toHaveLength(1);
-    expect(castsOfRequestData('ok.ts', 'const { id } = request.params;\nconst t = 1 as const;\nconst page = pageOf(request.query);')).toEqual([]);
+    expect(
+      castsOfRequestData(
+        'ok.ts',
+        'const { id } = request.params;\nconst t = 1 as const;\nconst page = pageOf(request.query);',
+      ),
+    ).toEqual([]);
   });
 
   it('no source file casts request.body, query or params', () => {
     const root = path.join(REPO_ROOT, 'src');
     const offenders = sourceFiles(root).flatMap((file) =>
-      castsOfRequestData(path.relative(REPO_ROOT, file), readFileSync(file, 'utf8')));
-    expect(offenders, `Casts of request data (type the route from its schemas instead):\n${offenders.join('\n')}`).toEqual([]);
+      castsOfRequestData(path.relative(REPO_ROOT, file), readFileSync(file, 'utf8')),
+    );
+    expect(
+      offenders,
+      `Casts of request data (type the route from its schemas instead):\n${offenders.join('\n')}`,
+    ).toEqual([]);
   });
 });

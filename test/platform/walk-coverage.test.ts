@@ -21,7 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const cases = () => WALKS.flatMap((walk) => Object.entries(walk.routes as Record<string, RouteCase>).map(([route, c]) => ({ route, c, area: walk.area })));
+const cases = () =>
+  WALKS.flatMap((walk) =>
+    Object.entries(walk.routes as Record<string, RouteCase>).map(([route, c]) => ({ route, c, area: walk.area })),
+  );
 
 /** Ids that stand for any record: only the shape of the calls matters here. */
 const anyIds = (n: number): Ids => new Proxy({}, { get: (_, key) => (key === 'then' ? undefined : n) });

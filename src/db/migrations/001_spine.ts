@@ -4,7 +4,8 @@ import type { Dialect } from '#db/dialect.ts';
 
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';
-  await db.schema.createTable('firms')
+  await db.schema
+    .createTable('firms')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('plan', 'text', (c) => c.notNull())
@@ -19,7 +20,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('users')
+  await db.schema
+    .createTable('users')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -45,7 +47,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('users_firm').on('users').columns(['firm_id', 'id']).execute();
 
-  await db.schema.createTable('api_keys')
+  await db.schema
+    .createTable('api_keys')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('name', 'text')
@@ -58,16 +61,22 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('partner_key_grants')
+  await db.schema
+    .createTable('partner_key_grants')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('api_key_id', 'integer', (c) => c.notNull().references('api_keys.id'))
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .execute();
-  await db.schema.createIndex('partner_key_grants_key_firm').unique().on('partner_key_grants')
-    .columns(['api_key_id', 'firm_id']).execute();
+  await db.schema
+    .createIndex('partner_key_grants_key_firm')
+    .unique()
+    .on('partner_key_grants')
+    .columns(['api_key_id', 'firm_id'])
+    .execute();
 
-  await db.schema.createTable('job_stages')
+  await db.schema
+    .createTable('job_stages')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('key', 'text', (c) => c.notNull())
@@ -79,7 +88,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('job_stages_firm_key').unique().on('job_stages').columns(['firm_id', 'key']).execute();
 
-  await db.schema.createTable('client_accounts')
+  await db.schema
+    .createTable('client_accounts')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -94,10 +104,16 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('client_accounts_ref').unique().on('client_accounts').columns(['firm_id', 'external_ref']).execute();
+  await db.schema
+    .createIndex('client_accounts_ref')
+    .unique()
+    .on('client_accounts')
+    .columns(['firm_id', 'external_ref'])
+    .execute();
   await db.schema.createIndex('client_accounts_name').on('client_accounts').columns(['firm_id', 'name_key']).execute();
 
-  await db.schema.createTable('locations')
+  await db.schema
+    .createTable('locations')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -115,7 +131,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   await db.schema.createIndex('locations_ref').unique().on('locations').columns(['firm_id', 'external_ref']).execute();
   await db.schema.createIndex('locations_address').on('locations').columns(['firm_id', 'address_key']).execute();
 
-  await db.schema.createTable('contacts')
+  await db.schema
+    .createTable('contacts')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('name', 'text')
@@ -129,7 +146,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('contacts_firm').on('contacts').columns(['firm_id', 'id']).execute();
 
-  await db.schema.createTable('jobs')
+  await db.schema
+    .createTable('jobs')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('team_id', 'integer')
@@ -191,14 +209,16 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   await db.schema.createIndex('jobs_customer').on('jobs').columns(['client_account_id']).execute();
   await db.schema.createIndex('jobs_location').on('jobs').columns(['location_id']).execute();
 
-  await db.schema.createTable('job_assignees')
+  await db.schema
+    .createTable('job_assignees')
     .addColumn('job_id', 'integer', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addPrimaryKeyConstraint('job_assignees_pk', ['job_id', 'user_id'])
     .execute();
   await db.schema.createIndex('job_assignees_user').on('job_assignees').columns(['user_id', 'job_id']).execute();
 
-  await db.schema.createTable('job_contacts')
+  await db.schema
+    .createTable('job_contacts')
     .addColumn('job_id', 'integer', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
     .addColumn('contact_id', 'integer', (c) => c.notNull().references('contacts.id'))
     .addColumn('role', 'text')
@@ -208,7 +228,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addPrimaryKeyConstraint('job_contacts_pk', ['job_id', 'contact_id'])
     .execute();
 
-  await db.schema.createTable('job_tags')
+  await db.schema
+    .createTable('job_tags')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -218,21 +239,24 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('job_tags_name').unique().on('job_tags').columns(['firm_id', 'name_key']).execute();
 
-  await db.schema.createTable('job_tag_links')
+  await db.schema
+    .createTable('job_tag_links')
     .addColumn('job_id', 'integer', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
     .addColumn('tag_id', 'integer', (c) => c.notNull().references('job_tags.id').onDelete('cascade'))
     .addColumn('created_at', ts, (c) => c.notNull())
     .addPrimaryKeyConstraint('job_tag_links_pk', ['job_id', 'tag_id'])
     .execute();
 
-  await db.schema.createTable('job_counts')
+  await db.schema
+    .createTable('job_counts')
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('count', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('job_counts_pk', ['firm_id', 'status'])
     .execute();
 
-  await db.schema.createTable('events')
+  await db.schema
+    .createTable('events')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('event_id', 'text', (c) => c.notNull().unique())

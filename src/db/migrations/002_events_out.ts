@@ -5,7 +5,8 @@ import type { Dialect } from '#db/dialect.ts';
 
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';
-  await db.schema.createTable('webhook_subscriptions')
+  await db.schema
+    .createTable('webhook_subscriptions')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('event_type', 'text', (c) => c.notNull())
@@ -17,9 +18,14 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_subscriptions_firm').on('webhook_subscriptions').columns(['firm_id', 'active']).execute();
+  await db.schema
+    .createIndex('webhook_subscriptions_firm')
+    .on('webhook_subscriptions')
+    .columns(['firm_id', 'active'])
+    .execute();
 
-  await db.schema.createTable('webhook_deliveries')
+  await db.schema
+    .createTable('webhook_deliveries')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('subscription_id', 'integer', (c) => c.notNull().references('webhook_subscriptions.id'))
@@ -42,13 +48,22 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .execute();
   // The sweep's query: pending deliveries by due time. Partial, so the millions of settled
   // deliveries a busy workspace accumulates never sit in it.
-  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['next_attempt_at', 'id'])
-    .where(sql.ref('status'), '=', sql.lit('pending')).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .columns(['next_attempt_at', 'id'])
+    .where(sql.ref('status'), '=', sql.lit('pending'))
+    .execute();
   await db.schema.createIndex('webhook_deliveries_firm').on('webhook_deliveries').columns(['firm_id', 'id']).execute();
-  await db.schema.createIndex('webhook_deliveries_subscription').on('webhook_deliveries').columns(['subscription_id', 'status']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_subscription')
+    .on('webhook_deliveries')
+    .columns(['subscription_id', 'status'])
+    .execute();
   await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').columns(['event_id']).execute();
 
-  await db.schema.createTable('webhook_attempts')
+  await db.schema
+    .createTable('webhook_attempts')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('delivery_id', 'integer', (c) => c.notNull().references('webhook_deliveries.id'))
     .addColumn('number', 'integer', (c) => c.notNull())
@@ -59,14 +74,22 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('response_status', 'integer')
     .addColumn('error', 'text')
     .execute();
-  await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'number']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery')
+    .on('webhook_attempts')
+    .columns(['delivery_id', 'number'])
+    .execute();
 
   // Counts a workspace's feed events; bumping it is also what serialises feed writers (events/record.ts).
-  await db.schema.alterTable('firms').addColumn('feed_events', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('firms')
+    .addColumn('feed_events', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   // The feed reads a workspace's feed events in id order.
   await db.schema.createIndex('events_feed').on('events').columns(['firm_id', 'in_feed', 'id']).execute();
 
-  await db.schema.createTable('export_files')
+  await db.schema
+    .createTable('export_files')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -89,7 +112,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   await db.schema.createIndex('export_files_firm').on('export_files').columns(['firm_id', 'id']).execute();
 
   // Download links of ready exports: only a SHA-256 of each link's token is kept.
-  await db.schema.createTable('export_file_links')
+  await db.schema
+    .createTable('export_file_links')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('export_file_id', 'integer', (c) => c.notNull().references('export_files.id'))

@@ -22,7 +22,10 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     // casefold(display name), the A-to-Z order of the list.
     ['sort_key', 'text', (c: any) => c.notNull().defaultTo('')],
   ] as const) {
-    await db.schema.alterTable('contacts').addColumn(name, type, build ?? ((c) => c)).execute();
+    await db.schema
+      .alterTable('contacts')
+      .addColumn(name, type, build ?? ((c) => c))
+      .execute();
   }
   await db.schema.createIndex('contacts_sort').on('contacts').columns(['firm_id', 'sort_key', 'id']).execute();
   await db.schema.createIndex('contacts_updated').on('contacts').columns(['firm_id', 'updated_at', 'id']).execute();
@@ -31,7 +34,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
 
   // Every phone and email of a person. contacts.email / contacts.phone mirror the primary of
   // each kind so lists and job contact fields read one row.
-  await db.schema.createTable('contact_channels')
+  await db.schema
+    .createTable('contact_channels')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('contact_id', 'integer', (c) => c.notNull().references('contacts.id').onDelete('cascade'))
@@ -46,11 +50,20 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('contact_channels_contact').on('contact_channels').columns(['contact_id', 'kind', 'position']).execute();
-  await db.schema.createIndex('contact_channels_value').on('contact_channels').columns(['firm_id', 'kind', 'value_key']).execute();
+  await db.schema
+    .createIndex('contact_channels_contact')
+    .on('contact_channels')
+    .columns(['contact_id', 'kind', 'position'])
+    .execute();
+  await db.schema
+    .createIndex('contact_channels_value')
+    .on('contact_channels')
+    .columns(['firm_id', 'kind', 'value_key'])
+    .execute();
 
   // A person's companies and sites, with roles; ended links stay as history.
-  await db.schema.createTable('contact_links')
+  await db.schema
+    .createTable('contact_links')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('contact_id', 'integer', (c) => c.notNull().references('contacts.id').onDelete('cascade'))
@@ -63,11 +76,22 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('contact_links_contact').on('contact_links').columns(['contact_id', 'kind', 'target_id']).execute();
-  await db.schema.createIndex('contact_links_target').on('contact_links').columns(['firm_id', 'kind', 'target_id']).execute();
-  await sql`create unique index contact_links_current on contact_links (contact_id, kind, target_id) where ended_on is null`.execute(db);
+  await db.schema
+    .createIndex('contact_links_contact')
+    .on('contact_links')
+    .columns(['contact_id', 'kind', 'target_id'])
+    .execute();
+  await db.schema
+    .createIndex('contact_links_target')
+    .on('contact_links')
+    .columns(['firm_id', 'kind', 'target_id'])
+    .execute();
+  await sql`create unique index contact_links_current on contact_links (contact_id, kind, target_id) where ended_on is null`.execute(
+    db,
+  );
 
-  await db.schema.createTable('custom_field_definitions')
+  await db.schema
+    .createTable('custom_field_definitions')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('entity_type', 'text', (c) => c.notNull()) // job | account | contact | location
@@ -85,11 +109,22 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('custom_fields_key').unique().on('custom_field_definitions').columns(['firm_id', 'entity_type', 'key']).execute();
-  await db.schema.createIndex('custom_fields_label').unique().on('custom_field_definitions').columns(['firm_id', 'entity_type', 'label_key']).execute();
+  await db.schema
+    .createIndex('custom_fields_key')
+    .unique()
+    .on('custom_field_definitions')
+    .columns(['firm_id', 'entity_type', 'key'])
+    .execute();
+  await db.schema
+    .createIndex('custom_fields_label')
+    .unique()
+    .on('custom_field_definitions')
+    .columns(['firm_id', 'entity_type', 'label_key'])
+    .execute();
 
   // Notes and logged calls, emails and meetings, on exactly one of a job, a person or a company.
-  await db.schema.createTable('notes')
+  await db.schema
+    .createTable('notes')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('job_id', 'integer', (c) => c.references('jobs.id').onDelete('cascade'))
@@ -108,7 +143,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   await db.schema.createIndex('notes_customer').on('notes').columns(['client_account_id', 'id']).execute();
 
   // Activities logged by other systems (POST /v1/activities), idempotent on source + external_id.
-  await db.schema.createTable('activities')
+  await db.schema
+    .createTable('activities')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('type', 'text', (c) => c.notNull())
@@ -128,14 +164,20 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('activities_source_ref').unique().on('activities').columns(['firm_id', 'source', 'external_id']).execute();
+  await db.schema
+    .createIndex('activities_source_ref')
+    .unique()
+    .on('activities')
+    .columns(['firm_id', 'source', 'external_id'])
+    .execute();
   await db.schema.createIndex('activities_firm').on('activities').columns(['firm_id', 'occurred_at', 'id']).execute();
   await db.schema.createIndex('activities_job').on('activities').columns(['job_id']).execute();
   await db.schema.createIndex('activities_contact').on('activities').columns(['contact_id']).execute();
   await db.schema.createIndex('activities_customer').on('activities').columns(['client_account_id']).execute();
 
   // Job follow-ups (POST /v1/tasks).
-  await db.schema.createTable('tasks')
+  await db.schema
+    .createTable('tasks')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('job_id', 'integer', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
@@ -155,7 +197,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   await db.schema.createIndex('tasks_job').on('tasks').columns(['job_id']).execute();
 
   // Company follow-ups (POST /v1/account-tasks, remind-me).
-  await db.schema.createTable('account_tasks')
+  await db.schema
+    .createTable('account_tasks')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('client_account_id', 'integer', (c) => c.notNull().references('client_accounts.id'))
@@ -173,11 +216,16 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('account_tasks_firm').on('account_tasks').columns(['firm_id', 'status', 'due_at', 'id']).execute();
+  await db.schema
+    .createIndex('account_tasks_firm')
+    .on('account_tasks')
+    .columns(['firm_id', 'status', 'due_at', 'id'])
+    .execute();
   await db.schema.createIndex('account_tasks_customer').on('account_tasks').columns(['client_account_id']).execute();
 
   // The job page's activity log: tags, custom fields, notes, people and other job-page changes.
-  await db.schema.createTable('job_activity')
+  await db.schema
+    .createTable('job_activity')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('job_id', 'integer', (c) => c.notNull().references('jobs.id').onDelete('cascade'))

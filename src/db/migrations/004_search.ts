@@ -30,8 +30,14 @@ export function pgSearchText(fields: readonly string[], table?: string): string 
 
 /** Searched fields of a job (a site's Property ID is matched through the site). */
 export const JOB_SEARCH_FIELDS = [
-  'name', 'job_number::text', 'company', 'address', 'contact_name', 'own_property_reference',
-  'external_work_order_number', 'accounting_job_number',
+  'name',
+  'job_number::text',
+  'company',
+  'address',
+  'contact_name',
+  'own_property_reference',
+  'external_work_order_number',
+  'accounting_job_number',
 ] as const;
 export const CLIENT_ACCOUNT_SEARCH_FIELDS = ['name', 'email', 'phone', 'address'] as const;
 export const CONTACT_SEARCH_FIELDS = ['name', 'email', 'phone', 'company', 'title'] as const;
@@ -59,35 +65,58 @@ interface FtsSpec {
 
 const FTS: FtsSpec[] = [
   {
-    table: 'search_jobs', source: 'jobs',
+    table: 'search_jobs',
+    source: 'jobs',
     columns: {
-      name: `' ' || r.name`, number: `' ' || r.job_number`, company: `' ' || r.company`, address: `' ' || r.address`,
-      contact: `' ' || r.contact_name`, property_reference: `' ' || r.own_property_reference`,
-      work_order: `' ' || r.external_work_order_number`, accounting_number: `' ' || r.accounting_job_number`,
+      name: `' ' || r.name`,
+      number: `' ' || r.job_number`,
+      company: `' ' || r.company`,
+      address: `' ' || r.address`,
+      contact: `' ' || r.contact_name`,
+      property_reference: `' ' || r.own_property_reference`,
+      work_order: `' ' || r.external_work_order_number`,
+      accounting_number: `' ' || r.accounting_job_number`,
     },
-    watch: ['name', 'job_number', 'company', 'address', 'contact_name', 'own_property_reference', 'external_work_order_number', 'accounting_job_number'],
+    watch: [
+      'name',
+      'job_number',
+      'company',
+      'address',
+      'contact_name',
+      'own_property_reference',
+      'external_work_order_number',
+      'accounting_job_number',
+    ],
   },
   {
-    table: 'search_client_accounts', source: 'client_accounts',
+    table: 'search_client_accounts',
+    source: 'client_accounts',
     columns: { name: `' ' || r.name`, email: `' ' || r.email`, phone: `' ' || r.phone`, address: `' ' || r.address` },
     watch: ['name', 'email', 'phone', 'address'],
   },
   {
-    table: 'search_contacts', source: 'contacts',
+    table: 'search_contacts',
+    source: 'contacts',
     columns: {
-      name: `' ' || r.name`, email: `' ' || r.email`, phone: `' ' || r.phone`, company: `' ' || r.company`, title: `' ' || r.title`,
+      name: `' ' || r.name`,
+      email: `' ' || r.email`,
+      phone: `' ' || r.phone`,
+      company: `' ' || r.company`,
+      title: `' ' || r.title`,
       channels: `(select ' ' || group_concat(ch.value, ' ') from contact_channels ch where ch.contact_id = r.id)`,
     },
     watch: ['name', 'email', 'phone', 'company', 'title'],
   },
   {
-    table: 'search_locations', source: 'locations',
+    table: 'search_locations',
+    source: 'locations',
     columns: { name: `' ' || r.name`, address: `' ' || r.address`, property_reference: `' ' || r.property_reference` },
     watch: ['name', 'address', 'property_reference'],
   },
   {
     // Line breaks and tabs as spaces, as pgNoteSearchText.
-    table: 'search_notes', source: 'notes',
+    table: 'search_notes',
+    source: 'notes',
     columns: { content: `' ' || replace(replace(replace(r.content, char(13), ' '), char(10), ' '), char(9), ' ')` },
     watch: ['content'],
   },
@@ -102,30 +131,48 @@ function ftsInsert(spec: FtsSpec, row: string): string {
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   if (d.engine === 'sqlite') {
     for (const spec of FTS) {
-      await sql.raw(`create virtual table ${spec.table} using fts5(${Object.keys(spec.columns).join(', ')},
-        tokenize = 'trigram', content = '', contentless_delete = 1)`).execute(db);
+      await sql
+        .raw(`create virtual table ${spec.table} using fts5(${Object.keys(spec.columns).join(', ')},
+        tokenize = 'trigram', content = '', contentless_delete = 1)`)
+        .execute(db);
       const cols = Object.keys(spec.columns);
-      await sql.raw(`insert into ${spec.table} (rowid, ${cols.join(', ')})
-        select r.id, ${Object.values(spec.columns).join(', ')} from ${spec.source} r`).execute(db);
-      await sql.raw(`create trigger ${spec.table}_insert after insert on ${spec.source} begin
-        ${ftsInsert(spec, 'new')} end`).execute(db);
-      await sql.raw(`create trigger ${spec.table}_update after update of ${spec.watch.join(', ')} on ${spec.source} begin
-        delete from ${spec.table} where rowid = old.id; ${ftsInsert(spec, 'new')} end`).execute(db);
-      await sql.raw(`create trigger ${spec.table}_delete after delete on ${spec.source} begin
-        delete from ${spec.table} where rowid = old.id; end`).execute(db);
+      await sql
+        .raw(`insert into ${spec.table} (rowid, ${cols.join(', ')})
+        select r.id, ${Object.values(spec.columns).join(', ')} from ${spec.source} r`)
+        .execute(db);
+      await sql
+        .raw(`create trigger ${spec.table}_insert after insert on ${spec.source} begin
+        ${ftsInsert(spec, 'new')} end`)
+        .execute(db);
+      await sql
+        .raw(`create trigger ${spec.table}_update after update of ${spec.watch.join(', ')} on ${spec.source} begin
+        delete from ${spec.table} where rowid = old.id; ${ftsInsert(spec, 'new')} end`)
+        .execute(db);
+      await sql
+        .raw(`create trigger ${spec.table}_delete after delete on ${spec.source} begin
+        delete from ${spec.table} where rowid = old.id; end`)
+        .execute(db);
     }
     // A contact's phones and emails are part of its row in search_contacts.
     const contacts = FTS.find((s) => s.table === 'search_contacts')!;
     const reindex = (ref: string) => `delete from search_contacts where rowid = ${ref};
       insert into search_contacts (rowid, ${Object.keys(contacts.columns).join(', ')})
-        select c.id, ${Object.values(contacts.columns).map((v) => v.replaceAll('r.', 'c.')).join(', ')}
+        select c.id, ${Object.values(contacts.columns)
+          .map((v) => v.replaceAll('r.', 'c.'))
+          .join(', ')}
         from contacts c where c.id = ${ref};`;
-    await sql.raw(`create trigger search_contact_channels_insert after insert on contact_channels begin
-      ${reindex('new.contact_id')} end`).execute(db);
-    await sql.raw(`create trigger search_contact_channels_update after update of value, contact_id on contact_channels begin
-      ${reindex('old.contact_id')} ${reindex('new.contact_id')} end`).execute(db);
-    await sql.raw(`create trigger search_contact_channels_delete after delete on contact_channels begin
-      ${reindex('old.contact_id')} end`).execute(db);
+    await sql
+      .raw(`create trigger search_contact_channels_insert after insert on contact_channels begin
+      ${reindex('new.contact_id')} end`)
+      .execute(db);
+    await sql
+      .raw(`create trigger search_contact_channels_update after update of value, contact_id on contact_channels begin
+      ${reindex('old.contact_id')} ${reindex('new.contact_id')} end`)
+      .execute(db);
+    await sql
+      .raw(`create trigger search_contact_channels_delete after delete on contact_channels begin
+      ${reindex('old.contact_id')} end`)
+      .execute(db);
     return;
   }
 
@@ -150,8 +197,11 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
  * own schema: a schema dropped with its tables, as tests do, must not take the extension along).
  */
 async function trigramSchema(db: Kysely<any>): Promise<string> {
-  const find = async () => (await sql<{ schema: string }>`select n.nspname as schema from pg_extension e
-    join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.schema;
+  const find = async () =>
+    (
+      await sql<{ schema: string }>`select n.nspname as schema from pg_extension e
+    join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)
+    ).rows[0]?.schema;
   let schema = await find();
   if (!schema) {
     // Migrations run in a transaction: a savepoint keeps it usable when another connection

@@ -12,7 +12,8 @@ import type { Dialect } from '#db/dialect.ts';
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';
 
-  await db.schema.createTable('catalog_items')
+  await db.schema
+    .createTable('catalog_items')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('kind', 'text', (c) => c.notNull()) // crew | equipment | material | truck | subcontractor | dump_site | other
@@ -25,9 +26,15 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('catalog_items_name').unique().on('catalog_items').columns(['firm_id', 'name_key']).execute();
+  await db.schema
+    .createIndex('catalog_items_name')
+    .unique()
+    .on('catalog_items')
+    .columns(['firm_id', 'name_key'])
+    .execute();
 
-  await db.schema.createTable('catalog_services')
+  await db.schema
+    .createTable('catalog_services')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -47,9 +54,15 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('catalog_services_name').unique().on('catalog_services').columns(['firm_id', 'name_key']).execute();
+  await db.schema
+    .createIndex('catalog_services_name')
+    .unique()
+    .on('catalog_services')
+    .columns(['firm_id', 'name_key'])
+    .execute();
 
-  await db.schema.createTable('catalog_cost_lines')
+  await db.schema
+    .createTable('catalog_cost_lines')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('service_id', 'integer', (c) => c.notNull().references('catalog_services.id').onDelete('cascade'))
@@ -70,10 +83,19 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('catalog_cost_lines_service').on('catalog_cost_lines').columns(['service_id', 'position']).execute();
-  await db.schema.createIndex('catalog_cost_lines_item').on('catalog_cost_lines').columns(['catalog_item_id']).execute();
+  await db.schema
+    .createIndex('catalog_cost_lines_service')
+    .on('catalog_cost_lines')
+    .columns(['service_id', 'position'])
+    .execute();
+  await db.schema
+    .createIndex('catalog_cost_lines_item')
+    .on('catalog_cost_lines')
+    .columns(['catalog_item_id'])
+    .execute();
 
-  await db.schema.createTable('price_lists')
+  await db.schema
+    .createTable('price_lists')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -87,7 +109,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   await db.schema.createIndex('price_lists_name').unique().on('price_lists').columns(['firm_id', 'name_key']).execute();
 
   // One row per overridden service (unit price) or item (unit cost).
-  await db.schema.createTable('price_list_entries')
+  await db.schema
+    .createTable('price_list_entries')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('price_list_id', 'integer', (c) => c.notNull().references('price_lists.id').onDelete('cascade'))
@@ -96,11 +119,26 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('amount_cents', 'integer', (c) => c.notNull()) // unit_price for a service, unit_cost for an item
     .addColumn('position', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('price_list_entries_list').on('price_list_entries').columns(['price_list_id', 'position']).execute();
-  await db.schema.createIndex('price_list_entries_service').unique().on('price_list_entries').columns(['price_list_id', 'service_id']).execute();
-  await db.schema.createIndex('price_list_entries_item').unique().on('price_list_entries').columns(['price_list_id', 'catalog_item_id']).execute();
+  await db.schema
+    .createIndex('price_list_entries_list')
+    .on('price_list_entries')
+    .columns(['price_list_id', 'position'])
+    .execute();
+  await db.schema
+    .createIndex('price_list_entries_service')
+    .unique()
+    .on('price_list_entries')
+    .columns(['price_list_id', 'service_id'])
+    .execute();
+  await db.schema
+    .createIndex('price_list_entries_item')
+    .unique()
+    .on('price_list_entries')
+    .columns(['price_list_id', 'catalog_item_id'])
+    .execute();
 
-  await db.schema.createTable('estimate_templates')
+  await db.schema
+    .createTable('estimate_templates')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -111,5 +149,10 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('estimate_templates_name').unique().on('estimate_templates').columns(['firm_id', 'name_key']).execute();
+  await db.schema
+    .createIndex('estimate_templates_name')
+    .unique()
+    .on('estimate_templates')
+    .columns(['firm_id', 'name_key'])
+    .execute();
 }

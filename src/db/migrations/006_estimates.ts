@@ -10,13 +10,21 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '#db/dialect.ts';
 
 /** The money totals an estimate and each of its snapshots keep (margin_pct is decimal text beside them). */
-const TOTALS_CENTS = ['price_cents', 'subtotal_cents', 'tax_cents', 'cost_cents', 'margin_cents', 'optional_total_cents'];
+const TOTALS_CENTS = [
+  'price_cents',
+  'subtotal_cents',
+  'tax_cents',
+  'cost_cents',
+  'margin_cents',
+  'optional_total_cents',
+];
 
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   const ts = 'text';
   const money = (name: string) => (t: any) => t.addColumn(name, 'bigint');
 
-  let estimates = db.schema.createTable('estimates')
+  let estimates = db.schema
+    .createTable('estimates')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     // A deleted job leaves its estimates (and their numbers) in place, unlinked.
@@ -54,7 +62,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
   await db.schema.createIndex('estimates_parent').on('estimates').columns(['parent_estimate_id']).execute();
   await db.schema.createIndex('estimates_doc_number').on('estimates').columns(['firm_id', 'doc_number']).execute();
 
-  await db.schema.createTable('estimate_areas')
+  await db.schema
+    .createTable('estimate_areas')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('estimate_id', 'integer', (c) => c.notNull().references('estimates.id').onDelete('cascade'))
@@ -66,9 +75,14 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('estimate_areas_estimate').on('estimate_areas').columns(['estimate_id', 'position']).execute();
+  await db.schema
+    .createIndex('estimate_areas_estimate')
+    .on('estimate_areas')
+    .columns(['estimate_id', 'position'])
+    .execute();
 
-  await db.schema.createTable('estimate_lines')
+  await db.schema
+    .createTable('estimate_lines')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('estimate_id', 'integer', (c) => c.notNull().references('estimates.id').onDelete('cascade'))
@@ -107,9 +121,14 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('estimate_lines_estimate').on('estimate_lines').columns(['estimate_id', 'area_id', 'position']).execute();
+  await db.schema
+    .createIndex('estimate_lines_estimate')
+    .on('estimate_lines')
+    .columns(['estimate_id', 'area_id', 'position'])
+    .execute();
 
-  await db.schema.createTable('estimate_cost_lines')
+  await db.schema
+    .createTable('estimate_cost_lines')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('estimate_id', 'integer', (c) => c.notNull().references('estimates.id').onDelete('cascade'))
@@ -135,12 +154,21 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', ts, (c) => c.notNull())
     .addColumn('updated_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('estimate_cost_lines_line').on('estimate_cost_lines').columns(['line_item_id', 'position']).execute();
-  await db.schema.createIndex('estimate_cost_lines_estimate').on('estimate_cost_lines').columns(['estimate_id']).execute();
+  await db.schema
+    .createIndex('estimate_cost_lines_line')
+    .on('estimate_cost_lines')
+    .columns(['line_item_id', 'position'])
+    .execute();
+  await db.schema
+    .createIndex('estimate_cost_lines_estimate')
+    .on('estimate_cost_lines')
+    .columns(['estimate_id'])
+    .execute();
 
   // Issued versions (kind version) and the award snapshot (kind award): the whole estimate object
   // as it was, frozen.
-  let snapshots = db.schema.createTable('estimate_snapshots')
+  let snapshots = db.schema
+    .createTable('estimate_snapshots')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('estimate_id', 'integer', (c) => c.notNull().references('estimates.id').onDelete('cascade'))
@@ -156,9 +184,14 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_by_user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('estimate_snapshots_estimate').on('estimate_snapshots').columns(['estimate_id', 'kind', 'version']).execute();
+  await db.schema
+    .createIndex('estimate_snapshots_estimate')
+    .on('estimate_snapshots')
+    .columns(['estimate_id', 'kind', 'version'])
+    .execute();
 
-  await db.schema.createTable('estimate_revisions')
+  await db.schema
+    .createTable('estimate_revisions')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id'))
     .addColumn('estimate_id', 'integer', (c) => c.notNull().references('estimates.id').onDelete('cascade'))
@@ -171,7 +204,11 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('total_after_cents', 'bigint')
     .addColumn('created_at', ts, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('estimate_revisions_estimate').on('estimate_revisions').columns(['estimate_id', 'revision']).execute();
+  await db.schema
+    .createIndex('estimate_revisions_estimate')
+    .on('estimate_revisions')
+    .columns(['estimate_id', 'revision'])
+    .execute();
 
   // The job object's estimate_id, estimate_number and estimate_total: kept here by estimate writes
   // without moving the job's updated_at (document 2: it moves only when the job itself changes).

@@ -6,5 +6,9 @@ import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('export_file_links').addColumn('token', 'text').execute();
-  await db.schema.createIndex('export_file_links_file').on('export_file_links').columns(['export_file_id', 'id']).execute();
+  await db.schema
+    .createIndex('export_file_links_file')
+    .on('export_file_links')
+    .columns(['export_file_id', 'id'])
+    .execute();
 }

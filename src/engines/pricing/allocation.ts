@@ -49,15 +49,22 @@ export function allocatePrices(ctx: Ctx, lines: LineTotals, subtotal: bigint): L
   if (others.length === 0 && pinned.length > 0) {
     const pinnedSum = pinned.reduce((s, c) => s + c.override!, 0n);
     if (pinnedSum !== subtotal) {
-      ctx.warnings.push('price_override cannot be honoured: no other listed line can take the difference; overrides ignored');
+      ctx.warnings.push(
+        'price_override cannot be honoured: no other listed line can take the difference; overrides ignored',
+      );
       others = pinned;
       pinned = [];
     }
   }
   for (const c of pinned) c.allocated = c.override;
-  if (targets.length === 0 && subtotal !== 0n) ctx.warnings.push('no listed line to carry the subtotal on the proposal');
-  const spreadAmount = subtotal - pinned.reduce((s, c) => s + c.override!, 0n) - others.reduce((s, c) => s + c.price, 0n);
-  const shares = spreadCents(spreadAmount, others.map((c) => ({ id: c.input.id, weight: c.price })));
+  if (targets.length === 0 && subtotal !== 0n)
+    ctx.warnings.push('no listed line to carry the subtotal on the proposal');
+  const spreadAmount =
+    subtotal - pinned.reduce((s, c) => s + c.override!, 0n) - others.reduce((s, c) => s + c.price, 0n);
+  const shares = spreadCents(
+    spreadAmount,
+    others.map((c) => ({ id: c.input.id, weight: c.price })),
+  );
   for (const c of others) c.allocated = c.price + (shares.get(idKey(c.input.id)) ?? 0n);
   if (targets.some((c) => c.allocated! < 0n)) ctx.warnings.push('a listed line has a negative allocated price');
   // optional lines show their own (or pinned) price; hidden optional lines are not offered
@@ -72,12 +79,17 @@ export function allocatePrices(ctx: Ctx, lines: LineTotals, subtotal: bigint): L
   // a bundle's sub-lines share the master's allocated price in proportion to their prices
   for (const m of top) {
     if (!m.input.is_bundle_master || m.allocated === null || m.children.length === 0) continue;
-    const parts = spreadCents(m.allocated, m.children.map((ch) => ({ id: ch.input.id, weight: ch.price })));
+    const parts = spreadCents(
+      m.allocated,
+      m.children.map((ch) => ({ id: ch.input.id, weight: ch.price })),
+    );
     for (const ch of m.children) ch.allocated = parts.get(idKey(ch.input.id)) ?? 0n;
   }
   for (const c of top) {
     if (c.override !== null && (c.hidden || c.allocated !== c.override)) {
-      ctx.warnings.push(`${c.path}: price_override not applied (${c.hidden ? 'hidden line' : 'nothing to take the difference'})`);
+      ctx.warnings.push(
+        `${c.path}: price_override not applied (${c.hidden ? 'hidden line' : 'nothing to take the difference'})`,
+      );
     }
   }
   return targets;

@@ -34,25 +34,36 @@ function compiled(ctx: Ctx, text: string, path: string): CompiledFormula {
 }
 
 /** A trucking haul: loads of `tons`, the cycle of one load, and the truck hours that are costed. */
-function haulOf(cl: CostLineInput, tons: Rational, path: string): { result: HaulResult; hours: Rational; text: string } {
+function haulOf(
+  cl: CostLineInput,
+  tons: Rational,
+  path: string,
+): { result: HaulResult; hours: Rational; text: string } {
   const h = cl.haul!;
   if (h.material !== 'asphalt' && h.material !== 'millings' && h.material !== 'spoil') {
     throw new PricingError('bad_haul', 'haul.material must be asphalt, millings or spoil', `${path}.haul.material`);
   }
   const cap = readReq(h.truck_capacity_tons, `${path}.haul.truck_capacity_tons`);
-  if (cap.cmp(ZERO) <= 0) throw new PricingError('bad_haul', 'truck capacity must be more than 0', `${path}.haul.truck_capacity_tons`);
+  if (cap.cmp(ZERO) <= 0)
+    throw new PricingError('bad_haul', 'truck capacity must be more than 0', `${path}.haul.truck_capacity_tons`);
   const loadUnload = readOpt(h.load_unload_hr, `${path}.haul.load_unload_hr`) ?? ZERO;
-  if (loadUnload.isNegative()) throw new PricingError('bad_haul', 'must not be negative', `${path}.haul.load_unload_hr`);
+  if (loadUnload.isNegative())
+    throw new PricingError('bad_haul', 'must not be negative', `${path}.haul.load_unload_hr`);
   const kind = h.route?.kind ?? 'plant_round_trip';
   let driving: Rational;
   let drivingText: string;
   if (kind === 'three_leg') {
     const legs = h.route?.legs_hr;
     if (!Array.isArray(legs) || legs.length !== 3) {
-      throw new PricingError('bad_route', 'a three_leg route needs legs_hr with 3 leg times in hours', `${path}.haul.route.legs_hr`);
+      throw new PricingError(
+        'bad_route',
+        'a three_leg route needs legs_hr with 3 leg times in hours',
+        `${path}.haul.route.legs_hr`,
+      );
     }
     const vals = legs.map((v, i) => readReq(v, `${path}.haul.route.legs_hr[${i}]`));
-    if (vals.some((v) => v.isNegative())) throw new PricingError('bad_route', 'leg times must not be negative', `${path}.haul.route.legs_hr`);
+    if (vals.some((v) => v.isNegative()))
+      throw new PricingError('bad_route', 'leg times must not be negative', `${path}.haul.route.legs_hr`);
     driving = vals.reduce((a, b) => a.add(b), ZERO);
     drivingText = `legs ${vals.map((v) => num(v)).join(' + ')} h`;
   } else if (kind === 'plant_round_trip' || kind === 'dump_round_trip') {
@@ -65,7 +76,11 @@ function haulOf(cl: CostLineInput, tons: Rational, path: string): { result: Haul
     driving = one.mul(Rational.int(2));
     drivingText = `2 × ${num(one)} h ${kind === 'dump_round_trip' ? 'job↔dump' : 'plant↔job'}`;
   } else {
-    throw new PricingError('bad_route', 'route.kind must be plant_round_trip, three_leg or dump_round_trip', `${path}.haul.route.kind`);
+    throw new PricingError(
+      'bad_route',
+      'route.kind must be plant_round_trip, three_leg or dump_round_trip',
+      `${path}.haul.route.kind`,
+    );
   }
   const loads = tons.cmp(ZERO) <= 0 ? 0n : tons.div(cap).ceil();
   const cycle = driving.add(loadUnload);
@@ -91,8 +106,14 @@ function haulOf(cl: CostLineInput, tons: Rational, path: string): { result: Haul
 
 /** One cost line of `line`, with the line's method, rate, formula variables and quantity. */
 export function priceCostLine(
-  ctx: Ctx, line: LineInput, lineMethod: PricingMethod, lineRate: Rational, vars: Map<string, Rational>,
-  lineQty: Rational, cl: CostLineInput, path: string,
+  ctx: Ctx,
+  line: LineInput,
+  lineMethod: PricingMethod,
+  lineRate: Rational,
+  vars: Map<string, Rational>,
+  lineQty: Rational,
+  cl: CostLineInput,
+  path: string,
 ): CostLineCalc {
   const parts: string[] = [];
   let base: Rational;
@@ -105,7 +126,8 @@ export function priceCostLine(
     try {
       base = f.evaluate(vars);
     } catch (e) {
-      if (e instanceof FormulaError) throw new PricingError(`formula_${e.code}`, e.message, `${path}.quantity_formula`, { cause: e });
+      if (e instanceof FormulaError)
+        throw new PricingError(`formula_${e.code}`, e.message, `${path}.quantity_formula`, { cause: e });
       throw e;
     }
     parts.push(`${cl.quantity_formula} = ${num(base)}`);
@@ -120,7 +142,8 @@ export function priceCostLine(
   let haul: HaulResult | null = null;
   let unit = cl.unit ?? null;
   if (cl.haul) {
-    if (cl.type !== 'trucking') throw new PricingError('bad_haul', 'only trucking cost lines carry a haul', `${path}.haul`);
+    if (cl.type !== 'trucking')
+      throw new PricingError('bad_haul', 'only trucking cost lines carry a haul', `${path}.haul`);
     const h = haulOf(cl, q, path);
     haul = h.result;
     parts.push(h.text);

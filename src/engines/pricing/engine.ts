@@ -16,9 +16,10 @@ import type { EstimateInput, EstimateResult } from './types.ts';
  * is listed), the price with tax, and the optional lines' total.
  */
 function taxAndPrice(taxRate: Rational, targets: LineCalc[], top: LineCalc[], subtotal: bigint) {
-  const taxable = targets.length === 0
-    ? subtotal
-    : targets.filter((c) => c.input.taxable !== false).reduce((s, c) => s + c.allocated!, 0n);
+  const taxable =
+    targets.length === 0
+      ? subtotal
+      : targets.filter((c) => c.input.taxable !== false).reduce((s, c) => s + c.allocated!, 0n);
   const tax = cents(taxRate.mul(Rational.cents(taxable)));
   const optionalTotal = top.filter((c) => c.optional && !c.hidden).reduce((s, c) => s + c.allocated!, 0n);
   return { taxable, tax, price: subtotal + tax, optionalTotal };
@@ -36,8 +37,17 @@ export function priceEstimate(input: EstimateInput): EstimateResult {
   const { taxable, tax, price, optionalTotal } = taxAndPrice(pricing.taxRate, targets, lines.top, subtotal);
   const margin = subtotal - totalCost;
   const explain = explainEstimate({
-    linesCost: lines.linesCost, linesPrice: lines.linesPrice, countedLines: lines.counted.length, jobCosts,
-    subtotal, taxRate: pricing.taxRate, taxable, tax, price, totalCost, margin,
+    linesCost: lines.linesCost,
+    linesPrice: lines.linesPrice,
+    countedLines: lines.counted.length,
+    jobCosts,
+    subtotal,
+    taxRate: pricing.taxRate,
+    taxable,
+    tax,
+    price,
+    totalCost,
+    margin,
   });
 
   return {

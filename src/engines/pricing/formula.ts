@@ -77,7 +77,7 @@ function tokenize(text: string): Token[] {
         while (i < text.length && text[i] >= '0' && text[i] <= '9') i++;
         if (i === fracStart && i - 1 === start) throw new FormulaError('syntax', `unexpected "."`, start, text);
       }
-      if (text[i] === '.' ) throw new FormulaError('syntax', 'malformed number', start, text);
+      if (text[i] === '.') throw new FormulaError('syntax', 'malformed number', start, text);
       out.push({ kind: 'num', text: text.slice(start, i), pos: start });
       continue;
     }
@@ -284,7 +284,12 @@ class Parser {
           if (!b) return Rational.int(x.roundInt());
           const d = b(env);
           if (!d.isInteger() || d.abs().cmp(Rational.int(12)) > 0) {
-            throw new FormulaError('bad_digits', 'round digits must be a whole number between -12 and 12', nameTok.pos, text);
+            throw new FormulaError(
+              'bad_digits',
+              'round digits must be a whole number between -12 and 12',
+              nameTok.pos,
+              text,
+            );
           }
           return x.round(Number(d.n));
         };
@@ -316,7 +321,12 @@ export interface CompiledFormula {
 export function compileFormula(text: string, allowedVariables?: Iterable<string>): CompiledFormula {
   if (typeof text !== 'string') throw new FormulaError('syntax', 'formula must be text', 0, String(text));
   if (text.length > MAX_FORMULA_LENGTH) {
-    throw new FormulaError('too_long', `formula is longer than ${MAX_FORMULA_LENGTH} characters`, MAX_FORMULA_LENGTH, text);
+    throw new FormulaError(
+      'too_long',
+      `formula is longer than ${MAX_FORMULA_LENGTH} characters`,
+      MAX_FORMULA_LENGTH,
+      text,
+    );
   }
   const allowed = allowedVariables ? new Set(allowedVariables) : null;
   const parser = new Parser(text, tokenize(text), allowed);

@@ -25,7 +25,8 @@ function readNum(v: unknown, path: string, opts: { nullable?: boolean } = {}): R
     if (opts.nullable) return null;
     throw new PricingError('missing_value', 'a number is required', path);
   }
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new PricingError('bad_number', 'must be a finite number', path);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new PricingError('bad_number', 'must be a finite number', path);
   return Rational.from(v);
 }
 export function readReq(v: unknown, path: string): Rational {
@@ -36,8 +37,10 @@ export function readOpt(v: unknown, path: string): Rational | null {
 }
 
 export function checkRate(method: PricingMethod, rate: Rational, path: string): void {
-  if (method === 'margin' && rate.cmp(ONE) >= 0) throw new PricingError('bad_rate', 'a margin must be less than 1 (100%)', path);
-  if (method === 'markup' && rate.cmp(ONE.neg()) <= 0) throw new PricingError('bad_rate', 'a markup must be more than -1 (-100%)', path);
+  if (method === 'margin' && rate.cmp(ONE) >= 0)
+    throw new PricingError('bad_rate', 'a margin must be less than 1 (100%)', path);
+  if (method === 'markup' && rate.cmp(ONE.neg()) <= 0)
+    throw new PricingError('bad_rate', 'a markup must be more than -1 (-100%)', path);
 }
 export function checkMethod(m: unknown, path: string): PricingMethod {
   if (m !== 'markup' && m !== 'margin') throw new PricingError('bad_method', 'must be "markup" or "margin"', path);
@@ -73,7 +76,8 @@ export interface Pricing {
 
 /** Phase 1: the estimate's method and rate (lines and cost lines follow them), contingency, tax and minimum. */
 export function readPricing(input: EstimateInput): Pricing {
-  if (!input || typeof input !== 'object' || !input.pricing) throw new PricingError('missing_value', 'pricing is required', 'pricing');
+  if (!input || typeof input !== 'object' || !input.pricing)
+    throw new PricingError('missing_value', 'pricing is required', 'pricing');
   const p = input.pricing;
   const method = checkMethod(p.markup_method, 'pricing.markup_method');
   const rate = readReq(p.markup_rate, 'pricing.markup_rate');
@@ -84,7 +88,10 @@ export function readPricing(input: EstimateInput): Pricing {
   return { ctx: { method, rate, formulas: new Map(), warnings: [] }, contingencyRate, taxRate, minimum };
 }
 
-export interface RawLine { line: LineInput; path: string }
+export interface RawLine {
+  line: LineInput;
+  path: string;
+}
 
 /**
  * Phase 2: the lines in order (the flat list, then each area's), each with its path. Ids are
@@ -107,9 +114,18 @@ export function gatherLines(input: EstimateInput): RawLine[] {
     if (parent === null || parent === undefined) continue;
     const master = byId.get(idKey(parent));
     if (!master || !master.is_bundle_master) {
-      throw new PricingError('bad_bundle', `bundle parent ${parent} is not a bundle master line of this estimate`, `${path}.bundle_parent_service_id`);
+      throw new PricingError(
+        'bad_bundle',
+        `bundle parent ${parent} is not a bundle master line of this estimate`,
+        `${path}.bundle_parent_service_id`,
+      );
     }
-    if (line.is_bundle_master) throw new PricingError('bad_bundle', 'a bundle master cannot be inside another bundle', `${path}.is_bundle_master`);
+    if (line.is_bundle_master)
+      throw new PricingError(
+        'bad_bundle',
+        'a bundle master cannot be inside another bundle',
+        `${path}.is_bundle_master`,
+      );
   }
   return raw;
 }

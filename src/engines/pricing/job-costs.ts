@@ -19,11 +19,22 @@ export interface JobCostSheet {
 }
 
 /** Mobilization, overhead and contingency: costs priced with the estimate's method and rate. */
-function markedUpCosts(ctx: Ctx, jc: JobCostsInput, contingencyRate: Rational | null, linesCost: bigint, sheet: JobCostSheet): void {
+function markedUpCosts(
+  ctx: Ctx,
+  jc: JobCostsInput,
+  contingencyRate: Rational | null,
+  linesCost: bigint,
+  sheet: JobCostSheet,
+): void {
   const { method, rate } = ctx;
   const addMarkedUp = (kind: JobCostResult['kind'], cost: bigint, why: string) => {
     const price = priceOfCost(cost, method, rate);
-    sheet.jobCosts.push({ kind, cost: dollars(cost), price: dollars(price), explain: `${why}; ${methodText(method, rate)} = ${money(price)} price` });
+    sheet.jobCosts.push({
+      kind,
+      cost: dollars(cost),
+      price: dollars(price),
+      explain: `${why}; ${methodText(method, rate)} = ${money(price)} price`,
+    });
     return price;
   };
   const mob = readOpt(jc.mobilization, 'job_costs.mobilization');
@@ -37,15 +48,23 @@ function markedUpCosts(ctx: Ctx, jc: JobCostsInput, contingencyRate: Rational | 
   let ohCost = 0n;
   if ((ohAmount && !ohAmount.isZero()) || (ohRate && !ohRate.isZero())) {
     ohCost = cents((ohAmount ?? ZERO).add((ohRate ?? ZERO).mul(Rational.cents(linesCost))));
-    const why = [ohAmount && !ohAmount.isZero() ? `${money(cents(ohAmount))} fixed` : '', ohRate && !ohRate.isZero() ? `${pct(ohRate)} × ${money(linesCost)} line cost` : '']
-      .filter(Boolean).join(' + ');
+    const why = [
+      ohAmount && !ohAmount.isZero() ? `${money(cents(ohAmount))} fixed` : '',
+      ohRate && !ohRate.isZero() ? `${pct(ohRate)} × ${money(linesCost)} line cost` : '',
+    ]
+      .filter(Boolean)
+      .join(' + ');
     sheet.subtotal += addMarkedUp('overhead', ohCost, `overhead ${why} = ${money(ohCost)} cost`);
     sheet.jobCost += ohCost;
   }
   if (contingencyRate && !contingencyRate.isZero()) {
     const baseCost = linesCost + mobCost + ohCost;
     const cCost = cents(contingencyRate.mul(Rational.cents(baseCost)));
-    sheet.subtotal += addMarkedUp('contingency', cCost, `contingency ${pct(contingencyRate)} × ${money(baseCost)} = ${money(cCost)} cost`);
+    sheet.subtotal += addMarkedUp(
+      'contingency',
+      cCost,
+      `contingency ${pct(contingencyRate)} × ${money(baseCost)} = ${money(cCost)} cost`,
+    );
     sheet.jobCost += cCost;
   }
 }
@@ -55,7 +74,12 @@ function bond(jc: JobCostsInput, sheet: JobCostSheet): void {
   const bondRate = readOpt(jc.bond_rate, 'job_costs.bond_rate');
   if (bondRate && !bondRate.isZero()) {
     const amount = cents(bondRate.mul(Rational.cents(sheet.subtotal)));
-    sheet.jobCosts.push({ kind: 'bond', cost: dollars(amount), price: dollars(amount), explain: `bond ${pct(bondRate)} × ${money(sheet.subtotal)} = ${money(amount)} (at cost)` });
+    sheet.jobCosts.push({
+      kind: 'bond',
+      cost: dollars(amount),
+      price: dollars(amount),
+      explain: `bond ${pct(bondRate)} × ${money(sheet.subtotal)} = ${money(amount)} (at cost)`,
+    });
     sheet.jobCost += amount;
     sheet.subtotal += amount;
   }
@@ -66,7 +90,12 @@ function minimumCharge(minimum: Rational, sheet: JobCostSheet): void {
   const minC = cents(minimum);
   if (sheet.subtotal < minC) {
     const uplift = minC - sheet.subtotal;
-    sheet.jobCosts.push({ kind: 'minimum_charge', cost: 0, price: dollars(uplift), explain: `minimum charge ${money(minC)} − ${money(sheet.subtotal)} = ${money(uplift)} added` });
+    sheet.jobCosts.push({
+      kind: 'minimum_charge',
+      cost: 0,
+      price: dollars(uplift),
+      explain: `minimum charge ${money(minC)} − ${money(sheet.subtotal)} = ${money(uplift)} added`,
+    });
     sheet.subtotal = minC;
   }
 }
@@ -74,16 +103,24 @@ function minimumCharge(minimum: Rational, sheet: JobCostSheet): void {
 /** The subtotal rounded up (or to the nearest) multiple of the increment; the difference is price with no cost. */
 function roundSubtotal(rounding: NonNullable<JobCostsInput['rounding']>, sheet: JobCostSheet): void {
   const inc = readReq(rounding.increment, 'job_costs.rounding.increment');
-  if (inc.cmp(ZERO) <= 0) throw new PricingError('bad_rounding', 'increment must be more than 0', 'job_costs.rounding.increment');
+  if (inc.cmp(ZERO) <= 0)
+    throw new PricingError('bad_rounding', 'increment must be more than 0', 'job_costs.rounding.increment');
   const incC = cents(inc);
-  if (incC <= 0n) throw new PricingError('bad_rounding', 'increment must be at least one cent', 'job_costs.rounding.increment');
+  if (incC <= 0n)
+    throw new PricingError('bad_rounding', 'increment must be at least one cent', 'job_costs.rounding.increment');
   const mode = rounding.mode ?? 'up';
-  if (mode !== 'up' && mode !== 'nearest') throw new PricingError('bad_rounding', 'mode must be up or nearest', 'job_costs.rounding.mode');
+  if (mode !== 'up' && mode !== 'nearest')
+    throw new PricingError('bad_rounding', 'mode must be up or nearest', 'job_costs.rounding.mode');
   const steps = Rational.of(sheet.subtotal, incC);
   const rounded = (mode === 'up' ? steps.ceil() : steps.roundInt()) * incC;
   const diff = rounded - sheet.subtotal;
   if (diff !== 0n) {
-    sheet.jobCosts.push({ kind: 'rounding', cost: 0, price: dollars(diff), explain: `round ${money(sheet.subtotal)} ${mode} to a multiple of ${money(incC)} = ${money(rounded)}` });
+    sheet.jobCosts.push({
+      kind: 'rounding',
+      cost: 0,
+      price: dollars(diff),
+      explain: `round ${money(sheet.subtotal)} ${mode} to a multiple of ${money(incC)} = ${money(rounded)}`,
+    });
     sheet.subtotal = rounded;
   }
 }
@@ -92,7 +129,11 @@ function roundSubtotal(rounding: NonNullable<JobCostsInput['rounding']>, sheet: 
  * Phase 6: the job-level costs in order, from the counted lines' price to the subtotal. The
  * minimum charge and rounding apply only when some line is counted.
  */
-export function jobCostsToSubtotal(pricing: Pricing, jobCostsInput: JobCostsInput | null | undefined, lines: LineTotals): JobCostSheet {
+export function jobCostsToSubtotal(
+  pricing: Pricing,
+  jobCostsInput: JobCostsInput | null | undefined,
+  lines: LineTotals,
+): JobCostSheet {
   const jc = jobCostsInput ?? {};
   const anyCounted = lines.counted.length > 0;
   const sheet: JobCostSheet = { jobCosts: [], jobCost: 0n, subtotal: lines.linesPrice };

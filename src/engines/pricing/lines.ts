@@ -3,7 +3,17 @@
 // cost and price summed, and each line's result.
 import { priceCostLine } from './cost-lines.ts';
 import { methodText, money, num } from './explain.ts';
-import { checkMethod, checkRate, compareIds, idKey, PricingError, readOpt, readReq, type Ctx, type RawLine } from './inputs.ts';
+import {
+  checkMethod,
+  checkRate,
+  compareIds,
+  idKey,
+  PricingError,
+  readOpt,
+  readReq,
+  type Ctx,
+  type RawLine,
+} from './inputs.ts';
 import { Rational } from './rational.ts';
 import { cents, dollars, frac4, marginFraction, priceOfCost } from './rounding.ts';
 import type { CostLineResult, LineInput, LineResult, PricingMethod } from './types.ts';
@@ -36,9 +46,21 @@ function priceLine(ctx: Ctx, line: LineInput, path: string, isChild: boolean): L
   checkRate(method, rate, `${path}.pricing_rate`);
   const ov = readOpt(line.price_override, `${path}.price_override`);
   const calc: LineCalc = {
-    input: line, path, qty, method, rate, cost: 0n, price: 0n, costLines: [], explain: '', isChild,
-    children: [], optional: !!line.is_optional, hidden: !!line.hide_on_proposal,
-    override: ov ? cents(ov) : null, allocated: null,
+    input: line,
+    path,
+    qty,
+    method,
+    rate,
+    cost: 0n,
+    price: 0n,
+    costLines: [],
+    explain: '',
+    isChild,
+    children: [],
+    optional: !!line.is_optional,
+    hidden: !!line.hide_on_proposal,
+    override: ov ? cents(ov) : null,
+    allocated: null,
   };
   if (line.is_bundle_master) return calc; // rolled up from its children later
 
@@ -107,7 +129,8 @@ export function rollUpBundles(ctx: Ctx, calcs: LineCalc[]): void {
     c.cost = c.children.reduce((s, ch) => s + ch.cost, 0n);
     c.price = c.children.reduce((s, ch) => s + ch.price, 0n);
     c.explain = `bundle of ${c.children.length} sub-line${c.children.length === 1 ? '' : 's'}: ${money(c.cost)} cost, ${money(c.price)} price`;
-    if (c.input.cost_lines?.length) ctx.warnings.push(`${c.path}: a bundle master's own cost lines are ignored (its sub-lines carry the cost)`);
+    if (c.input.cost_lines?.length)
+      ctx.warnings.push(`${c.path}: a bundle master's own cost lines are ignored (its sub-lines carry the cost)`);
     for (const ch of c.children) {
       if (ch.optional !== c.optional) ctx.warnings.push(`${ch.path}: is_optional follows the bundle master`);
       ch.optional = c.optional;

@@ -42,51 +42,71 @@ export function adminRoutes(app: FastifyInstance, database: Database, token: str
     installTextGuard(scope);
     const hide = { schema: { hide: true } };
     const firm = { schema: { hide: true, params: Type.Object({ firm_id: Type.String() }) } };
-    const firmUser = { schema: { hide: true, params: Type.Object({ firm_id: Type.String(), user_id: Type.String() }) } };
+    const firmUser = {
+      schema: { hide: true, params: Type.Object({ firm_id: Type.String(), user_id: Type.String() }) },
+    };
     const firmKey = { schema: { hide: true, params: Type.Object({ firm_id: Type.String(), key_id: Type.String() }) } };
     const partnerKey = { schema: { hide: true, params: Type.Object({ key_id: Type.String() }) } };
     // mode is checked by the service (the CLI passes it too), so any value reaches it as sent.
     const catalogImport = {
       bodyLimit: 16 * 1024 * 1024,
-      schema: { hide: true, params: Type.Object({ firm_id: Type.String() }), querystring: Type.Object({ mode: Type.Optional(Type.Unknown()) }) },
+      schema: {
+        hide: true,
+        params: Type.Object({ firm_id: Type.String() }),
+        querystring: Type.Object({ mode: Type.Optional(Type.Unknown()) }),
+      },
     };
 
     scope.get('/admin/v1/workspaces', hide, async () => ({ data: await listWorkspaces(database) }));
     scope.post('/admin/v1/workspaces', hide, async (request, reply) =>
-      reply.status(201).send({ data: await createWorkspace(database, request.body) }));
-    scope.get('/admin/v1/workspaces/:firm_id', firm, async (request) =>
-      ({ data: await getWorkspace(database, idOf(request.params.firm_id)) }));
-    scope.patch('/admin/v1/workspaces/:firm_id', firm, async (request) =>
-      ({ data: await updateWorkspace(database, idOf(request.params.firm_id), request.body) }));
+      reply.status(201).send({ data: await createWorkspace(database, request.body) }),
+    );
+    scope.get('/admin/v1/workspaces/:firm_id', firm, async (request) => ({
+      data: await getWorkspace(database, idOf(request.params.firm_id)),
+    }));
+    scope.patch('/admin/v1/workspaces/:firm_id', firm, async (request) => ({
+      data: await updateWorkspace(database, idOf(request.params.firm_id), request.body),
+    }));
     scope.post('/admin/v1/workspaces/:firm_id/job-stages', firm, async (request, reply) =>
-      reply.status(201).send({ data: await addJobStage(database, idOf(request.params.firm_id), request.body) }));
+      reply.status(201).send({ data: await addJobStage(database, idOf(request.params.firm_id), request.body) }),
+    );
 
-    scope.get('/admin/v1/workspaces/:firm_id/catalog', firm, async (request) =>
-      ({ data: await exportCatalog(database, idOf(request.params.firm_id)) }));
+    scope.get('/admin/v1/workspaces/:firm_id/catalog', firm, async (request) => ({
+      data: await exportCatalog(database, idOf(request.params.firm_id)),
+    }));
     scope.post('/admin/v1/workspaces/:firm_id/catalog/import', catalogImport, async (request) => {
       const { mode } = request.query;
       return { data: await importCatalog(database, idOf(request.params.firm_id), request.body, mode ?? 'merge') };
     });
 
-    scope.get('/admin/v1/workspaces/:firm_id/users', firm, async (request) =>
-      ({ data: await listUsers(database, idOf(request.params.firm_id)) }));
+    scope.get('/admin/v1/workspaces/:firm_id/users', firm, async (request) => ({
+      data: await listUsers(database, idOf(request.params.firm_id)),
+    }));
     scope.post('/admin/v1/workspaces/:firm_id/users', firm, async (request, reply) =>
-      reply.status(201).send({ data: await createUser(database, idOf(request.params.firm_id), request.body) }));
-    scope.patch('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) =>
-      ({ data: await updateUser(database, idOf(request.params.firm_id), idOf(request.params.user_id), request.body) }));
-    scope.delete('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) =>
-      ({ data: await removeUser(database, idOf(request.params.firm_id), idOf(request.params.user_id)) }));
+      reply.status(201).send({ data: await createUser(database, idOf(request.params.firm_id), request.body) }),
+    );
+    scope.patch('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) => ({
+      data: await updateUser(database, idOf(request.params.firm_id), idOf(request.params.user_id), request.body),
+    }));
+    scope.delete('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) => ({
+      data: await removeUser(database, idOf(request.params.firm_id), idOf(request.params.user_id)),
+    }));
 
-    scope.get('/admin/v1/workspaces/:firm_id/api-keys', firm, async (request) =>
-      ({ data: await listApiKeys(database, idOf(request.params.firm_id)) }));
+    scope.get('/admin/v1/workspaces/:firm_id/api-keys', firm, async (request) => ({
+      data: await listApiKeys(database, idOf(request.params.firm_id)),
+    }));
     scope.post('/admin/v1/workspaces/:firm_id/api-keys', firm, async (request, reply) =>
-      reply.status(201).send({ data: await createApiKey(database, idOf(request.params.firm_id), request.body) }));
-    scope.delete('/admin/v1/workspaces/:firm_id/api-keys/:key_id', firmKey, async (request) =>
-      ({ data: await revokeApiKey(database, idOf(request.params.firm_id), idOf(request.params.key_id)) }));
+      reply.status(201).send({ data: await createApiKey(database, idOf(request.params.firm_id), request.body) }),
+    );
+    scope.delete('/admin/v1/workspaces/:firm_id/api-keys/:key_id', firmKey, async (request) => ({
+      data: await revokeApiKey(database, idOf(request.params.firm_id), idOf(request.params.key_id)),
+    }));
 
     scope.post('/admin/v1/partner-keys', hide, async (request, reply) =>
-      reply.status(201).send({ data: await createPartnerKey(database, request.body) }));
-    scope.delete('/admin/v1/partner-keys/:key_id', partnerKey, async (request) =>
-      ({ data: await revokePartnerKey(database, idOf(request.params.key_id)) }));
+      reply.status(201).send({ data: await createPartnerKey(database, request.body) }),
+    );
+    scope.delete('/admin/v1/partner-keys/:key_id', partnerKey, async (request) => ({
+      data: await revokePartnerKey(database, idOf(request.params.key_id)),
+    }));
   });
 }

@@ -7,14 +7,19 @@ import { SettingsSchema } from '#platform/workspace.ts';
 
 const Id = RecordId();
 
-const Division = Type.Object({ key: Type.String({ minLength: 1, maxLength: 50 }), name: Type.String({ minLength: 1, maxLength: 100 }) },
-  { additionalProperties: false });
-export const StageInput = Body({
-  key: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9_]+$' }),
-  label: Type.String({ minLength: 1, maxLength: 100 }),
-  type: OneOf(['open', 'won', 'lost', 'excluded']),
-  completed: Type.Boolean({ description: "the workspace's completed stage (at most one)" }),
-}, { required: ['key', 'label', 'type'] });
+const Division = Type.Object(
+  { key: Type.String({ minLength: 1, maxLength: 50 }), name: Type.String({ minLength: 1, maxLength: 100 }) },
+  { additionalProperties: false },
+);
+export const StageInput = Body(
+  {
+    key: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9_]+$' }),
+    label: Type.String({ minLength: 1, maxLength: 100 }),
+    type: OneOf(['open', 'won', 'lost', 'excluded']),
+    completed: Type.Boolean({ description: "the workspace's completed stage (at most one)" }),
+  },
+  { required: ['key', 'label', 'type'] },
+);
 
 const profile = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -34,33 +39,62 @@ const workspaceFields = {
   subscription_status: OneOf(SUBSCRIPTION_STATUSES),
   timezone: Type.String({ minLength: 1, maxLength: 64 }),
   settings: Type.Partial(SettingsSchema, { additionalProperties: false }),
-  job_types: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^,]+$' }), { maxItems: 200, uniqueItems: true }),
+  job_types: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^,]+$' }), {
+    maxItems: 200,
+    uniqueItems: true,
+  }),
   divisions: Type.Array(Division, { maxItems: 100 }),
 };
 
-export const CreateWorkspaceInput = Body({
-  ...workspaceFields,
-  owner: OwnerInput,
-  job_stages: Type.Array(StageInput, { maxItems: 50, description: 'stages added after the built-in lead, active, won, lost' }),
-  starter_catalog: Type.Boolean({ description: 'give the workspace the starter catalog (default true)' }),
-}, { required: ['name', 'owner'] });
+export const CreateWorkspaceInput = Body(
+  {
+    ...workspaceFields,
+    owner: OwnerInput,
+    job_stages: Type.Array(StageInput, {
+      maxItems: 50,
+      description: 'stages added after the built-in lead, active, won, lost',
+    }),
+    starter_catalog: Type.Boolean({ description: 'give the workspace the starter catalog (default true)' }),
+  },
+  { required: ['name', 'owner'] },
+);
 
 export const UpdateWorkspaceInput = Body(workspaceFields);
 
-export const CreateUserInput = Body({
-  ...profile, role: OneOf(ROLES), estimating_role: OneOf(ESTIMATING_ROLES), ...flags,
-}, { required: ['name', 'email'] });
+export const CreateUserInput = Body(
+  {
+    ...profile,
+    role: OneOf(ROLES),
+    estimating_role: OneOf(ESTIMATING_ROLES),
+    ...flags,
+  },
+  { required: ['name', 'email'] },
+);
 
-export const UpdateUserInput = Body({ ...profile, role: OneOf(ROLES), estimating_role: OneOf(ESTIMATING_ROLES), ...flags });
+export const UpdateUserInput = Body({
+  ...profile,
+  role: OneOf(ROLES),
+  estimating_role: OneOf(ESTIMATING_ROLES),
+  ...flags,
+});
 
-export const CreateKeyInput = Body({
-  user_id: Id,
-  name: Type.String({ maxLength: 100 }),
-  permissions: Type.Array(OneOf(PERMISSIONS), { minItems: 1, uniqueItems: true }),
-}, { required: ['user_id', 'permissions'] });
+export const CreateKeyInput = Body(
+  {
+    user_id: Id,
+    name: Type.String({ maxLength: 100 }),
+    permissions: Type.Array(OneOf(PERMISSIONS), { minItems: 1, uniqueItems: true }),
+  },
+  { required: ['user_id', 'permissions'] },
+);
 
-export const CreatePartnerKeyInput = Body({
-  name: Type.String({ maxLength: 100 }),
-  grants: Type.Array(Type.Object({ firm_id: Id, user_id: Id }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
-  permissions: Type.Array(OneOf(PERMISSIONS), { minItems: 1, uniqueItems: true }),
-}, { required: ['grants', 'permissions'] });
+export const CreatePartnerKeyInput = Body(
+  {
+    name: Type.String({ maxLength: 100 }),
+    grants: Type.Array(Type.Object({ firm_id: Id, user_id: Id }, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: 1000,
+    }),
+    permissions: Type.Array(OneOf(PERMISSIONS), { minItems: 1, uniqueItems: true }),
+  },
+  { required: ['grants', 'permissions'] },
+);

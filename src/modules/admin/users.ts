@@ -43,28 +43,41 @@ export async function insertUser(db: Executor, firmId: number, input: CreateUser
   const role = (input.role ?? 'member') as Role;
   const defaults = defaultFlags(role);
   const t = now();
-  const flagValues = Object.fromEntries(USER_FLAGS.map((f) => [f, flag(input[f] ?? defaults[f])])) as Record<(typeof USER_FLAGS)[number], Flag>;
-  return db.insertInto('users').values({
-    firm_id: firmId,
-    name: input.name,
-    username: input.username ?? input.email,
-    email: input.email.toLowerCase(),
-    role,
-    estimating_role: input.estimating_role ?? defaults.estimating_role,
-    job_title: input.job_title ?? null,
-    phone_number: phoneField(input.phone_number, 'phone_number') ?? null,
-    headshot_url: input.headshot_url ?? null,
-    ...flagValues,
-    removed_at: null,
-    created_at: t,
-    updated_at: t,
-  }).returningAll().executeTakeFirstOrThrow();
+  const flagValues = Object.fromEntries(USER_FLAGS.map((f) => [f, flag(input[f] ?? defaults[f])])) as Record<
+    (typeof USER_FLAGS)[number],
+    Flag
+  >;
+  return db
+    .insertInto('users')
+    .values({
+      firm_id: firmId,
+      name: input.name,
+      username: input.username ?? input.email,
+      email: input.email.toLowerCase(),
+      role,
+      estimating_role: input.estimating_role ?? defaults.estimating_role,
+      job_title: input.job_title ?? null,
+      phone_number: phoneField(input.phone_number, 'phone_number') ?? null,
+      headshot_url: input.headshot_url ?? null,
+      ...flagValues,
+      removed_at: null,
+      created_at: t,
+      updated_at: t,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 async function assertEmailFree(db: Executor, firmId: number, email: string, selfId: number | null): Promise<void> {
-  const holder = await db.selectFrom('users').select('id').where('firm_id', '=', firmId)
-    .where('email', '=', email.toLowerCase()).where('removed_at', 'is', null).executeTakeFirst();
-  if (holder && holder.id !== selfId) throw conflict('Email already used by a user of this workspace', { user_id: holder.id });
+  const holder = await db
+    .selectFrom('users')
+    .select('id')
+    .where('firm_id', '=', firmId)
+    .where('email', '=', email.toLowerCase())
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+  if (holder && holder.id !== selfId)
+    throw conflict('Email already used by a user of this workspace', { user_id: holder.id });
 }
 
 export async function createUser(database: Database, firmId: number, body: unknown) {
@@ -77,43 +90,65 @@ export async function createUser(database: Database, firmId: number, body: unkno
 }
 
 export async function userOrThrow(db: Executor, firmId: number, userId: number): Promise<User> {
-  const user = await db.selectFrom('users').selectAll().where('firm_id', '=', firmId).where('id', '=', userId).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (!user) throw userNotFound();
   return user;
 }
 
 export async function updateUser(database: Database, firmId: number, userId: number, body: unknown) {
   const input = validateBody<UpdateUser>(UpdateUserInput, body);
-  return afterwardsForgetKeys(inTransaction(database, async (trx) => {
-    const user = await userOrThrow(trx, firmId, userId);
-    if (input.email) await assertEmailFree(trx, firmId, input.email, userId);
-    const firm = await firmOrThrow(trx, firmId);
-    if (input.role && input.role !== 'owner' && firm.owner_user_id === userId) {
-      throw conflict('The workspace owner must keep the owner role');
-    }
-    const changes: Partial<User> = {};
-    for (const f of ['name', 'username', 'job_title', 'headshot_url', 'role', 'estimating_role'] as const) {
-      if (input[f] !== undefined) (changes as Record<string, unknown>)[f] = input[f];
-    }
-    if (input.email) changes.email = input.email.toLowerCase();
-    if (input.phone_number !== undefined) changes.phone_number = phoneField(input.phone_number, 'phone_number') ?? null;
-    for (const f of USER_FLAGS) if (input[f] !== undefined) changes[f] = input[f] ? 1 : 0;
-    if (Object.keys(changes).length === 0) return adminUserObject(user);
-    return adminUserObject(await trx.updateTable('users').set({ ...changes, updated_at: now() })
-      .where('id', '=', userId).returningAll().executeTakeFirstOrThrow());
-  }));
+  return afterwardsForgetKeys(
+    inTransaction(database, async (trx) => {
+      const user = await userOrThrow(trx, firmId, userId);
+      if (input.email) await assertEmailFree(trx, firmId, input.email, userId);
+      const firm = await firmOrThrow(trx, firmId);
+      if (input.role && input.role !== 'owner' && firm.owner_user_id === userId) {
+        throw conflict('The workspace owner must keep the owner role');
+      }
+      const changes: Partial<User> = {};
+      for (const f of ['name', 'username', 'job_title', 'headshot_url', 'role', 'estimating_role'] as const) {
+        if (input[f] !== undefined) (changes as Record<string, unknown>)[f] = input[f];
+      }
+      if (input.email) changes.email = input.email.toLowerCase();
+      if (input.phone_number !== undefined)
+        changes.phone_number = phoneField(input.phone_number, 'phone_number') ?? null;
+      for (const f of USER_FLAGS) if (input[f] !== undefined) changes[f] = input[f] ? 1 : 0;
+      if (Object.keys(changes).length === 0) return adminUserObject(user);
+      return adminUserObject(
+        await trx
+          .updateTable('users')
+          .set({ ...changes, updated_at: now() })
+          .where('id', '=', userId)
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+    }),
+  );
 }
 
 /** Removing a user keeps their records; their keys read on but answer 403 on writes. */
 export async function removeUser(database: Database, firmId: number, userId: number) {
-  return afterwardsForgetKeys(inTransaction(database, async (trx) => {
-    const user = await userOrThrow(trx, firmId, userId);
-    const firm = await firmOrThrow(trx, firmId);
-    if (firm.owner_user_id === userId) throw conflict('The workspace owner cannot be removed');
-    if (user.removed_at !== null) return adminUserObject(user);
-    return adminUserObject(await trx.updateTable('users').set({ removed_at: now(), updated_at: now() })
-      .where('id', '=', userId).returningAll().executeTakeFirstOrThrow());
-  }));
+  return afterwardsForgetKeys(
+    inTransaction(database, async (trx) => {
+      const user = await userOrThrow(trx, firmId, userId);
+      const firm = await firmOrThrow(trx, firmId);
+      if (firm.owner_user_id === userId) throw conflict('The workspace owner cannot be removed');
+      if (user.removed_at !== null) return adminUserObject(user);
+      return adminUserObject(
+        await trx
+          .updateTable('users')
+          .set({ removed_at: now(), updated_at: now() })
+          .where('id', '=', userId)
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+    }),
+  );
 }
 
 export async function listUsers(database: Database, firmId: number) {

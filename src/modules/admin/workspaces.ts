@@ -9,7 +9,14 @@ import { validateBody } from '#platform/ajv.ts';
 import { inTransaction } from '#platform/context.ts';
 import { badRequest, conflict } from '#platform/errors.ts';
 import { now, zWire } from '#platform/time.ts';
-import { BUILT_IN_STAGES, DEFAULT_JOB_TYPES, DEFAULT_SETTINGS, divisionsOf, jobTypesOf, settingsOf } from '#platform/workspace.ts';
+import {
+  BUILT_IN_STAGES,
+  DEFAULT_JOB_TYPES,
+  DEFAULT_SETTINGS,
+  divisionsOf,
+  jobTypesOf,
+  settingsOf,
+} from '#platform/workspace.ts';
 import { listStages } from '#crm/job-stages/repo.ts';
 import { applyCatalog } from '#estimating/catalog/document.ts';
 import { STARTER_CATALOG } from '#seed/starter-catalog.ts';
@@ -39,7 +46,13 @@ export function workspaceObject(firm: Firm, stages: Awaited<ReturnType<typeof li
     settings: settingsOf(firm),
     job_types: jobTypesOf(firm),
     divisions: divisionsOf(firm),
-    job_stages: stages.map((s) => ({ key: s.key, label: s.label, type: s.type, position: s.position, completed: s.is_completed === 1 })),
+    job_stages: stages.map((s) => ({
+      key: s.key,
+      label: s.label,
+      type: s.type,
+      position: s.position,
+      completed: s.is_completed === 1,
+    })),
     owner_user_id: firm.owner_user_id,
     created_at: zWire(firm.created_at),
     updated_at: zWire(firm.updated_at),
@@ -47,34 +60,51 @@ export function workspaceObject(firm: Firm, stages: Awaited<ReturnType<typeof li
 }
 
 async function insertStage(db: Executor, firmId: number, stage: Stage, position: number): Promise<void> {
-  if (stage.completed) await db.updateTable('job_stages').set({ is_completed: 0 }).where('firm_id', '=', firmId).execute();
-  await db.insertInto('job_stages').values({
-    firm_id: firmId, key: stage.key, label: stage.label, type: stage.type, position,
-    is_completed: stage.completed ? 1 : 0, created_at: now(),
-  }).execute();
+  if (stage.completed)
+    await db.updateTable('job_stages').set({ is_completed: 0 }).where('firm_id', '=', firmId).execute();
+  await db
+    .insertInto('job_stages')
+    .values({
+      firm_id: firmId,
+      key: stage.key,
+      label: stage.label,
+      type: stage.type,
+      position,
+      is_completed: stage.completed ? 1 : 0,
+      created_at: now(),
+    })
+    .execute();
 }
 
-export async function createWorkspace(database: Database, body: unknown): Promise<{ firm_id: number; owner_user_id: number }> {
+export async function createWorkspace(
+  database: Database,
+  body: unknown,
+): Promise<{ firm_id: number; owner_user_id: number }> {
   const input = validateBody<CreateWorkspace>(CreateWorkspaceInput, body);
   if (input.timezone) assertTimezone(input.timezone);
   const extra = input.job_stages ?? [];
   const keys = [...BUILT_IN_STAGES.map((s) => s.key as string), ...extra.map((s) => s.key)];
-  if (new Set(keys).size !== keys.length) throw badRequest('job_stages keys must be unique and must not repeat lead, active, won or lost');
+  if (new Set(keys).size !== keys.length)
+    throw badRequest('job_stages keys must be unique and must not repeat lead, active, won or lost');
   return inTransaction(database, async (trx) => {
     const t = now();
-    const firm = await trx.insertInto('firms').values({
-      name: input.name,
-      plan: input.plan ?? 'gold',
-      subscription_status: input.subscription_status ?? 'active',
-      timezone: input.timezone ?? 'UTC',
-      settings: JSON.stringify({ ...DEFAULT_SETTINGS, ...input.settings }),
-      job_types: JSON.stringify(input.job_types ?? DEFAULT_JOB_TYPES),
-      divisions: JSON.stringify(input.divisions ?? []),
-      owner_user_id: null,
-      next_job_number: 1001,
-      created_at: t,
-      updated_at: t,
-    }).returning('id').executeTakeFirstOrThrow();
+    const firm = await trx
+      .insertInto('firms')
+      .values({
+        name: input.name,
+        plan: input.plan ?? 'gold',
+        subscription_status: input.subscription_status ?? 'active',
+        timezone: input.timezone ?? 'UTC',
+        settings: JSON.stringify({ ...DEFAULT_SETTINGS, ...input.settings }),
+        job_types: JSON.stringify(input.job_types ?? DEFAULT_JOB_TYPES),
+        divisions: JSON.stringify(input.divisions ?? []),
+        owner_user_id: null,
+        next_job_number: 1001,
+        created_at: t,
+        updated_at: t,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     let position = 1;
     for (const s of BUILT_IN_STAGES) await insertStage(trx, firm.id, { ...s }, position++);
     for (const s of extra) await insertStage(trx, firm.id, s, position++);
@@ -99,31 +129,41 @@ export async function listWorkspaces(database: Database) {
 export async function updateWorkspace(database: Database, firmId: number, body: unknown) {
   const input = validateBody<UpdateWorkspace>(UpdateWorkspaceInput, body);
   if (input.timezone) assertTimezone(input.timezone);
-  await afterwardsForgetKeys(inTransaction(database, async (trx) => {
-    const firm = await firmOrThrow(trx, firmId);
-    const changes: Partial<Firm> = {};
-    if (input.name !== undefined) changes.name = input.name;
-    if (input.plan !== undefined) changes.plan = input.plan;
-    if (input.subscription_status !== undefined) changes.subscription_status = input.subscription_status;
-    if (input.timezone !== undefined) changes.timezone = input.timezone;
-    if (input.settings) changes.settings = JSON.stringify({ ...settingsOf(firm), ...input.settings });
-    if (input.job_types) changes.job_types = JSON.stringify(input.job_types);
-    if (input.divisions) changes.divisions = JSON.stringify(input.divisions);
-    if (Object.keys(changes).length > 0) {
-      await trx.updateTable('firms').set({ ...changes, updated_at: now() }).where('id', '=', firmId).execute();
-    }
-  }));
+  await afterwardsForgetKeys(
+    inTransaction(database, async (trx) => {
+      const firm = await firmOrThrow(trx, firmId);
+      const changes: Partial<Firm> = {};
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.plan !== undefined) changes.plan = input.plan;
+      if (input.subscription_status !== undefined) changes.subscription_status = input.subscription_status;
+      if (input.timezone !== undefined) changes.timezone = input.timezone;
+      if (input.settings) changes.settings = JSON.stringify({ ...settingsOf(firm), ...input.settings });
+      if (input.job_types) changes.job_types = JSON.stringify(input.job_types);
+      if (input.divisions) changes.divisions = JSON.stringify(input.divisions);
+      if (Object.keys(changes).length > 0) {
+        await trx
+          .updateTable('firms')
+          .set({ ...changes, updated_at: now() })
+          .where('id', '=', firmId)
+          .execute();
+      }
+    }),
+  );
   return getWorkspace(database, firmId);
 }
 
 export async function addJobStage(database: Database, firmId: number, body: unknown) {
   const stage = validateBody<Stage>(StageInput, body);
-  await inTransaction(database, async (trx) => {
-    await firmOrThrow(trx, firmId);
-    const stages = await listStages(trx, firmId);
-    if (stages.some((s) => s.key === stage.key)) throw conflict('Stage key already used', { key: stage.key });
-    await insertStage(trx, firmId, stage, Math.max(0, ...stages.map((s) => s.position)) + 1);
-    // Two calls adding one key at once: the loser runs again and its check answers the 409.
-  }, { uniqueRace: true });
+  await inTransaction(
+    database,
+    async (trx) => {
+      await firmOrThrow(trx, firmId);
+      const stages = await listStages(trx, firmId);
+      if (stages.some((s) => s.key === stage.key)) throw conflict('Stage key already used', { key: stage.key });
+      await insertStage(trx, firmId, stage, Math.max(0, ...stages.map((s) => s.position)) + 1);
+      // Two calls adding one key at once: the loser runs again and its check answers the 409.
+    },
+    { uniqueRace: true },
+  );
   return getWorkspace(database, firmId);
 }

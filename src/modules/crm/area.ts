@@ -32,8 +32,21 @@ import { taskRoutes } from './tasks/routes.ts';
 export const crmArea: Area = {
   name: 'crm',
   routes: [
-    clientAccountRoutes, locationRoutes, jobStageRoutes, jobRoutes, jobDetailRoutes, jobTagRoutes, contactRoutes,
-    customFieldRoutes, noteRoutes, activityRoutes, taskRoutes, accountTaskRoutes, jobActivityRoutes, searchRoutes, mergeRoutes,
+    clientAccountRoutes,
+    locationRoutes,
+    jobStageRoutes,
+    jobRoutes,
+    jobDetailRoutes,
+    jobTagRoutes,
+    contactRoutes,
+    customFieldRoutes,
+    noteRoutes,
+    activityRoutes,
+    taskRoutes,
+    accountTaskRoutes,
+    jobActivityRoutes,
+    searchRoutes,
+    mergeRoutes,
   ],
   mergeMovers: {
     job: [...jobLinkMergeMovers, jobActivityMergeMover],

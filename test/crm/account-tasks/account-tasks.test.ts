@@ -5,7 +5,9 @@ import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { account, contact } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 describe('POST /v1/account-tasks', () => {
@@ -15,9 +17,22 @@ describe('POST /v1/account-tasks', () => {
     const res = await w.api.post('/v1/account-tasks', { client_account_id: ca.id });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
-      id: expect.any(Number), client_account_id: ca.id, contact_id: null, title: 'Call Acme Paving', task_type: 'call', notes: null,
-      due_at: null, due_date: null, due_time: null, repeat: 'none', email_me: 'none', status: 'open',
-      assigned_to_user_id: w.ownerId, assigned_to: { id: w.ownerId }, created_by_user_id: w.ownerId, completed_at: null,
+      id: expect.any(Number),
+      client_account_id: ca.id,
+      contact_id: null,
+      title: 'Call Acme Paving',
+      task_type: 'call',
+      notes: null,
+      due_at: null,
+      due_date: null,
+      due_time: null,
+      repeat: 'none',
+      email_me: 'none',
+      status: 'open',
+      assigned_to_user_id: w.ownerId,
+      assigned_to: { id: w.ownerId },
+      created_by_user_id: w.ownerId,
+      completed_at: null,
     });
     expect((await w.api.get(`/v1/account-tasks/${res.body.data.id}`)).body.data).toEqual(res.body.data);
   });
@@ -26,12 +41,19 @@ describe('POST /v1/account-tasks', () => {
     const w = await t.workspace();
     const ca = await account(w, 'Acme Paving');
     const titles: Record<string, string> = {
-      email: 'Email Acme Paving', meeting: 'Meet Acme Paving', site_visit: 'Visit Acme Paving', follow_up: 'Follow up with Acme Paving',
+      email: 'Email Acme Paving',
+      meeting: 'Meet Acme Paving',
+      site_visit: 'Visit Acme Paving',
+      follow_up: 'Follow up with Acme Paving',
     };
     for (const [task_type, title] of Object.entries(titles)) {
-      expect((await w.api.post('/v1/account-tasks', { client_account_id: ca.id, task_type })).body.data.title).toBe(title);
+      expect((await w.api.post('/v1/account-tasks', { client_account_id: ca.id, task_type })).body.data.title).toBe(
+        title,
+      );
     }
-    expect((await w.api.post('/v1/account-tasks', { client_account_id: ca.id, title: 'Renewal chat' })).body.data.title).toBe('Renewal chat');
+    expect(
+      (await w.api.post('/v1/account-tasks', { client_account_id: ca.id, title: 'Renewal chat' })).body.data.title,
+    ).toBe('Renewal chat');
   });
 
   it('due_date + due_time in the workspace time zone, repeat, email_me, notes, contact and assignee', async () => {
@@ -40,13 +62,24 @@ describe('POST /v1/account-tasks', () => {
     const c = await contact(t, w, 'Dana', ca.id);
     const rep = await t.user(w.firmId, { name: 'Rep', role: 'member' });
     const res = await w.api.post('/v1/account-tasks', {
-      client_account_id: ca.id, due_date: '2026-11-02', repeat: 'monthly', email_me: 'day_before', notes: 'Ask about lot B',
-      contact_id: c, assigned_to_user_id: rep.id,
+      client_account_id: ca.id,
+      due_date: '2026-11-02',
+      repeat: 'monthly',
+      email_me: 'day_before',
+      notes: 'Ask about lot B',
+      contact_id: c,
+      assigned_to_user_id: rep.id,
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
-      due_date: '2026-11-02', due_time: '09:00', due_at: '2026-11-02T16:00:00Z', repeat: 'monthly', email_me: 'day_before',
-      notes: 'Ask about lot B', contact_id: c, assigned_to: { id: rep.id, name: 'Rep' },
+      due_date: '2026-11-02',
+      due_time: '09:00',
+      due_at: '2026-11-02T16:00:00Z',
+      repeat: 'monthly',
+      email_me: 'day_before',
+      notes: 'Ask about lot B',
+      contact_id: c,
+      assigned_to: { id: rep.id, name: 'Rep' },
     });
   });
 
@@ -79,7 +112,10 @@ describe('POST /v1/account-tasks', () => {
     for (const id of [999999, theirs.id]) {
       const res = await w.api.post('/v1/account-tasks', { client_account_id: id });
       expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ error: 'client_account_id not found in this workspace', field: 'client_account_id' });
+      expect(res.body).toMatchObject({
+        error: 'client_account_id not found in this workspace',
+        field: 'client_account_id',
+      });
     }
     const c = await w.api.post('/v1/account-tasks', { client_account_id: ca.id, contact_id: await contact(t, other) });
     expect(c.body).toMatchObject({ error: 'Contact not found', field: 'contact_id' });
@@ -96,7 +132,8 @@ describe('GET /v1/account-tasks', () => {
     const rep = await t.user(w.firmId, { role: 'member' });
     const a = await account(w, 'A Co');
     const b = await account(w, 'B Co');
-    const mk = async (body: Record<string, unknown>) => (await w.api.post('/v1/account-tasks', body)).body.data.id as number;
+    const mk = async (body: Record<string, unknown>) =>
+      (await w.api.post('/v1/account-tasks', body)).body.data.id as number;
     const undated = await mk({ client_account_id: a.id });
     const late = await mk({ client_account_id: a.id, due_date: '2026-09-01' });
     const soon = await mk({ client_account_id: b.id, due_date: '2026-08-01', assigned_to_user_id: rep.id });
@@ -120,18 +157,35 @@ describe('PATCH and DELETE /v1/account-tasks/{id}', () => {
   it('done closes a one-off; a repeating one records completed_at and moves to its next round, still open', async () => {
     const w = await t.workspace({ timezone: 'America/Chicago' });
     const ca = await account(w);
-    const once = (await w.api.post('/v1/account-tasks', { client_account_id: ca.id, due_date: '2026-01-10' })).body.data;
+    const once = (await w.api.post('/v1/account-tasks', { client_account_id: ca.id, due_date: '2026-01-10' })).body
+      .data;
     const closed = await w.api.patch(`/v1/account-tasks/${once.id}`, { status: 'done' });
     expect(closed.body.data).toMatchObject({ status: 'done', completed_at: expect.any(String) });
     const year = new Date().getUTCFullYear() + 1;
-    const yearly = (await w.api.post('/v1/account-tasks', { client_account_id: ca.id, due_date: `${year}-03-15`, due_time: '10:30', repeat: 'yearly' })).body.data;
+    const yearly = (
+      await w.api.post('/v1/account-tasks', {
+        client_account_id: ca.id,
+        due_date: `${year}-03-15`,
+        due_time: '10:30',
+        repeat: 'yearly',
+      })
+    ).body.data;
     const next = await w.api.patch(`/v1/account-tasks/${yearly.id}`, { status: 'done' });
-    expect(next.body.data).toMatchObject({ status: 'open', due_date: `${year + 1}-03-15`, due_time: '10:30', completed_at: expect.any(String) });
-    const monthly = (await w.api.post('/v1/account-tasks', { client_account_id: ca.id, due_date: `${year}-01-31`, repeat: 'monthly' })).body.data;
+    expect(next.body.data).toMatchObject({
+      status: 'open',
+      due_date: `${year + 1}-03-15`,
+      due_time: '10:30',
+      completed_at: expect.any(String),
+    });
+    const monthly = (
+      await w.api.post('/v1/account-tasks', { client_account_id: ca.id, due_date: `${year}-01-31`, repeat: 'monthly' })
+    ).body.data;
     const feb = await w.api.patch(`/v1/account-tasks/${monthly.id}`, { status: 'done' });
     expect(feb.body.data.due_date).toBe(`${year}-02-${new Date(Date.UTC(year, 2, 0)).getUTCDate()}`);
     // an overdue weekly one lands on its first round in the future
-    const weekly = (await w.api.post('/v1/account-tasks', { client_account_id: ca.id, due_date: '2020-01-06', repeat: 'weekly' })).body.data;
+    const weekly = (
+      await w.api.post('/v1/account-tasks', { client_account_id: ca.id, due_date: '2020-01-06', repeat: 'weekly' })
+    ).body.data;
     const caught = await w.api.patch(`/v1/account-tasks/${weekly.id}`, { status: 'done' });
     expect(Date.parse(caught.body.data.due_at)).toBeGreaterThan(Date.now());
     expect(new Date(caught.body.data.due_date + 'T00:00:00Z').getUTCDay()).toBe(1);
@@ -142,12 +196,26 @@ describe('PATCH and DELETE /v1/account-tasks/{id}', () => {
     const ca = await account(w);
     const task = (await w.api.post('/v1/account-tasks', { client_account_id: ca.id })).body.data;
     expect((await w.api.patch(`/v1/account-tasks/${task.id}`, { repeat: 'weekly' })).body.field).toBe('due_date');
-    const res = await w.api.patch(`/v1/account-tasks/${task.id}`, { repeat: 'weekly', email_me: 'that_day', due_date: '2027-02-01', title: 'Weekly check' });
-    expect(res.body.data).toMatchObject({ repeat: 'weekly', email_me: 'that_day', due_date: '2027-02-01', due_time: '09:00', title: 'Weekly check' });
+    const res = await w.api.patch(`/v1/account-tasks/${task.id}`, {
+      repeat: 'weekly',
+      email_me: 'that_day',
+      due_date: '2027-02-01',
+      title: 'Weekly check',
+    });
+    expect(res.body.data).toMatchObject({
+      repeat: 'weekly',
+      email_me: 'that_day',
+      due_date: '2027-02-01',
+      due_time: '09:00',
+      title: 'Weekly check',
+    });
     expect((await w.api.patch(`/v1/account-tasks/${task.id}`, { title: ' ' })).status).toBe(400);
     await w.api.patch(`/v1/account-tasks/${task.id}`, { repeat: 'none' });
     await w.api.patch(`/v1/account-tasks/${task.id}`, { status: 'done' });
-    expect((await w.api.patch(`/v1/account-tasks/${task.id}`, { status: 'open' })).body.data).toMatchObject({ status: 'open', completed_at: null });
+    expect((await w.api.patch(`/v1/account-tasks/${task.id}`, { status: 'open' })).body.data).toMatchObject({
+      status: 'open',
+      completed_at: null,
+    });
     const noDelete = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs', 'write_jobs']));
     expect((await noDelete.delete(`/v1/account-tasks/${task.id}`)).status).toBe(403);
     expect((await w.api.delete(`/v1/account-tasks/${task.id}`)).status).toBe(204);

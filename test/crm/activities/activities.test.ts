@@ -5,25 +5,40 @@ import { advanceClock } from '#platform/time.ts';
 import { account, contact, job, logOf, Z_SECONDS } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
-const rowsOf = async (firmId: number) => t.database.db.selectFrom('activities').selectAll().where('firm_id', '=', firmId).execute();
+const rowsOf = async (firmId: number) =>
+  t.database.db.selectFrom('activities').selectAll().where('firm_id', '=', firmId).execute();
 
 describe('POST /v1/activities', () => {
   it('creates: 201 {data, created: true} with source api by default and the key user', async () => {
     const w = await t.workspace();
     const j = await job(w);
     const res = await w.api.post('/v1/activities', {
-      type: 'email', subject: 'Quote sent', body: 'Attached the quote', direction: 'outbound', associations: { job_id: j.id },
+      type: 'email',
+      subject: 'Quote sent',
+      body: 'Attached the quote',
+      direction: 'outbound',
+      associations: { job_id: j.id },
     });
     expect(res.status).toBe(201);
     expect(res.body.created).toBe(true);
     expect(res.body.data).toMatchObject({
-      id: expect.any(Number), type: 'email', subject: 'Quote sent', body: 'Attached the quote', outcome: null, direction: 'outbound',
-      duration_seconds: null, source: 'api', external_id: null,
+      id: expect.any(Number),
+      type: 'email',
+      subject: 'Quote sent',
+      body: 'Attached the quote',
+      outcome: null,
+      direction: 'outbound',
+      duration_seconds: null,
+      source: 'api',
+      external_id: null,
       associations: { job_id: j.id, client_account_id: null, contact_id: null, lead_id: null },
-      user_id: w.ownerId, user: { id: w.ownerId, name: expect.any(String) },
+      user_id: w.ownerId,
+      user: { id: w.ownerId, name: expect.any(String) },
     });
     for (const f of ['occurred_at', 'created_at', 'updated_at']) expect(res.body.data[f]).toMatch(Z_SECONDS);
     expect((await w.api.get(`/v1/activities/${res.body.data.id}`)).body.data).toEqual(res.body.data);
@@ -32,15 +47,41 @@ describe('POST /v1/activities', () => {
   it('a call may send only outcome; other types need body or subject (400)', async () => {
     const w = await t.workspace();
     const ca = await account(w);
-    const call = await w.api.post('/v1/activities', { type: 'call', outcome: 'left voicemail', duration_seconds: 42, associations: { client_account_id: ca.id } });
+    const call = await w.api.post('/v1/activities', {
+      type: 'call',
+      outcome: 'left voicemail',
+      duration_seconds: 42,
+      associations: { client_account_id: ca.id },
+    });
     expect(call.status).toBe(201);
-    expect(call.body.data).toMatchObject({ outcome: 'left voicemail', duration_seconds: 42, body: null, subject: null });
-    const meeting = await w.api.post('/v1/activities', { type: 'meeting', outcome: 'went well', associations: { client_account_id: ca.id } });
+    expect(call.body.data).toMatchObject({
+      outcome: 'left voicemail',
+      duration_seconds: 42,
+      body: null,
+      subject: null,
+    });
+    const meeting = await w.api.post('/v1/activities', {
+      type: 'meeting',
+      outcome: 'went well',
+      associations: { client_account_id: ca.id },
+    });
     expect(meeting.status).toBe(400);
     expect(meeting.body).toMatchObject({ error: 'body is required', field: 'body' });
-    const blank = await w.api.post('/v1/activities', { type: 'note', body: '  ', associations: { client_account_id: ca.id } });
+    const blank = await w.api.post('/v1/activities', {
+      type: 'note',
+      body: '  ',
+      associations: { client_account_id: ca.id },
+    });
     expect(blank.status).toBe(400);
-    expect((await w.api.post('/v1/activities', { type: 'note', subject: 'Only a subject', associations: { client_account_id: ca.id } })).status).toBe(201);
+    expect(
+      (
+        await w.api.post('/v1/activities', {
+          type: 'note',
+          subject: 'Only a subject',
+          associations: { client_account_id: ca.id },
+        })
+      ).status,
+    ).toBe(201);
     expect((await rowsOf(w.firmId)).length).toBe(2);
   });
 
@@ -54,16 +95,24 @@ describe('POST /v1/activities', () => {
     const bad = await w.api.post('/v1/activities', { type: 'fax', body: 'x', ...a });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('type must be one of call, email, text, meeting, note, task, other');
-    expect((await w.api.post('/v1/activities', { type: 'call', body: 'x', direction: 'sideways', ...a })).status).toBe(400);
+    expect((await w.api.post('/v1/activities', { type: 'call', body: 'x', direction: 'sideways', ...a })).status).toBe(
+      400,
+    );
     const unknown = await w.api.post('/v1/activities', { type: 'call', body: 'x', associations: { deal_id: 3 } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields).toEqual(['associations.deal_id']);
-    expect((await w.api.post('/v1/activities', { type: 'call', body: 'x', occurred_at: 'soon', ...a })).body.field).toBe('occurred_at');
+    expect(
+      (await w.api.post('/v1/activities', { type: 'call', body: 'x', occurred_at: 'soon', ...a })).body.field,
+    ).toBe('occurred_at');
   });
 
   it('needs at least one association (400)', async () => {
     const w = await t.workspace();
-    for (const body of [{ type: 'note', body: 'x' }, { type: 'note', body: 'x', associations: {} }, { type: 'note', body: 'x', associations: { job_id: null } }]) {
+    for (const body of [
+      { type: 'note', body: 'x' },
+      { type: 'note', body: 'x', associations: {} },
+      { type: 'note', body: 'x', associations: { job_id: null } },
+    ]) {
       const res = await w.api.post('/v1/activities', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ error: 'associations is required', field: 'associations' });
@@ -76,17 +125,26 @@ describe('POST /v1/activities', () => {
     const ca = await account(w, 'Ref Co', { external_ref: 'CRM-A-1' });
     const c = await contact(t, w);
     const res = await w.api.post('/v1/activities', {
-      type: 'text', body: 'On my way', associations: { job_external_ref: 'CRM-J-1', client_account_external_ref: 'CRM-A-1', contact_id: c },
+      type: 'text',
+      body: 'On my way',
+      associations: { job_external_ref: 'CRM-J-1', client_account_external_ref: 'CRM-A-1', contact_id: c },
     });
     expect(res.status).toBe(201);
-    expect(res.body.data.associations).toEqual({ job_id: j.id, client_account_id: ca.id, contact_id: c, lead_id: null });
+    expect(res.body.data.associations).toEqual({
+      job_id: j.id,
+      client_account_id: ca.id,
+      contact_id: c,
+      lead_id: null,
+    });
     const clash = await w.api.post('/v1/activities', {
-      type: 'text', body: 'x', associations: { job_id: (await job(w)).id, job_external_ref: 'CRM-J-1' },
+      type: 'text',
+      body: 'x',
+      associations: { job_id: (await job(w)).id, job_external_ref: 'CRM-J-1' },
     });
     expect(clash.status).toBe(400);
   });
 
-  it("unknown or other-workspace ids are 404 naming the field; any lead_id is 404 Lead not found", async () => {
+  it('unknown or other-workspace ids are 404 naming the field; any lead_id is 404 Lead not found', async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirJob = await job(other, { external_ref: 'THEIRS' });
@@ -95,8 +153,16 @@ describe('POST /v1/activities', () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ job_id: theirJob.id }, 'Job not found', 'associations.job_id'],
       [{ job_external_ref: 'THEIRS' }, 'Job not found', 'associations.job_external_ref'],
-      [{ client_account_id: theirAccount.id }, 'associations.client_account_id not found in this workspace', 'associations.client_account_id'],
-      [{ client_account_external_ref: 'THEIRS-A' }, 'associations.client_account_external_ref not found in this workspace', 'associations.client_account_external_ref'],
+      [
+        { client_account_id: theirAccount.id },
+        'associations.client_account_id not found in this workspace',
+        'associations.client_account_id',
+      ],
+      [
+        { client_account_external_ref: 'THEIRS-A' },
+        'associations.client_account_external_ref not found in this workspace',
+        'associations.client_account_external_ref',
+      ],
       [{ contact_id: theirContact }, 'Contact not found', 'associations.contact_id'],
       [{ lead_id: 1 }, 'Lead not found', 'associations.lead_id'],
     ];
@@ -112,7 +178,9 @@ describe('POST /v1/activities', () => {
     const w = await t.workspace();
     const ca = await account(w);
     const ro = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs']));
-    expect((await ro.post('/v1/activities', { type: 'note', body: 'x', associations: { client_account_id: ca.id } })).status).toBe(403);
+    expect(
+      (await ro.post('/v1/activities', { type: 'note', body: 'x', associations: { client_account_id: ca.id } })).status,
+    ).toBe(403);
   });
 });
 
@@ -122,27 +190,52 @@ describe('idempotency on source + external_id', () => {
     const ca = await account(w);
     const c = await contact(t, w);
     const first = await w.api.post('/v1/activities', {
-      type: 'call', subject: 'Intro call', outcome: 'no answer', source: 'dialpad', external_id: 'call-77',
-      occurred_at: '2026-02-01T15:00:00Z', associations: { client_account_id: ca.id },
+      type: 'call',
+      subject: 'Intro call',
+      outcome: 'no answer',
+      source: 'dialpad',
+      external_id: 'call-77',
+      occurred_at: '2026-02-01T15:00:00Z',
+      associations: { client_account_id: ca.id },
     });
     expect(first.status).toBe(201);
     await new Promise((r) => setTimeout(r, 1100));
     const again = await w.api.post('/v1/activities', {
-      type: 'call', outcome: 'connected', duration_seconds: 310, source: 'dialpad', external_id: 'call-77', associations: { contact_id: c },
+      type: 'call',
+      outcome: 'connected',
+      duration_seconds: 310,
+      source: 'dialpad',
+      external_id: 'call-77',
+      associations: { contact_id: c },
     });
     expect(again.status).toBe(200);
     expect(again.body.created).toBe(false);
     expect(again.body.data).toMatchObject({
-      id: first.body.data.id, subject: 'Intro call', outcome: 'connected', duration_seconds: 310, occurred_at: '2026-02-01T15:00:00Z',
-      associations: { client_account_id: ca.id, contact_id: c, job_id: null, lead_id: null }, created_at: first.body.data.created_at,
+      id: first.body.data.id,
+      subject: 'Intro call',
+      outcome: 'connected',
+      duration_seconds: 310,
+      occurred_at: '2026-02-01T15:00:00Z',
+      associations: { client_account_id: ca.id, contact_id: c, job_id: null, lead_id: null },
+      created_at: first.body.data.created_at,
     });
     expect(again.body.data.updated_at > first.body.data.updated_at).toBe(true);
     expect((await rowsOf(w.firmId)).length).toBe(1);
     // null clears a field; a same-valued repeat changes nothing.
-    const cleared = await w.api.post('/v1/activities', { type: 'call', subject: null, source: 'dialpad', external_id: 'call-77' });
+    const cleared = await w.api.post('/v1/activities', {
+      type: 'call',
+      subject: null,
+      source: 'dialpad',
+      external_id: 'call-77',
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.subject).toBeNull();
-    const same = await w.api.post('/v1/activities', { type: 'call', subject: null, source: 'dialpad', external_id: 'call-77' });
+    const same = await w.api.post('/v1/activities', {
+      type: 'call',
+      subject: null,
+      source: 'dialpad',
+      external_id: 'call-77',
+    });
     expect(same.body.data.updated_at).toBe(cleared.body.data.updated_at);
   });
 
@@ -151,10 +244,33 @@ describe('idempotency on source + external_id', () => {
     const other = await t.workspace();
     const ca = await account(w);
     const ca2 = await account(other);
-    const a = await w.api.post('/v1/activities', { type: 'email', body: 'x', source: 'gmail', external_id: 'm-1', associations: { client_account_id: ca.id } });
-    const b = await w.api.post('/v1/activities', { type: 'email', body: 'x', source: 'outlook', external_id: 'm-1', associations: { client_account_id: ca.id } });
-    const c = await w.api.post('/v1/activities', { type: 'email', body: 'x', external_id: 'm-1', associations: { client_account_id: ca.id } });
-    const d = await other.api.post('/v1/activities', { type: 'email', body: 'x', source: 'gmail', external_id: 'm-1', associations: { client_account_id: ca2.id } });
+    const a = await w.api.post('/v1/activities', {
+      type: 'email',
+      body: 'x',
+      source: 'gmail',
+      external_id: 'm-1',
+      associations: { client_account_id: ca.id },
+    });
+    const b = await w.api.post('/v1/activities', {
+      type: 'email',
+      body: 'x',
+      source: 'outlook',
+      external_id: 'm-1',
+      associations: { client_account_id: ca.id },
+    });
+    const c = await w.api.post('/v1/activities', {
+      type: 'email',
+      body: 'x',
+      external_id: 'm-1',
+      associations: { client_account_id: ca.id },
+    });
+    const d = await other.api.post('/v1/activities', {
+      type: 'email',
+      body: 'x',
+      source: 'gmail',
+      external_id: 'm-1',
+      associations: { client_account_id: ca2.id },
+    });
     expect([a.status, b.status, c.status, d.status]).toEqual([201, 201, 201, 201]);
     expect(c.body.data.source).toBe('api');
     expect(new Set([a, b, c, d].map((r) => r.body.data.id)).size).toBe(4);
@@ -167,9 +283,26 @@ describe('idempotency on source + external_id', () => {
   it('a repeat that would leave it without body or associations is 400 and changes nothing', async () => {
     const w = await t.workspace();
     const ca = await account(w);
-    await w.api.post('/v1/activities', { type: 'note', body: 'keep', source: 's', external_id: 'e', associations: { client_account_id: ca.id } });
-    expect((await w.api.post('/v1/activities', { type: 'note', body: null, source: 's', external_id: 'e' })).status).toBe(400);
-    expect((await w.api.post('/v1/activities', { type: 'note', source: 's', external_id: 'e', associations: { client_account_id: null } })).status).toBe(400);
+    await w.api.post('/v1/activities', {
+      type: 'note',
+      body: 'keep',
+      source: 's',
+      external_id: 'e',
+      associations: { client_account_id: ca.id },
+    });
+    expect(
+      (await w.api.post('/v1/activities', { type: 'note', body: null, source: 's', external_id: 'e' })).status,
+    ).toBe(400);
+    expect(
+      (
+        await w.api.post('/v1/activities', {
+          type: 'note',
+          source: 's',
+          external_id: 'e',
+          associations: { client_account_id: null },
+        })
+      ).status,
+    ).toBe(400);
     const rows = await rowsOf(w.firmId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ body: 'keep', client_account_id: ca.id });
@@ -178,9 +311,17 @@ describe('idempotency on source + external_id', () => {
   it('concurrent creates with one source + external_id make one row; one 201, the rest 200', async () => {
     const w = await t.workspace();
     const ca = await account(w);
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => w.api.post('/v1/activities', {
-      type: 'call', outcome: `try ${i}`, source: 'race', external_id: 'same', associations: { client_account_id: ca.id },
-    })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        w.api.post('/v1/activities', {
+          type: 'call',
+          outcome: `try ${i}`,
+          source: 'race',
+          external_id: 'same',
+          associations: { client_account_id: ca.id },
+        }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     expect((await rowsOf(w.firmId)).length).toBe(1);
@@ -192,15 +333,33 @@ describe('activities on jobs', () => {
     const w = await t.workspace();
     const j1 = await job(w);
     const j2 = await job(w);
-    const a = await w.api.post('/v1/activities', { type: 'call', subject: 'Site walk booked', source: 'dialpad', external_id: 'x1', associations: { job_id: j1.id } });
-    await w.api.post('/v1/activities', { type: 'call', subject: 'Site walk booked', outcome: 'ok', source: 'dialpad', external_id: 'x1' });
+    const a = await w.api.post('/v1/activities', {
+      type: 'call',
+      subject: 'Site walk booked',
+      source: 'dialpad',
+      external_id: 'x1',
+      associations: { job_id: j1.id },
+    });
+    await w.api.post('/v1/activities', {
+      type: 'call',
+      subject: 'Site walk booked',
+      outcome: 'ok',
+      source: 'dialpad',
+      external_id: 'x1',
+    });
     const log1 = await logOf(w, j1.id);
     expect(log1).toHaveLength(1);
     expect(log1[0]).toMatchObject({
-      kind: 'activity_logged', summary: 'Call logged from dialpad: Site walk booked',
+      kind: 'activity_logged',
+      summary: 'Call logged from dialpad: Site walk booked',
       data: { activity_id: a.body.data.id, type: 'call', source: 'dialpad', external_id: 'x1' },
     });
-    await w.api.post('/v1/activities', { type: 'call', source: 'dialpad', external_id: 'x1', associations: { job_id: j2.id } });
+    await w.api.post('/v1/activities', {
+      type: 'call',
+      source: 'dialpad',
+      external_id: 'x1',
+      associations: { job_id: j2.id },
+    });
     expect((await logOf(w, j2.id)).map((e) => e.kind)).toEqual(['activity_logged']);
   });
 });
@@ -211,10 +370,27 @@ describe('GET /v1/activities', () => {
     const j = await job(w);
     const ca = await account(w);
     const c = await contact(t, w);
-    const post = async (body: Record<string, unknown>) => (await w.api.post('/v1/activities', body)).body.data.id as number;
-    const a1 = await post({ type: 'call', outcome: 'x', occurred_at: '2026-01-01T00:00:00Z', source: 'dialpad', associations: { job_id: j.id } });
-    const a2 = await post({ type: 'email', body: 'x', occurred_at: '2026-01-03T00:00:00Z', associations: { client_account_id: ca.id, job_id: j.id } });
-    const a3 = await post({ type: 'text', body: 'x', occurred_at: '2026-01-02T00:00:00Z', associations: { contact_id: c } });
+    const post = async (body: Record<string, unknown>) =>
+      (await w.api.post('/v1/activities', body)).body.data.id as number;
+    const a1 = await post({
+      type: 'call',
+      outcome: 'x',
+      occurred_at: '2026-01-01T00:00:00Z',
+      source: 'dialpad',
+      associations: { job_id: j.id },
+    });
+    const a2 = await post({
+      type: 'email',
+      body: 'x',
+      occurred_at: '2026-01-03T00:00:00Z',
+      associations: { client_account_id: ca.id, job_id: j.id },
+    });
+    const a3 = await post({
+      type: 'text',
+      body: 'x',
+      occurred_at: '2026-01-02T00:00:00Z',
+      associations: { contact_id: c },
+    });
     const ids = async (q: string) => (await w.api.get(`/v1/activities${q}`)).body.data.map((a: any) => a.id);
     expect(await ids('')).toEqual([a2, a3, a1]);
     expect(await ids(`?job_id=${j.id}`)).toEqual([a2, a1]);
@@ -229,7 +405,16 @@ describe('GET /v1/activities', () => {
   it('updated_after: oldest updated first; a bad value is 400', async () => {
     const w = await t.workspace();
     const ca = await account(w);
-    const mk = async (ext: string) => (await w.api.post('/v1/activities', { type: 'note', body: ext, source: 's', external_id: ext, associations: { client_account_id: ca.id } })).body.data;
+    const mk = async (ext: string) =>
+      (
+        await w.api.post('/v1/activities', {
+          type: 'note',
+          body: ext,
+          source: 's',
+          external_id: ext,
+          associations: { client_account_id: ca.id },
+        })
+      ).body.data;
     await mk('one');
     await mk('two');
     await new Promise((r) => setTimeout(r, 20));
@@ -251,7 +436,9 @@ describe('GET /v1/activities', () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const ca2 = await account(other);
-    const theirs = (await other.api.post('/v1/activities', { type: 'note', body: 'x', associations: { client_account_id: ca2.id } })).body.data;
+    const theirs = (
+      await other.api.post('/v1/activities', { type: 'note', body: 'x', associations: { client_account_id: ca2.id } })
+    ).body.data;
     expect((await w.api.get(`/v1/activities/${theirs.id}`)).status).toBe(404);
     expect((await w.api.get('/v1/activities')).body.pagination.total).toBe(0);
 
@@ -259,13 +446,21 @@ describe('GET /v1/activities', () => {
     const hiddenJob = await job(w);
     const myJob = await job(w, { assigned_to_user_id: own.id });
     const ca = await account(w);
-    const hidden = (await w.api.post('/v1/activities', { type: 'note', body: 'h', associations: { job_id: hiddenJob.id } })).body.data;
-    const mine = (await w.api.post('/v1/activities', { type: 'note', body: 'm', associations: { job_id: myJob.id } })).body.data;
-    const loose = (await w.api.post('/v1/activities', { type: 'note', body: 'l', associations: { client_account_id: ca.id } })).body.data;
+    const hidden = (
+      await w.api.post('/v1/activities', { type: 'note', body: 'h', associations: { job_id: hiddenJob.id } })
+    ).body.data;
+    const mine = (await w.api.post('/v1/activities', { type: 'note', body: 'm', associations: { job_id: myJob.id } }))
+      .body.data;
+    const loose = (
+      await w.api.post('/v1/activities', { type: 'note', body: 'l', associations: { client_account_id: ca.id } })
+    ).body.data;
     const list = await own.api.get('/v1/activities');
     expect(list.body.data.map((a: any) => a.id).sort()).toEqual([mine.id, loose.id].sort());
     expect(list.body.pagination.total).toBe(2);
     expect((await own.api.get(`/v1/activities/${hidden.id}`)).body.error).toBe('Activity not found');
-    expect((await own.api.post('/v1/activities', { type: 'note', body: 'x', associations: { job_id: hiddenJob.id } })).status).toBe(404);
+    expect(
+      (await own.api.post('/v1/activities', { type: 'note', body: 'x', associations: { job_id: hiddenJob.id } }))
+        .status,
+    ).toBe(404);
   });
 });

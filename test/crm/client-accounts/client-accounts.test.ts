@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -20,16 +22,28 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
   it('creates a customer: 201, created true, the full customer object with Z timestamps', async () => {
     const w = await t.workspace();
     const res = await w.api.post('/v1/client-accounts', {
-      name: 'Acme Property Group', external_ref: 'crm-1', email: 'ap@acme.test', phone: '(555) 555-0100',
-      address: '1 Main St', notes: 'Net 30',
+      name: 'Acme Property Group',
+      external_ref: 'crm-1',
+      email: 'ap@acme.test',
+      phone: '(555) 555-0100',
+      address: '1 Main St',
+      notes: 'Net 30',
     });
     expect(res.status).toBe(201);
     expect(res.body.created).toBe(true);
     const a = res.body.data;
     expect(a).toEqual({
-      id: expect.any(Number), name: 'Acme Property Group', external_ref: 'crm-1', email: 'ap@acme.test', phone: '(555) 555-0100',
-      address: '1 Main St', notes: 'Net 30', custom_fields: {}, archived_at: null,
-      created_at: expect.stringMatching(Z), updated_at: expect.stringMatching(Z),
+      id: expect.any(Number),
+      name: 'Acme Property Group',
+      external_ref: 'crm-1',
+      email: 'ap@acme.test',
+      phone: '(555) 555-0100',
+      address: '1 Main St',
+      notes: 'Net 30',
+      custom_fields: {},
+      archived_at: null,
+      created_at: expect.stringMatching(Z),
+      updated_at: expect.stringMatching(Z),
     });
     const read = await w.api.get(`/v1/client-accounts/${a.id}`);
     expect(read.status).toBe(200);
@@ -40,7 +54,11 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
     const w = await t.workspace();
     const first = await create(w, { name: 'Birch Co', external_ref: 'ref-b', email: 'old@birch.test' });
     const again = await w.api.post('/v1/client-accounts', {
-      name: 'Birch Company Renamed', external_ref: 'ref-b', email: 'new@birch.test', phone: '(555) 555-0199', notes: 'Gate code 12',
+      name: 'Birch Company Renamed',
+      external_ref: 'ref-b',
+      email: 'new@birch.test',
+      phone: '(555) 555-0199',
+      notes: 'Gate code 12',
     });
     expect(again.status).toBe(200);
     expect(again.body.created).toBe(false);
@@ -51,7 +69,12 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
     expect(again.body.data.notes).toBe('Gate code 12');
     expect(again.body.data.address).toBeNull();
     const read = await w.api.get(`/v1/client-accounts/${first.id}`);
-    expect(read.body.data).toMatchObject({ name: 'Birch Co', email: 'old@birch.test', phone: '(555) 555-0199', notes: 'Gate code 12' });
+    expect(read.body.data).toMatchObject({
+      name: 'Birch Co',
+      email: 'old@birch.test',
+      phone: '(555) 555-0199',
+      notes: 'Gate code 12',
+    });
     const list = await w.api.get('/v1/client-accounts');
     expect(list.body.pagination.total).toBe(1);
   });
@@ -59,7 +82,11 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
   it('a repeat with nothing new changes nothing (same record, same updated_at)', async () => {
     const w = await t.workspace();
     const first = await create(w, { name: 'Cedar LLC', external_ref: 'c-1', email: 'c@cedar.test' });
-    const again = await w.api.post('/v1/client-accounts', { name: 'Cedar LLC', external_ref: 'c-1', email: 'c@cedar.test' });
+    const again = await w.api.post('/v1/client-accounts', {
+      name: 'Cedar LLC',
+      external_ref: 'c-1',
+      email: 'c@cedar.test',
+    });
     expect(again.status).toBe(200);
     expect(again.body.created).toBe(false);
     expect(again.body.data).toEqual(first);
@@ -234,7 +261,7 @@ describe('GET /v1/client-accounts/{id}', () => {
     expect(res.body.data.archived_at).toMatch(Z);
   });
 
-  it('404 Client account not found for a missing id and for another workspace\'s id', async () => {
+  it("404 Client account not found for a missing id and for another workspace's id", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirs = await create(other, { name: 'Theirs' });
@@ -262,9 +289,19 @@ describe('PATCH /v1/client-accounts/{id}', () => {
     const w = await t.workspace();
     const a = await create(w, { name: 'Juniper', email: 'j@j.test', phone: '(555) 555-0111' });
     await new Promise((r) => setTimeout(r, 1100));
-    const res = await w.api.patch(`/v1/client-accounts/${a.id}`, { name: 'Juniper Holdings', phone: null, notes: 'VIP' });
+    const res = await w.api.patch(`/v1/client-accounts/${a.id}`, {
+      name: 'Juniper Holdings',
+      phone: null,
+      notes: 'VIP',
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: a.id, name: 'Juniper Holdings', email: 'j@j.test', phone: null, notes: 'VIP' });
+    expect(res.body.data).toMatchObject({
+      id: a.id,
+      name: 'Juniper Holdings',
+      email: 'j@j.test',
+      phone: null,
+      notes: 'VIP',
+    });
     expect(res.body.data.created_at).toBe(a.created_at);
     expect(res.body.data.updated_at).toMatch(Z);
     expect(res.body.data.updated_at > a.updated_at).toBe(true);

@@ -5,12 +5,16 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { created, contactVia as contact } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
-const addChannel = (w: Workspace, id: number, body: Record<string, unknown>) => created(w, `/v1/contacts/${id}/channels`, body);
+const addChannel = (w: Workspace, id: number, body: Record<string, unknown>) =>
+  created(w, `/v1/contacts/${id}/channels`, body);
 
-const read = async (w: Workspace, id: number) => (await w.api.get(`/v1/contacts/${id}`)).body.data as Record<string, any>;
+const read = async (w: Workspace, id: number) =>
+  (await w.api.get(`/v1/contacts/${id}`)).body.data as Record<string, any>;
 
 describe('POST /v1/contacts/{id}/channels', () => {
   it('formats phones: US 10 digits, 11 starting with 1, international with + kept readable', async () => {
@@ -33,7 +37,15 @@ describe('POST /v1/contacts/{id}/channels', () => {
     const w = await t.workspace();
     const c = await contact(w, { name: 'First' });
     const phone = await addChannel(w, c.id, { kind: 'phone', value: '5551230000' });
-    expect(phone).toEqual({ id: expect.any(Number), ref: String(phone.id), kind: 'phone', label: 'mobile', value: '(555) 123-0000', is_primary: true, do_not_contact: false });
+    expect(phone).toEqual({
+      id: expect.any(Number),
+      ref: String(phone.id),
+      kind: 'phone',
+      label: 'mobile',
+      value: '(555) 123-0000',
+      is_primary: true,
+      do_not_contact: false,
+    });
     const email = await addChannel(w, c.id, { kind: 'email', value: 'first@x.com' });
     expect(email).toMatchObject({ kind: 'email', label: 'work', is_primary: true });
     const second = await addChannel(w, c.id, { kind: 'phone', value: '5551230001', label: 'Office' });
@@ -50,7 +62,10 @@ describe('POST /v1/contacts/{id}/channels', () => {
     expect(ch.is_primary).toBe(true);
     const after = await read(w, c.id);
     expect(after.email).toBe('new@x.com');
-    expect(after.channels.filter((x: any) => x.kind === 'email').map((x: any) => [x.value, x.is_primary])).toEqual([['new@x.com', true], ['old@x.com', false]]);
+    expect(after.channels.filter((x: any) => x.kind === 'email').map((x: any) => [x.value, x.is_primary])).toEqual([
+      ['new@x.com', true],
+      ['old@x.com', false],
+    ]);
   });
 
   it('400 kind must be phone or email (missing or wrong)', async () => {
@@ -75,7 +90,11 @@ describe('POST /v1/contacts/{id}/channels', () => {
       expect(phone.body.error).toBe('Type the whole phone number.');
     }
     expect((await w.api.post(`/v1/contacts/${c.id}/channels`, { kind: 'phone' })).body.error).toBe('value is required');
-    const label = await w.api.post(`/v1/contacts/${c.id}/channels`, { kind: 'phone', value: '5551234567', label: 'pager' });
+    const label = await w.api.post(`/v1/contacts/${c.id}/channels`, {
+      kind: 'phone',
+      value: '5551234567',
+      label: 'pager',
+    });
     expect(label.status).toBe(400);
     expect(label.body.error).toBe('label must be one of mobile, work, office, home, fax, other');
     expect((await read(w, c.id)).channels).toEqual([]);
@@ -92,10 +111,12 @@ describe('POST /v1/contacts/{id}/channels', () => {
     expect(phone.body.error).toBe('That one is already on file.');
     // Another person may share it.
     const other = await contact(w, { name: 'Other' });
-    expect((await w.api.post(`/v1/contacts/${other.id}/channels`, { kind: 'email', value: 'dup@x.com' })).status).toBe(201);
+    expect((await w.api.post(`/v1/contacts/${other.id}/channels`, { kind: 'email', value: 'dup@x.com' })).status).toBe(
+      201,
+    );
   });
 
-  it('404 Contact not found for another workspace\'s person; 403 read-only key', async () => {
+  it("404 Contact not found for another workspace's person; 403 read-only key", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const c = await contact(w, { name: 'Mine' });
@@ -103,7 +124,9 @@ describe('POST /v1/contacts/{id}/channels', () => {
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('Contact not found');
     const reader = await t.user(w.firmId, { role: 'member' }, ['read_jobs']);
-    expect((await reader.api.post(`/v1/contacts/${c.id}/channels`, { kind: 'email', value: 'x@y.com' })).status).toBe(403);
+    expect((await reader.api.post(`/v1/contacts/${c.id}/channels`, { kind: 'email', value: 'x@y.com' })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -112,12 +135,28 @@ describe('PATCH and DELETE /v1/contacts/{id}/channels/{ref}', () => {
     const w = await t.workspace();
     const c = await contact(w, { name: 'Edit', phone: '5551000000' });
     const second = await addChannel(w, c.id, { kind: 'phone', value: '5552000000' });
-    const res = await w.api.patch(`/v1/contacts/${c.id}/channels/${second.ref}`, { value: '555 300 0000', label: 'home', do_not_contact: true, is_primary: true });
+    const res = await w.api.patch(`/v1/contacts/${c.id}/channels/${second.ref}`, {
+      value: '555 300 0000',
+      label: 'home',
+      do_not_contact: true,
+      is_primary: true,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: second.id, ref: second.ref, kind: 'phone', label: 'home', value: '(555) 300-0000', is_primary: true, do_not_contact: true });
+    expect(res.body.data).toEqual({
+      id: second.id,
+      ref: second.ref,
+      kind: 'phone',
+      label: 'home',
+      value: '(555) 300-0000',
+      is_primary: true,
+      do_not_contact: true,
+    });
     const after = await read(w, c.id);
     expect(after.phone).toBe('(555) 300-0000');
-    expect(after.channels.map((x: any) => [x.value, x.is_primary])).toEqual([['(555) 300-0000', true], ['(555) 100-0000', false]]);
+    expect(after.channels.map((x: any) => [x.value, x.is_primary])).toEqual([
+      ['(555) 300-0000', true],
+      ['(555) 100-0000', false],
+    ]);
   });
 
   it('accepts v-<kind>-<n> refs (n-th of the kind, primary first)', async () => {
@@ -127,7 +166,9 @@ describe('PATCH and DELETE /v1/contacts/{id}/channels/{ref}', () => {
     const res = await w.api.patch(`/v1/contacts/${c.id}/channels/v-email-1`, { label: 'home' });
     expect(res.body.data).toMatchObject({ value: 'b@x.com', label: 'home' });
     expect((await w.api.patch(`/v1/contacts/${c.id}/channels/v-email-5`, { label: 'home' })).status).toBe(404);
-    expect((await w.api.patch(`/v1/contacts/${c.id}/channels/whatever`, { label: 'home' })).body.error).toBe('Channel not found');
+    expect((await w.api.patch(`/v1/contacts/${c.id}/channels/whatever`, { label: 'home' })).body.error).toBe(
+      'Channel not found',
+    );
   });
 
   it('is_primary false on the primary hands it to the next; a lone entry stays primary', async () => {
@@ -146,11 +187,15 @@ describe('PATCH and DELETE /v1/contacts/{id}/channels/{ref}', () => {
     const w = await t.workspace();
     const c = await contact(w, { name: 'Check', email: 'a@x.com' });
     const b = await addChannel(w, c.id, { kind: 'email', value: 'b@x.com' });
-    expect((await w.api.patch(`/v1/contacts/${c.id}/channels/${b.ref}`, { value: 'bad' })).body.error).toBe("That email doesn't look right.");
+    expect((await w.api.patch(`/v1/contacts/${c.id}/channels/${b.ref}`, { value: 'bad' })).body.error).toBe(
+      "That email doesn't look right.",
+    );
     const dup = await w.api.patch(`/v1/contacts/${c.id}/channels/${b.ref}`, { value: 'A@X.COM' });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toBe('That one is already on file.');
-    expect((await w.api.patch(`/v1/contacts/${c.id}/channels/${b.ref}`, { kind: 'phone' })).body.code).toBe('unknown_fields');
+    expect((await w.api.patch(`/v1/contacts/${c.id}/channels/${b.ref}`, { kind: 'phone' })).body.code).toBe(
+      'unknown_fields',
+    );
   });
 
   it('delete answers 204 and the next of that kind becomes primary; the last one leaves the field null', async () => {
@@ -163,7 +208,8 @@ describe('PATCH and DELETE /v1/contacts/{id}/channels/{ref}', () => {
     let after = await read(w, c.id);
     expect(after.email).toBe('two@x.com');
     expect(after.channels.find((x: any) => x.id === two.id).is_primary).toBe(true);
-    for (const ch of after.channels) expect((await w.api.delete(`/v1/contacts/${c.id}/channels/${ch.ref}`)).status).toBe(204);
+    for (const ch of after.channels)
+      expect((await w.api.delete(`/v1/contacts/${c.id}/channels/${ch.ref}`)).status).toBe(204);
     after = await read(w, c.id);
     expect(after).toMatchObject({ email: null, channels: [] });
     expect((await w.api.delete(`/v1/contacts/${c.id}/channels/${two.ref}`)).status).toBe(404);
@@ -187,21 +233,40 @@ describe('links: POST /v1/contacts/{id}/links, DELETE .../links/{kind}/{target_i
     return res.body.data as Record<string, any>;
   }
 
-  it('201 with every link; the first company becomes primary and the contact\'s company', async () => {
+  it("201 with every link; the first company becomes primary and the contact's company", async () => {
     const w = await t.workspace();
     const acct = (await w.api.post('/v1/client-accounts', { name: 'Link Co' })).body.data;
     const s = await site(w, '12 Elm St');
     const c = await contact(w, { name: 'Linker' });
-    const res = await w.api.post(`/v1/contacts/${c.id}/links`, { client_account_id: acct.id, roles: ['billing', 'decision_maker'], started_on: '2025-01-15' });
+    const res = await w.api.post(`/v1/contacts/${c.id}/links`, {
+      client_account_id: acct.id,
+      roles: ['billing', 'decision_maker'],
+      started_on: '2025-01-15',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toEqual([{
-      kind: 'company', id: acct.id, name: 'Link Co', roles: ['decision_maker', 'billing'], is_primary: true, current: true,
-      started_on: '2025-01-15', ended_on: null,
-    }]);
+    expect(res.body.data).toEqual([
+      {
+        kind: 'company',
+        id: acct.id,
+        name: 'Link Co',
+        roles: ['decision_maker', 'billing'],
+        is_primary: true,
+        current: true,
+        started_on: '2025-01-15',
+        ended_on: null,
+      },
+    ]);
     const both = await w.api.post(`/v1/contacts/${c.id}/links`, { location_id: s.id, roles: ['site_contact'] });
-    expect(both.body.data.map((l: any) => [l.kind, l.id, l.name])).toEqual([['company', acct.id, 'Link Co'], ['location', s.id, s.name]]);
+    expect(both.body.data.map((l: any) => [l.kind, l.id, l.name])).toEqual([
+      ['company', acct.id, 'Link Co'],
+      ['location', s.id, s.name],
+    ]);
     const after = await read(w, c.id);
-    expect(after).toMatchObject({ client_account_id: acct.id, company: 'Link Co', client_account: { id: acct.id, name: 'Link Co' } });
+    expect(after).toMatchObject({
+      client_account_id: acct.id,
+      company: 'Link Co',
+      client_account: { id: acct.id, name: 'Link Co' },
+    });
   });
 
   it('the same target again replaces roles; empty roles means works with them', async () => {
@@ -225,13 +290,20 @@ describe('links: POST /v1/contacts/{id}/links, DELETE .../links/{kind}/{target_i
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('Send exactly one of client_account_id or location_id');
     }
-    const roles = await w.api.post(`/v1/contacts/${c.id}/links`, { client_account_id: acct.id, roles: ['billing', 'janitor', 'Boss'] });
+    const roles = await w.api.post(`/v1/contacts/${c.id}/links`, {
+      client_account_id: acct.id,
+      roles: ['billing', 'janitor', 'Boss'],
+    });
     expect(roles.status).toBe(400);
-    expect(roles.body).toMatchObject({ error: 'Unknown roles: janitor, boss', code: 'unknown_roles', roles: ['janitor', 'boss'] });
+    expect(roles.body).toMatchObject({
+      error: 'Unknown roles: janitor, boss',
+      code: 'unknown_roles',
+      roles: ['janitor', 'boss'],
+    });
     expect((await read(w, c.id)).links).toEqual([]);
   });
 
-  it('404 for another workspace\'s customer, site or person', async () => {
+  it("404 for another workspace's customer, site or person", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirAcct = (await other.api.post('/v1/client-accounts', { name: 'Their Co' })).body.data;
@@ -253,8 +325,15 @@ describe('links: POST /v1/contacts/{id}/links, DELETE .../links/{kind}/{target_i
     const w = await t.workspace();
     const c = await contact(w, { name: 'Mover', company: 'Old Co' });
     const next = (await w.api.post('/v1/client-accounts', { name: 'New Co' })).body.data;
-    const res = await w.api.post(`/v1/contacts/${c.id}/links`, { client_account_id: next.id, is_primary: true, roles: ['board_member'] });
-    expect(res.body.data.map((l: any) => [l.name, l.is_primary])).toEqual([['New Co', true], ['Old Co', false]]);
+    const res = await w.api.post(`/v1/contacts/${c.id}/links`, {
+      client_account_id: next.id,
+      is_primary: true,
+      roles: ['board_member'],
+    });
+    expect(res.body.data.map((l: any) => [l.name, l.is_primary])).toEqual([
+      ['New Co', true],
+      ['Old Co', false],
+    ]);
     expect(await read(w, c.id)).toMatchObject({ client_account_id: next.id, company: 'New Co' });
   });
 
@@ -267,13 +346,33 @@ describe('links: POST /v1/contacts/{id}/links, DELETE .../links/{kind}/{target_i
     expect(end.status).toBe(204);
     const before = await w.api.delete(`/v1/contacts/${c.id}/links/location/${s.id}?ended_on=2023-12-31`);
     expect(before.status).toBe(400);
-    expect((await w.api.delete(`/v1/contacts/${c.id}/links/location/${s.id}?end=true&ended_on=2025-06-30`)).status).toBe(204);
+    expect(
+      (await w.api.delete(`/v1/contacts/${c.id}/links/location/${s.id}?end=true&ended_on=2025-06-30`)).status,
+    ).toBe(204);
     const after = await read(w, c.id);
     const today = new Date().toISOString().slice(0, 10);
     expect(after).toMatchObject({ client_account_id: null, company: null });
     expect(after.links).toEqual([
-      { kind: 'company', id: c.client_account_id, name: 'Past Co', roles: [], is_primary: false, current: false, started_on: null, ended_on: today },
-      { kind: 'location', id: s.id, name: s.name, roles: [], is_primary: false, current: false, started_on: '2024-01-01', ended_on: '2025-06-30' },
+      {
+        kind: 'company',
+        id: c.client_account_id,
+        name: 'Past Co',
+        roles: [],
+        is_primary: false,
+        current: false,
+        started_on: null,
+        ended_on: today,
+      },
+      {
+        kind: 'location',
+        id: s.id,
+        name: s.name,
+        roles: [],
+        is_primary: false,
+        current: false,
+        started_on: '2024-01-01',
+        ended_on: '2025-06-30',
+      },
     ]);
     // Ending again finds no current link; linking again starts a new current one beside the history.
     expect((await w.api.delete(`/v1/contacts/${c.id}/links/company/${c.client_account_id}?end=true`)).status).toBe(404);

@@ -1,12 +1,14 @@
 // Contacts: create, read, update, list, archive, delete and restore (document 2, Contact and the
 // Contacts endpoints; Errors rows for contacts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertContact, startApp, type TestApp, } from '#test/helpers/harness.ts';
+import { insertContact, startApp, type TestApp } from '#test/helpers/harness.ts';
 import { advanceClock } from '#platform/time.ts';
 import { contactVia as contact, job } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const ZTS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -15,30 +17,76 @@ describe('POST /v1/contacts', () => {
   it('answers 201 with the full contact: fields, channels, links and jobs', async () => {
     const w = await t.workspace();
     const res = await w.api.post('/v1/contacts', {
-      name: 'Dana Reyes', title: 'Facilities Manager', contact_type: 'Property manager', company: 'Acme Properties',
-      email: 'Dana@Acme.com', phone: '555 123 4567', notes: 'Prefers mornings', preferred_channel: 'Email',
-      do_not_contact: true, do_not_contact_reason: 'Asked us to stop', birthday: '1980-04-02', tags: ['vip', ' VIP ', 'board', ''],
+      name: 'Dana Reyes',
+      title: 'Facilities Manager',
+      contact_type: 'Property manager',
+      company: 'Acme Properties',
+      email: 'Dana@Acme.com',
+      phone: '555 123 4567',
+      notes: 'Prefers mornings',
+      preferred_channel: 'Email',
+      do_not_contact: true,
+      do_not_contact_reason: 'Asked us to stop',
+      birthday: '1980-04-02',
+      tags: ['vip', ' VIP ', 'board', ''],
     });
     expect(res.status).toBe(201);
     const c = res.body.data;
     expect(c).toMatchObject({
-      name: 'Dana Reyes', display_name: 'Dana Reyes', title: 'Facilities Manager', contact_type: 'Property manager',
-      company: 'Acme Properties', client_account: { id: c.client_account_id, name: 'Acme Properties' },
-      email: 'Dana@Acme.com', phone: '(555) 123-4567', notes: 'Prefers mornings', assigned_user_id: null,
-      preferred_channel: 'email', do_not_contact: true, do_not_contact_reason: 'Asked us to stop', birthday: '1980-04-02',
-      tags: ['vip', 'board'], custom_fields: {}, archived_at: null, jobs: [],
+      name: 'Dana Reyes',
+      display_name: 'Dana Reyes',
+      title: 'Facilities Manager',
+      contact_type: 'Property manager',
+      company: 'Acme Properties',
+      client_account: { id: c.client_account_id, name: 'Acme Properties' },
+      email: 'Dana@Acme.com',
+      phone: '(555) 123-4567',
+      notes: 'Prefers mornings',
+      assigned_user_id: null,
+      preferred_channel: 'email',
+      do_not_contact: true,
+      do_not_contact_reason: 'Asked us to stop',
+      birthday: '1980-04-02',
+      tags: ['vip', 'board'],
+      custom_fields: {},
+      archived_at: null,
+      jobs: [],
     });
     expect(c.created_at).toMatch(ZTS);
     expect(c.updated_at).toMatch(ZTS);
     expect(c.channels).toEqual([
-      { id: expect.any(Number), ref: expect.any(String), kind: 'phone', label: 'mobile', value: '(555) 123-4567', is_primary: true, do_not_contact: false },
-      { id: expect.any(Number), ref: expect.any(String), kind: 'email', label: 'work', value: 'Dana@Acme.com', is_primary: true, do_not_contact: false },
+      {
+        id: expect.any(Number),
+        ref: expect.any(String),
+        kind: 'phone',
+        label: 'mobile',
+        value: '(555) 123-4567',
+        is_primary: true,
+        do_not_contact: false,
+      },
+      {
+        id: expect.any(Number),
+        ref: expect.any(String),
+        kind: 'email',
+        label: 'work',
+        value: 'Dana@Acme.com',
+        is_primary: true,
+        do_not_contact: false,
+      },
     ]);
     expect(c.channels[0].ref).toBe(String(c.channels[0].id));
-    expect(c.links).toEqual([{
-      kind: 'company', id: c.client_account_id, name: 'Acme Properties', roles: [], is_primary: true, current: true,
-      started_on: null, ended_on: null,
-    }]);
+    expect(c.links).toEqual([
+      {
+        kind: 'company',
+        id: c.client_account_id,
+        name: 'Acme Properties',
+        roles: [],
+        is_primary: true,
+        current: true,
+        started_on: null,
+        ended_on: null,
+      },
+    ]);
   });
 
   it('company links an existing customer by name (any case) or creates one', async () => {
@@ -57,7 +105,12 @@ describe('POST /v1/contacts', () => {
     const w = await t.workspace();
     const acct = (await w.api.post('/v1/client-accounts', { name: 'Winner Inc' })).body.data;
     const c = await contact(w, { client_account_id: acct.id, company: 'Loser LLC' });
-    expect(c).toMatchObject({ name: null, display_name: 'Winner Inc', company: 'Winner Inc', client_account_id: acct.id });
+    expect(c).toMatchObject({
+      name: null,
+      display_name: 'Winner Inc',
+      company: 'Winner Inc',
+      client_account_id: acct.id,
+    });
     const list = await w.api.get('/v1/client-accounts?q=Loser');
     expect(list.body.data).toEqual([]);
   });
@@ -92,7 +145,7 @@ describe('POST /v1/contacts', () => {
     expect((await w.api.post('/v1/contacts', { name: 'X', birthday: '1980-02-30' })).status).toBe(400);
   });
 
-  it('404 client_account_id not found in this workspace (another workspace\'s customer)', async () => {
+  it("404 client_account_id not found in this workspace (another workspace's customer)", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirs = (await other.api.post('/v1/client-accounts', { name: 'Theirs' })).body.data;
@@ -118,14 +171,33 @@ describe('POST /v1/contacts', () => {
 
   it('custom_fields are validated against contact definitions; nothing is saved on error', async () => {
     const w = await t.workspace();
-    await t.database.db.insertInto('custom_field_definitions').values({
-      firm_id: w.firmId, entity_type: 'contact', key: 'shirt_size', label: 'Shirt size', label_key: 'shirt size',
-      field_type: 'select', options: JSON.stringify(['Small', 'Large']), required: 0, filterable: 0, show_as_flag: 0,
-      section: 'contact_identity', position: 1, archived_at: null, created_at: '2026-01-01T00:00:00.000000', updated_at: '2026-01-01T00:00:00.000000',
-    }).execute();
+    await t.database.db
+      .insertInto('custom_field_definitions')
+      .values({
+        firm_id: w.firmId,
+        entity_type: 'contact',
+        key: 'shirt_size',
+        label: 'Shirt size',
+        label_key: 'shirt size',
+        field_type: 'select',
+        options: JSON.stringify(['Small', 'Large']),
+        required: 0,
+        filterable: 0,
+        show_as_flag: 0,
+        section: 'contact_identity',
+        position: 1,
+        archived_at: null,
+        created_at: '2026-01-01T00:00:00.000000',
+        updated_at: '2026-01-01T00:00:00.000000',
+      })
+      .execute();
     const ok = await contact(w, { name: 'Sized', custom_fields: { shirt_size: 'large' } });
     expect(ok.custom_fields).toEqual({ shirt_size: 'Large' });
-    const unknown = await w.api.post('/v1/contacts', { name: 'Nope', company: 'Should Not Exist', custom_fields: { shoe: 1 } });
+    const unknown = await w.api.post('/v1/contacts', {
+      name: 'Nope',
+      company: 'Should Not Exist',
+      custom_fields: { shoe: 1 },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'unknown_custom_fields', fields: ['shoe'] });
     const invalid = await w.api.post('/v1/contacts', { name: 'Nope', custom_fields: { shirt_size: 'Medium' } });
@@ -164,15 +236,41 @@ describe('GET /v1/contacts/{id}', () => {
 
   it('an email and phone stored only on the contact show as v-<kind>-0 entries, and the v- ref edits them', async () => {
     const w = await t.workspace();
-    const id = await insertContact(t.database, w.firmId, { name: 'Legacy', email: 'old@legacy.com', phone: '(555) 000-1111' });
+    const id = await insertContact(t.database, w.firmId, {
+      name: 'Legacy',
+      email: 'old@legacy.com',
+      phone: '(555) 000-1111',
+    });
     const read = await w.api.get(`/v1/contacts/${id}`);
     expect(read.body.data.channels).toEqual([
-      { id: null, ref: 'v-phone-0', kind: 'phone', label: 'mobile', value: '(555) 000-1111', is_primary: true, do_not_contact: false },
-      { id: null, ref: 'v-email-0', kind: 'email', label: 'work', value: 'old@legacy.com', is_primary: true, do_not_contact: false },
+      {
+        id: null,
+        ref: 'v-phone-0',
+        kind: 'phone',
+        label: 'mobile',
+        value: '(555) 000-1111',
+        is_primary: true,
+        do_not_contact: false,
+      },
+      {
+        id: null,
+        ref: 'v-email-0',
+        kind: 'email',
+        label: 'work',
+        value: 'old@legacy.com',
+        is_primary: true,
+        do_not_contact: false,
+      },
     ]);
     const edit = await w.api.patch(`/v1/contacts/${id}/channels/v-email-0`, { value: 'new@legacy.com', label: 'home' });
     expect(edit.status).toBe(200);
-    expect(edit.body.data).toMatchObject({ id: expect.any(Number), kind: 'email', label: 'home', value: 'new@legacy.com', is_primary: true });
+    expect(edit.body.data).toMatchObject({
+      id: expect.any(Number),
+      kind: 'email',
+      label: 'home',
+      value: 'new@legacy.com',
+      is_primary: true,
+    });
     const after = (await w.api.get(`/v1/contacts/${id}`)).body.data;
     expect(after.email).toBe('new@legacy.com');
     expect(after.channels.every((c: any) => typeof c.id === 'number')).toBe(true);
@@ -184,12 +282,24 @@ describe('PATCH /v1/contacts/{id}', () => {
     const w = await t.workspace();
     const c = await contact(w, { name: 'Sam', email: 'sam@one.com', phone: '5551112222', notes: 'keep me' });
     await w.api.post(`/v1/contacts/${c.id}/channels`, { kind: 'email', value: 'sam@two.com' });
-    const res = await w.api.patch(`/v1/contacts/${c.id}`, { email: 'SAM@ONE-NEW.com', phone: '+1 555 333 4444', title: 'Boss' });
+    const res = await w.api.patch(`/v1/contacts/${c.id}`, {
+      email: 'SAM@ONE-NEW.com',
+      phone: '+1 555 333 4444',
+      title: 'Boss',
+    });
     expect(res.status).toBe(200);
     const d = res.body.data;
-    expect(d).toMatchObject({ name: 'Sam', notes: 'keep me', title: 'Boss', email: 'SAM@ONE-NEW.com', phone: '+1 (555) 333-4444' });
-    expect(d.channels.filter((ch: any) => ch.kind === 'email').map((ch: any) => [ch.value, ch.is_primary]))
-      .toEqual([['SAM@ONE-NEW.com', true], ['sam@two.com', false]]);
+    expect(d).toMatchObject({
+      name: 'Sam',
+      notes: 'keep me',
+      title: 'Boss',
+      email: 'SAM@ONE-NEW.com',
+      phone: '+1 (555) 333-4444',
+    });
+    expect(d.channels.filter((ch: any) => ch.kind === 'email').map((ch: any) => [ch.value, ch.is_primary])).toEqual([
+      ['SAM@ONE-NEW.com', true],
+      ['sam@two.com', false],
+    ]);
     expect(d.updated_at >= c.updated_at).toBe(true);
   });
 
@@ -210,9 +320,17 @@ describe('PATCH /v1/contacts/{id}', () => {
     const c = await contact(w, { name: 'Pat', company: 'First Co' });
     const moved = (await w.api.patch(`/v1/contacts/${c.id}`, { company: 'Second Co' })).body.data;
     expect(moved.company).toBe('Second Co');
-    expect(moved.links.map((l: any) => [l.name, l.is_primary, l.current])).toEqual([['Second Co', true, true], ['First Co', false, true]]);
+    expect(moved.links.map((l: any) => [l.name, l.is_primary, l.current])).toEqual([
+      ['Second Co', true, true],
+      ['First Co', false, true],
+    ]);
     const removed = (await w.api.patch(`/v1/contacts/${c.id}`, { client_account_id: null })).body.data;
-    expect(removed).toMatchObject({ company: null, client_account_id: null, client_account: null, display_name: 'Pat' });
+    expect(removed).toMatchObject({
+      company: null,
+      client_account_id: null,
+      client_account: null,
+      display_name: 'Pat',
+    });
     expect(removed.links.map((l: any) => l.name)).toEqual(['First Co']);
   });
 
@@ -223,8 +341,12 @@ describe('PATCH /v1/contacts/{id}', () => {
     const empty = await w.api.patch(`/v1/contacts/${c.id}`, { name: null });
     expect(empty.status).toBe(400);
     expect(empty.body.error).toBe('Add at least a name, company, email, or phone number.');
-    expect((await w.api.patch(`/v1/contacts/${c.id}`, { email: 'bad@' })).body.error).toBe('email does not look like an email address');
-    expect((await w.api.patch(`/v1/contacts/${c.id}`, { preferred_channel: 'pigeon' })).body.error).toBe('Pick call, text or email.');
+    expect((await w.api.patch(`/v1/contacts/${c.id}`, { email: 'bad@' })).body.error).toBe(
+      'email does not look like an email address',
+    );
+    expect((await w.api.patch(`/v1/contacts/${c.id}`, { preferred_channel: 'pigeon' })).body.error).toBe(
+      'Pick call, text or email.',
+    );
     expect((await w.api.patch(`/v1/contacts/${c.id}`, { color: 'red' })).body.code).toBe('unknown_fields');
     const foreign = await other.api.patch(`/v1/contacts/${c.id}`, { name: 'Hijack' });
     expect(foreign.status).toBe(404);
@@ -238,9 +360,12 @@ describe('PATCH /v1/contacts/{id}', () => {
     const crew = await t.user(w.firmId, { role: 'crew' });
     const theirAcct = (await other.api.post('/v1/client-accounts', { name: 'Not yours' })).body.data;
     const c = await contact(w, { name: 'Assignee', assigned_user_id: w.ownerId });
-    expect((await w.api.patch(`/v1/contacts/${c.id}`, { assigned_user_id: crew.id })).body.error).toBe('user is not an office teammate');
-    expect((await w.api.patch(`/v1/contacts/${c.id}`, { assigned_user_id: other.ownerId })).body.error)
-      .toBe('assigned_user_id does not match a user in this workspace');
+    expect((await w.api.patch(`/v1/contacts/${c.id}`, { assigned_user_id: crew.id })).body.error).toBe(
+      'user is not an office teammate',
+    );
+    expect((await w.api.patch(`/v1/contacts/${c.id}`, { assigned_user_id: other.ownerId })).body.error).toBe(
+      'assigned_user_id does not match a user in this workspace',
+    );
     const acct = await w.api.patch(`/v1/contacts/${c.id}`, { client_account_id: theirAcct.id });
     expect(acct.status).toBe(404);
     expect(acct.body.error).toBe('client_account_id not found in this workspace');
@@ -256,7 +381,10 @@ describe('PATCH /v1/contacts/{id}', () => {
     expect((await reader.api.post(`/v1/contacts/${c.id}/restore`)).status).toBe(403);
     expect((await reader.api.delete(`/v1/contacts/${c.id}/channels/${c.channels[0].ref}`)).status).toBe(403);
     expect((await reader.api.post(`/v1/contacts/${c.id}/links`, { client_account_id: 1 })).status).toBe(403);
-    expect((await reader.api.get(`/v1/contacts/${c.id}`)).body.data).toMatchObject({ name: 'Read only', email: 'ro@x.com' });
+    expect((await reader.api.get(`/v1/contacts/${c.id}`)).body.data).toMatchObject({
+      name: 'Read only',
+      email: 'ro@x.com',
+    });
   });
 
   it('turning do_not_contact off clears the reason', async () => {
@@ -288,7 +416,8 @@ describe('GET /v1/contacts', () => {
     const w = await t.workspace();
     await contact(w, { name: 'Zoë Ångström', title: 'Treasurer' });
     await contact(w, { name: 'Other', email: 'finder@Example.org', phone: '555-987-6543', company: 'Hidden Gem LLC' });
-    const names = async (q: string) => (await w.api.get(`/v1/contacts?q=${encodeURIComponent(q)}`)).body.data.map((c: any) => c.name);
+    const names = async (q: string) =>
+      (await w.api.get(`/v1/contacts?q=${encodeURIComponent(q)}`)).body.data.map((c: any) => c.name);
     expect(await names('ÅNGSTRÖM')).toEqual(['Zoë Ångström']);
     expect(await names('treas')).toEqual(['Zoë Ångström']);
     expect(await names('FINDER@')).toEqual(['Other']);
@@ -298,12 +427,13 @@ describe('GET /v1/contacts', () => {
     expect(await names('100%')).toEqual([]);
   });
 
-  it('email matches any of the person\'s emails exactly, in any case', async () => {
+  it("email matches any of the person's emails exactly, in any case", async () => {
     const w = await t.workspace();
     const c = await contact(w, { name: 'Two Emails', email: 'first@x.com' });
     await w.api.post(`/v1/contacts/${c.id}/channels`, { kind: 'email', value: 'Second@X.com' });
     await contact(w, { name: 'Near miss', email: 'second@x.co' });
-    const ids = async (email: string) => (await w.api.get(`/v1/contacts?email=${encodeURIComponent(email)}`)).body.data.map((r: any) => r.id);
+    const ids = async (email: string) =>
+      (await w.api.get(`/v1/contacts?email=${encodeURIComponent(email)}`)).body.data.map((r: any) => r.id);
     expect(await ids('SECOND@x.com')).toEqual([c.id]);
     expect(await ids('first@X.COM')).toEqual([c.id]);
     expect(await ids('second@x')).toEqual([]);
@@ -314,7 +444,11 @@ describe('GET /v1/contacts', () => {
     const acct = (await w.api.post('/v1/client-accounts', { name: 'Filter Co' })).body.data;
     const primary = await contact(w, { name: 'Primary', client_account_id: acct.id, contact_type: 'Owner' });
     const linked = await contact(w, { name: 'Linked', contact_type: 'owner' });
-    await w.api.post(`/v1/contacts/${linked.id}/links`, { client_account_id: acct.id, roles: ['billing'], is_primary: false });
+    await w.api.post(`/v1/contacts/${linked.id}/links`, {
+      client_account_id: acct.id,
+      roles: ['billing'],
+      is_primary: false,
+    });
     const ended = await contact(w, { name: 'Ended' });
     await w.api.post(`/v1/contacts/${ended.id}/links`, { client_account_id: acct.id });
     await w.api.delete(`/v1/contacts/${ended.id}/links/company/${acct.id}?end=true`);
@@ -346,7 +480,8 @@ describe('GET /v1/contacts', () => {
     const a = await contact(w, { name: 'Aaa' });
     const b = await contact(w, { name: 'Bbb' });
     const c = await contact(w, { name: 'Ccc' });
-    const at = (id: number, ts: string) => t.database.db.updateTable('contacts').set({ updated_at: ts }).where('id', '=', id).execute();
+    const at = (id: number, ts: string) =>
+      t.database.db.updateTable('contacts').set({ updated_at: ts }).where('id', '=', id).execute();
     await at(a.id, '2026-03-01T00:00:03.000000');
     await at(b.id, '2026-03-01T00:00:01.000000');
     await at(c.id, '2026-03-01T00:00:02.000000');
@@ -362,7 +497,7 @@ describe('GET /v1/contacts', () => {
     expect(bad.body.error).toBe('updated_after must be an ISO 8601 timestamp');
   });
 
-  it('never shows another workspace\'s people', async () => {
+  it("never shows another workspace's people", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     await contact(other, { name: 'Secret', email: 'secret@x.com' });
@@ -408,14 +543,40 @@ describe('DELETE /v1/contacts/{id} and restore', () => {
     const j = await job(w, { name: 'Keeps fields' });
     await w.api.post(`/v1/jobs/${j.id}/contacts`, { contact_id: c.id, role: 'billing' });
     const at = '2026-01-01T00:00:00.000000';
-    await t.database.db.insertInto('notes').values({
-      firm_id: w.firmId, job_id: null, contact_id: c.id, client_account_id: null, type: 'note', content: 'bye', pinned: 0,
-      author_user_id: w.ownerId, occurred_at: at, created_at: at, updated_at: at,
-    }).execute();
-    await t.database.db.insertInto('tasks').values({
-      firm_id: w.firmId, job_id: j.id, contact_id: c.id, title: 'Call', task_type: 'call', notes: null, due_at: null,
-      status: 'open', assigned_to_user_id: w.ownerId, created_by_user_id: w.ownerId, completed_at: null, created_at: at, updated_at: at,
-    }).execute();
+    await t.database.db
+      .insertInto('notes')
+      .values({
+        firm_id: w.firmId,
+        job_id: null,
+        contact_id: c.id,
+        client_account_id: null,
+        type: 'note',
+        content: 'bye',
+        pinned: 0,
+        author_user_id: w.ownerId,
+        occurred_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await t.database.db
+      .insertInto('tasks')
+      .values({
+        firm_id: w.firmId,
+        job_id: j.id,
+        contact_id: c.id,
+        title: 'Call',
+        task_type: 'call',
+        notes: null,
+        due_at: null,
+        status: 'open',
+        assigned_to_user_id: w.ownerId,
+        created_by_user_id: w.ownerId,
+        completed_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
 
     const del = await w.api.delete(`/v1/contacts/${c.id}?hard=true`);
     expect(del.status).toBe(204);
@@ -426,9 +587,17 @@ describe('DELETE /v1/contacts/{id} and restore', () => {
     expect((await w.api.get(`/v1/jobs/${j.id}/contacts`)).body.data).toEqual([]);
     const notes = await t.database.db.selectFrom('notes').select('id').where('contact_id', '=', c.id).execute();
     expect(notes).toEqual([]);
-    const task = await t.database.db.selectFrom('tasks').select('contact_id').where('job_id', '=', j.id).executeTakeFirstOrThrow();
+    const task = await t.database.db
+      .selectFrom('tasks')
+      .select('contact_id')
+      .where('job_id', '=', j.id)
+      .executeTakeFirstOrThrow();
     expect(task.contact_id).toBeNull();
-    const channels = await t.database.db.selectFrom('contact_channels').select('id').where('contact_id', '=', c.id).execute();
+    const channels = await t.database.db
+      .selectFrom('contact_channels')
+      .select('id')
+      .where('contact_id', '=', c.id)
+      .execute();
     expect(channels).toEqual([]);
     expect((await w.api.get(`/v1/client-accounts/${c.client_account_id}`)).status).toBe(200);
   });
@@ -454,7 +623,7 @@ describe('DELETE /v1/contacts/{id} and restore', () => {
     expect((await w.api.get(`/v1/contacts/${d.id}`)).status).toBe(200);
   });
 
-  it('a key without delete_records is 403; another workspace\'s person is 404', async () => {
+  it("a key without delete_records is 403; another workspace's person is 404", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const writer = await t.user(w.firmId, { role: 'member' }, ['read_jobs', 'write_jobs']);

@@ -6,34 +6,59 @@ import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/
 import { created, contactVia as contact, job } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
-const addPerson = (w: Workspace, jobId: number, body: Record<string, unknown>) => created(w, `/v1/jobs/${jobId}/contacts`, body);
+const addPerson = (w: Workspace, jobId: number, body: Record<string, unknown>) =>
+  created(w, `/v1/jobs/${jobId}/contacts`, body);
 
 const getJob = async (w: Workspace, id: number) => (await w.api.get(`/v1/jobs/${id}`)).body.data as Record<string, any>;
 
 describe('POST /v1/jobs/{job_id}/contacts', () => {
   it('the first person becomes primary, fills the job contact fields and links the job to their company', async () => {
     const w = await t.workspace();
-    const c = await contact(w, { name: 'Jo Park', email: 'jo@park.com', phone: '5557778888', company: 'Park HOA', title: 'Chair' });
+    const c = await contact(w, {
+      name: 'Jo Park',
+      email: 'jo@park.com',
+      phone: '5557778888',
+      company: 'Park HOA',
+      title: 'Chair',
+    });
     const j = await job(w, { name: 'Lot reseal' });
     const res = await w.api.post(`/v1/jobs/${j.id}/contacts`, { contact_id: c.id, role: 'decision_maker' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       created: true,
       data: {
-        contact_id: c.id, job_id: j.id, role: 'decision_maker', is_primary: true, bills_separately: false, created_at: expect.stringMatching(/Z$/),
+        contact_id: c.id,
+        job_id: j.id,
+        role: 'decision_maker',
+        is_primary: true,
+        bills_separately: false,
+        created_at: expect.stringMatching(/Z$/),
         contact: {
-          id: c.id, name: 'Jo Park', display_name: 'Jo Park', title: 'Chair', contact_type: null, email: 'jo@park.com',
-          phone: '(555) 777-8888', client_account_id: c.client_account_id, archived_at: null, updated_at: expect.any(String),
+          id: c.id,
+          name: 'Jo Park',
+          display_name: 'Jo Park',
+          title: 'Chair',
+          contact_type: null,
+          email: 'jo@park.com',
+          phone: '(555) 777-8888',
+          client_account_id: c.client_account_id,
+          archived_at: null,
+          updated_at: expect.any(String),
         },
       },
     });
     const after = await getJob(w, j.id);
     expect(after).toMatchObject({
-      contact_name: 'Jo Park', contact_email: 'jo@park.com', contact_phone: '(555) 777-8888',
-      client_account_id: c.client_account_id, company: 'Park HOA',
+      contact_name: 'Jo Park',
+      contact_email: 'jo@park.com',
+      contact_phone: '(555) 777-8888',
+      client_account_id: c.client_account_id,
+      company: 'Park HOA',
     });
     expect((await w.api.get(`/v1/jobs/${j.id}/details`)).body.data.linked_contact_id).toBe(c.id);
     const events = await eventsOf(t.database, j.id);
@@ -59,10 +84,28 @@ describe('POST /v1/jobs/{job_id}/contacts', () => {
   it('creates a new person from name/email/phone/company (an email already on file is that person)', async () => {
     const w = await t.workspace();
     const j = await job(w, { name: 'New person job' });
-    const created = await addPerson(w, j.id, { name: 'Fresh Face', email: 'fresh@x.com', phone: '5553334444', company: 'Fresh Co', role: 'onsite' });
+    const created = await addPerson(w, j.id, {
+      name: 'Fresh Face',
+      email: 'fresh@x.com',
+      phone: '5553334444',
+      company: 'Fresh Co',
+      role: 'onsite',
+    });
     expect(created.contact).toMatchObject({ name: 'Fresh Face', email: 'fresh@x.com', phone: '(555) 333-4444' });
     const person = (await w.api.get(`/v1/contacts/${created.contact_id}`)).body.data;
-    expect(person).toMatchObject({ company: 'Fresh Co', jobs: [{ job_id: j.id, name: 'New person job', status: 'lead', role: 'onsite', is_primary: true, bills_separately: false }] });
+    expect(person).toMatchObject({
+      company: 'Fresh Co',
+      jobs: [
+        {
+          job_id: j.id,
+          name: 'New person job',
+          status: 'lead',
+          role: 'onsite',
+          is_primary: true,
+          bills_separately: false,
+        },
+      ],
+    });
     const j2 = await job(w, { name: 'Second job' });
     const reused = await addPerson(w, j2.id, { name: 'Typo Name', email: 'FRESH@x.com' });
     expect(reused.contact_id).toBe(created.contact_id);
@@ -76,11 +119,18 @@ describe('POST /v1/jobs/{job_id}/contacts', () => {
     const b = await contact(w, { name: 'Beta', email: 'beta@x.com' });
     await addPerson(w, j.id, { contact_id: a.id });
     await addPerson(w, j.id, { contact_id: b.id, role: 'billing' });
-    const res = await w.api.post(`/v1/jobs/${j.id}/contacts`, { contact_id: b.id, role: 'estimator', is_primary: true });
+    const res = await w.api.post(`/v1/jobs/${j.id}/contacts`, {
+      contact_id: b.id,
+      role: 'estimator',
+      is_primary: true,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ created: false, data: { contact_id: b.id, role: 'estimator', is_primary: true } });
     const people = (await w.api.get(`/v1/jobs/${j.id}/contacts`)).body.data;
-    expect(people.map((p: any) => [p.contact.name, p.is_primary])).toEqual([['Beta', true], ['Alpha', false]]);
+    expect(people.map((p: any) => [p.contact.name, p.is_primary])).toEqual([
+      ['Beta', true],
+      ['Alpha', false],
+    ]);
     expect(await getJob(w, j.id)).toMatchObject({ contact_name: 'Beta', contact_email: 'beta@x.com' });
     const log = await t.database.db.selectFrom('job_activity').select('kind').where('job_id', '=', j.id).execute();
     expect(log).toHaveLength(2);
@@ -100,7 +150,9 @@ describe('POST /v1/jobs/{job_id}/contacts', () => {
     await addPerson(w, j2.id, { contact_id: gone.id });
     await addPerson(w, j2.id, { contact_id: stay.id });
     expect((await w.api.delete(`/v1/contacts/${gone.id}?hard=true`)).status).toBe(204);
-    expect((await w.api.get(`/v1/jobs/${j2.id}/contacts`)).body.data.map((p: any) => [p.contact.name, p.is_primary])).toEqual([['Stays', false]]);
+    expect(
+      (await w.api.get(`/v1/jobs/${j2.id}/contacts`)).body.data.map((p: any) => [p.contact.name, p.is_primary]),
+    ).toEqual([['Stays', false]]);
     const newcomer = await contact(w, { name: 'Newcomer' });
     expect((await addPerson(w, j2.id, { contact_id: newcomer.id })).is_primary).toBe(true);
     expect((await getJob(w, j2.id)).contact_name).toBe('Newcomer');
@@ -117,8 +169,12 @@ describe('POST /v1/jobs/{job_id}/contacts', () => {
     const role = await w.api.post(`/v1/jobs/${j.id}/contacts`, { contact_id: c.id, role: 'janitor' });
     expect(role.status).toBe(400);
     expect(role.body.error).toMatch(/^role must be one of billing, onsite, decision_maker/);
-    expect((await w.api.post(`/v1/jobs/${j.id}/contacts`, { contact_id: c.id, notes: 'x' })).body.code).toBe('unknown_fields');
-    expect((await w.api.post(`/v1/jobs/${j.id}/contacts`, { name: 'Bad', email: 'bad@' })).body.error).toBe('email does not look like an email address');
+    expect((await w.api.post(`/v1/jobs/${j.id}/contacts`, { contact_id: c.id, notes: 'x' })).body.code).toBe(
+      'unknown_fields',
+    );
+    expect((await w.api.post(`/v1/jobs/${j.id}/contacts`, { name: 'Bad', email: 'bad@' })).body.error).toBe(
+      'email does not look like an email address',
+    );
     expect((await w.api.get(`/v1/jobs/${j.id}/contacts`)).body.data).toEqual([]);
   });
 
@@ -158,17 +214,28 @@ describe('GET /v1/jobs/{job_id}/contacts', () => {
     const onsiteA = await contact(w, { name: 'Amy Onsite' });
     const noRole = await contact(w, { name: 'Al None' });
     await addPerson(w, j.id, { contact_id: p.id, role: 'other' });
-    for (const [c, role] of [[noRole, undefined], [onsiteB, 'onsite'], [billing, 'billing'], [onsiteA, 'onsite']] as const) {
+    for (const [c, role] of [
+      [noRole, undefined],
+      [onsiteB, 'onsite'],
+      [billing, 'billing'],
+      [onsiteA, 'onsite'],
+    ] as const) {
       await addPerson(w, j.id, { contact_id: c.id, ...(role ? { role } : {}) });
     }
     await w.api.delete(`/v1/contacts/${onsiteA.id}`);
     const res = await w.api.get(`/v1/jobs/${j.id}/contacts`);
     expect(res.status).toBe(200);
-    expect(res.body.data.map((e: any) => e.contact.name)).toEqual(['Zed Primary', 'Yan Billing', 'Amy Onsite', 'Bob Onsite', 'Al None']);
+    expect(res.body.data.map((e: any) => e.contact.name)).toEqual([
+      'Zed Primary',
+      'Yan Billing',
+      'Amy Onsite',
+      'Bob Onsite',
+      'Al None',
+    ]);
     expect(res.body.data[2].contact.archived_at).toMatch(/Z$/);
   });
 
-  it('404 Job not found for another workspace\'s job or a job the user cannot see', async () => {
+  it("404 Job not found for another workspace's job or a job the user cannot see", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirs = await job(other, { name: 'Theirs' });
@@ -191,7 +258,7 @@ describe('GET /v1/jobs/{job_id}/contacts', () => {
   });
 });
 
-describe('a person\'s changes reach their jobs', () => {
+describe("a person's changes reach their jobs", () => {
   it('name, email and phone changes update every job they are the main contact of, not others', async () => {
     const w = await t.workspace();
     const c = await contact(w, { name: 'Old Name', email: 'old@x.com', phone: '5550000001' });
@@ -204,15 +271,25 @@ describe('a person\'s changes reach their jobs', () => {
     await addPerson(w, sideJob.id, { contact_id: boss.id });
     await addPerson(w, sideJob.id, { contact_id: c.id, role: 'billing' });
 
-    const res = await w.api.patch(`/v1/contacts/${c.id}`, { name: 'New Name', email: 'new@x.com', phone: '5550000002' });
+    const res = await w.api.patch(`/v1/contacts/${c.id}`, {
+      name: 'New Name',
+      email: 'new@x.com',
+      phone: '5550000002',
+    });
     expect(res.status).toBe(200);
     for (const id of [primaryJob.id, linkedJob.id]) {
-      expect(await getJob(w, id)).toMatchObject({ contact_name: 'New Name', contact_email: 'new@x.com', contact_phone: '(555) 000-0002' });
+      expect(await getJob(w, id)).toMatchObject({
+        contact_name: 'New Name',
+        contact_email: 'new@x.com',
+        contact_phone: '(555) 000-0002',
+      });
     }
     expect(await getJob(w, sideJob.id)).toMatchObject({ contact_name: 'Boss' });
     const events = await eventsOf(t.database, primaryJob.id);
     const last = events.filter((e) => e.event_type === 'job_updated').at(-1)!;
-    expect(last.data.changed_fields).toEqual(expect.arrayContaining(['contact_name', 'contact_email', 'contact_phone']));
+    expect(last.data.changed_fields).toEqual(
+      expect.arrayContaining(['contact_name', 'contact_email', 'contact_phone']),
+    );
   });
 
   it('a channel edit that changes the primary email reaches the job too', async () => {
@@ -232,7 +309,10 @@ describe('a person\'s changes reach their jobs', () => {
     await addPerson(w, bare.id, { contact_id: c.id });
     await addPerson(w, owned.id, { contact_id: c.id });
     const updated = (await w.api.patch(`/v1/contacts/${c.id}`, { company: 'Arrived Co' })).body.data;
-    expect(await getJob(w, bare.id)).toMatchObject({ company: 'Arrived Co', client_account_id: updated.client_account_id });
+    expect(await getJob(w, bare.id)).toMatchObject({
+      company: 'Arrived Co',
+      client_account_id: updated.client_account_id,
+    });
     expect(await getJob(w, owned.id)).toMatchObject({ company: 'Keep Co' });
   });
 });
@@ -243,7 +323,11 @@ describe('GET /v1/client-accounts/{id}/contacts', () => {
     const acct = (await w.api.post('/v1/client-accounts', { name: 'People Co' })).body.data;
     const primary = await contact(w, { name: 'Pia Primary', client_account_id: acct.id });
     const linked = await contact(w, { name: 'Leo Linked', company: 'Elsewhere' });
-    await w.api.post(`/v1/contacts/${linked.id}/links`, { client_account_id: acct.id, roles: ['accounts_payable'], started_on: '2025-02-01' });
+    await w.api.post(`/v1/contacts/${linked.id}/links`, {
+      client_account_id: acct.id,
+      roles: ['accounts_payable'],
+      started_on: '2025-02-01',
+    });
     const ended = await contact(w, { name: 'Ed Ended', client_account_id: acct.id });
     await w.api.delete(`/v1/contacts/${ended.id}/links/company/${acct.id}?end=true`);
     const archived = await contact(w, { name: 'Ann Archived', client_account_id: acct.id });
@@ -254,15 +338,25 @@ describe('GET /v1/client-accounts/{id}/contacts', () => {
     expect(res.body.pagination).toEqual({ total: 2, limit: 50, offset: 0 });
     expect(res.body.data.map((r: any) => r.name)).toEqual(['Leo Linked', 'Pia Primary']);
     expect(res.body.data[0]).toMatchObject({
-      id: linked.id, company: 'Elsewhere',
-      link: { kind: 'company', id: acct.id, name: 'People Co', roles: ['accounts_payable'], is_primary: false, current: true, started_on: '2025-02-01', ended_on: null },
+      id: linked.id,
+      company: 'Elsewhere',
+      link: {
+        kind: 'company',
+        id: acct.id,
+        name: 'People Co',
+        roles: ['accounts_payable'],
+        is_primary: false,
+        current: true,
+        started_on: '2025-02-01',
+        ended_on: null,
+      },
     });
     expect(res.body.data[1].link).toMatchObject({ is_primary: true, roles: [] });
     const withArchived = await w.api.get(`/v1/client-accounts/${acct.id}/contacts?include_archived=true`);
     expect(withArchived.body.data.map((r: any) => r.name)).toEqual(['Ann Archived', 'Leo Linked', 'Pia Primary']);
   });
 
-  it('404 Client account not found for another workspace\'s customer', async () => {
+  it("404 Client account not found for another workspace's customer", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirs = (await other.api.post('/v1/client-accounts', { name: 'Theirs' })).body.data;

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type Client, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -40,9 +42,20 @@ describe('POST /v1/custom-fields', () => {
     expect(res.body).toEqual({
       created: true,
       data: {
-        id: expect.any(Number), entity_type: 'job', key: 'gate_code', label: 'Gate code', field_type: 'text', options: [],
-        required: false, filterable: false, show_as_flag: false, section: 'job_details', position: 1,
-        archived_at: null, created_at: expect.stringMatching(Z), updated_at: expect.stringMatching(Z),
+        id: expect.any(Number),
+        entity_type: 'job',
+        key: 'gate_code',
+        label: 'Gate code',
+        field_type: 'text',
+        options: [],
+        required: false,
+        filterable: false,
+        show_as_flag: false,
+        section: 'job_details',
+        position: 1,
+        archived_at: null,
+        created_at: expect.stringMatching(Z),
+        updated_at: expect.stringMatching(Z),
       },
     });
   });
@@ -55,15 +68,32 @@ describe('POST /v1/custom-fields', () => {
       expect(f.options).toEqual([]);
     }
     const select = await field(w.api, {
-      entity_type: 'job', label: 'Surface', field_type: 'select', options: ['Asphalt', 'Concrete'],
-      required: true, filterable: true, show_as_flag: true,
+      entity_type: 'job',
+      label: 'Surface',
+      field_type: 'select',
+      options: ['Asphalt', 'Concrete'],
+      required: true,
+      filterable: true,
+      show_as_flag: true,
     });
-    expect(select).toMatchObject({ field_type: 'select', options: ['Asphalt', 'Concrete'], required: true, filterable: true, show_as_flag: true, position: 6 });
+    expect(select).toMatchObject({
+      field_type: 'select',
+      options: ['Asphalt', 'Concrete'],
+      required: true,
+      filterable: true,
+      show_as_flag: true,
+      position: 6,
+    });
   });
 
   it('the default section follows the entity; positions count per entity type', async () => {
     const w = await t.workspace();
-    const expected = { job: 'job_details', account: 'company_profile', contact: 'contact_identity', location: 'location_identity' };
+    const expected = {
+      job: 'job_details',
+      account: 'company_profile',
+      contact: 'contact_identity',
+      location: 'location_identity',
+    };
     for (const [entity_type, section] of Object.entries(expected)) {
       const f = await field(w.api, { entity_type, label: 'First' });
       expect(f).toMatchObject({ entity_type, section, position: 1, key: 'first' });
@@ -73,7 +103,9 @@ describe('POST /v1/custom-fields', () => {
 
   it('the key is the slug of the label; a taken key gets _2, _3 (archived fields included)', async () => {
     const w = await t.workspace();
-    expect((await field(w.api, { entity_type: 'job', label: '  Gate Code #1 (north)!  ' })).key).toBe('gate_code_1_north');
+    expect((await field(w.api, { entity_type: 'job', label: '  Gate Code #1 (north)!  ' })).key).toBe(
+      'gate_code_1_north',
+    );
     expect((await field(w.api, { entity_type: 'job', label: 'Café size' })).key).toBe('cafe_size');
     expect((await field(w.api, { entity_type: 'job', label: '!!!' })).key).toBe('field');
     const a = await field(w.api, { entity_type: 'job', label: 'Lot size' });
@@ -106,14 +138,26 @@ describe('POST /v1/custom-fields', () => {
     const res = await w.api.post('/v1/custom-fields', { entity_type: 'contact', label: 'shoe SIZE' });
     expect(res.status).toBe(200);
     expect(res.body.created).toBe(false);
-    expect(res.body.data).toMatchObject({ id: a.id, key: 'shoe_size', label: 'Shoe size', archived_at: null, position: 2 });
-    expect(await order(w, 'contact')).toEqual([['nickname', 1, 'live'], ['shoe_size', 2, 'live']]);
+    expect(res.body.data).toMatchObject({
+      id: a.id,
+      key: 'shoe_size',
+      label: 'Shoe size',
+      archived_at: null,
+      position: 2,
+    });
+    expect(await order(w, 'contact')).toEqual([
+      ['nickname', 1, 'live'],
+      ['shoe_size', 2, 'live'],
+    ]);
   });
 
   it('concurrent creates of one label make one field; the others answer it with created false', async () => {
     const w = await t.workspace();
-    const answers = await Promise.all(['Crew size', 'crew size', 'CREW SIZE', 'Crew  size'].map((label) =>
-      w.api.post('/v1/custom-fields', { entity_type: 'job', label })));
+    const answers = await Promise.all(
+      ['Crew size', 'crew size', 'CREW SIZE', 'Crew  size'].map((label) =>
+        w.api.post('/v1/custom-fields', { entity_type: 'job', label }),
+      ),
+    );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 201]);
     expect(new Set(answers.map((r) => r.body.data.id)).size).toBe(1);
     expect(await order(w, 'job')).toEqual([['crew_size', 1, 'live']]);
@@ -121,7 +165,12 @@ describe('POST /v1/custom-fields', () => {
 
   it('options are trimmed and de-duplicated in any case (first spelling kept); non-select types keep none', async () => {
     const w = await t.workspace();
-    const f = await field(w.api, { entity_type: 'job', label: 'Color', field_type: 'select', options: [' Red ', 'red', 'Blue', '', 'BLUE', 'Green'] });
+    const f = await field(w.api, {
+      entity_type: 'job',
+      label: 'Color',
+      field_type: 'select',
+      options: [' Red ', 'red', 'Blue', '', 'BLUE', 'Green'],
+    });
     expect(f.options).toEqual(['Red', 'Blue', 'Green']);
     const text = await field(w.api, { entity_type: 'job', label: 'Notes', field_type: 'text', options: ['x'] });
     expect(text.options).toEqual([]);
@@ -130,7 +179,12 @@ describe('POST /v1/custom-fields', () => {
   it('a select without options is 400 Add at least one dropdown option.', async () => {
     const w = await t.workspace();
     for (const options of [undefined, [], ['  ', '']]) {
-      const res = await w.api.post('/v1/custom-fields', { entity_type: 'job', label: 'Pick', field_type: 'select', ...(options ? { options } : {}) });
+      const res = await w.api.post('/v1/custom-fields', {
+        entity_type: 'job',
+        label: 'Pick',
+        field_type: 'select',
+        ...(options ? { options } : {}),
+      });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'Add at least one dropdown option.', field: 'options' });
     }
@@ -139,7 +193,11 @@ describe('POST /v1/custom-fields', () => {
 
   it('a missing or blank label is 400 Give the field a name.; over 120 characters is 400', async () => {
     const w = await t.workspace();
-    for (const body of [{ entity_type: 'job' }, { entity_type: 'job', label: '' }, { entity_type: 'job', label: '   ' }]) {
+    for (const body of [
+      { entity_type: 'job' },
+      { entity_type: 'job', label: '' },
+      { entity_type: 'job', label: '   ' },
+    ]) {
       const res = await w.api.post('/v1/custom-fields', body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'Give the field a name.', field: 'label' });
@@ -154,10 +212,16 @@ describe('POST /v1/custom-fields', () => {
     const w = await t.workspace();
     const entity = await w.api.post('/v1/custom-fields', { entity_type: 'invoice', label: 'X' });
     expect(entity.status).toBe(400);
-    expect(entity.body).toMatchObject({ error: 'entity_type must be one of job, account, contact, location', field: 'entity_type' });
+    expect(entity.body).toMatchObject({
+      error: 'entity_type must be one of job, account, contact, location',
+      field: 'entity_type',
+    });
     const type = await w.api.post('/v1/custom-fields', { entity_type: 'job', label: 'X', field_type: 'email' });
     expect(type.status).toBe(400);
-    expect(type.body).toMatchObject({ error: 'field_type must be one of text, number, date, select, checkbox, url', field: 'field_type' });
+    expect(type.body).toMatchObject({
+      error: 'field_type must be one of text, number, date, select, checkbox, url',
+      field: 'field_type',
+    });
     const missing = await w.api.post('/v1/custom-fields', { label: 'X' });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: 'entity_type is required', field: 'entity_type' });
@@ -173,10 +237,16 @@ describe('POST /v1/custom-fields', () => {
     expect(flag.body).toMatchObject({ error: 'show_as_flag can only be set on job fields', field: 'show_as_flag' });
     const filter = await w.api.post('/v1/custom-fields', { entity_type: 'location', label: 'Zone', filterable: true });
     expect(filter.status).toBe(400);
-    expect(filter.body).toMatchObject({ error: 'filterable can only be set on job, account and contact fields', field: 'filterable' });
+    expect(filter.body).toMatchObject({
+      error: 'filterable can only be set on job, account and contact fields',
+      field: 'filterable',
+    });
     expect((await field(w.api, { entity_type: 'account', label: 'Tier', filterable: true })).filterable).toBe(true);
     expect((await field(w.api, { entity_type: 'contact', label: 'Tier', filterable: true })).filterable).toBe(true);
-    expect((await field(w.api, { entity_type: 'location', label: 'Zone', filterable: false, show_as_flag: false })).filterable).toBe(false);
+    expect(
+      (await field(w.api, { entity_type: 'location', label: 'Zone', filterable: false, show_as_flag: false }))
+        .filterable,
+    ).toBe(false);
   });
 
   it('any write key may create fields (not only owners); a read-only key is 403', async () => {
@@ -201,8 +271,14 @@ describe('GET /v1/custom-fields', () => {
     await field(w.api, { entity_type: 'job', label: 'J2' });
     const res = await w.api.get('/v1/custom-fields');
     expect(Object.keys(res.body)).toEqual(['data']);
-    expect(res.body.data.map((f: any) => `${f.entity_type}:${f.key}:${f.position}`))
-      .toEqual(['job:j1:1', 'job:j2:2', 'account:a1:1', 'account:a2:2', 'contact:c1:1', 'location:l1:1']);
+    expect(res.body.data.map((f: any) => `${f.entity_type}:${f.key}:${f.position}`)).toEqual([
+      'job:j1:1',
+      'job:j2:2',
+      'account:a1:1',
+      'account:a2:2',
+      'contact:c1:1',
+      'location:l1:1',
+    ]);
   });
 
   it('entity_type filters; include_archived adds archived fields after the live ones', async () => {
@@ -212,7 +288,10 @@ describe('GET /v1/custom-fields', () => {
     await field(w.api, { entity_type: 'account', label: 'Other' });
     await w.api.delete(`/v1/custom-fields/${a.id}`);
     expect(await order(w, 'job')).toEqual([['b', 1, 'live']]);
-    expect(await order(w, 'job', true)).toEqual([['b', 1, 'live'], ['a', 2, 'archived']]);
+    expect(await order(w, 'job', true)).toEqual([
+      ['b', 1, 'live'],
+      ['a', 2, 'archived'],
+    ]);
     const archived = (await list(w, '?include_archived=true')).find((f) => f.id === a.id)!;
     expect(archived.archived_at).toMatch(Z);
   });
@@ -234,11 +313,21 @@ describe('PATCH /v1/custom-fields/{id}', () => {
     const w = await t.workspace();
     const f = await field(w.api, { entity_type: 'job', label: 'Gate code' });
     const res = await w.api.patch(`/v1/custom-fields/${f.id}`, {
-      label: ' Gate / door code ', required: true, section: 'job_location', show_as_flag: true, filterable: true,
+      label: ' Gate / door code ',
+      required: true,
+      section: 'job_location',
+      show_as_flag: true,
+      filterable: true,
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
-      id: f.id, key: 'gate_code', label: 'Gate / door code', required: true, section: 'job_location', show_as_flag: true, filterable: true,
+      id: f.id,
+      key: 'gate_code',
+      label: 'Gate / door code',
+      required: true,
+      section: 'job_location',
+      show_as_flag: true,
+      filterable: true,
     });
     expect((await list(w))[0]).toEqual(res.body.data);
   });
@@ -259,15 +348,19 @@ describe('PATCH /v1/custom-fields/{id}', () => {
     expect((await w.api.patch(`/v1/custom-fields/${b.id}`, { label: '  ' })).body.error).toBe('Give the field a name.');
   });
 
-  it('section must be one of the entity\'s sections', async () => {
+  it("section must be one of the entity's sections", async () => {
     const w = await t.workspace();
     const cases = {
-      job: 'job_location, company_contact, job_details', account: 'company_profile, billing, company_notes',
-      contact: 'contact_identity, communication, contact_notes', location: 'location_identity, property_context, location_notes',
+      job: 'job_location, company_contact, job_details',
+      account: 'company_profile, billing, company_notes',
+      contact: 'contact_identity, communication, contact_notes',
+      location: 'location_identity, property_context, location_notes',
     };
     for (const [entity_type, sections] of Object.entries(cases)) {
       const f = await field(w.api, { entity_type, label: 'S' });
-      const bad = await w.api.patch(`/v1/custom-fields/${f.id}`, { section: entity_type === 'job' ? 'billing' : 'job_details' });
+      const bad = await w.api.patch(`/v1/custom-fields/${f.id}`, {
+        section: entity_type === 'job' ? 'billing' : 'job_details',
+      });
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({ error: `section must be one of ${sections}`, field: 'section' });
       const last = sections.split(', ').at(-1)!;
@@ -298,8 +391,16 @@ describe('PATCH /v1/custom-fields/{id}', () => {
   it('an unchanged PATCH keeps updated_at', async () => {
     const w = await t.workspace();
     const f = await field(w.api, { entity_type: 'job', label: 'Same' });
-    await t.database.db.updateTable('custom_field_definitions').set({ updated_at: '2026-01-01T00:00:00.000000' }).where('id', '=', f.id).execute();
-    const res = await w.api.patch(`/v1/custom-fields/${f.id}`, { label: 'Same', required: false, section: 'job_details' });
+    await t.database.db
+      .updateTable('custom_field_definitions')
+      .set({ updated_at: '2026-01-01T00:00:00.000000' })
+      .where('id', '=', f.id)
+      .execute();
+    const res = await w.api.patch(`/v1/custom-fields/${f.id}`, {
+      label: 'Same',
+      required: false,
+      section: 'job_details',
+    });
     expect(res.body.data.updated_at).toBe('2026-01-01T00:00:00Z');
   });
 });
@@ -313,14 +414,26 @@ describe('POST /v1/custom-fields/{id}/move', () => {
     const down = await w.api.post(`/v1/custom-fields/${a.id}/move`, { direction: 'down' });
     expect(down.status).toBe(200);
     expect(down.body.data).toMatchObject({ id: a.id, position: 2 });
-    expect(await order(w, 'job')).toEqual([['b', 1, 'live'], ['a', 2, 'live'], ['c', 3, 'live']]);
+    expect(await order(w, 'job')).toEqual([
+      ['b', 1, 'live'],
+      ['a', 2, 'live'],
+      ['c', 3, 'live'],
+    ]);
     expect((await w.api.post(`/v1/custom-fields/${c.id}/move`, { direction: 'up' })).body.data.position).toBe(2);
-    expect(await order(w, 'job')).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'live']]);
+    expect(await order(w, 'job')).toEqual([
+      ['b', 1, 'live'],
+      ['c', 2, 'live'],
+      ['a', 3, 'live'],
+    ]);
     const top = await w.api.post(`/v1/custom-fields/${b.id}/move`, { direction: 'up' });
     expect(top.status).toBe(200);
     expect(top.body.data.position).toBe(1);
     expect((await w.api.post(`/v1/custom-fields/${a.id}/move`, { direction: 'down' })).body.data.position).toBe(3);
-    expect(await order(w, 'job')).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'live']]);
+    expect(await order(w, 'job')).toEqual([
+      ['b', 1, 'live'],
+      ['c', 2, 'live'],
+      ['a', 3, 'live'],
+    ]);
   });
 
   it('skips archived fields: the neighbour is the next live field', async () => {
@@ -330,7 +443,11 @@ describe('POST /v1/custom-fields/{id}/move', () => {
     await field(w.api, { entity_type: 'location', label: 'C' });
     await w.api.delete(`/v1/custom-fields/${b.id}`);
     expect((await w.api.post(`/v1/custom-fields/${a.id}/move`, { direction: 'down' })).body.data.position).toBe(2);
-    expect(await order(w, 'location', true)).toEqual([['c', 1, 'live'], ['a', 2, 'live'], ['b', 3, 'archived']]);
+    expect(await order(w, 'location', true)).toEqual([
+      ['c', 1, 'live'],
+      ['a', 2, 'live'],
+      ['b', 3, 'archived'],
+    ]);
   });
 
   it('an archived field is 409 archived; direction must be up or down', async () => {
@@ -355,16 +472,28 @@ describe('DELETE /v1/custom-fields/{id} and POST /v1/custom-fields/{id}/restore'
     const del = await w.api.delete(`/v1/custom-fields/${a.id}`);
     expect(del.status).toBe(204);
     expect(del.body).toBeNull();
-    expect(await order(w, 'account', true)).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'archived']]);
+    expect(await order(w, 'account', true)).toEqual([
+      ['b', 1, 'live'],
+      ['c', 2, 'live'],
+      ['a', 3, 'archived'],
+    ]);
     // Document 1, retry rules: a second delete is 404 (treat as done), and changes nothing.
     const again404 = await w.api.delete(`/v1/custom-fields/${a.id}`);
     expect(again404.status).toBe(404);
     expect(again404.body).toMatchObject({ error: 'Custom field not found', code: 'already_archived' });
-    expect(await order(w, 'account', true)).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'archived']]);
+    expect(await order(w, 'account', true)).toEqual([
+      ['b', 1, 'live'],
+      ['c', 2, 'live'],
+      ['a', 3, 'archived'],
+    ]);
     const res = await w.api.post(`/v1/custom-fields/${a.id}/restore`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: a.id, key: 'a', archived_at: null, position: 3 });
-    expect(await order(w, 'account')).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'live']]);
+    expect(await order(w, 'account')).toEqual([
+      ['b', 1, 'live'],
+      ['c', 2, 'live'],
+      ['a', 3, 'live'],
+    ]);
     const again = await w.api.post(`/v1/custom-fields/${a.id}/restore`);
     expect(again.body.data).toEqual(res.body.data);
     // Restored, it can be archived again.
@@ -377,7 +506,11 @@ describe('DELETE /v1/custom-fields/{id} and POST /v1/custom-fields/{id}/restore'
     await field(w.api, { entity_type: 'job', label: 'B' });
     await w.api.delete(`/v1/custom-fields/${a.id}`);
     expect((await field(w.api, { entity_type: 'job', label: 'C' })).position).toBe(2);
-    expect(await order(w, 'job', true)).toEqual([['b', 1, 'live'], ['c', 2, 'live'], ['a', 3, 'archived']]);
+    expect(await order(w, 'job', true)).toEqual([
+      ['b', 1, 'live'],
+      ['c', 2, 'live'],
+      ['a', 3, 'archived'],
+    ]);
   });
 
   it('DELETE needs delete_records as well as write_jobs', async () => {
@@ -408,7 +541,10 @@ describe('owner-only setup and other workspaces', () => {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ error: 'key creator is not an owner', code: 'not_owner' });
     }
-    expect(await order(w, 'job', true)).toEqual([['owned', 1, 'live'], ['second', 2, 'live']]);
+    expect(await order(w, 'job', true)).toEqual([
+      ['owned', 1, 'live'],
+      ['second', 2, 'live'],
+    ]);
     expect((await list(w))[0].label).toBe('Owned');
   });
 
@@ -421,7 +557,7 @@ describe('owner-only setup and other workspaces', () => {
     expect(res.body.data.required).toBe(true);
   });
 
-  it('another workspace\'s field is 404 on PATCH, move, DELETE and restore', async () => {
+  it("another workspace's field is 404 on PATCH, move, DELETE and restore", async () => {
     const w = await t.workspace();
     const f = await field(w.api, { entity_type: 'job', label: 'Private' });
     const other = await t.workspace();

@@ -8,9 +8,22 @@ import { normalizeValue } from '#crm/custom-fields/values.ts';
 
 function def(field_type: string, options: string[] = []): CustomFieldDefinition {
   return {
-    id: 1, firm_id: 1, entity_type: 'job', key: 'k', label: 'K', label_key: 'k', field_type, options: JSON.stringify(options),
-    required: 0, filterable: 0, show_as_flag: 0, section: 'job_details', position: 1, archived_at: null,
-    created_at: '2026-01-01T00:00:00.000000', updated_at: '2026-01-01T00:00:00.000000',
+    id: 1,
+    firm_id: 1,
+    entity_type: 'job',
+    key: 'k',
+    label: 'K',
+    label_key: 'k',
+    field_type,
+    options: JSON.stringify(options),
+    required: 0,
+    filterable: 0,
+    show_as_flag: 0,
+    section: 'job_details',
+    position: 1,
+    archived_at: null,
+    created_at: '2026-01-01T00:00:00.000000',
+    updated_at: '2026-01-01T00:00:00.000000',
   };
 }
 
@@ -37,7 +50,11 @@ describe('normalizeValue', () => {
     expect(normalizeValue(def('url'), '😀'.repeat(500))).toBe('😀'.repeat(500));
     const err = refused(def('text'), 'x'.repeat(501));
     expect(err.status).toBe(400);
-    expect(err.body).toMatchObject({ code: 'invalid_custom_field', field: 'k', message: 'K: must be at most 500 characters' });
+    expect(err.body).toMatchObject({
+      code: 'invalid_custom_field',
+      field: 'k',
+      message: 'K: must be at most 500 characters',
+    });
     expect(refused(def('url'), 5).body.message).toBe('K: must be text');
   });
 
@@ -63,7 +80,14 @@ describe('normalizeValue', () => {
 
   it('checkbox: booleans and true/false/yes/no words', () => {
     const d = def('checkbox');
-    expect([true, false, 'Yes', 'NO', ' true ', 'False'].map((v) => normalizeValue(d, v))).toEqual([true, false, true, false, true, false]);
+    expect([true, false, 'Yes', 'NO', ' true ', 'False'].map((v) => normalizeValue(d, v))).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
     for (const bad of [0, 1, 'on', 'off', 'y']) refused(d, bad);
   });
 });

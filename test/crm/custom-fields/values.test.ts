@@ -5,7 +5,9 @@ import { eventsOf, insertContact, startApp, type TestApp, type Workspace } from 
 import { jsonLines, rawGet } from '../../integrations/exports/helpers.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const OLD = '2026-01-01T00:00:00.000000';
@@ -34,10 +36,15 @@ async function jobFields() {
   return { w, j: await job(w) };
 }
 
-const setJob = (w: Workspace, id: number, custom_fields: unknown) => w.api.patch(`/v1/jobs/${id}/custom-fields`, { custom_fields });
+const setJob = (w: Workspace, id: number, custom_fields: unknown) =>
+  w.api.patch(`/v1/jobs/${id}/custom-fields`, { custom_fields });
 
 async function stored(table: 'jobs' | 'client_accounts' | 'contacts' | 'locations', id: number) {
-  const row = await t.database.db.selectFrom(table).select(['custom_fields', 'updated_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .selectFrom(table)
+    .select(['custom_fields', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return { values: JSON.parse(row.custom_fields), updated_at: row.updated_at };
 }
 
@@ -50,23 +57,44 @@ describe('PATCH /v1/jobs/{id}/custom-fields', () => {
     const res = await setJob(w, j.id, { gate_code: '#4411', lots: 3, night_work: true });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: { entity_type: 'job', id: j.id, custom_fields: { gate_code: '#4411', lots: 3, night_work: true }, changed: ['gate_code', 'lots', 'night_work'] },
+      data: {
+        entity_type: 'job',
+        id: j.id,
+        custom_fields: { gate_code: '#4411', lots: 3, night_work: true },
+        changed: ['gate_code', 'lots', 'night_work'],
+      },
     });
-    expect((await w.api.get(`/v1/jobs/${j.id}`)).body.data.custom_fields).toEqual({ gate_code: '#4411', lots: 3, night_work: true });
+    expect((await w.api.get(`/v1/jobs/${j.id}`)).body.data.custom_fields).toEqual({
+      gate_code: '#4411',
+      lots: 3,
+      night_work: true,
+    });
     // Sending only some keys leaves the others as they are.
     const more = await setJob(w, j.id, { lots: 4 });
-    expect(more.body.data).toMatchObject({ custom_fields: { gate_code: '#4411', lots: 4, night_work: true }, changed: ['lots'] });
+    expect(more.body.data).toMatchObject({
+      custom_fields: { gate_code: '#4411', lots: 4, night_work: true },
+      changed: ['lots'],
+    });
   });
 
-  it('logs the change in the job\'s activity log with the labels, before and after; bumps updated_at and records job_updated', async () => {
+  it("logs the change in the job's activity log with the labels, before and after; bumps updated_at and records job_updated", async () => {
     const { w, j } = await jobFields();
     await setJob(w, j.id, { lots: 2 });
     await t.database.db.updateTable('jobs').set({ updated_at: OLD }).where('id', '=', j.id).execute();
     await setJob(w, j.id, { lots: 5, gate_code: '99' });
     const log = await activityOf(j.id);
     expect(log).toHaveLength(2);
-    expect(log[1]).toMatchObject({ kind: 'custom_fields_changed', user_id: w.ownerId, firm_id: w.firmId, summary: 'Custom fields changed: Lots, Gate code' });
-    expect(JSON.parse(log[1].data)).toEqual({ changed: ['lots', 'gate_code'], before: { lots: 2, gate_code: null }, after: { lots: 5, gate_code: '99' } });
+    expect(log[1]).toMatchObject({
+      kind: 'custom_fields_changed',
+      user_id: w.ownerId,
+      firm_id: w.firmId,
+      summary: 'Custom fields changed: Lots, Gate code',
+    });
+    expect(JSON.parse(log[1].data)).toEqual({
+      changed: ['lots', 'gate_code'],
+      before: { lots: 2, gate_code: null },
+      after: { lots: 5, gate_code: '99' },
+    });
     expect(log[0].summary).toBe('Custom field changed: Lots');
     expect((await stored('jobs', j.id)).updated_at > OLD).toBe(true);
     const updates = (await eventsOf(t.database, j.id)).filter((e) => e.event_type === 'job_updated');
@@ -91,10 +119,10 @@ describe('PATCH /v1/jobs/{id}/custom-fields', () => {
     const res = await setJob(w, j.id, { gate_code: null, lots: '' });
     expect(res.body.data).toMatchObject({ custom_fields: { night_work: false }, changed: ['gate_code', 'lots'] });
     expect((await w.api.get(`/v1/jobs/${j.id}`)).body.data.custom_fields).toEqual({ night_work: false });
-    expect(JSON.parse(((await activityOf(j.id)).at(-1))!.data).after).toEqual({ gate_code: null, lots: null });
+    expect(JSON.parse((await activityOf(j.id)).at(-1)!.data).after).toEqual({ gate_code: null, lots: null });
   });
 
-  it('a job the key\'s user cannot see is 404 Job not found, as is another workspace\'s job', async () => {
+  it("a job the key's user cannot see is 404 Job not found, as is another workspace's job", async () => {
     const { w, j } = await jobFields();
     const own = await t.user(w.firmId, { role: 'member', sees_own_jobs_only: true });
     const hidden = await own.api.patch(`/v1/jobs/${j.id}/custom-fields`, { custom_fields: { lots: 1 } });
@@ -113,7 +141,12 @@ describe('value rules', () => {
     const { w, j } = await jobFields();
     const ok = await setJob(w, j.id, { gate_code: 'é'.repeat(500), website: 'https://example.com/x' });
     expect(ok.body.data.custom_fields).toMatchObject({ gate_code: 'é'.repeat(500), website: 'https://example.com/x' });
-    for (const [key, value] of [['gate_code', 'x'.repeat(501)], ['website', 'u'.repeat(501)], ['gate_code', 12], ['website', ['a']]] as const) {
+    for (const [key, value] of [
+      ['gate_code', 'x'.repeat(501)],
+      ['website', 'u'.repeat(501)],
+      ['gate_code', 12],
+      ['website', ['a']],
+    ] as const) {
       const res = await setJob(w, j.id, { [key]: value });
       expect(res.status, `${key}=${JSON.stringify(value)}`).toBe(400);
       expect(res.body).toMatchObject({ code: 'invalid_custom_field', field: key });
@@ -122,7 +155,14 @@ describe('value rules', () => {
 
   it('number: a number or numeric string (stored as a number); anything else is 400', async () => {
     const { w, j } = await jobFields();
-    for (const [value, expected] of [[12, 12], [-3.5, -3.5], ['42', 42], [' 7.25 ', 7.25], ['1e3', 1000], [0, 0]] as const) {
+    for (const [value, expected] of [
+      [12, 12],
+      [-3.5, -3.5],
+      ['42', 42],
+      [' 7.25 ', 7.25],
+      ['1e3', 1000],
+      [0, 0],
+    ] as const) {
       const res = await setJob(w, j.id, { lots: value });
       expect(res.status, String(value)).toBe(200);
       expect(res.body.data.custom_fields.lots).toBe(expected);
@@ -130,7 +170,11 @@ describe('value rules', () => {
     for (const value of ['12 lots', '1,200', 'abc', true, { n: 1 }, '   ']) {
       const res = await setJob(w, j.id, { lots: value });
       expect(res.status, JSON.stringify(value)).toBe(400);
-      expect(res.body).toMatchObject({ error: 'Invalid value for custom field lots', code: 'invalid_custom_field', field: 'lots' });
+      expect(res.body).toMatchObject({
+        error: 'Invalid value for custom field lots',
+        code: 'invalid_custom_field',
+        field: 'lots',
+      });
       expect(res.body.message).toBe('Lots: must be a number');
     }
   });
@@ -152,12 +196,23 @@ describe('value rules', () => {
     expect((await setJob(w, j.id, { surface: ' ASPHALT ' })).body.data.custom_fields.surface).toBe('Asphalt');
     const res = await setJob(w, j.id, { surface: 'Gravel' });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'invalid_custom_field', field: 'surface', message: 'Surface: must be one of Asphalt, Concrete PAD' });
+    expect(res.body).toMatchObject({
+      code: 'invalid_custom_field',
+      field: 'surface',
+      message: 'Surface: must be one of Asphalt, Concrete PAD',
+    });
   });
 
   it('checkbox: true/false or yes/no (any case), stored as booleans', async () => {
     const { w, j } = await jobFields();
-    for (const [value, expected] of [[true, true], [false, false], ['yes', true], ['No', false], ['TRUE', true], ['false', false]] as const) {
+    for (const [value, expected] of [
+      [true, true],
+      [false, false],
+      ['yes', true],
+      ['No', false],
+      ['TRUE', true],
+      ['false', false],
+    ] as const) {
       const res = await setJob(w, j.id, { night_work: value });
       expect(res.status, String(value)).toBe(200);
       expect(res.body.data.custom_fields.night_work).toBe(expected);
@@ -175,7 +230,11 @@ describe('errors save nothing', () => {
     const { w, j } = await jobFields();
     const res = await setJob(w, j.id, { lots: 1, colour: 'red', size: 2 });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'Unknown custom fields: colour, size', code: 'unknown_custom_fields', fields: ['colour', 'size'] });
+    expect(res.body).toMatchObject({
+      error: 'Unknown custom fields: colour, size',
+      code: 'unknown_custom_fields',
+      fields: ['colour', 'size'],
+    });
     expect((await stored('jobs', j.id)).values).toEqual({});
   });
 
@@ -202,7 +261,9 @@ describe('errors save nothing', () => {
   it('an archived field keeps its value, read-only: changing or clearing it is 400; resending it is fine', async () => {
     const { w, j } = await jobFields();
     await setJob(w, j.id, { gate_code: 'keep', lots: 1 });
-    const gate = (await w.api.get('/v1/custom-fields?entity_type=job')).body.data.find((f: any) => f.key === 'gate_code');
+    const gate = (await w.api.get('/v1/custom-fields?entity_type=job')).body.data.find(
+      (f: any) => f.key === 'gate_code',
+    );
     expect((await w.api.delete(`/v1/custom-fields/${gate.id}`)).status).toBe(204);
     expect((await w.api.get(`/v1/jobs/${j.id}`)).body.data.custom_fields).toEqual({ gate_code: 'keep', lots: 1 });
     for (const value of ['changed', null]) {
@@ -249,23 +310,35 @@ describe('customers, contacts and sites', () => {
     await field(w, { entity_type: 'account', label: 'Net terms', field_type: 'number' });
     const c = (await w.api.post('/v1/client-accounts', { name: 'Acme HOA' })).body.data;
     await t.database.db.updateTable('client_accounts').set({ updated_at: OLD }).where('id', '=', c.id).execute();
-    const res = await w.api.patch(`/v1/client-accounts/${c.id}/custom-fields`, { custom_fields: { billing_code: 'AC-1', net_terms: '30' } });
+    const res = await w.api.patch(`/v1/client-accounts/${c.id}/custom-fields`, {
+      custom_fields: { billing_code: 'AC-1', net_terms: '30' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ entity_type: 'account', id: c.id, custom_fields: { billing_code: 'AC-1', net_terms: 30 }, changed: ['billing_code', 'net_terms'] });
+    expect(res.body.data).toEqual({
+      entity_type: 'account',
+      id: c.id,
+      custom_fields: { billing_code: 'AC-1', net_terms: 30 },
+      changed: ['billing_code', 'net_terms'],
+    });
     const read = (await w.api.get(`/v1/client-accounts/${c.id}`)).body.data;
     expect(read.custom_fields).toEqual({ billing_code: 'AC-1', net_terms: 30 });
     expect(read.updated_at).not.toBe('2026-01-01T00:00:00Z');
     const exported = await rawGet(t, '/v1/exports/customers.jsonl', w.key);
-    expect(jsonLines(exported.bytes).find((r) => r.id === c.id).custom_fields).toEqual({ billing_code: 'AC-1', net_terms: 30 });
+    expect(jsonLines(exported.bytes).find((r) => r.id === c.id).custom_fields).toEqual({
+      billing_code: 'AC-1',
+      net_terms: 30,
+    });
   });
 
-  it('customers: no change keeps updated_at; another workspace\'s customer is 404 Client account not found', async () => {
+  it("customers: no change keeps updated_at; another workspace's customer is 404 Client account not found", async () => {
     const w = await t.workspace();
     await field(w, { entity_type: 'account', label: 'Billing code' });
     const c = (await w.api.post('/v1/client-accounts', { name: 'Acme HOA' })).body.data;
     await w.api.patch(`/v1/client-accounts/${c.id}/custom-fields`, { custom_fields: { billing_code: 'X' } });
     await t.database.db.updateTable('client_accounts').set({ updated_at: OLD }).where('id', '=', c.id).execute();
-    const same = await w.api.patch(`/v1/client-accounts/${c.id}/custom-fields`, { custom_fields: { billing_code: 'X' } });
+    const same = await w.api.patch(`/v1/client-accounts/${c.id}/custom-fields`, {
+      custom_fields: { billing_code: 'X' },
+    });
     expect(same.body.data.changed).toEqual([]);
     expect((await stored('client_accounts', c.id)).updated_at).toBe(OLD);
     const other = await t.workspace();
@@ -279,7 +352,12 @@ describe('customers, contacts and sites', () => {
     await field(w, { entity_type: 'location', label: 'Gate', field_type: 'checkbox' });
     const s = (await w.api.post('/v1/locations', { address: '12 Main St' })).body.data;
     const res = await w.api.patch(`/v1/locations/${s.id}/custom-fields`, { custom_fields: { gate: 'yes' } });
-    expect(res.body.data).toEqual({ entity_type: 'location', id: s.id, custom_fields: { gate: true }, changed: ['gate'] });
+    expect(res.body.data).toEqual({
+      entity_type: 'location',
+      id: s.id,
+      custom_fields: { gate: true },
+      changed: ['gate'],
+    });
     expect((await w.api.get(`/v1/locations/${s.id}`)).body.data.custom_fields).toEqual({ gate: true });
     const bad = await w.api.patch(`/v1/locations/${s.id}/custom-fields`, { custom_fields: { gate: 'perhaps' } });
     expect(bad.status).toBe(400);
@@ -293,14 +371,28 @@ describe('customers, contacts and sites', () => {
   it('contacts: PATCH /v1/contacts/{id}/custom-fields saves the values; 404 Contact not found elsewhere', async () => {
     const w = await t.workspace();
     await field(w, { entity_type: 'contact', label: 'Birthday card', field_type: 'date' });
-    await field(w, { entity_type: 'contact', label: 'Role', field_type: 'select', options: ['Board member', 'Manager'] });
+    await field(w, {
+      entity_type: 'contact',
+      label: 'Role',
+      field_type: 'select',
+      options: ['Board member', 'Manager'],
+    });
     const id = await insertContact(t.database, w.firmId, { name: 'Pat Lee' });
-    const res = await w.api.patch(`/v1/contacts/${id}/custom-fields`, { custom_fields: { birthday_card: '2026-05-01', role: 'board MEMBER' } });
-    expect(res.body.data).toEqual({ entity_type: 'contact', id, custom_fields: { birthday_card: '2026-05-01', role: 'Board member' }, changed: ['birthday_card', 'role'] });
+    const res = await w.api.patch(`/v1/contacts/${id}/custom-fields`, {
+      custom_fields: { birthday_card: '2026-05-01', role: 'board MEMBER' },
+    });
+    expect(res.body.data).toEqual({
+      entity_type: 'contact',
+      id,
+      custom_fields: { birthday_card: '2026-05-01', role: 'Board member' },
+      changed: ['birthday_card', 'role'],
+    });
     const saved = await stored('contacts', id);
     expect(saved.values).toEqual({ birthday_card: '2026-05-01', role: 'Board member' });
     expect(saved.updated_at > OLD).toBe(true);
-    const unknown = await w.api.patch(`/v1/contacts/${id}/custom-fields`, { custom_fields: { role: 'Manager', shoe: 9 } });
+    const unknown = await w.api.patch(`/v1/contacts/${id}/custom-fields`, {
+      custom_fields: { role: 'Manager', shoe: 9 },
+    });
     expect(unknown.body).toMatchObject({ code: 'unknown_custom_fields', fields: ['shoe'] });
     expect((await stored('contacts', id)).values.role).toBe('Board member');
     const other = await t.workspace();
@@ -314,13 +406,14 @@ describe('customers, contacts and sites', () => {
     const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
     for (const k of keys) await field(w, { entity_type: 'account', label: k, field_type: 'number' });
     const c = (await w.api.post('/v1/client-accounts', { name: 'Busy' })).body.data;
-    const answers = await Promise.all(keys.map((k, i) =>
-      w.api.patch(`/v1/client-accounts/${c.id}/custom-fields`, { custom_fields: { [k]: i } })));
+    const answers = await Promise.all(
+      keys.map((k, i) => w.api.patch(`/v1/client-accounts/${c.id}/custom-fields`, { custom_fields: { [k]: i } })),
+    );
     expect(answers.map((r) => r.status)).toEqual(keys.map(() => 200));
     expect((await stored('client_accounts', c.id)).values).toEqual(Object.fromEntries(keys.map((k, i) => [k, i])));
   });
 
-  it('jobs.jsonl carries the job\'s custom_fields', async () => {
+  it("jobs.jsonl carries the job's custom_fields", async () => {
     const { w, j } = await jobFields();
     await setJob(w, j.id, { gate_code: 'G7', surface: 'asphalt' });
     const rows = jsonLines((await rawGet(t, '/v1/exports/jobs.jsonl', w.key)).bytes);

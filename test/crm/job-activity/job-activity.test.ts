@@ -5,7 +5,9 @@ import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { account, job, logOf, Z_SECONDS } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 async function tag(w: { api: any }, name: string) {
@@ -24,7 +26,11 @@ describe('GET /v1/jobs/{id}/activity', () => {
     const res = await w.api.get(`/v1/jobs/${j.id}/activity`);
     expect(res.status).toBe(200);
     expect(res.body.pagination).toEqual({ total: 3, limit: 50, offset: 0 });
-    expect(res.body.data.map((e: any) => e.summary)).toEqual(['Note added: three', 'Follow-up "two" added', 'Note added: one']);
+    expect(res.body.data.map((e: any) => e.summary)).toEqual([
+      'Note added: three',
+      'Follow-up "two" added',
+      'Note added: one',
+    ]);
     const e = res.body.data[0];
     expect(Object.keys(e).sort()).toEqual(['created_at', 'data', 'id', 'job_id', 'kind', 'summary', 'user']);
     expect(e).toMatchObject({ job_id: j.id, kind: 'note_added', user: { id: w.ownerId, name: expect.any(String) } });
@@ -36,7 +42,7 @@ describe('GET /v1/jobs/{id}/activity', () => {
     expect((await w.api.get(`/v1/jobs/${j.id}/activity?limit=500`)).status).toBe(400);
   });
 
-  it('404 for a missing job, another workspace\'s job, or a job the member cannot see; a read-only key reads it', async () => {
+  it("404 for a missing job, another workspace's job, or a job the member cannot see; a read-only key reads it", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirs = await job(other);
@@ -87,7 +93,13 @@ describe('job merges', () => {
     const away = await job(w, { name: 'Duplicate Lot' });
     const ca = await account(w);
     const note = (await w.api.post(`/v1/jobs/${away.id}/notes`, { content: 'from the duplicate' })).body.data;
-    const act = (await w.api.post('/v1/activities', { type: 'call', outcome: 'ok', associations: { job_id: away.id, client_account_id: ca.id } })).body.data;
+    const act = (
+      await w.api.post('/v1/activities', {
+        type: 'call',
+        outcome: 'ok',
+        associations: { job_id: away.id, client_account_id: ca.id },
+      })
+    ).body.data;
     const task = (await w.api.post('/v1/tasks', { job_id: away.id, title: 'Follow the duplicate' })).body.data;
     await w.api.post(`/v1/jobs/${kept.id}/notes`, { content: 'on the kept job' });
     const merged = await w.api.post(`/v1/jobs/${away.id}/merge`, { into_job_id: kept.id });
@@ -100,11 +112,24 @@ describe('job merges', () => {
     expect((await w.api.get(`/v1/tasks?job_id=${kept.id}`)).body.pagination.total).toBe(1);
 
     const log = await logOf(w, kept.id);
-    expect(log[0]).toMatchObject({ kind: 'job_merged', summary: 'Job "Duplicate Lot" merged into this job', data: { merged_job_id: away.id, merged_job_name: 'Duplicate Lot' } });
-    expect(log.map((e) => e.kind).sort()).toEqual(['activity_logged', 'job_merged', 'note_added', 'note_added', 'task_added']);
+    expect(log[0]).toMatchObject({
+      kind: 'job_merged',
+      summary: 'Job "Duplicate Lot" merged into this job',
+      data: { merged_job_id: away.id, merged_job_name: 'Duplicate Lot' },
+    });
+    expect(log.map((e) => e.kind).sort()).toEqual([
+      'activity_logged',
+      'job_merged',
+      'note_added',
+      'note_added',
+      'task_added',
+    ]);
     expect((await w.api.get(`/v1/jobs/${away.id}/activity`)).status).toBe(404);
-    const leftovers = await Promise.all((['notes', 'activities', 'tasks', 'job_activity'] as const).map((table) =>
-      t.database.db.selectFrom(table).select('id').where('job_id', '=', away.id).execute()));
+    const leftovers = await Promise.all(
+      (['notes', 'activities', 'tasks', 'job_activity'] as const).map((table) =>
+        t.database.db.selectFrom(table).select('id').where('job_id', '=', away.id).execute(),
+      ),
+    );
     expect(leftovers.map((r) => r.length)).toEqual([0, 0, 0, 0]);
   });
 });

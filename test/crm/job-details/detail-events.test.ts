@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 async function newEvents(jobId: number, before: number) {
@@ -13,11 +15,22 @@ async function newEvents(jobId: number, before: number) {
 
 describe('job_updated from job-page writes', () => {
   it('details, operations assignment and the site link each record one job_updated', async () => {
-    const w = await t.workspace({ settings: { crew_scheduling_enabled: true }, divisions: [{ key: 'paving', name: 'Paving' }] });
+    const w = await t.workspace({
+      settings: { crew_scheduling_enabled: true },
+      divisions: [{ key: 'paving', name: 'Paving' }],
+    });
     const job = (await w.api.post('/v1/jobs', { name: 'Detail events', address: '5 Elm St' })).body.data;
     let n = (await eventsOf(t.database, job.id)).length;
 
-    expect((await w.api.patch(`/v1/jobs/${job.id}/details`, { job_number: 7001, liquidated_damages_per_day: 250, property_reference: 'P-1' })).status).toBe(200);
+    expect(
+      (
+        await w.api.patch(`/v1/jobs/${job.id}/details`, {
+          job_number: 7001,
+          liquidated_damages_per_day: 250,
+          property_reference: 'P-1',
+        })
+      ).status,
+    ).toBe(200);
     let added = await newEvents(job.id, n);
     expect(added.map((e) => [e.event_type, e.in_feed])).toEqual([['job_updated', 0]]);
     expect(added[0].data.changed_fields).toEqual(['job_number', 'property_reference', 'liquidated_damages_per_day']);

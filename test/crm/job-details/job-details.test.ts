@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertContact, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 async function job(w: Workspace, body: Record<string, unknown>) {
@@ -19,7 +21,10 @@ async function details(w: Workspace, jobId: number) {
   return res.body.data as Record<string, any>;
 }
 
-const DIVISIONS = [{ key: 'paving', name: 'Paving' }, { key: 'seal', name: 'Sealcoating' }];
+const DIVISIONS = [
+  { key: 'paving', name: 'Paving' },
+  { key: 'seal', name: 'Sealcoating' },
+];
 const crewWorkspace = () => t.workspace({ settings: { crew_scheduling_enabled: true }, divisions: DIVISIONS });
 
 describe('GET /v1/jobs/{job_id}/details', () => {
@@ -85,7 +90,9 @@ describe('job numbers', () => {
 
   it('stay unique when jobs are created at the same time', async () => {
     const w = await t.workspace();
-    const created = await Promise.all(Array.from({ length: 12 }, (_, i) => w.api.post('/v1/jobs', { name: `Parallel ${i}` })));
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => w.api.post('/v1/jobs', { name: `Parallel ${i}` })),
+    );
     for (const res of created) expect(res.status).toBe(201);
     const nums = await Promise.all(created.map(async (res) => (await details(w, res.body.data.id)).job_number));
     expect(new Set(nums).size).toBe(12);
@@ -135,19 +142,40 @@ describe('PATCH /v1/jobs/{job_id}/details', () => {
     const w = await t.workspace();
     const j = await job(w, { name: 'Detailed' });
     const res = await w.api.patch(`/v1/jobs/${j.id}/details`, {
-      accounting_job_number: 'QB-77', external_work_order_number: 'WO-5', description_customer_visible: true,
-      bid_due_date: '2026-12-01', customer_type: 'Commercial', property_type: 'Retail', bond_required: true,
-      liquidated_damages: false, davis_bacon: true, liquidated_damages_per_day: 250.5,
+      accounting_job_number: 'QB-77',
+      external_work_order_number: 'WO-5',
+      description_customer_visible: true,
+      bid_due_date: '2026-12-01',
+      customer_type: 'Commercial',
+      property_type: 'Retail',
+      bond_required: true,
+      liquidated_damages: false,
+      davis_bacon: true,
+      liquidated_damages_per_day: 250.5,
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
-      job_id: j.id, accounting_job_number: 'QB-77', external_work_order_number: 'WO-5', description_customer_visible: true,
-      bid_due_date: '2026-12-01', customer_type: 'Commercial', property_type: 'Retail', bond_required: true,
-      liquidated_damages: false, davis_bacon: true, liquidated_damages_per_day: 250.5,
+      job_id: j.id,
+      accounting_job_number: 'QB-77',
+      external_work_order_number: 'WO-5',
+      description_customer_visible: true,
+      bid_due_date: '2026-12-01',
+      customer_type: 'Commercial',
+      property_type: 'Retail',
+      bond_required: true,
+      liquidated_damages: false,
+      davis_bacon: true,
+      liquidated_damages_per_day: 250.5,
     });
-    const second = await w.api.patch(`/v1/jobs/${j.id}/details`, { davis_bacon: null, liquidated_damages_per_day: 0.1 });
+    const second = await w.api.patch(`/v1/jobs/${j.id}/details`, {
+      davis_bacon: null,
+      liquidated_damages_per_day: 0.1,
+    });
     expect(second.body.data).toMatchObject({
-      accounting_job_number: 'QB-77', bond_required: true, davis_bacon: null, liquidated_damages_per_day: 0.1,
+      accounting_job_number: 'QB-77',
+      bond_required: true,
+      davis_bacon: null,
+      liquidated_damages_per_day: 0.1,
     });
     expect(await details(w, j.id)).toEqual(second.body.data);
   });
@@ -171,8 +199,13 @@ describe('PATCH /v1/jobs/{job_id}/details', () => {
     const j = await job(w, { name: 'Bad' });
     const before = await details(w, j.id);
     for (const body of [
-      { bid_due_date: '2026-13-01' }, { bid_due_date: 'tomorrow' }, { bond_required: 'yes' }, { job_number: 'ten' },
-      { liquidated_damages_per_day: 'lots' }, { description_customer_visible: null }, { job_name: 'x' },
+      { bid_due_date: '2026-13-01' },
+      { bid_due_date: 'tomorrow' },
+      { bond_required: 'yes' },
+      { job_number: 'ten' },
+      { liquidated_damages_per_day: 'lots' },
+      { description_customer_visible: null },
+      { job_name: 'x' },
     ]) {
       const res = await w.api.patch(`/v1/jobs/${j.id}/details`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -182,7 +215,7 @@ describe('PATCH /v1/jobs/{job_id}/details', () => {
     expect(await details(w, j.id)).toEqual(before);
   });
 
-  it('404 for another workspace\'s job, which stays unchanged', async () => {
+  it("404 for another workspace's job, which stays unchanged", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirs = await job(other, { name: 'Theirs' });
@@ -194,7 +227,7 @@ describe('PATCH /v1/jobs/{job_id}/details', () => {
 });
 
 describe('property_reference', () => {
-  it('falls back to the site\'s Property ID; the job\'s own wins; blank or null reverts', async () => {
+  it("falls back to the site's Property ID; the job's own wins; blank or null reverts", async () => {
     const w = await t.workspace();
     const site = await w.api.post('/v1/locations', { address: '40 Ref Rd', property_reference: 'SITE-PID' });
     expect(site.status).toBe(201);
@@ -239,12 +272,20 @@ describe('linked_contact_id', () => {
   it('makes a saved contact the main contact and copies its name, email and phone to the job', async () => {
     const w = await t.workspace();
     const j = await job(w, { name: 'Contact job', contact_name: 'Old Name', contact_email: 'old@x.test' });
-    const cid = await insertContact(t.database, w.firmId, { name: 'Pat Lee', email: 'pat@lee.test', phone: '555-0142' });
+    const cid = await insertContact(t.database, w.firmId, {
+      name: 'Pat Lee',
+      email: 'pat@lee.test',
+      phone: '555-0142',
+    });
     const res = await w.api.patch(`/v1/jobs/${j.id}/details`, { linked_contact_id: cid });
     expect(res.status).toBe(200);
     expect(res.body.data.linked_contact_id).toBe(cid);
     const read = await w.api.get(`/v1/jobs/${j.id}`);
-    expect(read.body.data).toMatchObject({ contact_name: 'Pat Lee', contact_email: 'pat@lee.test', contact_phone: '555-0142' });
+    expect(read.body.data).toMatchObject({
+      contact_name: 'Pat Lee',
+      contact_email: 'pat@lee.test',
+      contact_phone: '555-0142',
+    });
   });
 
   it('a contact of another workspace is 404 and nothing changes', async () => {
@@ -288,7 +329,7 @@ describe('DELETE /v1/jobs/{job_id}/contacts/{contact_id}', () => {
     expect(again.status).toBe(404);
   });
 
-  it('404 when the person is not on the job, and for another workspace\'s job', async () => {
+  it("404 when the person is not on the job, and for another workspace's job", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const j = await job(w, { name: 'Empty job' });
@@ -344,23 +385,45 @@ describe('PATCH /v1/jobs/{job_id}/operations-assignment', () => {
     const j = await job(w, { name: 'Ops owner' });
     const crewLead = await t.user(w.firmId, { name: 'Casey Crew', role: 'member' });
     expect((await details(w, j.id)).operations).toEqual({
-      division: null, division_name: null, division_options: DIVISIONS, assignee_user_id: null, assignee: null,
+      division: null,
+      division_name: null,
+      division_options: DIVISIONS,
+      assignee_user_id: null,
+      assignee: null,
     });
-    const res = await w.api.patch(`/v1/jobs/${j.id}/operations-assignment`, { division: 'paving', operations_assignee_user_id: crewLead.id });
+    const res = await w.api.patch(`/v1/jobs/${j.id}/operations-assignment`, {
+      division: 'paving',
+      operations_assignee_user_id: crewLead.id,
+    });
     expect(res.status).toBe(200);
     const expected = {
-      division: 'paving', division_name: 'Paving', division_options: DIVISIONS,
-      assignee_user_id: crewLead.id, assignee: { id: crewLead.id, name: 'Casey Crew' },
+      division: 'paving',
+      division_name: 'Paving',
+      division_options: DIVISIONS,
+      assignee_user_id: crewLead.id,
+      assignee: { id: crewLead.id, name: 'Casey Crew' },
     };
     expect(res.body.data).toEqual(expected);
     expect((await details(w, j.id)).operations).toEqual(expected);
 
-    const cleared = await w.api.patch(`/v1/jobs/${j.id}/operations-assignment`, { division: null, operations_assignee_user_id: null });
+    const cleared = await w.api.patch(`/v1/jobs/${j.id}/operations-assignment`, {
+      division: null,
+      operations_assignee_user_id: null,
+    });
     expect(cleared.status).toBe(200);
-    expect(cleared.body.data).toEqual({ division: null, division_name: null, division_options: DIVISIONS, assignee_user_id: null, assignee: null });
+    expect(cleared.body.data).toEqual({
+      division: null,
+      division_name: null,
+      division_options: DIVISIONS,
+      assignee_user_id: null,
+      assignee: null,
+    });
 
     // Turning crew scheduling off hides operations and refuses the assignment at once.
-    expect((await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { crew_scheduling_enabled: false } })).status).toBe(200);
+    expect(
+      (await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { crew_scheduling_enabled: false } }))
+        .status,
+    ).toBe(200);
     expect((await details(w, j.id)).operations).toBeNull();
     const off = await w.api.patch(`/v1/jobs/${j.id}/operations-assignment`, { division: 'paving' });
     expect(off.status).toBe(403);
@@ -388,7 +451,7 @@ describe('PATCH /v1/jobs/{job_id}/operations-assignment', () => {
     expect((await details(w, j.id)).operations.assignee_user_id).toBeNull();
   });
 
-  it('an unknown field is 400; another workspace\'s job is 404', async () => {
+  it("an unknown field is 400; another workspace's job is 404", async () => {
     const w = await crewWorkspace();
     const other = await crewWorkspace();
     const j = await job(w, { name: 'Ops strict' });
@@ -401,18 +464,28 @@ describe('PATCH /v1/jobs/{job_id}/operations-assignment', () => {
 });
 
 describe('PUT /v1/jobs/{job_id}/location', () => {
-  it('{location_id} links a site; a job without address and customer takes the site\'s', async () => {
+  it("{location_id} links a site; a job without address and customer takes the site's", async () => {
     const w = await t.workspace();
     const c = (await w.api.post('/v1/client-accounts', { name: 'Site Owner LLC' })).body.data;
-    const site = (await w.api.post('/v1/locations', { address: '77 Link Ln', name: 'Link Yard', client_account_id: c.id })).body.data;
+    const site = (
+      await w.api.post('/v1/locations', { address: '77 Link Ln', name: 'Link Yard', client_account_id: c.id })
+    ).body.data;
     const j = await job(w, { name: 'Linkless' });
     const res = await w.api.put(`/v1/jobs/${j.id}/location`, { location_id: site.id });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
-      job_id: j.id, location_id: site.id, location: { id: site.id, name: 'Link Yard', address: '77 Link Ln' }, client_account_id: c.id,
+      job_id: j.id,
+      location_id: site.id,
+      location: { id: site.id, name: 'Link Yard', address: '77 Link Ln' },
+      client_account_id: c.id,
     });
     const read = (await w.api.get(`/v1/jobs/${j.id}`)).body.data;
-    expect(read).toMatchObject({ location_id: site.id, address: '77 Link Ln', client_account_id: c.id, company: 'Site Owner LLC' });
+    expect(read).toMatchObject({
+      location_id: site.id,
+      address: '77 Link Ln',
+      client_account_id: c.id,
+      company: 'Site Owner LLC',
+    });
     expect((await details(w, j.id)).location).toEqual({ id: site.id, name: 'Link Yard', address: '77 Link Ln' });
   });
 
@@ -441,7 +514,7 @@ describe('PUT /v1/jobs/{job_id}/location', () => {
     expect(read.address).toBe('5 Detach Dr');
   });
 
-  it('{create_from_address: true} links the existing site at the job\'s address', async () => {
+  it("{create_from_address: true} links the existing site at the job's address", async () => {
     const w = await t.workspace();
     const j = await job(w, { name: 'Relink', address: '8 Relink Rd' });
     const siteId = j.location_id;
@@ -452,7 +525,7 @@ describe('PUT /v1/jobs/{job_id}/location', () => {
     expect((await w.api.get('/v1/locations')).body.pagination.total).toBe(1);
   });
 
-  it('{create_from_address: true} saves the job\'s address as a new site when none exists', async () => {
+  it("{create_from_address: true} saves the job's address as a new site when none exists", async () => {
     const w = await t.workspace();
     const c = (await w.api.post('/v1/client-accounts', { name: 'Fresh Co' })).body.data;
     const j = await job(w, { name: 'New site', address: '9 Fresh Ave', client_account_id: c.id });
@@ -483,7 +556,12 @@ describe('PUT /v1/jobs/{job_id}/location', () => {
     const w = await t.workspace();
     const site = (await w.api.post('/v1/locations', { address: '3 Either Way' })).body.data;
     const j = await job(w, { name: 'Either', address: '4 Either Way' });
-    for (const body of [{}, { location_id: site.id, create_from_address: true }, { create_from_address: false }, { location_id: null, create_from_address: true }]) {
+    for (const body of [
+      {},
+      { location_id: site.id, create_from_address: true },
+      { create_from_address: false },
+      { location_id: null, create_from_address: true },
+    ]) {
       const res = await w.api.put(`/v1/jobs/${j.id}/location`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }

@@ -4,18 +4,43 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const MICRO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
-const USER_KEYS = ['id', 'name', 'username', 'email', 'role', 'job_title', 'phone_number', 'headshot_url', 'is_firm_owner', 'created_at'];
+const USER_KEYS = [
+  'id',
+  'name',
+  'username',
+  'email',
+  'role',
+  'job_title',
+  'phone_number',
+  'headshot_url',
+  'is_firm_owner',
+  'created_at',
+];
 
 describe('GET /v1/users', () => {
-  it('lists the workspace\'s active users with the user object shape', async () => {
-    const w = await t.workspace({ owner: { name: 'Olive Owner', email: 'olive@example.com', job_title: 'President', phone_number: '(555) 555-0001' } });
+  it("lists the workspace's active users with the user object shape", async () => {
+    const w = await t.workspace({
+      owner: {
+        name: 'Olive Owner',
+        email: 'olive@example.com',
+        job_title: 'President',
+        phone_number: '(555) 555-0001',
+      },
+    });
     const member = await t.user(w.firmId, {
-      name: 'Mia Member', email: 'mia@example.com', username: 'mia', role: 'member', job_title: 'Estimator',
-      phone_number: '(555) 555-0002', headshot_url: 'https://img.example.com/mia.png',
+      name: 'Mia Member',
+      email: 'mia@example.com',
+      username: 'mia',
+      role: 'member',
+      job_title: 'Estimator',
+      phone_number: '(555) 555-0002',
+      headshot_url: 'https://img.example.com/mia.png',
     });
     const res = await w.api.get('/v1/users');
     expect(res.status).toBe(200);
@@ -26,17 +51,30 @@ describe('GET /v1/users', () => {
       expect(u.created_at).toMatch(MICRO);
     }
     expect(owner).toMatchObject({
-      id: w.ownerId, name: 'Olive Owner', email: 'olive@example.com', role: 'owner', job_title: 'President',
-      phone_number: '(555) 555-0001', headshot_url: null, is_firm_owner: true,
+      id: w.ownerId,
+      name: 'Olive Owner',
+      email: 'olive@example.com',
+      role: 'owner',
+      job_title: 'President',
+      phone_number: '(555) 555-0001',
+      headshot_url: null,
+      is_firm_owner: true,
     });
     expect(mia).toEqual({
-      id: member.id, name: 'Mia Member', username: 'mia', email: 'mia@example.com', role: 'member', job_title: 'Estimator',
-      phone_number: '(555) 555-0002', headshot_url: 'https://img.example.com/mia.png', is_firm_owner: false,
+      id: member.id,
+      name: 'Mia Member',
+      username: 'mia',
+      email: 'mia@example.com',
+      role: 'member',
+      job_title: 'Estimator',
+      phone_number: '(555) 555-0002',
+      headshot_url: 'https://img.example.com/mia.png',
+      is_firm_owner: false,
       created_at: expect.stringMatching(MICRO),
     });
   });
 
-  it('leaves out removed users and other workspaces\' users', async () => {
+  it("leaves out removed users and other workspaces' users", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const stay = await t.user(w.firmId, { name: 'Stays', role: 'member' });
@@ -84,10 +122,22 @@ describe('GET /v1/job-stages', () => {
         { key: 'completed', label: 'Completed', type: 'won', completed: true },
       ],
     });
-    const added = await t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, { key: 'no_bid', label: 'No Bid', type: 'excluded' });
+    const added = await t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, {
+      key: 'no_bid',
+      label: 'No Bid',
+      type: 'excluded',
+    });
     expect(added.status).toBe(201);
     const res = await w.api.get('/v1/job-stages');
-    expect(res.body.data.map((s: any) => s.key)).toEqual(['lead', 'active', 'won', 'lost', 'scheduled', 'completed', 'no_bid']);
+    expect(res.body.data.map((s: any) => s.key)).toEqual([
+      'lead',
+      'active',
+      'won',
+      'lost',
+      'scheduled',
+      'completed',
+      'no_bid',
+    ]);
     expect(res.body.data.slice(4)).toEqual([
       { key: 'scheduled', label: 'Scheduled', type: 'won', position: 5, is_completed: false },
       { key: 'completed', label: 'Completed', type: 'won', position: 6, is_completed: true },
@@ -95,7 +145,12 @@ describe('GET /v1/job-stages', () => {
     ]);
     // Other workspaces keep their own pipeline.
     const other = await t.workspace();
-    expect((await other.api.get('/v1/job-stages')).body.data.map((s: any) => s.key)).toEqual(['lead', 'active', 'won', 'lost']);
+    expect((await other.api.get('/v1/job-stages')).body.data.map((s: any) => s.key)).toEqual([
+      'lead',
+      'active',
+      'won',
+      'lost',
+    ]);
   });
 
   it('a workspace stage key is accepted as a job status', async () => {
@@ -113,16 +168,26 @@ describe('GET /v1/job-types', () => {
     const res = await w.api.get('/v1/job-types');
     expect(res.status).toBe(200);
     const values = res.body.data.map((r: any) => r.value);
-    expect(values).toEqual(['Asphalt Paving', 'Sealcoating', 'Crack Filling', 'Line Striping', 'Patching', 'Concrete',
-      'Landscaping', 'Snow Removal']);
+    expect(values).toEqual([
+      'Asphalt Paving',
+      'Sealcoating',
+      'Crack Filling',
+      'Line Striping',
+      'Patching',
+      'Concrete',
+      'Landscaping',
+      'Snow Removal',
+    ]);
     for (const row of res.body.data) expect(Object.keys(row)).toEqual(['value']);
     expect(res.body.pagination).toEqual({ total: values.length, limit: values.length, offset: 0 });
   });
 
-  it('the workspace\'s configured types after PATCH /admin/v1/workspaces/{id}', async () => {
+  it("the workspace's configured types after PATCH /admin/v1/workspaces/{id}", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
-    const patched = await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { job_types: ['Mowing', 'Mulching', 'Irrigation'] });
+    const patched = await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, {
+      job_types: ['Mowing', 'Mulching', 'Irrigation'],
+    });
     expect(patched.status).toBe(200);
     const res = await w.api.get('/v1/job-types');
     expect(res.body.data).toEqual([{ value: 'Mowing' }, { value: 'Mulching' }, { value: 'Irrigation' }]);

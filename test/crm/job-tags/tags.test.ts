@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 async function tag(w: Workspace, body: Record<string, unknown>) {
@@ -90,7 +92,7 @@ describe('POST /v1/job-tags', () => {
 });
 
 describe('GET /v1/job-tags', () => {
-  it('lists the workspace\'s tags A to Z, any case', async () => {
+  it("lists the workspace's tags A to Z, any case", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     await tag(other, { name: 'Not mine' });
@@ -119,7 +121,7 @@ describe('GET /v1/job-tags', () => {
 });
 
 describe('POST /v1/jobs/{job_id}/tags', () => {
-  it('adds tags and answers the job\'s tags; repeating is harmless', async () => {
+  it("adds tags and answers the job's tags; repeating is harmless", async () => {
     const w = await t.workspace();
     const j = await job(w, 'Tagged');
     const t1 = await tag(w, { name: 'Beta' });
@@ -153,7 +155,7 @@ describe('POST /v1/jobs/{job_id}/tags', () => {
     expect((await w.api.get(`/v1/jobs/${j.id}/details`)).body.data.tags).toEqual([]);
   });
 
-  it('another workspace\'s job is 404', async () => {
+  it("another workspace's job is 404", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirs = await job(other, 'Theirs');
@@ -204,7 +206,7 @@ describe('DELETE /v1/jobs/{job_id}/tags/{tag_id}', () => {
   });
 });
 
-describe('tagging and the job\'s updated_at', () => {
+describe("tagging and the job's updated_at", () => {
   it('adding and removing tags does not move updated_at', async () => {
     const w = await t.workspace();
     const j = await job(w, 'Still');

@@ -4,14 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 describe('concurrent POST /v1/jobs', () => {
   it('50 calls with one external_ref create exactly one job', async () => {
     const w = await t.workspace();
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) =>
-      w.api.post('/v1/jobs', { name: 'Race Job', external_ref: 'RACE-1', notes: `call ${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        w.api.post('/v1/jobs', { name: 'Race Job', external_ref: 'RACE-1', notes: `call ${i}` }),
+      ),
+    );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(49);
@@ -33,7 +38,9 @@ describe('concurrent POST /v1/jobs', () => {
 
   it('20 calls with one name and no external_ref: one 201, the rest 409', async () => {
     const w = await t.workspace();
-    const replies = await Promise.all(Array.from({ length: 20 }, () => w.api.post('/v1/jobs', { name: 'Same Name Race' })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => w.api.post('/v1/jobs', { name: 'Same Name Race' })),
+    );
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
@@ -46,8 +53,11 @@ describe('concurrent POST /v1/jobs', () => {
 
   it('concurrent creates with distinct names all land and the total counts them', async () => {
     const w = await t.workspace();
-    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-      w.api.post('/v1/jobs', { name: `Parallel ${i}`, company: 'Shared Customer', address: '1 Shared Way' })));
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        w.api.post('/v1/jobs', { name: `Parallel ${i}`, company: 'Shared Customer', address: '1 Shared Way' }),
+      ),
+    );
     expect(replies.every((r) => r.status === 201)).toBe(true);
     const list = await w.api.get('/v1/jobs?limit=100');
     expect(list.body.pagination.total).toBe(30);
@@ -62,10 +72,12 @@ describe('concurrent POST /v1/jobs', () => {
     const w = await t.workspace();
     const jobs = [];
     for (let i = 0; i < 10; i++) jobs.push((await w.api.post('/v1/jobs', { name: `Mover ${i}` })).body.data);
-    const replies = await Promise.all(jobs.flatMap((j) => [
-      w.api.post(`/v1/jobs/${j.id}/move`, { status: 'won' }),
-      w.api.post(`/v1/jobs/${j.id}/move`, { status: 'won' }),
-    ]));
+    const replies = await Promise.all(
+      jobs.flatMap((j) => [
+        w.api.post(`/v1/jobs/${j.id}/move`, { status: 'won' }),
+        w.api.post(`/v1/jobs/${j.id}/move`, { status: 'won' }),
+      ]),
+    );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect((await w.api.get('/v1/jobs?status=won')).body.pagination.total).toBe(10);
     expect((await w.api.get('/v1/jobs?status=lead')).body.pagination.total).toBe(0);

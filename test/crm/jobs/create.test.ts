@@ -4,22 +4,71 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
 
 const JOB_KEYS = [
-  'id', 'name', 'company', 'contact_name', 'contact_email', 'contact_phone', 'bill_to_name', 'bill_to_email',
-  'address', 'description', 'notes', 'job_type', 'job_types', 'status', 'status_label', 'source', 'priority',
-  'estimated_value', 'probability', 'start_date', 'end_date', 'next_follow_up', 'measurement_count',
-  'firm_id', 'team_id', 'client_account_id', 'client_account_external_ref', 'location_id', 'location_external_ref',
-  'external_ref', 'custom_fields', 'accounting_sync_error', 'assigned_to_user_id', 'assigned_to',
-  'created_at', 'updated_at',
-  'crm_deal_id', 'crm_contact_id', 'crm_company_id', 'site_id', 'estimate_id', 'estimate_number', 'estimate_total',
+  'id',
+  'name',
+  'company',
+  'contact_name',
+  'contact_email',
+  'contact_phone',
+  'bill_to_name',
+  'bill_to_email',
+  'address',
+  'description',
+  'notes',
+  'job_type',
+  'job_types',
+  'status',
+  'status_label',
+  'source',
+  'priority',
+  'estimated_value',
+  'probability',
+  'start_date',
+  'end_date',
+  'next_follow_up',
+  'measurement_count',
+  'firm_id',
+  'team_id',
+  'client_account_id',
+  'client_account_external_ref',
+  'location_id',
+  'location_external_ref',
+  'external_ref',
+  'custom_fields',
+  'accounting_sync_error',
+  'assigned_to_user_id',
+  'assigned_to',
+  'created_at',
+  'updated_at',
+  'crm_deal_id',
+  'crm_contact_id',
+  'crm_company_id',
+  'site_id',
+  'estimate_id',
+  'estimate_number',
+  'estimate_total',
 ].sort();
 
-const USER_KEYS = ['id', 'name', 'username', 'email', 'role', 'job_title', 'phone_number', 'headshot_url', 'is_firm_owner', 'created_at'].sort();
+const USER_KEYS = [
+  'id',
+  'name',
+  'username',
+  'email',
+  'role',
+  'job_title',
+  'phone_number',
+  'headshot_url',
+  'is_firm_owner',
+  'created_at',
+].sort();
 
 async function jobCount(w: Workspace): Promise<number> {
   const res = await w.api.get('/v1/jobs');
@@ -58,11 +107,37 @@ describe('POST /v1/jobs: the created job', () => {
     expect(job.measurement_count).toBe(0);
     expect(job.custom_fields).toEqual({});
     expect(job.job_types).toEqual([]);
-    for (const k of ['company', 'contact_name', 'contact_email', 'contact_phone', 'bill_to_name', 'bill_to_email', 'address',
-      'description', 'notes', 'job_type', 'estimated_value', 'probability', 'start_date', 'end_date', 'next_follow_up',
-      'team_id', 'client_account_id', 'client_account_external_ref', 'location_id', 'location_external_ref', 'external_ref',
-      'accounting_sync_error', 'crm_deal_id', 'crm_contact_id', 'crm_company_id', 'site_id', 'estimate_id',
-      'estimate_number', 'estimate_total']) {
+    for (const k of [
+      'company',
+      'contact_name',
+      'contact_email',
+      'contact_phone',
+      'bill_to_name',
+      'bill_to_email',
+      'address',
+      'description',
+      'notes',
+      'job_type',
+      'estimated_value',
+      'probability',
+      'start_date',
+      'end_date',
+      'next_follow_up',
+      'team_id',
+      'client_account_id',
+      'client_account_external_ref',
+      'location_id',
+      'location_external_ref',
+      'external_ref',
+      'accounting_sync_error',
+      'crm_deal_id',
+      'crm_contact_id',
+      'crm_company_id',
+      'site_id',
+      'estimate_id',
+      'estimate_number',
+      'estimate_total',
+    ]) {
       expect(job[k], k).toBeNull();
     }
     expect(job.assigned_to_user_id).toBe(w.ownerId);
@@ -83,10 +158,23 @@ describe('POST /v1/jobs: the created job', () => {
   it('stores every sent field', async () => {
     const w = await t.workspace();
     const body = {
-      name: 'Full Job', contact_name: 'Jane Roe', contact_email: 'jane@example.com', contact_phone: '(555) 555-0100',
-      bill_to_name: 'Billing Co', bill_to_email: 'ap@billing.example', description: 'Desc', notes: 'Notes',
-      status: 'active', priority: 'high', source: 'Website', estimated_value: 12500.5, probability: 40,
-      start_date: '2026-04-01', end_date: '2026-04-03', next_follow_up: '2026-03-15', external_ref: 'CRM-FULL-1',
+      name: 'Full Job',
+      contact_name: 'Jane Roe',
+      contact_email: 'jane@example.com',
+      contact_phone: '(555) 555-0100',
+      bill_to_name: 'Billing Co',
+      bill_to_email: 'ap@billing.example',
+      description: 'Desc',
+      notes: 'Notes',
+      status: 'active',
+      priority: 'high',
+      source: 'Website',
+      estimated_value: 12500.5,
+      probability: 40,
+      start_date: '2026-04-01',
+      end_date: '2026-04-03',
+      next_follow_up: '2026-03-15',
+      external_ref: 'CRM-FULL-1',
       job_type: 'Sealcoating',
     };
     const res = await w.api.post('/v1/jobs', body);
@@ -141,7 +229,12 @@ describe('POST /v1/jobs: name', () => {
 describe('POST /v1/jobs: upsert on external_ref', () => {
   it('a second POST with the same ref answers 200 created false, updates the job and makes no new one', async () => {
     const w = await t.workspace();
-    const first = await w.api.post('/v1/jobs', { name: 'Ref Job', external_ref: 'EXT-1', notes: 'first', contact_name: 'Ann' });
+    const first = await w.api.post('/v1/jobs', {
+      name: 'Ref Job',
+      external_ref: 'EXT-1',
+      notes: 'first',
+      contact_name: 'Ann',
+    });
     expect(first.status).toBe(201);
     expect(first.body.created).toBe(true);
     const second = await w.api.post('/v1/jobs', { name: 'Ref Job Renamed', external_ref: 'EXT-1', notes: 'second' });
@@ -254,7 +347,11 @@ describe('POST /v1/jobs: workspace-required fields', () => {
   it('a job with all of them is created', async () => {
     const w = await t.workspace({ settings: { required_job_fields: ALL } });
     const res = await w.api.post('/v1/jobs', {
-      name: 'Complete', address: '5 Complete Way', company: 'Complete Co', job_type: 'Patching', source: 'Referral',
+      name: 'Complete',
+      address: '5 Complete Way',
+      company: 'Complete Co',
+      job_type: 'Patching',
+      source: 'Referral',
       contact_email: 'c@example.com',
     });
     expect(res.status).toBe(201);
@@ -322,8 +419,12 @@ describe('POST /v1/jobs: over-long text is cut', () => {
     const billToEmail = `${'b'.repeat(290)}@x.example`;
     const source = 's'.repeat(120);
     const res = await w.api.post('/v1/jobs', {
-      name, contact_name: 'c'.repeat(250), contact_email: contactEmail, bill_to_name: 'B'.repeat(260),
-      bill_to_email: billToEmail, source,
+      name,
+      contact_name: 'c'.repeat(250),
+      contact_email: contactEmail,
+      bill_to_name: 'B'.repeat(260),
+      bill_to_email: billToEmail,
+      source,
     });
     expect(res.status).toBe(201);
     const job = res.body.data;
@@ -337,7 +438,11 @@ describe('POST /v1/jobs: over-long text is cut', () => {
 
   it('text at the maximum is kept whole', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/jobs', { name: 'x'.repeat(200), contact_email: `${'y'.repeat(110)}@x.example`, source: 'z'.repeat(100) });
+    const res = await w.api.post('/v1/jobs', {
+      name: 'x'.repeat(200),
+      contact_email: `${'y'.repeat(110)}@x.example`,
+      source: 'z'.repeat(100),
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.name).toHaveLength(200);
     expect(res.body.data.contact_email).toHaveLength(120);
@@ -433,8 +538,12 @@ describe('POST /v1/jobs: validation', () => {
 
   it('a bad date is 400', async () => {
     const w = await t.workspace();
-    for (const [field, value] of [['start_date', '2026-02-30'], ['end_date', '04/01/2026'], ['next_follow_up', '2026-13-01'],
-      ['start_date', '2026-04-01T10:00:00Z']]) {
+    for (const [field, value] of [
+      ['start_date', '2026-02-30'],
+      ['end_date', '04/01/2026'],
+      ['next_follow_up', '2026-13-01'],
+      ['start_date', '2026-04-01T10:00:00Z'],
+    ]) {
       const res = await w.api.post('/v1/jobs', { name: `Date ${field} ${value}`, [field]: value });
       expect(res.status, `${field}=${value}`).toBe(400);
       expect(res.body.error).toContain(field);
@@ -541,7 +650,11 @@ describe('POST /v1/jobs: customer linking', () => {
   it('client_account_id wins over company', async () => {
     const w = await t.workspace();
     const cust = await w.api.post('/v1/client-accounts', { name: 'Real Customer' });
-    const res = await w.api.post('/v1/jobs', { name: 'Winner', company: 'Some Other Name', client_account_id: cust.body.data.id });
+    const res = await w.api.post('/v1/jobs', {
+      name: 'Winner',
+      company: 'Some Other Name',
+      client_account_id: cust.body.data.id,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.client_account_id).toBe(cust.body.data.id);
     const list = await customers(w);
@@ -556,7 +669,11 @@ describe('POST /v1/jobs: customer linking', () => {
     expect(res.body.data.client_account_id).toBe(cust.body.data.id);
     expect(res.body.data.client_account_external_ref).toBe('QB-77');
     expect(res.body.data.company).toBe('Ref Customer');
-    const withCompany = await w.api.post('/v1/jobs', { name: 'Ref Beats Company', company: 'Nobody Inc', client_account_external_ref: 'QB-77' });
+    const withCompany = await w.api.post('/v1/jobs', {
+      name: 'Ref Beats Company',
+      company: 'Nobody Inc',
+      client_account_external_ref: 'QB-77',
+    });
     expect(withCompany.body.data.client_account_id).toBe(cust.body.data.id);
     expect((await customers(w)).map((c) => c.name)).toEqual(['Ref Customer']);
   });
@@ -616,7 +733,11 @@ describe('POST /v1/jobs: site linking', () => {
     expect(res.body.data.site_id).toBeNull();
     expect(res.body.data.address).toBe('3 Lonely Rd');
     expect(await sites(w)).toHaveLength(0);
-    const withCompany = await w.api.post('/v1/jobs', { name: 'Has Company', company: 'Owner Co', address: '3 Lonely Rd' });
+    const withCompany = await w.api.post('/v1/jobs', {
+      name: 'Has Company',
+      company: 'Owner Co',
+      address: '3 Lonely Rd',
+    });
     expect(withCompany.status).toBe(201);
     expect(withCompany.body.data.location_id).toBeTypeOf('number');
   });
@@ -639,7 +760,11 @@ describe('POST /v1/jobs: events', () => {
   it('a create records job_created; a rejected create records nothing', async () => {
     const w = await t.workspace();
     const res = await w.api.post('/v1/jobs', { name: 'Evented' });
-    const rows = await t.database.db.selectFrom('events').select(['event_type', 'job_id']).where('firm_id', '=', w.firmId).execute();
+    const rows = await t.database.db
+      .selectFrom('events')
+      .select(['event_type', 'job_id'])
+      .where('firm_id', '=', w.firmId)
+      .execute();
     expect(rows.every((r) => r.job_id === res.body.data.id)).toBe(true);
     expect(rows.map((r) => r.event_type)).toEqual(['job_created', 'job_created']);
     await w.api.post('/v1/jobs', { name: 'Evented' }); // 409

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 async function make(w: { api: Workspace['api'] }, body: Record<string, unknown>): Promise<any> {
@@ -132,11 +134,25 @@ describe('DELETE /v1/jobs/{id}', () => {
 describe('POST /v1/jobs/{id}/merge', () => {
   it('merges the URL job into into_job_id: kept fields win, blanks are filled, the duplicate is gone', async () => {
     const w = await t.workspace();
-    const kept = await make(w, { name: 'Kept Job', notes: 'kept notes', priority: 'high', probability: 80, estimated_value: 1500 });
+    const kept = await make(w, {
+      name: 'Kept Job',
+      notes: 'kept notes',
+      priority: 'high',
+      probability: 80,
+      estimated_value: 1500,
+    });
     const away = await make(w, {
-      name: 'Away Job', notes: 'away notes', contact_email: 'away@example.com', description: 'away desc',
-      company: 'Away Co', address: '5 Away Rd', start_date: '2026-06-01', estimated_value: 99, probability: 10,
-      job_type: 'Patching', external_ref: 'AWAY-1',
+      name: 'Away Job',
+      notes: 'away notes',
+      contact_email: 'away@example.com',
+      description: 'away desc',
+      company: 'Away Co',
+      address: '5 Away Rd',
+      start_date: '2026-06-01',
+      estimated_value: 99,
+      probability: 10,
+      job_type: 'Patching',
+      external_ref: 'AWAY-1',
     });
     const res = await w.api.post(`/v1/jobs/${away.id}/merge`, { into_job_id: kept.id });
     expect(res.status).toBe(200);
@@ -175,8 +191,12 @@ describe('POST /v1/jobs/{id}/merge', () => {
     const green = await w.api.post('/v1/job-tags', { name: 'Green' });
     expect(red.status).toBe(201);
     const tagIds = (r: any) => r.body.data.map((x: any) => x.id).sort((a: number, b: number) => a - b);
-    expect((await w.api.post(`/v1/jobs/${away.id}/tags`, { tag_ids: [red.body.data.id, blue.body.data.id] })).status).toBe(200);
-    expect((await w.api.post(`/v1/jobs/${kept.id}/tags`, { tag_ids: [blue.body.data.id, green.body.data.id] })).status).toBe(200);
+    expect(
+      (await w.api.post(`/v1/jobs/${away.id}/tags`, { tag_ids: [red.body.data.id, blue.body.data.id] })).status,
+    ).toBe(200);
+    expect(
+      (await w.api.post(`/v1/jobs/${kept.id}/tags`, { tag_ids: [blue.body.data.id, green.body.data.id] })).status,
+    ).toBe(200);
     const res = await w.api.post(`/v1/jobs/${away.id}/merge`, { into_job_id: kept.id });
     expect(res.status).toBe(200);
     const details = await w.api.get(`/v1/jobs/${kept.id}/details`);

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 async function make(w: Workspace, body: Record<string, unknown>): Promise<any> {
@@ -305,7 +307,7 @@ describe('updated_after', () => {
     expect(day.body.pagination.total).toBe(3);
   });
 
-  it('the sync loop sees every job, paging with the last row\'s updated_at', async () => {
+  it("the sync loop sees every job, paging with the last row's updated_at", async () => {
     const w = await t.workspace();
     const jobs = await makeMany(w, 7);
     const seen = new Map<number, string>();

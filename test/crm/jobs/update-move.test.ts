@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -18,9 +20,18 @@ async function make(w: Workspace, body: Record<string, unknown>): Promise<any> {
 /** A workspace with an excluded stage and a completed (won-type) stage after the built-in ones. */
 async function pipelineWorkspace(): Promise<Workspace> {
   const w = await t.workspace();
-  const dead = await t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, { key: 'dead', label: 'Dead', type: 'excluded' });
+  const dead = await t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, {
+    key: 'dead',
+    label: 'Dead',
+    type: 'excluded',
+  });
   expect(dead.status).toBe(201);
-  const done = await t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, { key: 'done', label: 'Done', type: 'won', completed: true });
+  const done = await t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, {
+    key: 'done',
+    label: 'Done',
+    type: 'won',
+    completed: true,
+  });
   expect(done.status).toBe(201);
   return w;
 }
@@ -37,10 +48,25 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('changes only the sent fields', async () => {
     const w = await t.workspace();
     const job = await make(w, {
-      name: 'Patch Me', company: 'Patch Co', contact_name: 'Pat', contact_email: 'pat@example.com', contact_phone: '(555) 555-0155',
-      address: '1 Patch Rd', description: 'd', notes: 'n', job_type: 'Sealcoating', priority: 'high', source: 'Referral',
-      estimated_value: 999.99, probability: 30, start_date: '2026-05-01', end_date: '2026-05-02', next_follow_up: '2026-04-20',
-      external_ref: 'P-1', bill_to_name: 'Bill', bill_to_email: 'bill@example.com',
+      name: 'Patch Me',
+      company: 'Patch Co',
+      contact_name: 'Pat',
+      contact_email: 'pat@example.com',
+      contact_phone: '(555) 555-0155',
+      address: '1 Patch Rd',
+      description: 'd',
+      notes: 'n',
+      job_type: 'Sealcoating',
+      priority: 'high',
+      source: 'Referral',
+      estimated_value: 999.99,
+      probability: 30,
+      start_date: '2026-05-01',
+      end_date: '2026-05-02',
+      next_follow_up: '2026-04-20',
+      external_ref: 'P-1',
+      bill_to_name: 'Bill',
+      bill_to_email: 'bill@example.com',
     });
     const res = await w.api.patch(`/v1/jobs/${job.id}`, { notes: 'new notes', probability: 55 });
     expect(res.status).toBe(200);
@@ -57,14 +83,43 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('null clears nullable fields', async () => {
     const w = await t.workspace();
     const job = await make(w, {
-      name: 'Clear Me', contact_name: 'C', contact_email: 'c@example.com', contact_phone: '(555) 555-0111', bill_to_name: 'B',
-      bill_to_email: 'b@example.com', description: 'd', notes: 'n', job_type: 'Patching', source: 'x', estimated_value: 5,
-      probability: 5, start_date: '2026-01-01', end_date: '2026-01-02', next_follow_up: '2026-01-03', external_ref: 'CLR-1',
+      name: 'Clear Me',
+      contact_name: 'C',
+      contact_email: 'c@example.com',
+      contact_phone: '(555) 555-0111',
+      bill_to_name: 'B',
+      bill_to_email: 'b@example.com',
+      description: 'd',
+      notes: 'n',
+      job_type: 'Patching',
+      source: 'x',
+      estimated_value: 5,
+      probability: 5,
+      start_date: '2026-01-01',
+      end_date: '2026-01-02',
+      next_follow_up: '2026-01-03',
+      external_ref: 'CLR-1',
       address: '8 Clear St',
     });
     expect(job.location_id).toBeTypeOf('number');
-    const cleared = ['contact_name', 'contact_email', 'contact_phone', 'bill_to_name', 'bill_to_email', 'description', 'notes',
-      'job_type', 'source', 'estimated_value', 'probability', 'start_date', 'end_date', 'next_follow_up', 'external_ref', 'address'];
+    const cleared = [
+      'contact_name',
+      'contact_email',
+      'contact_phone',
+      'bill_to_name',
+      'bill_to_email',
+      'description',
+      'notes',
+      'job_type',
+      'source',
+      'estimated_value',
+      'probability',
+      'start_date',
+      'end_date',
+      'next_follow_up',
+      'external_ref',
+      'address',
+    ];
     const res = await w.api.patch(`/v1/jobs/${job.id}`, Object.fromEntries(cleared.map((k) => [k, null])));
     expect(res.status).toBe(200);
     for (const k of cleared) expect(res.body.data[k], k).toBeNull();
@@ -78,8 +133,17 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('name cannot be null or blank; status and priority cannot be null', async () => {
     const w = await t.workspace();
     const job = await make(w, { name: 'Keep Name' });
-    for (const body of [{ name: null }, { name: '  ' }, { status: null }, { priority: null }, { priority: 'meh' },
-      { probability: 101 }, { start_date: '2026-02-31' }, { job_type: 'Nope' }, { bogus: 1 }]) {
+    for (const body of [
+      { name: null },
+      { name: '  ' },
+      { status: null },
+      { priority: null },
+      { priority: 'meh' },
+      { probability: 101 },
+      { start_date: '2026-02-31' },
+      { job_type: 'Nope' },
+      { bogus: 1 },
+    ]) {
       const res = await w.api.patch(`/v1/jobs/${job.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -91,7 +155,12 @@ describe('PATCH /v1/jobs/{id}', () => {
     const w = await t.workspace();
     const job = await make(w, { name: 'Stamp', notes: 'same', job_type: 'Sealcoating', estimated_value: 10 });
     const before = (await eventsOf(t.database, job.id)).length;
-    const noop = await w.api.patch(`/v1/jobs/${job.id}`, { notes: 'same', name: 'Stamp', job_type: 'sealcoating', estimated_value: 10 });
+    const noop = await w.api.patch(`/v1/jobs/${job.id}`, {
+      notes: 'same',
+      name: 'Stamp',
+      job_type: 'sealcoating',
+      estimated_value: 10,
+    });
     expect(noop.status).toBe(200);
     expect(noop.body.data.updated_at).toBe(job.updated_at);
     const empty = await w.api.patch(`/v1/jobs/${job.id}`, {});
@@ -136,7 +205,7 @@ describe('PATCH /v1/jobs/{id}', () => {
     expect(sites.body.pagination.total).toBe(3);
   });
 
-  it("a job without a customer takes the customer of the site its new address links", async () => {
+  it('a job without a customer takes the customer of the site its new address links', async () => {
     const w = await t.workspace();
     const cust = await w.api.post('/v1/client-accounts', { name: 'Site Co', external_ref: 'SCO' });
     const site = await w.api.post('/v1/locations', { address: '70 Site Ave', client_account_id: cust.body.data.id });
@@ -195,27 +264,48 @@ describe('PATCH /v1/jobs/{id}', () => {
 
   it('an end_date before start_date is a 400, on create, on update and on an upsert; nothing changes', async () => {
     const w = await t.workspace();
-    const inverted = await w.api.post('/v1/jobs', { name: 'Backwards', start_date: '2026-05-02', end_date: '2026-05-01' });
+    const inverted = await w.api.post('/v1/jobs', {
+      name: 'Backwards',
+      start_date: '2026-05-02',
+      end_date: '2026-05-01',
+    });
     expect(inverted.status).toBe(400);
     expect(inverted.body).toMatchObject({ error: 'end_date cannot be before start_date', field: 'end_date' });
     expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(0);
 
-    const job = await make(w, { name: 'Forwards', start_date: '2026-05-01', end_date: '2026-05-03', external_ref: 'F-1' });
+    const job = await make(w, {
+      name: 'Forwards',
+      start_date: '2026-05-01',
+      end_date: '2026-05-03',
+      external_ref: 'F-1',
+    });
     const sameDay = await w.api.patch(`/v1/jobs/${job.id}`, { end_date: '2026-05-01' });
     expect(sameDay.status).toBe(200);
     // Each alone would invert the dates already stored.
-    for (const body of [{ end_date: '2026-04-30' }, { start_date: '2026-05-02' }, { start_date: '2026-06-01', end_date: '2026-05-31' }]) {
+    for (const body of [
+      { end_date: '2026-04-30' },
+      { start_date: '2026-05-02' },
+      { start_date: '2026-06-01', end_date: '2026-05-31' },
+    ]) {
       const res = await w.api.patch(`/v1/jobs/${job.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.field).toBe('end_date');
     }
     const upsert = await w.api.post('/v1/jobs', { name: 'Forwards', external_ref: 'F-1', start_date: '2026-07-01' });
     expect(upsert.status).toBe(400);
-    expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data).toMatchObject({ start_date: '2026-05-01', end_date: '2026-05-01' });
+    expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data).toMatchObject({
+      start_date: '2026-05-01',
+      end_date: '2026-05-01',
+    });
     // Clearing one date, or moving both together, is fine.
-    expect((await w.api.patch(`/v1/jobs/${job.id}`, { start_date: '2026-08-01', end_date: '2026-08-02' })).status).toBe(200);
+    expect((await w.api.patch(`/v1/jobs/${job.id}`, { start_date: '2026-08-01', end_date: '2026-08-02' })).status).toBe(
+      200,
+    );
     expect((await w.api.patch(`/v1/jobs/${job.id}`, { end_date: null })).status).toBe(200);
-    expect((await w.api.patch(`/v1/jobs/${job.id}`, { start_date: '2026-09-01' })).body.data).toMatchObject({ start_date: '2026-09-01', end_date: null });
+    expect((await w.api.patch(`/v1/jobs/${job.id}`, { start_date: '2026-09-01' })).body.data).toMatchObject({
+      start_date: '2026-09-01',
+      end_date: null,
+    });
   });
 
   it('a merge does not take a date that would end the kept job before it starts', async () => {
@@ -230,7 +320,10 @@ describe('PATCH /v1/jobs/{id}', () => {
   it('an over-long name is cut on update too', async () => {
     const w = await t.workspace();
     const job = await make(w, { name: 'Short' });
-    const res = await w.api.patch(`/v1/jobs/${job.id}`, { name: 'Q'.repeat(230), contact_email: `${'m'.repeat(115)}@x.example` });
+    const res = await w.api.patch(`/v1/jobs/${job.id}`, {
+      name: 'Q'.repeat(230),
+      contact_email: `${'m'.repeat(115)}@x.example`,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.name).toBe('Q'.repeat(200));
     expect(res.body.data.contact_email).toBe('m'.repeat(115) + '@x.ex');
@@ -369,8 +462,11 @@ describe('stage changes', () => {
     let added = await eventsSince(a.id, n);
     const change = feed(added).find((e) => e.event_type === 'job_status_changed')!;
     expect(feed(added).map((e) => e.event_type)).toEqual(['job_status_changed', 'job_lost']);
-    expect(added.find((e) => e.event_type === 'job_lost')!.data)
-      .toEqual({ from_status: 'active', to_status: 'lost', source_event_id: change.event_id });
+    expect(added.find((e) => e.event_type === 'job_lost')!.data).toEqual({
+      from_status: 'active',
+      to_status: 'lost',
+      source_event_id: change.event_id,
+    });
 
     const b = await make(w, { name: 'Cancelled' });
     await w.api.post(`/v1/jobs/${b.id}/move`, { status: 'won' });
@@ -443,7 +539,12 @@ describe('stage changes', () => {
 
   it('an open completed stage fires job_completed only', async () => {
     const w = await t.workspace();
-    await t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, { key: 'finished', label: 'Finished', type: 'open', completed: true });
+    await t.admin.post(`/admin/v1/workspaces/${w.firmId}/job-stages`, {
+      key: 'finished',
+      label: 'Finished',
+      type: 'open',
+      completed: true,
+    });
     const job = await make(w, { name: 'Open Done', status: 'active' });
     const n = (await eventsOf(t.database, job.id)).length;
     await w.api.post(`/v1/jobs/${job.id}/move`, { status: 'finished' });

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -27,14 +29,26 @@ describe('POST /v1/locations (create and upsert)', () => {
     const w = await t.workspace();
     const c = await customer(w, { name: 'Acme' });
     const res = await w.api.post('/v1/locations', {
-      address: '12 Main St, Springfield', external_ref: 'site-1', client_account_id: c.id, property_reference: 'PID-9', notes: 'Back lot',
+      address: '12 Main St, Springfield',
+      external_ref: 'site-1',
+      client_account_id: c.id,
+      property_reference: 'PID-9',
+      notes: 'Back lot',
     });
     expect(res.status).toBe(201);
     expect(res.body.created).toBe(true);
     expect(res.body.data).toEqual({
-      id: expect.any(Number), name: '12 Main St, Springfield', address: '12 Main St, Springfield', external_ref: 'site-1',
-      client_account_id: c.id, property_reference: 'PID-9', notes: 'Back lot', custom_fields: {}, archived_at: null,
-      created_at: expect.stringMatching(Z), updated_at: expect.stringMatching(Z),
+      id: expect.any(Number),
+      name: '12 Main St, Springfield',
+      address: '12 Main St, Springfield',
+      external_ref: 'site-1',
+      client_account_id: c.id,
+      property_reference: 'PID-9',
+      notes: 'Back lot',
+      custom_fields: {},
+      archived_at: null,
+      created_at: expect.stringMatching(Z),
+      updated_at: expect.stringMatching(Z),
     });
     const named = await site(w, { address: '9 Elm Rd', name: 'Elm Warehouse' });
     expect(named.name).toBe('Elm Warehouse');
@@ -49,7 +63,11 @@ describe('POST /v1/locations (create and upsert)', () => {
     const c = await customer(w, { name: 'Birch' });
     const s = await site(w, { address: '1 Oak Ave', external_ref: 'r-1', notes: 'original' });
     const again = await w.api.post('/v1/locations', {
-      address: '999 Different Rd', external_ref: 'r-1', notes: 'changed', property_reference: 'P-2', client_account_id: c.id,
+      address: '999 Different Rd',
+      external_ref: 'r-1',
+      notes: 'changed',
+      property_reference: 'P-2',
+      client_account_id: c.id,
     });
     expect(again.status).toBe(200);
     expect(again.body.created).toBe(false);
@@ -189,7 +207,9 @@ describe('require_company_on_sites', () => {
   it('a repeat that matches an existing site is 200 even without a customer', async () => {
     const w = await t.workspace();
     const s = await site(w, { address: '20 Legacy Way', external_ref: 'leg' });
-    const turnedOn = await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { require_company_on_sites: true } });
+    const turnedOn = await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, {
+      settings: { require_company_on_sites: true },
+    });
     expect(turnedOn.status).toBe(200);
     expect(turnedOn.body.data.settings.require_company_on_sites).toBe(true);
     const byAddress = await w.api.post('/v1/locations', { address: '20 legacy way' });
@@ -264,11 +284,19 @@ describe('GET and PATCH /v1/locations/{id}', () => {
     const c = await customer(w, { name: 'Co' });
     const s = await site(w, { address: '1 Old Rd', name: 'Depot' });
     const res = await w.api.patch(`/v1/locations/${s.id}`, {
-      address: '2 New Rd', property_reference: 'PR-1', client_account_id: c.id, notes: 'n',
+      address: '2 New Rd',
+      property_reference: 'PR-1',
+      client_account_id: c.id,
+      notes: 'n',
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
-      id: s.id, name: 'Depot', address: '2 New Rd', property_reference: 'PR-1', client_account_id: c.id, notes: 'n',
+      id: s.id,
+      name: 'Depot',
+      address: '2 New Rd',
+      property_reference: 'PR-1',
+      client_account_id: c.id,
+      notes: 'n',
     });
     expect(res.body.data.updated_at).toMatch(Z);
     const match = await w.api.post('/v1/locations', { address: '2 new rd.' });

@@ -4,27 +4,53 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { account as customer, job, ok, site } from '#test/helpers/records.ts';
-import { accountTask, activity, channel, channelsOf, contact, customField, link, linksOf, note, row, task } from './fixtures.ts';
+import {
+  accountTask,
+  activity,
+  channel,
+  channelsOf,
+  contact,
+  customField,
+  link,
+  linksOf,
+  note,
+  row,
+  task,
+} from './fixtures.ts';
 import type { Flag } from '#db/tables.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 async function pair(w: Workspace) {
   const acme = await customer(w.api, 'Acme Paving');
   const kept = await contact(t.database, w.firmId, {
-    name: 'Pat Jones', email: 'pat@acme.test', phone: '(555) 111-2222', title: 'Owner',
-    client_account_id: acme.id, company: acme.name, tags: ['vip'],
+    name: 'Pat Jones',
+    email: 'pat@acme.test',
+    phone: '(555) 111-2222',
+    title: 'Owner',
+    client_account_id: acme.id,
+    company: acme.name,
+    tags: ['vip'],
   });
   const away = await contact(t.database, w.firmId, {
-    name: 'Patricia Jones', email: 'pat@acme.test', phone: '(555) 333-4444', contact_type: 'customer',
-    birthday: '1980-04-02', do_not_contact: 1, do_not_contact_reason: 'Asked by phone', tags: ['VIP', 'golf'],
+    name: 'Patricia Jones',
+    email: 'pat@acme.test',
+    phone: '(555) 333-4444',
+    contact_type: 'customer',
+    birthday: '1980-04-02',
+    do_not_contact: 1,
+    do_not_contact_reason: 'Asked by phone',
+    tags: ['VIP', 'golf'],
   });
   return { acme, kept, away };
 }
 
-const merge = (w: Workspace, awayId: number, body: Record<string, unknown>) => w.api.post(`/v1/contacts/${awayId}/merge`, body);
+const merge = (w: Workspace, awayId: number, body: Record<string, unknown>) =>
+  w.api.post(`/v1/contacts/${awayId}/merge`, body);
 
 const primaryOf = async (id: number, kind: 'phone' | 'email') =>
   (await channelsOf(t.database, id)).filter((c) => c.kind === kind && c.is_primary === 1).map((c) => c.value);
@@ -34,23 +60,54 @@ describe('GET /v1/contacts/{id}/merge-preview', () => {
     const w = await t.workspace();
     const { kept, away } = await pair(w);
     await customField(t.database, w.firmId, 'contact', 'shirt', 'Shirt size');
-    await t.database.db.updateTable('contacts').set({ custom_fields: JSON.stringify({ shirt: 'L' }) }).where('id', '=', away).execute();
+    await t.database.db
+      .updateTable('contacts')
+      .set({ custom_fields: JSON.stringify({ shirt: 'L' }) })
+      .where('id', '=', away)
+      .execute();
     const d = (await ok(w.api.get(`/v1/contacts/${away}/merge-preview?into=${kept}`))).data;
     expect(d.keep).toEqual({ id: kept, name: 'Pat Jones', archived: false });
     expect(d.merge_away).toEqual({ id: away, name: 'Patricia Jones', archived: false });
     const byField = Object.fromEntries(d.fields.map((f: any) => [f.field, f]));
-    expect(Object.keys(byField).sort()).toEqual(
-      ['birthday', 'company', 'contact_type', 'custom:shirt', 'do_not_contact', 'name', 'phone', 'title'],
-    );
+    expect(Object.keys(byField).sort()).toEqual([
+      'birthday',
+      'company',
+      'contact_type',
+      'custom:shirt',
+      'do_not_contact',
+      'name',
+      'phone',
+      'title',
+    ]);
     expect(byField.phone).toEqual({
-      field: 'phone', label: 'Phone', keep_value: '(555) 111-2222', merge_away_value: '(555) 333-4444',
-      needs_choice: true, default: 'keep', can_keep_both: true,
+      field: 'phone',
+      label: 'Phone',
+      keep_value: '(555) 111-2222',
+      merge_away_value: '(555) 333-4444',
+      needs_choice: true,
+      default: 'keep',
+      can_keep_both: true,
     });
-    expect(byField.company).toMatchObject({ keep_value: 'Acme Paving', merge_away_value: null, default: 'keep', needs_choice: false });
+    expect(byField.company).toMatchObject({
+      keep_value: 'Acme Paving',
+      merge_away_value: null,
+      default: 'keep',
+      needs_choice: false,
+    });
     expect(byField.title).toMatchObject({ keep_value: 'Owner', merge_away_value: null, default: 'keep' });
     expect(byField.contact_type).toMatchObject({ keep_value: null, merge_away_value: 'customer', default: 'drop' });
-    expect(byField.do_not_contact).toMatchObject({ keep_value: false, merge_away_value: true, default: 'drop', needs_choice: false });
-    expect(byField['custom:shirt']).toMatchObject({ label: 'Shirt size', keep_value: null, merge_away_value: 'L', default: 'drop' });
+    expect(byField.do_not_contact).toMatchObject({
+      keep_value: false,
+      merge_away_value: true,
+      default: 'drop',
+      needs_choice: false,
+    });
+    expect(byField['custom:shirt']).toMatchObject({
+      label: 'Shirt size',
+      keep_value: null,
+      merge_away_value: 'L',
+      default: 'drop',
+    });
     expect(byField.name.can_keep_both).toBe(false);
   });
 
@@ -59,7 +116,10 @@ describe('GET /v1/contacts/{id}/merge-preview', () => {
     const { acme, kept, away } = await pair(w);
     const j1 = await job(w.api, { name: 'Job 1' });
     const j2 = await job(w.api, { name: 'Job 2' });
-    await t.database.db.insertInto('job_contacts').values({ job_id: j1.id, contact_id: away, role: 'billing', is_primary: 1, bills_separately: 0, created_at: 'x' }).execute();
+    await t.database.db
+      .insertInto('job_contacts')
+      .values({ job_id: j1.id, contact_id: away, role: 'billing', is_primary: 1, bills_separately: 0, created_at: 'x' })
+      .execute();
     await ok(w.api.patch(`/v1/jobs/${j2.id}/details`, { linked_contact_id: away }));
     await channel(t.database, w.firmId, away, 'phone', '555 999 0000');
     await link(t.database, w.firmId, away, 'company', acme.id);
@@ -70,8 +130,12 @@ describe('GET /v1/contacts/{id}/merge-preview', () => {
     const d = (await ok(w.api.get(`/v1/contacts/${away}/merge-preview?into=${kept}`))).data;
     expect(d.moves).toEqual([
       // Two phones are new to the kept person; the email is one they already have.
-      { count: 2, label: 'jobs' }, { count: 2, label: 'phones and emails' }, { count: 1, label: 'company and site links' },
-      { count: 1, label: 'notes' }, { count: 1, label: 'activities' }, { count: 1, label: 'job follow-ups' },
+      { count: 2, label: 'jobs' },
+      { count: 2, label: 'phones and emails' },
+      { count: 1, label: 'company and site links' },
+      { count: 1, label: 'notes' },
+      { count: 1, label: 'activities' },
+      { count: 1, label: 'job follow-ups' },
       { count: 1, label: 'company follow-ups' },
     ]);
     expect(d.blockers).toEqual([]);
@@ -84,7 +148,11 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const { kept, away } = await pair(w);
     const res = await merge(w, away, { into_contact_id: kept });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ kept: { id: kept, name: 'Pat Jones', archived: false }, merged_id: away, merged_name: 'Patricia Jones' });
+    expect(res.body.data).toMatchObject({
+      kept: { id: kept, name: 'Pat Jones', archived: false },
+      merged_id: away,
+      merged_name: 'Patricia Jones',
+    });
     expect(await row(t.database, 'contacts', away)).toBeUndefined();
     expect(await channelsOf(t.database, away)).toEqual([]);
     const again = await merge(w, away, { into_contact_id: kept });
@@ -97,15 +165,24 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const { kept, away } = await pair(w);
     const shared = await job(w.api, { name: 'Shared' });
     const own = await job(w.api, { name: 'Own' });
-    const jc = (job_id: number, contact_id: number, role: string | null, is_primary: Flag) => t.database.db.insertInto('job_contacts')
-      .values({ job_id, contact_id, role, is_primary, bills_separately: 0, created_at: '2026-01-01T00:00:00.000000' }).execute();
+    const jc = (job_id: number, contact_id: number, role: string | null, is_primary: Flag) =>
+      t.database.db
+        .insertInto('job_contacts')
+        .values({ job_id, contact_id, role, is_primary, bills_separately: 0, created_at: '2026-01-01T00:00:00.000000' })
+        .execute();
     await jc(shared.id, kept, null, 0);
     await jc(shared.id, away, 'billing', 1);
     await jc(own.id, away, 'onsite', 0);
     await ok(merge(w, away, { into_contact_id: kept }));
-    const rows = await t.database.db.selectFrom('job_contacts').selectAll().where('job_id', 'in', [shared.id, own.id]).orderBy('job_id').execute();
+    const rows = await t.database.db
+      .selectFrom('job_contacts')
+      .selectAll()
+      .where('job_id', 'in', [shared.id, own.id])
+      .orderBy('job_id')
+      .execute();
     expect(rows.map((r) => [r.job_id, r.contact_id, r.role, r.is_primary])).toEqual([
-      [shared.id, kept, 'billing', 1], [own.id, kept, 'onsite', 0],
+      [shared.id, kept, 'billing', 1],
+      [own.id, kept, 'onsite', 0],
     ]);
   });
 
@@ -132,7 +209,8 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const chans = await channelsOf(t.database, kept);
     expect(chans.map((c) => [c.kind, c.value, c.is_primary])).toEqual([
       ['email', 'pat@acme.test', 1],
-      ['phone', '(555) 111-2222', 1], ['phone', '555-777-8888', 0],
+      ['phone', '(555) 111-2222', 1],
+      ['phone', '555-777-8888', 0],
     ]);
     expect((await row(t.database, 'contacts', kept)).phone).toBe('(555) 111-2222');
   });
@@ -142,7 +220,10 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const { kept, away } = await pair(w);
     await ok(merge(w, away, { into_contact_id: kept, choices: { phone: 'both' } }));
     const phones = (await channelsOf(t.database, kept)).filter((c) => c.kind === 'phone');
-    expect(phones.map((c) => [c.value, c.is_primary])).toEqual([['(555) 111-2222', 1], ['(555) 333-4444', 0]]);
+    expect(phones.map((c) => [c.value, c.is_primary])).toEqual([
+      ['(555) 111-2222', 1],
+      ['(555) 333-4444', 0],
+    ]);
     expect((await row(t.database, 'contacts', kept)).phone).toBe('(555) 111-2222');
   });
 
@@ -155,12 +236,16 @@ describe('POST /v1/contacts/{id}/merge', () => {
     expect((await row(t.database, 'contacts', kept)).phone).toBe('(555) 333-4444');
   });
 
-  it("a kept person without a phone takes the merged-away one as primary by default", async () => {
+  it('a kept person without a phone takes the merged-away one as primary by default', async () => {
     const w = await t.workspace();
     const kept = await contact(t.database, w.firmId, { name: 'No Phone', email: 'np@x.test' });
     const away = await contact(t.database, w.firmId, { name: 'No Phone', phone: '555-202-3030' });
     const preview = (await ok(w.api.get(`/v1/contacts/${away}/merge-preview?into=${kept}`))).data;
-    expect(preview.fields.find((f: any) => f.field === 'phone')).toMatchObject({ keep_value: null, default: 'drop', needs_choice: false });
+    expect(preview.fields.find((f: any) => f.field === 'phone')).toMatchObject({
+      keep_value: null,
+      default: 'drop',
+      needs_choice: false,
+    });
     await ok(merge(w, away, { into_contact_id: kept }));
     expect(await primaryOf(kept, 'phone')).toEqual(['555-202-3030']);
     expect(await row(t.database, 'contacts', kept)).toMatchObject({ phone: '555-202-3030', email: 'np@x.test' });
@@ -174,7 +259,10 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const keptAcme = await link(t.database, w.firmId, kept, 'company', acme.id, { roles: ['billing'], primary: true });
     await link(t.database, w.firmId, away, 'company', acme.id, { roles: ['decision_maker'] });
     const awayOther = await link(t.database, w.firmId, away, 'company', other.id, { primary: true });
-    const awaySite = await link(t.database, w.firmId, away, 'location', s.id, { roles: ['site_contact'], primary: true });
+    const awaySite = await link(t.database, w.firmId, away, 'location', s.id, {
+      roles: ['site_contact'],
+      primary: true,
+    });
     const ended = await link(t.database, w.firmId, away, 'company', acme.id, { ended_on: '2020-01-01' });
     await ok(merge(w, away, { into_contact_id: kept }));
     const links = await linksOf(t.database, kept);
@@ -205,13 +293,29 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const w = await t.workspace();
     const { kept, away } = await pair(w);
     await customField(t.database, w.firmId, 'contact', 'shirt', 'Shirt size');
-    await t.database.db.updateTable('contacts').set({ custom_fields: JSON.stringify({ shirt: 'M' }) }).where('id', '=', kept).execute();
-    await t.database.db.updateTable('contacts').set({ custom_fields: JSON.stringify({ shirt: 'L' }) }).where('id', '=', away).execute();
-    await ok(merge(w, away, { into_contact_id: kept, choices: { name: 'drop', 'custom:shirt': 'drop', birthday: 'keep' } }));
+    await t.database.db
+      .updateTable('contacts')
+      .set({ custom_fields: JSON.stringify({ shirt: 'M' }) })
+      .where('id', '=', kept)
+      .execute();
+    await t.database.db
+      .updateTable('contacts')
+      .set({ custom_fields: JSON.stringify({ shirt: 'L' }) })
+      .where('id', '=', away)
+      .execute();
+    await ok(
+      merge(w, away, { into_contact_id: kept, choices: { name: 'drop', 'custom:shirt': 'drop', birthday: 'keep' } }),
+    );
     const after = await row(t.database, 'contacts', kept);
     expect(after).toMatchObject({
-      name: 'Patricia Jones', title: 'Owner', contact_type: 'customer', birthday: null,
-      do_not_contact: 1, do_not_contact_reason: 'Asked by phone', email: 'pat@acme.test', company: 'Acme Paving',
+      name: 'Patricia Jones',
+      title: 'Owner',
+      contact_type: 'customer',
+      birthday: null,
+      do_not_contact: 1,
+      do_not_contact_reason: 'Asked by phone',
+      email: 'pat@acme.test',
+      company: 'Acme Paving',
     });
     expect(JSON.parse(after.tags)).toEqual(['vip', 'golf']);
     expect(JSON.parse(after.custom_fields)).toEqual({ shirt: 'L' });
@@ -223,7 +327,11 @@ describe('POST /v1/contacts/{id}/merge', () => {
     const { acme, kept, away } = await pair(w);
     const other = await customer(w.api, 'Other Co');
     await link(t.database, w.firmId, kept, 'company', acme.id, { primary: true });
-    await t.database.db.updateTable('contacts').set({ client_account_id: other.id, company: 'Other Co' }).where('id', '=', away).execute();
+    await t.database.db
+      .updateTable('contacts')
+      .set({ client_account_id: other.id, company: 'Other Co' })
+      .where('id', '=', away)
+      .execute();
     await link(t.database, w.firmId, away, 'company', other.id, { primary: true });
     await ok(merge(w, away, { into_contact_id: kept, choices: { company: 'drop' } }));
     const after = await row(t.database, 'contacts', kept);

@@ -7,14 +7,19 @@ import { account as customer, job, ok, site } from '#test/helpers/records.ts';
 import { accountTask, activity, contact, customField, link, linksOf, note, row, setCustomValues } from './fixtures.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 /** Two customers: the kept "Acme Paving" and the duplicate "ACME Paving Inc" with its records. */
 async function pair(w: Workspace) {
   const kept = await customer(w.api, 'Acme Paving', { email: 'office@acme.test', notes: 'Gate code 1234' });
   const away = await customer(w.api, 'ACME Paving Inc', {
-    email: 'billing@acme.test', phone: '(555) 555-0100', address: '1 Main St', external_ref: 'CRM-9',
+    email: 'billing@acme.test',
+    phone: '(555) 555-0100',
+    address: '1 Main St',
+    external_ref: 'CRM-9',
   });
   return { kept, away };
 }
@@ -34,12 +39,32 @@ describe('GET /v1/client-accounts/{id}/merge-preview', () => {
     const byField = Object.fromEntries(d.fields.map((f: any) => [f.field, f]));
     expect(Object.keys(byField).sort()).toEqual(['address', 'email', 'name', 'notes', 'phone']);
     expect(byField.name).toEqual({
-      field: 'name', label: 'Name', keep_value: 'Acme Paving', merge_away_value: 'ACME Paving Inc',
-      needs_choice: true, default: 'keep', can_keep_both: false,
+      field: 'name',
+      label: 'Name',
+      keep_value: 'Acme Paving',
+      merge_away_value: 'ACME Paving Inc',
+      needs_choice: true,
+      default: 'keep',
+      can_keep_both: false,
     });
-    expect(byField.phone).toMatchObject({ keep_value: null, merge_away_value: '(555) 555-0100', needs_choice: false, default: 'drop' });
-    expect(byField.address).toMatchObject({ keep_value: null, merge_away_value: '1 Main St', needs_choice: false, default: 'drop' });
-    expect(byField.notes).toMatchObject({ keep_value: 'Gate code 1234', merge_away_value: null, needs_choice: false, default: 'keep' });
+    expect(byField.phone).toMatchObject({
+      keep_value: null,
+      merge_away_value: '(555) 555-0100',
+      needs_choice: false,
+      default: 'drop',
+    });
+    expect(byField.address).toMatchObject({
+      keep_value: null,
+      merge_away_value: '1 Main St',
+      needs_choice: false,
+      default: 'drop',
+    });
+    expect(byField.notes).toMatchObject({
+      keep_value: 'Gate code 1234',
+      merge_away_value: null,
+      needs_choice: false,
+      default: 'keep',
+    });
     expect(byField.email).toMatchObject({ needs_choice: true, default: 'keep' });
     expect(d.blockers).toEqual([]);
     expect(d.moves).toEqual([]);
@@ -56,8 +81,24 @@ describe('GET /v1/client-accounts/{id}/merge-preview', () => {
     const d = (await ok(w.api.get(`/v1/client-accounts/${away.id}/merge-preview?into=${kept.id}`))).data;
     const custom = d.fields.filter((f: any) => f.field.startsWith('custom:'));
     expect(custom).toEqual([
-      { field: 'custom:po_number', label: 'PO number', keep_value: null, merge_away_value: 'PO-77', needs_choice: false, default: 'drop', can_keep_both: false },
-      { field: 'custom:region', label: 'Region', keep_value: 'North', merge_away_value: 'South', needs_choice: true, default: 'keep', can_keep_both: false },
+      {
+        field: 'custom:po_number',
+        label: 'PO number',
+        keep_value: null,
+        merge_away_value: 'PO-77',
+        needs_choice: false,
+        default: 'drop',
+        can_keep_both: false,
+      },
+      {
+        field: 'custom:region',
+        label: 'Region',
+        keep_value: 'North',
+        merge_away_value: 'South',
+        needs_choice: true,
+        default: 'keep',
+        can_keep_both: false,
+      },
     ]);
   });
 
@@ -74,8 +115,12 @@ describe('GET /v1/client-accounts/{id}/merge-preview', () => {
     await accountTask(t.database, w.firmId, away.id, w.ownerId);
     const d = (await ok(w.api.get(`/v1/client-accounts/${away.id}/merge-preview?into=${kept.id}`))).data;
     expect(d.moves).toEqual([
-      { count: 2, label: 'jobs' }, { count: 1, label: 'sites' }, { count: 1, label: 'contacts' },
-      { count: 1, label: 'contact links' }, { count: 2, label: 'notes' }, { count: 1, label: 'activities' },
+      { count: 2, label: 'jobs' },
+      { count: 1, label: 'sites' },
+      { count: 1, label: 'contacts' },
+      { count: 1, label: 'contact links' },
+      { count: 2, label: 'notes' },
+      { count: 1, label: 'activities' },
       { count: 1, label: 'company follow-ups' },
     ]);
     expect((await w.api.get(`/v1/client-accounts/${away.id}`)).status).toBe(200);
@@ -89,7 +134,11 @@ describe('POST /v1/client-accounts/{id}/merge', () => {
     const { kept, away } = await pair(w);
     const res = await merge(w, away.id, { into_client_account_id: kept.id });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ kept: { id: kept.id, name: 'Acme Paving', archived: false }, merged_id: away.id, merged_name: 'ACME Paving Inc' });
+    expect(res.body.data).toMatchObject({
+      kept: { id: kept.id, name: 'Acme Paving', archived: false },
+      merged_id: away.id,
+      merged_name: 'ACME Paving Inc',
+    });
     expect(res.body.data.message).toContain('ACME Paving Inc');
     const gone = await w.api.get(`/v1/client-accounts/${away.id}`);
     expect(gone.status).toBe(404);
@@ -127,7 +176,9 @@ describe('POST /v1/client-accounts/{id}/merge', () => {
     await ok(merge(w, away.id, { into_client_account_id: kept.id }));
     expect((await ok(w.api.get(`/v1/locations/${s1.id}`))).data.client_account_id).toBe(kept.id);
     expect((await ok(w.api.get(`/v1/locations/${s2.id}`))).data.client_account_id).toBe(kept.id);
-    expect((await ok(w.api.get(`/v1/locations?client_account_id=${kept.id}&include_archived=true`))).pagination.total).toBe(2);
+    expect(
+      (await ok(w.api.get(`/v1/locations?client_account_id=${kept.id}&include_archived=true`))).pagination.total,
+    ).toBe(2);
   });
 
   it("moves contacts' primary company, with the company text naming the kept customer", async () => {
@@ -144,8 +195,15 @@ describe('POST /v1/client-accounts/{id}/merge', () => {
     const w = await t.workspace();
     const { kept, away } = await pair(w);
     const both = await contact(t.database, w.firmId, { name: 'Both' });
-    const keptLink = await link(t.database, w.firmId, both, 'company', kept.id, { roles: ['billing'], started_on: '2024-05-01' });
-    await link(t.database, w.firmId, both, 'company', away.id, { roles: ['decision_maker', 'billing'], primary: true, started_on: '2023-01-01' });
+    const keptLink = await link(t.database, w.firmId, both, 'company', kept.id, {
+      roles: ['billing'],
+      started_on: '2024-05-01',
+    });
+    await link(t.database, w.firmId, both, 'company', away.id, {
+      roles: ['decision_maker', 'billing'],
+      primary: true,
+      started_on: '2023-01-01',
+    });
     const only = await contact(t.database, w.firmId, { name: 'Only' });
     const onlyLink = await link(t.database, w.firmId, only, 'company', away.id, { roles: ['other'] });
     await ok(merge(w, away.id, { into_client_account_id: kept.id }));
@@ -174,7 +232,12 @@ describe('POST /v1/client-accounts/{id}/merge', () => {
     await ok(merge(w, away.id, { into_client_account_id: kept.id }));
     const after = (await ok(w.api.get(`/v1/client-accounts/${kept.id}`))).data;
     expect(after).toMatchObject({
-      name: 'Acme Paving', email: 'office@acme.test', phone: '(555) 555-0100', address: '1 Main St', notes: 'Gate code 1234', external_ref: 'CRM-9',
+      name: 'Acme Paving',
+      email: 'office@acme.test',
+      phone: '(555) 555-0100',
+      address: '1 Main St',
+      notes: 'Gate code 1234',
+      external_ref: 'CRM-9',
     });
     expect(after.updated_at >= kept.updated_at).toBe(true);
     const byRef = await ok(w.api.get('/v1/client-accounts?external_ref=CRM-9'));
@@ -188,11 +251,19 @@ describe('POST /v1/client-accounts/{id}/merge', () => {
     await setCustomValues(t.database, 'client_accounts', kept.id, { region: 'North' });
     await setCustomValues(t.database, 'client_accounts', away.id, { region: 'South' });
     const named = await job(w.api, { name: 'Lot A', client_account_id: away.id });
-    await ok(merge(w, away.id, {
-      into_client_account_id: kept.id, choices: { name: 'drop', email: 'keep', phone: 'keep', 'custom:region': 'drop' },
-    }));
+    await ok(
+      merge(w, away.id, {
+        into_client_account_id: kept.id,
+        choices: { name: 'drop', email: 'keep', phone: 'keep', 'custom:region': 'drop' },
+      }),
+    );
     const after = (await ok(w.api.get(`/v1/client-accounts/${kept.id}`))).data;
-    expect(after).toMatchObject({ name: 'ACME Paving Inc', email: 'office@acme.test', phone: null, address: '1 Main St' });
+    expect(after).toMatchObject({
+      name: 'ACME Paving Inc',
+      email: 'office@acme.test',
+      phone: null,
+      address: '1 Main St',
+    });
     expect(after.custom_fields).toEqual({ region: 'South' });
     expect((await ok(w.api.get(`/v1/jobs/${named.id}`))).data.company).toBe('ACME Paving Inc');
     // The kept customer answers its new name on upsert.

@@ -7,19 +7,33 @@ import { account as customer, job, ok, site } from '#test/helpers/records.ts';
 import { contact, lockDeletion, row } from './fixtures.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 type Kind = 'client-accounts' | 'contacts' | 'locations';
-const INTO: Record<Kind, string> = { 'client-accounts': 'into_client_account_id', contacts: 'into_contact_id', locations: 'into_location_id' };
-const NOT_FOUND: Record<Kind, string> = { 'client-accounts': 'Client account not found', contacts: 'Contact not found', locations: 'Location not found' };
+const INTO: Record<Kind, string> = {
+  'client-accounts': 'into_client_account_id',
+  contacts: 'into_contact_id',
+  locations: 'into_location_id',
+};
+const NOT_FOUND: Record<Kind, string> = {
+  'client-accounts': 'Client account not found',
+  contacts: 'Contact not found',
+  locations: 'Location not found',
+};
 const KINDS: Kind[] = ['client-accounts', 'contacts', 'locations'];
 
 /** Two records of `kind` in `w`: [merged-away, kept]. */
 async function two(w: Workspace, kind: Kind): Promise<[number, number]> {
   if (kind === 'client-accounts') return [(await customer(w.api, 'Away Co')).id, (await customer(w.api, 'Kept Co')).id];
-  if (kind === 'locations') return [(await site(w.api, { address: '1 Away St' })).id, (await site(w.api, { address: '2 Kept St' })).id];
-  return [await contact(t.database, w.firmId, { name: 'Away Person' }), await contact(t.database, w.firmId, { name: 'Kept Person' })];
+  if (kind === 'locations')
+    return [(await site(w.api, { address: '1 Away St' })).id, (await site(w.api, { address: '2 Kept St' })).id];
+  return [
+    await contact(t.database, w.firmId, { name: 'Away Person' }),
+    await contact(t.database, w.firmId, { name: 'Kept Person' }),
+  ];
 }
 
 async function stillThere(w: Workspace, kind: Kind, id: number): Promise<void> {
@@ -46,9 +60,16 @@ describe.each(KINDS)('%s merge errors', (kind) => {
   it('400 naming unknown fields in choices; nothing changes', async () => {
     const w = await t.workspace();
     const [away, kept] = await two(w, kind);
-    const res = await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept, choices: { name: 'keep', colour: 'drop', 'custom:nope': 'keep' } });
+    const res = await w.api.post(`/v1/${kind}/${away}/merge`, {
+      [INTO[kind]]: kept,
+      choices: { name: 'keep', colour: 'drop', 'custom:nope': 'keep' },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'Unknown fields in choices', code: 'unknown_choice_fields', fields: ['colour', 'custom:nope'] });
+    expect(res.body).toMatchObject({
+      error: 'Unknown fields in choices',
+      code: 'unknown_choice_fields',
+      fields: ['colour', 'custom:nope'],
+    });
     await stillThere(w, kind, away);
   });
 
@@ -101,7 +122,9 @@ describe.each(KINDS)('%s merge errors', (kind) => {
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('API key lacks delete permission');
     const noWrite = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs', 'delete_records']));
-    expect((await noWrite.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept })).body.error).toBe('API key lacks job write permission');
+    expect((await noWrite.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept })).body.error).toBe(
+      'API key lacks job write permission',
+    );
     const readOnly = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs']));
     const preview = (await ok(readOnly.get(`/v1/${kind}/${away}/merge-preview?into=${kept}`))).data;
     expect(preview.blockers.map((b: any) => b.code)).toEqual(['missing_permission', 'missing_permission']);
@@ -117,7 +140,9 @@ describe.each(KINDS)('%s merge errors', (kind) => {
     const extra = await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept, into_job_id: 1 });
     expect(extra.status).toBe(400);
     expect(JSON.stringify(extra.body)).toContain('into_job_id');
-    expect((await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept, choices: { name: 'merge' } })).status).toBe(400);
+    expect(
+      (await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept, choices: { name: 'merge' } })).status,
+    ).toBe(400);
     expect((await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: 'seven' })).status).toBe(400);
     expect((await w.api.get(`/v1/${kind}/${away}/merge-preview`)).status).toBe(400);
     await stillThere(w, kind, away);
@@ -129,7 +154,10 @@ describe('choice values', () => {
     const w = await t.workspace();
     const away = await customer(w.api, 'Away Co', { phone: '(555) 555-0101' });
     const kept = await customer(w.api, 'Kept Co', { phone: '(555) 555-0102' });
-    const res = await w.api.post(`/v1/client-accounts/${away.id}/merge`, { into_client_account_id: kept.id, choices: { phone: 'both' } });
+    const res = await w.api.post(`/v1/client-accounts/${away.id}/merge`, {
+      into_client_account_id: kept.id,
+      choices: { phone: 'both' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_choice', fields: ['phone'] });
     const p = await contact(t.database, w.firmId, { name: 'P', phone: '555-0103' });
@@ -143,8 +171,17 @@ describe('choice values', () => {
     const w = await t.workspace();
     const away = await customer(w.api, 'Away Co', { email: 'same@x.test' });
     const kept = await customer(w.api, 'Kept Co', { email: 'same@x.test' });
-    await ok(w.api.post(`/v1/client-accounts/${away.id}/merge`, { into_client_account_id: kept.id, choices: { email: 'drop', address: 'drop' } }));
-    expect((await ok(w.api.get(`/v1/client-accounts/${kept.id}`))).data).toMatchObject({ name: 'Kept Co', email: 'same@x.test', address: null });
+    await ok(
+      w.api.post(`/v1/client-accounts/${away.id}/merge`, {
+        into_client_account_id: kept.id,
+        choices: { email: 'drop', address: 'drop' },
+      }),
+    );
+    expect((await ok(w.api.get(`/v1/client-accounts/${kept.id}`))).data).toMatchObject({
+      name: 'Kept Co',
+      email: 'same@x.test',
+      address: null,
+    });
   });
 
   it('a refused merge leaves every moved record where it was', async () => {
@@ -152,7 +189,10 @@ describe('choice values', () => {
     const away = await customer(w.api, 'Away Co');
     const kept = await customer(w.api, 'Kept Co');
     const j = await job(w.api, { name: 'Lot', client_account_id: away.id });
-    const res = await w.api.post(`/v1/client-accounts/${away.id}/merge`, { into_client_account_id: kept.id, choices: { bogus: 'keep' } });
+    const res = await w.api.post(`/v1/client-accounts/${away.id}/merge`, {
+      into_client_account_id: kept.id,
+      choices: { bogus: 'keep' },
+    });
     expect(res.status).toBe(400);
     expect((await ok(w.api.get(`/v1/jobs/${j.id}`))).data.client_account_id).toBe(away.id);
   });

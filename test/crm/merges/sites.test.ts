@@ -15,24 +15,37 @@ const billingStandIn: Area = {
   name: 'billing-stand-in',
   routes: [],
   async invoicedJobCounter(db, firmId, locationId) {
-    const jobs = await db.selectFrom('jobs').select('id').where('firm_id', '=', firmId).where('location_id', '=', locationId).execute();
+    const jobs = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('firm_id', '=', firmId)
+      .where('location_id', '=', locationId)
+      .execute();
     return jobs.filter((j) => invoiced.has(j.id)).length;
   },
 };
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp({ areas: [...AREAS, billingStandIn] }); });
+beforeAll(async () => {
+  t = await startApp({ areas: [...AREAS, billingStandIn] });
+});
 afterAll(() => t.close());
 afterEach(() => invoiced.clear());
 
 async function pair(w: Workspace) {
   const acme = await customer(w.api, 'Acme Paving');
-  const kept = await site(w.api, { address: '100 Main Street', name: 'HQ lot', client_account_id: acme.id, property_reference: 'PID-1' });
+  const kept = await site(w.api, {
+    address: '100 Main Street',
+    name: 'HQ lot',
+    client_account_id: acme.id,
+    property_reference: 'PID-1',
+  });
   const away = await site(w.api, { address: '100 Main St, Springfield', external_ref: 'SITE-9', notes: 'Back gate' });
   return { acme, kept, away };
 }
 
-const merge = (w: Workspace, awayId: number, body: Record<string, unknown>) => w.api.post(`/v1/locations/${awayId}/merge`, body);
+const merge = (w: Workspace, awayId: number, body: Record<string, unknown>) =>
+  w.api.post(`/v1/locations/${awayId}/merge`, body);
 
 describe('GET /v1/locations/{id}/merge-preview', () => {
   it('shows fields, moves, no blockers and invoiced_job_count 0', async () => {
@@ -44,11 +57,25 @@ describe('GET /v1/locations/{id}/merge-preview', () => {
     expect(d.keep).toEqual({ id: kept.id, name: 'HQ lot', archived: false });
     expect(d.merge_away).toEqual({ id: away.id, name: '100 Main St, Springfield', archived: false });
     const byField = Object.fromEntries(d.fields.map((f: any) => [f.field, f]));
-    expect(Object.keys(byField).sort()).toEqual(['address', 'client_account_id', 'name', 'notes', 'property_reference']);
-    expect(byField.client_account_id).toMatchObject({ label: 'Customer', keep_value: acme.id, merge_away_value: null, default: 'keep' });
+    expect(Object.keys(byField).sort()).toEqual([
+      'address',
+      'client_account_id',
+      'name',
+      'notes',
+      'property_reference',
+    ]);
+    expect(byField.client_account_id).toMatchObject({
+      label: 'Customer',
+      keep_value: acme.id,
+      merge_away_value: null,
+      default: 'keep',
+    });
     expect(byField.notes).toMatchObject({ keep_value: null, merge_away_value: 'Back gate', default: 'drop' });
     expect(byField.address).toMatchObject({ needs_choice: true, default: 'keep', can_keep_both: false });
-    expect(d.moves).toEqual([{ count: 1, label: 'jobs' }, { count: 1, label: 'contact links' }]);
+    expect(d.moves).toEqual([
+      { count: 1, label: 'jobs' },
+      { count: 1, label: 'contact links' },
+    ]);
     expect(d.blockers).toEqual([]);
     expect(d.invoiced_job_count).toBe(0);
   });
@@ -72,7 +99,11 @@ describe('POST /v1/locations/{id}/merge', () => {
     expect(j.location_id).toBe(away.id);
     const res = await merge(w, away.id, { into_location_id: kept.id });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ kept: { id: kept.id, name: 'HQ lot', archived: false }, merged_id: away.id, merged_name: '100 Main St, Springfield' });
+    expect(res.body.data).toMatchObject({
+      kept: { id: kept.id, name: 'HQ lot', archived: false },
+      merged_id: away.id,
+      merged_name: '100 Main St, Springfield',
+    });
     const after = (await ok(w.api.get(`/v1/jobs/${j.id}`))).data;
     expect(after.location_id).toBe(kept.id);
     expect(after.address).toBe('100 Main St, Springfield');
@@ -89,7 +120,9 @@ describe('POST /v1/locations/{id}/merge', () => {
     const onlyLink = await link(t.database, w.firmId, only, 'location', away.id);
     await ok(merge(w, away.id, { into_location_id: kept.id }));
     const links = await linksOf(t.database, both);
-    expect(links.map((l) => [l.id, l.target_id, JSON.parse(l.roles)])).toEqual([[keptLink, kept.id, ['site_contact', 'property_manager']]]);
+    expect(links.map((l) => [l.id, l.target_id, JSON.parse(l.roles)])).toEqual([
+      [keptLink, kept.id, ['site_contact', 'property_manager']],
+    ]);
     expect((await row(t.database, 'contact_links', onlyLink)).target_id).toBe(kept.id);
   });
 
@@ -113,8 +146,15 @@ describe('POST /v1/locations/{id}/merge', () => {
     const { kept, away } = await pair(w);
     await ok(merge(w, away.id, { into_location_id: kept.id }));
     const field = (await ok(w.api.post('/v1/custom-fields', { entity_type: 'location', label: 'Gate code' }))).data;
-    const res = await ok(w.api.patch(`/v1/locations/${away.id}/custom-fields`, { custom_fields: { [field.key]: '4411' } }));
-    expect(res.data).toEqual({ entity_type: 'location', id: kept.id, custom_fields: { gate_code: '4411' }, changed: ['gate_code'] });
+    const res = await ok(
+      w.api.patch(`/v1/locations/${away.id}/custom-fields`, { custom_fields: { [field.key]: '4411' } }),
+    );
+    expect(res.data).toEqual({
+      entity_type: 'location',
+      id: kept.id,
+      custom_fields: { gate_code: '4411' },
+      changed: ['gate_code'],
+    });
     expect(JSON.parse((await row(t.database, 'locations', kept.id)).custom_fields)).toEqual({ gate_code: '4411' });
     expect(JSON.parse((await row(t.database, 'locations', away.id)).custom_fields)).toEqual({});
   });
@@ -125,8 +165,12 @@ describe('POST /v1/locations/{id}/merge', () => {
     await ok(merge(w, away.id, { into_location_id: kept.id }));
     const after = (await ok(w.api.get(`/v1/locations/${kept.id}`))).data;
     expect(after).toMatchObject({
-      name: 'HQ lot', address: '100 Main Street', client_account_id: acme.id, property_reference: 'PID-1',
-      notes: 'Back gate', external_ref: 'SITE-9',
+      name: 'HQ lot',
+      address: '100 Main Street',
+      client_account_id: acme.id,
+      property_reference: 'PID-1',
+      notes: 'Back gate',
+      external_ref: 'SITE-9',
     });
     // The external_ref upsert finds the survivor.
     const again = await ok(w.api.post('/v1/locations', { address: 'anything', external_ref: 'SITE-9' }), [200]);
@@ -139,9 +183,18 @@ describe('POST /v1/locations/{id}/merge', () => {
     await customField(t.database, w.firmId, 'location', 'surface', 'Surface');
     await setCustomValues(t.database, 'locations', kept.id, { surface: 'asphalt' });
     await setCustomValues(t.database, 'locations', away.id, { surface: 'concrete' });
-    await ok(merge(w, away.id, { into_location_id: kept.id, choices: { address: 'drop', notes: 'keep', 'custom:surface': 'drop' } }));
+    await ok(
+      merge(w, away.id, {
+        into_location_id: kept.id,
+        choices: { address: 'drop', notes: 'keep', 'custom:surface': 'drop' },
+      }),
+    );
     const after = (await ok(w.api.get(`/v1/locations/${kept.id}`))).data;
-    expect(after).toMatchObject({ address: '100 Main St, Springfield', notes: null, custom_fields: { surface: 'concrete' } });
+    expect(after).toMatchObject({
+      address: '100 Main St, Springfield',
+      notes: null,
+      custom_fields: { surface: 'concrete' },
+    });
   });
 
   it("a job written with the merged site's address or id links the survivor", async () => {

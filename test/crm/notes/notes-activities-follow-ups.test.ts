@@ -5,7 +5,9 @@ import { advanceClock } from '#platform/time.ts';
 import { account, contact, job, logOf } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 describe('notes', () => {
@@ -19,7 +21,9 @@ describe('notes', () => {
     expect(res.body.data.map((n: any) => n.id)).toEqual([pinned.id]);
     expect((await w.api.get(`/v1/jobs/${j.id}/notes?pinned=false`)).body.pagination.total).toBe(2);
     expect((await logOf(w, j.id)).map((e) => e.summary)).toEqual([
-      'Meeting logged: Walked the site', 'Email logged: Sent the plan', 'Note added: Gate 4411',
+      'Meeting logged: Walked the site',
+      'Email logged: Sent the plan',
+      'Note added: Gate 4411',
     ]);
   });
 
@@ -40,8 +44,19 @@ describe('activities', () => {
     const w = await t.workspace();
     const j = await job(w);
     const ca = await account(w);
-    await w.api.post('/v1/activities', { type: 'email', body: 'x', source: 'g', external_id: '1', associations: { job_id: j.id, client_account_id: ca.id } });
-    const res = await w.api.post('/v1/activities', { type: 'email', source: 'g', external_id: '1', associations: { job_id: null } });
+    await w.api.post('/v1/activities', {
+      type: 'email',
+      body: 'x',
+      source: 'g',
+      external_id: '1',
+      associations: { job_id: j.id, client_account_id: ca.id },
+    });
+    const res = await w.api.post('/v1/activities', {
+      type: 'email',
+      source: 'g',
+      external_id: '1',
+      associations: { job_id: null },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.associations).toMatchObject({ job_id: null, client_account_id: ca.id });
     expect((await w.api.get(`/v1/activities?job_id=${j.id}`)).body.pagination.total).toBe(0);
@@ -61,11 +76,16 @@ describe('activities', () => {
     const w = await t.workspace();
     const j = await job(w);
     const c = await contact(t, w);
-    const act = (await w.api.post('/v1/activities', { type: 'text', body: 'x', associations: { job_id: j.id, contact_id: c } })).body.data;
+    const act = (
+      await w.api.post('/v1/activities', { type: 'text', body: 'x', associations: { job_id: j.id, contact_id: c } })
+    ).body.data;
     const note = (await w.api.post(`/v1/jobs/${j.id}/notes`, { content: 'x' })).body.data;
     const task = (await w.api.post('/v1/tasks', { job_id: j.id, title: 'x' })).body.data;
     expect((await w.api.delete(`/v1/jobs/${j.id}`)).status).toBe(204);
-    expect((await w.api.get(`/v1/activities/${act.id}`)).body.data.associations).toMatchObject({ job_id: null, contact_id: c });
+    expect((await w.api.get(`/v1/activities/${act.id}`)).body.data.associations).toMatchObject({
+      job_id: null,
+      contact_id: c,
+    });
     expect((await w.api.get(`/v1/notes/${note.id}`)).status).toBe(404);
     expect((await w.api.get(`/v1/tasks/${task.id}`)).status).toBe(404);
   });
@@ -85,7 +105,11 @@ describe('follow-ups', () => {
   it('a local time skipped by the spring-forward change moves forward an hour', async () => {
     const w = await t.workspace({ timezone: 'America/Chicago' });
     const ca = await account(w);
-    const res = await w.api.post('/v1/account-tasks', { client_account_id: ca.id, due_date: '2026-03-08', due_time: '02:30' });
+    const res = await w.api.post('/v1/account-tasks', {
+      client_account_id: ca.id,
+      due_date: '2026-03-08',
+      due_time: '02:30',
+    });
     expect(res.body.data).toMatchObject({ due_at: '2026-03-08T08:30:00Z', due_date: '2026-03-08', due_time: '03:30' });
   });
 

@@ -5,7 +5,9 @@ import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { account, contact, job, logOf, Z_SECONDS } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 describe('POST notes on a job, a person, a customer', () => {
@@ -17,8 +19,14 @@ describe('POST notes on a job, a person, a customer', () => {
     expect(Object.keys(res.body)).toEqual(['data']);
     const n = res.body.data;
     expect(n).toMatchObject({
-      id: expect.any(Number), type: 'note', content: 'Gate code is 4411', pinned: false,
-      job_id: j.id, contact_id: null, client_account_id: null, author_user_id: w.ownerId,
+      id: expect.any(Number),
+      type: 'note',
+      content: 'Gate code is 4411',
+      pinned: false,
+      job_id: j.id,
+      contact_id: null,
+      client_account_id: null,
+      author_user_id: w.ownerId,
       author: { id: w.ownerId, name: expect.any(String) },
     });
     for (const f of ['occurred_at', 'created_at', 'updated_at']) expect(n[f]).toMatch(Z_SECONDS);
@@ -29,20 +37,43 @@ describe('POST notes on a job, a person, a customer', () => {
     const w = await t.workspace();
     const ca = await account(w);
     const c = await contact(t, w, 'Pat Jones', ca.id);
-    const onPerson = await w.api.post(`/v1/contacts/${c}/notes`, { content: 'Prefers texts', type: 'call', pinned: true });
+    const onPerson = await w.api.post(`/v1/contacts/${c}/notes`, {
+      content: 'Prefers texts',
+      type: 'call',
+      pinned: true,
+    });
     expect(onPerson.status).toBe(201);
-    expect(onPerson.body.data).toMatchObject({ contact_id: c, job_id: null, client_account_id: null, type: 'call', pinned: true });
+    expect(onPerson.body.data).toMatchObject({
+      contact_id: c,
+      job_id: null,
+      client_account_id: null,
+      type: 'call',
+      pinned: true,
+    });
     const onCustomer = await w.api.post(`/v1/client-accounts/${ca.id}/notes`, { content: 'Net 30', type: 'meeting' });
     expect(onCustomer.status).toBe(201);
-    expect(onCustomer.body.data).toMatchObject({ client_account_id: ca.id, job_id: null, contact_id: null, type: 'meeting' });
-    expect((await w.api.get(`/v1/contacts/${c}/notes`)).body.data.map((n: any) => n.id)).toEqual([onPerson.body.data.id]);
-    expect((await w.api.get(`/v1/client-accounts/${ca.id}/notes`)).body.data.map((n: any) => n.id)).toEqual([onCustomer.body.data.id]);
+    expect(onCustomer.body.data).toMatchObject({
+      client_account_id: ca.id,
+      job_id: null,
+      contact_id: null,
+      type: 'meeting',
+    });
+    expect((await w.api.get(`/v1/contacts/${c}/notes`)).body.data.map((n: any) => n.id)).toEqual([
+      onPerson.body.data.id,
+    ]);
+    expect((await w.api.get(`/v1/client-accounts/${ca.id}/notes`)).body.data.map((n: any) => n.id)).toEqual([
+      onCustomer.body.data.id,
+    ]);
   });
 
   it('occurred_at takes any ISO 8601 instant and answers it in UTC', async () => {
     const w = await t.workspace();
     const j = await job(w);
-    const res = await w.api.post(`/v1/jobs/${j.id}/notes`, { content: 'Called back', type: 'call', occurred_at: '2026-03-02T09:15:00-05:00' });
+    const res = await w.api.post(`/v1/jobs/${j.id}/notes`, {
+      content: 'Called back',
+      type: 'call',
+      occurred_at: '2026-03-02T09:15:00-05:00',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.occurred_at).toBe('2026-03-02T14:15:00Z');
   });
@@ -87,9 +118,12 @@ describe('POST notes on a job, a person, a customer', () => {
     const theirAccount = await account(other);
     const theirContact = await contact(t, other);
     for (const [path, error] of [
-      [`/v1/jobs/999999/notes`, 'Job not found'], [`/v1/jobs/${theirJob.id}/notes`, 'Job not found'],
-      [`/v1/contacts/999999/notes`, 'Contact not found'], [`/v1/contacts/${theirContact}/notes`, 'Contact not found'],
-      [`/v1/client-accounts/999999/notes`, 'Client account not found'], [`/v1/client-accounts/${theirAccount.id}/notes`, 'Client account not found'],
+      [`/v1/jobs/999999/notes`, 'Job not found'],
+      [`/v1/jobs/${theirJob.id}/notes`, 'Job not found'],
+      [`/v1/contacts/999999/notes`, 'Contact not found'],
+      [`/v1/contacts/${theirContact}/notes`, 'Contact not found'],
+      [`/v1/client-accounts/999999/notes`, 'Client account not found'],
+      [`/v1/client-accounts/${theirAccount.id}/notes`, 'Client account not found'],
     ]) {
       const post = await w.api.post(path, { content: 'x' });
       expect(post.status, path).toBe(404);
@@ -118,8 +152,16 @@ describe('GET note lists and single notes', () => {
     const w = await t.workspace();
     const j = await job(w);
     const ids: number[] = [];
-    for (const [type, at] of [['note', '2026-01-01T10:00:00Z'], ['call', '2026-01-03T10:00:00Z'], ['email', '2026-01-02T10:00:00Z'], ['call', '2026-01-04T10:00:00Z']]) {
-      ids.push((await w.api.post(`/v1/jobs/${j.id}/notes`, { content: `${type} at ${at}`, type, occurred_at: at })).body.data.id);
+    for (const [type, at] of [
+      ['note', '2026-01-01T10:00:00Z'],
+      ['call', '2026-01-03T10:00:00Z'],
+      ['email', '2026-01-02T10:00:00Z'],
+      ['call', '2026-01-04T10:00:00Z'],
+    ]) {
+      ids.push(
+        (await w.api.post(`/v1/jobs/${j.id}/notes`, { content: `${type} at ${at}`, type, occurred_at: at })).body.data
+          .id,
+      );
     }
     const all = await w.api.get(`/v1/jobs/${j.id}/notes`);
     expect(all.body.data.map((n: any) => n.id)).toEqual([ids[3], ids[1], ids[2], ids[0]]);
@@ -138,7 +180,11 @@ describe('GET note lists and single notes', () => {
     const other = await t.workspace();
     const j = await job(other);
     const note = (await other.api.post(`/v1/jobs/${j.id}/notes`, { content: 'secret' })).body.data;
-    for (const res of [await w.api.get(`/v1/notes/${note.id}`), await w.api.patch(`/v1/notes/${note.id}`, { content: 'x' }), await w.api.delete(`/v1/notes/${note.id}`)]) {
+    for (const res of [
+      await w.api.get(`/v1/notes/${note.id}`),
+      await w.api.patch(`/v1/notes/${note.id}`, { content: 'x' }),
+      await w.api.delete(`/v1/notes/${note.id}`),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('Note not found');
     }
@@ -164,11 +210,20 @@ describe('PATCH and DELETE /v1/notes/{id}', () => {
   it('changes content, type, pinned and bumps updated_at; blank content is 400', async () => {
     const w = await t.workspace();
     const ca = await account(w);
-    const note = (await w.api.post(`/v1/client-accounts/${ca.id}/notes`, { content: 'draft', occurred_at: '2020-01-01T00:00:00Z' })).body.data;
+    const note = (
+      await w.api.post(`/v1/client-accounts/${ca.id}/notes`, { content: 'draft', occurred_at: '2020-01-01T00:00:00Z' })
+    ).body.data;
     await new Promise((r) => setTimeout(r, 1100));
     const res = await w.api.patch(`/v1/notes/${note.id}`, { content: 'final', type: 'email', pinned: true });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: note.id, content: 'final', type: 'email', pinned: true, created_at: note.created_at, occurred_at: '2020-01-01T00:00:00Z' });
+    expect(res.body.data).toMatchObject({
+      id: note.id,
+      content: 'final',
+      type: 'email',
+      pinned: true,
+      created_at: note.created_at,
+      occurred_at: '2020-01-01T00:00:00Z',
+    });
     expect(res.body.data.updated_at > note.updated_at).toBe(true);
     const blank = await w.api.patch(`/v1/notes/${note.id}`, { content: ' ' });
     expect(blank.status).toBe(400);
@@ -200,7 +255,16 @@ describe('job notes in the activity log', () => {
     await w.api.post(`/v1/client-accounts/${ca.id}/notes`, { content: 'elsewhere' });
     const log = await logOf(w, j.id);
     expect(log).toHaveLength(2);
-    expect(log[0]).toMatchObject({ kind: 'note_added', summary: 'Call logged: Left voicemail', data: { note_id: call.id, type: 'call' }, user: { id: w.ownerId } });
-    expect(log[1]).toMatchObject({ kind: 'note_added', summary: 'Note added: Measured the lot', data: { note_id: note.id, type: 'note' } });
+    expect(log[0]).toMatchObject({
+      kind: 'note_added',
+      summary: 'Call logged: Left voicemail',
+      data: { note_id: call.id, type: 'call' },
+      user: { id: w.ownerId },
+    });
+    expect(log[1]).toMatchObject({
+      kind: 'note_added',
+      summary: 'Note added: Measured the lot',
+      data: { note_id: note.id, type: 'note' },
+    });
   });
 });

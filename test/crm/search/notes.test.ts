@@ -7,7 +7,9 @@ import { pgNoteSearchText } from '#db/migrations/004_search.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const pg = () => t.database.dialect.engine === 'postgres';
@@ -23,14 +25,29 @@ const job = (w: Workspace, body: Record<string, unknown>) => w.api.post('/v1/job
 const person = (w: Workspace, body: Record<string, unknown>) => w.api.post('/v1/contacts', body).then(created);
 const customer = (w: Workspace, body: Record<string, unknown>) => w.api.post('/v1/client-accounts', body).then(created);
 
-async function note(api: Api, parent: 'jobs' | 'contacts' | 'client-accounts', parentId: number, content: string, type?: string) {
+async function note(
+  api: Api,
+  parent: 'jobs' | 'contacts' | 'client-accounts',
+  parentId: number,
+  content: string,
+  type?: string,
+) {
   return created(await api.post(`/v1/${parent}/${parentId}/notes`, type ? { content, type } : { content }));
 }
 
-interface Result { type: string; id: number; title: string; subtitle: string | null; status: string | null; app_url: string }
+interface Result {
+  type: string;
+  id: number;
+  title: string;
+  subtitle: string | null;
+  status: string | null;
+  app_url: string;
+}
 
 async function find(api: Api, q: string, types?: string) {
-  const res = await api.get(`/v1/search?q=${encodeURIComponent(q)}${types ? `&types=${encodeURIComponent(types)}` : ''}`);
+  const res = await api.get(
+    `/v1/search?q=${encodeURIComponent(q)}${types ? `&types=${encodeURIComponent(types)}` : ''}`,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { data: Result[]; query: string };
 }
@@ -44,19 +61,48 @@ describe('GET /v1/search: notes', () => {
     const j = await job(w, { name: 'Northgate Plaza mill and overlay' });
     const p = await person(w, { name: 'Dana Whitfield' });
     const c = await customer(w, { name: 'Maple Ridge HOA' });
-    const onJob = await note(w.api, 'jobs', j.id, 'Spoke with the super about the Quorvantic sealcoat schedule', 'call');
-    const onPerson = await note(w.api, 'contacts', p.id, 'Prefers texts; asked for Quorvantic pricing\nFollow up in May');
+    const onJob = await note(
+      w.api,
+      'jobs',
+      j.id,
+      'Spoke with the super about the Quorvantic sealcoat schedule',
+      'call',
+    );
+    const onPerson = await note(
+      w.api,
+      'contacts',
+      p.id,
+      'Prefers texts; asked for Quorvantic pricing\nFollow up in May',
+    );
     const onCustomer = await note(w.api, 'client-accounts', c.id, 'Board approved the Quorvantic bid', 'meeting');
     await note(w.api, 'jobs', j.id, 'Nothing to see here');
 
     const body = await find(w.api, 'quorvantic');
     expect(body.data).toEqual([
-      { type: 'note', id: onCustomer.id, title: 'Board approved the Quorvantic bid', subtitle: 'Meeting · Customer: Maple Ridge HOA',
-        status: null, app_url: `/app/client-accounts/${c.id}/notes/${onCustomer.id}` },
-      { type: 'note', id: onPerson.id, title: 'Prefers texts; asked for Quorvantic pricing', subtitle: 'Note · Contact: Dana Whitfield',
-        status: null, app_url: `/app/contacts/${p.id}/notes/${onPerson.id}` },
-      { type: 'note', id: onJob.id, title: 'Spoke with the super about the Quorvantic sealcoat schedule',
-        subtitle: 'Call · Job: Northgate Plaza mill and overlay', status: null, app_url: `/app/jobs/${j.id}/notes/${onJob.id}` },
+      {
+        type: 'note',
+        id: onCustomer.id,
+        title: 'Board approved the Quorvantic bid',
+        subtitle: 'Meeting · Customer: Maple Ridge HOA',
+        status: null,
+        app_url: `/app/client-accounts/${c.id}/notes/${onCustomer.id}`,
+      },
+      {
+        type: 'note',
+        id: onPerson.id,
+        title: 'Prefers texts; asked for Quorvantic pricing',
+        subtitle: 'Note · Contact: Dana Whitfield',
+        status: null,
+        app_url: `/app/contacts/${p.id}/notes/${onPerson.id}`,
+      },
+      {
+        type: 'note',
+        id: onJob.id,
+        title: 'Spoke with the super about the Quorvantic sealcoat schedule',
+        subtitle: 'Call · Job: Northgate Plaza mill and overlay',
+        status: null,
+        app_url: `/app/jobs/${j.id}/notes/${onJob.id}`,
+      },
     ]);
     // Anywhere in the content, any case, across a line break; the second line is searched too.
     expect(await noteIds(w.api, 'SEALCOAT sched')).toEqual([onJob.id]);
@@ -82,7 +128,11 @@ describe('GET /v1/search: notes', () => {
     const s = await w.api.post('/v1/locations', { address: '3 Brambleford Rd' }).then(created);
     const n = await note(w.api, 'jobs', j.id, 'Brambleford walk-through done');
     expect((await find(w.api, 'Brambleford')).data.map((r) => [r.type, r.id])).toEqual([
-      ['job', j.id], ['client_account', c.id], ['contact', p.id], ['location', s.id], ['note', n.id],
+      ['job', j.id],
+      ['client_account', c.id],
+      ['contact', p.id],
+      ['location', s.id],
+      ['note', n.id],
     ]);
     expect((await find(w.api, 'Brambleford', 'note')).data.map((r) => [r.type, r.id])).toEqual([['note', n.id]]);
     expect((await find(w.api, 'Brambleford', 'job,contact')).data.map((r) => r.type)).toEqual(['job', 'contact']);
@@ -97,7 +147,13 @@ describe('GET /v1/search: notes', () => {
     const exact = await note(w.api, 'jobs', j.id, 'gritstone');
     for (let i = 3; i < 5; i++) contains.push(await note(w.api, 'jobs', j.id, `Old Gritstone ${i}`));
     expect((await w.api.patch(`/v1/notes/${contains[0].id}`, { pinned: true })).status).toBe(200);
-    expect(await noteIds(w.api, 'Gritstone')).toEqual([exact.id, prefix.id, contains[0].id, contains[4].id, contains[3].id]);
+    expect(await noteIds(w.api, 'Gritstone')).toEqual([
+      exact.id,
+      prefix.id,
+      contains[0].id,
+      contains[4].id,
+      contains[3].id,
+    ]);
   });
 
   it('cuts a long first line to 80 characters with an ellipsis', async () => {
@@ -128,7 +184,9 @@ describe('GET /v1/search: notes', () => {
       await note(w.api, 'client-accounts', c.id, 'Vellumwick on a customer'),
     ].map((n) => n.id);
     const hidden = await note(w.api, 'jobs', theirs.id, 'Vellumwick on their job');
-    expect((await noteIds(w.api, 'Vellumwick')).sort((a, b) => a - b)).toEqual([...visible, hidden.id].sort((a, b) => a - b));
+    expect((await noteIds(w.api, 'Vellumwick')).sort((a, b) => a - b)).toEqual(
+      [...visible, hidden.id].sort((a, b) => a - b),
+    );
     expect((await noteIds(member.api, 'Vellumwick')).sort((a, b) => a - b)).toEqual([...visible].sort((a, b) => a - b));
     expect(await noteIds(member.api, 'their job')).toEqual([]);
     // The member reaches the hidden note neither by search nor directly.
@@ -203,7 +261,9 @@ describe('GET /v1/search: the note match uses the text index', () => {
   it('is answered by search_notes (SQLite) or notes_search (PostgreSQL), not a scan of notes', async () => {
     const { db } = t.database;
     if (!pg()) {
-      const plan = await sql<{ detail: string }>`explain query plan select notes.id from search_notes as s cross join notes
+      const plan = await sql<{
+        detail: string;
+      }>`explain query plan select notes.id from search_notes as s cross join notes
         where notes.id = s.rowid and search_notes match ${'"quorvantic"'} and notes.firm_id = ${1}
         order by s.rowid desc limit 200`.execute(db);
       const details = plan.rows.map((r) => r.detail);
@@ -214,7 +274,9 @@ describe('GET /v1/search: the note match uses the text index', () => {
       const text = await db.transaction().execute(async (trx) => {
         await sql`set local enable_seqscan = off`.execute(trx);
         const plan = await sql<{ 'QUERY PLAN': string }>`explain select notes.id from notes where notes.firm_id = ${1}
-          and ${sql.raw(pgNoteSearchText('notes'))} ilike ${'%quorvantic%'} order by notes.id desc limit 200`.execute(trx);
+          and ${sql.raw(pgNoteSearchText('notes'))} ilike ${'%quorvantic%'} order by notes.id desc limit 200`.execute(
+          trx,
+        );
         return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
       });
       expect(text).toMatch(/Bitmap Index Scan on notes_search/);

@@ -8,7 +8,9 @@ import { insertJobs } from '../../../bench/seed.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const pg = () => t.database.dialect.engine === 'postgres';
@@ -38,53 +40,120 @@ async function site(w: Workspace, body: Record<string, unknown>) {
 }
 
 /** Contacts are written directly: their endpoints belong to another area. */
-async function contact(w: Workspace, fields: { name?: string; email?: string; phone?: string; company?: string; title?: string; archived?: boolean }) {
+async function contact(
+  w: Workspace,
+  fields: { name?: string; email?: string; phone?: string; company?: string; title?: string; archived?: boolean },
+) {
   const at = '2026-01-01T00:00:00.000000';
-  const row = await t.database.db.insertInto('contacts').values({
-    firm_id: w.firmId, name: fields.name ?? null, email: fields.email ?? null, phone: fields.phone ?? null,
-    company: fields.company ?? null, title: fields.title ?? null, client_account_id: null,
-    archived_at: fields.archived ? at : null, created_at: at, updated_at: at,
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .insertInto('contacts')
+    .values({
+      firm_id: w.firmId,
+      name: fields.name ?? null,
+      email: fields.email ?? null,
+      phone: fields.phone ?? null,
+      company: fields.company ?? null,
+      title: fields.title ?? null,
+      client_account_id: null,
+      archived_at: fields.archived ? at : null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 async function channel(w: Workspace, contactId: number, kind: 'phone' | 'email', value: string) {
   const at = '2026-01-01T00:00:00.000000';
-  const row = await t.database.db.insertInto('contact_channels').values({
-    firm_id: w.firmId, contact_id: contactId, kind, label: 'other', value, value_key: value.toLowerCase(), is_primary: 0,
-    do_not_contact: 0, position: 1, created_at: at, updated_at: at,
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .insertInto('contact_channels')
+    .values({
+      firm_id: w.firmId,
+      contact_id: contactId,
+      kind,
+      label: 'other',
+      value,
+      value_key: value.toLowerCase(),
+      is_primary: 0,
+      do_not_contact: 0,
+      position: 1,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 async function find(w: Workspace, q: string, types?: string) {
-  const res = await w.api.get(`/v1/search?q=${encodeURIComponent(q)}${types ? `&types=${encodeURIComponent(types)}` : ''}`);
+  const res = await w.api.get(
+    `/v1/search?q=${encodeURIComponent(q)}${types ? `&types=${encodeURIComponent(types)}` : ''}`,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { data: { type: string; id: number; title: string; subtitle: string | null; status: string | null; app_url: string }[]; query: string };
+  return res.body as {
+    data: {
+      type: string;
+      id: number;
+      title: string;
+      subtitle: string | null;
+      status: string | null;
+      app_url: string;
+    }[];
+    query: string;
+  };
 }
 
-const ids = (body: Awaited<ReturnType<typeof find>>, type: string) => body.data.filter((r) => r.type === type).map((r) => r.id);
+const ids = (body: Awaited<ReturnType<typeof find>>, type: string) =>
+  body.data.filter((r) => r.type === type).map((r) => r.id);
 
 describe('GET /v1/search: jobs', () => {
   it('finds a job by name, number, company, address, contact, Property ID, work order and accounting number', async () => {
     const w = await t.workspace();
-    const j = await job(w, { name: 'Riverside Mall Resurface', company: 'Quillfeather Holdings', address: '742 Evergreen Terrace',
-      contact_name: 'Marguerite Oyelaran' });
-    const d = await details(w, j.id, { job_number: 48213, external_work_order_number: 'WO-77Q31', accounting_job_number: 'ACCT-5590Z',
-      property_reference: 'PID-3318K' });
+    const j = await job(w, {
+      name: 'Riverside Mall Resurface',
+      company: 'Quillfeather Holdings',
+      address: '742 Evergreen Terrace',
+      contact_name: 'Marguerite Oyelaran',
+    });
+    const d = await details(w, j.id, {
+      job_number: 48213,
+      external_work_order_number: 'WO-77Q31',
+      accounting_job_number: 'ACCT-5590Z',
+      property_reference: 'PID-3318K',
+    });
     expect(d.job_number).toBe(48213);
     const other = await job(w, { name: 'Unrelated Job', company: 'Nobody', address: '1 Nowhere Rd' });
-    for (const q of ['Riverside', 'mall resurf', '48213', '482', 'Quillfeather', 'evergreen terr', 'Oyelaran', 'PID-3318K', '3318',
-      'WO-77Q31', '77Q3', 'ACCT-5590Z', '5590']) {
+    for (const q of [
+      'Riverside',
+      'mall resurf',
+      '48213',
+      '482',
+      'Quillfeather',
+      'evergreen terr',
+      'Oyelaran',
+      'PID-3318K',
+      '3318',
+      'WO-77Q31',
+      '77Q3',
+      'ACCT-5590Z',
+      '5590',
+    ]) {
       const body = await find(w, q, 'job');
       expect(ids(body, 'job'), q).toEqual([j.id]);
     }
     const body = await find(w, 'Riverside');
     expect(body.query).toBe('Riverside');
-    expect(body.data).toEqual([{
-      type: 'job', id: j.id, title: 'Riverside Mall Resurface', subtitle: '#48213 · Quillfeather Holdings · 742 Evergreen Terrace',
-      status: 'lead', app_url: `/app/jobs/${j.id}`,
-    }]);
+    expect(body.data).toEqual([
+      {
+        type: 'job',
+        id: j.id,
+        title: 'Riverside Mall Resurface',
+        subtitle: '#48213 · Quillfeather Holdings · 742 Evergreen Terrace',
+        status: 'lead',
+        app_url: `/app/jobs/${j.id}`,
+      },
+    ]);
     expect(ids(await find(w, 'Unrelated'), 'job')).toEqual([other.id]);
   });
 
@@ -93,7 +162,8 @@ describe('GET /v1/search: jobs', () => {
     const s = await site(w, { address: '5 Harbor Way', property_reference: 'PARCEL-90210X' });
     const a = await job(w, { name: 'Harbor A' });
     const b = await job(w, { name: 'Harbor B' });
-    for (const j of [a, b]) expect((await w.api.put(`/v1/jobs/${j.id}/location`, { location_id: s.id })).status).toBe(200);
+    for (const j of [a, b])
+      expect((await w.api.put(`/v1/jobs/${j.id}/location`, { location_id: s.id })).status).toBe(200);
     await details(w, b.id, { property_reference: 'OWN-1234' });
     const body = await find(w, 'PARCEL-90210X');
     expect(ids(body, 'job')).toEqual([a.id]);
@@ -118,7 +188,9 @@ describe('GET /v1/search: jobs', () => {
     const w = await t.workspace();
     const j = await job(w, { name: 'Oldname Parkade', address: '9 Birch Ln' });
     expect(ids(await find(w, 'Oldname'), 'job')).toEqual([j.id]);
-    expect((await w.api.patch(`/v1/jobs/${j.id}`, { name: 'Newtitle Parkade', address: '10 Cedar Ct' })).status).toBe(200);
+    expect((await w.api.patch(`/v1/jobs/${j.id}`, { name: 'Newtitle Parkade', address: '10 Cedar Ct' })).status).toBe(
+      200,
+    );
     expect(ids(await find(w, 'Oldname'), 'job')).toEqual([]);
     expect(ids(await find(w, 'Birch'), 'job')).toEqual([]);
     expect(ids(await find(w, 'Newtitle'), 'job')).toEqual([j.id]);
@@ -134,33 +206,54 @@ describe('GET /v1/search: jobs', () => {
 describe('GET /v1/search: customers, contacts and sites', () => {
   it('finds a customer by name, email, phone and address; archived customers drop out', async () => {
     const w = await t.workspace();
-    const c = await customer(w, { name: 'Brightwater Logistics', email: 'ap@brightwater.example', phone: '(555) 867-5309',
-      address: '300 Quay Street' });
+    const c = await customer(w, {
+      name: 'Brightwater Logistics',
+      email: 'ap@brightwater.example',
+      phone: '(555) 867-5309',
+      address: '300 Quay Street',
+    });
     for (const q of ['Brightwater Log', 'ap@brightwater', '867-5309', 'Quay Str']) {
       expect(ids(await find(w, q, 'client_account'), 'client_account'), q).toEqual([c.id]);
     }
-    expect((await find(w, 'Brightwater Logistics')).data).toEqual([{
-      type: 'client_account', id: c.id, title: 'Brightwater Logistics', subtitle: '300 Quay Street · ap@brightwater.example · (555) 867-5309',
-      status: null, app_url: `/app/client-accounts/${c.id}`,
-    }]);
+    expect((await find(w, 'Brightwater Logistics')).data).toEqual([
+      {
+        type: 'client_account',
+        id: c.id,
+        title: 'Brightwater Logistics',
+        subtitle: '300 Quay Street · ap@brightwater.example · (555) 867-5309',
+        status: null,
+        app_url: `/app/client-accounts/${c.id}`,
+      },
+    ]);
     expect((await w.api.patch(`/v1/client-accounts/${c.id}`, { archived: true })).status).toBe(200);
     expect(ids(await find(w, 'Brightwater'), 'client_account')).toEqual([]);
   });
 
   it('finds a contact by name, email, phone, company, title and any other phone or email; archived contacts drop out', async () => {
     const w = await t.workspace();
-    const id = await contact(w, { name: 'Thaddeus Vorhees', email: 'tvorhees@mail.example', phone: '555-2468', company: 'Ironbark Civil',
-      title: 'Procurement Lead' });
+    const id = await contact(w, {
+      name: 'Thaddeus Vorhees',
+      email: 'tvorhees@mail.example',
+      phone: '555-2468',
+      company: 'Ironbark Civil',
+      title: 'Procurement Lead',
+    });
     await channel(w, id, 'email', 'thad.second@elsewhere.example');
     const chId = await channel(w, id, 'phone', '555-9753');
     await contact(w, { name: 'Thaddeus Archived', archived: true });
     for (const q of ['Thaddeus', 'tvorhees@', '2468', 'Ironbark', 'Procurement', 'thad.second', '9753']) {
       expect(ids(await find(w, q, 'contact'), 'contact'), q).toEqual([id]);
     }
-    expect((await find(w, 'Vorhees')).data).toEqual([{
-      type: 'contact', id, title: 'Thaddeus Vorhees', subtitle: 'Procurement Lead · Ironbark Civil · tvorhees@mail.example · 555-2468',
-      status: null, app_url: `/app/contacts/${id}`,
-    }]);
+    expect((await find(w, 'Vorhees')).data).toEqual([
+      {
+        type: 'contact',
+        id,
+        title: 'Thaddeus Vorhees',
+        subtitle: 'Procurement Lead · Ironbark Civil · tvorhees@mail.example · 555-2468',
+        status: null,
+        app_url: `/app/contacts/${id}`,
+      },
+    ]);
     // Channels stay in step.
     await t.database.db.updateTable('contact_channels').set({ value: '555-1111' }).where('id', '=', chId).execute();
     expect(ids(await find(w, '9753', 'contact'), 'contact')).toEqual([]);
@@ -175,10 +268,16 @@ describe('GET /v1/search: customers, contacts and sites', () => {
     for (const q of ['Northgate', 'Foundry Ro', 'APN-4471', '4471']) {
       expect(ids(await find(w, q, 'location'), 'location'), q).toEqual([s.id]);
     }
-    expect((await find(w, 'Northgate')).data).toEqual([{
-      type: 'location', id: s.id, title: 'Northgate Depot', subtitle: '88 Foundry Road · Property ID APN-4471', status: null,
-      app_url: `/app/locations/${s.id}`,
-    }]);
+    expect((await find(w, 'Northgate')).data).toEqual([
+      {
+        type: 'location',
+        id: s.id,
+        title: 'Northgate Depot',
+        subtitle: '88 Foundry Road · Property ID APN-4471',
+        status: null,
+        app_url: `/app/locations/${s.id}`,
+      },
+    ]);
     expect((await w.api.patch(`/v1/locations/${s.id}`, { archived: true })).status).toBe(200);
     expect(ids(await find(w, 'Northgate'), 'location')).toEqual([]);
   });
@@ -224,14 +323,28 @@ describe('GET /v1/search: query rules', () => {
     const c = await customer(w, { name: 'Pemberton' });
     const s = await site(w, { address: '2 Pemberton Sq' });
     const all = await find(w, 'Pemberton');
-    expect(all.data.map((r) => [r.type, r.id])).toEqual([['job', j.id], ['client_account', c.id], ['location', s.id]]);
+    expect(all.data.map((r) => [r.type, r.id])).toEqual([
+      ['job', j.id],
+      ['client_account', c.id],
+      ['location', s.id],
+    ]);
     expect((await find(w, 'Pemberton', 'location, job')).data.map((r) => r.type)).toEqual(['job', 'location']);
     expect((await find(w, 'Pemberton', 'lead,proposal,invoice,note,project,measurement')).data).toEqual([]);
     const bad = await w.api.get('/v1/search?q=Pemberton&types=job,jobs,widget');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/Unknown types jobs, widget/);
-    expect(bad.body.accepted).toEqual(['job', 'client_account', 'contact', 'location', 'lead', 'proposal', 'invoice', 'note', 'project',
-      'measurement']);
+    expect(bad.body.accepted).toEqual([
+      'job',
+      'client_account',
+      'contact',
+      'location',
+      'lead',
+      'proposal',
+      'invoice',
+      'note',
+      'project',
+      'measurement',
+    ]);
   });
 
   it('returns the best 5 of each type: exact, then prefix, then contains, then most recently updated', async () => {
@@ -248,7 +361,8 @@ describe('GET /v1/search: query rules', () => {
     // An exact job number comes first even among many jobs containing it.
     const numbered = await job(w, { name: 'Numbered' });
     await details(w, numbered.id, { job_number: 777 });
-    for (const n of [17770, 27771, 37772]) await details(w, (await job(w, { name: `Other ${n}` })).id, { job_number: n });
+    for (const n of [17770, 27771, 37772])
+      await details(w, (await job(w, { name: `Other ${n}` })).id, { job_number: n });
     expect(ids(await find(w, '777', 'job'), 'job')[0]).toBe(numbered.id);
     expect(ids(await find(w, '#777', 'job'), 'job')).toEqual([numbered.id]);
   });
@@ -316,7 +430,9 @@ describe('GET /v1/search uses the text index', () => {
       expect(details.some((d) => /SCAN jobs/.test(d))).toBe(false);
     } else {
       const plan = await sql<{ 'QUERY PLAN': string }>`explain select jobs.id from jobs where jobs.firm_id = ${w.firmId}
-        and ${sql.raw(pgSearchText(JOB_SEARCH_FIELDS, 'jobs'))} ilike ${'%bulk lot 12345%'} order by jobs.id desc limit 200`.execute(db);
+        and ${sql.raw(pgSearchText(JOB_SEARCH_FIELDS, 'jobs'))} ilike ${'%bulk lot 12345%'} order by jobs.id desc limit 200`.execute(
+        db,
+      );
       const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(text).toMatch(/Bitmap Index Scan on jobs_search/);
       expect(text).not.toMatch(/Seq Scan on jobs/);

@@ -4,7 +4,9 @@ import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { contact, job, logOf, Z_SECONDS } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 describe('POST /v1/tasks', () => {
@@ -15,15 +17,30 @@ describe('POST /v1/tasks', () => {
     const res = await w.api.post('/v1/tasks', { job_id: j.id, title: 'Call about the estimate' });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
-      id: expect.any(Number), job_id: j.id, contact_id: null, title: 'Call about the estimate', task_type: 'call', notes: null,
-      due_at: null, due_date: null, due_time: null, status: 'open', assigned_to_user_id: rep.id,
-      assigned_to: { id: rep.id, name: 'Sales Rep' }, created_by_user_id: w.ownerId, completed_at: null,
+      id: expect.any(Number),
+      job_id: j.id,
+      contact_id: null,
+      title: 'Call about the estimate',
+      task_type: 'call',
+      notes: null,
+      due_at: null,
+      due_date: null,
+      due_time: null,
+      status: 'open',
+      assigned_to_user_id: rep.id,
+      assigned_to: { id: rep.id, name: 'Sales Rep' },
+      created_by_user_id: w.ownerId,
+      completed_at: null,
     });
     expect(res.body.data.created_at).toMatch(Z_SECONDS);
     expect((await w.api.get(`/v1/tasks/${res.body.data.id}`)).body.data).toEqual(res.body.data);
     const log = await logOf(w, j.id);
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ kind: 'task_added', summary: 'Follow-up "Call about the estimate" added', data: { task_id: res.body.data.id } });
+    expect(log[0]).toMatchObject({
+      kind: 'task_added',
+      summary: 'Follow-up "Call about the estimate" added',
+      data: { task_id: res.body.data.id },
+    });
   });
 
   it('each call adds one, even with the same body', async () => {
@@ -39,19 +56,42 @@ describe('POST /v1/tasks', () => {
   it("due_date + due_time are read in the workspace's time zone (09:00 by default); due_at takes an instant", async () => {
     const w = await t.workspace({ timezone: 'America/Chicago' });
     const j = await job(w);
-    const summer = await w.api.post('/v1/tasks', { job_id: j.id, title: 'A', due_date: '2026-07-01', due_time: '14:30' });
-    expect(summer.body.data).toMatchObject({ due_at: '2026-07-01T19:30:00Z', due_date: '2026-07-01', due_time: '14:30' });
+    const summer = await w.api.post('/v1/tasks', {
+      job_id: j.id,
+      title: 'A',
+      due_date: '2026-07-01',
+      due_time: '14:30',
+    });
+    expect(summer.body.data).toMatchObject({
+      due_at: '2026-07-01T19:30:00Z',
+      due_date: '2026-07-01',
+      due_time: '14:30',
+    });
     const winter = await w.api.post('/v1/tasks', { job_id: j.id, title: 'B', due_date: '2026-01-15' });
-    expect(winter.body.data).toMatchObject({ due_at: '2026-01-15T15:00:00Z', due_date: '2026-01-15', due_time: '09:00' });
+    expect(winter.body.data).toMatchObject({
+      due_at: '2026-01-15T15:00:00Z',
+      due_date: '2026-01-15',
+      due_time: '09:00',
+    });
     const instant = await w.api.post('/v1/tasks', { job_id: j.id, title: 'C', due_at: '2026-03-01T02:00:00Z' });
-    expect(instant.body.data).toMatchObject({ due_at: '2026-03-01T02:00:00Z', due_date: '2026-02-28', due_time: '20:00' });
+    expect(instant.body.data).toMatchObject({
+      due_at: '2026-03-01T02:00:00Z',
+      due_date: '2026-02-28',
+      due_time: '20:00',
+    });
   });
 
   it('takes task_type, notes and contact_id; refuses bad values with 400', async () => {
     const w = await t.workspace();
     const j = await job(w);
     const c = await contact(t, w);
-    const ok = await w.api.post('/v1/tasks', { job_id: j.id, title: 'Walk it', task_type: 'site_visit', notes: 'Bring wheel', contact_id: c });
+    const ok = await w.api.post('/v1/tasks', {
+      job_id: j.id,
+      title: 'Walk it',
+      task_type: 'site_visit',
+      notes: 'Bring wheel',
+      contact_id: c,
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.data).toMatchObject({ task_type: 'site_visit', notes: 'Bring wheel', contact_id: c });
     const cases: [Record<string, unknown>, string][] = [
@@ -95,7 +135,9 @@ describe('POST /v1/tasks', () => {
     }
     const gone = await t.user(w.firmId, { role: 'member' });
     expect((await t.admin.delete(`/admin/v1/workspaces/${w.firmId}/users/${gone.id}`)).status).toBeLessThan(300);
-    expect((await w.api.post('/v1/tasks', { job_id: j.id, title: 'x', assigned_to_user_id: gone.id })).status).toBe(404);
+    expect((await w.api.post('/v1/tasks', { job_id: j.id, title: 'x', assigned_to_user_id: gone.id })).status).toBe(
+      404,
+    );
     expect((await w.api.get('/v1/tasks')).body.pagination.total).toBe(0);
   });
 
@@ -140,8 +182,12 @@ describe('GET /v1/tasks', () => {
     expect((await w.api.patch(`/v1/tasks/${theirs.id}`, { title: 'y' })).status).toBe(404);
     expect((await w.api.delete(`/v1/tasks/${theirs.id}`)).status).toBe(404);
     const own = await t.user(w.firmId, { role: 'member', sees_own_jobs_only: true });
-    const hidden = (await w.api.post('/v1/tasks', { job_id: (await job(w)).id, title: 'hidden', assigned_to_user_id: own.id })).body.data;
-    const mine = (await w.api.post('/v1/tasks', { job_id: (await job(w, { assigned_to_user_id: own.id })).id, title: 'mine' })).body.data;
+    const hidden = (
+      await w.api.post('/v1/tasks', { job_id: (await job(w)).id, title: 'hidden', assigned_to_user_id: own.id })
+    ).body.data;
+    const mine = (
+      await w.api.post('/v1/tasks', { job_id: (await job(w, { assigned_to_user_id: own.id })).id, title: 'mine' })
+    ).body.data;
     const list = await own.api.get('/v1/tasks');
     expect(list.body.data.map((x: any) => x.id)).toEqual([mine.id]);
     expect(list.body.pagination.total).toBe(1);
@@ -172,12 +218,25 @@ describe('PATCH and DELETE /v1/tasks/{id}', () => {
     const w = await t.workspace({ timezone: 'America/New_York' });
     const rep = await t.user(w.firmId, { name: 'Rep Two', role: 'member' });
     const j = await job(w);
-    const task = (await w.api.post('/v1/tasks', { job_id: j.id, title: 'x', due_date: '2026-06-10', due_time: '08:00' })).body.data;
-    const res = await w.api.patch(`/v1/tasks/${task.id}`, { title: 'Email the plan', task_type: 'email', notes: 'PDF', assigned_to_user_id: rep.id, due_time: '16:45' });
+    const task = (
+      await w.api.post('/v1/tasks', { job_id: j.id, title: 'x', due_date: '2026-06-10', due_time: '08:00' })
+    ).body.data;
+    const res = await w.api.patch(`/v1/tasks/${task.id}`, {
+      title: 'Email the plan',
+      task_type: 'email',
+      notes: 'PDF',
+      assigned_to_user_id: rep.id,
+      due_time: '16:45',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
-      title: 'Email the plan', task_type: 'email', notes: 'PDF', assigned_to: { id: rep.id, name: 'Rep Two' },
-      due_date: '2026-06-10', due_time: '16:45', due_at: '2026-06-10T20:45:00Z',
+      title: 'Email the plan',
+      task_type: 'email',
+      notes: 'PDF',
+      assigned_to: { id: rep.id, name: 'Rep Two' },
+      due_date: '2026-06-10',
+      due_time: '16:45',
+      due_at: '2026-06-10T20:45:00Z',
     });
     const moved = await w.api.patch(`/v1/tasks/${task.id}`, { due_date: '2026-06-12' });
     expect(moved.body.data).toMatchObject({ due_date: '2026-06-12', due_time: '16:45' });

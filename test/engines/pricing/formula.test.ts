@@ -58,11 +58,18 @@ describe('quantity formulas: values', () => {
 
   it('agrees with the obvious integer arithmetic (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: 1, max: 50 }), (a, b, c) => {
-        const got = compileFormula('a * b - (a + b) / c + quantity').evaluate({ a, b, c, quantity: 7 });
-        const want = Rational.int(a * b).sub(Rational.of(BigInt(a + b), BigInt(c))).add(Rational.int(7));
-        return got.eq(want);
-      }),
+      fc.property(
+        fc.integer({ min: -1000, max: 1000 }),
+        fc.integer({ min: -1000, max: 1000 }),
+        fc.integer({ min: 1, max: 50 }),
+        (a, b, c) => {
+          const got = compileFormula('a * b - (a + b) / c + quantity').evaluate({ a, b, c, quantity: 7 });
+          const want = Rational.int(a * b)
+            .sub(Rational.of(BigInt(a + b), BigInt(c)))
+            .add(Rational.int(7));
+          return got.eq(want);
+        },
+      ),
     );
   });
 });
@@ -108,7 +115,17 @@ describe('quantity formulas: errors', () => {
   });
 
   it('gives no access to globals or object properties', () => {
-    for (const text of ['process.exit()', 'constructor.constructor("return 1")()', 'this', 'globalThis', '__proto__', 'a[0]', 'x => 1', '`1`', 'quantity; process']) {
+    for (const text of [
+      'process.exit()',
+      'constructor.constructor("return 1")()',
+      'this',
+      'globalThis',
+      '__proto__',
+      'a[0]',
+      'x => 1',
+      '`1`',
+      'quantity; process',
+    ]) {
       expect(() => compileFormula(text, ['quantity']), text).toThrow(FormulaError);
     }
     // without an allowed list a name is just a variable; it never resolves to anything inherited
@@ -116,7 +133,11 @@ describe('quantity formulas: errors', () => {
     expect(errorOf('toString').code).toBe('missing_variable');
     expect(errorOf('process.exit()').code).toBe('syntax');
     expect(() => compileFormula('hasOwnProperty(1)')).toThrow(/unknown function/);
-    expect(compileFormula('__proto__ + 1').evaluate({ ['__proto__']: 1 } as Record<string, number>).toFixed(0)).toBe('2');
+    expect(
+      compileFormula('__proto__ + 1')
+        .evaluate({ ['__proto__']: 1 } as Record<string, number>)
+        .toFixed(0),
+    ).toBe('2');
   });
 
   it('limits length and nesting', () => {

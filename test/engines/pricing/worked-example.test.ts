@@ -13,7 +13,13 @@ describe('worked example: Maple Street Plaza (docs/pricing.md §11)', () => {
     expect([cl(2).quantity, cl(2).cost, cl(2).price]).toEqual([2, 2300, 2990]);
     expect([cl(3).base_quantity, cl(3).quantity, cl(3).cost, cl(3).price]).toEqual([132, 138.6, 10880.1, 14144.13]);
     expect(cl(4).haul).toEqual({
-      material: 'asphalt', route_kind: 'plant_round_trip', tons: 138.6, truck_capacity_tons: 18, loads: 8, cycle_hr: 1.7, truck_hours: 13.6,
+      material: 'asphalt',
+      route_kind: 'plant_round_trip',
+      tons: 138.6,
+      truck_capacity_tons: 18,
+      loads: 8,
+      cycle_hr: 1.7,
+      truck_hours: 13.6,
     });
     expect([cl(4).quantity, cl(4).unit, cl(4).cost, cl(4).price]).toEqual([13.6, 'hr', 1292, 1679.6]);
     expect([cl(5).included, cl(5).cost, cl(5).price]).toEqual([false, 450, 585]);
@@ -22,7 +28,9 @@ describe('worked example: Maple Street Plaza (docs/pricing.md §11)', () => {
 
   it('rolls the overlay line up', () => {
     const l = line(101);
-    expect([l.cost, l.price, l.margin, l.margin_pct, l.unit_cost, l.unit_price]).toEqual([18172.1, 23623.73, 5451.63, 0.2308, 15.1434, 19.6864]);
+    expect([l.cost, l.price, l.margin, l.margin_pct, l.unit_cost, l.unit_price]).toEqual([
+      18172.1, 23623.73, 5451.63, 0.2308, 15.1434, 19.6864,
+    ]);
   });
 
   it('prices the crack seal at its own 35% margin', () => {
@@ -42,8 +50,14 @@ describe('worked example: Maple Street Plaza (docs/pricing.md §11)', () => {
     expect(r.lines_price).toBe(24735.27);
     expect(r.job_costs).toEqual([expect.objectContaining({ kind: 'mobilization', cost: 850, price: 1105 })]);
     expect(r.totals).toEqual({
-      price: 27649.09, subtotal: 25840.27, tax: 1808.82, cost: 19744.6, margin: 6095.67,
-      margin_pct: 0.2205, margin_pct_of_subtotal: 0.2359, optional_total: 1980,
+      price: 27649.09,
+      subtotal: 25840.27,
+      tax: 1808.82,
+      cost: 19744.6,
+      margin: 6095.67,
+      margin_pct: 0.2205,
+      margin_pct_of_subtotal: 0.2359,
+      optional_total: 1980,
     });
     expect(r.warnings).toEqual([]);
   });

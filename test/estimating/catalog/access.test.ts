@@ -13,7 +13,8 @@ beforeAll(async () => {
   const service = (await w.api.get('/v1/catalog/services?q=crack')).body.data[0];
   const line = (await w.api.get(`/v1/catalog/services/${service.id}`)).body.data.cost_lines[0];
   ids = {
-    service: service.id, line: line.id,
+    service: service.id,
+    line: line.id,
     item: (await w.api.get('/v1/catalog/items?kind=truck')).body.data[0].id,
     priceList: (await w.api.get('/v1/price-lists')).body.data[0].id,
     template: (await w.api.get('/v1/estimate-templates')).body.data[0].id,
@@ -42,8 +43,14 @@ function writes(n: number) {
   ] as const;
 }
 const READS = () => [
-  '/v1/catalog/services', `/v1/catalog/services/${ids.service}`, '/v1/catalog/items', `/v1/catalog/items/${ids.item}`,
-  '/v1/price-lists', `/v1/price-lists/${ids.priceList}`, '/v1/estimate-templates', `/v1/estimate-templates/${ids.template}`,
+  '/v1/catalog/services',
+  `/v1/catalog/services/${ids.service}`,
+  '/v1/catalog/items',
+  `/v1/catalog/items/${ids.item}`,
+  '/v1/price-lists',
+  `/v1/price-lists/${ids.priceList}`,
+  '/v1/estimate-templates',
+  `/v1/estimate-templates/${ids.template}`,
 ];
 
 async function restoreAll(api: Client) {
@@ -78,7 +85,9 @@ describe('catalog roles', () => {
       }
     }
     expect((await w.api.get(`/v1/catalog/services/${ids.service}`)).body.data.archived_at).toBeNull();
-    expect((await w.api.get('/v1/catalog/services?q=S1')).body.data.filter((s: any) => s.name === 'S1')).toHaveLength(0);
+    expect((await w.api.get('/v1/catalog/services?q=S1')).body.data.filter((s: any) => s.name === 'S1')).toHaveLength(
+      0,
+    );
   });
 
   it('the owner and an estimating admin may write', async () => {
@@ -89,7 +98,14 @@ describe('catalog roles', () => {
         const res = await api.request(method, path, body);
         expect([200, 201], `${method} ${path} ${JSON.stringify(res.body)}`).toContain(res.status);
         if (path.includes('/cost-lines/') && method === 'DELETE') {
-          ids.line = (await api.post(`/v1/catalog/services/${ids.service}/cost-lines`, { type: 'misc', name: 'again', unit: 'EA', unit_cost: 1 })).body.data.cost_lines.at(-1).id;
+          ids.line = (
+            await api.post(`/v1/catalog/services/${ids.service}/cost-lines`, {
+              type: 'misc',
+              name: 'again',
+              unit: 'EA',
+              unit_cost: 1,
+            })
+          ).body.data.cost_lines.at(-1).id;
         }
       }
       await restoreAll(api);
@@ -113,7 +129,10 @@ describe('another workspace', () => {
   it("answers 404 '<Thing> not found' for every id route and changes nothing", async () => {
     const other = await t.workspace();
     const notFound: Record<string, string> = {
-      services: 'Catalog service not found', items: 'Catalog item not found', 'price-lists': 'Price list not found', 'estimate-templates': 'Estimate template not found',
+      services: 'Catalog service not found',
+      items: 'Catalog item not found',
+      'price-lists': 'Price list not found',
+      'estimate-templates': 'Estimate template not found',
     };
     for (const [method, path, body] of writes(300)) {
       if (!/\/\d+/.test(path)) continue;
@@ -124,9 +143,17 @@ describe('another workspace', () => {
     }
     for (const path of READS().filter((p) => /\/\d+$/.test(p))) expect((await other.api.get(path)).status).toBe(404);
     // References to another workspace's records are unknown too.
-    const ref = await other.api.post('/v1/price-lists', { name: 'Steal', services: [{ service_id: ids.service, unit_price: 1 }] });
+    const ref = await other.api.post('/v1/price-lists', {
+      name: 'Steal',
+      services: [{ service_id: ids.service, unit_price: 1 }],
+    });
     expect(ref.status).toBe(404);
-    const line = await other.api.post('/v1/catalog/services', { name: 'Steal', unit: 'EA', estimating_mode: 'detailed', cost_lines: [{ type: 'trucking', catalog_item_id: ids.item }] });
+    const line = await other.api.post('/v1/catalog/services', {
+      name: 'Steal',
+      unit: 'EA',
+      estimating_mode: 'detailed',
+      cost_lines: [{ type: 'trucking', catalog_item_id: ids.item }],
+    });
     expect(line.status).toBe(404);
     expect(line.body.catalog_item_ids).toEqual([ids.item]);
     // Lists show only the caller's own catalog.

@@ -28,7 +28,14 @@ const write = (name: string, value: unknown) => {
 
 const DOC = {
   items: [{ kind: 'material', name: 'Mulch', unit: 'CY', unit_cost: 36 }],
-  services: [{ name: 'Mulch beds', unit: 'CY', estimating_mode: 'detailed', cost_lines: [{ type: 'material', item: 'Mulch', quantity_formula: 'quantity' }] }],
+  services: [
+    {
+      name: 'Mulch beds',
+      unit: 'CY',
+      estimating_mode: 'detailed',
+      cost_lines: [{ type: 'material', item: 'Mulch', quantity_formula: 'quantity' }],
+    },
+  ],
 };
 
 describe('groundwork admin catalog', () => {
@@ -39,7 +46,16 @@ describe('groundwork admin catalog', () => {
   });
 
   it('imports (merge, then --replace) and exports to a file', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Catalog CLI', '--owner-name', 'Cat', '--owner-email', 'cat@example.com');
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Catalog CLI',
+      '--owner-name',
+      'Cat',
+      '--owner-email',
+      'cat@example.com',
+    );
     const merged = await json('catalog', 'import', String(ws.firm_id), write('doc.json', DOC));
     expect(merged).toMatchObject({ mode: 'merge', items: { created: 1 }, services: { created: 1 } });
     const replaced = await json('catalog', 'import', String(ws.firm_id), write('doc.json', DOC), '--replace');
@@ -50,16 +66,35 @@ describe('groundwork admin catalog', () => {
     const summary = await json('catalog', 'export', String(ws.firm_id), out);
     expect(summary).toMatchObject({ file: out, items: 1, services: 1 });
     const exported = JSON.parse(fs.readFileSync(out, 'utf8'));
-    expect(exported.services[0]).toMatchObject({ name: 'Mulch beds', cost_lines: [{ item: 'Mulch', unit_cost: 36, quantity_formula: 'quantity' }] });
+    expect(exported.services[0]).toMatchObject({
+      name: 'Mulch beds',
+      cost_lines: [{ item: 'Mulch', unit_cost: 36, quantity_formula: 'quantity' }],
+    });
     const stdout = await json('catalog', 'export', String(ws.firm_id));
     expect(stdout).toEqual(exported);
   });
 
   it('reports a bad file with its problems and exit code 1', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Catalog CLI 2', '--owner-name', 'Cat', '--owner-email', 'cat2@example.com');
-    const bad = await admin('catalog', 'import', String(ws.firm_id), write('bad.json', {
-      services: [{ name: 'B', unit: 'EA', estimating_mode: 'detailed', cost_lines: [{ type: 'misc', item: 'Missing' }] }],
-    }));
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Catalog CLI 2',
+      '--owner-name',
+      'Cat',
+      '--owner-email',
+      'cat2@example.com',
+    );
+    const bad = await admin(
+      'catalog',
+      'import',
+      String(ws.firm_id),
+      write('bad.json', {
+        services: [
+          { name: 'B', unit: 'EA', estimating_mode: 'detailed', cost_lines: [{ type: 'misc', item: 'Missing' }] },
+        ],
+      }),
+    );
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('error 400: Invalid catalog');
     expect(bad.err).toContain('/services/0/cost_lines/0/item: Catalog item "Missing" not found');
@@ -73,10 +108,24 @@ describe('groundwork admin catalog', () => {
   });
 
   it('runs through npm run admin in a child process', async () => {
-    const ws = await json('workspace', 'create', '--name', 'Catalog CLI 3', '--owner-name', 'Cat', '--owner-email', 'cat3@example.com');
-    const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', 'catalog', 'import', String(ws.firm_id), write('doc3.json', DOC), '--json'], {
-      cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl },
-    });
+    const ws = await json(
+      'workspace',
+      'create',
+      '--name',
+      'Catalog CLI 3',
+      '--owner-name',
+      'Cat',
+      '--owner-email',
+      'cat3@example.com',
+    );
+    const { stdout } = await run(
+      'npm',
+      ['run', '--silent', 'admin', '--', 'catalog', 'import', String(ws.firm_id), write('doc3.json', DOC), '--json'],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+      },
+    );
     expect(JSON.parse(stdout).data).toMatchObject({ mode: 'merge', items: { created: 1 }, services: { created: 1 } });
   }, 30_000);
 });

@@ -6,7 +6,9 @@ import { STARTER_CATALOG } from '#seed/starter-catalog.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const exportOf = async (firmId: number) => {
@@ -19,7 +21,9 @@ const importInto = (firmId: number, doc: unknown, mode?: string) =>
 
 describe('starter catalog', () => {
   it('every formula of the starter catalog compiles', () => {
-    const formulas = STARTER_CATALOG.services!.flatMap((s) => (s.cost_lines ?? []).map((l) => l.quantity_formula).filter(Boolean)) as string[];
+    const formulas = STARTER_CATALOG.services!.flatMap((s) =>
+      (s.cost_lines ?? []).map((l) => l.quantity_formula).filter(Boolean),
+    ) as string[];
     expect(formulas.length).toBeGreaterThan(20);
     for (const f of formulas) expect(compileFormula(f).variables, f).toEqual(['quantity']);
   });
@@ -29,18 +33,44 @@ describe('starter catalog', () => {
     const services = (await w.api.get('/v1/catalog/services?limit=200')).body;
     expect(services.pagination.total).toBe(STARTER_CATALOG.services!.length);
     const names = services.data.map((s: any) => s.name);
-    for (const n of ['Asphalt overlay, 1.5"', 'Asphalt overlay, 2"', 'Mill and overlay, 2"', 'Crack sealing', 'Sealcoating, 2 coats', 'Line striping', 'Mulch install', 'Lawn mowing']) {
+    for (const n of [
+      'Asphalt overlay, 1.5"',
+      'Asphalt overlay, 2"',
+      'Mill and overlay, 2"',
+      'Crack sealing',
+      'Sealcoating, 2 coats',
+      'Line striping',
+      'Mulch install',
+      'Lawn mowing',
+    ]) {
       expect(names).toContain(n);
     }
-    expect(new Set(services.data.map((s: any) => s.category))).toEqual(new Set(['Paving', 'Sealcoating', 'Striping', 'Landscaping', 'Concrete', 'Snow']));
+    expect(new Set(services.data.map((s: any) => s.category))).toEqual(
+      new Set(['Paving', 'Sealcoating', 'Striping', 'Landscaping', 'Concrete', 'Snow']),
+    );
     const overlay = services.data.find((s: any) => s.name === 'Asphalt overlay, 1.5"');
     const full = (await w.api.get(`/v1/catalog/services/${overlay.id}`)).body.data;
     expect(full).toMatchObject({ unit: 'SY', estimating_mode: 'detailed', category: 'Paving' });
     const hma = full.cost_lines.find((l: any) => l.name.startsWith('HMA'));
-    expect(hma).toMatchObject({ type: 'material', unit: 'TON', unit_cost: 78, waste_factor: 0.05, quantity_formula: 'quantity * 1.5 * 0.0575' });
-    expect(full.cost_lines.find((l: any) => l.type === 'trucking')).toMatchObject({ haul_material: 'asphalt', unit_cost: 105 });
-    const mill = (await w.api.get(`/v1/catalog/services/${services.data.find((s: any) => s.name === 'Mill and overlay, 2"').id}`)).body.data;
-    expect(mill.cost_lines.find((l: any) => l.dump_material === 'millings')).toMatchObject({ type: 'misc', unit: 'TON', unit_cost: 8 });
+    expect(hma).toMatchObject({
+      type: 'material',
+      unit: 'TON',
+      unit_cost: 78,
+      waste_factor: 0.05,
+      quantity_formula: 'quantity * 1.5 * 0.0575',
+    });
+    expect(full.cost_lines.find((l: any) => l.type === 'trucking')).toMatchObject({
+      haul_material: 'asphalt',
+      unit_cost: 105,
+    });
+    const mill = (
+      await w.api.get(`/v1/catalog/services/${services.data.find((s: any) => s.name === 'Mill and overlay, 2"').id}`)
+    ).body.data;
+    expect(mill.cost_lines.find((l: any) => l.dump_material === 'millings')).toMatchObject({
+      type: 'misc',
+      unit: 'TON',
+      unit_cost: 8,
+    });
     const seal = services.data.find((s: any) => s.name === 'Sealcoating, 2 coats');
     expect(seal).toMatchObject({ estimating_mode: 'unit_costing', unit_price: 1.98 });
     const truck = (await w.api.get('/v1/catalog/items?kind=truck')).body.data[0];
@@ -72,16 +102,38 @@ const SMALL = {
   ],
   services: [
     {
-      name: 'Seal detailed', category: 'Sealcoating', unit: 'SY', estimating_mode: 'detailed',
+      name: 'Seal detailed',
+      category: 'Sealcoating',
+      unit: 'SY',
+      estimating_mode: 'detailed',
       cost_lines: [
         { type: 'crew', item: 'crew', quantity_formula: 'ceil(quantity / 4000)' },
         { type: 'material', item: 'sealer', quantity_formula: 'quantity * 0.11', waste_factor: 0.03 },
       ],
     },
-    { name: 'Stalls', category: 'Striping', unit: 'EA', estimating_mode: 'unit_costing', unit_cost: 2.4, unit_price: 5 },
+    {
+      name: 'Stalls',
+      category: 'Striping',
+      unit: 'EA',
+      estimating_mode: 'unit_costing',
+      unit_cost: 2.4,
+      unit_price: 5,
+    },
   ],
-  price_lists: [{ name: 'Spring promo', is_default: true, services: [{ service: 'Stalls', unit_price: 4.5 }], items: [{ item: 'crew', unit_cost: 750 }] }],
-  templates: [{ name: 'Seal and stripe', areas: [{ name: 'Lot', services: [{ service: 'Seal detailed', quantity: 3000 }, { service: 'stalls' }] }] }],
+  price_lists: [
+    {
+      name: 'Spring promo',
+      is_default: true,
+      services: [{ service: 'Stalls', unit_price: 4.5 }],
+      items: [{ item: 'crew', unit_cost: 750 }],
+    },
+  ],
+  templates: [
+    {
+      name: 'Seal and stripe',
+      areas: [{ name: 'Lot', services: [{ service: 'Seal detailed', quantity: 3000 }, { service: 'stalls' }] }],
+    },
+  ],
 };
 
 describe('admin catalog import and export', () => {
@@ -98,11 +150,22 @@ describe('admin catalog import and export', () => {
     });
     const seal = (await w.api.get('/v1/catalog/services?q=seal')).body.data[0];
     const full = (await w.api.get(`/v1/catalog/services/${seal.id}`)).body.data;
-    expect(full.cost_lines.map((l: any) => [l.name, l.unit_cost, l.waste_factor])).toEqual([['Seal crew', 800, 0], ['Sealer', 2.85, 0.03]]);
+    expect(full.cost_lines.map((l: any) => [l.name, l.unit_cost, l.waste_factor])).toEqual([
+      ['Seal crew', 800, 0],
+      ['Sealer', 2.85, 0.03],
+    ]);
     const pl = (await w.api.get(`/v1/price-lists/${(await w.api.get('/v1/price-lists')).body.data[0].id}`)).body.data;
-    expect(pl).toMatchObject({ name: 'Spring promo', is_default: true, services: [{ name: 'Stalls', unit_price: 4.5 }], items: [{ name: 'Seal crew', unit_cost: 750 }] });
+    expect(pl).toMatchObject({
+      name: 'Spring promo',
+      is_default: true,
+      services: [{ name: 'Stalls', unit_price: 4.5 }],
+      items: [{ name: 'Seal crew', unit_cost: 750 }],
+    });
     const tpl = (await w.api.get('/v1/estimate-templates')).body.data[0];
-    expect(tpl.areas[0].services.map((s: any) => [s.name, s.quantity])).toEqual([['Seal detailed', 3000], ['Stalls', null]]);
+    expect(tpl.areas[0].services.map((s: any) => [s.name, s.quantity])).toEqual([
+      ['Seal detailed', 3000],
+      ['Stalls', null],
+    ]);
 
     const again = await importInto(w.firmId, SMALL);
     expect(again.body.data.items).toEqual({ created: 0, updated: 0, unchanged: 2, archived: 0 });
@@ -124,7 +187,8 @@ describe('admin catalog import and export', () => {
   it('replace archives what the file does not name and restores archived matches', async () => {
     const w = await t.workspace({ starter_catalog: false });
     await importInto(w.firmId, SMALL);
-    const extra = (await w.api.post('/v1/catalog/items', { kind: 'other', name: 'Cones', unit: 'EA', unit_cost: 12 })).body.data;
+    const extra = (await w.api.post('/v1/catalog/items', { kind: 'other', name: 'Cones', unit: 'EA', unit_cost: 12 }))
+      .body.data;
     const stalls = (await w.api.get('/v1/catalog/services?q=stalls')).body.data[0];
     await w.api.delete(`/v1/catalog/services/${stalls.id}`);
     const res = await importInto(w.firmId, SMALL, 'replace');
@@ -157,14 +221,21 @@ describe('admin catalog import and export', () => {
     expect(res.body).toMatchObject({ error: 'Invalid catalog', code: 'invalid_catalog' });
     expect(res.body.message).toMatch(/nothing was imported/);
     const paths = res.body.errors.map((e: any) => e.path);
-    expect(paths).toEqual(expect.arrayContaining([
-      '/items/2/name', '/services/0/cost_lines/2/item', '/services/0/cost_lines/3/quantity_formula',
-      '/price_lists/0/services/1/service', '/templates/0/areas/0/services/2/service',
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/items/2/name',
+        '/services/0/cost_lines/2/item',
+        '/services/0/cost_lines/3/quantity_formula',
+        '/price_lists/0/services/1/service',
+        '/templates/0/areas/0/services/2/service',
+      ]),
+    );
     expect(res.body.errors.find((e: any) => e.path.endsWith('quantity_formula')).code).toBe('invalid_formula');
     expect(await exportOf(w.firmId)).toEqual(before);
     // Shape errors name the field.
-    const shape = await importInto(w.firmId, { services: [{ name: 'X', unit: 'SY', estimating_mode: 'detailed', colour: 1 }] });
+    const shape = await importInto(w.firmId, {
+      services: [{ name: 'X', unit: 'SY', estimating_mode: 'detailed', colour: 1 }],
+    });
     expect(shape.status).toBe(400);
     expect(shape.body).toMatchObject({ code: 'unknown_fields' });
     const mode = await importInto(w.firmId, SMALL, 'overwrite');
@@ -180,10 +251,17 @@ describe('admin catalog import and export', () => {
     const a = await t.workspace();
     // Make the catalog a little different from the starter one first.
     const seal = (await a.api.get('/v1/catalog/services?q=sealcoating')).body.data[0];
-    await a.api.patch(`/v1/catalog/services/${seal.id}`, { unit_price: 2.05, pricing_method: 'markup', pricing_rate: 0.425 });
+    await a.api.patch(`/v1/catalog/services/${seal.id}`, {
+      unit_price: 2.05,
+      pricing_method: 'markup',
+      pricing_rate: 0.425,
+    });
     const doc = await exportOf(a.firmId);
     expect(doc.version).toBe(1);
-    expect(doc.services.find((s: any) => s.name === seal.name)).toMatchObject({ unit_price: 2.05, pricing_rate: 0.425 });
+    expect(doc.services.find((s: any) => s.name === seal.name)).toMatchObject({
+      unit_price: 2.05,
+      pricing_rate: 0.425,
+    });
     const same = await importInto(a.firmId, doc);
     for (const kind of ['items', 'services', 'price_lists', 'templates']) {
       expect(same.body.data[kind], kind).toMatchObject({ created: 0, updated: 0, archived: 0 });

@@ -33,7 +33,9 @@ let gate: Promise<void> = Promise.resolve();
 
 function hold(): void {
   holding = true;
-  gate = new Promise((resolve) => { openGate = resolve; });
+  gate = new Promise((resolve) => {
+    openGate = resolve;
+  });
 }
 function letGo(): void {
   holding = false;
@@ -59,7 +61,10 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(place ? [{ lat: String(place[0]), lon: String(place[1]), display_name: q }] : []));
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // No cache, so every lookup reaches the server; the timeout only bounds a broken run.
@@ -76,7 +81,9 @@ afterAll(async () => {
 
 /** A job at JOB with a draft estimate holding the starter mill-and-overlay line (it has an asphalt haul). */
 async function overlayEstimate() {
-  const job = (await w.api.post('/v1/jobs', { name: `Overlay ${Math.random().toString(36).slice(2, 8)}`, address: JOB })).body.data;
+  const job = (
+    await w.api.post('/v1/jobs', { name: `Overlay ${Math.random().toString(36).slice(2, 8)}`, address: JOB })
+  ).body.data;
   const estimate = (await w.api.post('/v1/estimates', { job_id: job.id })).body.data;
   const mill = (await w.api.get('/v1/catalog/services?q=mill')).body.data[0];
   const added = await w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: mill.id, quantity: 1500 });
@@ -85,9 +92,14 @@ async function overlayEstimate() {
   const read = async () => (await w.api.get(`/v1/estimates/${estimate.id}/line-items/${lineId}`)).body.data;
   const haul = (await read()).cost_lines.find((cl: { name: string }) => cl.name === 'Haul asphalt');
   return {
-    jobId: job.id as number, estimateId: estimate.id as number, read,
+    jobId: job.id as number,
+    estimateId: estimate.id as number,
+    read,
     haulOf: async () => (await read()).cost_lines.find((cl: { id: number }) => cl.id === haul.id),
-    automatic: () => w.api.patch(`/v1/estimates/${estimate.id}/line-items/${lineId}`, { cost_lines: [{ id: haul.id, automatic_driving_time: true }] }),
+    automatic: () =>
+      w.api.patch(`/v1/estimates/${estimate.id}/line-items/${lineId}`, {
+        cost_lines: [{ id: haul.id, automatic_driving_time: true }],
+      }),
   };
 }
 
@@ -97,7 +109,10 @@ describe('drive times are looked up outside the transaction', () => {
     const since = asked.length;
     hold();
     const order: string[] = [];
-    const pending = e.automatic().then((res) => { order.push('lookup write'); return res; });
+    const pending = e.automatic().then((res) => {
+      order.push('lookup write');
+      return res;
+    });
     await askedFor(JOB, since);
 
     const elsewhere = await other.api.post('/v1/jobs', { name: 'Written while a lookup waits' });
@@ -110,7 +125,10 @@ describe('drive times are looked up outside the transaction', () => {
     expect([elsewhere.status, here.status]).toEqual([201, 201]);
     expect(order).toEqual(['other workspace', 'same workspace', 'lookup write']);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await e.haulOf()).haul).toMatchObject({ drive_hr: estimateDriveHours(point(PLANT), point(JOB)), drive_hr_source: 'automatic' });
+    expect((await e.haulOf()).haul).toMatchObject({
+      drive_hr: estimateDriveHours(point(PLANT), point(JOB)),
+      drive_hr_source: 'automatic',
+    });
   });
 
   it('an address changed while the lookup was pending is looked up and used', async () => {
@@ -125,7 +143,10 @@ describe('drive times are looked up outside the transaction', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(asked.slice(since)).toContain(MOVED);
     const haul = (await e.haulOf()).haul;
-    expect(haul).toMatchObject({ drive_hr: estimateDriveHours(point(PLANT), point(MOVED)), drive_hr_source: 'automatic' });
+    expect(haul).toMatchObject({
+      drive_hr: estimateDriveHours(point(PLANT), point(MOVED)),
+      drive_hr_source: 'automatic',
+    });
     expect(haul.drive_hr).not.toBe(estimateDriveHours(point(PLANT), point(JOB)));
   });
 

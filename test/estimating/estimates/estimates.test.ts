@@ -43,10 +43,22 @@ describe('create and read', () => {
     const job = await newJob('Create Plaza');
     const e = await newEstimate(job.id);
     expect(e).toMatchObject({
-      name: 'Create Plaza', status: 'draft', job_id: job.id, parent_estimate_id: null, is_change_order: false,
-      current_version: null, version: null, priced: false, totals: null, awarded_at: null, archived_at: null, pricing: null,
+      name: 'Create Plaza',
+      status: 'draft',
+      job_id: job.id,
+      parent_estimate_id: null,
+      is_change_order: false,
+      current_version: null,
+      version: null,
+      priced: false,
+      totals: null,
+      awarded_at: null,
+      archived_at: null,
+      pricing: null,
     });
-    expect(e.areas).toEqual([{ id: expect.any(Number), name: 'Main', position: 1, quantity_source: 'manual', takeoff_id: null, services: [] }]);
+    expect(e.areas).toEqual([
+      { id: expect.any(Number), name: 'Main', position: 1, quantity_source: 'manual', takeoff_id: null, services: [] },
+    ]);
     expect(e.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const second = await newEstimate(job.id, { name: 'Alternate scope' });
     expect(second.name).toBe('Alternate scope');
@@ -67,7 +79,11 @@ describe('create and read', () => {
     expect(e.areas.map((a: any) => a.name)).toEqual(template.areas.map((a: any) => a.name));
     const first = e.areas[0].services[0];
     const tplFirst = template.areas[0].services[0];
-    expect(first).toMatchObject({ assembly_id: tplFirst.service_id, quantity: tplFirst.quantity ?? 0, quantity_source: 'inherited' });
+    expect(first).toMatchObject({
+      assembly_id: tplFirst.service_id,
+      quantity: tplFirst.quantity ?? 0,
+      quantity_source: 'inherited',
+    });
   });
 
   it('refuses a missing or unknown job or template', async () => {
@@ -138,7 +154,9 @@ describe('list', () => {
     expect(del.status).toBe(200);
     expect(del.body.data.archived_at).toMatch(/Z$/);
     expect((await w.api.get(`/v1/estimates?job_id=${jobId}`)).body.data.map((e: any) => e.id)).not.toContain(ids[1]);
-    expect((await w.api.get(`/v1/estimates?job_id=${jobId}&include_archived=true`)).body.data.map((e: any) => e.id)).toContain(ids[1]);
+    expect(
+      (await w.api.get(`/v1/estimates?job_id=${jobId}&include_archived=true`)).body.data.map((e: any) => e.id),
+    ).toContain(ids[1]);
     const write = await w.api.patch(`/v1/estimates/${ids[1]}`, { name: 'x' });
     expect(write.status).toBe(409);
     expect(write.body.code).toBe('estimate_archived');
@@ -172,7 +190,8 @@ describe('pricing inputs', () => {
   beforeAll(async () => {
     const job = await newJob('Pricing Plaza');
     id = (await newEstimate(job.id)).id;
-    lineId = (await addLine(id, { name: 'Catch basin rebuild', unit: 'EA', quantity: 2, unit_cost: 1000 })).line_item_id;
+    lineId = (await addLine(id, { name: 'Catch basin rebuild', unit: 'EA', quantity: 2, unit_cost: 1000 }))
+      .line_item_id;
   });
 
   it('prices with the workspace default (30% markup) while pricing is null', async () => {
@@ -180,14 +199,28 @@ describe('pricing inputs', () => {
     expect(e.pricing).toBeNull();
     expect(e.priced).toBe(true);
     expect(e.totals).toEqual({
-      price: 2600, subtotal: 2600, tax: 0, cost: 2000, margin: 600, margin_pct: 0.2308, margin_pct_of_subtotal: 0.2308, optional_total: 0,
+      price: 2600,
+      subtotal: 2600,
+      tax: 0,
+      cost: 2000,
+      margin: 600,
+      margin_pct: 0.2308,
+      margin_pct_of_subtotal: 0.2308,
+      optional_total: 0,
     });
   });
 
   it('PATCH sets the fields of pricing; margin of price, tax, minimum charge; pricing null goes back', async () => {
     let res = await w.api.patch(`/v1/estimates/${id}`, { markup_method: 'margin', markup_rate: 0.2 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.pricing).toEqual({ markup_method: 'margin', markup_rate: 0.2, contingency_rate: null, tax_rate: null, minimum_charge: null, price_list_id: null });
+    expect(res.body.data.pricing).toEqual({
+      markup_method: 'margin',
+      markup_rate: 0.2,
+      contingency_rate: null,
+      tax_rate: null,
+      minimum_charge: null,
+      price_list_id: null,
+    });
     expect(res.body.data.totals).toMatchObject({ price: 2500, cost: 2000, margin: 500, margin_pct: 0.2 });
 
     res = await w.api.patch(`/v1/estimates/${id}`, { tax_rate: 0.07 });
@@ -198,7 +231,9 @@ describe('pricing inputs', () => {
     expect(res.body.data.totals).toMatchObject({ margin: 500, margin_pct: 0.1869, margin_pct_of_subtotal: 0.2 });
     expect(linesOf(res.body.data)[0]).toMatchObject({ price: 2500, margin: 500, margin_pct: 0.2 });
     // The list row, the versions and the export show the same numbers (read from what was stored).
-    const row = (await w.api.get(`/v1/estimates?include_archived=true&limit=100`)).body.data.find((x: any) => x.id === id);
+    const row = (await w.api.get(`/v1/estimates?include_archived=true&limit=100`)).body.data.find(
+      (x: any) => x.id === id,
+    );
     expect(row.totals).toMatchObject({ margin_pct: 0.1869, margin_pct_of_subtotal: 0.2 });
 
     res = await w.api.patch(`/v1/estimates/${id}`, { minimum_charge: 5000, tax_rate: null });
@@ -225,8 +260,14 @@ describe('pricing inputs', () => {
 
   it('refuses bad pricing input with 400 and changes nothing', async () => {
     const before = (await w.api.get(`/v1/estimates/${id}`)).body;
-    for (const body of [{ markup_method: 'margin', markup_rate: 1 }, { markup_rate: -1 }, { markup_method: 'cost_plus' },
-      { pricing: null, markup_rate: 0.5 }, { tax_rate: 2 }, { job_costs: { rounding: { increment: 0 } } }]) {
+    for (const body of [
+      { markup_method: 'margin', markup_rate: 1 },
+      { markup_rate: -1 },
+      { markup_method: 'cost_plus' },
+      { pricing: null, markup_rate: 0.5 },
+      { tax_rate: 2 },
+      { job_costs: { rounding: { increment: 0 } } },
+    ]) {
       const res = await w.api.patch(`/v1/estimates/${id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -255,7 +296,10 @@ describe('pricing inputs', () => {
     const e = await newEstimate(job.id);
     const added = await addLine(e.id, { service_id: mowing.id, quantity: 10 });
     const line = linesOf(added.data).find((l: any) => l.id === added.line_item_id);
-    const list = await w.api.post('/v1/price-lists', { name: 'Premium mowing', services: [{ service_id: mowing.id, unit_price: line.unit_price + 10 }] });
+    const list = await w.api.post('/v1/price-lists', {
+      name: 'Premium mowing',
+      services: [{ service_id: mowing.id, unit_price: line.unit_price + 10 }],
+    });
     expect(list.status, JSON.stringify(list.body)).toBe(201);
     const res = await w.api.patch(`/v1/estimates/${e.id}`, { price_list_id: list.body.data.id });
     expect(res.status).toBe(200);
@@ -278,7 +322,11 @@ describe('the job and the edit log', () => {
     expect(read).toMatchObject({ estimate_id: e.id, estimate_number: String(e.doc_number), estimate_total: 750 });
     expect(read.updated_at).toBe(job.updated_at);
     await w.api.delete(`/v1/estimates/${e.id}`);
-    expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data).toMatchObject({ estimate_id: null, estimate_number: null, estimate_total: null });
+    expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data).toMatchObject({
+      estimate_id: null,
+      estimate_number: null,
+      estimate_total: null,
+    });
   });
 
   it('a job merge moves estimates to the kept job', async () => {
@@ -300,9 +348,17 @@ describe('the job and the edit log', () => {
     const res = await w.api.get(`/v1/estimates/${e.id}/revisions`);
     expect(res.status).toBe(200);
     expect(res.body.pagination.total).toBe(4);
-    expect(res.body.data.map((r: any) => r.action)).toEqual(['pricing_changed', 'line_changed', 'line_added', 'created']);
+    expect(res.body.data.map((r: any) => r.action)).toEqual([
+      'pricing_changed',
+      'line_changed',
+      'line_added',
+      'created',
+    ]);
     expect(res.body.data[1]).toMatchObject({
-      revision: 3, total_before: 65, total_after: 130, user: { id: w.ownerId, name: expect.any(String) },
+      revision: 3,
+      total_before: 65,
+      total_after: 130,
+      user: { id: w.ownerId, name: expect.any(String) },
       changes: { line_item_id: lineId, fields: { quantity: { from: '1', to: '2' } } },
     });
     expect(res.body.data[3]).toMatchObject({ revision: 1, total_before: null });
@@ -314,16 +370,32 @@ describe('export datasets', () => {
     const job = await newJob('Export Plaza');
     const e = await newEstimate(job.id);
     const shown = await addLine(e.id, { name: 'Shown', unit: 'EA', quantity: 1, unit_cost: 10 });
-    const hidden = await addLine(e.id, { name: 'Hidden', unit: 'EA', quantity: 1, unit_cost: 5, hide_on_proposal: true });
-    const rows = async (name: string) => String((await t.app.inject({ url: `/v1/exports/${name}.jsonl`, headers: { 'x-api-key': w.key } })).body)
-      .split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const hidden = await addLine(e.id, {
+      name: 'Hidden',
+      unit: 'EA',
+      quantity: 1,
+      unit_cost: 5,
+      hide_on_proposal: true,
+    });
+    const rows = async (name: string) =>
+      String((await t.app.inject({ url: `/v1/exports/${name}.jsonl`, headers: { 'x-api-key': w.key } })).body)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     const estimates = await rows('estimates');
     const row = estimates.find((r) => r.id === e.id);
     expect(row).toMatchObject({ id: e.id, job_id: job.id, status: 'draft', totals: { cost: 15 } });
     expect(row.areas).toBeUndefined();
     const lines = (await rows('estimate_lines')).filter((r) => r.estimate_id === e.id);
     expect(lines.map((l) => l.id)).toEqual([shown.line_item_id]);
-    expect(lines[0]).toMatchObject({ name: 'Shown', estimate_id: e.id, job_id: job.id, area_name: 'Main', cost: 10, price: 13 });
+    expect(lines[0]).toMatchObject({
+      name: 'Shown',
+      estimate_id: e.id,
+      job_id: job.id,
+      area_name: 'Main',
+      cost: 10,
+      price: 13,
+    });
     expect(lines[0].estimate_updated_at).toMatch(/Z$/);
     expect(hidden.line_item_id).toBeGreaterThan(0);
   });
@@ -335,7 +407,16 @@ describe('totals on the wire', () => {
     const e = await newEstimate(job.id);
     const added = await addLine(e.id, { name: 'Courtesy check', unit: 'EA', quantity: 0, unit_cost: 0, unit_price: 0 });
     expect(added.data.priced).toBe(true);
-    expect(added.data.totals).toEqual({ price: 0, subtotal: 0, tax: 0, cost: 0, margin: 0, margin_pct: null, margin_pct_of_subtotal: null, optional_total: 0 });
+    expect(added.data.totals).toEqual({
+      price: 0,
+      subtotal: 0,
+      tax: 0,
+      cost: 0,
+      margin: 0,
+      margin_pct: null,
+      margin_pct_of_subtotal: null,
+      optional_total: 0,
+    });
     const listed = (await w.api.get(`/v1/estimates?job_id=${job.id}`)).body.data;
     expect(listed[0].totals).toEqual(added.data.totals);
     const bare = await newEstimate(job.id, { name: 'Nothing yet' });

@@ -38,7 +38,10 @@ async function millEstimate(ws: Workspace, quantity: number, address = `${++jobs
   const line = await read();
   const costLine = (name: string) => line.cost_lines.find((cl: { name: string }) => cl.name === name);
   return {
-    id, lineId, jobId: job.body.data.id as number, read,
+    id,
+    lineId,
+    jobId: job.body.data.id as number,
+    read,
     millings: costLine('Haul millings').id as number,
     asphalt: costLine('Haul asphalt').id as number,
     tack: costLine('Tack coat (SS-1h)').id as number,
@@ -63,16 +66,40 @@ describe('hauls with typed and default drive times (no geocoder)', () => {
     // Millings: 1,500 SY × 2 in × 0.0575 = 172.5 t; ceil(172.5 / 16) = 11 loads; cycle 2 × 0.5 + 0.5 = 1.5 h;
     // 11 × 1.5 = 16.5 truck h × $105 = $1,732.50; × 1.3 = $2,252.25.
     expect(byId(line, e.millings)).toMatchObject({
-      type: 'trucking', unit: 'hr', unit_cost: 105, quantity: 16.5, cost: 1732.5, price: 2252.25, automatic_driving_time: false, route: null,
+      type: 'trucking',
+      unit: 'hr',
+      unit_cost: 105,
+      quantity: 16.5,
+      cost: 1732.5,
+      price: 2252.25,
+      automatic_driving_time: false,
+      route: null,
       haul: {
-        material: 'millings', truck_capacity_tons: 16, drive_hr: 0.5, drive_hr_source: 'default', route_km: null, load_unload_hr: 0.5,
-        tons: 172.5, loads: 11, cycle_hr: 1.5, truck_hours: 16.5,
+        material: 'millings',
+        truck_capacity_tons: 16,
+        drive_hr: 0.5,
+        drive_hr_source: 'default',
+        route_km: null,
+        load_unload_hr: 0.5,
+        tons: 172.5,
+        loads: 11,
+        cycle_hr: 1.5,
+        truck_hours: 16.5,
       },
     });
     // Asphalt: 172.5 × 1.05 = 181.125 t; ceil(181.125 / 16) = 12 loads; 12 × 1.5 = 18 h × $105 = $1,890.00; × 1.3 = $2,457.00.
     expect(byId(line, e.asphalt)).toMatchObject({
-      quantity: 18, cost: 1890, price: 2457,
-      haul: { material: 'asphalt', tons: 181.125, loads: 12, cycle_hr: 1.5, truck_hours: 18, drive_hr_source: 'default' },
+      quantity: 18,
+      cost: 1890,
+      price: 2457,
+      haul: {
+        material: 'asphalt',
+        tons: 181.125,
+        loads: 12,
+        cycle_hr: 1.5,
+        truck_hours: 18,
+        drive_hr_source: 'default',
+      },
     });
     expect(byId(line, e.asphalt).explain).toContain('12 loads');
   });
@@ -83,14 +110,28 @@ describe('hauls with typed and default drive times (no geocoder)', () => {
     expect(res.status).toBe(200);
     // cycle 2 × 0.75 + 0.5 = 2 h; 11 loads × 2 = 22 h × $105 = $2,310.00; × 1.3 = $3,003.00.
     const cl = byId(await e.read(), e.millings);
-    expect(cl.haul).toMatchObject({ drive_hr: 0.75, drive_hr_source: 'typed', loads: 11, cycle_hr: 2, truck_hours: 22 });
+    expect(cl.haul).toMatchObject({
+      drive_hr: 0.75,
+      drive_hr_source: 'typed',
+      loads: 11,
+      cycle_hr: 2,
+      truck_hours: 22,
+    });
     expect(cl).toMatchObject({ quantity: 22, cost: 2310, price: 3003 });
     // The other haul keeps the default.
     expect(byId(await e.read(), e.asphalt).haul).toMatchObject({ drive_hr: 0.5, drive_hr_source: 'default' });
 
     // Capacity and load/unload time are the line's own too: ceil(172.5 / 20) = 9 loads; cycle 1.5 + 0.25 = 1.75 h; 15.75 h.
-    expect((await e.patch([{ id: e.millings, haul: { truck_capacity_tons: 20, load_unload_hr: 0.25 } }])).status).toBe(200);
-    expect(byId(await e.read(), e.millings).haul).toMatchObject({ truck_capacity_tons: 20, load_unload_hr: 0.25, loads: 9, cycle_hr: 1.75, truck_hours: 15.75 });
+    expect((await e.patch([{ id: e.millings, haul: { truck_capacity_tons: 20, load_unload_hr: 0.25 } }])).status).toBe(
+      200,
+    );
+    expect(byId(await e.read(), e.millings).haul).toMatchObject({
+      truck_capacity_tons: 20,
+      load_unload_hr: 0.25,
+      loads: 9,
+      cycle_hr: 1.75,
+      truck_hours: 15.75,
+    });
   });
 
   it('a three_leg route adds its legs; without legs_hr it is 400', async () => {
@@ -148,14 +189,42 @@ describe('hauls with typed and default drive times (no geocoder)', () => {
 
   it('a new trucking cost line with a haul needs haul.material and takes the workspace defaults', async () => {
     const e = await millEstimate(w, 1000);
-    const noMaterial = await e.patch([{ type: 'trucking', name: 'Haul spoil', unit: 'hr', unit_cost: 100, quantity_formula: '40', haul: { drive_hr: 1 } }]);
+    const noMaterial = await e.patch([
+      {
+        type: 'trucking',
+        name: 'Haul spoil',
+        unit: 'hr',
+        unit_cost: 100,
+        quantity_formula: '40',
+        haul: { drive_hr: 1 },
+      },
+    ]);
     expect(noMaterial.status).toBe(400);
     expect(noMaterial.body).toMatchObject({ code: 'invalid_request', field: 'haul.material' });
-    const res = await e.patch([{ type: 'trucking', name: 'Haul spoil', unit: 'hr', unit_cost: 100, quantity_formula: '40', haul: { material: 'spoil' } }]);
+    const res = await e.patch([
+      {
+        type: 'trucking',
+        name: 'Haul spoil',
+        unit: 'hr',
+        unit_cost: 100,
+        quantity_formula: '40',
+        haul: { material: 'spoil' },
+      },
+    ]);
     expect(res.status).toBe(200);
     // 40 t ÷ 16 = 3 loads × 1.5 h = 4.5 h × $100 = $450.00.
     const added = (await e.read()).cost_lines.find((cl: { name: string }) => cl.name === 'Haul spoil');
-    expect(added).toMatchObject({ cost: 450, haul: { material: 'spoil', truck_capacity_tons: 16, drive_hr: 0.5, drive_hr_source: 'default', loads: 3, truck_hours: 4.5 } });
+    expect(added).toMatchObject({
+      cost: 450,
+      haul: {
+        material: 'spoil',
+        truck_capacity_tons: 16,
+        drive_hr: 0.5,
+        drive_hr_source: 'default',
+        loads: 3,
+        truck_hours: 4.5,
+      },
+    });
   });
 
   it('the workspace haul_drive_hr reaches new lines only', async () => {
@@ -164,19 +233,32 @@ describe('hauls with typed and default drive times (no geocoder)', () => {
     const set = await t.admin.patch(`/admin/v1/workspaces/${ws.firmId}`, { settings: { haul_drive_hr: 0.75 } });
     expect(set.status).toBe(200);
     // The existing line keeps the 0.5 h it was made with, through later writes and a recalculation.
-    expect((await ws.api.patch(`/v1/estimates/${old.id}/line-items/${old.lineId}`, { quantity: 1600 })).status).toBe(200);
+    expect((await ws.api.patch(`/v1/estimates/${old.id}/line-items/${old.lineId}`, { quantity: 1600 })).status).toBe(
+      200,
+    );
     expect((await ws.api.post(`/v1/estimates/${old.id}/recalculate`)).status).toBe(200);
-    expect(byId(await old.read(), old.millings).haul).toMatchObject({ drive_hr: 0.5, drive_hr_source: 'default', cycle_hr: 1.5 });
+    expect(byId(await old.read(), old.millings).haul).toMatchObject({
+      drive_hr: 0.5,
+      drive_hr_source: 'default',
+      cycle_hr: 1.5,
+    });
 
     const fresh = await millEstimate(ws, 1500);
     // cycle 2 × 0.75 + 0.5 = 2 h; 11 loads × 2 = 22 h.
-    expect(byId(await fresh.read(), fresh.millings).haul).toMatchObject({ drive_hr: 0.75, drive_hr_source: 'default', cycle_hr: 2, truck_hours: 22 });
+    expect(byId(await fresh.read(), fresh.millings).haul).toMatchObject({
+      drive_hr: 0.75,
+      drive_hr_source: 'default',
+      cycle_hr: 2,
+      truck_hours: 22,
+    });
   });
 
   it('automatic driving time on a server without a geocoder is 422 drive_time_unavailable', async () => {
     const e = await millEstimate(w, 1000);
     const before = await e.read();
-    await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { plant_address: 'Asphalt plant, 100 Industrial Way, Springfield' } });
+    await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, {
+      settings: { plant_address: 'Asphalt plant, 100 Industrial Way, Springfield' },
+    });
     const res = await e.patch([{ id: e.asphalt, automatic_driving_time: true }]);
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ code: 'drive_time_unavailable', cost_line_id: e.asphalt });
@@ -194,7 +276,7 @@ const HOME: Record<string, [number, number]> = {
   [JOB.toLowerCase()]: [39.6762, -89.7045],
   [DUMP.toLowerCase()]: [39.7495, -89.5318],
 };
-const MOVED_JOB: [number, number] = [39.4800, -89.9000];
+const MOVED_JOB: [number, number] = [39.48, -89.9];
 const point = (address: string) => {
   const [lat, lng] = places[address.toLowerCase()];
   return { lat, lng };
@@ -219,11 +301,21 @@ describe('automatic driving time (local Nominatim)', () => {
     server = http.createServer((req, res) => {
       const url = new URL(req.url!, 'http://x');
       if (failing) return answer(res, 500, { error: 'internal' });
-      if (url.pathname !== '/search' || url.searchParams.get('format') !== 'jsonv2') return answer(res, 400, { error: 'bad request' });
+      if (url.pathname !== '/search' || url.searchParams.get('format') !== 'jsonv2')
+        return answer(res, 400, { error: 'bad request' });
       const place = places[(url.searchParams.get('q') ?? '').toLowerCase()];
-      answer(res, 200, place ? [{ place_id: 1, lat: String(place[0]), lon: String(place[1]), display_name: url.searchParams.get('q') }] : []);
+      answer(
+        res,
+        200,
+        place
+          ? [{ place_id: 1, lat: String(place[0]), lon: String(place[1]), display_name: url.searchParams.get('q') }]
+          : [],
+      );
     });
-    server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+    server.on('connection', (s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // No cache: the recalculation test moves an address on the server between lookups.
@@ -255,12 +347,18 @@ describe('automatic driving time (local Nominatim)', () => {
 
     // Turned off, the haul goes back to the workspace default.
     expect((await e.patch([{ id: e.asphalt, automatic_driving_time: false }])).status).toBe(200);
-    expect(byId(await e.read(), e.asphalt).haul).toMatchObject({ drive_hr: 0.5, drive_hr_source: 'default', route_km: null });
+    expect(byId(await e.read(), e.asphalt).haul).toMatchObject({
+      drive_hr: 0.5,
+      drive_hr_source: 'default',
+      route_km: null,
+    });
   });
 
   it('a dump_round_trip with dump_address drives job → dump', async () => {
     const e = await millEstimate(w, 1500, JOB);
-    const res = await e.patch([{ id: e.millings, automatic_driving_time: true, route: { kind: 'dump_round_trip', dump_address: DUMP } }]);
+    const res = await e.patch([
+      { id: e.millings, automatic_driving_time: true, route: { kind: 'dump_round_trip', dump_address: DUMP } },
+    ]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const cl = byId(await e.read(), e.millings);
     const hours = estimateDriveHours(point(JOB), point(DUMP));
@@ -271,9 +369,15 @@ describe('automatic driving time (local Nominatim)', () => {
     expect(cl.haul.truck_hours).toBe(round2(11 * (2 * hours + 0.5)));
 
     // A three_leg route looked up: plant → job, job → dump, dump → plant.
-    const three = await e.patch([{ id: e.asphalt, automatic_driving_time: true, route: { kind: 'three_leg', dump_address: DUMP } }]);
+    const three = await e.patch([
+      { id: e.asphalt, automatic_driving_time: true, route: { kind: 'three_leg', dump_address: DUMP } },
+    ]);
     expect(three.status, JSON.stringify(three.body)).toBe(200);
-    const legs = [estimateDriveHours(point(PLANT), point(JOB)), estimateDriveHours(point(JOB), point(DUMP)), estimateDriveHours(point(DUMP), point(PLANT))];
+    const legs = [
+      estimateDriveHours(point(PLANT), point(JOB)),
+      estimateDriveHours(point(JOB), point(DUMP)),
+      estimateDriveHours(point(DUMP), point(PLANT)),
+    ];
     const asphalt = byId(await e.read(), e.asphalt);
     expect(asphalt.route).toMatchObject({ kind: 'three_leg', legs_hr: legs });
     expect(asphalt.haul.drive_hr_source).toBe('automatic');
@@ -288,9 +392,19 @@ describe('automatic driving time (local Nominatim)', () => {
   it('an address the geocoder cannot place is 422 address_not_found, nothing saved', async () => {
     const e = await millEstimate(w, 1000, JOB);
     const before = await e.read();
-    const res = await e.patch([{ id: e.asphalt, automatic_driving_time: true, route: { kind: 'plant_round_trip', job_address: '999 Nowhere Rd, Atlantis' } }]);
+    const res = await e.patch([
+      {
+        id: e.asphalt,
+        automatic_driving_time: true,
+        route: { kind: 'plant_round_trip', job_address: '999 Nowhere Rd, Atlantis' },
+      },
+    ]);
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'address_not_found', address: '999 Nowhere Rd, Atlantis', cost_line_id: e.asphalt });
+    expect(res.body).toMatchObject({
+      code: 'address_not_found',
+      address: '999 Nowhere Rd, Atlantis',
+      cost_line_id: e.asphalt,
+    });
     expect(await e.read()).toEqual(before);
     // The job's own address unknown to the geocoder: the same.
     const lost = await millEstimate(w, 1000, '1 Unmapped Ln');
@@ -308,7 +422,9 @@ describe('automatic driving time (local Nominatim)', () => {
     expect(res.body).toMatchObject({ code: 'route_address_missing', cost_line_id: e.asphalt });
     expect(await e.read()).toEqual(before);
     // route.plant_address supplies it.
-    const ok = await e.patch([{ id: e.asphalt, automatic_driving_time: true, route: { kind: 'plant_round_trip', plant_address: PLANT } }]);
+    const ok = await e.patch([
+      { id: e.asphalt, automatic_driving_time: true, route: { kind: 'plant_round_trip', plant_address: PLANT } },
+    ]);
     expect(ok.status).toBe(200);
     expect(byId(await e.read(), e.asphalt).haul.drive_hr).toBe(estimateDriveHours(point(PLANT), point(JOB)));
   });
@@ -334,7 +450,15 @@ describe('automatic driving time (local Nominatim)', () => {
     try {
       const res = await e.patch([
         { id: e.tack, unit_cost: 4.5 },
-        { type: 'trucking', name: 'Haul spoil', unit: 'hr', unit_cost: 100, quantity_formula: '40', haul: { material: 'spoil' }, automatic_driving_time: true },
+        {
+          type: 'trucking',
+          name: 'Haul spoil',
+          unit: 'hr',
+          unit_cost: 100,
+          quantity_formula: '40',
+          haul: { material: 'spoil' },
+          automatic_driving_time: true,
+        },
       ]);
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ code: 'geocode_failed', cost_line_id: null, field: 'cost_lines[1]' });

@@ -78,15 +78,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('POST /v1/estimates/:id/line-items', () => {
-  it('a detailed catalog line copies the service\'s cost lines, priced from the default price list', async () => {
+  it("a detailed catalog line copies the service's cost lines, priced from the default price list", async () => {
     // A workspace of its own: its default price list is changed to cost HMA at $80.00 a ton (the item says $78.00).
     const ws = await t.workspace();
     const services = await servicesOf(ws);
-    const list = (await ws.api.get('/v1/price-lists')).body.data.find((p: { name: string }) => p.name === 'Standard 2026');
-    const hma = (await ws.api.get('/v1/catalog/items?limit=200')).body.data.find((i: { name: string }) => i.name === 'HMA surface mix (9.5 mm)');
+    const list = (await ws.api.get('/v1/price-lists')).body.data.find(
+      (p: { name: string }) => p.name === 'Standard 2026',
+    );
+    const hma = (await ws.api.get('/v1/catalog/items?limit=200')).body.data.find(
+      (i: { name: string }) => i.name === 'HMA surface mix (9.5 mm)',
+    );
     expect(hma.unit_cost).toBe(78);
     const changed = await ws.api.patch(`/v1/price-lists/${list.id}`, {
-      items: [{ catalog_item_id: hma.id, unit_cost: 80 }], services: [{ service_id: services['Lawn mowing'], unit_price: 70 }],
+      items: [{ catalog_item_id: hma.id, unit_cost: 80 }],
+      services: [{ service_id: services['Lawn mowing'], unit_price: 70 }],
     });
     expect(changed.status).toBe(200);
 
@@ -96,18 +101,30 @@ describe('POST /v1/estimates/:id/line-items', () => {
     const lineId = res.body.line_item_id;
     expect(Number.isInteger(lineId)).toBe(true);
     const inAnswer = lineIn(res.body.data, lineId);
-    expect(inAnswer).toMatchObject({ name: MILL, estimating_mode: 'detailed', quantity: 1000, unit: 'SY', assembly_id: services[MILL], area_id: e.areaId });
+    expect(inAnswer).toMatchObject({
+      name: MILL,
+      estimating_mode: 'detailed',
+      quantity: 1000,
+      unit: 'SY',
+      assembly_id: services[MILL],
+      area_id: e.areaId,
+    });
 
     const catalog = (await ws.api.get(`/v1/catalog/services/${services[MILL]}`)).body.data;
     const line = (await ws.api.get(`/v1/estimates/${e.id}/line-items/${lineId}`)).body.data;
-    expect(line.cost_lines.map((cl: any) => [cl.type, cl.name, cl.quantity_formula, cl.catalog_item_id]))
-      .toEqual(catalog.cost_lines.map((cl: any) => [cl.type, cl.name, cl.quantity_formula, cl.catalog_item_id]));
+    expect(line.cost_lines.map((cl: any) => [cl.type, cl.name, cl.quantity_formula, cl.catalog_item_id])).toEqual(
+      catalog.cost_lines.map((cl: any) => [cl.type, cl.name, cl.quantity_formula, cl.catalog_item_id]),
+    );
 
     // By hand: HMA = 1,000 SY × 2 in × 0.0575 t = 115 t, + 5% waste = 120.75 t × $80.00 = $9,660.00; × 1.3 = $12,558.00.
     const hmaLine = line.cost_lines.find((cl: any) => cl.catalog_item_id === hma.id);
     expect(hmaLine).toMatchObject({ unit_cost: 80, quantity: 120.75, cost: 9660, price: 12558 });
     // Tack = 1,000 × 0.05 = 50 gal × $4.25 = $212.50; × 1.3 = $276.25.
-    expect(line.cost_lines.find((cl: any) => cl.name === 'Tack coat (SS-1h)')).toMatchObject({ quantity: 50, cost: 212.5, price: 276.25 });
+    expect(line.cost_lines.find((cl: any) => cl.name === 'Tack coat (SS-1h)')).toMatchObject({
+      quantity: 50,
+      cost: 212.5,
+      price: 276.25,
+    });
     // Every cost line: cost = quantity × unit cost to the cent, price = cost × 1.3; the line is their sum.
     for (const cl of line.cost_lines) {
       expect(cents(cl.cost)).toBe(Math.round(cl.quantity * cl.unit_cost * 100));
@@ -116,11 +133,20 @@ describe('POST /v1/estimates/:id/line-items', () => {
     expect(cents(line.cost)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.cost)));
     expect(cents(line.price)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.price)));
     // One line, no job-level costs, no tax: the totals are the line's.
-    expect(res.body.data.totals).toMatchObject({ subtotal: line.price, price: line.price, cost: line.cost, tax: 0, optional_total: 0 });
+    expect(res.body.data.totals).toMatchObject({
+      subtotal: line.price,
+      price: line.price,
+      cost: line.cost,
+      tax: 0,
+      optional_total: 0,
+    });
     expect(inAnswer).toMatchObject({ price: line.price, cost: line.cost, allocated_price: line.price });
 
     // A unit-costing service takes its unit price from the list too ($70, the catalog says $65).
-    const mowing = await ws.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: services['Lawn mowing'], quantity: 2 });
+    const mowing = await ws.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: services['Lawn mowing'],
+      quantity: 2,
+    });
     expect(lineIn(mowing.body.data, mowing.body.line_item_id)).toMatchObject({ unit_price: 70, price: 140, cost: 76 });
 
     // A cost line added later from the same item is costed from the list as well.
@@ -137,13 +163,25 @@ describe('POST /v1/estimates/:id/line-items', () => {
     const id = await addLine(e.id, { service_id: svc['Lawn mowing'], quantity: 4 });
     const line = await getLine(e.id, id);
     // 4 visits × $38 = $152.00 cost; 4 × $65 (the price list's) = $260.00.
-    expect(line).toMatchObject({ estimating_mode: 'unit_costing', unit: 'VISIT', unit_cost: 38, unit_price: 65, cost: 152, price: 260, cost_lines: [] });
+    expect(line).toMatchObject({
+      estimating_mode: 'unit_costing',
+      unit: 'VISIT',
+      unit_cost: 38,
+      unit_price: 65,
+      cost: 152,
+      price: 260,
+      cost_lines: [],
+    });
     expect((await getEstimate(e.id)).totals).toMatchObject({ subtotal: 260, cost: 152, price: 260 });
   });
 
   it('estimating_mode comes from the catalog (a different one is 400)', async () => {
     const e = await newEstimate();
-    const res = await w.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc['Lawn mowing'], quantity: 1, estimating_mode: 'detailed' });
+    const res = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: svc['Lawn mowing'],
+      quantity: 1,
+      estimating_mode: 'detailed',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_request', field: 'estimating_mode' });
   });
@@ -153,7 +191,11 @@ describe('POST /v1/estimates/:id/line-items', () => {
     const noName = await w.api.post(`/v1/estimates/${e.id}/line-items`, { quantity: 3, unit: 'EA', unit_cost: 10 });
     expect(noName.status).toBe(400);
     expect(noName.body).toMatchObject({ code: 'invalid_request', field: 'name' });
-    const noUnit = await w.api.post(`/v1/estimates/${e.id}/line-items`, { quantity: 3, name: 'Bollard paint', unit_cost: 10 });
+    const noUnit = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
+      quantity: 3,
+      name: 'Bollard paint',
+      unit_cost: 10,
+    });
     expect(noUnit.status).toBe(400);
     expect(noUnit.body).toMatchObject({ code: 'invalid_request', field: 'unit' });
     const noQuantity = await w.api.post(`/v1/estimates/${e.id}/line-items`, { name: 'Bollard paint', unit: 'EA' });
@@ -162,15 +204,26 @@ describe('POST /v1/estimates/:id/line-items', () => {
 
     const id = await addLine(e.id, { name: 'Bollard paint', unit: 'EA', quantity: 3, unit_cost: 10, unit_price: 25 });
     expect(await getLine(e.id, id)).toMatchObject({
-      name: 'Bollard paint', estimating_mode: 'unit_costing', assembly_id: null, unit_cost: 10, unit_price: 25, cost: 30, price: 75,
+      name: 'Bollard paint',
+      estimating_mode: 'unit_costing',
+      assembly_id: null,
+      unit_cost: 10,
+      unit_price: 25,
+      cost: 30,
+      price: 75,
     });
     // Without a unit price the cost is marked up: 2 × $12.34 = $24.68 → $32.08.
     const marked = await addLine(e.id, { name: 'Sign post', unit: 'EA', quantity: 2, unit_cost: 12.34 });
     expect(await getLine(e.id, marked)).toMatchObject({ cost: 24.68, price: 32.08 });
     // A custom detailed line with its own cost line.
     const detailed = await addLine(e.id, {
-      name: 'Catch basin rebuild', unit: 'EA', quantity: 2, estimating_mode: 'detailed',
-      cost_lines: [{ type: 'misc', name: 'Brick and mortar', unit: 'EA', unit_cost: 150, quantity_formula: 'quantity * 2' }],
+      name: 'Catch basin rebuild',
+      unit: 'EA',
+      quantity: 2,
+      estimating_mode: 'detailed',
+      cost_lines: [
+        { type: 'misc', name: 'Brick and mortar', unit: 'EA', unit_cost: 150, quantity_formula: 'quantity * 2' },
+      ],
     });
     const d = await getLine(e.id, detailed);
     expect(d.cost_lines).toHaveLength(1);
@@ -180,11 +233,22 @@ describe('POST /v1/estimates/:id/line-items', () => {
   it('service_id and assembly_id both name the catalog service; conflicting values are 400', async () => {
     const e = await newEstimate();
     const viaAssembly = await addLine(e.id, { assembly_id: svc['Line striping'], quantity: 10 });
-    expect(await getLine(e.id, viaAssembly)).toMatchObject({ name: 'Line striping', assembly_id: svc['Line striping'] });
-    const both = await addLine(e.id, { service_id: svc['Line striping'], assembly_id: svc['Line striping'], quantity: 10 });
+    expect(await getLine(e.id, viaAssembly)).toMatchObject({
+      name: 'Line striping',
+      assembly_id: svc['Line striping'],
+    });
+    const both = await addLine(e.id, {
+      service_id: svc['Line striping'],
+      assembly_id: svc['Line striping'],
+      quantity: 10,
+    });
     expect((await getLine(e.id, both)).assembly_id).toBe(svc['Line striping']);
     const before = await getEstimate(e.id);
-    const conflicting = await w.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc['Line striping'], assembly_id: svc['Lawn mowing'], quantity: 10 });
+    const conflicting = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: svc['Line striping'],
+      assembly_id: svc['Lawn mowing'],
+      quantity: 10,
+    });
     expect(conflicting.status).toBe(400);
     expect(conflicting.body).toMatchObject({ code: 'invalid_request', field: 'assembly_id' });
     expect(listed(await getEstimate(e.id))).toHaveLength(listed(before).length);
@@ -192,7 +256,13 @@ describe('POST /v1/estimates/:id/line-items', () => {
 
   it('an archived, missing or other-workspace service is 404 and adds nothing', async () => {
     const e = await newEstimate();
-    const created = await w.api.post('/v1/catalog/services', { name: 'Retired service', unit: 'EA', estimating_mode: 'unit_costing', unit_cost: 1, unit_price: 2 });
+    const created = await w.api.post('/v1/catalog/services', {
+      name: 'Retired service',
+      unit: 'EA',
+      estimating_mode: 'unit_costing',
+      unit_cost: 1,
+      unit_price: 2,
+    });
     expect(created.status).toBe(201);
     expect((await w.api.delete(`/v1/catalog/services/${created.body.data.id}`)).status).toBe(200);
     for (const serviceId of [created.body.data.id, otherSvc[MILL], 9_999_999]) {
@@ -205,19 +275,31 @@ describe('POST /v1/estimates/:id/line-items', () => {
     expect(after.priced).toBe(false);
   });
 
-  it('another estimate\'s area_id is 404; area_name finds an area (any case) or creates it', async () => {
+  it("another estimate's area_id is 404; area_name finds an area (any case) or creates it", async () => {
     const e = await newEstimate();
     const elsewhere = await newEstimate();
-    const foreign = await w.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc['Line striping'], quantity: 1, area_id: elsewhere.areaId });
+    const foreign = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: svc['Line striping'],
+      quantity: 1,
+      area_id: elsewhere.areaId,
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toMatchObject({ error: 'Area not found', field: 'area_id' });
 
-    const first = await w.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc['Line striping'], quantity: 1, area_name: 'Back lot' });
+    const first = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: svc['Line striping'],
+      quantity: 1,
+      area_name: 'Back lot',
+    });
     expect(first.status).toBe(201);
     expect(first.body.data.areas.map((a: { name: string }) => a.name)).toEqual(['Main', 'Back lot']);
     const back = first.body.data.areas[1];
     expect(back.services.map((l: { id: number }) => l.id)).toEqual([first.body.line_item_id]);
-    const second = await w.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc['Lawn mowing'], quantity: 1, area_name: 'back LOT' });
+    const second = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: svc['Lawn mowing'],
+      quantity: 1,
+      area_name: 'back LOT',
+    });
     expect(second.body.data.areas).toHaveLength(2);
     expect((await getLine(e.id, second.body.line_item_id)).area_id).toBe(back.id);
     const main = await addLine(e.id, { service_id: svc['Lawn mowing'], quantity: 1, area_id: e.areaId });
@@ -241,10 +323,13 @@ describe('POST /v1/estimates/:id/line-items', () => {
 });
 
 describe('who may write lines', () => {
-  it('another workspace\'s estimate is 404; a viewer is 403; sales add unit-priced lines but not detailed ones', async () => {
+  it("another workspace's estimate is 404; a viewer is 403; sales add unit-priced lines but not detailed ones", async () => {
     const e = await newEstimate();
     const id = await addLine(e.id, { service_id: svc['Line striping'], quantity: 10 });
-    const foreign = await other.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: otherSvc['Line striping'], quantity: 1 });
+    const foreign = await other.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: otherSvc['Line striping'],
+      quantity: 1,
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toBe('Estimate not found');
 
@@ -254,12 +339,18 @@ describe('who may write lines', () => {
       await viewer.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc['Line striping'], quantity: 1 }),
       await viewer.api.patch(`/v1/estimates/${e.id}/line-items/${id}`, { quantity: 1 }),
       await viewer.api.delete(`/v1/estimates/${e.id}/line-items/${id}`),
-    ]) expect(res.status).toBe(403);
+    ])
+      expect(res.status).toBe(403);
 
     const sales = await t.user(w.firmId, { role: 'member', estimating_role: 'sales' });
-    const unit = await sales.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc['Lawn mowing'], quantity: 1 });
+    const unit = await sales.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: svc['Lawn mowing'],
+      quantity: 1,
+    });
     expect(unit.status).toBe(201);
-    expect((await sales.api.patch(`/v1/estimates/${e.id}/line-items/${unit.body.line_item_id}`, { quantity: 3 })).status).toBe(200);
+    expect(
+      (await sales.api.patch(`/v1/estimates/${e.id}/line-items/${unit.body.line_item_id}`, { quantity: 3 })).status,
+    ).toBe(200);
     const detailed = await sales.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc[MILL], quantity: 100 });
     expect(detailed.status).toBe(403);
     expect(detailed.body.code).toBe('estimating_role_required');
@@ -285,7 +376,7 @@ describe('GET /v1/estimates/:id/line-items/:line_item_id', () => {
     expect(line.cost_lines[0].explain).toContain('ceil(quantity / 3000) = 2');
   });
 
-  it('a line of another estimate, a missing line, and another workspace\'s estimate are 404', async () => {
+  it("a line of another estimate, a missing line, and another workspace's estimate are 404", async () => {
     const e = await newEstimate();
     const elsewhere = await newEstimate();
     const id = await addLine(elsewhere.id, { service_id: svc['Line striping'], quantity: 5 });
@@ -308,8 +399,16 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     const line = await getLine(e.id, id);
     expect(line).toMatchObject({ quantity: 2000, quantity_source: 'manual' });
     // Tack: 2,000 × 0.05 = 100 gal × $4.25 = $425.00 → $552.50. Crew: ceil(2000 / 1800) = 2 days × $1,850 = $3,700.00.
-    expect(line.cost_lines.find((cl: any) => cl.name === 'Tack coat (SS-1h)')).toMatchObject({ quantity: 100, cost: 425, price: 552.5 });
-    expect(line.cost_lines.find((cl: any) => cl.type === 'crew')).toMatchObject({ quantity: 2, cost: 3700, price: 4810 });
+    expect(line.cost_lines.find((cl: any) => cl.name === 'Tack coat (SS-1h)')).toMatchObject({
+      quantity: 100,
+      cost: 425,
+      price: 552.5,
+    });
+    expect(line.cost_lines.find((cl: any) => cl.type === 'crew')).toMatchObject({
+      quantity: 2,
+      cost: 3700,
+      price: 4810,
+    });
     expect(cents(line.price)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.price)));
     expect(res.body.data.totals).toMatchObject({ subtotal: line.price, cost: line.cost });
   });
@@ -342,7 +441,7 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     expect(await getLine(e.id, id)).toMatchObject({ pricing_method: 'margin', pricing_rate: 0.2, price: 125 });
   });
 
-  it('price_override pins the line\'s allocated price; the listed lines still add up to the subtotal', async () => {
+  it("price_override pins the line's allocated price; the listed lines still add up to the subtotal", async () => {
     const e = await threeUnitLines();
     const res = await patchLine(e.id, e.striping, { price_override: 300 });
     expect(res.status).toBe(200);
@@ -353,10 +452,12 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     expect(est.totals.subtotal).toBe(250 + 1980 + 260);
     expect(sumCents(listed(est).map((l) => l.allocated_price))).toBe(cents(est.totals.subtotal));
     // The $50 given away by the pin comes off the other two.
-    expect(cents(lineIn(est, e.sealcoat).allocated_price) + cents(lineIn(est, e.mowing).allocated_price)).toBe(cents(2190));
+    expect(cents(lineIn(est, e.sealcoat).allocated_price) + cents(lineIn(est, e.mowing).allocated_price)).toBe(
+      cents(2190),
+    );
   });
 
-  it('is_optional moves the line\'s price to optional_total and out of the price', async () => {
+  it("is_optional moves the line's price to optional_total and out of the price", async () => {
     const e = await threeUnitLines();
     const res = await patchLine(e.id, e.mowing, { is_optional: true });
     expect(res.status).toBe(200);
@@ -389,8 +490,18 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
 
   it('a bundle master is priced as the sum of its sub-lines and counted once', async () => {
     const e = await newEstimate();
-    const master = await addLine(e.id, { name: 'Lot refresh package', unit: 'LS', quantity: 1, unit_cost: 999, is_bundle_master: true });
-    const a = await addLine(e.id, { service_id: svc['Line striping'], quantity: 1000, bundle_parent_service_id: master });
+    const master = await addLine(e.id, {
+      name: 'Lot refresh package',
+      unit: 'LS',
+      quantity: 1,
+      unit_cost: 999,
+      is_bundle_master: true,
+    });
+    const a = await addLine(e.id, {
+      service_id: svc['Line striping'],
+      quantity: 1000,
+      bundle_parent_service_id: master,
+    });
     const b = await addLine(e.id, { service_id: svc['Sealcoating, 2 coats'], quantity: 1000 });
     // b joins the bundle by PATCH.
     const res = await patchLine(e.id, b, { bundle_parent_service_id: master });
@@ -403,7 +514,9 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     expect(est.totals).toMatchObject({ subtotal: 2230, cost: 1170 });
     expect(lineIn(est, a).bundle_parent_service_id).toBe(master);
     // The master's allocated price is split over its sub-lines.
-    expect(cents(lineIn(est, a).allocated_price) + cents(lineIn(est, b).allocated_price)).toBe(cents(m.allocated_price));
+    expect(cents(lineIn(est, a).allocated_price) + cents(lineIn(est, b).allocated_price)).toBe(
+      cents(m.allocated_price),
+    );
   });
 
   it('bundle_parent_service_id must name a bundle master line of this estimate (400)', async () => {
@@ -411,13 +524,22 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     const plain = await addLine(e.id, { service_id: svc['Line striping'], quantity: 10 });
     const sub = await addLine(e.id, { service_id: svc['Lawn mowing'], quantity: 1 });
     const elsewhere = await newEstimate();
-    const foreignMaster = await addLine(elsewhere.id, { name: 'Package', unit: 'LS', quantity: 1, is_bundle_master: true });
+    const foreignMaster = await addLine(elsewhere.id, {
+      name: 'Package',
+      unit: 'LS',
+      quantity: 1,
+      is_bundle_master: true,
+    });
     for (const parent of [plain, foreignMaster, sub]) {
       const res = await patchLine(e.id, sub, { bundle_parent_service_id: parent });
       expect(res.status, String(parent)).toBe(400);
       expect(res.body).toMatchObject({ code: 'invalid_request', field: 'bundle_parent_service_id' });
     }
-    const post = await w.api.post(`/v1/estimates/${e.id}/line-items`, { service_id: svc['Lawn mowing'], quantity: 1, bundle_parent_service_id: plain });
+    const post = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
+      service_id: svc['Lawn mowing'],
+      quantity: 1,
+      bundle_parent_service_id: plain,
+    });
     expect(post.status).toBe(400);
     expect(post.body.field).toBe('bundle_parent_service_id');
     expect((await getLine(e.id, sub)).bundle_parent_service_id).toBeNull();
@@ -440,7 +562,7 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     expect(bad.body).toMatchObject({ error: 'Area not found', field: 'area_id' });
   });
 
-  it('another estimate\'s line and another workspace\'s estimate are 404', async () => {
+  it("another estimate's line and another workspace's estimate are 404", async () => {
     const e = await newEstimate();
     const elsewhere = await newEstimate();
     const id = await addLine(elsewhere.id, { service_id: svc['Line striping'], quantity: 10 });
@@ -469,18 +591,38 @@ describe('PATCH … cost_lines', () => {
     expect(res.status).toBe(200);
     // 2,000 lb + 10% waste = 2,200 lb × $1.10 = $2,420.00 → $3,146.00.
     const line = await getLine(e.id, lineId);
-    expect(byName(line, 'Hot-pour crack sealant')).toMatchObject({ manual_quantity: 2000, quantity: 2200, cost: 2420, price: 3146 });
+    expect(byName(line, 'Hot-pour crack sealant')).toMatchObject({
+      manual_quantity: 2000,
+      quantity: 2200,
+      cost: 2420,
+      price: 3146,
+    });
     expect(cents(line.cost)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.cost)));
   });
 
   it('a new misc cost line is added and priced from its formula', async () => {
     const res = await patchLine(e.id, lineId, {
-      cost_lines: [{ type: 'misc', name: 'Traffic control', unit: 'DAY', unit_cost: 325.5, quantity_formula: 'ceil(quantity / 3000)' }],
+      cost_lines: [
+        {
+          type: 'misc',
+          name: 'Traffic control',
+          unit: 'DAY',
+          unit_cost: 325.5,
+          quantity_formula: 'ceil(quantity / 3000)',
+        },
+      ],
     });
     expect(res.status).toBe(200);
     // ceil(4000 / 3000) = 2 days × $325.50 = $651.00 → $846.30.
     const added = byName(await getLine(e.id, lineId), 'Traffic control');
-    expect(added).toMatchObject({ type: 'misc', unit: 'DAY', quantity: 2, cost: 651, price: 846.3, quantity_formula: 'ceil(quantity / 3000)' });
+    expect(added).toMatchObject({
+      type: 'misc',
+      unit: 'DAY',
+      quantity: 2,
+      cost: 651,
+      price: 846.3,
+      quantity_formula: 'ceil(quantity / 3000)',
+    });
   });
 
   it('{id, deleted: true} removes a cost line and its cost', async () => {
@@ -498,17 +640,35 @@ describe('PATCH … cost_lines', () => {
     const before = await getLine(e.id, lineId);
     const crew = before.cost_lines.find((cl: any) => cl.type === 'crew');
     const traffic = byName(before, 'Traffic control');
-    const res = await patchLine(e.id, lineId, { cost_lines: [{ id: crew.id, is_alternate: true }, { id: traffic.id, suppressed: true }] });
+    const res = await patchLine(e.id, lineId, {
+      cost_lines: [
+        { id: crew.id, is_alternate: true },
+        { id: traffic.id, suppressed: true },
+      ],
+    });
     expect(res.status).toBe(200);
     const after = await getLine(e.id, lineId);
-    expect(after.cost_lines.find((cl: any) => cl.id === crew.id)).toMatchObject({ is_alternate: true, cost: crew.cost, price: crew.price });
-    expect(after.cost_lines.find((cl: any) => cl.id === traffic.id)).toMatchObject({ suppressed: true, cost: traffic.cost, price: traffic.price });
+    expect(after.cost_lines.find((cl: any) => cl.id === crew.id)).toMatchObject({
+      is_alternate: true,
+      cost: crew.cost,
+      price: crew.price,
+    });
+    expect(after.cost_lines.find((cl: any) => cl.id === traffic.id)).toMatchObject({
+      suppressed: true,
+      cost: traffic.cost,
+      price: traffic.price,
+    });
     expect(cents(after.cost)).toBe(cents(before.cost) - cents(crew.cost) - cents(traffic.cost));
     expect(cents(after.price)).toBe(cents(before.price) - cents(crew.price) - cents(traffic.price));
     const counted = after.cost_lines.filter((cl: any) => !cl.is_alternate && !cl.suppressed);
     expect(cents(after.price)).toBe(sumCents(counted.map((cl: any) => cl.price)));
     expect(res.body.data.totals.subtotal).toBe(after.price);
-    await patchLine(e.id, lineId, { cost_lines: [{ id: crew.id, is_alternate: false }, { id: traffic.id, suppressed: false }] });
+    await patchLine(e.id, lineId, {
+      cost_lines: [
+        { id: crew.id, is_alternate: false },
+        { id: traffic.id, suppressed: false },
+      ],
+    });
     expect((await getLine(e.id, lineId)).price).toBe(before.price);
   });
 
@@ -540,7 +700,9 @@ describe('PATCH … cost_lines', () => {
 
   it('cost_lines on a unit-costing line is 400', async () => {
     const unit = await addLine(e.id, { service_id: svc['Line striping'], quantity: 100 });
-    const res = await patchLine(e.id, unit, { cost_lines: [{ type: 'misc', name: 'Paint', unit: 'GAL', unit_cost: 30, quantity_formula: '1' }] });
+    const res = await patchLine(e.id, unit, {
+      cost_lines: [{ type: 'misc', name: 'Paint', unit: 'GAL', unit_cost: 30, quantity_formula: '1' }],
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_request', field: 'cost_lines' });
     expect((await getLine(e.id, unit)).cost_lines).toEqual([]);
@@ -550,7 +712,13 @@ describe('PATCH … cost_lines', () => {
 describe('DELETE /v1/estimates/:id/line-items/:line_item_id', () => {
   it('removes the line and re-prices; a key without delete_records is 403', async () => {
     const e = await threeUnitLines();
-    const noDelete = t.as(await t.key(w.firmId, w.ownerId, ALL_PERMISSIONS.filter((p) => p !== 'delete_records')));
+    const noDelete = t.as(
+      await t.key(
+        w.firmId,
+        w.ownerId,
+        ALL_PERMISSIONS.filter((p) => p !== 'delete_records'),
+      ),
+    );
     const refused = await noDelete.delete(`/v1/estimates/${e.id}/line-items/${e.mowing}`);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'missing_permission', permission: 'delete_records' });
@@ -558,7 +726,11 @@ describe('DELETE /v1/estimates/:id/line-items/:line_item_id', () => {
 
     const res = await w.api.delete(`/v1/estimates/${e.id}/line-items/${e.mowing}`);
     expect(res.status).toBe(200);
-    expect(listed(res.body.data).map((l) => l.id).sort()).toEqual([e.striping, e.sealcoat].sort());
+    expect(
+      listed(res.body.data)
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual([e.striping, e.sealcoat].sort());
     expect(res.body.data.totals.subtotal).toBe(2230);
     expect((await w.api.get(`/v1/estimates/${e.id}/line-items/${e.mowing}`)).status).toBe(404);
     expect((await w.api.delete(`/v1/estimates/${e.id}/line-items/${e.mowing}`)).status).toBe(404);
@@ -568,7 +740,11 @@ describe('DELETE /v1/estimates/:id/line-items/:line_item_id', () => {
   it('removing a bundle master removes its sub-lines', async () => {
     const e = await newEstimate();
     const master = await addLine(e.id, { name: 'Package', unit: 'LS', quantity: 1, is_bundle_master: true });
-    const a = await addLine(e.id, { service_id: svc['Line striping'], quantity: 100, bundle_parent_service_id: master });
+    const a = await addLine(e.id, {
+      service_id: svc['Line striping'],
+      quantity: 100,
+      bundle_parent_service_id: master,
+    });
     const b = await addLine(e.id, { service_id: svc['Lawn mowing'], quantity: 2, bundle_parent_service_id: master });
     const keep = await addLine(e.id, { service_id: svc['Parking stall striping'], quantity: 10 });
     const res = await w.api.delete(`/v1/estimates/${e.id}/line-items/${master}`);
@@ -589,27 +765,53 @@ describe('a write that leaves the estimate unpriceable', () => {
     const tack = before.cost_lines.find((cl: any) => cl.name === 'Tack coat (SS-1h)');
 
     // depth_in is not an input of the line: the formula cannot be worked out.
-    const res = await patchLine(e.id, id, { quantity: 1500, cost_lines: [{ id: tack.id, quantity_formula: 'quantity * depth_in' }] });
+    const res = await patchLine(e.id, id, {
+      quantity: 1500,
+      cost_lines: [{ id: tack.id, quantity_formula: 'quantity * depth_in' }],
+    });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ code: 'pricing_error', line_item_id: id, cost_line_id: tack.id });
     expect(typeof res.body.reason).toBe('string');
 
     // A new cost line with such a formula is refused the same way.
-    const added = await patchLine(e.id, id, { cost_lines: [{ type: 'misc', name: 'Extra', unit: 'EA', unit_cost: 1, quantity_formula: 'days * 2' }] });
+    const added = await patchLine(e.id, id, {
+      cost_lines: [{ type: 'misc', name: 'Extra', unit: 'EA', unit_cost: 1, quantity_formula: 'days * 2' }],
+    });
     expect(added.status).toBe(422);
     // It was never saved, so it is named by its place in the body.
-    expect(added.body).toMatchObject({ code: 'pricing_error', line_item_id: id, cost_line_id: null, field: 'cost_lines[0].quantity_formula' });
+    expect(added.body).toMatchObject({
+      code: 'pricing_error',
+      line_item_id: id,
+      cost_line_id: null,
+      field: 'cost_lines[0].quantity_formula',
+    });
 
     // Taking away an input a formula needs is refused too.
     const withInput = await addLine(e.id, {
-      name: 'Patch', unit: 'SF', quantity: 100, estimating_mode: 'detailed', inputs: { depth_in: 4 },
-      cost_lines: [{ type: 'material', name: 'Base mix', unit: 'TON', unit_cost: 72, quantity_formula: 'quantity * depth_in * 0.005' }],
+      name: 'Patch',
+      unit: 'SF',
+      quantity: 100,
+      estimating_mode: 'detailed',
+      inputs: { depth_in: 4 },
+      cost_lines: [
+        {
+          type: 'material',
+          name: 'Base mix',
+          unit: 'TON',
+          unit_cost: 72,
+          quantity_formula: 'quantity * depth_in * 0.005',
+        },
+      ],
     });
     const patchBefore = await getLine(e.id, withInput);
     expect(patchBefore.cost).toBe(144);
     const dropped = await patchLine(e.id, withInput, { inputs: null });
     expect(dropped.status).toBe(422);
-    expect(dropped.body).toMatchObject({ code: 'pricing_error', line_item_id: withInput, cost_line_id: patchBefore.cost_lines[0].id });
+    expect(dropped.body).toMatchObject({
+      code: 'pricing_error',
+      line_item_id: withInput,
+      cost_line_id: patchBefore.cost_lines[0].id,
+    });
 
     expect(await getLine(e.id, id)).toEqual(before);
     expect(await getLine(e.id, withInput)).toEqual(patchBefore);
@@ -626,7 +828,13 @@ describe('areas, bundles and roles at the edges', () => {
     const back = res.body.data.areas.find((a: any) => a.name === 'Back lot');
     await w.api.patch(`/v1/estimates/${e.id}`, { areas: [{ id: back.id, active: false }] });
     for (const body of [{ area_name: 'back lot' }, { area_id: back.id }]) {
-      const added = await w.api.post(`/v1/estimates/${e.id}/line-items`, { name: 'Bollard', unit: 'EA', quantity: 1, unit_cost: 100, ...body });
+      const added = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
+        name: 'Bollard',
+        unit: 'EA',
+        quantity: 1,
+        unit_cost: 100,
+        ...body,
+      });
       expect(added.status).toBe(409);
       expect(added.body.code).toBe('area_inactive');
     }
@@ -636,22 +844,46 @@ describe('areas, bundles and roles at the edges', () => {
 
   it('a bundle master cannot sit inside another bundle (400)', async () => {
     const e = await newEstimate();
-    const master = await addLine(e.id, { name: 'Bundle', unit: 'EA', quantity: 1, unit_cost: 0, is_bundle_master: true });
+    const master = await addLine(e.id, {
+      name: 'Bundle',
+      unit: 'EA',
+      quantity: 1,
+      unit_cost: 0,
+      is_bundle_master: true,
+    });
     const inner = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
-      name: 'Inner', unit: 'EA', quantity: 1, unit_cost: 0, is_bundle_master: true, bundle_parent_service_id: master,
+      name: 'Inner',
+      unit: 'EA',
+      quantity: 1,
+      unit_cost: 0,
+      is_bundle_master: true,
+      bundle_parent_service_id: master,
     });
     expect(inner.status).toBe(400);
-    const child = await addLine(e.id, { name: 'Child', unit: 'EA', quantity: 1, unit_cost: 10, bundle_parent_service_id: master });
+    const child = await addLine(e.id, {
+      name: 'Child',
+      unit: 'EA',
+      quantity: 1,
+      unit_cost: 10,
+      bundle_parent_service_id: master,
+    });
     const promoted = await patchLine(e.id, child, { is_bundle_master: true });
     expect(promoted.status).toBe(400);
     expect(promoted.body.field).toBe('bundle_parent_service_id');
   });
 
   it('sales hear 404 for a line that is not on the estimate, not a role refusal', async () => {
-    const sales = await t.user(w.firmId, { name: 'Sales Edge', email: 'sales-edge@lines.test', role: 'member', estimating_role: 'sales' });
+    const sales = await t.user(w.firmId, {
+      name: 'Sales Edge',
+      email: 'sales-edge@lines.test',
+      role: 'member',
+      estimating_role: 'sales',
+    });
     const e = await newEstimate();
-    for (const res of [await sales.api.patch(`/v1/estimates/${e.id}/line-items/999999`, { quantity: 1 }),
-      await sales.api.delete(`/v1/estimates/${e.id}/line-items/999999`)]) {
+    for (const res of [
+      await sales.api.patch(`/v1/estimates/${e.id}/line-items/999999`, { quantity: 1 }),
+      await sales.api.delete(`/v1/estimates/${e.id}/line-items/999999`),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('Line item not found');
     }

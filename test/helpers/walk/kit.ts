@@ -14,10 +14,18 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 export type Ids = Readonly<Record<string, any>>;
 
 /** One workspace of the walk and the ids of its records. */
-export interface Side { w: Workspace; ids: Ids }
+export interface Side {
+  w: Workspace;
+  ids: Ids;
+}
 
 /** A call with B's key that names A's records: it must answer 404 (with `error` when given). */
-export interface Call { method: string; path: string; body?: unknown; error?: string }
+export interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  error?: string;
+}
 
 /**
  * What a key needs to call a route:
@@ -94,14 +102,16 @@ function callCases(walk: AreaWalk): [string, string, CallCase][] {
     .map(([route, c]) => [route, methodOf(route), c]);
 }
 
-const bodyOf = (method: string, c: CallCase, a: Ids) => (c.body ? c.body(a) : method === 'DELETE' || method === 'GET' ? undefined : {});
+const bodyOf = (method: string, c: CallCase, a: Ids) =>
+  c.body ? c.body(a) : method === 'DELETE' || method === 'GET' ? undefined : {};
 
 async function provision(t: TestApp, walks: AreaWalk[], label: string): Promise<Side> {
   const w = await t.workspace(Object.assign({}, ...walks.map((x) => x.workspace ?? {})));
   const ids: Record<string, unknown> = {};
   for (const walk of walks) {
     const made = await walk.provision({ t, w, label, ids: strictIds(ids) });
-    for (const name of Object.keys(made)) expect(ids, `${walk.area} provisions "${name}" again`).not.toHaveProperty(name);
+    for (const name of Object.keys(made))
+      expect(ids, `${walk.area} provisions "${name}" again`).not.toHaveProperty(name);
     Object.assign(ids, made);
   }
   return { w, ids: strictIds(ids) };
@@ -129,7 +139,9 @@ async function snapshot(t: TestApp, walks: AreaWalk[], side: Side) {
 export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
   const walks = [...(options.after ?? []), walk];
   let t: TestApp;
-  beforeAll(async () => { t = await startApp(); });
+  beforeAll(async () => {
+    t = await startApp();
+  });
   afterAll(() => t.close());
 
   describe(`${walk.area}: another workspace's ids are 404 and change nothing`, () => {
@@ -140,7 +152,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
       B = await provision(t, walks, 'B');
     });
 
-    it('every id-taking call, made with B\'s key and A\'s ids, answers 404', async () => {
+    it("every id-taking call, made with B's key and A's ids, answers 404", async () => {
       const beforeA = await snapshot(t, walks, A);
       const beforeB = await snapshot(t, walks, B);
       const calls = walk.foreignIds(A.ids, B.ids);
@@ -149,52 +161,63 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
         const res = await B.w.api.request(c.method, c.path, c.body);
         const label = `${c.method} ${c.path} ${c.body ? JSON.stringify(c.body) : ''}`;
         if (res.status !== 404) wrong.push(`${label} -> ${res.status} ${JSON.stringify(res.body)}`);
-        else if (c.error && res.body?.error !== c.error) wrong.push(`${label} -> 404 but error ${JSON.stringify(res.body?.error)}, expected ${c.error}`);
+        else if (c.error && res.body?.error !== c.error)
+          wrong.push(`${label} -> 404 but error ${JSON.stringify(res.body?.error)}, expected ${c.error}`);
       }
       expect(wrong).toEqual([]);
       expect(await snapshot(t, walks, A)).toEqual(beforeA);
       expect(await snapshot(t, walks, B)).toEqual(beforeB);
     });
 
-    if (Boolean(walk.lookups)) it('lookups by A\'s refs find nothing in B, and upserts in B never match A\'s records', async () => {
-      const beforeA = await snapshot(t, walks, A);
-      await walk.lookups!({ t, A, B });
-      expect(await snapshot(t, walks, A)).toEqual(beforeA);
-    });
+    if (Boolean(walk.lookups))
+      it("lookups by A's refs find nothing in B, and upserts in B never match A's records", async () => {
+        const beforeA = await snapshot(t, walks, A);
+        await walk.lookups!({ t, A, B });
+        expect(await snapshot(t, walks, A)).toEqual(beforeA);
+      });
   });
 
   describe(`${walk.area}: key permissions on every route`, () => {
     let P: Side;
-    beforeAll(async () => { P = await provision(t, walks, 'P'); });
+    beforeAll(async () => {
+      P = await provision(t, walks, 'P');
+    });
     const cases = callCases(walk);
     const asKey = async (permissions: string[]) => t.as(await t.key(P.w.firmId, P.w.ownerId, permissions));
 
-    if (cases.some(([, , c]) => c.needs === 'write' || c.needs === 'delete')) it(
-      'a read-only key (read_jobs) gets 403 on every write route and nothing changes', async () => {
+    if (cases.some(([, , c]) => c.needs === 'write' || c.needs === 'delete'))
+      it('a read-only key (read_jobs) gets 403 on every write route and nothing changes', async () => {
         const before = await snapshot(t, walks, P);
         const readOnly = await asKey(['read_jobs']);
         const wrong: string[] = [];
         for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'write' || x.needs === 'delete')) {
           const res = await readOnly.request(method, c.path(P.ids), bodyOf(method, c, P.ids));
-          if (res.status !== 403 || res.body?.error !== WRITE) wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
+          if (res.status !== 403 || res.body?.error !== WRITE)
+            wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
         }
         expect(wrong).toEqual([]);
         expect(await snapshot(t, walks, P)).toEqual(before);
       });
 
-    if (cases.some(([, , c]) => c.needs === 'read' || c.needs === 'read-post' || c.needs === 'any-key')) it(
-      'the same read-only key reads every read route', async () => {
+    if (cases.some(([, , c]) => c.needs === 'read' || c.needs === 'read-post' || c.needs === 'any-key'))
+      it('the same read-only key reads every read route', async () => {
         const readOnly = await asKey(['read_jobs']);
         const wrong: string[] = [];
-        for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'read' || x.needs === 'read-post' || x.needs === 'any-key')) {
-          const res = await readOnly.request(method, c.path(P.ids) + (c.query?.(P.ids) ?? ''), bodyOf(method, c, P.ids));
+        for (const [route, method, c] of cases.filter(
+          ([, , x]) => x.needs === 'read' || x.needs === 'read-post' || x.needs === 'any-key',
+        )) {
+          const res = await readOnly.request(
+            method,
+            c.path(P.ids) + (c.query?.(P.ids) ?? ''),
+            bodyOf(method, c, P.ids),
+          );
           if (res.status !== (c.ok ?? 200)) wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
         }
         expect(wrong).toEqual([]);
       });
 
-    if (cases.some(([, , c]) => c.needs === 'read' || c.needs === 'read-post' || c.needs === 'any-key')) it(
-      'a key without read_jobs gets 403 API key lacks job read permission on every read route', async () => {
+    if (cases.some(([, , c]) => c.needs === 'read' || c.needs === 'read-post' || c.needs === 'any-key'))
+      it('a key without read_jobs gets 403 API key lacks job read permission on every read route', async () => {
         const writeOnly = await asKey(['write_jobs']);
         const wrong: string[] = [];
         for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'any-key')) {
@@ -203,20 +226,22 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
         }
         for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'read' || x.needs === 'read-post')) {
           const res = await writeOnly.request(method, c.path(P.ids), bodyOf(method, c, P.ids));
-          if (res.status !== 403 || res.body?.error !== READ) wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
+          if (res.status !== 403 || res.body?.error !== READ)
+            wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
         }
         expect(wrong).toEqual([]);
       });
 
-    if (cases.some(([, , c]) => c.needs === 'delete')) it(
-      'deletes and merges also need delete_records (403 API key lacks delete permission)', async () => {
+    if (cases.some(([, , c]) => c.needs === 'delete'))
+      it('deletes and merges also need delete_records (403 API key lacks delete permission)', async () => {
         const before = await snapshot(t, walks, P);
         const noDelete = await asKey(['read_jobs', 'write_jobs']);
         const wrong: string[] = [];
         for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'delete')) {
           for (const call of c.noDelete?.(P.ids) ?? [{ path: c.path(P.ids), body: bodyOf(method, c, P.ids) }]) {
             const res = await noDelete.request(method, call.path, call.body);
-            if (res.status !== 403 || res.body?.error !== DELETE) wrong.push(`${route} ${call.path} -> ${res.status} ${JSON.stringify(res.body)}`);
+            if (res.status !== 403 || res.body?.error !== DELETE)
+              wrong.push(`${route} ${call.path} -> ${res.status} ${JSON.stringify(res.body)}`);
           }
         }
         expect(wrong).toEqual([]);
@@ -225,7 +250,10 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
   });
 }
 
-export interface Route { method: string; path: string }
+export interface Route {
+  method: string;
+  path: string;
+}
 
 /**
  * The /v1 routes a key can call: from the OpenAPI document (without health, the document itself
@@ -256,8 +284,18 @@ export async function v1Routes(t: TestApp): Promise<Route[]> {
     stack.length = depth;
     stack.push(m[1]!);
     const full = stack.join('');
-    if (!m[2] || !full.startsWith('/v1/') || full.startsWith('/v1/docs') || full === '/v1/health' || full === '/v1/openapi.json') continue;
-    for (const method of m[2].split(',').map((s) => s.trim()).filter((s) => s !== 'HEAD')) {
+    if (
+      !m[2] ||
+      !full.startsWith('/v1/') ||
+      full.startsWith('/v1/docs') ||
+      full === '/v1/health' ||
+      full === '/v1/openapi.json'
+    )
+      continue;
+    for (const method of m[2]
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== 'HEAD')) {
       seen++;
       if (!known.has(`${method} ${norm(full)}`)) missing.push(`${method} ${full}`);
     }

@@ -13,31 +13,48 @@ import { startApp, type Client, type TestApp, type Workspace } from '#test/helpe
 const POSTGRES = !!process.env.DATABASE_URL?.startsWith('postgres');
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => { resolve = r; });
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }
 
 async function feedIds(firmId: number): Promise<number[]> {
-  const rows = await t.database.db.selectFrom('events').select('id').where('firm_id', '=', firmId).where('in_feed', '=', 1)
-    .orderBy('id').execute();
+  const rows = await t.database.db
+    .selectFrom('events')
+    .select('id')
+    .where('firm_id', '=', firmId)
+    .where('in_feed', '=', 1)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
 async function idOf(eventId: string): Promise<number> {
-  const row = await t.database.db.selectFrom('events').select('id').where('event_id', '=', eventId).executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .selectFrom('events')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** A feed event that belongs to no job (no subscription receives it here, so nothing is queued). */
 const businessEvent = (firmId: number, n: number) => ({
-  firmId, type: 'estimate_created', entity: { type: 'estimate', id: n }, jobId: null, inFeed: true,
+  firmId,
+  type: 'estimate_created',
+  entity: { type: 'estimate', id: n },
+  jobId: null,
+  inFeed: true,
   data: { estimate_id: n, status: 'draft', is_change_order: false, parent_estimate_id: null },
 });
 
@@ -46,7 +63,10 @@ class Reader {
   after = 0;
   readonly seen: { id: number; event_id: string }[] = [];
   pages = 0;
-  constructor(private readonly api: Client, private readonly limit: number) {}
+  constructor(
+    private readonly api: Client,
+    private readonly limit: number,
+  ) {}
 
   /** One page; true when the feed said more follow. */
   async page(): Promise<boolean> {
@@ -59,7 +79,9 @@ class Reader {
   }
 
   async drain(): Promise<void> {
-    while (await this.page()) { /* until has_more is false */ }
+    while (await this.page()) {
+      /* until has_more is false */
+    }
   }
 }
 
@@ -79,10 +101,23 @@ describe.runIf(POSTGRES)('feed order on PostgreSQL, step by step', () => {
   it('without the workspace lock a reader can skip an event: a later id commits first (the hazard)', async () => {
     // Plain inserts into events, as a writer that bypassed recordEvent would do.
     const w = await t.workspace();
-    const insertRaw = (trx: typeof t.database.db, n: number) => trx.insertInto('events').values({
-      firm_id: w.firmId, event_id: randomUUID(), event_type: 'estimate_created', in_feed: 1, occurred_at: now(),
-      created_at: now(), entity_type: 'estimate', entity_id: n, job_id: null, data: '{}',
-    }).returning('id').executeTakeFirstOrThrow();
+    const insertRaw = (trx: typeof t.database.db, n: number) =>
+      trx
+        .insertInto('events')
+        .values({
+          firm_id: w.firmId,
+          event_id: randomUUID(),
+          event_type: 'estimate_created',
+          in_feed: 1,
+          occurred_at: now(),
+          created_at: now(),
+          entity_type: 'estimate',
+          entity_id: n,
+          job_id: null,
+          data: '{}',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     const reader = new Reader(w.api, 50);
     const inserted = deferred<number>();
     const release = deferred();
@@ -125,12 +160,21 @@ describe.runIf(POSTGRES)('feed order on PostgreSQL, step by step', () => {
       secondInserted = true;
     });
     // Another workspace's feed writer is not held up.
-    const elsewhere = await t.database.db.transaction().execute((trx) => recordEvent(trx, businessEvent(other.firmId, 3)));
+    const elsewhere = await t.database.db
+      .transaction()
+      .execute((trx) => recordEvent(trx, businessEvent(other.firmId, 3)));
     expect(elsewhere.eventId).toMatch(/-/);
     // A webhook-only event of the same workspace is not held up either.
-    await t.database.db.transaction().execute((trx) => recordEvent(trx, {
-      firmId: w.firmId, type: 'proposal_viewed', entity: { type: 'proposal', id: 9 }, jobId: null, inFeed: false, data: {},
-    }));
+    await t.database.db.transaction().execute((trx) =>
+      recordEvent(trx, {
+        firmId: w.firmId,
+        type: 'proposal_viewed',
+        entity: { type: 'proposal', id: 9 },
+        jobId: null,
+        inFeed: false,
+        data: {},
+      }),
+    );
 
     await sleep(300);
     expect(secondInserted).toBe(false);
@@ -151,11 +195,13 @@ describe.runIf(POSTGRES)('feed order on PostgreSQL, step by step', () => {
   it('a rolled-back feed writer releases the lock and leaves no event behind', async () => {
     const w = await t.workspace();
     const reader = new Reader(w.api, 50);
-    await expect(t.database.db.transaction().execute(async (trx) => {
-      await recordEvent(trx, businessEvent(w.firmId, 1));
-      await sleep(100);
-      throw new Error('rolled back on purpose');
-    })).rejects.toThrow('rolled back on purpose');
+    await expect(
+      t.database.db.transaction().execute(async (trx) => {
+        await recordEvent(trx, businessEvent(w.firmId, 1));
+        await sleep(100);
+        throw new Error('rolled back on purpose');
+      }),
+    ).rejects.toThrow('rolled back on purpose');
     const after = await t.database.db.transaction().execute((trx) => recordEvent(trx, businessEvent(w.firmId, 2)));
     await reader.drain();
     expect(reader.seen.map((e) => e.event_id)).toEqual([after.eventId]);
@@ -168,7 +214,11 @@ describe.runIf(POSTGRES)('feed order on PostgreSQL, step by step', () => {
  * that call recordEvent with nothing else holding the order for them, pausing inside the
  * transaction so that, without the lock, a later id would often commit first.
  */
-async function runWriters(w: Workspace, opts: { apiWriters: number; directWriters: number; pauseMs: number }, running: () => boolean) {
+async function runWriters(
+  w: Workspace,
+  opts: { apiWriters: number; directWriters: number; pauseMs: number },
+  running: () => boolean,
+) {
   const failures: string[] = [];
   let calls = 0;
   const check = (what: string, res: { status: number; body: unknown }, ok: number[]) => {
@@ -182,7 +232,11 @@ async function runWriters(w: Workspace, opts: { apiWriters: number; directWriter
       if (i > 0) await new Promise((resolve) => setImmediate(resolve));
       const path = (n + i) % 4;
       if (path === 0 || mine.length === 0) {
-        const res = await w.api.post('/v1/jobs', { name: `W${n} job ${i}`, status: i % 7 === 0 ? 'won' : 'lead', allow_duplicate_name: true });
+        const res = await w.api.post('/v1/jobs', {
+          name: `W${n} job ${i}`,
+          status: i % 7 === 0 ? 'won' : 'lead',
+          allow_duplicate_name: true,
+        });
         check('create', res, [201]);
         if (res.status === 201) mine.push((res.body as any).data.id);
       } else if (path === 1) {
@@ -245,7 +299,8 @@ async function concurrentRun(opts: RunOptions) {
     while (writing) {
       await sleep(100);
       const elapsed = Date.now() - started;
-      if (elapsed >= opts.ms * 4 || (elapsed >= opts.ms && (await feedIds(w.firmId)).length >= opts.minEvents)) writing = false;
+      if (elapsed >= opts.ms * 4 || (elapsed >= opts.ms && (await feedIds(w.firmId)).length >= opts.minEvents))
+        writing = false;
     }
   })();
   const readLoops = readers.map(async (r) => {
@@ -257,7 +312,9 @@ async function concurrentRun(opts: RunOptions) {
   const [ours, theirs] = await Promise.all([
     runWriters(w, opts, running),
     runWriters(other, { ...opts, apiWriters: 2, directWriters: 1 }, running),
-  ]).finally(() => { writing = false; });
+  ]).finally(() => {
+    writing = false;
+  });
   await control;
   const writersMs = Date.now() - started;
   await Promise.all(readLoops);
@@ -279,11 +336,19 @@ async function concurrentRun(opts: RunOptions) {
 }
 
 describe('feed readers under concurrent writers', () => {
-  it.skipIf(!POSTGRES)('PostgreSQL: 8 API writers and 3 direct recordEvent writers in one workspace; readers polling the cursor see every feed event once, in order', async () => {
-    await concurrentRun({ apiWriters: 8, directWriters: 3, pauseMs: 4, ms: 4000, minEvents: 400 });
-  }, 90_000);
+  it.skipIf(!POSTGRES)(
+    'PostgreSQL: 8 API writers and 3 direct recordEvent writers in one workspace; readers polling the cursor see every feed event once, in order',
+    async () => {
+      await concurrentRun({ apiWriters: 8, directWriters: 3, pauseMs: 4, ms: 4000, minEvents: 400 });
+    },
+    90_000,
+  );
 
-  it.skipIf(POSTGRES)('SQLite: the same invariant with a lighter load', async () => {
-    await concurrentRun({ apiWriters: 4, directWriters: 2, pauseMs: 0, ms: 1500, minEvents: 200 });
-  }, 60_000);
+  it.skipIf(POSTGRES)(
+    'SQLite: the same invariant with a lighter load',
+    async () => {
+      await concurrentRun({ apiWriters: 4, directWriters: 2, pauseMs: 0, ms: 1500, minEvents: 200 });
+    },
+    60_000,
+  );
 });

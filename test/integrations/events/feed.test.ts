@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type Client, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const ITEM_KEYS = ['id', 'event_id', 'event_type', 'occurred_at', 'entity', 'data', 'job_id'].sort();
@@ -41,8 +43,13 @@ async function readAll(api: Client, limit = 50, query = ''): Promise<any[]> {
 
 /** The feed events of a workspace straight from the table, in id order. */
 async function feedRows(firmId: number) {
-  return t.database.db.selectFrom('events').selectAll().where('firm_id', '=', firmId).where('in_feed', '=', 1)
-    .orderBy('id').execute();
+  return t.database.db
+    .selectFrom('events')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('in_feed', '=', 1)
+    .orderBy('id')
+    .execute();
 }
 
 describe('GET /v1/events: item and envelope', () => {
@@ -83,7 +90,9 @@ describe('GET /v1/events: item and envelope', () => {
     const changed = res.body.data[1];
     expect(Object.keys(changed).sort()).toEqual(ITEM_KEYS);
     expect(changed).toMatchObject({
-      event_type: 'job_status_changed', entity: { type: 'job', id: j.id }, job_id: j.id,
+      event_type: 'job_status_changed',
+      entity: { type: 'job', id: j.id },
+      job_id: j.id,
       data: { from_status: 'lead', to_status: 'active' },
     });
   });
@@ -95,25 +104,31 @@ describe('what the feed holds', () => {
     const a = await job(w, { name: 'Alpha' });
     // A detail change: webhook-only job_updated, nothing in the feed.
     expect((await w.api.patch(`/v1/jobs/${a.id}`, { notes: 'call first' })).status).toBe(200);
-    await move(w, a.id, 'won');        // job_status_changed + job_won
-    await move(w, a.id, 'lost');       // job_status_changed + job_cancelled
+    await move(w, a.id, 'won'); // job_status_changed + job_won
+    await move(w, a.id, 'lost'); // job_status_changed + job_cancelled
     const b = await job(w, { name: 'Bravo' });
-    await move(w, b.id, 'lost');       // job_status_changed + job_lost
+    await move(w, b.id, 'lost'); // job_status_changed + job_lost
     const c = await job(w, { name: 'Charlie' });
-    await move(w, c.id, 'done');       // job_status_changed + job_won + job_completed
+    await move(w, c.id, 'done'); // job_status_changed + job_won + job_completed
     const d = await job(w, { name: 'Delta', status: 'won' }); // job_created + job_won
 
     const items = await readAll(w.api);
     const summary = items.map((e) => [e.event_type, e.job_id]);
     expect(summary).toEqual([
       ['job_created', a.id],
-      ['job_status_changed', a.id], ['job_won', a.id],
-      ['job_status_changed', a.id], ['job_cancelled', a.id],
+      ['job_status_changed', a.id],
+      ['job_won', a.id],
+      ['job_status_changed', a.id],
+      ['job_cancelled', a.id],
       ['job_created', b.id],
-      ['job_status_changed', b.id], ['job_lost', b.id],
+      ['job_status_changed', b.id],
+      ['job_lost', b.id],
       ['job_created', c.id],
-      ['job_status_changed', c.id], ['job_won', c.id], ['job_completed', c.id],
-      ['job_created', d.id], ['job_won', d.id],
+      ['job_status_changed', c.id],
+      ['job_won', c.id],
+      ['job_completed', c.id],
+      ['job_created', d.id],
+      ['job_won', d.id],
     ]);
     for (const e of items) {
       expect(Object.keys(e).sort()).toEqual(ITEM_KEYS);
@@ -125,7 +140,9 @@ describe('what the feed holds', () => {
 
     // A derived event keeps its source's occurred_at, points at it, and has a higher id.
     const byEventId = new Map(items.map((e) => [e.event_id, e]));
-    const derived = items.filter((e) => ['job_won', 'job_lost', 'job_cancelled', 'job_completed'].includes(e.event_type));
+    const derived = items.filter((e) =>
+      ['job_won', 'job_lost', 'job_cancelled', 'job_completed'].includes(e.event_type),
+    );
     expect(derived).toHaveLength(6);
     const stored = new Map((await feedRows(w.firmId)).map((r) => [r.event_id, r]));
     for (const e of derived) {
@@ -140,14 +157,26 @@ describe('what the feed holds', () => {
       expect(e.data.to_status).toBe(source.data.to_status ?? source.data.status);
       expect(Object.keys(e.data).sort()).toEqual(['from_status', 'source_event_id', 'to_status']);
     }
-    expect(derived.find((e) => e.event_type === 'job_cancelled').data).toMatchObject({ from_status: 'won', to_status: 'lost' });
-    expect(derived.find((e) => e.event_type === 'job_completed').data).toMatchObject({ from_status: 'lead', to_status: 'done' });
+    expect(derived.find((e) => e.event_type === 'job_cancelled').data).toMatchObject({
+      from_status: 'won',
+      to_status: 'lost',
+    });
+    expect(derived.find((e) => e.event_type === 'job_completed').data).toMatchObject({
+      from_status: 'lead',
+      to_status: 'done',
+    });
     expect(derived.find((e) => e.job_id === d.id).data).toMatchObject({ from_status: null, to_status: 'won' });
 
     // The webhook-only events exist (the webhook worker delivers them) but none is in the feed.
-    const webhookOnly = await t.database.db.selectFrom('events').select(['event_id', 'event_type'])
-      .where('firm_id', '=', w.firmId).where('in_feed', '=', 0).execute();
-    expect(new Set(webhookOnly.map((e) => e.event_type))).toEqual(new Set(['job_created', 'job_updated', 'job_status_changed']));
+    const webhookOnly = await t.database.db
+      .selectFrom('events')
+      .select(['event_id', 'event_type'])
+      .where('firm_id', '=', w.firmId)
+      .where('in_feed', '=', 0)
+      .execute();
+    expect(new Set(webhookOnly.map((e) => e.event_type))).toEqual(
+      new Set(['job_created', 'job_updated', 'job_status_changed']),
+    );
     for (const e of webhookOnly) expect(byEventId.has(e.event_id)).toBe(false);
     // Filtering by a webhook-only name is refused: it never appears in the feed.
     const byName = await w.api.get('/v1/events?event_type=job_updated');
@@ -166,7 +195,13 @@ describe('what the feed holds', () => {
     const won = (await w.api.get('/v1/events?event_type=job_won')).body.data;
     expect(won.map((e: any) => e.job_id)).toEqual([a.id, b.id]);
     const ofB = (await w.api.get(`/v1/events?job_id=${b.id}`)).body.data;
-    expect(ofB.map((e: any) => e.event_type)).toEqual(['job_created', 'job_status_changed', 'job_won', 'job_status_changed', 'job_cancelled']);
+    expect(ofB.map((e: any) => e.event_type)).toEqual([
+      'job_created',
+      'job_status_changed',
+      'job_won',
+      'job_status_changed',
+      'job_cancelled',
+    ]);
     expect(ofB.every((e: any) => e.job_id === b.id)).toBe(true);
     const both = (await w.api.get(`/v1/events?job_id=${b.id}&event_type=job_status_changed`)).body.data;
     expect(both.map((e: any) => e.data.to_status)).toEqual(['won', 'lost']);
@@ -211,7 +246,10 @@ describe('paging with the cursor', () => {
     for (let i = 0; i < 2; i++) {
       const again = await w.api.get(`/v1/events?after=${last}`);
       expect(again.status).toBe(200);
-      expect(again.body).toEqual({ data: [], pagination: { after: last, limit: 50, next_after: last, has_more: false } });
+      expect(again.body).toEqual({
+        data: [],
+        pagination: { after: last, limit: 50, next_after: last, has_more: false },
+      });
     }
     // A webhook-only change adds nothing to the feed.
     await w.api.patch(`/v1/jobs/${j.id}`, { notes: 'quiet change' });
@@ -224,13 +262,27 @@ describe('paging with the cursor', () => {
     expect(fresh.body.data[0].id).toBeGreaterThan(last);
     // A cursor far ahead is not an error: nothing after it.
     const ahead = await w.api.get('/v1/events?after=999999999');
-    expect(ahead.body).toEqual({ data: [], pagination: { after: 999999999, limit: 50, next_after: 999999999, has_more: false } });
+    expect(ahead.body).toEqual({
+      data: [],
+      pagination: { after: 999999999, limit: 50, next_after: 999999999, has_more: false },
+    });
   });
 
   it('refuses a bad cursor or limit with 400', async () => {
     const w = await t.workspace();
     await job(w, { name: 'Validation' });
-    for (const query of ['limit=201', 'limit=1000', 'limit=0', 'limit=-5', 'limit=abc', 'after=-1', 'after=abc', 'after=1.5', 'job_id=0', 'job_id=x']) {
+    for (const query of [
+      'limit=201',
+      'limit=1000',
+      'limit=0',
+      'limit=-5',
+      'limit=abc',
+      'after=-1',
+      'after=abc',
+      'after=1.5',
+      'job_id=0',
+      'job_id=x',
+    ]) {
       const res = await w.api.get(`/v1/events?${query}`);
       expect(res.status, query).toBe(400);
       expect(typeof res.body.error, query).toBe('string');
@@ -241,7 +293,7 @@ describe('paging with the cursor', () => {
 });
 
 describe('who sees what', () => {
-  it('another workspace\'s events never appear, by cursor or by job_id', async () => {
+  it("another workspace's events never appear, by cursor or by job_id", async () => {
     const a = await t.workspace();
     const b = await t.workspace();
     const aJob = await job(a, { name: 'Ours' });
@@ -262,7 +314,7 @@ describe('who sees what', () => {
     expect(seenA.some((e) => bIds.has(e.id))).toBe(false);
   });
 
-  it('a user who sees only their own jobs gets only those jobs\' events', async () => {
+  it("a user who sees only their own jobs gets only those jobs' events", async () => {
     const w = await t.workspace();
     const own = await t.user(w.firmId, { role: 'member', sees_own_jobs_only: true });
     const ownersJob = await job(w, { name: 'Owner Job' });
@@ -281,7 +333,9 @@ describe('who sees what', () => {
     expect(seen.map((e) => e.id)).toEqual(expected);
     expect((await own.api.get(`/v1/events?job_id=${ownersJob.id}`)).body.data).toEqual([]);
     // The owner sees all three jobs' events.
-    expect(new Set((await readAll(w.api)).map((e) => e.job_id))).toEqual(new Set([ownersJob.id, handedOver.id, theirOwn.id]));
+    expect(new Set((await readAll(w.api)).map((e) => e.job_id))).toEqual(
+      new Set([ownersJob.id, handedOver.id, theirOwn.id]),
+    );
   });
 
   it('a key without read_jobs gets 403; no key gets 401', async () => {

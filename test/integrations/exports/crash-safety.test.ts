@@ -24,7 +24,11 @@ import { REPO_ROOT } from '#test/helpers/paths.ts';
 const root = REPO_ROOT;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -60,18 +64,22 @@ describe('a client that goes away mid-stream', () => {
           resolve(chunk.length);
         });
       });
-      req.on('error', (err) => { if (!req.destroyed) reject(err); });
+      req.on('error', (err) => {
+        if (!req.destroyed) reject(err);
+      });
     });
   }
 
   function fetchAll(url: string): Promise<{ status: number; body: Buffer }> {
     return new Promise((resolve, reject) => {
-      http.get(url, { headers: { 'x-api-key': key } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (b: Buffer) => parts.push(b));
-        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(parts) }));
-        res.on('error', reject);
-      }).on('error', reject);
+      http
+        .get(url, { headers: { 'x-api-key': key } }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (b: Buffer) => parts.push(b));
+          res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(parts) }));
+          res.on('error', reject);
+        })
+        .on('error', reject);
     });
   }
 
@@ -120,7 +128,8 @@ async function sharedDatabase(): Promise<{ database: Database; url: string; drop
     const url = new URL(env);
     url.searchParams.set('options', `-c search_path=${schema}`);
     return {
-      database, url: url.toString(),
+      database,
+      url: url.toString(),
       drop: async () => {
         await database.close();
         const c = new pg.Client({ connectionString: env });
@@ -133,7 +142,14 @@ async function sharedDatabase(): Promise<{ database: Database; url: string; drop
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-crash-db-'));
   const file = path.join(dir, 'crash.sqlite');
   const database = openDatabase(file);
-  return { database, url: file, drop: async () => { await database.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    database,
+    url: file,
+    drop: async () => {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -156,24 +172,47 @@ describe('a server killed while building a workspace_data file', () => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
         cwd: root,
         env: {
-          ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', GROUNDWORK_DEMO: 'false',
-          GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_WORKER_POLL_MS: '20', GROUNDWORK_WORKER_LEASE_MS: '1500', LOG_LEVEL: 'warn',
+          ...process.env,
+          DATABASE_URL: url,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          GROUNDWORK_DEMO: 'false',
+          GROUNDWORK_DATA_DIR: dataDir,
+          GROUNDWORK_WORKER_POLL_MS: '20',
+          GROUNDWORK_WORKER_LEASE_MS: '1500',
+          LOG_LEVEL: 'warn',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      child.stdout!.on('data', (b) => { output += b; });
-      child.stderr!.on('data', (b) => { output += b; });
+      child.stdout!.on('data', (b) => {
+        output += b;
+      });
+      child.stderr!.on('data', (b) => {
+        output += b;
+      });
       children.push(child);
       return child;
     };
-    const listening = () => until('the server to listen', () =>
-      fetch(`${base}/v1/health`).then((r) => r.ok, () => false), 60_000);
+    const listening = () =>
+      until(
+        'the server to listen',
+        () =>
+          fetch(`${base}/v1/health`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        60_000,
+      );
     const exportsDir = path.join(dataDir, 'exports');
-    const filesOf = (id: number) => (fs.existsSync(exportsDir) ? fs.readdirSync(exportsDir) : []).filter((n) => n.startsWith(`${id}-`));
+    const filesOf = (id: number) =>
+      (fs.existsSync(exportsDir) ? fs.readdirSync(exportsDir) : []).filter((n) => n.startsWith(`${id}-`));
     try {
       await migrateToLatest(database);
       const { firm_id, owner_user_id } = await createWorkspace(database, {
-        name: 'Crash Paving', plan: 'gold', subscription_status: 'active', owner: { name: 'Owner', email: 'owner@crash.test' },
+        name: 'Crash Paving',
+        plan: 'gold',
+        subscription_status: 'active',
+        owner: { name: 'Owner', email: 'owner@crash.test' },
       });
       const { key } = await createApiKey(database, firm_id, { user_id: owner_user_id, permissions: ['read_jobs'] });
       const JOBS = 60_000;
@@ -182,9 +221,13 @@ describe('a server killed while building a workspace_data file', () => {
 
       const first = startServer();
       await listening();
-      const created = await fetch(`${base}/v1/exports`, { method: 'POST', headers, body: JSON.stringify({ kind: 'workspace_data' }) });
+      const created = await fetch(`${base}/v1/exports`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ kind: 'workspace_data' }),
+      });
       expect(created.status).toBe(202);
-      const file = (await created.json() as { data: { id: number; url: string } }).data;
+      const file = ((await created.json()) as { data: { id: number; url: string } }).data;
 
       // Kill the server (SIGKILL: no shutdown hooks) once the build has written part of its file.
       const partial = await until('a partial file', async () => {
@@ -195,37 +238,64 @@ describe('a server killed while building a workspace_data file', () => {
       await new Promise((r) => first.once('exit', r));
 
       // What the crash left: a pending export and a half-written file that nothing points at.
-      const row = await database.db.selectFrom('export_files').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
+      const row = await database.db
+        .selectFrom('export_files')
+        .selectAll()
+        .where('id', '=', file.id)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ status: 'pending', attempts: 1, file_name: null });
       expect(filesOf(file.id)).toEqual([partial]);
 
       startServer();
       await listening();
-      const pending = await (await fetch(`${base}${file.url}`, { headers })).json() as { data: { status: string; download_url: string | null } };
+      const pending = (await (await fetch(`${base}${file.url}`, { headers })).json()) as {
+        data: { status: string; download_url: string | null };
+      };
       expect(pending.data.download_url).toBeNull();
 
-      const ready = await until('the rebuilt export', async () => {
-        const poll = await (await fetch(`${base}${file.url}`, { headers })).json() as { data: { status: string; download_url: string; row_counts: Record<string, number> } };
-        expect(poll.data.status).not.toBe('failed');
-        return poll.data.status === 'ready' ? poll.data : undefined;
-      }, 60_000);
+      const ready = await until(
+        'the rebuilt export',
+        async () => {
+          const poll = (await (await fetch(`${base}${file.url}`, { headers })).json()) as {
+            data: { status: string; download_url: string; row_counts: Record<string, number> };
+          };
+          expect(poll.data.status).not.toBe('failed');
+          return poll.data.status === 'ready' ? poll.data : undefined;
+        },
+        60_000,
+      );
       expect(ready.row_counts.jobs).toBe(JOBS);
 
       // The half-written file is gone (removed just after the export is marked ready); the one
       // file left is complete and is the one served.
-      const left = await until('the leftovers to be removed', async () => {
-        const names = filesOf(file.id);
-        return names.length === 1 ? names : undefined;
-      }, 5000);
+      const left = await until(
+        'the leftovers to be removed',
+        async () => {
+          const names = filesOf(file.id);
+          return names.length === 1 ? names : undefined;
+        },
+        5000,
+      );
       expect(left).toEqual([expect.stringMatching(/\.zip$/)]);
       expect(left[0]).not.toBe(partial.replace(/\.partial$/, ''));
       const download = await fetch(ready.download_url);
       expect(download.status).toBe(200);
       const entries = await unzip(Buffer.from(await download.arrayBuffer()));
-      expect([...entries.keys()]).toEqual(['customers.jsonl', 'properties.jsonl', 'jobs.jsonl', 'estimates.jsonl', 'estimate_lines.jsonl', 'events.jsonl']);
+      expect([...entries.keys()]).toEqual([
+        'customers.jsonl',
+        'properties.jsonl',
+        'jobs.jsonl',
+        'estimates.jsonl',
+        'estimate_lines.jsonl',
+        'events.jsonl',
+      ]);
       const jobs = jsonLines(entries.get('jobs.jsonl')!);
       expect(jobs.length).toBe(JOBS);
-      const after = await database.db.selectFrom('export_files').select('attempts').where('id', '=', file.id).executeTakeFirstOrThrow();
+      const after = await database.db
+        .selectFrom('export_files')
+        .select('attempts')
+        .where('id', '=', file.id)
+        .executeTakeFirstOrThrow();
       expect(after.attempts).toBe(2);
     } catch (err) {
       throw new Error(`${(err as Error).message}\n--- server output ---\n${output}`, { cause: err });

@@ -7,7 +7,9 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { MICRO, Z, jsonLines, rawGet } from './helpers.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'];
@@ -21,15 +23,33 @@ async function exportOf(w: Workspace | { key: string }, dataset: string, query =
 /** A workspace with one of each record: an archived customer, a site, a job with custom fields and an estimate, feed events. */
 async function populated() {
   const w = await t.workspace();
-  const customer = (await w.api.post('/v1/client-accounts', { name: 'Acme HOA', external_ref: 'crm-1', email: 'a@acme.test' })).body.data;
+  const customer = (
+    await w.api.post('/v1/client-accounts', { name: 'Acme HOA', external_ref: 'crm-1', email: 'a@acme.test' })
+  ).body.data;
   await w.api.patch(`/v1/client-accounts/${customer.id}`, { archived: true });
-  const site = (await w.api.post('/v1/locations', { address: '12 Main St', name: 'Main lot', client_account_id: customer.id })).body.data;
-  const job = (await w.api.post('/v1/jobs', { name: 'Sealcoat Main lot', address: '12 Main St', client_account_id: customer.id })).body.data;
-  await t.database.db.updateTable('jobs').set({ custom_fields: JSON.stringify({ gate_code: '1234', lots: 2 }) })
-    .where('id', '=', job.id).execute();
+  const site = (
+    await w.api.post('/v1/locations', { address: '12 Main St', name: 'Main lot', client_account_id: customer.id })
+  ).body.data;
+  const job = (
+    await w.api.post('/v1/jobs', { name: 'Sealcoat Main lot', address: '12 Main St', client_account_id: customer.id })
+  ).body.data;
+  await t.database.db
+    .updateTable('jobs')
+    .set({ custom_fields: JSON.stringify({ gate_code: '1234', lots: 2 }) })
+    .where('id', '=', job.id)
+    .execute();
   expect((await w.api.post(`/v1/jobs/${job.id}/move`, { status: 'won' })).status).toBe(200);
   const estimate = (await w.api.post('/v1/estimates', { job_id: job.id })).body.data;
-  expect((await w.api.post(`/v1/estimates/${estimate.id}/line-items`, { name: 'Sealcoat', unit: 'SY', quantity: 900, unit_cost: 0.6 })).status).toBe(201);
+  expect(
+    (
+      await w.api.post(`/v1/estimates/${estimate.id}/line-items`, {
+        name: 'Sealcoat',
+        unit: 'SY',
+        quantity: 900,
+        unit_cost: 0.6,
+      })
+    ).status,
+  ).toBe(201);
   return { w, customer, site, job };
 }
 
@@ -46,8 +66,12 @@ describe('GET /v1/exports', () => {
     }
     const fields = Object.fromEntries(res.body.data.map((d: any) => [d.dataset, d.changed_since_fields]));
     expect(fields).toEqual({
-      customers: ['updated_at'], properties: ['updated_at'], jobs: ['updated_at'], estimates: ['updated_at'],
-      estimate_lines: ['estimate_updated_at'], events: ['occurred_at'],
+      customers: ['updated_at'],
+      properties: ['updated_at'],
+      jobs: ['updated_at'],
+      estimates: ['updated_at'],
+      estimate_lines: ['estimate_updated_at'],
+      events: ['occurred_at'],
     });
   });
 
@@ -59,7 +83,11 @@ describe('GET /v1/exports', () => {
     for (const path of ['/v1/exports', '/v1/exports/jobs.jsonl', '/v1/exports/jobs.jsonl.gz']) {
       const res = await t.as(key).get(path);
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ error: 'API key lacks job read permission', code: 'missing_permission', permission: 'read_jobs' });
+      expect(res.body).toMatchObject({
+        error: 'API key lacks job read permission',
+        code: 'missing_permission',
+        permission: 'read_jobs',
+      });
     }
   });
 });
@@ -70,21 +98,55 @@ describe('dataset rows', () => {
     const rows = await exportOf(w, 'customers');
     const read = (await w.api.get(`/v1/client-accounts/${customer.id}`)).body.data;
     expect(rows).toEqual([read]);
-    expect(Object.keys(rows[0]).sort()).toEqual(['address', 'archived_at', 'created_at', 'custom_fields', 'email', 'external_ref',
-      'id', 'name', 'notes', 'phone', 'updated_at']);
+    expect(Object.keys(rows[0]).sort()).toEqual([
+      'address',
+      'archived_at',
+      'created_at',
+      'custom_fields',
+      'email',
+      'external_ref',
+      'id',
+      'name',
+      'notes',
+      'phone',
+      'updated_at',
+    ]);
     expect(rows[0].archived_at).toMatch(Z);
   });
 
   it('properties: the spec row, with latitude, longitude, property_type and pci null until they are stored', async () => {
     const { w, site, customer } = await populated();
     const rows = await exportOf(w, 'properties');
-    expect(rows).toEqual([{
-      id: site.id, name: 'Main lot', address: '12 Main St', external_ref: null, client_account_id: customer.id,
-      latitude: null, longitude: null, property_type: null, pci: null,
-      archived_at: null, created_at: site.created_at, updated_at: expect.stringMatching(Z),
-    }]);
-    expect(Object.keys(rows[0])).toEqual(['id', 'name', 'address', 'external_ref', 'client_account_id', 'latitude', 'longitude',
-      'property_type', 'pci', 'archived_at', 'created_at', 'updated_at']);
+    expect(rows).toEqual([
+      {
+        id: site.id,
+        name: 'Main lot',
+        address: '12 Main St',
+        external_ref: null,
+        client_account_id: customer.id,
+        latitude: null,
+        longitude: null,
+        property_type: null,
+        pci: null,
+        archived_at: null,
+        created_at: site.created_at,
+        updated_at: expect.stringMatching(Z),
+      },
+    ]);
+    expect(Object.keys(rows[0])).toEqual([
+      'id',
+      'name',
+      'address',
+      'external_ref',
+      'client_account_id',
+      'latitude',
+      'longitude',
+      'property_type',
+      'pci',
+      'archived_at',
+      'created_at',
+      'updated_at',
+    ]);
   });
 
   it('jobs: the job object of GET /v1/jobs/{id}, custom_fields included', async () => {
@@ -100,21 +162,48 @@ describe('dataset rows', () => {
   it('events: the feed events only, entity flat, occurred_at in Z form, data as an object', async () => {
     const { w, job } = await populated();
     const rows = await exportOf(w, 'events');
-    const feed = await t.database.db.selectFrom('events').selectAll().where('firm_id', '=', w.firmId)
-      .where('in_feed', '=', 1).orderBy('id').execute();
+    const feed = await t.database.db
+      .selectFrom('events')
+      .selectAll()
+      .where('firm_id', '=', w.firmId)
+      .where('in_feed', '=', 1)
+      .orderBy('id')
+      .execute();
     expect(feed.length).toBeGreaterThanOrEqual(3);
     expect(rows.map((r) => r.id)).toEqual(feed.map((e) => e.id));
     for (const [i, r] of rows.entries()) {
-      expect(Object.keys(r)).toEqual(['id', 'event_id', 'event_type', 'occurred_at', 'entity_type', 'entity_id', 'job_id', 'data']);
+      expect(Object.keys(r)).toEqual([
+        'id',
+        'event_id',
+        'event_type',
+        'occurred_at',
+        'entity_type',
+        'entity_id',
+        'job_id',
+        'data',
+      ]);
       expect(r).toEqual({
-        id: feed[i].id, event_id: feed[i].event_id, event_type: feed[i].event_type, occurred_at: feed[i].occurred_at.slice(0, 19) + 'Z',
-        entity_type: feed[i].entity_type, entity_id: feed[i].entity_id, job_id: feed[i].job_id, data: JSON.parse(feed[i].data),
+        id: feed[i].id,
+        event_id: feed[i].event_id,
+        event_type: feed[i].event_type,
+        occurred_at: feed[i].occurred_at.slice(0, 19) + 'Z',
+        entity_type: feed[i].entity_type,
+        entity_id: feed[i].entity_id,
+        job_id: feed[i].job_id,
+        data: JSON.parse(feed[i].data),
       });
     }
-    expect(rows.map((r) => r.event_type)).toEqual(expect.arrayContaining(['job_created', 'job_status_changed', 'job_won']));
+    expect(rows.map((r) => r.event_type)).toEqual(
+      expect.arrayContaining(['job_created', 'job_status_changed', 'job_won']),
+    );
     expect(rows.every((r) => r.job_id === job.id)).toBe(true);
     // Webhook-only events (in_feed = 0) stay out.
-    const webhookOnly = await t.database.db.selectFrom('events').select('id').where('firm_id', '=', w.firmId).where('in_feed', '=', 0).execute();
+    const webhookOnly = await t.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('firm_id', '=', w.firmId)
+      .where('in_feed', '=', 0)
+      .execute();
     expect(webhookOnly.length).toBeGreaterThan(0);
     expect(rows.map((r) => r.id)).not.toEqual(expect.arrayContaining([webhookOnly[0].id]));
   });
@@ -156,7 +245,8 @@ describe('updated_after', () => {
   it('keeps rows whose changed-since field is strictly later; any ISO 8601 form is accepted', async () => {
     const w = await t.workspace();
     const ids: number[] = [];
-    for (const name of ['Old', 'Middle', 'New']) ids.push((await w.api.post('/v1/client-accounts', { name })).body.data.id);
+    for (const name of ['Old', 'Middle', 'New'])
+      ids.push((await w.api.post('/v1/client-accounts', { name })).body.data.id);
     const stamps = ['2026-01-01T00:00:00.000000', '2026-02-01T12:00:00.000000', '2026-03-01T00:00:00.000000'];
     for (const [i, id] of ids.entries()) {
       await t.database.db.updateTable('client_accounts').set({ updated_at: stamps[i] }).where('id', '=', id).execute();
@@ -167,7 +257,10 @@ describe('updated_after', () => {
     expect(await names('?updated_after=2026-02-01')).toEqual(['Middle', 'New']);
     expect(await names('?updated_after=2026-02-01T06:59:59-05:00')).toEqual(['Middle', 'New']);
     expect(await names('?updated_after=2026-02-01T07:00:00-05:00')).toEqual(['New']);
-    expect(await names(`?updated_after=${encodeURIComponent('2026-02-01T12:59:59.999+01:00')}`)).toEqual(['Middle', 'New']);
+    expect(await names(`?updated_after=${encodeURIComponent('2026-02-01T12:59:59.999+01:00')}`)).toEqual([
+      'Middle',
+      'New',
+    ]);
     expect(await names('?updated_after=2027-01-01T00:00:00Z')).toEqual([]);
     expect(await names('?updated_after=2020-01-01')).toEqual(['Old', 'Middle', 'New']);
   });
@@ -189,23 +282,35 @@ describe('updated_after', () => {
     const w = await t.workspace();
     const s1 = (await w.api.post('/v1/locations', { address: '1 Elm St' })).body.data;
     const s2 = (await w.api.post('/v1/locations', { address: '2 Elm St' })).body.data;
-    await t.database.db.updateTable('locations').set({ updated_at: '2025-06-01T00:00:00.000000' }).where('id', '=', s1.id).execute();
+    await t.database.db
+      .updateTable('locations')
+      .set({ updated_at: '2025-06-01T00:00:00.000000' })
+      .where('id', '=', s1.id)
+      .execute();
     expect((await exportOf(w, 'properties', '?updated_after=2026-01-01')).map((r) => r.id)).toEqual([s2.id]);
 
     await w.api.post('/v1/jobs', { name: 'Old job' });
     await w.api.post('/v1/jobs', { name: 'New job' });
     const events = await exportOf(w, 'events');
     expect(events.length).toBe(2);
-    await t.database.db.updateTable('events').set({ occurred_at: '2025-06-01T00:00:00.000000' }).where('id', '=', events[0].id).execute();
+    await t.database.db
+      .updateTable('events')
+      .set({ occurred_at: '2025-06-01T00:00:00.000000' })
+      .where('id', '=', events[0].id)
+      .execute();
     expect((await exportOf(w, 'events', '?updated_after=2026-01-01')).map((r) => r.id)).toEqual([events[1].id]);
   });
 
-  it('an invalid updated_after is the list endpoints\' 400', async () => {
+  it("an invalid updated_after is the list endpoints' 400", async () => {
     const w = await t.workspace();
     for (const bad of ['yesterday', '2026-13-01', '2026-02-30T00:00:00Z']) {
       const res = await w.api.get(`/v1/exports/jobs.jsonl?updated_after=${bad}`);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'updated_after must be an ISO 8601 timestamp', code: 'invalid_updated_after', field: 'updated_after' });
+      expect(res.body).toEqual({
+        error: 'updated_after must be an ISO 8601 timestamp',
+        code: 'invalid_updated_after',
+        field: 'updated_after',
+      });
       expect(res.headers['x-service-export-watermark']).toBeUndefined();
     }
   });
@@ -233,7 +338,11 @@ describe('headers and gzip', () => {
   it('the watermark, sent back as updated_after, returns what changed since (the sync recipe)', async () => {
     const w = await t.workspace();
     const early = (await w.api.post('/v1/jobs', { name: 'Early' })).body.data;
-    await t.database.db.updateTable('jobs').set({ updated_at: '2026-01-01T00:00:00.000000' }).where('id', '=', early.id).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ updated_at: '2026-01-01T00:00:00.000000' })
+      .where('id', '=', early.id)
+      .execute();
     const full = await rawGet(t, '/v1/exports/jobs.jsonl', w.key);
     expect(jsonLines(full.bytes).length).toBe(1);
     const later = (await w.api.post('/v1/jobs', { name: 'Later' })).body.data;
@@ -266,15 +375,25 @@ describe('errors', () => {
       const res = await w.api.get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({
-        error: 'Unknown dataset', message: expect.any(String), code: 'unknown_dataset', datasets: DATASETS,
+        error: 'Unknown dataset',
+        message: expect.any(String),
+        code: 'unknown_dataset',
+        datasets: DATASETS,
       });
     }
   });
 
-  it('any other name under /v1/exports is 404 with the spec\'s wording and a message naming our path', async () => {
+  it("any other name under /v1/exports is 404 with the spec's wording and a message naming our path", async () => {
     const w = await t.workspace();
-    for (const path of ['/v1/exports/jobs', '/v1/exports/jobs.csv', '/v1/exports/jobs.json', '/v1/exports/jobs.jsonl.zip',
-      '/v1/exports/jobs.parquet', '/v1/exports/files', '/v1/exports/.jsonl']) {
+    for (const path of [
+      '/v1/exports/jobs',
+      '/v1/exports/jobs.csv',
+      '/v1/exports/jobs.json',
+      '/v1/exports/jobs.jsonl.zip',
+      '/v1/exports/jobs.parquet',
+      '/v1/exports/files',
+      '/v1/exports/.jsonl',
+    ]) {
       const res = await w.api.get(path);
       expect(res.status, path).toBe(404);
       expect(res.body).toEqual({
@@ -291,7 +410,9 @@ describe('errors', () => {
   it('is refused with 402 once the subscription is canceled (past due too)', async () => {
     const { w } = await populated();
     for (const status of ['canceled', 'past_due']) {
-      expect((await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { subscription_status: status })).status).toBe(200);
+      expect((await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { subscription_status: status })).status).toBe(
+        200,
+      );
       for (const path of ['/v1/exports', '/v1/exports/jobs.jsonl', '/v1/exports/customers.jsonl.gz']) {
         const res = await w.api.get(path);
         expect(res.status).toBe(402);
@@ -310,7 +431,7 @@ describe('errors', () => {
 });
 
 describe('scope', () => {
-  it('never shows another workspace\'s rows', async () => {
+  it("never shows another workspace's rows", async () => {
     const a = await populated();
     const b = await populated();
     await insertJobs(t.database, b.w.firmId, b.w.ownerId, 1200);
@@ -331,7 +452,7 @@ describe('scope', () => {
     const own = (await w.api.post('/v1/jobs', { name: 'Crew job', assigned_to_user_id: crew.id })).body.data;
     const shared = (await w.api.post('/v1/jobs', { name: 'Shared job' })).body.data;
     await t.database.db.insertInto('job_assignees').values({ job_id: shared.id, user_id: crew.id }).execute();
-    await w.api.post('/v1/jobs', { name: 'Someone else\'s job' });
+    await w.api.post('/v1/jobs', { name: "Someone else's job" });
 
     const jobs = await exportOf(crew, 'jobs');
     expect(jobs.map((j) => j.id)).toEqual([own.id, shared.id]);
@@ -347,7 +468,10 @@ describe('scope', () => {
 
   it('partner keys name the workspace with firm_id in the query', async () => {
     const { w, job } = await populated();
-    const p = await t.admin.post('/admin/v1/partner-keys', { grants: [{ firm_id: w.firmId, user_id: w.ownerId }], permissions: ['read_jobs'] });
+    const p = await t.admin.post('/admin/v1/partner-keys', {
+      grants: [{ firm_id: w.firmId, user_id: w.ownerId }],
+      permissions: ['read_jobs'],
+    });
     expect(p.status).toBe(201);
     const partner = { key: p.body.data.key as string };
     const missing = await t.as(partner.key).get('/v1/exports/jobs.jsonl');
@@ -364,11 +488,14 @@ describe('scope', () => {
 });
 
 describe('rate limits', () => {
-  it('exports do not count toward the key\'s usage: they keep working while other calls get 429', async () => {
+  it("exports do not count toward the key's usage: they keep working while other calls get 429", async () => {
     const r = await startApp({ rateLimit: { max: 2, windowMs: 60_000 } });
     try {
       const res = await r.admin.post('/admin/v1/workspaces', {
-        name: 'Limited', plan: 'gold', subscription_status: 'active', owner: { name: 'O', email: 'o@limited.test' },
+        name: 'Limited',
+        plan: 'gold',
+        subscription_status: 'active',
+        owner: { name: 'O', email: 'o@limited.test' },
       });
       const key = await r.key(res.body.data.firm_id, res.body.data.owner_user_id);
       const api = r.as(key);

@@ -14,7 +14,11 @@ export interface RawReply {
 export async function rawGet(t: TestApp, url: string, key?: string): Promise<RawReply> {
   const res = await t.app.inject({ method: 'GET', url, headers: key ? { 'x-api-key': key } : {} });
   let json: unknown = null;
-  try { json = JSON.parse(res.body); } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.statusCode, headers: res.headers as Record<string, unknown>, bytes: res.rawPayload, json };
 }
 
@@ -23,7 +27,10 @@ export function jsonLines(text: string | Buffer): any[] {
   const s = text.toString('utf8');
   if (s === '') return [];
   if (!s.endsWith('\n')) throw new Error('JSON Lines body does not end with a newline');
-  return s.slice(0, -1).split('\n').map((line) => JSON.parse(line));
+  return s
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 /** The entries of a ZIP, by name, in archive order. */
@@ -39,7 +46,10 @@ export async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
         const parts: Buffer[] = [];
         stream.on('data', (b: Buffer) => parts.push(b));
         stream.on('error', reject);
-        stream.on('end', () => { out.set(entry.fileName, Buffer.concat(parts)); file.readEntry(); });
+        stream.on('end', () => {
+          out.set(entry.fileName, Buffer.concat(parts));
+          file.readEntry();
+        });
       });
     });
     file.readEntry();

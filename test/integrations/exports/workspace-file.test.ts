@@ -13,7 +13,9 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { Z, jsonLines, rawGet, unzip } from './helpers.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'];
@@ -27,7 +29,9 @@ function task(clock = new ManualClock(), dataDir = t.dataDir) {
 /** Runs the task until nothing is due (other test's exports may be queued too). */
 async function drain(clock = new ManualClock()) {
   const worker = task(clock);
-  while (await worker.sweep() > 0) { /* keep going */ }
+  while ((await worker.sweep()) > 0) {
+    /* keep going */
+  }
 }
 
 async function populated() {
@@ -50,7 +54,11 @@ function linkPath(downloadUrl: string): string {
 }
 
 function zipFiles(dir = t.dataDir): string[] {
-  try { return fs.readdirSync(path.join(dir, 'exports')); } catch { return []; }
+  try {
+    return fs.readdirSync(path.join(dir, 'exports'));
+  } catch {
+    return [];
+  }
 }
 
 describe('POST /v1/exports', () => {
@@ -61,9 +69,18 @@ describe('POST /v1/exports', () => {
     expect(res.status).toBe(202);
     const f = res.body.data;
     expect(f).toEqual({
-      id: expect.any(Number), kind: 'workspace_data', status: 'pending', url: `/v1/exports/files/${f.id}`, download_url: null,
-      expires_at: expect.stringMatching(Z), size_bytes: null, row_counts: null, watermark: null, error: null,
-      created_at: expect.stringMatching(Z), completed_at: null,
+      id: expect.any(Number),
+      kind: 'workspace_data',
+      status: 'pending',
+      url: `/v1/exports/files/${f.id}`,
+      download_url: null,
+      expires_at: expect.stringMatching(Z),
+      size_bytes: null,
+      row_counts: null,
+      watermark: null,
+      error: null,
+      created_at: expect.stringMatching(Z),
+      completed_at: null,
     });
     expect(res.headers.location).toBe(f.url);
     expect(Date.parse(f.expires_at) - Date.parse(f.created_at)).toBe(DAY_MS);
@@ -75,11 +92,19 @@ describe('POST /v1/exports', () => {
 
   it('refuses other kinds, other fields and missing kind with 400', async () => {
     const w = await t.workspace();
-    const costOut = await w.api.post('/v1/exports', { kind: 'job_cost_out', job_id: 1, from: '2026-01-01', to: '2026-02-01' });
+    const costOut = await w.api.post('/v1/exports', {
+      kind: 'job_cost_out',
+      job_id: 1,
+      from: '2026-01-01',
+      to: '2026-02-01',
+    });
     expect(costOut.status).toBe(400);
     expect(costOut.body).toEqual({
-      error: 'kind must be one of workspace_data', message: expect.stringContaining('job costing'),
-      code: 'invalid_request', field: 'kind', kinds: ['workspace_data'],
+      error: 'kind must be one of workspace_data',
+      message: expect.stringContaining('job costing'),
+      code: 'invalid_request',
+      field: 'kind',
+      kinds: ['workspace_data'],
     });
     const csv = await w.api.post('/v1/exports', { kind: 'csv' });
     expect(csv.status).toBe(400);
@@ -95,7 +120,11 @@ describe('POST /v1/exports', () => {
     expect(unknown.body).toMatchObject({ error: 'Unknown field: format', code: 'unknown_fields', fields: ['format'] });
     const jobId = await w.api.post('/v1/exports', { kind: 'workspace_data', job_id: 5, to: '2026-01-01' });
     expect(jobId.status).toBe(400);
-    expect(jobId.body).toMatchObject({ error: 'Unknown fields: job_id, to', code: 'unknown_fields', fields: ['job_id', 'to'] });
+    expect(jobId.body).toMatchObject({
+      error: 'Unknown fields: job_id, to',
+      code: 'unknown_fields',
+      fields: ['job_id', 'to'],
+    });
     const badJson = await w.api.post('/v1/exports', '{"kind":');
     expect(badJson.status).toBe(400);
     const noBody = await t.app.inject({ method: 'POST', url: '/v1/exports', headers: { 'x-api-key': w.key } });
@@ -120,7 +149,10 @@ describe('POST /v1/exports', () => {
     for (let i = 0; i < 3; i++) await requestFile(w);
     const fourth = await w.api.post('/v1/exports', { kind: 'workspace_data' });
     expect(fourth.status).toBe(429);
-    expect(fourth.body).toMatchObject({ error: 'Workspace already has 3 exports being built', code: 'exports_in_progress' });
+    expect(fourth.body).toMatchObject({
+      error: 'Workspace already has 3 exports being built',
+      code: 'exports_in_progress',
+    });
     // Another workspace is not held back.
     await requestFile(await t.workspace());
     expect(await task().sweep()).toBe(1);
@@ -142,9 +174,20 @@ describe('building, polling and downloading', () => {
 
     const poll = (await w.api.get(f.url)).body.data;
     expect(poll).toEqual({
-      ...f, status: 'ready', download_url: expect.stringMatching(/^http:\/\/localhost(:\d+)?\/v1\/export-downloads\/[A-Za-z0-9_-]{43}$/),
-      size_bytes: expect.any(Number), row_counts: { customers: 1, properties: 1, jobs: 2101, estimates: 0, estimate_lines: 0, events: expect.any(Number) },
-      watermark: expect.stringMatching(Z), completed_at: expect.stringMatching(Z),
+      ...f,
+      status: 'ready',
+      download_url: expect.stringMatching(/^http:\/\/localhost(:\d+)?\/v1\/export-downloads\/[A-Za-z0-9_-]{43}$/),
+      size_bytes: expect.any(Number),
+      row_counts: {
+        customers: 1,
+        properties: 1,
+        jobs: 2101,
+        estimates: 0,
+        estimate_lines: 0,
+        events: expect.any(Number),
+      },
+      watermark: expect.stringMatching(Z),
+      completed_at: expect.stringMatching(Z),
     });
     expect(Date.parse(poll.watermark)).toBeLessThanOrEqual(clock.now() - 60_000);
     expect(Date.parse(poll.watermark)).toBeGreaterThan(clock.now() - 62_000);
@@ -164,7 +207,9 @@ describe('building, polling and downloading', () => {
       expect(jsonLines(stream.bytes).length).toBe(poll.row_counts[d]);
     }
     // Nothing but the finished file is left in the data directory.
-    expect(zipFiles().filter((n) => n.startsWith(`${f.id}-`))).toEqual([expect.stringMatching(/^\d+-[0-9a-f]{24}\.zip$/)]);
+    expect(zipFiles().filter((n) => n.startsWith(`${f.id}-`))).toEqual([
+      expect.stringMatching(/^\d+-[0-9a-f]{24}\.zip$/),
+    ]);
   });
 
   it('a ready export has one link, shown on every read (one row, however often it is polled); a made-up one is 404', async () => {
@@ -180,7 +225,11 @@ describe('building, polling and downloading', () => {
     const b = await rawGet(t, linkPath(first));
     expect(a.status).toBe(200);
     expect(b.bytes.equals(a.bytes)).toBe(true);
-    const stored = await t.database.db.selectFrom('export_file_links').select('token_hash').where('export_file_id', '=', f.id).execute();
+    const stored = await t.database.db
+      .selectFrom('export_file_links')
+      .select('token_hash')
+      .where('export_file_id', '=', f.id)
+      .execute();
     expect(stored.length).toBe(1);
     // Downloads are looked up by the token's hash, never by the token itself.
     expect(first.includes(stored[0]!.token_hash)).toBe(false);
@@ -192,7 +241,7 @@ describe('building, polling and downloading', () => {
     }
   });
 
-  it('another workspace\'s export is 404, as is a missing one', async () => {
+  it("another workspace's export is 404, as is a missing one", async () => {
     const a = await t.workspace();
     const b = await t.workspace();
     const f = await requestFile(a);
@@ -221,13 +270,18 @@ describe('building, polling and downloading', () => {
     // The owner sees every export of the workspace, and the full data in their own.
     expect((await w.api.get(crewFile.url)).status).toBe(200);
     const ownerPoll = (await w.api.get(ownerFile.url)).body.data;
-    const ownerJobs = jsonLines((await unzip((await rawGet(t, linkPath(ownerPoll.download_url))).bytes)).get('jobs.jsonl')!);
+    const ownerJobs = jsonLines(
+      (await unzip((await rawGet(t, linkPath(ownerPoll.download_url))).bytes)).get('jobs.jsonl')!,
+    );
     expect(ownerJobs.map((j) => j.id)).toEqual([job.id, own.id]);
   });
 
   it('partner keys request and poll with firm_id', async () => {
     const { w } = await populated();
-    const p = await t.admin.post('/admin/v1/partner-keys', { grants: [{ firm_id: w.firmId, user_id: w.ownerId }], permissions: ['read_jobs'] });
+    const p = await t.admin.post('/admin/v1/partner-keys', {
+      grants: [{ firm_id: w.firmId, user_id: w.ownerId }],
+      permissions: ['read_jobs'],
+    });
     const partner = t.as(p.body.data.key);
     const res = await partner.post('/v1/exports', { kind: 'workspace_data', firm_id: w.firmId });
     expect(res.status).toBe(202);
@@ -258,9 +312,18 @@ describe('link lifetime and billing', () => {
     expect(zipFiles()).not.toContain(fileName);
     const gone = await t.anon.get(linkPath(ready.download_url));
     expect(gone.status).toBe(410);
-    expect(gone.body).toEqual({ error: 'Export expired', message: expect.stringContaining('24 hours'), expired_at: f.expires_at });
+    expect(gone.body).toEqual({
+      error: 'Export expired',
+      message: expect.stringContaining('24 hours'),
+      expired_at: f.expires_at,
+    });
     const poll = (await w.api.get(f.url)).body.data;
-    expect(poll).toMatchObject({ status: 'expired', download_url: null, size_bytes: ready.size_bytes, row_counts: ready.row_counts });
+    expect(poll).toMatchObject({
+      status: 'expired',
+      download_url: null,
+      size_bytes: ready.size_bytes,
+      row_counts: ready.row_counts,
+    });
   });
 
   it('is expired at expires_at even before the sweep has run', async () => {
@@ -269,7 +332,11 @@ describe('link lifetime and billing', () => {
     const f = await requestFile(w);
     await drain();
     const link = (await w.api.get(f.url)).body.data.download_url;
-    await t.database.db.updateTable('export_files').set({ expires_at: '2020-01-01T00:00:00.000000' }).where('id', '=', f.id).execute();
+    await t.database.db
+      .updateTable('export_files')
+      .set({ expires_at: '2020-01-01T00:00:00.000000' })
+      .where('id', '=', f.id)
+      .execute();
     expect((await t.anon.get(linkPath(link))).status).toBe(410);
     expect((await w.api.get(f.url)).body.data).toMatchObject({ status: 'expired', download_url: null });
   });
@@ -281,7 +348,12 @@ describe('link lifetime and billing', () => {
     const clock = new ManualClock(Date.now() + DAY_MS + 1000);
     expect(await task(clock).sweep()).toBeGreaterThanOrEqual(1);
     const poll = (await w.api.get(f.url)).body.data;
-    expect(poll).toMatchObject({ status: 'expired', download_url: null, size_bytes: null, error: 'Not built before it expired' });
+    expect(poll).toMatchObject({
+      status: 'expired',
+      download_url: null,
+      size_bytes: null,
+      error: 'Not built before it expired',
+    });
   });
 
   it('the keyless link is refused with 402 once the workspace is canceled', async () => {
@@ -304,7 +376,11 @@ describe('link lifetime and billing', () => {
     await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { subscription_status: 'canceled' });
     expect(await task().sweep()).toBe(1);
     await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { subscription_status: 'active' });
-    expect((await w.api.get(f.url)).body.data).toMatchObject({ status: 'failed', error: 'Workspace billing is past due or inactive', download_url: null });
+    expect((await w.api.get(f.url)).body.data).toMatchObject({
+      status: 'failed',
+      error: 'Workspace billing is past due or inactive',
+      download_url: null,
+    });
   });
 });
 
@@ -321,7 +397,9 @@ describe('failures and crashes', () => {
       const worker = task(clock, broken);
       await expect(worker.sweep()).rejects.toThrow(`workspace export ${f.id}, attempt 1`);
       expect((await w.api.get(f.url)).body.data).toMatchObject({
-        status: 'pending', error: 'Building the export failed (attempt 1 of 3); it will be tried again', download_url: null,
+        status: 'pending',
+        error: 'Building the export failed (attempt 1 of 3); it will be tried again',
+        download_url: null,
       });
       expect(await worker.sweep()).toBe(0);
       clock.advance(61_000);
@@ -329,7 +407,12 @@ describe('failures and crashes', () => {
       clock.advance(61_000);
       await expect(worker.sweep()).rejects.toThrow('attempt 3');
       const failed = (await w.api.get(f.url)).body.data;
-      expect(failed).toMatchObject({ status: 'failed', error: 'Building the export failed 3 times', download_url: null, completed_at: expect.stringMatching(Z) });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        error: 'Building the export failed 3 times',
+        download_url: null,
+        completed_at: expect.stringMatching(Z),
+      });
       clock.advance(61_000);
       expect(await worker.sweep()).toBe(0);
     } finally {
@@ -343,9 +426,15 @@ describe('failures and crashes', () => {
     const f = await requestFile(w);
     // What a killed worker leaves: the export claimed under its lease, and a half-written file.
     const clock = new ManualClock();
-    await t.database.db.updateTable('export_files').set({
-      attempts: 1, lease_token: 'dead'.repeat(6), locked_until: storedAt(clock.now() + LEASE_MS),
-    }).where('id', '=', f.id).execute();
+    await t.database.db
+      .updateTable('export_files')
+      .set({
+        attempts: 1,
+        lease_token: 'dead'.repeat(6),
+        locked_until: storedAt(clock.now() + LEASE_MS),
+      })
+      .where('id', '=', f.id)
+      .execute();
     fs.mkdirSync(path.join(t.dataDir, 'exports'), { recursive: true });
     const partial = path.join(t.dataDir, 'exports', `${f.id}-${'dead'.repeat(6)}.zip.partial`);
     fs.writeFileSync(partial, 'PK\u0003\u0004half a zip');
@@ -361,7 +450,11 @@ describe('failures and crashes', () => {
     expect(ready.status).toBe('ready');
     const entries = await unzip((await rawGet(t, linkPath(ready.download_url))).bytes);
     expect([...entries.keys()]).toEqual(DATASETS.map((d) => `${d}.jsonl`));
-    const attempts = await t.database.db.selectFrom('export_files').select('attempts').where('id', '=', f.id).executeTakeFirstOrThrow();
+    const attempts = await t.database.db
+      .selectFrom('export_files')
+      .select('attempts')
+      .where('id', '=', f.id)
+      .executeTakeFirstOrThrow();
     expect(attempts.attempts).toBe(2);
   });
 
@@ -370,13 +463,19 @@ describe('failures and crashes', () => {
     const w = await t.workspace();
     const f = await requestFile(w);
     const clock = new ManualClock();
-    await t.database.db.updateTable('export_files').set({ attempts: 3, lease_token: 'x', locked_until: storedAt(clock.now() + LEASE_MS) })
-      .where('id', '=', f.id).execute();
+    await t.database.db
+      .updateTable('export_files')
+      .set({ attempts: 3, lease_token: 'x', locked_until: storedAt(clock.now() + LEASE_MS) })
+      .where('id', '=', f.id)
+      .execute();
     const worker = task(clock);
     expect(await worker.sweep()).toBe(0);
     clock.advance(LEASE_MS + 1);
     expect(await worker.sweep()).toBe(1);
-    expect((await w.api.get(f.url)).body.data).toMatchObject({ status: 'failed', error: 'The export build was interrupted 3 times' });
+    expect((await w.api.get(f.url)).body.data).toMatchObject({
+      status: 'failed',
+      error: 'The export build was interrupted 3 times',
+    });
   });
 
   it('a build that loses its lease (stalled past it, taken over) does not mark the export or keep its file', async () => {
@@ -386,9 +485,17 @@ describe('failures and crashes', () => {
     const f = await requestFile(w);
     const clock = new ManualClock();
     const slow = task(clock);
-    const leaseToken = async () => (await t.database.db.selectFrom('export_files').select('lease_token')
-      .where('id', '=', f.id).executeTakeFirstOrThrow()).lease_token;
-    const until = async (ok: () => Promise<boolean>) => { while (!await ok()) await new Promise((r) => setTimeout(r, 1)); };
+    const leaseToken = async () =>
+      (
+        await t.database.db
+          .selectFrom('export_files')
+          .select('lease_token')
+          .where('id', '=', f.id)
+          .executeTakeFirstOrThrow()
+      ).lease_token;
+    const until = async (ok: () => Promise<boolean>) => {
+      while (!(await ok())) await new Promise((r) => setTimeout(r, 1));
+    };
     // The slow build claims the export and stalls (its clock stands still, so it does not renew);
     // another worker, whose clock is past the lease, takes the export over.
     const sweeping = slow.sweep();
@@ -406,7 +513,11 @@ describe('failures and crashes', () => {
     const files = zipFiles().filter((n) => n.startsWith(`${f.id}-`));
     expect(files.length).toBe(1);
     // The file served is the takeover's, not the stalled build's.
-    const row = await t.database.db.selectFrom('export_files').select('file_name').where('id', '=', f.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('export_files')
+      .select('file_name')
+      .where('id', '=', f.id)
+      .executeTakeFirstOrThrow();
     expect(files).toEqual([row.file_name]);
     expect(row.file_name!.startsWith(`${f.id}-${slowToken}`)).toBe(false);
     const entries = await unzip((await rawGet(t, linkPath(ready.download_url))).bytes);

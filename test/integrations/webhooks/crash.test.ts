@@ -75,7 +75,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts `groundwork serve` and resolves once it listens. */
-async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string }> {
+async function startServer(
+  port: number,
+  extraEnv: Record<string, string> = {},
+): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
     cwd: root,
     env: {
@@ -102,11 +105,17 @@ async function startServer(port: number, extraEnv: Record<string, string> = {}):
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/Groundwork is serving/.test(output)) { clearTimeout(timer); resolve(); }
+      if (/Groundwork is serving/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`serve exited ${code ?? signal}:\n${output}`)); });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited ${code ?? signal}:\n${output}`));
+    });
   });
   child.removeAllListeners('exit');
   return { child, output: () => output };
@@ -125,16 +134,22 @@ async function call(base: string, method: string, url: string, headers: Record<s
   });
   const text = await res.text();
   let parsed: any = text;
-  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, body: parsed };
 }
 
 /** Runs `work` over `items` with at most `n` at once. */
 async function pool<T>(items: T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 describe('webhook delivery across a crash of the server', () => {
@@ -163,18 +178,27 @@ describe('webhook delivery across a crash of the server', () => {
     const base1 = `http://127.0.0.1:${port1}`;
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const ws = await call(base1, 'POST', '/admin/v1/workspaces', admin, {
-      name: 'Crash Paving', plan: 'gold', subscription_status: 'active', owner: { name: 'Cora Crash', email: 'cora@crash.example' },
+      name: 'Crash Paving',
+      plan: 'gold',
+      subscription_status: 'active',
+      owner: { name: 'Cora Crash', email: 'cora@crash.example' },
     });
     expect(ws.status, JSON.stringify(ws.body)).toBe(201);
     const { firm_id: firmId, owner_user_id: ownerId } = ws.body.data;
-    const keyRes = await call(base1, 'POST', `/admin/v1/workspaces/${firmId}/api-keys`, admin,
-      { user_id: ownerId, permissions: ['read_jobs', 'write_jobs'] });
+    const keyRes = await call(base1, 'POST', `/admin/v1/workspaces/${firmId}/api-keys`, admin, {
+      user_id: ownerId,
+      permissions: ['read_jobs', 'write_jobs'],
+    });
     expect(keyRes.status, JSON.stringify(keyRes.body)).toBe(201);
     const api = { 'x-api-key': keyRes.body.data.key as string };
 
     const subscriptionIds: number[] = [];
     for (const [i, eventType] of SUBSCRIPTIONS.entries()) {
-      const res = await call(base1, 'POST', '/v1/webhooks', api, { target_url: `${receiver.url}?s=${i}`, event_type: eventType, secret: `secret-${i}` });
+      const res = await call(base1, 'POST', '/v1/webhooks', api, {
+        target_url: `${receiver.url}?s=${i}`,
+        event_type: eventType,
+        secret: `secret-${i}`,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       subscriptionIds.push(res.body.data.id);
     }
@@ -184,7 +208,11 @@ describe('webhook delivery across a crash of the server', () => {
       const moved = await call(base, 'POST', `/v1/jobs/${created.body.data.id}/move`, api, { status: 'won' });
       if (moved.status !== 200) throw new Error(`move ${moved.status} ${JSON.stringify(moved.body)}`);
     };
-    await pool(Array.from({ length: JOBS }, (_, i) => `Crash Job ${i}`), 16, (name) => createAndWin(base1, name));
+    await pool(
+      Array.from({ length: JOBS }, (_, i) => `Crash Job ${i}`),
+      16,
+      (name) => createAndWin(base1, name),
+    );
     const queuedFirst = JOBS * DELIVERIES_PER_JOB;
     expect(answered.size).toBe(0);
     first.child.kill('SIGTERM');
@@ -229,7 +257,8 @@ describe('webhook delivery across a crash of the server', () => {
       const res = await call(base3, 'GET', '/v1/webhooks/deliveries?status=pending&limit=1', api);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       if (res.body.pagination.total === 0) break;
-      if (Date.now() > doneBy) throw new Error(`still ${res.body.pagination.total} pending deliveries\n${third.output()}`);
+      if (Date.now() > doneBy)
+        throw new Error(`still ${res.body.pagination.total} pending deliveries\n${third.output()}`);
       await sleep(200);
     }
     const doneAfterMs = Date.now() - killedAt;
@@ -239,12 +268,32 @@ describe('webhook delivery across a crash of the server', () => {
     // ---- the database, read directly once the server is gone --------------------------------
     const database = openDatabase(databaseUrl);
     try {
-      const jobs = await database.db.selectFrom('jobs').select(['id', 'status']).where('firm_id', '=', firmId).execute();
-      const deliveries = await database.db.selectFrom('webhook_deliveries')
-        .select(['id', 'subscription_id', 'event_id', 'event_type', 'status', 'attempts', 'delivered_at', 'locked_until'])
-        .where('firm_id', '=', firmId).orderBy('id').execute();
-      const attempts = await database.db.selectFrom('webhook_attempts')
-        .select(['delivery_id', 'number', 'delivery_uuid', 'response_status', 'error']).orderBy('delivery_id').orderBy('number').execute();
+      const jobs = await database.db
+        .selectFrom('jobs')
+        .select(['id', 'status'])
+        .where('firm_id', '=', firmId)
+        .execute();
+      const deliveries = await database.db
+        .selectFrom('webhook_deliveries')
+        .select([
+          'id',
+          'subscription_id',
+          'event_id',
+          'event_type',
+          'status',
+          'attempts',
+          'delivered_at',
+          'locked_until',
+        ])
+        .where('firm_id', '=', firmId)
+        .orderBy('id')
+        .execute();
+      const attempts = await database.db
+        .selectFrom('webhook_attempts')
+        .select(['delivery_id', 'number', 'delivery_uuid', 'response_status', 'error'])
+        .orderBy('delivery_id')
+        .orderBy('number')
+        .execute();
 
       // Every job that exists queued its deliveries, exactly once per (subscription, event): two
       // for job_created, five more when its move to won committed (even if the reply was lost).
@@ -254,7 +303,14 @@ describe('webhook delivery across a crash of the server', () => {
       expect(deliveries).toHaveLength(expectedDeliveries);
       expect(new Set(deliveries.map((d) => `${d.subscription_id} ${d.event_id}`)).size).toBe(expectedDeliveries);
       const perSubscription = (i: number) => deliveries.filter((d) => d.subscription_id === subscriptionIds[i]).length;
-      expect(SUBSCRIPTIONS.map((_, i) => perSubscription(i))).toEqual([jobs.length + won, jobs.length, won, won, won, won]);
+      expect(SUBSCRIPTIONS.map((_, i) => perSubscription(i))).toEqual([
+        jobs.length + won,
+        jobs.length,
+        won,
+        won,
+        won,
+        won,
+      ]);
 
       // None is left pending (or failed: the receiver never refused one).
       const byStatus = new Map<string, number>();
@@ -271,7 +327,10 @@ describe('webhook delivery across a crash of the server', () => {
       for (const d of deliveries) {
         const log = attemptsOf.get(d.id) ?? [];
         // Attempts are numbered 1..n, n being the delivery's count.
-        expect(log.map((a) => a.number), `delivery ${d.id}`).toEqual(Array.from({ length: d.attempts }, (_, i) => i + 1));
+        expect(
+          log.map((a) => a.number),
+          `delivery ${d.id}`,
+        ).toEqual(Array.from({ length: d.attempts }, (_, i) => i + 1));
         const last = log.at(-1);
         expect(last, `delivery ${d.id} has no attempt`).toBeDefined();
         expect(last!.response_status, `delivery ${d.id}`).toBe(200);
@@ -281,7 +340,9 @@ describe('webhook delivery across a crash of the server', () => {
         if (!answered.has(last!.delivery_uuid)) missingFromReceiver.push(`${d.id}:${last!.delivery_uuid}`);
       }
       expect(missingFromReceiver, 'deliveries marked succeeded without a 2xx from the receiver').toEqual([]);
-      const notAnswered = attempts.filter((a) => a.response_status !== null && a.response_status < 300 && !answered.has(a.delivery_uuid));
+      const notAnswered = attempts.filter(
+        (a) => a.response_status !== null && a.response_status < 300 && !answered.has(a.delivery_uuid),
+      );
       expect(notAnswered, 'attempts recorded as 2xx that the receiver never answered').toEqual([]);
 
       // Every queued delivery's event reached the receiver: by event_id in the bodies received ...
@@ -299,10 +360,12 @@ describe('webhook delivery across a crash of the server', () => {
       const lostWithProcess = [...answered].filter((u) => !recorded.has(u));
       expect(lostWithProcess.length).toBeLessThanOrEqual(CONCURRENCY);
       expect(deliveries.filter((d) => d.attempts !== 1).map((d) => d.id)).toEqual([]);
-      console.log(`crash test (${baseUrl ? 'postgres' : 'sqlite'}): ${expectedDeliveries} deliveries for ${jobs.length} jobs ` +
-        `(${writesDuringRun2} jobs written during the crashed run); ${answeredBeforeKill} answered before SIGKILL; ` +
-        `${lostWithProcess.length} answered but lost with the process (sent again); all done ${doneAfterMs} ms after the kill; ` +
-        `receiver got ${receiver.received.length} requests`);
+      console.log(
+        `crash test (${baseUrl ? 'postgres' : 'sqlite'}): ${expectedDeliveries} deliveries for ${jobs.length} jobs ` +
+          `(${writesDuringRun2} jobs written during the crashed run); ${answeredBeforeKill} answered before SIGKILL; ` +
+          `${lostWithProcess.length} answered but lost with the process (sent again); all done ${doneAfterMs} ms after the kill; ` +
+          `receiver got ${receiver.received.length} requests`,
+      );
     } finally {
       await database.close();
     }

@@ -4,13 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import type { Receiver } from '#test/helpers/receiver.ts';
 import {
-  DELIVERY_KEYS, UUID, Z, deliveryDetail, deliveriesOf, feedOf, move, sorted, subscribe,
+  DELIVERY_KEYS,
+  UUID,
+  Z,
+  deliveryDetail,
+  deliveriesOf,
+  feedOf,
+  move,
+  sorted,
+  subscribe,
   perTest,
 } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const { receiver, worker } = perTest(() => t);
@@ -43,10 +53,22 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect(rows.map((d: any) => d.webhook_id)).toEqual([all.id, star.id, star.id]);
     const won = rows[0];
     expect(won).toEqual({
-      id: expect.any(Number), webhook_id: all.id, event_id: expect.stringMatching(UUID), event_type: 'job_won',
-      status: 'pending', attempts: 0, max_attempts: 7, last_response_status: null, last_error: null, last_attempt_at: null,
-      next_attempt_at: expect.stringMatching(Z), delivered_at: null, redelivery_of: null, target_url: all.target_url,
-      created_at: expect.stringMatching(Z), updated_at: expect.stringMatching(Z),
+      id: expect.any(Number),
+      webhook_id: all.id,
+      event_id: expect.stringMatching(UUID),
+      event_type: 'job_won',
+      status: 'pending',
+      attempts: 0,
+      max_attempts: 7,
+      last_response_status: null,
+      last_error: null,
+      last_attempt_at: null,
+      next_attempt_at: expect.stringMatching(Z),
+      delivered_at: null,
+      redelivery_of: null,
+      target_url: all.target_url,
+      created_at: expect.stringMatching(Z),
+      updated_at: expect.stringMatching(Z),
     });
     const feed = await feedOf(w, `&job_id=${job.id}&event_type=job_won`);
     expect(won.event_id).toBe(feed[0].event_id);
@@ -61,10 +83,22 @@ describe('GET /v1/webhooks/deliveries', () => {
     await wk.drain();
     const [won] = await deliveriesOf(w, `&webhook_id=${all.id}`);
     expect(won).toEqual({
-      id: expect.any(Number), webhook_id: all.id, event_id: expect.stringMatching(UUID), event_type: 'job_won',
-      status: 'succeeded', attempts: 1, max_attempts: 7, last_response_status: 202, last_error: null,
-      last_attempt_at: expect.stringMatching(Z), next_attempt_at: null, delivered_at: expect.stringMatching(Z),
-      redelivery_of: null, target_url: all.target_url, created_at: expect.stringMatching(Z), updated_at: expect.stringMatching(Z),
+      id: expect.any(Number),
+      webhook_id: all.id,
+      event_id: expect.stringMatching(UUID),
+      event_type: 'job_won',
+      status: 'succeeded',
+      attempts: 1,
+      max_attempts: 7,
+      last_response_status: 202,
+      last_error: null,
+      last_attempt_at: expect.stringMatching(Z),
+      next_attempt_at: null,
+      delivered_at: expect.stringMatching(Z),
+      redelivery_of: null,
+      target_url: all.target_url,
+      created_at: expect.stringMatching(Z),
+      updated_at: expect.stringMatching(Z),
     });
   });
 
@@ -80,11 +114,18 @@ describe('GET /v1/webhooks/deliveries', () => {
     const everything = await deliveriesOf(w);
     expect(everything).toHaveLength(6);
     expect((await deliveriesOf(w, `&webhook_id=${all.id}`)).map((d) => d.event_type)).toEqual(['job_lost', 'job_won']);
-    expect((await deliveriesOf(w, `&webhook_id=${star.id}`)).map((d) => d.event_type))
-      .toEqual(['job_status_changed', 'job_created', 'job_status_changed', 'job_created']);
+    expect((await deliveriesOf(w, `&webhook_id=${star.id}`)).map((d) => d.event_type)).toEqual([
+      'job_status_changed',
+      'job_created',
+      'job_status_changed',
+      'job_created',
+    ]);
     const won = everything.find((d) => d.event_type === 'job_won');
     expect((await deliveriesOf(w, `&event_id=${won.event_id}`)).map((d) => d.id)).toEqual([won.id]);
-    expect((await deliveriesOf(w, '&event_type=job_created')).map((d) => d.event_type)).toEqual(['job_created', 'job_created']);
+    expect((await deliveriesOf(w, '&event_type=job_created')).map((d) => d.event_type)).toEqual([
+      'job_created',
+      'job_created',
+    ]);
     expect((await deliveriesOf(w, '&event_type=job_lost')).map((d) => d.status)).toEqual(['pending']);
     // A dotted alias names the same event.
     expect((await deliveriesOf(w, '&event_type=job.lost')).map((d) => d.event_type)).toEqual(['job_lost']);
@@ -92,7 +133,7 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect(await deliveriesOf(w, '&status=succeeded')).toHaveLength(5);
     expect(await deliveriesOf(w, '&status=failed')).toEqual([]);
     expect(await deliveriesOf(w, '&status=abandoned')).toEqual([]);
-    expect((await deliveriesOf(w, `&webhook_id=${star.id}&event_type=job_created&status=succeeded`))).toHaveLength(2);
+    expect(await deliveriesOf(w, `&webhook_id=${star.id}&event_type=job_created&status=succeeded`)).toHaveLength(2);
     expect(await deliveriesOf(w, `&webhook_id=${all.id}&event_type=job_created`)).toEqual([]);
     expect(await deliveriesOf(w, `&event_id=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`)).toEqual([]);
     const filtered = await w.api.get(`/v1/webhooks/deliveries?webhook_id=${star.id}`);
@@ -130,12 +171,15 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect(past.body).toEqual({ data: [], pagination: { total: 5, limit: 2, offset: 10 } });
   });
 
-  it('another workspace\'s deliveries are never listed, even filtered by its webhook_id or event_id', async () => {
+  it("another workspace's deliveries are never listed, even filtered by its webhook_id or event_id", async () => {
     const r = await receiver();
     const { w: theirs, all } = await populated(r);
     const mine = await t.workspace();
     const [theirWon] = await deliveriesOf(theirs, `&webhook_id=${all.id}`);
-    expect((await mine.api.get('/v1/webhooks/deliveries')).body).toEqual({ data: [], pagination: { total: 0, limit: 50, offset: 0 } });
+    expect((await mine.api.get('/v1/webhooks/deliveries')).body).toEqual({
+      data: [],
+      pagination: { total: 0, limit: 50, offset: 0 },
+    });
     expect(await deliveriesOf(mine, `&webhook_id=${all.id}`)).toEqual([]);
     expect(await deliveriesOf(mine, `&event_id=${theirWon.event_id}`)).toEqual([]);
     const detail = await mine.api.get(`/v1/webhooks/deliveries/${theirWon.id}`);
@@ -153,7 +197,11 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect((await ro.get(`/v1/webhooks/deliveries/${list.body.data[0].id}`)).status).toBe(200);
 
     const none = t.as(await t.key(w.firmId, w.ownerId, ['read_measurements']));
-    const expected = { error: 'API key lacks job read permission', code: 'missing_permission', permission: 'read_jobs' };
+    const expected = {
+      error: 'API key lacks job read permission',
+      code: 'missing_permission',
+      permission: 'read_jobs',
+    };
     const l = await none.get('/v1/webhooks/deliveries');
     expect(l.status).toBe(403);
     expect(l.body).toMatchObject(expected);
@@ -191,12 +239,32 @@ describe('GET /v1/webhooks/deliveries/{id}', () => {
     expect(Object.keys(d).sort()).toEqual([...DELIVERY_KEYS, 'attempt_log', 'payload'].sort());
     const { attempt_log, payload, ...rest } = d;
     expect(rest).toEqual(row);
-    expect(rest).toMatchObject({ webhook_id: s.id, status: 'succeeded', attempts: 2, last_response_status: 200, last_error: null });
+    expect(rest).toMatchObject({
+      webhook_id: s.id,
+      status: 'succeeded',
+      attempts: 2,
+      last_response_status: 200,
+      last_error: null,
+    });
     expect(attempt_log).toEqual([
-      { number: 1, delivery_uuid: r.received[0]!.headers['x-service-delivery'], target_url: r.url, attempted_at: expect.stringMatching(Z),
-        duration_ms: expect.any(Number), response_status: 503, error: expect.stringContaining('503') },
-      { number: 2, delivery_uuid: r.received[1]!.headers['x-service-delivery'], target_url: r.url, attempted_at: expect.stringMatching(Z),
-        duration_ms: expect.any(Number), response_status: 200, error: null },
+      {
+        number: 1,
+        delivery_uuid: r.received[0]!.headers['x-service-delivery'],
+        target_url: r.url,
+        attempted_at: expect.stringMatching(Z),
+        duration_ms: expect.any(Number),
+        response_status: 503,
+        error: expect.stringContaining('503'),
+      },
+      {
+        number: 2,
+        delivery_uuid: r.received[1]!.headers['x-service-delivery'],
+        target_url: r.url,
+        attempted_at: expect.stringMatching(Z),
+        duration_ms: expect.any(Number),
+        response_status: 200,
+        error: null,
+      },
     ]);
     expect(payload).toEqual(r.received[0]!.body);
     expect(JSON.stringify(payload)).toBe(r.received[0]!.raw);
@@ -210,7 +278,7 @@ describe('GET /v1/webhooks/deliveries/{id}', () => {
     expect((await w.api.get('/v1/webhooks/deliveries/abc')).status).toBe(404);
   });
 
-  it('a user who sees only their own jobs sees only those jobs\' deliveries', async () => {
+  it("a user who sees only their own jobs sees only those jobs' deliveries", async () => {
     const r = await receiver();
     const w = await t.workspace();
     const crew = await t.user(w.firmId, { role: 'member', sees_own_jobs_only: true }, ['read_jobs']);

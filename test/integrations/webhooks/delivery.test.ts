@@ -5,14 +5,24 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import type { Receiver } from '#test/helpers/receiver.ts';
 import { recordBusinessEvent } from '#events/record.ts';
 import {
-  UUID, addStages, deliveryDetail, deliveriesOf, feedOf, move, sorted, subscribe, verifyDelivery,
+  UUID,
+  addStages,
+  deliveryDetail,
+  deliveriesOf,
+  feedOf,
+  move,
+  sorted,
+  subscribe,
+  verifyDelivery,
   type TestWorker,
   perTest,
 } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const { receiver, worker } = perTest(() => t);
@@ -42,8 +52,11 @@ describe('headers', () => {
     expect(headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(Number(headers['content-length'])).toBe(Buffer.byteLength(raw, 'utf8'));
     // Only the service's own X- headers.
-    expect(Object.keys(headers).filter((h) => h.startsWith('x-')).sort())
-      .toEqual(['x-service-delivery', 'x-service-event', 'x-service-signature', 'x-service-timestamp']);
+    expect(
+      Object.keys(headers)
+        .filter((h) => h.startsWith('x-'))
+        .sort(),
+    ).toEqual(['x-service-delivery', 'x-service-event', 'x-service-signature', 'x-service-timestamp']);
     // X-Service-Delivery is the attempt's uuid in the log, not the event_id.
     expect(headers['x-service-delivery']).not.toBe(body.event_id);
     const [d] = await deliveriesOf(w);
@@ -134,7 +147,9 @@ describe('signature, checked the way a receiver would', () => {
     // A signature header in another form is refused.
     const sig = String(headers['x-service-signature']);
     expect(verifyDelivery('right-secret', { ...headers, 'x-service-signature': sig.toUpperCase() }, raw)).toBe(false);
-    expect(verifyDelivery('right-secret', { ...headers, 'x-service-signature': sig.slice('sha256='.length) }, raw)).toBe(false);
+    expect(
+      verifyDelivery('right-secret', { ...headers, 'x-service-signature': sig.slice('sha256='.length) }, raw),
+    ).toBe(false);
   });
 
   it('each subscription signs with its own secret', async () => {
@@ -173,10 +188,21 @@ describe('which subscription receives what', () => {
     expect((await w.api.patch(`/v1/jobs/${job.id}`, { status: 'lead', notes: 'and a note' })).status).toBe(200);
     await move(w, job.id, 'active');
     await wk.drain();
-    expect(status.received.map((x) => x.body.event_type)).toEqual(['job_status_changed', 'job_status_changed', 'job_status_changed']);
-    expect(status.received.map((x) => x.headers['x-service-event'])).toEqual(['job_status_changed', 'job_status_changed', 'job_status_changed']);
-    expect(sorted(status.received.map((x) => `${x.body.previous_status}>${x.body.current_status}`)))
-      .toEqual(['active>lead', 'lead>active', 'lead>active']);
+    expect(status.received.map((x) => x.body.event_type)).toEqual([
+      'job_status_changed',
+      'job_status_changed',
+      'job_status_changed',
+    ]);
+    expect(status.received.map((x) => x.headers['x-service-event'])).toEqual([
+      'job_status_changed',
+      'job_status_changed',
+      'job_status_changed',
+    ]);
+    expect(sorted(status.received.map((x) => `${x.body.previous_status}>${x.body.current_status}`))).toEqual([
+      'active>lead',
+      'lead>active',
+      'lead>active',
+    ]);
     for (const x of status.received) expect(x.body.status_changed).toBe(true);
     expect(updated.received).toEqual([]);
   });
@@ -194,7 +220,11 @@ describe('which subscription receives what', () => {
     expect(updated.received).toHaveLength(1);
     const body = updated.received[0]!.body;
     expect(body).toMatchObject({
-      event_type: 'job_updated', status_changed: false, previous_status: 'lead', current_status: 'lead', changed_fields: ['name'],
+      event_type: 'job_updated',
+      status_changed: false,
+      previous_status: 'lead',
+      current_status: 'lead',
+      changed_fields: ['name'],
     });
     expect(body.job.name).toBe('New Name');
     expect(updated.received[0]!.headers['x-service-event']).toBe('job_updated');
@@ -224,18 +254,30 @@ describe('which subscription receives what', () => {
     await move(w, job.id, 'done');
     const lostJob = await makeJob(w, { name: 'Star Lost' });
     await move(w, lostJob.id, 'dead');
-    await t.database.db.transaction().execute((trx) => recordBusinessEvent(trx, {
-      firmId: w.firmId, type: 'invoice_created', entity: { type: 'invoice', id: 7 },
-      data: { invoice_id: 7, doc_number: 'INV-7', amount_cents: 1000, status: 'open' },
-    }));
+    await t.database.db.transaction().execute((trx) =>
+      recordBusinessEvent(trx, {
+        firmId: w.firmId,
+        type: 'invoice_created',
+        entity: { type: 'invoice', id: 7 },
+        data: { invoice_id: 7, doc_number: 'INV-7', amount_cents: 1000, status: 'open' },
+      }),
+    );
     await wk.drain();
-    expect(eventsOf(star)).toEqual(sorted([
-      'job_created', 'job_updated', 'job_status_changed', 'job_status_changed', 'job_status_changed', 'job_created', 'job_status_changed',
-    ]));
+    expect(eventsOf(star)).toEqual(
+      sorted([
+        'job_created',
+        'job_updated',
+        'job_status_changed',
+        'job_status_changed',
+        'job_status_changed',
+        'job_created',
+        'job_status_changed',
+      ]),
+    );
     for (const x of star.received) expect(x.body.api_version).toBeUndefined();
   });
 
-  it('all receives job_won, job_lost, job_cancelled, job_completed; never job or proposal events, never the feed\'s raw job events', async () => {
+  it("all receives job_won, job_lost, job_cancelled, job_completed; never job or proposal events, never the feed's raw job events", async () => {
     const { w, wk } = await setup();
     const all = await receiver();
     await subscribe(w, { target_url: all.url, event_type: 'all' });
@@ -255,7 +297,11 @@ describe('which subscription receives what', () => {
     }
     // The feed holds raw job_created / job_status_changed too; none of those went out.
     const feed = await feedOf(w);
-    const rawIds = new Set(feed.filter((e) => e.event_type === 'job_created' || e.event_type === 'job_status_changed').map((e) => e.event_id));
+    const rawIds = new Set(
+      feed
+        .filter((e) => e.event_type === 'job_created' || e.event_type === 'job_status_changed')
+        .map((e) => e.event_id),
+    );
     expect(rawIds.size).toBeGreaterThan(0);
     for (const x of all.received) expect(rawIds.has(x.body.event_id)).toBe(false);
     // Every business event of the feed went out exactly once.
@@ -269,10 +315,19 @@ describe('which subscription receives what', () => {
     const star = await receiver('/star');
     await subscribe(w, { target_url: all.url, event_type: 'all' });
     await subscribe(w, { target_url: star.url, event_type: '*' });
-    for (const [type, entity] of [['estimate_created', 'estimate'], ['invoice_created', 'invoice'], ['payment_received', 'invoice']] as const) {
-      await t.database.db.transaction().execute((trx) => recordBusinessEvent(trx, {
-        firmId: w.firmId, type, entity: { type: entity, id: 3 }, data: { n: 1 },
-      }));
+    for (const [type, entity] of [
+      ['estimate_created', 'estimate'],
+      ['invoice_created', 'invoice'],
+      ['payment_received', 'invoice'],
+    ] as const) {
+      await t.database.db.transaction().execute((trx) =>
+        recordBusinessEvent(trx, {
+          firmId: w.firmId,
+          type,
+          entity: { type: entity, id: 3 },
+          data: { n: 1 },
+        }),
+      );
     }
     await wk.drain();
     expect(eventsOf(all)).toEqual(['estimate_created', 'invoice_created', 'payment_received']);
@@ -298,19 +353,33 @@ describe('which subscription receives what', () => {
     await move(w, b.id, 'lost');
     const c = await makeJob(w, { name: 'Specific C', status: 'won' });
     await move(w, c.id, 'done');
-    await t.database.db.transaction().execute((trx) => recordBusinessEvent(trx, {
-      firmId: w.firmId, type: 'invoice_created', entity: { type: 'invoice', id: 11 }, data: { invoice_id: 11 },
-    }));
-    await t.database.db.transaction().execute((trx) => recordBusinessEvent(trx, {
-      firmId: w.firmId, type: 'payment_received', entity: { type: 'invoice', id: 11 }, data: { invoice_id: 11 },
-    }));
+    await t.database.db.transaction().execute((trx) =>
+      recordBusinessEvent(trx, {
+        firmId: w.firmId,
+        type: 'invoice_created',
+        entity: { type: 'invoice', id: 11 },
+        data: { invoice_id: 11 },
+      }),
+    );
+    await t.database.db.transaction().execute((trx) =>
+      recordBusinessEvent(trx, {
+        firmId: w.firmId,
+        type: 'payment_received',
+        entity: { type: 'invoice', id: 11 },
+        data: { invoice_id: 11 },
+      }),
+    );
     await wk.drain();
     // a: won, cancelled; b: lost; c: won (created in won), completed (into done; already won, so no second job_won).
     expect(won.received.map((x) => x.body.event_type)).toEqual(['job_won', 'job_won']);
     expect(sorted(won.received.map((x) => x.body.job.name))).toEqual(['Specific A', 'Specific C']);
     expect(lost.received.map((x) => [x.body.event_type, x.body.job.name])).toEqual([['job_lost', 'Specific B']]);
-    expect(cancelled.received.map((x) => [x.body.event_type, x.body.job.name])).toEqual([['job_cancelled', 'Specific A']]);
-    expect(completed.received.map((x) => [x.body.event_type, x.body.job.name])).toEqual([['job_completed', 'Specific C']]);
+    expect(cancelled.received.map((x) => [x.body.event_type, x.body.job.name])).toEqual([
+      ['job_cancelled', 'Specific A'],
+    ]);
+    expect(completed.received.map((x) => [x.body.event_type, x.body.job.name])).toEqual([
+      ['job_completed', 'Specific C'],
+    ]);
     expect(invoice.received.map((x) => x.body.event_type)).toEqual(['invoice_created']);
   });
 
@@ -323,7 +392,11 @@ describe('which subscription receives what', () => {
     await move(w, job.id, 'won');
     await wk.drain();
     expect(created.received.map((x) => x.body.event_type)).toEqual(['job_created']);
-    expect(created.received[0]!.body).toMatchObject({ status_changed: false, previous_status: null, current_status: 'lead' });
+    expect(created.received[0]!.body).toMatchObject({
+      status_changed: false,
+      previous_status: null,
+      current_status: 'lead',
+    });
   });
 
   it('one subscription of each family receives everything between them, once', async () => {
@@ -350,11 +423,20 @@ describe('which subscription receives what', () => {
     expect(r.received.map((x) => x.body.event_type)).toEqual(['job_updated']);
     expect(r.received[0]!.body.changed_fields).toEqual(['notes']);
     expect(r.received[0]!.body.job.notes).toBe('filled by upsert');
-    const moved = await w.api.post('/v1/jobs', { name: 'Upserted', external_ref: 'UP-1', status: 'active', description: 'd' });
+    const moved = await w.api.post('/v1/jobs', {
+      name: 'Upserted',
+      external_ref: 'UP-1',
+      status: 'active',
+      description: 'd',
+    });
     expect(moved.status).toBe(200);
     await wk.drain();
     expect(r.received.map((x) => x.body.event_type)).toEqual(['job_updated', 'job_status_changed']);
-    expect(r.received[1]!.body).toMatchObject({ status_changed: true, previous_status: 'lead', current_status: 'active' });
+    expect(r.received[1]!.body).toMatchObject({
+      status_changed: true,
+      previous_status: 'lead',
+      current_status: 'active',
+    });
     expect(r.received[1]!.body.job.description).toBe('d');
   });
 
@@ -388,7 +470,7 @@ describe('which subscription receives what', () => {
     expect(await deliveriesOf(w)).toHaveLength(1);
   });
 
-  it('another workspace\'s events never reach this workspace\'s subscriptions', async () => {
+  it("another workspace's events never reach this workspace's subscriptions", async () => {
     const { w, wk } = await setup();
     const other = await t.workspace();
     const r = await receiver();
@@ -410,7 +492,9 @@ describe('which subscription receives what', () => {
     await wk.drain();
     expect(r.received).toHaveLength(2);
     expect(r.received[0]!.raw).toBe(r.received[1]!.raw);
-    expect(sorted((await deliveriesOf(w)).map((d) => String(d.webhook_id)))).toEqual(sorted([String(s1.id), String(s2.id)]));
+    expect(sorted((await deliveriesOf(w)).map((d) => String(d.webhook_id)))).toEqual(
+      sorted([String(s1.id), String(s2.id)]),
+    );
   });
 
   it('any 2xx is success', async () => {

@@ -3,7 +3,14 @@
 // due delivery, also when a subscription has more due deliveries than it may have in flight at once
 // and those attempts finish while the next sweep is still choosing.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#db/database.ts';
 import { WebhookWorker } from '#events/delivery-worker.ts';
@@ -14,11 +21,15 @@ import { deliveriesOf, subscribe } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
 
 /**
  * Stands in for a database under load: a sweep's claim transaction (the one that reads the due
@@ -39,8 +50,15 @@ function slowSweeps(database: Database): Database {
       return args.result;
     },
   };
-  const leased = async () => (await database.db.selectFrom('webhook_deliveries').select('id')
-    .where('status', '=', 'pending').where('locked_until', 'is not', null).execute()).map((r) => r.id);
+  const leased = async () =>
+    (
+      await database.db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('locked_until', 'is not', null)
+        .execute()
+    ).map((r) => r.id);
   const db = database.db.withPlugin(plugin);
   const slowDb = new Proxy(db, {
     get(target, prop) {
@@ -83,8 +101,13 @@ describe('WebhookWorker.drain()', () => {
 
     // At most 2 attempts in flight to the subscription, so 5 deliveries take several claims.
     const clock = new ManualClock(Date.now() + 1000);
-    const worker = new WebhookWorker(slowSweeps(t.database),
-      { clock, leaseMs: 30_000, concurrency: 8, perSubscription: 2, allowPrivateNetwork: true });
+    const worker = new WebhookWorker(slowSweeps(t.database), {
+      clock,
+      leaseMs: 30_000,
+      concurrency: 8,
+      perSubscription: 2,
+      allowPrivateNetwork: true,
+    });
     cleanups.push(() => worker.settle());
     await worker.drain();
 

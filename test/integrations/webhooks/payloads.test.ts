@@ -4,19 +4,51 @@ import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { recordBusinessEvent } from '#events/record.ts';
 import { recordProposalEvent } from '#crm/jobs/events.ts';
 import {
-  MICRO, MICRO_Z, UUID, WEBHOOK_JOB_FIELDS, Z, addStages, deliveryDetail, deliveriesOf, feedOf, move, sorted, subscribe,
+  MICRO,
+  MICRO_Z,
+  UUID,
+  WEBHOOK_JOB_FIELDS,
+  Z,
+  addStages,
+  deliveryDetail,
+  deliveriesOf,
+  feedOf,
+  move,
+  sorted,
+  subscribe,
   perTest,
 } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const { receiver, worker } = perTest(() => t);
 
-const BUSINESS_KEYS = ['api_version', 'created_at', 'data', 'entity', 'event_id', 'event_type', 'firm_id', 'job', 'occurred_at'];
-const JOB_EVENT_KEYS = ['created_at', 'current_status', 'event_id', 'event_type', 'firm_id', 'job', 'previous_status', 'status_changed'];
+const BUSINESS_KEYS = [
+  'api_version',
+  'created_at',
+  'data',
+  'entity',
+  'event_id',
+  'event_type',
+  'firm_id',
+  'job',
+  'occurred_at',
+];
+const JOB_EVENT_KEYS = [
+  'created_at',
+  'current_status',
+  'event_id',
+  'event_type',
+  'firm_id',
+  'job',
+  'previous_status',
+  'status_changed',
+];
 
 /** The webhook job object as document 1 describes it, from the API's job object. */
 function expectedJob(apiJob: Record<string, any>) {
@@ -33,7 +65,7 @@ async function currentJob(w: { api: any }, id: number) {
 }
 
 describe('business event payload', () => {
-  it('job_won: every field, data with source_event_id of the feed\'s status change, the job object', async () => {
+  it("job_won: every field, data with source_event_id of the feed's status change, the job object", async () => {
     const w = await t.workspace();
     const r = await receiver();
     const wk = worker();
@@ -90,8 +122,10 @@ describe('business event payload', () => {
     await wk.drain();
 
     const feed = await feedOf(w);
-    const changeOf = (jobId: number) => feed.filter((e) => e.event_type === 'job_status_changed' && e.job_id === jobId).at(-1)!;
-    const byType = (type: string, jobId: number) => r.received.find((x) => x.body.event_type === type && x.body.entity.id === jobId)!.body;
+    const changeOf = (jobId: number) =>
+      feed.filter((e) => e.event_type === 'job_status_changed' && e.job_id === jobId).at(-1)!;
+    const byType = (type: string, jobId: number) =>
+      r.received.find((x) => x.body.event_type === type && x.body.entity.id === jobId)!.body;
 
     const l = byType('job_lost', lost.id);
     expect(l.data).toEqual({ from_status: 'active', to_status: 'lost', source_event_id: changeOf(lost.id).event_id });
@@ -117,7 +151,7 @@ describe('business event payload', () => {
     expect(wonAtCreation.data).toEqual({ from_status: null, to_status: 'won', source_event_id: created.event_id });
   });
 
-  it('event_id of every business delivery equals the feed item\'s event_id (GET /v1/events)', async () => {
+  it("event_id of every business delivery equals the feed item's event_id (GET /v1/events)", async () => {
     const w = await t.workspace();
     const r = await receiver();
     const wk = worker();
@@ -148,16 +182,26 @@ describe('business event payload', () => {
     const wk = worker();
     await subscribe(w, { target_url: r.url, event_type: 'invoice.created' });
     const data = { invoice_id: 41, doc_number: 'INV-0041', amount_cents: 123456, status: 'open' };
-    const recorded = await t.database.db.transaction().execute((trx) => recordBusinessEvent(trx, {
-      firmId: w.firmId, type: 'invoice_created', entity: { type: 'invoice', id: 41 }, data,
-    }));
+    const recorded = await t.database.db.transaction().execute((trx) =>
+      recordBusinessEvent(trx, {
+        firmId: w.firmId,
+        type: 'invoice_created',
+        entity: { type: 'invoice', id: 41 },
+        data,
+      }),
+    );
     await wk.drain();
     expect(r.received).toHaveLength(1);
     const body = r.received[0]!.body;
     expect(body).toEqual({
-      event_type: 'invoice_created', event_id: recorded.eventId, api_version: expect.stringMatching(/^\d{4}-\d{2}$/),
-      occurred_at: expect.stringMatching(Z), created_at: expect.stringMatching(Z), firm_id: w.firmId,
-      entity: { type: 'invoice', id: 41 }, data,
+      event_type: 'invoice_created',
+      event_id: recorded.eventId,
+      api_version: expect.stringMatching(/^\d{4}-\d{2}$/),
+      occurred_at: expect.stringMatching(Z),
+      created_at: expect.stringMatching(Z),
+      firm_id: w.firmId,
+      entity: { type: 'invoice', id: 41 },
+      data,
     });
     const [item] = await feedOf(w, '&event_type=invoice_created');
     expect(item.event_id).toBe(body.event_id);
@@ -192,8 +236,14 @@ describe('job and proposal event payload', () => {
     const body = r.received[0]!.body;
     expect(Object.keys(body).sort()).toEqual(JOB_EVENT_KEYS);
     expect(body).toEqual({
-      event_type: 'job_status_changed', event_id: expect.stringMatching(UUID), created_at: expect.stringMatching(MICRO_Z),
-      firm_id: w.firmId, status_changed: true, previous_status: 'lead', current_status: 'active', job: expectedJob(moved),
+      event_type: 'job_status_changed',
+      event_id: expect.stringMatching(UUID),
+      created_at: expect.stringMatching(MICRO_Z),
+      firm_id: w.firmId,
+      status_changed: true,
+      previous_status: 'lead',
+      current_status: 'active',
+      job: expectedJob(moved),
     });
     // Its own event_id: not the feed's raw job_status_changed.
     const feed = await feedOf(w, '&event_type=job_status_changed');
@@ -212,8 +262,14 @@ describe('job and proposal event payload', () => {
     const body = r.received[0]!.body;
     expect(Object.keys(body).sort()).toEqual(JOB_EVENT_KEYS);
     expect(body).toEqual({
-      event_type: 'job_created', event_id: expect.stringMatching(UUID), created_at: expect.stringMatching(MICRO_Z),
-      firm_id: w.firmId, status_changed: false, previous_status: null, current_status: 'active', job: expectedJob(job),
+      event_type: 'job_created',
+      event_id: expect.stringMatching(UUID),
+      created_at: expect.stringMatching(MICRO_Z),
+      firm_id: w.firmId,
+      status_changed: false,
+      previous_status: null,
+      current_status: 'active',
+      job: expectedJob(job),
     });
   });
 
@@ -229,9 +285,15 @@ describe('job and proposal event payload', () => {
     const body = r.received[0]!.body;
     expect(Object.keys(body).sort()).toEqual([...JOB_EVENT_KEYS, 'changed_fields'].sort());
     expect(body).toEqual({
-      event_type: 'job_updated', event_id: expect.stringMatching(UUID), created_at: expect.stringMatching(MICRO_Z),
-      firm_id: w.firmId, status_changed: false, previous_status: 'lead', current_status: 'lead',
-      changed_fields: expect.any(Array), job: expectedJob(res.body.data),
+      event_type: 'job_updated',
+      event_id: expect.stringMatching(UUID),
+      created_at: expect.stringMatching(MICRO_Z),
+      firm_id: w.firmId,
+      status_changed: false,
+      previous_status: 'lead',
+      current_status: 'lead',
+      changed_fields: expect.any(Array),
+      job: expectedJob(res.body.data),
     });
     expect(sorted(body.changed_fields)).toEqual(['estimated_value', 'name']);
   });
@@ -242,10 +304,24 @@ describe('job and proposal event payload', () => {
     const wk = worker();
     await subscribe(w, { target_url: r.url, event_type: 'job_created' });
     const job = await makeJob(w, {
-      name: 'Full Job', company: 'Full Co', contact_name: 'Fay', contact_email: 'fay@example.com', contact_phone: '(555) 555-0101',
-      description: 'desc', notes: 'notes', job_type: ['Sealcoating', 'Line Striping'], priority: 'high', source: 'Referral',
-      estimated_value: 2500.25, probability: 40, start_date: '2026-06-01', end_date: '2026-06-03', next_follow_up: '2026-05-20',
-      external_ref: 'FULL-1', bill_to_name: 'Billy', bill_to_email: 'billy@example.com',
+      name: 'Full Job',
+      company: 'Full Co',
+      contact_name: 'Fay',
+      contact_email: 'fay@example.com',
+      contact_phone: '(555) 555-0101',
+      description: 'desc',
+      notes: 'notes',
+      job_type: ['Sealcoating', 'Line Striping'],
+      priority: 'high',
+      source: 'Referral',
+      estimated_value: 2500.25,
+      probability: 40,
+      start_date: '2026-06-01',
+      end_date: '2026-06-03',
+      next_follow_up: '2026-05-20',
+      external_ref: 'FULL-1',
+      bill_to_name: 'Billy',
+      bill_to_email: 'billy@example.com',
     });
     await wk.drain();
     const got = r.received[0]!.body.job;
@@ -260,7 +336,15 @@ describe('job and proposal event payload', () => {
     expect(got.job_type).toBe('Sealcoating, Line Striping');
     expect(got.estimated_value).toBe(2500.25);
     // Fields of the API job that the webhook job object does not carry.
-    for (const f of ['bill_to_name', 'bill_to_email', 'job_types', 'custom_fields', 'team_id', 'accounting_sync_error', 'assignees']) {
+    for (const f of [
+      'bill_to_name',
+      'bill_to_email',
+      'job_types',
+      'custom_fields',
+      'team_id',
+      'accounting_sync_error',
+      'assignees',
+    ]) {
       expect(got, f).not.toHaveProperty(f);
     }
   });
@@ -273,7 +357,11 @@ describe('job and proposal event payload', () => {
     await makeJob(w, { name: 'Bare Job' });
     const cust = await w.api.post('/v1/client-accounts', { name: 'Linked Customer', external_ref: 'CUST-7' });
     expect(cust.status).toBe(201);
-    const site = await w.api.post('/v1/locations', { address: '12 Linked Way', external_ref: 'SITE-7', client_account_id: cust.body.data.id });
+    const site = await w.api.post('/v1/locations', {
+      address: '12 Linked Way',
+      external_ref: 'SITE-7',
+      client_account_id: cust.body.data.id,
+    });
     expect(site.status).toBe(201);
     const linked = await makeJob(w, { name: 'Linked Job', address: '12 Linked Way' });
     expect(linked.location_id).toBe(site.body.data.id);
@@ -285,12 +373,15 @@ describe('job and proposal event payload', () => {
     }
     const full = r.received.find((x) => x.body.job.name === 'Linked Job')!.body.job;
     expect(full).toMatchObject({
-      location_id: site.body.data.id, location_external_ref: 'SITE-7',
-      client_account_id: cust.body.data.id, client_account_external_ref: 'CUST-7', site_id: String(site.body.data.id),
+      location_id: site.body.data.id,
+      location_external_ref: 'SITE-7',
+      client_account_id: cust.body.data.id,
+      client_account_external_ref: 'CUST-7',
+      site_id: String(site.body.data.id),
     });
   });
 
-  it('assigned_to follows the job\'s owner', async () => {
+  it("assigned_to follows the job's owner", async () => {
     const w = await t.workspace();
     const r = await receiver();
     const wk = worker();
@@ -298,7 +389,11 @@ describe('job and proposal event payload', () => {
     await subscribe(w, { target_url: r.url, event_type: 'job_created' });
     await makeJob(w, { name: 'Assigned', assigned_to_user_id: member.id });
     await wk.drain();
-    expect(r.received[0]!.body.job.assigned_to).toEqual({ id: member.id, name: 'Morgan Member', email: 'morgan@example.com' });
+    expect(r.received[0]!.body.job.assigned_to).toEqual({
+      id: member.id,
+      name: 'Morgan Member',
+      email: 'morgan@example.com',
+    });
     expect(r.received[0]!.body.job.assigned_to_user_id).toBe(member.id);
   });
 
@@ -311,21 +406,42 @@ describe('job and proposal event payload', () => {
     await wk.drain();
     r.received.length = 0;
     const proposal = {
-      id: 501, kind: 'estimate_proposal', title: 'Parking lot sealcoat', status: 'sent', total: 18450.75,
-      sent_at: '2026-11-21T10:00:00Z', actor_user_id: w.ownerId,
+      id: 501,
+      kind: 'estimate_proposal',
+      title: 'Parking lot sealcoat',
+      status: 'sent',
+      total: 18450.75,
+      sent_at: '2026-11-21T10:00:00Z',
+      actor_user_id: w.ownerId,
     };
-    await t.database.db.transaction().execute((trx) => recordProposalEvent(trx, w.firmId, job.id, 'proposal_sent', proposal));
+    await t.database.db
+      .transaction()
+      .execute((trx) => recordProposalEvent(trx, w.firmId, job.id, 'proposal_sent', proposal));
     await wk.drain();
     expect(r.received).toHaveLength(1);
     const { headers, body } = r.received[0]!;
     expect(headers['x-service-event']).toBe('proposal_sent');
     expect(Object.keys(body).sort()).toEqual([...JOB_EVENT_KEYS, 'proposal'].sort());
     expect(body).toEqual({
-      event_type: 'proposal_sent', event_id: expect.stringMatching(UUID), created_at: expect.stringMatching(MICRO_Z),
-      firm_id: w.firmId, status_changed: false, previous_status: 'active', current_status: 'active',
-      job: expectedJob(await currentJob(w, job.id)), proposal,
+      event_type: 'proposal_sent',
+      event_id: expect.stringMatching(UUID),
+      created_at: expect.stringMatching(MICRO_Z),
+      firm_id: w.firmId,
+      status_changed: false,
+      previous_status: 'active',
+      current_status: 'active',
+      job: expectedJob(await currentJob(w, job.id)),
+      proposal,
     });
-    expect(Object.keys(body.proposal).sort()).toEqual(['actor_user_id', 'id', 'kind', 'sent_at', 'status', 'title', 'total']);
+    expect(Object.keys(body.proposal).sort()).toEqual([
+      'actor_user_id',
+      'id',
+      'kind',
+      'sent_at',
+      'status',
+      'title',
+      'total',
+    ]);
     // Proposal events are webhook only: not in the feed.
     expect((await feedOf(w)).some((e) => e.event_type.startsWith('proposal_'))).toBe(false);
   });
@@ -343,16 +459,29 @@ describe('job and proposal event payload', () => {
     await wk.drain();
     star.received.length = 0;
     const base = { id: 9, kind: 'k', title: null, total: null, sent_at: null, actor_user_id: null };
-    for (const [type, status] of [['proposal_sent', 'sent'], ['proposal_viewed', 'viewed'], ['proposal_accepted', 'accepted'],
-      ['proposal_declined', 'declined']] as const) {
-      await t.database.db.transaction().execute((trx) => recordProposalEvent(trx, w.firmId, job.id, type, { ...base, status }));
+    for (const [type, status] of [
+      ['proposal_sent', 'sent'],
+      ['proposal_viewed', 'viewed'],
+      ['proposal_accepted', 'accepted'],
+      ['proposal_declined', 'declined'],
+    ] as const) {
+      await t.database.db
+        .transaction()
+        .execute((trx) => recordProposalEvent(trx, w.firmId, job.id, type, { ...base, status }));
     }
     await wk.drain();
-    expect(sorted(star.received.map((x) => x.body.event_type)))
-      .toEqual(['proposal_accepted', 'proposal_declined', 'proposal_sent', 'proposal_viewed']);
-    expect(accepted.received.map((x) => [x.body.event_type, x.body.proposal.status])).toEqual([['proposal_accepted', 'accepted']]);
+    expect(sorted(star.received.map((x) => x.body.event_type))).toEqual([
+      'proposal_accepted',
+      'proposal_declined',
+      'proposal_sent',
+      'proposal_viewed',
+    ]);
+    expect(accepted.received.map((x) => [x.body.event_type, x.body.proposal.status])).toEqual([
+      ['proposal_accepted', 'accepted'],
+    ]);
     expect(all.received).toEqual([]);
-    for (const x of star.received) expect(x.body.proposal).toEqual({ ...base, status: x.body.event_type.slice('proposal_'.length) });
+    for (const x of star.received)
+      expect(x.body.proposal).toEqual({ ...base, status: x.body.event_type.slice('proposal_'.length) });
   });
 
   it('a proposal event rolled back with its transaction queues nothing', async () => {
@@ -361,11 +490,20 @@ describe('job and proposal event payload', () => {
     const wk = worker();
     await subscribe(w, { target_url: r.url, event_type: 'proposal_sent' });
     const job = await makeJob(w, { name: 'Rolled Back' });
-    await expect(t.database.db.transaction().execute(async (trx) => {
-      await recordProposalEvent(trx, w.firmId, job.id, 'proposal_sent',
-        { id: 1, kind: 'k', title: 't', status: 'sent', total: 1, sent_at: null, actor_user_id: null });
-      throw new Error('abort');
-    })).rejects.toThrow('abort');
+    await expect(
+      t.database.db.transaction().execute(async (trx) => {
+        await recordProposalEvent(trx, w.firmId, job.id, 'proposal_sent', {
+          id: 1,
+          kind: 'k',
+          title: 't',
+          status: 'sent',
+          total: 1,
+          sent_at: null,
+          actor_user_id: null,
+        });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
     await wk.drain();
     expect(r.received).toEqual([]);
     expect(await deliveriesOf(w)).toEqual([]);

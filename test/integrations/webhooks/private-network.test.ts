@@ -9,23 +9,49 @@ import { deliveryDetail, deliveriesOf, perTest, subscribe } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp({ allowPrivateNetwork: false }); });
+beforeAll(async () => {
+  t = await startApp({ allowPrivateNetwork: false });
+});
 afterAll(() => t.close());
 
 const { receiver, worker } = perTest(() => t);
 
 const PRIVATE_TARGETS = [
-  'http://127.0.0.1/hook', 'http://127.0.0.1:8080/hook', 'https://127.1.2.3/hook', 'http://localhost/hook',
-  'http://localhost:3000/hook', 'http://LOCALHOST/hook', 'http://api.localhost/hook', 'http://10.0.0.1/hook',
-  'http://10.255.255.254/x', 'http://172.16.0.1/x', 'http://172.31.255.255/x', 'http://192.168.1.1/x',
-  'http://169.254.169.254/latest/meta-data/', 'http://0.0.0.0/x', 'http://100.64.0.1/x', 'http://[::1]/hook',
-  'http://[::1]:9000/hook', 'http://[::]/x', 'http://[fe80::1]/x', 'http://[fc00::1]/x', 'http://[fd12:3456::1]/x',
-  'http://[::ffff:127.0.0.1]/x', 'http://[::ffff:10.0.0.1]/x', 'http://2130706433/x', 'http://0x7f.0.0.1/x', 'http://127.1/x',
+  'http://127.0.0.1/hook',
+  'http://127.0.0.1:8080/hook',
+  'https://127.1.2.3/hook',
+  'http://localhost/hook',
+  'http://localhost:3000/hook',
+  'http://LOCALHOST/hook',
+  'http://api.localhost/hook',
+  'http://10.0.0.1/hook',
+  'http://10.255.255.254/x',
+  'http://172.16.0.1/x',
+  'http://172.31.255.255/x',
+  'http://192.168.1.1/x',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://0.0.0.0/x',
+  'http://100.64.0.1/x',
+  'http://[::1]/hook',
+  'http://[::1]:9000/hook',
+  'http://[::]/x',
+  'http://[fe80::1]/x',
+  'http://[fc00::1]/x',
+  'http://[fd12:3456::1]/x',
+  'http://[::ffff:127.0.0.1]/x',
+  'http://[::ffff:10.0.0.1]/x',
+  'http://2130706433/x',
+  'http://0x7f.0.0.1/x',
+  'http://127.1/x',
 ];
 
 function expectPrivateTarget(res: { status: number; body: any }, label: string) {
   expect(res.status, label).toBe(400);
-  expect(res.body, label).toMatchObject({ error: 'target_url must be a public address', code: 'private_target', field: 'target_url' });
+  expect(res.body, label).toMatchObject({
+    error: 'target_url must be a public address',
+    code: 'private_target',
+    field: 'target_url',
+  });
   expect(String(res.body.message), label).toMatch(/private|loopback/i);
 }
 
@@ -49,8 +75,14 @@ describe('subscription time (allowPrivateNetwork false)', () => {
 
   it('public addresses and names are accepted', async () => {
     const w = await t.workspace();
-    for (const url of ['https://hooks.example.com/x', 'http://93.184.216.34/x', 'https://8.8.8.8/x', 'http://[2606:4700::1111]/x',
-      'https://172.32.0.1/x', 'https://192.169.0.1/x']) {
+    for (const url of [
+      'https://hooks.example.com/x',
+      'http://93.184.216.34/x',
+      'https://8.8.8.8/x',
+      'http://[2606:4700::1111]/x',
+      'https://172.32.0.1/x',
+      'https://192.169.0.1/x',
+    ]) {
       const res = await w.api.post('/v1/webhooks', { target_url: url });
       expect(res.status, `${url} ${JSON.stringify(res.body)}`).toBe(201);
     }
@@ -66,10 +98,21 @@ describe('subscription time (allowPrivateNetwork false)', () => {
 
 async function insertSubscription(w: Workspace, targetUrl: string, eventType = 'job_created'): Promise<number> {
   const now = '2026-01-01T00:00:00.000000';
-  const row = await t.database.db.insertInto('webhook_subscriptions').values({
-    firm_id: w.firmId, event_type: eventType, target_url: targetUrl, secret: null, active: 1, created_by_user_id: w.ownerId,
-    deactivated_at: null, created_at: now, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .insertInto('webhook_subscriptions')
+    .values({
+      firm_id: w.firmId,
+      event_type: eventType,
+      target_url: targetUrl,
+      secret: null,
+      active: 1,
+      created_by_user_id: w.ownerId,
+      deactivated_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -79,8 +122,11 @@ async function loopbackName(): Promise<string | null> {
     if (!name || name.toLowerCase() === 'localhost') continue;
     try {
       const addresses = await dns.lookup(name, { all: true });
-      if (addresses.length > 0 && addresses.every((a) => a.address.startsWith('127.') || a.address === '::1')) return name;
-    } catch { /* not resolvable here */ }
+      if (addresses.length > 0 && addresses.every((a) => a.address.startsWith('127.') || a.address === '::1'))
+        return name;
+    } catch {
+      /* not resolvable here */
+    }
   }
   return null;
 }
@@ -96,7 +142,13 @@ describe('send time (a worker with allowPrivateNetwork false)', () => {
     await wk.drain();
     expect(r.received).toEqual([]);
     const [d] = await deliveriesOf(w);
-    expect(d).toMatchObject({ webhook_id: id, status: 'pending', attempts: 1, last_response_status: null, delivered_at: null });
+    expect(d).toMatchObject({
+      webhook_id: id,
+      status: 'pending',
+      attempts: 1,
+      last_response_status: null,
+      delivered_at: null,
+    });
     expect(d.last_error).toMatch(/private/i);
     const detail = await deliveryDetail(w, d.id);
     expect(detail.attempt_log).toHaveLength(1);

@@ -4,14 +4,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import type { Receiver } from '#test/helpers/receiver.ts';
 import {
-  DELIVERY_KEYS, HOUR, UUID, Z, deliveryDetail, deliveriesOf, feedOf, move, sorted, subscribe,
-  verifyDelivery, type TestWorker,
+  DELIVERY_KEYS,
+  HOUR,
+  UUID,
+  Z,
+  deliveryDetail,
+  deliveriesOf,
+  feedOf,
+  move,
+  sorted,
+  subscribe,
+  verifyDelivery,
+  type TestWorker,
   perTest,
 } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const { receiver, worker } = perTest(() => t);
@@ -25,7 +37,10 @@ async function exhaust(wk: TestWorker): Promise<void> {
   }
 }
 
-async function wonSetup(r: Receiver, secret?: string): Promise<{ w: Workspace; sub: any; job: any; wonEventId: string }> {
+async function wonSetup(
+  r: Receiver,
+  secret?: string,
+): Promise<{ w: Workspace; sub: any; job: any; wonEventId: string }> {
   const w = await t.workspace();
   const sub = await subscribe(w, { target_url: r.url, event_type: 'job_won', ...(secret ? { secret } : {}) });
   const job = await makeJob(w, { name: 'Original Name' });
@@ -53,8 +68,17 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
     const d = res.body.data;
     expect(Object.keys(d).sort()).toEqual([...DELIVERY_KEYS, 'attempt_log', 'payload'].sort());
     expect(d).toMatchObject({
-      webhook_id: sub.id, event_id: wonEventId, event_type: 'job_won', status: 'pending', attempts: 0, redelivery_of: failed.id,
-      last_response_status: null, last_error: null, last_attempt_at: null, delivered_at: null, attempt_log: [],
+      webhook_id: sub.id,
+      event_id: wonEventId,
+      event_type: 'job_won',
+      status: 'pending',
+      attempts: 0,
+      redelivery_of: failed.id,
+      last_response_status: null,
+      last_error: null,
+      last_attempt_at: null,
+      delivered_at: null,
+      attempt_log: [],
     });
     expect(d.id).not.toBe(failed.id);
     expect(d.next_attempt_at).toMatch(Z);
@@ -122,7 +146,7 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
     expect((await w.api.post(`/v1/webhooks/deliveries/${d.id}/redeliver`)).status).toBe(202);
   });
 
-  it('404 for an unknown delivery and for another workspace\'s delivery', async () => {
+  it("404 for an unknown delivery and for another workspace's delivery", async () => {
     const r = await receiver();
     const { w: theirs } = await wonSetup(r);
     const [d] = await deliveriesOf(theirs);
@@ -174,7 +198,9 @@ describe('POST /v1/webhooks/replay', () => {
       expect(Object.keys(d).sort()).toEqual(DELIVERY_KEYS);
       expect(d).toMatchObject({ event_id: event.event_id, event_type: 'job_won', status: 'pending', attempts: 0 });
     }
-    expect(sorted(res.body.data.map((d: any) => String(d.webhook_id)))).toEqual(sorted([String(won.id), String(all.id)]));
+    expect(sorted(res.body.data.map((d: any) => String(d.webhook_id)))).toEqual(
+      sorted([String(won.id), String(all.id)]),
+    );
     expect(res.body.data.map((d: any) => d.webhook_id)).not.toContain(star.id);
     expect(res.body.data.map((d: any) => d.webhook_id)).not.toContain(lost.id);
 
@@ -199,21 +225,29 @@ describe('POST /v1/webhooks/replay', () => {
     const res = await w.api.post('/v1/webhooks/replay', { event_id: wonEventId, webhook_id: sub.id });
     expect(res.status).toBe(202);
     expect(res.body.data).toHaveLength(1);
-    expect(res.body.data[0]).toMatchObject({ webhook_id: sub.id, event_id: wonEventId, redelivery_of: null, status: 'pending' });
+    expect(res.body.data[0]).toMatchObject({
+      webhook_id: sub.id,
+      event_id: wonEventId,
+      redelivery_of: null,
+      status: 'pending',
+    });
     const before = r.received.length;
     await wk.drain();
     const sent = r.received.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body.event_id).toBe(wonEventId);
     expect(sent[0]!.body.job.name).toBe('Renamed Before Replay');
-    expect((await deliveriesOf(w, `&webhook_id=${other.id}`))).toHaveLength(0);
+    expect(await deliveriesOf(w, `&webhook_id=${other.id}`)).toHaveLength(0);
   });
 
   it('replays a webhook-only job event by its event_id to *', async () => {
     const r = await receiver();
     const w = await t.workspace();
     const star = await subscribe(w, { target_url: r.url, event_type: '*' });
-    const status = await subscribe(w, { target_url: r.url.replace('/hooks', '/status'), event_type: 'job_status_changed' });
+    const status = await subscribe(w, {
+      target_url: r.url.replace('/hooks', '/status'),
+      event_type: 'job_status_changed',
+    });
     const job = await makeJob(w, { name: 'Replay Status' });
     await move(w, job.id, 'active');
     const wk = worker();
@@ -222,13 +256,15 @@ describe('POST /v1/webhooks/replay', () => {
     const eventId = change.body.event_id;
     const res = await w.api.post('/v1/webhooks/replay', { event_id: eventId });
     expect(res.status).toBe(202);
-    expect(sorted(res.body.data.map((d: any) => String(d.webhook_id)))).toEqual(sorted([String(star.id), String(status.id)]));
+    expect(sorted(res.body.data.map((d: any) => String(d.webhook_id)))).toEqual(
+      sorted([String(star.id), String(status.id)]),
+    );
     const before = r.received.length;
     await wk.drain();
     expect(r.received.slice(before).map((x) => x.body.event_id)).toEqual([eventId, eventId]);
   });
 
-  it('404 Event not found: unknown event_id, or another workspace\'s', async () => {
+  it("404 Event not found: unknown event_id, or another workspace's", async () => {
     const r = await receiver();
     const { wonEventId } = await wonSetup(r);
     const mine = await t.workspace();
@@ -241,7 +277,7 @@ describe('POST /v1/webhooks/replay', () => {
     expect(await deliveriesOf(mine)).toEqual([]);
   });
 
-  it('422 not_deliverable for a feed-only raw event (the feed\'s job_created and job_status_changed)', async () => {
+  it("422 not_deliverable for a feed-only raw event (the feed's job_created and job_status_changed)", async () => {
     const r = await receiver();
     const w = await t.workspace();
     await subscribe(w, { target_url: r.url, event_type: '*' });
@@ -293,7 +329,7 @@ describe('POST /v1/webhooks/replay', () => {
     expect(res.body).toMatchObject({ error: 'Webhook subscription is inactive', code: 'subscription_inactive' });
   });
 
-  it('404 Webhook subscription not found for an unknown or another workspace\'s webhook_id', async () => {
+  it("404 Webhook subscription not found for an unknown or another workspace's webhook_id", async () => {
     const r = await receiver();
     const { w, wonEventId } = await wonSetup(r);
     const other = await t.workspace();

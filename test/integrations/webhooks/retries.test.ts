@@ -6,13 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import {
-  HOUR, MINUTE, UUID, Z, deliveryDetail, deliveriesOf, feedOf, move, subscribe, verifyDelivery,
+  HOUR,
+  MINUTE,
+  UUID,
+  Z,
+  deliveryDetail,
+  deliveriesOf,
+  feedOf,
+  move,
+  subscribe,
+  verifyDelivery,
   perTest,
 } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const { receiver, worker, afterTest } = perTest(() => t);
@@ -45,7 +56,12 @@ describe('the retry schedule', () => {
 
     for (const [i, wait] of WAITS.entries()) {
       const before = await onlyDelivery(w);
-      expect(before).toMatchObject({ status: 'pending', attempts: i + 1, last_response_status: 500, delivered_at: null });
+      expect(before).toMatchObject({
+        status: 'pending',
+        attempts: i + 1,
+        last_response_status: 500,
+        delivered_at: null,
+      });
       expect(before.last_error).toMatch(/500/);
       expect(before.next_attempt_at).toMatch(Z);
       // The next attempt is due exactly one documented wait after the failure.
@@ -64,15 +80,26 @@ describe('the retry schedule', () => {
 
     const failed = await onlyDelivery(w);
     expect(failed).toMatchObject({
-      webhook_id: subscription.id, event_type: 'job_won', status: 'failed', attempts: 7, max_attempts: 7,
-      last_response_status: 500, next_attempt_at: null, delivered_at: null,
+      webhook_id: subscription.id,
+      event_type: 'job_won',
+      status: 'failed',
+      attempts: 7,
+      max_attempts: 7,
+      last_response_status: 500,
+      next_attempt_at: null,
+      delivered_at: null,
     });
     expect(failed.attempt_log).toHaveLength(7);
     expect(failed.attempt_log.map((a: any) => a.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     for (const a of failed.attempt_log) {
       expect(a).toEqual({
-        number: expect.any(Number), delivery_uuid: expect.stringMatching(UUID), target_url: expect.any(String), attempted_at: expect.stringMatching(Z),
-        duration_ms: expect.any(Number), response_status: 500, error: expect.stringMatching(/500/),
+        number: expect.any(Number),
+        delivery_uuid: expect.stringMatching(UUID),
+        target_url: expect.any(String),
+        attempted_at: expect.stringMatching(Z),
+        duration_ms: expect.any(Number),
+        response_status: 500,
+        error: expect.stringMatching(/500/),
       });
     }
     const uuids = failed.attempt_log.map((a: any) => a.delivery_uuid);
@@ -120,10 +147,19 @@ describe('the retry schedule', () => {
     expect(r.received).toHaveLength(4);
     const d = await onlyDelivery(w);
     expect(d).toMatchObject({
-      status: 'succeeded', attempts: 4, last_response_status: 200, last_error: null, next_attempt_at: null,
+      status: 'succeeded',
+      attempts: 4,
+      last_response_status: 200,
+      last_error: null,
+      next_attempt_at: null,
     });
     expect(d.delivered_at).toMatch(Z);
-    expect(d.attempt_log.map((a: any) => [a.number, a.response_status])).toEqual([[1, 500], [2, 500], [3, 500], [4, 200]]);
+    expect(d.attempt_log.map((a: any) => [a.number, a.response_status])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 200],
+    ]);
     expect(d.attempt_log[3].error).toBeNull();
     wk.clock.advance(48 * HOUR);
     await wk.drain(false);
@@ -149,7 +185,7 @@ describe('the retry schedule', () => {
     expect(d.attempt_log).toHaveLength(2);
   });
 
-  it('a retry goes to the subscription\'s current target_url', async () => {
+  it("a retry goes to the subscription's current target_url", async () => {
     const broken = await receiver('/broken');
     broken.respond = () => 500;
     const fixed = await receiver('/fixed');
@@ -166,7 +202,7 @@ describe('the retry schedule', () => {
     expect(await onlyDelivery(w)).toMatchObject({ status: 'succeeded', attempts: 2, target_url: fixed.url });
   });
 
-  it('one failing receiver does not hold back another subscription\'s deliveries', async () => {
+  it("one failing receiver does not hold back another subscription's deliveries", async () => {
     const bad = await receiver('/bad');
     bad.respond = () => 500;
     const good = await receiver('/good');
@@ -178,7 +214,9 @@ describe('the retry schedule', () => {
     await wk.drain();
     expect(bad.received).toHaveLength(5);
     expect(good.received).toHaveLength(5);
-    const statuses = (await deliveriesOf(w)).map((d) => `${d.target_url === good.url ? 'good' : 'bad'}:${d.status}`).sort();
+    const statuses = (await deliveriesOf(w))
+      .map((d) => `${d.target_url === good.url ? 'good' : 'bad'}:${d.status}`)
+      .sort();
     expect(statuses).toEqual([...Array(5).fill('bad:pending'), ...Array(5).fill('good:succeeded')]);
   });
 });
@@ -201,7 +239,10 @@ describe('what counts as a failure', () => {
       const target = await receiver('/redirected');
       const server = http.createServer((req, res) => {
         req.resume();
-        req.on('end', () => { res.writeHead(code, { location: target.url }); res.end(); });
+        req.on('end', () => {
+          res.writeHead(code, { location: target.url });
+          res.end();
+        });
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       afterTest(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -256,7 +297,12 @@ describe('what counts as a failure', () => {
     wk.clock.advance(MINUTE);
     await wk.drain(false);
     expect(r.received).toHaveLength(2);
-    expect(await onlyDelivery(w)).toMatchObject({ status: 'succeeded', attempts: 2, last_response_status: 200, last_error: null });
+    expect(await onlyDelivery(w)).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      last_response_status: 200,
+      last_error: null,
+    });
   });
 
   it('a connection refused (nothing listening) is a failure', async () => {
@@ -273,7 +319,9 @@ describe('what counts as a failure', () => {
   });
 
   it('a connection closed without a reply is a failure', async () => {
-    const server = http.createServer((req) => { req.socket.destroy(); });
+    const server = http.createServer((req) => {
+      req.socket.destroy();
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     afterTest(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { w } = await wonEvent(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);

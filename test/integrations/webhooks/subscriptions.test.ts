@@ -3,17 +3,32 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import {
-  BUSINESS_EVENTS, DOTTED_ALIASES, JOB_PROPOSAL_EVENTS, SUBSCRIPTION_KEYS, Z, deliveryDetail, deliveriesOf, move,
-  sorted, startWorker, subscribe, verifyDelivery, type TestWorker,
+  BUSINESS_EVENTS,
+  DOTTED_ALIASES,
+  JOB_PROPOSAL_EVENTS,
+  SUBSCRIPTION_KEYS,
+  Z,
+  deliveryDetail,
+  deliveriesOf,
+  move,
+  sorted,
+  startWorker,
+  subscribe,
+  verifyDelivery,
+  type TestWorker,
 } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startApp(); });
+beforeAll(async () => {
+  t = await startApp();
+});
 afterAll(() => t.close());
 
 const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { while (cleanups.length) await cleanups.pop()!(); });
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
 
 async function receiver(): Promise<Receiver> {
   const r = await startReceiver();
@@ -31,11 +46,19 @@ const TARGET = 'https://hooks.example.com/groundwork';
 describe('POST /v1/webhooks', () => {
   it('201 with the subscription: id, event_type, target_url, active, has_secret, created_at; never the secret', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/webhooks', { target_url: TARGET, event_type: 'job_won', secret: 'whsec-top-secret-1' });
+    const res = await w.api.post('/v1/webhooks', {
+      target_url: TARGET,
+      event_type: 'job_won',
+      secret: 'whsec-top-secret-1',
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['data']);
     expect(res.body.data).toEqual({
-      id: expect.any(Number), event_type: 'job_won', target_url: TARGET, active: true, has_secret: true,
+      id: expect.any(Number),
+      event_type: 'job_won',
+      target_url: TARGET,
+      active: true,
+      has_secret: true,
       created_at: expect.stringMatching(Z),
     });
     expect(Number.isInteger(res.body.data.id)).toBe(true);
@@ -68,16 +91,25 @@ describe('POST /v1/webhooks', () => {
 
   it('a dotted alias is accepted and stored as the underscore name', async () => {
     const w = await t.workspace();
-    for (const [alias, name] of [['estimate.revised', 'estimate_revised'], ['job.won', 'job_won'],
-      ['work_order.completed', 'work_order_completed'], ['payment.received', 'payment_received'],
-      ['change_order.approved', 'change_order_approved']]) {
+    for (const [alias, name] of [
+      ['estimate.revised', 'estimate_revised'],
+      ['job.won', 'job_won'],
+      ['work_order.completed', 'work_order_completed'],
+      ['payment.received', 'payment_received'],
+      ['change_order.approved', 'change_order_approved'],
+    ]) {
       const res = await w.api.post('/v1/webhooks', { target_url: TARGET, event_type: alias });
       expect(res.status, alias).toBe(201);
       expect(res.body.data.event_type, alias).toBe(name);
     }
     const list = await w.api.get('/v1/webhooks');
-    expect(list.body.data.map((s: any) => s.event_type)).toEqual(
-      ['change_order_approved', 'payment_received', 'work_order_completed', 'job_won', 'estimate_revised']);
+    expect(list.body.data.map((s: any) => s.event_type)).toEqual([
+      'change_order_approved',
+      'payment_received',
+      'work_order_completed',
+      'job_won',
+      'estimate_revised',
+    ]);
   });
 
   it('every accepted name subscribes: each business event, each alias, each job and proposal event, all and *', async () => {
@@ -102,7 +134,9 @@ describe('POST /v1/webhooks', () => {
       expect(res.status, JSON.stringify(bad)).toBe(400);
       expect(res.body.error.startsWith(prefix), res.body.error).toBe(true);
       const listed = res.body.error.slice(prefix.length).split(', ');
-      expect(sorted(listed)).toEqual(sorted([...BUSINESS_EVENTS, ...DOTTED_ALIASES, ...JOB_PROPOSAL_EVENTS, 'all', '*']));
+      expect(sorted(listed)).toEqual(
+        sorted([...BUSINESS_EVENTS, ...DOTTED_ALIASES, ...JOB_PROPOSAL_EVENTS, 'all', '*']),
+      );
       expect(new Set(listed).size).toBe(listed.length);
       expect(listed).toHaveLength(14 + 14 + 7 + 2);
     }
@@ -111,7 +145,13 @@ describe('POST /v1/webhooks', () => {
 
   it('400 target_url is required: missing, null, empty or blank', async () => {
     const w = await t.workspace();
-    for (const body of [{}, { event_type: 'job_won' }, { target_url: null }, { target_url: '' }, { target_url: '   ' }]) {
+    for (const body of [
+      {},
+      { event_type: 'job_won' },
+      { target_url: null },
+      { target_url: '' },
+      { target_url: '   ' },
+    ]) {
       const res = await w.api.post('/v1/webhooks', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error, JSON.stringify(body)).toBe('target_url is required');
@@ -121,8 +161,16 @@ describe('POST /v1/webhooks', () => {
 
   it('400 target_url must start with http:// or https://', async () => {
     const w = await t.workspace();
-    for (const url of ['ftp://x', 'example.com', 'example.com/hooks', '//example.com/x', 'mailto:a@example.com', 'javascript:alert(1)',
-      'file:///etc/passwd', 'httpx://example.com']) {
+    for (const url of [
+      'ftp://x',
+      'example.com',
+      'example.com/hooks',
+      '//example.com/x',
+      'mailto:a@example.com',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'httpx://example.com',
+    ]) {
       const res = await w.api.post('/v1/webhooks', { target_url: url });
       expect(res.status, url).toBe(400);
       expect(res.body.error, url).toBe('target_url must start with http:// or https://');
@@ -186,8 +234,12 @@ describe('POST /v1/webhooks', () => {
     const res = await w.api.post('/v1/webhooks', { target_url: TARGET, events: ['job_won'] });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'Unknown field: events', fields: ['events'] });
-    for (const body of [{ target_url: 42 }, { target_url: TARGET, event_type: 7 }, { target_url: TARGET, secret: true },
-      { target_url: TARGET, event_type: ['job_won'] }]) {
+    for (const body of [
+      { target_url: 42 },
+      { target_url: TARGET, event_type: 7 },
+      { target_url: TARGET, secret: true },
+      { target_url: TARGET, event_type: ['job_won'] },
+    ]) {
       const bad = await w.api.post('/v1/webhooks', body);
       expect(bad.status, JSON.stringify(body)).toBe(400);
     }
@@ -288,7 +340,10 @@ describe('PATCH /v1/webhooks/{id}', () => {
   it('a failed PATCH changes nothing, even the fields that were valid', async () => {
     const w = await t.workspace();
     const s = await subscribe(w, { target_url: TARGET, event_type: 'job_won' });
-    const res = await w.api.patch(`/v1/webhooks/${s.id}`, { target_url: 'https://new.example.com/x', event_type: 'bad' });
+    const res = await w.api.patch(`/v1/webhooks/${s.id}`, {
+      target_url: 'https://new.example.com/x',
+      event_type: 'bad',
+    });
     expect(res.status).toBe(400);
     expect((await w.api.get('/v1/webhooks')).body.data).toEqual([s]);
   });
@@ -424,21 +479,30 @@ describe('DELETE /v1/webhooks/{id}', () => {
     expect((await w.api.delete(`/v1/webhooks/${s.id}`)).status).toBe(200);
     const abandoned = await deliveriesOf(w, `&webhook_id=${s.id}`);
     expect(abandoned).toHaveLength(2);
-    for (const d of abandoned) expect(d).toMatchObject({ status: 'abandoned', attempts: 0, next_attempt_at: null, delivered_at: null });
+    for (const d of abandoned)
+      expect(d).toMatchObject({ status: 'abandoned', attempts: 0, next_attempt_at: null, delivered_at: null });
 
     await w.api.patch(`/v1/jobs/${job.id}`, { notes: 'after delete' });
     await wk.drain();
     // Only the other subscription's three deliveries went out.
     expect(r.received.every((x) => x.headers['x-service-event'] !== undefined)).toBe(true);
-    expect(sorted(r.received.map((x) => x.body.event_type))).toEqual(['job_created', 'job_status_changed', 'job_updated']);
+    expect(sorted(r.received.map((x) => x.body.event_type))).toEqual([
+      'job_created',
+      'job_status_changed',
+      'job_updated',
+    ]);
     expect(await deliveriesOf(w, `&webhook_id=${s.id}`)).toEqual(abandoned);
-    expect((await deliveriesOf(w, `&webhook_id=${keep.id}`)).map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect((await deliveriesOf(w, `&webhook_id=${keep.id}`)).map((d) => d.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
     for (const d of abandoned) expect((await deliveryDetail(w, d.id)).attempt_log).toEqual([]);
   });
 });
 
 describe('not found, permissions and roles', () => {
-  it('404 Webhook subscription not found for an unknown id and for another workspace\'s id (PATCH, DELETE)', async () => {
+  it("404 Webhook subscription not found for an unknown id and for another workspace's id (PATCH, DELETE)", async () => {
     const w = await t.workspace();
     const other = await t.workspace();
     const theirs = await subscribe(other, { target_url: TARGET, event_type: 'job_won', secret: 'theirs' });
@@ -466,7 +530,11 @@ describe('not found, permissions and roles', () => {
     const w = await t.workspace();
     const s = await subscribe(w, { target_url: TARGET, event_type: 'job_won' });
     const ro = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs']));
-    const expected = { error: 'API key lacks job write permission', code: 'missing_permission', permission: 'write_jobs' };
+    const expected = {
+      error: 'API key lacks job write permission',
+      code: 'missing_permission',
+      permission: 'write_jobs',
+    };
     const post = await ro.post('/v1/webhooks', { target_url: TARGET });
     expect(post.status).toBe(403);
     expect(post.body).toMatchObject(expected);

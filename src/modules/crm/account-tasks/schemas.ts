@@ -10,9 +10,16 @@ const fields = {
   email_me: OneOf(EMAIL_ME, { description: 'none (default), that_day, day_before' }),
 };
 
-export const CreateAccountTaskBody = Body({ client_account_id: RecordId(), ...fields }, { required: ['client_account_id'] });
+export const CreateAccountTaskBody = Body(
+  { client_account_id: RecordId(), ...fields },
+  { required: ['client_account_id'] },
+);
 export type CreateAccountTaskInput = Static<typeof CreateAccountTaskBody>;
 export const UpdateAccountTaskBody = Body({ ...fields, status: StatusField });
 export type UpdateAccountTaskInput = Static<typeof UpdateAccountTaskBody>;
 
-export const ListAccountTasksQuery = Type.Object({ client_account_id: Type.Optional(RecordId()), ...followUpQuery, ...PageQuery(200) });
+export const ListAccountTasksQuery = Type.Object({
+  client_account_id: Type.Optional(RecordId()),
+  ...followUpQuery,
+  ...PageQuery(200),
+});

@@ -21,7 +21,11 @@ import { accountTaskObject, type Repeat } from './serialize.ts';
 export const MAX_TITLE_LENGTH = 200;
 
 const VERB: Record<TaskType, string> = {
-  call: 'Call', email: 'Email', meeting: 'Meet', site_visit: 'Visit', follow_up: 'Follow up with',
+  call: 'Call',
+  email: 'Email',
+  meeting: 'Meet',
+  site_visit: 'Visit',
+  follow_up: 'Follow up with',
 };
 
 /** 'Call Acme Paving', 'Follow up with Acme Paving' … */
@@ -30,7 +34,8 @@ export function defaultTitle(type: TaskType, customerName: string): string {
 }
 
 const accountTaskNotFound = () => notFound('Account task not found');
-const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+const blankToNull = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim();
 
 async function taskOr404(ctx: ServiceContext, db: Executor, id: number) {
   const task = await findAccountTask(db, ctx.auth.firm.id, id);
@@ -51,12 +56,20 @@ function daysInMonth(y: number, m: number): number {
 
 function nextLocalDate(date: string, repeat: Exclude<Repeat, 'none'>, anchorDay: number): string {
   const [y, m, d] = date.split('-').map(Number);
-  let ny = y, nm = m - 1, nd = d;
+  let ny = y,
+    nm = m - 1,
+    nd = d;
   if (repeat === 'weekly') {
     const next = new Date(Date.UTC(y, m - 1, d + 7));
     return next.toISOString().slice(0, 10);
   }
-  if (repeat === 'monthly') { nm += 1; if (nm > 11) { nm = 0; ny += 1; } } else ny += 1;
+  if (repeat === 'monthly') {
+    nm += 1;
+    if (nm > 11) {
+      nm = 0;
+      ny += 1;
+    }
+  } else ny += 1;
   nd = Math.min(anchorDay, daysInMonth(ny, nm));
   return `${String(ny).padStart(4, '0')}-${String(nm + 1).padStart(2, '0')}-${String(nd).padStart(2, '0')}`;
 }
@@ -82,16 +95,29 @@ export async function createAccountTask(ctx: ServiceContext, input: CreateAccoun
   const id = await inTransaction(ctx.database, async (trx) => {
     const account = await clientAccountOr404(trx, firmId, input.client_account_id, 'client_account_id');
     if (input.contact_id != null) await contactOr404(trx, firmId, input.contact_id, 'contact_id');
-    const assignee = input.assigned_to_user_id !== undefined
-      ? (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id : ctx.auth.user.id;
+    const assignee =
+      input.assigned_to_user_id !== undefined
+        ? (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id
+        : ctx.auth.user.id;
     const type = input.task_type ?? 'call';
     const title = input.title !== undefined ? requiredText(input.title, 'title') : defaultTitle(type, account.name);
     const t = now();
     const row = {
-      firm_id: firmId, client_account_id: account.id, contact_id: input.contact_id ?? null, title, task_type: type,
-      notes: blankToNull(input.notes) ?? null, due_at: due, repeat: input.repeat ?? 'none', email_me: input.email_me ?? 'none',
-      status: 'open' as const, assigned_to_user_id: assignee, created_by_user_id: ctx.auth.user.id, completed_at: null,
-      created_at: t, updated_at: t,
+      firm_id: firmId,
+      client_account_id: account.id,
+      contact_id: input.contact_id ?? null,
+      title,
+      task_type: type,
+      notes: blankToNull(input.notes) ?? null,
+      due_at: due,
+      repeat: input.repeat ?? 'none',
+      email_me: input.email_me ?? 'none',
+      status: 'open' as const,
+      assigned_to_user_id: assignee,
+      created_by_user_id: ctx.auth.user.id,
+      completed_at: null,
+      created_at: t,
+      updated_at: t,
     };
     assertSchedulable(row);
     return (await trx.insertInto('account_tasks').values(row).returning('id').executeTakeFirstOrThrow()).id;
@@ -126,15 +152,18 @@ export async function updateAccountTask(ctx: ServiceContext, id: number, input: 
     const due = dueFromInput(input, tz, task.due_at);
     if (due !== undefined) changes.due_at = due;
     if (input.contact_id !== undefined) {
-      changes.contact_id = input.contact_id === null ? null : (await contactOr404(trx, firmId, input.contact_id, 'contact_id')).id;
+      changes.contact_id =
+        input.contact_id === null ? null : (await contactOr404(trx, firmId, input.contact_id, 'contact_id')).id;
     }
-    if (input.assigned_to_user_id !== undefined) changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
+    if (input.assigned_to_user_id !== undefined)
+      changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
     const merged = { ...task, ...changes };
     assertSchedulable(merged);
     const t = now();
     if (input.status === 'done' && task.status === 'open') {
       changes.completed_at = t;
-      if (merged.repeat !== 'none' && merged.due_at !== null) changes.due_at = nextRound(merged.due_at, merged.repeat as Exclude<Repeat, 'none'>, tz, t);
+      if (merged.repeat !== 'none' && merged.due_at !== null)
+        changes.due_at = nextRound(merged.due_at, merged.repeat as Exclude<Repeat, 'none'>, tz, t);
       else changes.status = 'done';
     } else if (input.status === 'open' && task.status === 'done') {
       changes.status = 'open';
@@ -142,7 +171,11 @@ export async function updateAccountTask(ctx: ServiceContext, id: number, input: 
     }
     const changed = (Object.keys(changes) as (keyof AccountTask)[]).filter((k) => changes[k] !== task[k]);
     if (changed.length === 0) return;
-    await trx.updateTable('account_tasks').set({ ...changes, updated_at: t }).where('id', '=', id).execute();
+    await trx
+      .updateTable('account_tasks')
+      .set({ ...changes, updated_at: t })
+      .where('id', '=', id)
+      .execute();
   });
   return accountTaskObject((await findAccountTask(ctx.database.db, firmId, id))!, tz);
 }

@@ -5,17 +5,28 @@ import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platf
 import type { ActivityRow } from './serialize.ts';
 
 function withUser(db: Executor) {
-  return db.selectFrom('activities').leftJoin('users as u', 'u.id', 'activities.user_id')
-    .selectAll('activities').select('u.name as user_name');
+  return db
+    .selectFrom('activities')
+    .leftJoin('users as u', 'u.id', 'activities.user_id')
+    .selectAll('activities')
+    .select('u.name as user_name');
 }
 
 export async function findActivity(db: Executor, firmId: number, id: number): Promise<ActivityRow | undefined> {
   return withUser(db).where('activities.firm_id', '=', firmId).where('activities.id', '=', id).executeTakeFirst();
 }
 
-export async function findActivityByRef(db: Executor, firmId: number, source: string, externalId: string): Promise<ActivityRow | undefined> {
-  return withUser(db).where('activities.firm_id', '=', firmId).where('activities.source', '=', source)
-    .where('activities.external_id', '=', externalId).executeTakeFirst();
+export async function findActivityByRef(
+  db: Executor,
+  firmId: number,
+  source: string,
+  externalId: string,
+): Promise<ActivityRow | undefined> {
+  return withUser(db)
+    .where('activities.firm_id', '=', firmId)
+    .where('activities.source', '=', source)
+    .where('activities.external_id', '=', externalId)
+    .executeTakeFirst();
 }
 
 export interface ActivityFilter {
@@ -30,7 +41,14 @@ export interface ActivityFilter {
 }
 
 /** Newest occurred first; with updatedAfter, oldest updated first. Only activities on jobs the user sees (or on none). */
-export async function listActivities(db: Executor, firmId: number, user: User, f: ActivityFilter, limit: number, offset: number) {
+export async function listActivities(
+  db: Executor,
+  firmId: number,
+  user: User,
+  f: ActivityFilter,
+  limit: number,
+  offset: number,
+) {
   const filter = <QB extends { where: (...args: any[]) => QB }>(qb: QB, rest?: GroupRest): QB => {
     qb = qb.where('activities.firm_id', '=', firmId);
     if (f.jobId !== undefined) qb = qb.where('activities.job_id', '=', f.jobId);
@@ -44,15 +62,25 @@ export async function listActivities(db: Executor, firmId: number, user: User, f
     return qb;
   };
   const rows = (rest?: GroupRest) => onVisibleJob(filter(withUser(db), rest), 'activities.job_id', firmId, user);
-  const count = onVisibleJob(filter(db.selectFrom('activities').select((eb) => eb.fn.countAll<number>().as('n'))),
-    'activities.job_id', firmId, user);
+  const count = onVisibleJob(
+    filter(db.selectFrom('activities').select((eb) => eb.fn.countAll<number>().as('n'))),
+    'activities.job_id',
+    firmId,
+    user,
+  );
   const window = f.updatedAfter;
-  const data = window !== undefined
-    ? syncPage(window, { limit, offset }, (rest) => {
-      const sorted = rows(rest).orderBy('activities.updated_at', 'asc').orderBy('activities.id', 'asc');
-      return (rest ? sorted : sorted.limit(limit).offset(offset)).execute() as Promise<ActivityRow[]>;
-    })
-    : rows().orderBy('activities.occurred_at', 'desc').orderBy('activities.id', 'desc').limit(limit).offset(offset).execute();
+  const data =
+    window !== undefined
+      ? syncPage(window, { limit, offset }, (rest) => {
+          const sorted = rows(rest).orderBy('activities.updated_at', 'asc').orderBy('activities.id', 'asc');
+          return (rest ? sorted : sorted.limit(limit).offset(offset)).execute() as Promise<ActivityRow[]>;
+        })
+      : rows()
+          .orderBy('activities.occurred_at', 'desc')
+          .orderBy('activities.id', 'desc')
+          .limit(limit)
+          .offset(offset)
+          .execute();
   const [page, n] = await Promise.all([data, count.executeTakeFirstOrThrow()]);
   return { rows: page as ActivityRow[], total: Number(n.n) };
 }

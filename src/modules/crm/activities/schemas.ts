@@ -18,18 +18,33 @@ export const AssociationsBody = Body({
 export type AssociationsInput = Static<typeof AssociationsBody>;
 
 /** POST /v1/activities: idempotent on source + external_id. */
-export const ActivityBody = Body({
-  type: ActivityType,
-  subject: Nullable(Type.String({ maxLength: 500 })),
-  body: Nullable(Type.String({ maxLength: 50_000 })),
-  outcome: Nullable(Type.String({ maxLength: 255, description: 'e.g. connected, left voicemail; a call may send only this' })),
-  direction: Type.Union([...DIRECTIONS.map((d) => Type.Literal(d)), Type.Null()]),
-  duration_seconds: Nullable(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
-  occurred_at: Type.String({ maxLength: 64, description: 'ISO 8601 (no zone means UTC); default now' }),
-  source: Type.String({ minLength: 1, maxLength: 50, pattern: '\\S', description: "the logging system; default 'api'" }),
-  external_id: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', description: 'with source, makes the call idempotent' }),
-  associations: AssociationsBody,
-}, { required: ['type'] });
+export const ActivityBody = Body(
+  {
+    type: ActivityType,
+    subject: Nullable(Type.String({ maxLength: 500 })),
+    body: Nullable(Type.String({ maxLength: 50_000 })),
+    outcome: Nullable(
+      Type.String({ maxLength: 255, description: 'e.g. connected, left voicemail; a call may send only this' }),
+    ),
+    direction: Type.Union([...DIRECTIONS.map((d) => Type.Literal(d)), Type.Null()]),
+    duration_seconds: Nullable(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+    occurred_at: Type.String({ maxLength: 64, description: 'ISO 8601 (no zone means UTC); default now' }),
+    source: Type.String({
+      minLength: 1,
+      maxLength: 50,
+      pattern: '\\S',
+      description: "the logging system; default 'api'",
+    }),
+    external_id: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '\\S',
+      description: 'with source, makes the call idempotent',
+    }),
+    associations: AssociationsBody,
+  },
+  { required: ['type'] },
+);
 export type ActivityInput = Static<typeof ActivityBody>;
 
 export const ListActivitiesQuery = Type.Object({

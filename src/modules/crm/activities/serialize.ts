@@ -46,7 +46,12 @@ export function activityObject(a: ActivityRow) {
     duration_seconds: a.duration_seconds,
     source: a.source,
     external_id: a.external_id,
-    associations: { job_id: a.job_id, client_account_id: a.client_account_id, contact_id: a.contact_id, lead_id: a.lead_id },
+    associations: {
+      job_id: a.job_id,
+      client_account_id: a.client_account_id,
+      contact_id: a.contact_id,
+      lead_id: a.lead_id,
+    },
     user_id: a.user_id,
     user: userRef(a.user_id, a.user_name),
     occurred_at: zWire(a.occurred_at),

@@ -22,31 +22,47 @@ async function assertRefFree(db: Executor, firmId: number, ref: string, selfId: 
   }
 }
 
-async function insertClientAccount(db: Executor, firmId: number, input: CreateClientAccountInput): Promise<ClientAccount> {
+async function insertClientAccount(
+  db: Executor,
+  firmId: number,
+  input: CreateClientAccountInput,
+): Promise<ClientAccount> {
   const t = now();
-  return db.insertInto('client_accounts').values({
-    firm_id: firmId,
-    name: input.name.trim(),
-    name_key: nameKey(input.name),
-    external_ref: input.external_ref ?? null,
-    email: input.email ?? null,
-    phone: input.phone ?? null,
-    address: input.address ?? null,
-    notes: input.notes ?? null,
-    custom_fields: '{}',
-    archived_at: null,
-    created_at: t,
-    updated_at: t,
-  }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('client_accounts')
+    .values({
+      firm_id: firmId,
+      name: input.name.trim(),
+      name_key: nameKey(input.name),
+      external_ref: input.external_ref ?? null,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      address: input.address ?? null,
+      notes: input.notes ?? null,
+      custom_fields: '{}',
+      archived_at: null,
+      created_at: t,
+      updated_at: t,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Fills blanks and restores an archived match; untouched records keep their updated_at. */
-async function reviveAndFill(db: Executor, existing: ClientAccount, input: CreateClientAccountInput): Promise<ClientAccount> {
+async function reviveAndFill(
+  db: Executor,
+  existing: ClientAccount,
+  input: CreateClientAccountInput,
+): Promise<ClientAccount> {
   const changes: Partial<ClientAccount> = fillBlanks(existing, input as Partial<ClientAccount>, FILLABLE);
   if (existing.archived_at !== null) changes.archived_at = null;
   if (Object.keys(changes).length === 0) return existing;
-  return db.updateTable('client_accounts').set({ ...changes, updated_at: now() })
-    .where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('client_accounts')
+    .set({ ...changes, updated_at: now() })
+    .where('id', '=', existing.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -58,8 +74,9 @@ export async function upsertClientAccountIn(db: Executor, firmId: number, input:
     const byRef = await findClientAccountByRef(db, firmId, input.external_ref);
     if (byRef) return { account: await reviveAndFill(db, byRef, input), created: false };
   }
-  const byName = (await findClientAccountsByName(db, firmId, nameKey(input.name)))
-    .find((a) => !input.external_ref || a.external_ref === null);
+  const byName = (await findClientAccountsByName(db, firmId, nameKey(input.name))).find(
+    (a) => !input.external_ref || a.external_ref === null,
+  );
   if (byName) return { account: await reviveAndFill(db, byName, input), created: false };
   return { account: await insertClientAccount(db, firmId, input), created: true };
 }
@@ -86,7 +103,11 @@ export async function getClientAccount(ctx: ServiceContext, id: number): Promise
   return account;
 }
 
-export function updateClientAccount(ctx: ServiceContext, id: number, sent: UpdateClientAccountInput): Promise<ClientAccount> {
+export function updateClientAccount(
+  ctx: ServiceContext,
+  id: number,
+  sent: UpdateClientAccountInput,
+): Promise<ClientAccount> {
   const firmId = ctx.auth.firm.id;
   const input = withContactValues(sent);
   return inWorkspaceTransaction(ctx, async (trx) => {
@@ -100,9 +121,14 @@ export function updateClientAccount(ctx: ServiceContext, id: number, sent: Updat
       changes.name = fields.name.trim();
       changes.name_key = nameKey(fields.name);
     }
-    if (archived !== undefined && archived !== (existing.archived_at !== null)) changes.archived_at = archived ? now() : null;
+    if (archived !== undefined && archived !== (existing.archived_at !== null))
+      changes.archived_at = archived ? now() : null;
     if (Object.keys(changes).length === 0) return existing;
-    return trx.updateTable('client_accounts').set({ ...changes, updated_at: now() })
-      .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return trx
+      .updateTable('client_accounts')
+      .set({ ...changes, updated_at: now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
 }

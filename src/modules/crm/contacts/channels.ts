@@ -11,7 +11,15 @@ import { channelRows, findContact } from './repo.ts';
 import { emailField, phoneField } from '#platform/email-phone.ts';
 import { CHANNEL_KINDS, CHANNEL_LABELS, DEFAULT_LABEL, valueKey, type ChannelKind } from './rules.ts';
 import { channelObject } from './serialize.ts';
-import { contactNotFound, insertChannel, makePrimaryChannel, materializeChannels, primaryValues, saveContact, type Trx } from './write.ts';
+import {
+  contactNotFound,
+  insertChannel,
+  makePrimaryChannel,
+  materializeChannels,
+  primaryValues,
+  saveContact,
+  type Trx,
+} from './write.ts';
 import type { ChannelInput } from './schemas.ts';
 
 const channelNotFound = () => notFound('Channel not found', { message: 'The person has no channel with that ref' });
@@ -19,13 +27,16 @@ const channelNotFound = () => notFound('Channel not found', { message: 'The pers
 /** The stored form of a value of `kind`, or the channel endpoints' 400. */
 function cleanValue(kind: ChannelKind, value: string | undefined): string {
   if ((value?.trim() ?? '') === '') throw badRequest('value is required', { field: 'value' });
-  return (kind === 'email' ? emailField(value, 'value', "That email doesn't look right.") : phoneField(value, 'value'))!;
+  return (
+    kind === 'email' ? emailField(value, 'value', "That email doesn't look right.") : phoneField(value, 'value')
+  )!;
 }
 
 function cleanLabel(label: string | undefined): string | undefined {
   if (label === undefined) return undefined;
   const l = label.trim().toLowerCase();
-  if (!(CHANNEL_LABELS as readonly string[]).includes(l)) throw badRequest(`label must be one of ${CHANNEL_LABELS.join(', ')}`, { field: 'label' });
+  if (!(CHANNEL_LABELS as readonly string[]).includes(l))
+    throw badRequest(`label must be one of ${CHANNEL_LABELS.join(', ')}`, { field: 'label' });
   return l;
 }
 
@@ -64,7 +75,8 @@ async function settle(trx: Trx, contact: Contact) {
 
 export async function addChannel(ctx: ServiceContext, contactId: number, input: ChannelInput) {
   const kind = input.kind?.trim().toLowerCase();
-  if (!kind || !(CHANNEL_KINDS as readonly string[]).includes(kind)) throw badRequest('kind must be phone or email', { field: 'kind' });
+  if (!kind || !(CHANNEL_KINDS as readonly string[]).includes(kind))
+    throw badRequest('kind must be phone or email', { field: 'kind' });
   const k = kind as ChannelKind;
   const value = cleanValue(k, input.value);
   const label = cleanLabel(input.label) ?? DEFAULT_LABEL[k];
@@ -81,7 +93,12 @@ export async function addChannel(ctx: ServiceContext, contactId: number, input: 
   });
 }
 
-export async function updateChannel(ctx: ServiceContext, contactId: number, ref: string, input: Omit<ChannelInput, 'kind'>) {
+export async function updateChannel(
+  ctx: ServiceContext,
+  contactId: number,
+  ref: string,
+  input: Omit<ChannelInput, 'kind'>,
+) {
   const label = cleanLabel(input.label);
   return inWorkspaceTransaction(ctx, async (trx) => {
     const contact = await liveContact(ctx, trx, contactId);
@@ -90,7 +107,9 @@ export async function updateChannel(ctx: ServiceContext, contactId: number, ref:
     if (input.value !== undefined) {
       const value = cleanValue(channel.kind, input.value);
       const key = valueKey(channel.kind, value);
-      const twin = (await channelRows(trx, contactId)).find((r) => r.kind === channel.kind && r.value_key === key && r.id !== channel.id);
+      const twin = (await channelRows(trx, contactId)).find(
+        (r) => r.kind === channel.kind && r.value_key === key && r.id !== channel.id,
+      );
       if (twin) throw duplicate(twin);
       changes.value = value;
       changes.value_key = key;
@@ -98,7 +117,11 @@ export async function updateChannel(ctx: ServiceContext, contactId: number, ref:
     if (label !== undefined) changes.label = label;
     if (input.do_not_contact !== undefined) changes.do_not_contact = input.do_not_contact ? 1 : 0;
     if (Object.keys(changes).length > 0) {
-      await trx.updateTable('contact_channels').set({ ...changes, updated_at: now() }).where('id', '=', channel.id).execute();
+      await trx
+        .updateTable('contact_channels')
+        .set({ ...changes, updated_at: now() })
+        .where('id', '=', channel.id)
+        .execute();
     }
     if (input.is_primary === true) await makePrimaryChannel(trx, contactId, channel.kind, channel.id);
     if (input.is_primary === false && channel.is_primary === 1) {
@@ -107,7 +130,11 @@ export async function updateChannel(ctx: ServiceContext, contactId: number, ref:
       if (next) await makePrimaryChannel(trx, contactId, channel.kind, next.id);
     }
     await settle(trx, contact);
-    const saved = await trx.selectFrom('contact_channels').selectAll().where('id', '=', channel.id).executeTakeFirstOrThrow();
+    const saved = await trx
+      .selectFrom('contact_channels')
+      .selectAll()
+      .where('id', '=', channel.id)
+      .executeTakeFirstOrThrow();
     return channelObject(saved);
   });
 }

@@ -24,7 +24,12 @@ const NEW_PERSON_FIELDS = ['name', 'email', 'phone', 'company', 'title', 'contac
 /** Primary first, then by role (in the role list's order, none last), then A to Z. */
 function byPrimaryRoleName(a: PersonOnJob, b: PersonOnJob): number {
   const rank = (r: string | null) => (r === null ? JOB_ROLES.length : (JOB_ROLES as readonly string[]).indexOf(r));
-  return b.is_primary - a.is_primary || rank(a.role) - rank(b.role) || a.c_sort_key.localeCompare(b.c_sort_key) || a.contact_id - b.contact_id;
+  return (
+    b.is_primary - a.is_primary ||
+    rank(a.role) - rank(b.role) ||
+    a.c_sort_key.localeCompare(b.c_sort_key) ||
+    a.contact_id - b.contact_id
+  );
 }
 
 export async function listJobPeople(ctx: ServiceContext, jobId: number) {
@@ -37,7 +42,8 @@ function cleanRole(role: string | null | undefined): string | null | undefined {
   if (role === undefined || role === null) return role;
   const r = role.trim().toLowerCase();
   if (r === '') return null;
-  if (!(JOB_ROLES as readonly string[]).includes(r)) throw badRequest(`role must be one of ${JOB_ROLES.join(', ')}`, { field: 'role' });
+  if (!(JOB_ROLES as readonly string[]).includes(r))
+    throw badRequest(`role must be one of ${JOB_ROLES.join(', ')}`, { field: 'role' });
   return r;
 }
 
@@ -53,7 +59,7 @@ export async function addJobPerson(ctx: ServiceContext, jobId: number, input: Jo
   const role = cleanRole(input.role);
   const newPerson = NEW_PERSON_FIELDS.some((f) => input[f] !== undefined);
   if (input.contact_id !== undefined && newPerson) {
-    throw badRequest('Send contact_id or a new person\'s details, not both', { code: 'invalid_request' });
+    throw badRequest("Send contact_id or a new person's details, not both", { code: 'invalid_request' });
   }
   if (input.contact_id === undefined && !input.name?.trim() && !input.email?.trim()) {
     throw badRequest('Add at least a name or an email.', { code: 'contact_empty' });
@@ -69,10 +75,16 @@ export async function addJobPerson(ctx: ServiceContext, jobId: number, input: Jo
       contact = await findContact(trx, firmId, input.contact_id);
       if (!contact || contact.archived_at !== null) throw contactNotFound({ field: 'contact_id' });
     } else {
-      contact = (input.email?.trim() ? await findContactByEmail(trx, firmId, input.email) : undefined)
-        ?? await createContactIn(ctx, trx, {
-          name: input.name, email: input.email, phone: input.phone, company: input.company, title: input.title, contact_type: input.contact_type,
-        });
+      contact =
+        (input.email?.trim() ? await findContactByEmail(trx, firmId, input.email) : undefined) ??
+        (await createContactIn(ctx, trx, {
+          name: input.name,
+          email: input.email,
+          phone: input.phone,
+          company: input.company,
+          title: input.title,
+          contact_type: input.contact_type,
+        }));
     }
     const people = await peopleOnJob(trx, jobId);
     const existing = people.find((p) => p.contact_id === contact.id);
@@ -80,22 +92,39 @@ export async function addJobPerson(ctx: ServiceContext, jobId: number, input: Jo
     const primary = input.is_primary ?? (existing ? existing.is_primary === 1 : !hasPrimary);
     const wasPrimary = existing?.is_primary === 1;
     if (existing) {
-      await trx.updateTable('job_contacts').set({
-        ...(role !== undefined ? { role } : {}),
-        ...(input.bills_separately !== undefined ? { bills_separately: input.bills_separately ? 1 : 0 } : {}),
-        is_primary: primary ? 1 : 0,
-      }).where('job_id', '=', jobId).where('contact_id', '=', contact.id).execute();
+      await trx
+        .updateTable('job_contacts')
+        .set({
+          ...(role !== undefined ? { role } : {}),
+          ...(input.bills_separately !== undefined ? { bills_separately: input.bills_separately ? 1 : 0 } : {}),
+          is_primary: primary ? 1 : 0,
+        })
+        .where('job_id', '=', jobId)
+        .where('contact_id', '=', contact.id)
+        .execute();
     } else {
-      await trx.insertInto('job_contacts').values({
-        job_id: jobId, contact_id: contact.id, role: role ?? null, is_primary: primary ? 1 : 0,
-        bills_separately: input.bills_separately ? 1 : 0, created_at: now(),
-      }).execute();
+      await trx
+        .insertInto('job_contacts')
+        .values({
+          job_id: jobId,
+          contact_id: contact.id,
+          role: role ?? null,
+          is_primary: primary ? 1 : 0,
+          bills_separately: input.bills_separately ? 1 : 0,
+          created_at: now(),
+        })
+        .execute();
     }
 
     const changes: Partial<Job> = {};
     if (primary) {
-      await trx.updateTable('job_contacts').set({ is_primary: 0 }).where('job_id', '=', jobId)
-        .where('contact_id', '!=', contact.id).where('is_primary', '=', 1).execute();
+      await trx
+        .updateTable('job_contacts')
+        .set({ is_primary: 0 })
+        .where('job_id', '=', jobId)
+        .where('contact_id', '!=', contact.id)
+        .where('is_primary', '=', 1)
+        .execute();
       if (!wasPrimary || job.linked_contact_id !== contact.id) {
         Object.assign(changes, {
           linked_contact_id: contact.id,
@@ -114,7 +143,10 @@ export async function addJobPerson(ctx: ServiceContext, jobId: number, input: Jo
     await saveJobChanges(trx, job, changes);
     if (!existing) {
       await logJobActivity(trx, {
-        firmId, jobId, userId: ctx.auth.user.id, kind: 'contact_added',
+        firmId,
+        jobId,
+        userId: ctx.auth.user.id,
+        kind: 'contact_added',
         summary: `${displayNameOf(contact)} added to the job${primary ? ' as the main contact' : ''}`,
         data: { contact_id: contact.id, role: role ?? null, is_primary: primary },
       });
@@ -125,19 +157,36 @@ export async function addJobPerson(ctx: ServiceContext, jobId: number, input: Jo
 }
 
 /** Everyone with a current link to the company or whose primary company it is, A to Z. */
-export async function listCompanyPeople(ctx: ServiceContext, accountId: number, includeArchived: boolean, limit: number, offset: number) {
+export async function listCompanyPeople(
+  ctx: ServiceContext,
+  accountId: number,
+  includeArchived: boolean,
+  limit: number,
+  offset: number,
+) {
   const account = await findClientAccount(ctx.database.db, ctx.auth.firm.id, accountId);
   if (!account) throw clientAccountNotFound();
-  const { rows, total } = await companyPeople(ctx.database.db, ctx.auth.firm.id, accountId, includeArchived, limit, offset);
+  const { rows, total } = await companyPeople(
+    ctx.database.db,
+    ctx.auth.firm.id,
+    accountId,
+    includeArchived,
+    limit,
+    offset,
+  );
   return {
     total,
     data: rows.map((r) => ({
       ...contactObject(r),
       link: {
-        kind: 'company', id: account.id, name: account.name,
-        roles: r.link_roles === null ? [] : JSON.parse(r.link_roles) as string[],
+        kind: 'company',
+        id: account.id,
+        name: account.name,
+        roles: r.link_roles === null ? [] : (JSON.parse(r.link_roles) as string[]),
         is_primary: r.link_is_primary === null ? r.client_account_id === account.id : r.link_is_primary === 1,
-        current: true, started_on: r.link_started_on, ended_on: null,
+        current: true,
+        started_on: r.link_started_on,
+        ended_on: null,
       },
     })),
   };

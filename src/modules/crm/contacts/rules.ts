@@ -9,10 +9,26 @@ export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 export const CHANNEL_LABELS = ['mobile', 'work', 'office', 'home', 'fax', 'other'] as const;
 export const DEFAULT_LABEL: Record<ChannelKind, string> = { phone: 'mobile', email: 'work' };
 
-export const LINK_ROLES = ['decision_maker', 'property_manager', 'site_contact', 'billing', 'accounts_payable', 'board_member', 'other'] as const;
+export const LINK_ROLES = [
+  'decision_maker',
+  'property_manager',
+  'site_contact',
+  'billing',
+  'accounts_payable',
+  'board_member',
+  'other',
+] as const;
 
 /** Roles of a person on a job; the first six are the spec's, `other` is ours (docs: decisions). */
-export const JOB_ROLES = ['billing', 'onsite', 'decision_maker', 'property_manager', 'estimator', 'operations', 'other'] as const;
+export const JOB_ROLES = [
+  'billing',
+  'onsite',
+  'decision_maker',
+  'property_manager',
+  'estimator',
+  'operations',
+  'other',
+] as const;
 
 export const PREFERRED_CHANNELS = ['call', 'text', 'email'] as const;
 
@@ -21,10 +37,20 @@ export function valueKey(kind: ChannelKind, value: string): string {
 }
 
 /** Name, or company when no name; a person known only by email or phone shows that. */
-export function displayNameOf(c: { name: string | null; company: string | null; email: string | null; phone: string | null }): string {
+export function displayNameOf(c: {
+  name: string | null;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+}): string {
   return c.name?.trim() || c.company?.trim() || c.email?.trim() || c.phone?.trim() || 'Unnamed contact';
 }
 
-export function sortKeyOf(c: { name: string | null; company: string | null; email: string | null; phone: string | null }): string {
+export function sortKeyOf(c: {
+  name: string | null;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+}): string {
   return nameKey(displayNameOf(c));
 }

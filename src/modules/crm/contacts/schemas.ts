@@ -48,7 +48,12 @@ export type LinkInput = Static<typeof LinkBody>;
 
 export const JobPersonBody = Body({
   contact_id: Id,
-  name: NullableText(200), email: NullableText(255), phone: NullableText(50), company: NullableText(200), title: NullableText(200), contact_type: NullableText(80),
+  name: NullableText(200),
+  email: NullableText(255),
+  phone: NullableText(50),
+  company: NullableText(200),
+  title: NullableText(200),
+  contact_type: NullableText(80),
   role: Nullable(Type.String({ maxLength: 40 })),
   is_primary: Type.Boolean(),
   bills_separately: Type.Boolean(),

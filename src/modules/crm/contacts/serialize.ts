@@ -58,7 +58,12 @@ export const LinkSchema = Type.Object({
 });
 
 export const ContactJobSchema = Type.Object({
-  job_id: Int, name: Str, status: Str, role: Nullable(Str), is_primary: Bool, bills_separately: Bool,
+  job_id: Int,
+  name: Str,
+  status: Str,
+  role: Nullable(Str),
+  is_primary: Bool,
+  bills_separately: Bool,
 });
 
 export const FullContactSchema = Type.Object({
@@ -76,8 +81,16 @@ export const PersonOnJobSchema = Type.Object({
   bills_separately: Bool,
   created_at: Str,
   contact: Type.Object({
-    id: Int, name: Nullable(Str), display_name: Str, title: Nullable(Str), contact_type: Nullable(Str), email: Nullable(Str),
-    phone: Nullable(Str), client_account_id: Nullable(Int), archived_at: Nullable(Str), updated_at: Str,
+    id: Int,
+    name: Nullable(Str),
+    display_name: Str,
+    title: Nullable(Str),
+    contact_type: Nullable(Str),
+    email: Nullable(Str),
+    phone: Nullable(Str),
+    client_account_id: Nullable(Int),
+    archived_at: Nullable(Str),
+    updated_at: Str,
   }),
 });
 
@@ -92,7 +105,8 @@ export function contactObject(c: ContactRow) {
     contact_type: c.contact_type,
     company: c.company,
     client_account_id: c.client_account_id,
-    client_account: c.client_account_id !== null && c.ca_name !== null ? { id: c.client_account_id, name: c.ca_name } : null,
+    client_account:
+      c.client_account_id !== null && c.ca_name !== null ? { id: c.client_account_id, name: c.ca_name } : null,
     email: c.email,
     phone: c.phone,
     notes: c.notes,
@@ -109,12 +123,25 @@ export function contactObject(c: ContactRow) {
   };
 }
 
-export type ChannelView = { id: number | null; ref: string; kind: string; label: string; value: string; is_primary: boolean; do_not_contact: boolean };
+export type ChannelView = {
+  id: number | null;
+  ref: string;
+  kind: string;
+  label: string;
+  value: string;
+  is_primary: boolean;
+  do_not_contact: boolean;
+};
 
 export function channelObject(ch: ContactChannel): ChannelView {
   return {
-    id: ch.id, ref: String(ch.id), kind: ch.kind, label: ch.label, value: ch.value,
-    is_primary: ch.is_primary === 1, do_not_contact: ch.do_not_contact === 1,
+    id: ch.id,
+    ref: String(ch.id),
+    kind: ch.kind,
+    label: ch.label,
+    value: ch.value,
+    is_primary: ch.is_primary === 1,
+    do_not_contact: ch.do_not_contact === 1,
   };
 }
 
@@ -131,8 +158,22 @@ export function linkObject(l: LinkRow) {
   };
 }
 
-export function contactJobObject(j: { job_id: number; name: string; status: string; role: string | null; is_primary: number; bills_separately: number }) {
-  return { job_id: j.job_id, name: j.name, status: j.status, role: j.role, is_primary: j.is_primary === 1, bills_separately: j.bills_separately === 1 };
+export function contactJobObject(j: {
+  job_id: number;
+  name: string;
+  status: string;
+  role: string | null;
+  is_primary: number;
+  bills_separately: number;
+}) {
+  return {
+    job_id: j.job_id,
+    name: j.name,
+    status: j.status,
+    role: j.role,
+    is_primary: j.is_primary === 1,
+    bills_separately: j.bills_separately === 1,
+  };
 }
 
 export function personOnJobObject(p: PersonOnJob) {

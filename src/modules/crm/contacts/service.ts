@@ -15,18 +15,35 @@ import { upsertClientAccountIn } from '#crm/client-accounts/service.ts';
 import { applyCustomFieldValues } from '#crm/custom-fields/values.ts';
 import { saveJobChanges } from '#crm/jobs/service.ts';
 import { findActiveUser } from '#workspace/users/repo.ts';
-import { channelRows, findContact, findContactRow, jobsOfContact, linkRows, listContactRows, type ContactFilter } from './repo.ts';
+import {
+  channelRows,
+  findContact,
+  findContactRow,
+  jobsOfContact,
+  linkRows,
+  listContactRows,
+  type ContactFilter,
+} from './repo.ts';
 import { emailField, emailKey, phoneField } from '#platform/email-phone.ts';
 import { PREFERRED_CHANNELS, sortKeyOf } from './rules.ts';
 import { channelObject, contactJobObject, contactObject, linkObject, type ChannelView } from './serialize.ts';
-import { contactNotFound, insertChannel, materializeChannels, putPrimaryValue, primaryValues, saveContact,
-  setPrimaryCompany, type Trx } from './write.ts';
+import {
+  contactNotFound,
+  insertChannel,
+  materializeChannels,
+  putPrimaryValue,
+  primaryValues,
+  saveContact,
+  setPrimaryCompany,
+  type Trx,
+} from './write.ts';
 import type { ContactInput } from './schemas.ts';
 
 const AT_LEAST_ONE = 'Add at least a name, company, email, or phone number.';
 
 /** Trimmed text, with blank meaning none. */
-const text = (v: string | null | undefined): string | null | undefined => (v === undefined ? undefined : v === null ? null : v.trim() || null);
+const text = (v: string | null | undefined): string | null | undefined =>
+  v === undefined ? undefined : v === null ? null : v.trim() || null;
 
 // ---- reads ---------------------------------------------------------------------------------
 
@@ -37,7 +54,15 @@ function channelsFor(contact: Contact, rows: Awaited<ReturnType<typeof channelRo
     const ofKind = rows.filter((r) => r.kind === kind);
     if (ofKind.length > 0) out.push(...ofKind.map(channelObject));
     else if (contact[kind]) {
-      out.push({ id: null, ref: `v-${kind}-0`, kind, label: kind === 'phone' ? 'mobile' : 'work', value: contact[kind]!, is_primary: true, do_not_contact: false });
+      out.push({
+        id: null,
+        ref: `v-${kind}-0`,
+        kind,
+        label: kind === 'phone' ? 'mobile' : 'work',
+        value: contact[kind]!,
+        is_primary: true,
+        do_not_contact: false,
+      });
     }
   }
   return out;
@@ -48,18 +73,36 @@ export async function fullContact(ctx: ServiceContext, db: Executor, id: number)
   const row = await findContactRow(db, ctx.auth.firm.id, id);
   if (!row) throw contactNotFound();
   const [channels, links, jobs] = await Promise.all([
-    channelRows(db, id), linkRows(db, id), jobsOfContact(db, ctx.auth.firm.id, ctx.auth.user, id),
+    channelRows(db, id),
+    linkRows(db, id),
+    jobsOfContact(db, ctx.auth.firm.id, ctx.auth.user, id),
   ]);
-  return { ...contactObject(row), channels: channelsFor(row, channels), links: links.map(linkObject), jobs: jobs.map(contactJobObject) };
+  return {
+    ...contactObject(row),
+    channels: channelsFor(row, channels),
+    links: links.map(linkObject),
+    jobs: jobs.map(contactJobObject),
+  };
 }
 
 export function getContact(ctx: ServiceContext, id: number) {
   return fullContact(ctx, ctx.database.db, id);
 }
 
-export async function listContacts(ctx: ServiceContext, filter: Omit<ContactFilter, 'engine'>, limit: number, offset: number) {
-  const { rows, total } = await listContactRows(ctx.database.db, ctx.auth.firm.id, ctx.auth.user,
-    { ...filter, engine: ctx.database.dialect.engine }, limit, offset);
+export async function listContacts(
+  ctx: ServiceContext,
+  filter: Omit<ContactFilter, 'engine'>,
+  limit: number,
+  offset: number,
+) {
+  const { rows, total } = await listContactRows(
+    ctx.database.db,
+    ctx.auth.firm.id,
+    ctx.auth.user,
+    { ...filter, engine: ctx.database.dialect.engine },
+    limit,
+    offset,
+  );
   return { data: rows.map(contactObject), total };
 }
 
@@ -68,7 +111,8 @@ export async function listContacts(ctx: ServiceContext, filter: Omit<ContactFilt
 function cleanPreferredChannel(v: string | null | undefined): string | null | undefined {
   if (v === undefined || v === null) return v;
   const c = v.trim().toLowerCase();
-  if (!(PREFERRED_CHANNELS as readonly string[]).includes(c)) throw badRequest('Pick call, text or email.', { field: 'preferred_channel' });
+  if (!(PREFERRED_CHANNELS as readonly string[]).includes(c))
+    throw badRequest('Pick call, text or email.', { field: 'preferred_channel' });
   return c;
 }
 
@@ -86,12 +130,19 @@ async function assertSalesperson(db: Executor, firmId: number, userId: number): 
   const user = await findActiveUser(db, firmId, userId);
   if (!user) throw notFound('assigned_user_id does not match a user in this workspace', { field: 'assigned_user_id' });
   if (!can(user, 'office_user')) {
-    throw notFound('user is not an office teammate', { field: 'assigned_user_id', message: 'The salesperson must be an office user, not a crew login' });
+    throw notFound('user is not an office teammate', {
+      field: 'assigned_user_id',
+      message: 'The salesperson must be an office user, not a crew login',
+    });
   }
 }
 
 /** The customer named by client_account_id (wins) or company: undefined when neither is sent. */
-async function companyOf(trx: Trx, firmId: number, input: ContactInput): Promise<{ id: number; name: string } | null | undefined> {
+async function companyOf(
+  trx: Trx,
+  firmId: number,
+  input: ContactInput,
+): Promise<{ id: number; name: string } | null | undefined> {
   if (input.client_account_id !== undefined) {
     if (input.client_account_id === null) return null;
     const account = await findClientAccount(trx, firmId, input.client_account_id);
@@ -110,7 +161,8 @@ function plainColumns(input: ContactInput): Partial<Contact> {
   for (const f of ['name', 'title', 'contact_type', 'notes', 'do_not_contact_reason'] as const) {
     if (input[f] !== undefined) cols[f] = text(input[f]) ?? null;
   }
-  if (input.preferred_channel !== undefined) cols.preferred_channel = cleanPreferredChannel(input.preferred_channel) ?? null;
+  if (input.preferred_channel !== undefined)
+    cols.preferred_channel = cleanPreferredChannel(input.preferred_channel) ?? null;
   if (input.do_not_contact !== undefined) {
     cols.do_not_contact = input.do_not_contact ? 1 : 0;
     // The reason belongs to the flag: turning it off clears a reason not sent with it.
@@ -138,27 +190,34 @@ export async function createContactIn(ctx: ServiceContext, trx: Trx, input: Cont
 
   const t = now();
   const base = {
-    name: cols.name ?? null, company: account?.name ?? null, email, phone,
+    name: cols.name ?? null,
+    company: account?.name ?? null,
+    email,
+    phone,
   };
-  const contact = await trx.insertInto('contacts').values({
-    firm_id: firmId,
-    ...base,
-    client_account_id: account?.id ?? null,
-    title: cols.title ?? null,
-    contact_type: cols.contact_type ?? null,
-    notes: cols.notes ?? null,
-    assigned_user_id: cols.assigned_user_id ?? null,
-    preferred_channel: cols.preferred_channel ?? null,
-    do_not_contact: cols.do_not_contact ?? 0,
-    do_not_contact_reason: cols.do_not_contact_reason ?? null,
-    birthday: cols.birthday ?? null,
-    tags: cols.tags ?? '[]',
-    custom_fields: JSON.stringify(custom.values),
-    sort_key: sortKeyOf(base),
-    archived_at: null,
-    created_at: t,
-    updated_at: t,
-  }).returningAll().executeTakeFirstOrThrow();
+  const contact = await trx
+    .insertInto('contacts')
+    .values({
+      firm_id: firmId,
+      ...base,
+      client_account_id: account?.id ?? null,
+      title: cols.title ?? null,
+      contact_type: cols.contact_type ?? null,
+      notes: cols.notes ?? null,
+      assigned_user_id: cols.assigned_user_id ?? null,
+      preferred_channel: cols.preferred_channel ?? null,
+      do_not_contact: cols.do_not_contact ?? 0,
+      do_not_contact_reason: cols.do_not_contact_reason ?? null,
+      birthday: cols.birthday ?? null,
+      tags: cols.tags ?? '[]',
+      custom_fields: JSON.stringify(custom.values),
+      sort_key: sortKeyOf(base),
+      archived_at: null,
+      created_at: t,
+      updated_at: t,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   if (phone) await insertChannel(trx, contact, 'phone', phone, { primary: true });
   if (email) await insertChannel(trx, contact, 'email', email, { primary: true });
   if (account) await setPrimaryCompany(trx, contact, account);
@@ -175,10 +234,24 @@ export function createContact(ctx: ServiceContext, input: ContactInput) {
 /** A saved, live person with this email (any of their emails, any case), for reuse. */
 export async function findContactByEmail(db: Executor, firmId: number, email: string): Promise<Contact | undefined> {
   const key = emailKey(email);
-  return db.selectFrom('contacts').selectAll('contacts').where('contacts.firm_id', '=', firmId).where('contacts.archived_at', 'is', null)
-    .where((eb) => eb.exists(eb.selectFrom('contact_channels as ch').select('ch.id').whereRef('ch.contact_id', '=', 'contacts.id')
-      .where('ch.kind', '=', 'email').where('ch.value_key', '=', key)))
-    .orderBy('contacts.id').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('contacts')
+    .selectAll('contacts')
+    .where('contacts.firm_id', '=', firmId)
+    .where('contacts.archived_at', 'is', null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('contact_channels as ch')
+          .select('ch.id')
+          .whereRef('ch.contact_id', '=', 'contacts.id')
+          .where('ch.kind', '=', 'email')
+          .where('ch.value_key', '=', key),
+      ),
+    )
+    .orderBy('contacts.id')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 // ---- update --------------------------------------------------------------------------------
@@ -191,18 +264,26 @@ export function updateContact(ctx: ServiceContext, id: number, input: ContactInp
     const email = emailField(input.email, 'email');
     const phone = phoneField(input.phone, 'phone');
     const cols = plainColumns(input);
-    if (cols.assigned_user_id && cols.assigned_user_id !== existing.assigned_user_id) await assertSalesperson(trx, firmId, cols.assigned_user_id);
+    if (cols.assigned_user_id && cols.assigned_user_id !== existing.assigned_user_id)
+      await assertSalesperson(trx, firmId, cols.assigned_user_id);
     const account = await companyOf(trx, firmId, input);
 
     const result = {
       name: cols.name !== undefined ? cols.name : existing.name,
       email: email !== undefined ? email : existing.email,
       phone: phone !== undefined ? phone : existing.phone,
-      company: account !== undefined ? account : existing.client_account_id ?? existing.company,
+      company: account !== undefined ? account : (existing.client_account_id ?? existing.company),
     };
-    if (!result.name && !result.email && !result.phone && !result.company) throw badRequest(AT_LEAST_ONE, { code: 'contact_empty' });
+    if (!result.name && !result.email && !result.phone && !result.company)
+      throw badRequest(AT_LEAST_ONE, { code: 'contact_empty' });
     if (input.custom_fields !== undefined) {
-      const custom = await applyCustomFieldValues(trx, firmId, 'contact', JSON.parse(existing.custom_fields), input.custom_fields);
+      const custom = await applyCustomFieldValues(
+        trx,
+        firmId,
+        'contact',
+        JSON.parse(existing.custom_fields),
+        input.custom_fields,
+      );
       cols.custom_fields = JSON.stringify(custom.values);
     }
 
@@ -233,11 +314,21 @@ export async function deleteContact(ctx: ServiceContext, id: number, hard: boole
     }
     assertOfficeUser(ctx, 'Deleting a person needs an office user; a crew login is refused');
     // Jobs keep their own contact fields; only the link to the person goes.
-    const linked = await trx.selectFrom('jobs').selectAll().where('firm_id', '=', firmId).where('linked_contact_id', '=', id).execute();
+    const linked = await trx
+      .selectFrom('jobs')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('linked_contact_id', '=', id)
+      .execute();
     for (const job of linked) await saveJobChanges(trx, job, { linked_contact_id: null });
     await trx.deleteFrom('job_contacts').where('contact_id', '=', id).execute();
     for (const table of ['activities', 'tasks', 'account_tasks'] as const) {
-      await trx.updateTable(table).set({ contact_id: null }).where('firm_id', '=', firmId).where('contact_id', '=', id).execute();
+      await trx
+        .updateTable(table)
+        .set({ contact_id: null })
+        .where('firm_id', '=', firmId)
+        .where('contact_id', '=', id)
+        .execute();
     }
     await trx.deleteFrom('notes').where('firm_id', '=', firmId).where('contact_id', '=', id).execute();
     await trx.deleteFrom('contact_channels').where('contact_id', '=', id).execute();

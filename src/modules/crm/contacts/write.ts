@@ -31,7 +31,12 @@ export async function reload(trx: Trx, id: number): Promise<Contact> {
  * (also when `touch`: a channel or link changed) and carries name, email, phone and company
  * changes to the person's jobs. Returns the contact after the write.
  */
-export async function saveContact(trx: Trx, before: Contact, changes: Partial<Contact>, touch = false): Promise<Contact> {
+export async function saveContact(
+  trx: Trx,
+  before: Contact,
+  changes: Partial<Contact>,
+  touch = false,
+): Promise<Contact> {
   const diff: Partial<Contact> = {};
   for (const k of Object.keys(changes) as (keyof Contact)[]) {
     if (changes[k] !== undefined && changes[k] !== before[k]) (diff as Record<string, unknown>)[k] = changes[k];
@@ -40,8 +45,11 @@ export async function saveContact(trx: Trx, before: Contact, changes: Partial<Co
   const after: Contact = { ...before, ...diff };
   after.sort_key = sortKeyOf(after);
   after.updated_at = now();
-  await trx.updateTable('contacts').set({ ...diff, sort_key: after.sort_key, updated_at: after.updated_at })
-    .where('id', '=', before.id).execute();
+  await trx
+    .updateTable('contacts')
+    .set({ ...diff, sort_key: after.sort_key, updated_at: after.updated_at })
+    .where('id', '=', before.id)
+    .execute();
   await carryToJobs(trx, before, after);
   return after;
 }
@@ -71,7 +79,10 @@ async function carryToJobs(trx: Trx, before: Contact, after: Contact): Promise<v
 }
 
 /** Links a job without a customer to `account`, unless the job names a different company. */
-export function customerForJob(job: Pick<Job, 'client_account_id' | 'company'>, account: { id: number; name: string }): Partial<Job> {
+export function customerForJob(
+  job: Pick<Job, 'client_account_id' | 'company'>,
+  account: { id: number; name: string },
+): Partial<Job> {
   if (job.client_account_id !== null) return {};
   if (isBlank(job.company)) return { client_account_id: account.id, company: account.name };
   return nameKey(job.company!) === nameKey(account.name) ? { client_account_id: account.id } : {};
@@ -91,30 +102,64 @@ export async function materializeChannels(trx: Trx, contact: Contact): Promise<v
   }
 }
 
-export async function insertChannel(trx: Trx, contact: Pick<Contact, 'id' | 'firm_id'>, kind: ChannelKind, value: string,
-  o: { primary: boolean; label?: string; doNotContact?: boolean }): Promise<ContactChannel> {
-  const last = await trx.selectFrom('contact_channels').select((eb) => eb.fn.max('position').as('p'))
-    .where('contact_id', '=', contact.id).where('kind', '=', kind).executeTakeFirst();
+export async function insertChannel(
+  trx: Trx,
+  contact: Pick<Contact, 'id' | 'firm_id'>,
+  kind: ChannelKind,
+  value: string,
+  o: { primary: boolean; label?: string; doNotContact?: boolean },
+): Promise<ContactChannel> {
+  const last = await trx
+    .selectFrom('contact_channels')
+    .select((eb) => eb.fn.max('position').as('p'))
+    .where('contact_id', '=', contact.id)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
   const t = now();
-  return trx.insertInto('contact_channels').values({
-    firm_id: contact.firm_id, contact_id: contact.id, kind, label: o.label ?? DEFAULT_LABEL[kind], value,
-    value_key: valueKey(kind, value), is_primary: o.primary ? 1 : 0, do_not_contact: o.doNotContact ? 1 : 0,
-    position: Number(last?.p ?? -1) + 1, created_at: t, updated_at: t,
-  }).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .insertInto('contact_channels')
+    .values({
+      firm_id: contact.firm_id,
+      contact_id: contact.id,
+      kind,
+      label: o.label ?? DEFAULT_LABEL[kind],
+      value,
+      value_key: valueKey(kind, value),
+      is_primary: o.primary ? 1 : 0,
+      do_not_contact: o.doNotContact ? 1 : 0,
+      position: Number(last?.p ?? -1) + 1,
+      created_at: t,
+      updated_at: t,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Makes `channelId` the one primary of its kind. */
-export async function makePrimaryChannel(trx: Trx, contactId: number, kind: ChannelKind, channelId: number): Promise<void> {
-  await trx.updateTable('contact_channels').set((eb) => ({
-    is_primary: eb.case().when('id', '=', channelId).then(eb.lit<Flag>(1)).else(eb.lit<Flag>(0)).end(),
-  })).where('contact_id', '=', contactId).where('kind', '=', kind).execute();
+export async function makePrimaryChannel(
+  trx: Trx,
+  contactId: number,
+  kind: ChannelKind,
+  channelId: number,
+): Promise<void> {
+  await trx
+    .updateTable('contact_channels')
+    .set((eb) => ({
+      is_primary: eb.case().when('id', '=', channelId).then(eb.lit<Flag>(1)).else(eb.lit<Flag>(0)).end(),
+    }))
+    .where('contact_id', '=', contactId)
+    .where('kind', '=', kind)
+    .execute();
 }
 
 /**
  * Keeps exactly one primary per kind (the first in order when none is) and returns the primary
  * values the contact mirrors.
  */
-export async function primaryValues(trx: Trx, contactId: number): Promise<{ email: string | null; phone: string | null }> {
+export async function primaryValues(
+  trx: Trx,
+  contactId: number,
+): Promise<{ email: string | null; phone: string | null }> {
   const rows = await channelRows(trx, contactId);
   const out = { email: null as string | null, phone: null as string | null };
   for (const kind of ['phone', 'email'] as const) {
@@ -135,7 +180,12 @@ export async function primaryValues(trx: Trx, contactId: number): Promise<{ emai
  * primary (the next becomes primary); a value already on file becomes primary; otherwise the
  * primary's value is replaced, or a first entry is added.
  */
-export async function putPrimaryValue(trx: Trx, contact: Contact, kind: ChannelKind, value: string | null): Promise<void> {
+export async function putPrimaryValue(
+  trx: Trx,
+  contact: Contact,
+  kind: ChannelKind,
+  value: string | null,
+): Promise<void> {
   const rows = (await channelRows(trx, contact.id)).filter((r) => r.kind === kind);
   const primary = rows.find((r) => r.is_primary === 1);
   if (value === null) {
@@ -150,7 +200,11 @@ export async function putPrimaryValue(trx: Trx, contact: Contact, kind: ChannelK
   }
   if (primary) {
     if (primary.value !== value) {
-      await trx.updateTable('contact_channels').set({ value, value_key: key, updated_at: now() }).where('id', '=', primary.id).execute();
+      await trx
+        .updateTable('contact_channels')
+        .set({ value, value_key: key, updated_at: now() })
+        .where('id', '=', primary.id)
+        .execute();
     }
     return;
   }
@@ -162,16 +216,38 @@ export async function putPrimaryValue(trx: Trx, contact: Contact, kind: ChannelK
 /** A primary company set on the contact alone (rows from before links existed) becomes its link. */
 export async function materializeCompanyLink(trx: Trx, contact: Contact): Promise<void> {
   if (contact.client_account_id === null) return;
-  const link = await trx.selectFrom('contact_links').select('id').where('contact_id', '=', contact.id).where('kind', '=', 'company')
-    .where('target_id', '=', contact.client_account_id).where('ended_on', 'is', null).executeTakeFirst();
+  const link = await trx
+    .selectFrom('contact_links')
+    .select('id')
+    .where('contact_id', '=', contact.id)
+    .where('kind', '=', 'company')
+    .where('target_id', '=', contact.client_account_id)
+    .where('ended_on', 'is', null)
+    .executeTakeFirst();
   if (link) return;
   const t = now();
-  await trx.updateTable('contact_links').set({ is_primary: 0, updated_at: t }).where('contact_id', '=', contact.id)
-    .where('kind', '=', 'company').where('is_primary', '=', 1).execute();
-  await trx.insertInto('contact_links').values({
-    firm_id: contact.firm_id, contact_id: contact.id, kind: 'company', target_id: contact.client_account_id, roles: '[]',
-    is_primary: 1, started_on: null, ended_on: null, created_at: t, updated_at: t,
-  }).execute();
+  await trx
+    .updateTable('contact_links')
+    .set({ is_primary: 0, updated_at: t })
+    .where('contact_id', '=', contact.id)
+    .where('kind', '=', 'company')
+    .where('is_primary', '=', 1)
+    .execute();
+  await trx
+    .insertInto('contact_links')
+    .values({
+      firm_id: contact.firm_id,
+      contact_id: contact.id,
+      kind: 'company',
+      target_id: contact.client_account_id,
+      roles: '[]',
+      is_primary: 1,
+      started_on: null,
+      ended_on: null,
+      created_at: t,
+      updated_at: t,
+    })
+    .execute();
 }
 
 /**
@@ -179,25 +255,54 @@ export async function materializeCompanyLink(trx: Trx, contact: Contact): Promis
  * other company links kept but no longer primary), or with null removes the primary company link.
  * Returns the contact columns that mirror it.
  */
-export async function setPrimaryCompany(trx: Trx, contact: Contact, account: { id: number; name: string } | null): Promise<Partial<Contact>> {
-  const links = await trx.selectFrom('contact_links').selectAll().where('contact_id', '=', contact.id)
-    .where('kind', '=', 'company').where('ended_on', 'is', null).execute();
+export async function setPrimaryCompany(
+  trx: Trx,
+  contact: Contact,
+  account: { id: number; name: string } | null,
+): Promise<Partial<Contact>> {
+  const links = await trx
+    .selectFrom('contact_links')
+    .selectAll()
+    .where('contact_id', '=', contact.id)
+    .where('kind', '=', 'company')
+    .where('ended_on', 'is', null)
+    .execute();
   if (account === null) {
     const primary = links.filter((l) => l.is_primary === 1 || l.target_id === contact.client_account_id);
-    if (primary.length > 0) await trx.deleteFrom('contact_links').where('id', 'in', primary.map((l) => l.id)).execute();
+    if (primary.length > 0)
+      await trx
+        .deleteFrom('contact_links')
+        .where(
+          'id',
+          'in',
+          primary.map((l) => l.id),
+        )
+        .execute();
     return { client_account_id: null, company: null };
   }
   const t = now();
   const current = links.find((l) => l.target_id === account.id);
   if (!current) {
-    await trx.insertInto('contact_links').values({
-      firm_id: contact.firm_id, contact_id: contact.id, kind: 'company', target_id: account.id, roles: '[]',
-      is_primary: 1, started_on: null, ended_on: null, created_at: t, updated_at: t,
-    }).execute();
+    await trx
+      .insertInto('contact_links')
+      .values({
+        firm_id: contact.firm_id,
+        contact_id: contact.id,
+        kind: 'company',
+        target_id: account.id,
+        roles: '[]',
+        is_primary: 1,
+        started_on: null,
+        ended_on: null,
+        created_at: t,
+        updated_at: t,
+      })
+      .execute();
   }
   for (const l of links) {
     const want = l.target_id === account.id ? 1 : 0;
-    if (l.is_primary !== want) await trx.updateTable('contact_links').set({ is_primary: want, updated_at: t }).where('id', '=', l.id).execute();
+    if (l.is_primary !== want)
+      await trx.updateTable('contact_links').set({ is_primary: want, updated_at: t }).where('id', '=', l.id).execute();
   }
   return { client_account_id: account.id, company: account.name };
 }

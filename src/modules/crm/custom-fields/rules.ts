@@ -32,8 +32,12 @@ export const LABEL_MAX = 120;
  * accents dropped ("Gate code #" → gate_code, "Café size" → cafe_size); "field" when nothing is left.
  */
 export function slugOf(label: string): string {
-  const slug = label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const slug = label
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return slug === '' ? 'field' : slug;
 }
 

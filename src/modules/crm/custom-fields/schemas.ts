@@ -11,15 +11,18 @@ export const ListFieldsQuery = Type.Object({
   include_archived: Type.Optional(Type.Boolean({ default: false })),
 });
 
-export const CreateFieldBody = Body({
-  entity_type: EntityType,
-  label: Type.String({ maxLength: TEXT_CEILING, description: `at most ${LABEL_MAX} characters once trimmed` }),
-  field_type: StringEnum(FIELD_TYPES, { default: 'text' }),
-  options: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200 }),
-  required: Type.Boolean(),
-  filterable: Type.Boolean(),
-  show_as_flag: Type.Boolean(),
-}, { required: ['entity_type'] });
+export const CreateFieldBody = Body(
+  {
+    entity_type: EntityType,
+    label: Type.String({ maxLength: TEXT_CEILING, description: `at most ${LABEL_MAX} characters once trimmed` }),
+    field_type: StringEnum(FIELD_TYPES, { default: 'text' }),
+    options: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200 }),
+    required: Type.Boolean(),
+    filterable: Type.Boolean(),
+    show_as_flag: Type.Boolean(),
+  },
+  { required: ['entity_type'] },
+);
 export type CreateFieldInput = Static<typeof CreateFieldBody>;
 
 export const UpdateFieldBody = Body({
@@ -33,9 +36,12 @@ export type UpdateFieldInput = Static<typeof UpdateFieldBody>;
 
 export const MoveFieldBody = Body({ direction: StringEnum(['up', 'down']) }, { required: ['direction'] });
 
-export const ValuesBody = Body({
-  custom_fields: CustomFieldValuesInput('{key: value}; null or "" clears'),
-}, { required: ['custom_fields'] });
+export const ValuesBody = Body(
+  {
+    custom_fields: CustomFieldValuesInput('{key: value}; null or "" clears'),
+  },
+  { required: ['custom_fields'] },
+);
 
 export const ValuesAnswer = Type.Object({
   data: Type.Object({

@@ -13,11 +13,25 @@ import { logJobActivity } from '#crm/job-activity/log.ts';
 import { findVisibleJob } from '#crm/jobs/repo.ts';
 import { jobNotFound, saveJobChanges } from '#crm/jobs/service.ts';
 import {
-  findDefinition, findDefinitionByLabel, findRecordValues, keysOf, lastPosition, listDefinitions, renumber,
-  saveRecordValues, type RecordEntity,
+  findDefinition,
+  findDefinitionByLabel,
+  findRecordValues,
+  keysOf,
+  lastPosition,
+  listDefinitions,
+  renumber,
+  saveRecordValues,
+  type RecordEntity,
 } from './repo.ts';
 import {
-  DEFAULT_SECTION, ENTITY_TYPES, FILTERABLE_ENTITIES, LABEL_MAX, SECTIONS, cleanOptions, freeKey, slugOf, 
+  DEFAULT_SECTION,
+  ENTITY_TYPES,
+  FILTERABLE_ENTITIES,
+  LABEL_MAX,
+  SECTIONS,
+  cleanOptions,
+  freeKey,
+  slugOf,
 } from './rules.ts';
 import type { CreateFieldInput, UpdateFieldInput } from './schemas.ts';
 import { applyCustomFieldValues, type CustomFieldValues } from './values.ts';
@@ -28,7 +42,8 @@ export const customFieldNotFound = () => notFound('Custom field not found');
 function requireOwner(ctx: ServiceContext): void {
   if (ctx.auth.user.role !== 'owner') {
     throw forbidden('key creator is not an owner', {
-      code: 'not_owner', message: 'Custom-field setup needs a key created by a workspace owner',
+      code: 'not_owner',
+      message: 'Custom-field setup needs a key created by a workspace owner',
     });
   }
 }
@@ -41,7 +56,8 @@ function giveAName() {
 function cleanLabel(label: string | undefined): string {
   const text = (label ?? '').trim();
   if (text === '') throw giveAName();
-  if (Array.from(text).length > LABEL_MAX) throw badRequest(`label must be at most ${LABEL_MAX} characters`, { field: 'label' });
+  if (Array.from(text).length > LABEL_MAX)
+    throw badRequest(`label must be at most ${LABEL_MAX} characters`, { field: 'label' });
   return text;
 }
 
@@ -59,13 +75,17 @@ export async function listFields(ctx: ServiceContext, entity: CustomFieldEntity 
  * Creates a field at the end of its entity's list; a label the entity already has (any case and
  * spacing) answers that field instead, restoring it when archived.
  */
-export function createField(ctx: ServiceContext, input: CreateFieldInput): Promise<{ field: CustomFieldDefinition; created: boolean }> {
+export function createField(
+  ctx: ServiceContext,
+  input: CreateFieldInput,
+): Promise<{ field: CustomFieldDefinition; created: boolean }> {
   const firmId = ctx.auth.firm.id;
   const entity = input.entity_type;
   const label = cleanLabel(input.label);
   const fieldType = input.field_type ?? 'text';
   const options = cleanOptions(input.options);
-  if (fieldType === 'select' && options.length === 0) throw badRequest('Add at least one dropdown option.', { field: 'options' });
+  if (fieldType === 'select' && options.length === 0)
+    throw badRequest('Add at least one dropdown option.', { field: 'options' });
   if (input.show_as_flag === true && entity !== 'job') {
     throw badRequest('show_as_flag can only be set on job fields', { field: 'show_as_flag' });
   }
@@ -78,23 +98,27 @@ export function createField(ctx: ServiceContext, input: CreateFieldInput): Promi
       return { field: await revive(trx, existing), created: false };
     }
     const t = now();
-    const inserted = await trx.insertInto('custom_field_definitions').values({
-      firm_id: firmId,
-      entity_type: entity,
-      key: freeKey(slugOf(label), await keysOf(trx, firmId, entity)),
-      label,
-      label_key: nameKey(label),
-      field_type: fieldType,
-      options: JSON.stringify(fieldType === 'select' ? options : []),
-      required: input.required ? 1 : 0,
-      filterable: input.filterable ? 1 : 0,
-      show_as_flag: input.show_as_flag ? 1 : 0,
-      section: DEFAULT_SECTION[entity],
-      position: (await lastPosition(trx, firmId, entity)) + 1,
-      archived_at: null,
-      created_at: t,
-      updated_at: t,
-    }).returning('id').executeTakeFirstOrThrow();
+    const inserted = await trx
+      .insertInto('custom_field_definitions')
+      .values({
+        firm_id: firmId,
+        entity_type: entity,
+        key: freeKey(slugOf(label), await keysOf(trx, firmId, entity)),
+        label,
+        label_key: nameKey(label),
+        field_type: fieldType,
+        options: JSON.stringify(fieldType === 'select' ? options : []),
+        required: input.required ? 1 : 0,
+        filterable: input.filterable ? 1 : 0,
+        show_as_flag: input.show_as_flag ? 1 : 0,
+        section: DEFAULT_SECTION[entity],
+        position: (await lastPosition(trx, firmId, entity)) + 1,
+        archived_at: null,
+        created_at: t,
+        updated_at: t,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await renumber(trx, firmId, entity);
     return { field: (await findDefinition(trx, firmId, inserted.id))!, created: true };
   });
@@ -115,8 +139,11 @@ export function updateField(ctx: ServiceContext, id: number, input: UpdateFieldI
       const holder = await findDefinitionByLabel(trx, firmId, entity, nameKey(label));
       if (holder && holder.id !== field.id) {
         throw badRequest(`A field named "${holder.label}" already exists.`, {
-          field: 'label', existing_field_id: holder.id,
-          ...(holder.archived_at !== null ? { message: `The field "${holder.label}" is archived; restore it instead` } : {}),
+          field: 'label',
+          existing_field_id: holder.id,
+          ...(holder.archived_at !== null
+            ? { message: `The field "${holder.label}" is archived; restore it instead` }
+            : {}),
         });
       }
       if (label !== field.label) Object.assign(changes, { label, label_key: nameKey(label) });
@@ -128,7 +155,8 @@ export function updateField(ctx: ServiceContext, id: number, input: UpdateFieldI
       changes.section = input.section;
     }
     if (input.show_as_flag !== undefined) {
-      if (entity !== 'job') throw badRequest('show_as_flag can only be changed on job fields', { field: 'show_as_flag' });
+      if (entity !== 'job')
+        throw badRequest('show_as_flag can only be changed on job fields', { field: 'show_as_flag' });
       changes.show_as_flag = input.show_as_flag ? 1 : 0;
     }
     if (input.filterable !== undefined) {
@@ -138,7 +166,11 @@ export function updateField(ctx: ServiceContext, id: number, input: UpdateFieldI
     if (input.required !== undefined) changes.required = input.required ? 1 : 0;
     const differs = (Object.keys(changes) as (keyof CustomFieldDefinition)[]).some((k) => changes[k] !== field[k]);
     if (!differs) return field;
-    await trx.updateTable('custom_field_definitions').set({ ...changes, updated_at: now() }).where('id', '=', id).execute();
+    await trx
+      .updateTable('custom_field_definitions')
+      .set({ ...changes, updated_at: now() })
+      .where('id', '=', id)
+      .execute();
     return (await findDefinition(trx, firmId, id))!;
   });
 }
@@ -151,15 +183,26 @@ export function moveField(ctx: ServiceContext, id: number, direction: 'up' | 'do
     const field = await findDefinition(trx, firmId, id);
     if (!field) throw customFieldNotFound();
     if (field.archived_at !== null) {
-      throw conflict('archived', { code: 'archived', message: `The field "${field.label}" is archived; restore it before moving it` });
+      throw conflict('archived', {
+        code: 'archived',
+        message: `The field "${field.label}" is archived; restore it before moving it`,
+      });
     }
     const live = await listDefinitions(trx, firmId, field.entity_type, false);
     const at = live.findIndex((d) => d.id === id);
     const neighbour = live[direction === 'up' ? at - 1 : at + 1];
     if (!neighbour) return field;
     const t = now();
-    await trx.updateTable('custom_field_definitions').set({ position: neighbour.position, updated_at: t }).where('id', '=', field.id).execute();
-    await trx.updateTable('custom_field_definitions').set({ position: field.position, updated_at: t }).where('id', '=', neighbour.id).execute();
+    await trx
+      .updateTable('custom_field_definitions')
+      .set({ position: neighbour.position, updated_at: t })
+      .where('id', '=', field.id)
+      .execute();
+    await trx
+      .updateTable('custom_field_definitions')
+      .set({ position: field.position, updated_at: t })
+      .where('id', '=', neighbour.id)
+      .execute();
     await renumber(trx, firmId, field.entity_type);
     return (await findDefinition(trx, firmId, id))!;
   });
@@ -175,7 +218,11 @@ export async function archiveField(ctx: ServiceContext, id: number): Promise<voi
     if (field.archived_at !== null) throw alreadyArchived(customFieldNotFound());
     assertDeletionAllowed(ctx);
     const t = now();
-    await trx.updateTable('custom_field_definitions').set({ archived_at: t, updated_at: t }).where('id', '=', id).execute();
+    await trx
+      .updateTable('custom_field_definitions')
+      .set({ archived_at: t, updated_at: t })
+      .where('id', '=', id)
+      .execute();
     await renumber(trx, firmId, field.entity_type);
   });
 }
@@ -194,9 +241,15 @@ export function restoreField(ctx: ServiceContext, id: number): Promise<CustomFie
 /** An archived field live again, at the end of its entity's live fields; a live one as it is. */
 async function revive(trx: Executor, field: CustomFieldDefinition): Promise<CustomFieldDefinition> {
   if (field.archived_at === null) return field;
-  await trx.updateTable('custom_field_definitions')
-    .set({ archived_at: null, position: (await lastPosition(trx, field.firm_id, field.entity_type)) + 1, updated_at: now() })
-    .where('id', '=', field.id).execute();
+  await trx
+    .updateTable('custom_field_definitions')
+    .set({
+      archived_at: null,
+      position: (await lastPosition(trx, field.firm_id, field.entity_type)) + 1,
+      updated_at: now(),
+    })
+    .where('id', '=', field.id)
+    .execute();
   await renumber(trx, field.firm_id, field.entity_type);
   return (await findDefinition(trx, field.firm_id, field.id))!;
 }
@@ -218,14 +271,19 @@ const RECORD_NOT_FOUND: Record<RecordEntity, () => Error> = {
 
 function parseValues(json: string): CustomFieldValues {
   const parsed = JSON.parse(json || '{}') as unknown;
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as CustomFieldValues : {};
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as CustomFieldValues) : {};
 }
 
 /**
  * Sets custom field values on one record: every value is checked before anything is written,
  * so one bad value saves nothing. Job changes land in the job's activity log.
  */
-export function setRecordValues(ctx: ServiceContext, entity: CustomFieldEntity, id: number, input: CustomFieldValues): Promise<ValuesResult> {
+export function setRecordValues(
+  ctx: ServiceContext,
+  entity: CustomFieldEntity,
+  id: number,
+  input: CustomFieldValues,
+): Promise<ValuesResult> {
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     if (entity === 'job') {
@@ -236,7 +294,10 @@ export function setRecordValues(ctx: ServiceContext, entity: CustomFieldEntity, 
       if (changed.length > 0) {
         await saveJobChanges(trx, job, { custom_fields: JSON.stringify(values) });
         await logJobActivity(trx, {
-          firmId, jobId: id, userId: ctx.auth.user.id, kind: 'custom_fields_changed',
+          firmId,
+          jobId: id,
+          userId: ctx.auth.user.id,
+          kind: 'custom_fields_changed',
           summary: await changeSummary(trx, firmId, changed),
           data: {
             changed,
@@ -249,7 +310,13 @@ export function setRecordValues(ctx: ServiceContext, entity: CustomFieldEntity, 
     }
     const record = await findRecordValues(trx, firmId, entity, id);
     if (!record) throw RECORD_NOT_FOUND[entity]();
-    const { values, changed } = await applyCustomFieldValues(trx, firmId, entity, parseValues(record.custom_fields), input);
+    const { values, changed } = await applyCustomFieldValues(
+      trx,
+      firmId,
+      entity,
+      parseValues(record.custom_fields),
+      input,
+    );
     if (changed.length > 0) await saveRecordValues(trx, entity, record.id, JSON.stringify(values));
     return { entity_type: entity, id: record.id, custom_fields: values, changed };
   });

@@ -9,14 +9,25 @@ export type CustomFieldValues = Record<string, unknown>;
 
 const TEXT_MAX = 500;
 
-export function definitionsOf(db: Executor, firmId: number, entity: CustomFieldEntity): Promise<CustomFieldDefinition[]> {
-  return db.selectFrom('custom_field_definitions').selectAll()
-    .where('firm_id', '=', firmId).where('entity_type', '=', entity).orderBy('position').execute();
+export function definitionsOf(
+  db: Executor,
+  firmId: number,
+  entity: CustomFieldEntity,
+): Promise<CustomFieldDefinition[]> {
+  return db
+    .selectFrom('custom_field_definitions')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('entity_type', '=', entity)
+    .orderBy('position')
+    .execute();
 }
 
 function invalid(def: CustomFieldDefinition, why: string) {
   return badRequest(`Invalid value for custom field ${def.key}`, {
-    code: 'invalid_custom_field', field: def.key, message: `${def.label}: ${why}`,
+    code: 'invalid_custom_field',
+    field: def.key,
+    message: `${def.label}: ${why}`,
   });
 }
 
@@ -31,9 +42,14 @@ export function normalizeValue(def: CustomFieldDefinition, value: unknown): unkn
       return value;
     }
     case 'number': {
-      const n = typeof value === 'number' ? value
-        : typeof value === 'string' && value.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value.trim()) ? Number(value.trim())
-        : NaN;
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' &&
+              value.trim() !== '' &&
+              /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value.trim())
+            ? Number(value.trim())
+            : NaN;
       if (!Number.isFinite(n)) throw invalid(def, 'must be a number');
       return n;
     }
@@ -43,7 +59,8 @@ export function normalizeValue(def: CustomFieldDefinition, value: unknown): unkn
     }
     case 'select': {
       const options = JSON.parse(def.options) as string[];
-      const match = typeof value === 'string' ? options.find((o) => o.toLowerCase() === value.trim().toLowerCase()) : undefined;
+      const match =
+        typeof value === 'string' ? options.find((o) => o.toLowerCase() === value.trim().toLowerCase()) : undefined;
       if (match === undefined) throw invalid(def, `must be one of ${options.join(', ')}`);
       return match;
     }
@@ -65,15 +82,21 @@ export function normalizeValue(def: CustomFieldDefinition, value: unknown): unkn
  * 400 invalid_custom_field naming it; an archived field is read-only (invalid_custom_field).
  * Returns the new values and the keys whose stored value changed; nothing is written here.
  */
-export async function applyCustomFieldValues(db: Executor, firmId: number, entity: CustomFieldEntity,
-  current: CustomFieldValues, input: CustomFieldValues): Promise<{ values: CustomFieldValues; changed: string[] }> {
+export async function applyCustomFieldValues(
+  db: Executor,
+  firmId: number,
+  entity: CustomFieldEntity,
+  current: CustomFieldValues,
+  input: CustomFieldValues,
+): Promise<{ values: CustomFieldValues; changed: string[] }> {
   const keys = Object.keys(input);
   if (keys.length === 0) return { values: current, changed: [] };
   const defs = new Map((await definitionsOf(db, firmId, entity)).map((d) => [d.key, d]));
   const unknown = keys.filter((k) => !defs.has(k));
   if (unknown.length > 0) {
     throw badRequest(`Unknown custom fields: ${unknown.join(', ')}`, {
-      code: 'unknown_custom_fields', fields: unknown,
+      code: 'unknown_custom_fields',
+      fields: unknown,
       message: `No ${entity} custom field has the key ${unknown.join(', ')}; GET /v1/custom-fields?entity_type=${entity} lists them`,
     });
   }

@@ -4,9 +4,18 @@ import type { Executor } from '#db/dialect.ts';
 import { now } from '#platform/time.ts';
 
 export type JobActivityKind =
-  | 'tag_added' | 'tag_removed' | 'custom_fields_changed' | 'note_added' | 'activity_logged'
-  | 'contact_added' | 'contact_removed' | 'task_added' | 'task_completed' | 'job_merged'
-  | 'note_deleted' | 'task_reopened';
+  | 'tag_added'
+  | 'tag_removed'
+  | 'custom_fields_changed'
+  | 'note_added'
+  | 'activity_logged'
+  | 'contact_added'
+  | 'contact_removed'
+  | 'task_added'
+  | 'task_completed'
+  | 'job_merged'
+  | 'note_deleted'
+  | 'task_reopened';
 
 export interface JobActivityEntry {
   firmId: number;
@@ -19,8 +28,16 @@ export interface JobActivityEntry {
 }
 
 export async function logJobActivity(db: Executor, entry: JobActivityEntry): Promise<void> {
-  await db.insertInto('job_activity').values({
-    firm_id: entry.firmId, job_id: entry.jobId, user_id: entry.userId, kind: entry.kind,
-    summary: entry.summary, data: JSON.stringify(entry.data ?? {}), created_at: now(),
-  }).execute();
+  await db
+    .insertInto('job_activity')
+    .values({
+      firm_id: entry.firmId,
+      job_id: entry.jobId,
+      user_id: entry.userId,
+      kind: entry.kind,
+      summary: entry.summary,
+      data: JSON.stringify(entry.data ?? {}),
+      created_at: now(),
+    })
+    .execute();
 }

@@ -11,22 +11,27 @@ import { jobActivityOf } from './service.ts';
 export function jobActivityRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
 
-  app.get('/v1/jobs/:job_id/activity', {
-    config: { permissions: ['read_jobs'] },
-    schema: {
-      tags: ['Jobs'], summary: "The job's activity log, newest first",
-      params: Type.Object({ job_id: RecordId() }),
-      querystring: Type.Object({
-        kind: Type.Optional(Type.String({ maxLength: 50, description: 'only entries of this kind, e.g. tag_added' })),
-        ...PageQuery(200),
-      }),
-      response: { 200: ListOf(JobActivityEntrySchema) },
+  app.get(
+    '/v1/jobs/:job_id/activity',
+    {
+      config: { permissions: ['read_jobs'] },
+      schema: {
+        tags: ['Jobs'],
+        summary: "The job's activity log, newest first",
+        params: Type.Object({ job_id: RecordId() }),
+        querystring: Type.Object({
+          kind: Type.Optional(Type.String({ maxLength: 50, description: 'only entries of this kind, e.g. tag_added' })),
+          ...PageQuery(200),
+        }),
+        response: { 200: ListOf(JobActivityEntrySchema) },
+      },
     },
-  }, async (request) => {
-    const { job_id } = request.params;
-    const q = request.query;
-    const page = pageOf(q);
-    const { data, total } = await jobActivityOf(ctx(request), job_id, q.kind, page);
-    return listEnvelope(data, total, page);
-  });
+    async (request) => {
+      const { job_id } = request.params;
+      const q = request.query;
+      const page = pageOf(q);
+      const { data, total } = await jobActivityOf(ctx(request), job_id, q.kind, page);
+      return listEnvelope(data, total, page);
+    },
+  );
 }

@@ -8,15 +8,19 @@ const Id = RecordId();
 export const JobParams = Type.Object({ job_id: Id });
 export const JobContactParams = Type.Object({ job_id: Id, contact_id: Id });
 
-const LocationSummary = NullableObject(Type.Object({ id: Type.Integer(), name: Type.String(), address: Type.String() }));
+const LocationSummary = NullableObject(
+  Type.Object({ id: Type.Integer(), name: Type.String(), address: Type.String() }),
+);
 
-export const OperationsSchema = NullableObject(Type.Object({
-  division: Nullable(Type.String()),
-  division_name: Nullable(Type.String()),
-  division_options: Type.Array(Type.Object({ key: Type.String(), name: Type.String() })),
-  assignee_user_id: Nullable(Type.Integer()),
-  assignee: NullableObject(Type.Object({ id: Type.Integer(), name: Type.String() })),
-}));
+export const OperationsSchema = NullableObject(
+  Type.Object({
+    division: Nullable(Type.String()),
+    division_name: Nullable(Type.String()),
+    division_options: Type.Array(Type.Object({ key: Type.String(), name: Type.String() })),
+    assignee_user_id: Nullable(Type.Integer()),
+    assignee: NullableObject(Type.Object({ id: Type.Integer(), name: Type.String() })),
+  }),
+);
 
 export const JobDetailsSchema = Type.Object({
   job_id: Type.Integer(),
@@ -63,9 +67,15 @@ export type JobDetailsInput = Static<typeof JobDetailsBody>;
 export const JobLocationBody = Body({ location_id: Nullable(Id), create_from_address: Type.Boolean() });
 export type JobLocationInput = Static<typeof JobLocationBody>;
 export const JobLocationAnswer = Type.Object({
-  job_id: Type.Integer(), location_id: Nullable(Type.Integer()), location: LocationSummary, client_account_id: Nullable(Type.Integer()),
+  job_id: Type.Integer(),
+  location_id: Nullable(Type.Integer()),
+  location: LocationSummary,
+  client_account_id: Nullable(Type.Integer()),
 });
 
 /** PATCH /v1/jobs/{job_id}/operations-assignment. */
-export const OperationsAssignmentBody = Body({ division: Nullable(Type.String({ maxLength: 50 })), operations_assignee_user_id: Nullable(Id) });
+export const OperationsAssignmentBody = Body({
+  division: Nullable(Type.String({ maxLength: 50 })),
+  operations_assignee_user_id: Nullable(Id),
+});
 export type OperationsAssignmentInput = Static<typeof OperationsAssignmentBody>;

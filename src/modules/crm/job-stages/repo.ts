@@ -3,6 +3,11 @@ import type { Executor } from '#db/dialect.ts';
 import type { JobStage } from '#db/tables.ts';
 
 export function listStages(db: Executor, firmId: number): Promise<JobStage[]> {
-  return db.selectFrom('job_stages').selectAll().where('firm_id', '=', firmId).orderBy('position').orderBy('id').execute();
+  return db
+    .selectFrom('job_stages')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
 }
-

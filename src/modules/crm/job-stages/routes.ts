@@ -18,16 +18,36 @@ const StageSchema = Type.Object({
 const whole = <T>(data: T[]) => ({ data, pagination: { total: data.length, limit: data.length, offset: 0 } });
 
 export function jobStageRoutes(app: ApiApp, env: Env): void {
-  app.get('/v1/job-stages', {
-    config: { permissions: ['read_jobs'] },
-    schema: { tags: ['Jobs'], summary: 'Pipeline stages in order', response: { 200: ListOf(StageSchema) } },
-  }, async (request) => {
-    const stages = await listStages(env.database.db, request.auth.firm.id);
-    return whole(stages.map((s) => ({ key: s.key, label: s.label, type: s.type, position: s.position, is_completed: s.is_completed === 1 })));
-  });
+  app.get(
+    '/v1/job-stages',
+    {
+      config: { permissions: ['read_jobs'] },
+      schema: { tags: ['Jobs'], summary: 'Pipeline stages in order', response: { 200: ListOf(StageSchema) } },
+    },
+    async (request) => {
+      const stages = await listStages(env.database.db, request.auth.firm.id);
+      return whole(
+        stages.map((s) => ({
+          key: s.key,
+          label: s.label,
+          type: s.type,
+          position: s.position,
+          is_completed: s.is_completed === 1,
+        })),
+      );
+    },
+  );
 
-  app.get('/v1/job-types', {
-    config: { permissions: ['read_jobs'] },
-    schema: { tags: ['Jobs'], summary: 'Job type values', response: { 200: ListOf(Type.Object({ value: Type.String() })) } },
-  }, async (request) => whole(jobTypesOf(request.auth.firm).map((value) => ({ value }))));
+  app.get(
+    '/v1/job-types',
+    {
+      config: { permissions: ['read_jobs'] },
+      schema: {
+        tags: ['Jobs'],
+        summary: 'Job type values',
+        response: { 200: ListOf(Type.Object({ value: Type.String() })) },
+      },
+    },
+    async (request) => whole(jobTypesOf(request.auth.firm).map((value) => ({ value }))),
+  );
 }

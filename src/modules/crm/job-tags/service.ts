@@ -29,11 +29,22 @@ export function createTag(ctx: ServiceContext, input: { name: string; color?: st
     const name = input.name.trim();
     const existing = await findTagByName(trx, firmId, nameKey(name));
     if (existing) {
-      throw conflict('Tag already exists', { message: `A tag named "${existing.name}" already exists`, tag: tagObject(existing) });
+      throw conflict('Tag already exists', {
+        message: `A tag named "${existing.name}" already exists`,
+        tag: tagObject(existing),
+      });
     }
-    return trx.insertInto('job_tags').values({
-      firm_id: firmId, name, name_key: nameKey(name), color: (input.color ?? DEFAULT_TAG_COLOR).toLowerCase(), created_at: now(),
-    }).returningAll().executeTakeFirstOrThrow();
+    return trx
+      .insertInto('job_tags')
+      .values({
+        firm_id: firmId,
+        name,
+        name_key: nameKey(name),
+        color: (input.color ?? DEFAULT_TAG_COLOR).toLowerCase(),
+        created_at: now(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
 }
 
@@ -48,18 +59,30 @@ export async function addTagsToJob(ctx: ServiceContext, jobId: number, tagIds: n
     const ids = [...new Set(tagIds)];
     const found = await findTagsByIds(trx, firmId, ids);
     const missing = ids.filter((id) => !found.some((t) => t.id === id));
-    if (missing.length > 0) throw notFound('Tag not found', { message: `No tag with id ${missing.join(', ')} in this workspace`, tag_ids: missing });
+    if (missing.length > 0)
+      throw notFound('Tag not found', {
+        message: `No tag with id ${missing.join(', ')} in this workspace`,
+        tag_ids: missing,
+      });
     const t = now();
-    const inserted = await trx.insertInto('job_tag_links').values(ids.map((tag_id) => ({ job_id: jobId, tag_id, created_at: t })))
-      .onConflict((oc) => oc.columns(['job_id', 'tag_id']).doNothing()).returning('tag_id').execute();
+    const inserted = await trx
+      .insertInto('job_tag_links')
+      .values(ids.map((tag_id) => ({ job_id: jobId, tag_id, created_at: t })))
+      .onConflict((oc) => oc.columns(['job_id', 'tag_id']).doNothing())
+      .returning('tag_id')
+      .execute();
     // One log entry per tag that was not on the job yet, in the order sent.
     const added = new Set(inserted.map((r) => r.tag_id));
     for (const id of ids) {
       if (!added.has(id)) continue;
       const tag = found.find((f) => f.id === id)!;
       await logJobActivity(trx, {
-        firmId, jobId, userId: ctx.auth.user.id, kind: 'tag_added',
-        summary: `Tag "${tag.name}" added`, data: { tag_id: tag.id, tag_name: tag.name },
+        firmId,
+        jobId,
+        userId: ctx.auth.user.id,
+        kind: 'tag_added',
+        summary: `Tag "${tag.name}" added`,
+        data: { tag_id: tag.id, tag_name: tag.name },
       });
     }
     return tagsOfJob(trx, jobId);
@@ -70,13 +93,22 @@ export async function removeTagFromJob(ctx: ServiceContext, jobId: number, tagId
   const firmId = ctx.auth.firm.id;
   await inTransaction(ctx.database, async (trx) => {
     if (!(await findVisibleJob(trx, firmId, jobId, ctx.auth.user))) throw jobNotFound();
-    const removed = await trx.deleteFrom('job_tag_links').where('job_id', '=', jobId).where('tag_id', '=', tagId).executeTakeFirst();
-    if (Number(removed.numDeletedRows) === 0) throw notFound('Tag not found', { message: 'That tag is not on this job' });
+    const removed = await trx
+      .deleteFrom('job_tag_links')
+      .where('job_id', '=', jobId)
+      .where('tag_id', '=', tagId)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0)
+      throw notFound('Tag not found', { message: 'That tag is not on this job' });
     const [tag] = await findTagsByIds(trx, firmId, [tagId]);
     if (tag) {
       await logJobActivity(trx, {
-        firmId, jobId, userId: ctx.auth.user.id, kind: 'tag_removed',
-        summary: `Tag "${tag.name}" removed`, data: { tag_id: tag.id, tag_name: tag.name },
+        firmId,
+        jobId,
+        userId: ctx.auth.user.id,
+        kind: 'tag_removed',
+        summary: `Tag "${tag.name}" removed`,
+        data: { tag_id: tag.id, tag_name: tag.name },
       });
     }
   });

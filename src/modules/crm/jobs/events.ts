@@ -19,11 +19,22 @@ export function derivedJobEvents(from: JobStage | null, to: JobStage): string[] 
   return events;
 }
 
-async function recordDerived(trx: Executor, firmId: number, jobId: number, from: JobStage | null, to: JobStage,
-  source: { eventId: string; occurredAt: string }): Promise<void> {
+async function recordDerived(
+  trx: Executor,
+  firmId: number,
+  jobId: number,
+  from: JobStage | null,
+  to: JobStage,
+  source: { eventId: string; occurredAt: string },
+): Promise<void> {
   for (const type of derivedJobEvents(from, to)) {
     await recordEvent(trx, {
-      firmId, type, entity: { type: 'job', id: jobId }, jobId, inFeed: true, occurredAt: source.occurredAt,
+      firmId,
+      type,
+      entity: { type: 'job', id: jobId },
+      jobId,
+      inFeed: true,
+      occurredAt: source.occurredAt,
       data: { from_status: from?.key ?? null, to_status: to.key, source_event_id: source.eventId },
     });
   }
@@ -31,22 +42,49 @@ async function recordDerived(trx: Executor, firmId: number, jobId: number, from:
 
 export async function recordJobCreated(trx: Executor, firmId: number, jobId: number, stage: JobStage): Promise<void> {
   const entity = { type: 'job', id: jobId };
-  const raw = await recordEvent(trx, { firmId, type: 'job_created', entity, jobId, inFeed: true, data: { status: stage.key } });
+  const raw = await recordEvent(trx, {
+    firmId,
+    type: 'job_created',
+    entity,
+    jobId,
+    inFeed: true,
+    data: { status: stage.key },
+  });
   await recordEvent(trx, {
-    firmId, type: 'job_created', entity, jobId, inFeed: false, occurredAt: raw.occurredAt,
+    firmId,
+    type: 'job_created',
+    entity,
+    jobId,
+    inFeed: false,
+    occurredAt: raw.occurredAt,
     data: { status_changed: false, previous_status: null, current_status: stage.key },
   });
   await recordDerived(trx, firmId, jobId, null, stage, raw);
 }
 
-export async function recordJobStatusChanged(trx: Executor, firmId: number, jobId: number,
-  from: JobStage, to: JobStage): Promise<void> {
+export async function recordJobStatusChanged(
+  trx: Executor,
+  firmId: number,
+  jobId: number,
+  from: JobStage,
+  to: JobStage,
+): Promise<void> {
   const entity = { type: 'job', id: jobId };
   const raw = await recordEvent(trx, {
-    firmId, type: 'job_status_changed', entity, jobId, inFeed: true, data: { from_status: from.key, to_status: to.key },
+    firmId,
+    type: 'job_status_changed',
+    entity,
+    jobId,
+    inFeed: true,
+    data: { from_status: from.key, to_status: to.key },
   });
   await recordEvent(trx, {
-    firmId, type: 'job_status_changed', entity, jobId, inFeed: false, occurredAt: raw.occurredAt,
+    firmId,
+    type: 'job_status_changed',
+    entity,
+    jobId,
+    inFeed: false,
+    occurredAt: raw.occurredAt,
     data: { status_changed: true, previous_status: from.key, current_status: to.key },
   });
   await recordDerived(trx, firmId, jobId, from, to, raw);
@@ -62,11 +100,22 @@ const API_FIELD: Record<string, string | null> = {
 };
 
 /** A change to the job's details that is not a status change (never both for one API call). */
-export async function recordJobUpdated(trx: Executor, firmId: number, jobId: number, status: string,
-  changedColumns: string[]): Promise<void> {
-  const changed = [...new Set(changedColumns.map((c) => (c in API_FIELD ? API_FIELD[c] : c)).filter((c): c is string => c !== null))];
+export async function recordJobUpdated(
+  trx: Executor,
+  firmId: number,
+  jobId: number,
+  status: string,
+  changedColumns: string[],
+): Promise<void> {
+  const changed = [
+    ...new Set(changedColumns.map((c) => (c in API_FIELD ? API_FIELD[c] : c)).filter((c): c is string => c !== null)),
+  ];
   await recordEvent(trx, {
-    firmId, type: 'job_updated', entity: { type: 'job', id: jobId }, jobId, inFeed: false,
+    firmId,
+    type: 'job_updated',
+    entity: { type: 'job', id: jobId },
+    jobId,
+    inFeed: false,
     data: { status_changed: false, previous_status: status, current_status: status, changed_fields: changed },
   });
 }
@@ -86,11 +135,25 @@ export interface ProposalSummary {
 }
 
 /** A webhook-only proposal event on its job: the one call the proposals area makes. */
-export async function recordProposalEvent(trx: Executor, firmId: number, jobId: number, type: ProposalEvent,
-  proposal: ProposalSummary): Promise<void> {
-  const job = await trx.selectFrom('jobs').select('status').where('id', '=', jobId).where('firm_id', '=', firmId).executeTakeFirstOrThrow();
+export async function recordProposalEvent(
+  trx: Executor,
+  firmId: number,
+  jobId: number,
+  type: ProposalEvent,
+  proposal: ProposalSummary,
+): Promise<void> {
+  const job = await trx
+    .selectFrom('jobs')
+    .select('status')
+    .where('id', '=', jobId)
+    .where('firm_id', '=', firmId)
+    .executeTakeFirstOrThrow();
   await recordEvent(trx, {
-    firmId, type, entity: { type: 'proposal', id: proposal.id }, jobId, inFeed: false,
+    firmId,
+    type,
+    entity: { type: 'proposal', id: proposal.id },
+    jobId,
+    inFeed: false,
     data: { status_changed: false, previous_status: job.status, current_status: job.status, proposal },
   });
 }

@@ -8,6 +8,7 @@ export const jobsDataset = defineDataset({
   name: 'jobs',
   description: 'Jobs as GET /v1/jobs/{id} shows them, custom_fields included',
   changedSinceFields: ['updated_at'],
-  readBatch: (db, { firmId, user, afterId, limit, updatedAfter }) => jobRowsAfter(db, firmId, user, afterId, limit, updatedAfter),
+  readBatch: (db, { firmId, user, afterId, limit, updatedAfter }) =>
+    jobRowsAfter(db, firmId, user, afterId, limit, updatedAfter),
   toRow: (row) => jobObject(row),
 });

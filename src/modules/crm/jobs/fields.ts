@@ -9,14 +9,29 @@ import type { JobInput } from './schemas.ts';
 
 /** Maximum lengths of document 2; longer text is cut, not refused. */
 export const MAX_LENGTH = {
-  name: 200, contact_name: 200, contact_email: 120, bill_to_name: 200, bill_to_email: 255, source: 100,
+  name: 200,
+  contact_name: 200,
+  contact_email: 120,
+  bill_to_name: 200,
+  bill_to_email: 255,
+  source: 100,
   // Not in the spec: the company names (or creates) the job's customer, and the address a site;
   // a record made through the job keeps its own limits (customer name 200, site address 500).
-  company: 200, address: 500,
+  company: 200,
+  address: 500,
 } as const;
 
-const PASS_THROUGH = ['description', 'notes', 'probability', 'start_date', 'end_date',
-  'next_follow_up', 'priority', 'external_ref', 'assigned_to_user_id'] as const;
+const PASS_THROUGH = [
+  'description',
+  'notes',
+  'probability',
+  'start_date',
+  'end_date',
+  'next_follow_up',
+  'priority',
+  'external_ref',
+  'assigned_to_user_id',
+] as const;
 
 function blankToNull(v: string | null | undefined): string | null | undefined {
   if (typeof v !== 'string') return v;
@@ -32,7 +47,10 @@ export function normalizeJobTypes(value: string | string[] | null, allowed: stri
   const unknown = parts.filter((p) => !byKey.has(p.toLowerCase()));
   if (unknown.length > 0) {
     throw badRequest(`Unknown job type${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
-      code: 'unknown_job_type', field: 'job_type', values: unknown, allowed,
+      code: 'unknown_job_type',
+      field: 'job_type',
+      values: unknown,
+      allowed,
     });
   }
   return [...new Set(parts.map((p) => byKey.get(p.toLowerCase())!))].join(', ');
@@ -42,7 +60,9 @@ export function normalizeJobTypes(value: string | string[] | null, allowed: stri
 export function assertDateOrder(start: string | null | undefined, end: string | null | undefined): void {
   if (start && end && end < start) {
     throw badRequest('end_date cannot be before start_date', {
-      code: 'invalid_request', field: 'end_date', message: `The job would end (${end}) before it starts (${start})`,
+      code: 'invalid_request',
+      field: 'end_date',
+      message: `The job would end (${end}) before it starts (${start})`,
     });
   }
 }
@@ -50,7 +70,10 @@ export function assertDateOrder(start: string | null | undefined, end: string | 
 export function stageFor(stages: JobStage[], key: string): JobStage {
   const stage = stages.find((s) => s.key === key);
   if (!stage) {
-    throw badRequest(`status must be one of ${stages.map((s) => s.key).join(', ')}`, { code: 'unknown_status', field: 'status' });
+    throw badRequest(`status must be one of ${stages.map((s) => s.key).join(', ')}`, {
+      code: 'unknown_status',
+      field: 'status',
+    });
   }
   return stage;
 }
@@ -58,7 +81,9 @@ export function stageFor(stages: JobStage[], key: string): JobStage {
 /** Column values for the simple (non-linking) fields present in `input`. */
 export function jobColumns(input: JobInput, jobTypes: string[], stages: JobStage[]): Partial<Job> {
   const out: Partial<Job> = {};
-  const set = <K extends keyof Job>(k: K, v: Job[K] | undefined) => { if (v !== undefined) out[k] = v; };
+  const set = <K extends keyof Job>(k: K, v: Job[K] | undefined) => {
+    if (v !== undefined) out[k] = v;
+  };
   if (input.name !== undefined) {
     const name = truncate(input.name.trim(), MAX_LENGTH.name);
     if (name === '') throw badRequest('name cannot be empty', { field: 'name' });
@@ -80,6 +105,7 @@ export function jobColumns(input: JobInput, jobTypes: string[], stages: JobStage
   if (input.estimated_value !== undefined) {
     set('estimated_value_cents', input.estimated_value === null ? null : dollarsToCents(input.estimated_value));
   }
-  if (input.company !== undefined) set('company', truncate(blankToNull(input.company)?.trim() ?? null, MAX_LENGTH.company));
+  if (input.company !== undefined)
+    set('company', truncate(blankToNull(input.company)?.trim() ?? null, MAX_LENGTH.company));
   return out;
 }

@@ -12,7 +12,12 @@ import { resolveCustomerId, upsertLocationIn } from '#crm/locations/service.ts';
 import type { JobInput } from './schemas.ts';
 
 /** Customer columns implied by the input, or {} when it names no customer. */
-export async function customerColumns(db: Executor, firmId: number, input: JobInput, company: string | null | undefined): Promise<Partial<Job>> {
+export async function customerColumns(
+  db: Executor,
+  firmId: number,
+  input: JobInput,
+  company: string | null | undefined,
+): Promise<Partial<Job>> {
   const id = await resolveCustomerId(db, firmId, input);
   if (id === null) return { client_account_id: null };
   if (id !== undefined) {
@@ -31,8 +36,13 @@ export async function customerColumns(db: Executor, firmId: number, input: JobIn
  * The site at `address`, linked or created. Returns null when no site can be made because the
  * workspace requires a customer on sites and the job has none: the job is still saved.
  */
-export async function siteForAddress(db: Executor, firmId: number, settings: Settings, address: string,
-  customerId: number | null): Promise<Location | null> {
+export async function siteForAddress(
+  db: Executor,
+  firmId: number,
+  settings: Settings,
+  address: string,
+  customerId: number | null,
+): Promise<Location | null> {
   try {
     const { location } = await upsertLocationIn(db, firmId, settings, { address, client_account_id: customerId });
     return location;
@@ -43,8 +53,12 @@ export async function siteForAddress(db: Executor, firmId: number, settings: Set
 }
 
 /** Columns that link a job to `site`, filling the job's blank address and customer from it. */
-export async function siteColumns(db: Executor, firmId: number, job: Pick<Job, 'address' | 'client_account_id' | 'company'>,
-  site: Location): Promise<Partial<Job>> {
+export async function siteColumns(
+  db: Executor,
+  firmId: number,
+  job: Pick<Job, 'address' | 'client_account_id' | 'company'>,
+  site: Location,
+): Promise<Partial<Job>> {
   const out: Partial<Job> = { location_id: site.id };
   if (isBlank(job.address)) out.address = site.address;
   if (job.client_account_id === null && site.client_account_id !== null) {

@@ -14,8 +14,9 @@ function linkTableMover(label: string, table: 'job_assignees' | 'job_tag_links',
     label,
     async move(trx, from, to) {
       await sql`update ${sql.table(table)} set job_id = ${to}
-        where job_id = ${from} and ${sql.ref(other)} not in (select ${sql.ref(other)} from ${sql.table(table)} where job_id = ${to})`
-        .execute(trx);
+        where job_id = ${from} and ${sql.ref(other)} not in (select ${sql.ref(other)} from ${sql.table(table)} where job_id = ${to})`.execute(
+        trx,
+      );
     },
   };
 }
@@ -28,7 +29,9 @@ export const jobLinkMergeMovers: readonly MergeMover[] = [
     async move(trx, from, to) {
       // People keep their roles, but the kept job's primary contact stays the primary.
       await sql`update job_contacts set job_id = ${to}, is_primary = 0
-        where job_id = ${from} and contact_id not in (select contact_id from job_contacts where job_id = ${to})`.execute(trx);
+        where job_id = ${from} and contact_id not in (select contact_id from job_contacts where job_id = ${to})`.execute(
+        trx,
+      );
     },
   },
 ];
@@ -37,4 +40,3 @@ export const jobLinkMergeMovers: readonly MergeMover[] = [
 export async function moveJobRecords(trx: Parameters<MergeMover['move']>[0], scope: MergeScope): Promise<void> {
   for (const mover of moversOf('job')) await mover.move(trx, scope.awayId, scope.keptId, scope);
 }
-

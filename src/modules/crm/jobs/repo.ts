@@ -11,30 +11,78 @@ import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platf
 
 /** The job columns the job object shows (details live in job-details and read the whole row). */
 const JOB_OBJECT_COLUMNS = [
-  'id', 'name', 'company', 'contact_name', 'contact_email', 'contact_phone', 'bill_to_name', 'bill_to_email', 'address',
-  'description', 'notes', 'job_type', 'status', 'source', 'priority', 'estimated_value_cents', 'probability', 'start_date',
-  'end_date', 'next_follow_up', 'measurement_count', 'firm_id', 'team_id', 'client_account_id', 'location_id',
-  'external_ref', 'crm_deal_id', 'crm_contact_id', 'crm_company_id', 'custom_fields', 'accounting_sync_error',
-  'assigned_to_user_id', 'estimate_id', 'estimate_number', 'estimate_total_cents', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'company',
+  'contact_name',
+  'contact_email',
+  'contact_phone',
+  'bill_to_name',
+  'bill_to_email',
+  'address',
+  'description',
+  'notes',
+  'job_type',
+  'status',
+  'source',
+  'priority',
+  'estimated_value_cents',
+  'probability',
+  'start_date',
+  'end_date',
+  'next_follow_up',
+  'measurement_count',
+  'firm_id',
+  'team_id',
+  'client_account_id',
+  'location_id',
+  'external_ref',
+  'crm_deal_id',
+  'crm_contact_id',
+  'crm_company_id',
+  'custom_fields',
+  'accounting_sync_error',
+  'assigned_to_user_id',
+  'estimate_id',
+  'estimate_number',
+  'estimate_total_cents',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof Job)[];
 
 export type JobRow = Pick<Job, (typeof JOB_OBJECT_COLUMNS)[number]> & {
-  au_name: string; au_username: string | null; au_email: string; au_role: User['role']; au_job_title: string | null;
-  au_phone_number: string | null; au_headshot_url: string | null; au_created_at: string;
-  stage_label: string | null; ca_external_ref: string | null; lo_external_ref: string | null;
+  au_name: string;
+  au_username: string | null;
+  au_email: string;
+  au_role: User['role'];
+  au_job_title: string | null;
+  au_phone_number: string | null;
+  au_headshot_url: string | null;
+  au_created_at: string;
+  stage_label: string | null;
+  ca_external_ref: string | null;
+  lo_external_ref: string | null;
 };
 
 function joined(db: Executor) {
-  return db.selectFrom('jobs')
+  return db
+    .selectFrom('jobs')
     .innerJoin('users as au', 'au.id', 'jobs.assigned_to_user_id')
     .leftJoin('job_stages as st', (j) => j.onRef('st.firm_id', '=', 'jobs.firm_id').onRef('st.key', '=', 'jobs.status'))
     .leftJoin('client_accounts as ca', 'ca.id', 'jobs.client_account_id')
     .leftJoin('locations as lo', 'lo.id', 'jobs.location_id')
     .select(JOB_OBJECT_COLUMNS.map((c) => `jobs.${c}` as const))
     .select([
-      'au.name as au_name', 'au.username as au_username', 'au.email as au_email', 'au.role as au_role',
-      'au.job_title as au_job_title', 'au.phone_number as au_phone_number', 'au.headshot_url as au_headshot_url',
-      'au.created_at as au_created_at', 'st.label as stage_label', 'ca.external_ref as ca_external_ref',
+      'au.name as au_name',
+      'au.username as au_username',
+      'au.email as au_email',
+      'au.role as au_role',
+      'au.job_title as au_job_title',
+      'au.phone_number as au_phone_number',
+      'au.headshot_url as au_headshot_url',
+      'au.created_at as au_created_at',
+      'st.label as stage_label',
+      'ca.external_ref as ca_external_ref',
       'lo.external_ref as lo_external_ref',
     ]);
 }
@@ -46,43 +94,83 @@ export function visibleTo<O>(qb: SelectQueryBuilder<DB, 'jobs' | any, O>, user: 
 
 /** Jobs the user owns or is an assignee of. */
 function ownedBy<O>(qb: SelectQueryBuilder<DB, 'jobs' | any, O>, userId: number): SelectQueryBuilder<DB, any, O> {
-  return qb.where((eb) => eb.or([
-    eb('jobs.assigned_to_user_id', '=', userId),
-    eb.exists(eb.selectFrom('job_assignees as ja').select('ja.job_id')
-      .whereRef('ja.job_id', '=', 'jobs.id').where('ja.user_id', '=', userId)),
-  ]));
+  return qb.where((eb) =>
+    eb.or([
+      eb('jobs.assigned_to_user_id', '=', userId),
+      eb.exists(
+        eb
+          .selectFrom('job_assignees as ja')
+          .select('ja.job_id')
+          .whereRef('ja.job_id', '=', 'jobs.id')
+          .where('ja.user_id', '=', userId),
+      ),
+    ]),
+  );
 }
 
 // The single-job read is the hottest query of the API: compiled once (db/compiled-once.ts).
 const jobRowById = compiledOnce((db, firmId: number, id: number) =>
-  joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id));
+  joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id),
+);
 const ownJobRowById = compiledOnce((db, firmId: number, id: number, userId: number) =>
-  ownedBy(joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id), userId));
+  ownedBy(joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id), userId),
+);
 
 /** A job of the workspace with its joined fields; `user` restricts to what they see (null: all). */
-export async function findJobRow(db: Executor, firmId: number, id: number, user: User | null): Promise<JobRow | undefined> {
-  const rows = user && can(user, 'sees_own_jobs_only')
-    ? await ownJobRowById(db, firmId, id, user.id)
-    : await jobRowById(db, firmId, id);
+export async function findJobRow(
+  db: Executor,
+  firmId: number,
+  id: number,
+  user: User | null,
+): Promise<JobRow | undefined> {
+  const rows =
+    user && can(user, 'sees_own_jobs_only')
+      ? await ownJobRowById(db, firmId, id, user.id)
+      : await jobRowById(db, firmId, id);
   return rows[0] as JobRow | undefined;
 }
 
 export async function findVisibleJob(db: Executor, firmId: number, id: number, user: User): Promise<Job | undefined> {
-  return visibleTo(db.selectFrom('jobs').selectAll('jobs').where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id), user)
-    .executeTakeFirst() as Promise<Job | undefined>;
+  return visibleTo(
+    db.selectFrom('jobs').selectAll('jobs').where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id),
+    user,
+  ).executeTakeFirst() as Promise<Job | undefined>;
 }
 
 export function findJobByRef(db: Executor, firmId: number, ref: string): Promise<Job | undefined> {
-  return db.selectFrom('jobs').selectAll().where('firm_id', '=', firmId).where('external_ref', '=', ref).executeTakeFirst();
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('external_ref', '=', ref)
+    .executeTakeFirst();
 }
 
-export function findJobByName(db: Executor, firmId: number, key: string): Promise<Pick<Job, 'id' | 'name'> | undefined> {
-  return db.selectFrom('jobs').select(['id', 'name']).where('firm_id', '=', firmId).where('name_key', '=', key)
-    .orderBy('id').limit(1).executeTakeFirst();
+export function findJobByName(
+  db: Executor,
+  firmId: number,
+  key: string,
+): Promise<Pick<Job, 'id' | 'name'> | undefined> {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'name'])
+    .where('firm_id', '=', firmId)
+    .where('name_key', '=', key)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
 }
 
-export function findJobByNumber(db: Executor, firmId: number, jobNumber: number): Promise<Pick<Job, 'id' | 'name'> | undefined> {
-  return db.selectFrom('jobs').select(['id', 'name']).where('firm_id', '=', firmId).where('job_number', '=', jobNumber)
+export function findJobByNumber(
+  db: Executor,
+  firmId: number,
+  jobNumber: number,
+): Promise<Pick<Job, 'id' | 'name'> | undefined> {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'name'])
+    .where('firm_id', '=', firmId)
+    .where('job_number', '=', jobNumber)
     .executeTakeFirst();
 }
 
@@ -95,19 +183,33 @@ export interface JobFilter {
   engine: Engine;
 }
 
-function applyFilter<O>(qb: SelectQueryBuilder<DB, any, O>, f: JobFilter, rest?: GroupRest): SelectQueryBuilder<DB, any, O> {
+function applyFilter<O>(
+  qb: SelectQueryBuilder<DB, any, O>,
+  f: JobFilter,
+  rest?: GroupRest,
+): SelectQueryBuilder<DB, any, O> {
   if (f.updatedAfter !== undefined) qb = whereInWindow(qb, 'jobs', f.updatedAfter, rest);
   if (f.externalRef !== undefined) qb = qb.where('jobs.external_ref', '=', f.externalRef);
   if (f.status !== undefined) qb = qb.where('jobs.status', '=', f.status);
   if (f.assignedToUserId !== undefined) qb = qb.where('jobs.assigned_to_user_id', '=', f.assignedToUserId);
-  if (f.q) qb = qb.where(containsText(['jobs.name', 'jobs.company', 'jobs.address', 'jobs.contact_name'], f.q, f.engine));
+  if (f.q)
+    qb = qb.where(containsText(['jobs.name', 'jobs.company', 'jobs.address', 'jobs.contact_name'], f.q, f.engine));
   return qb;
 }
 
-export async function listJobRows(db: Executor, firmId: number, user: User, f: JobFilter, limit: number, offset: number) {
-  const rows = (rest?: GroupRest) => applyFilter(visibleTo(joined(db).where('jobs.firm_id', '=', firmId), user), f, rest);
+export async function listJobRows(
+  db: Executor,
+  firmId: number,
+  user: User,
+  f: JobFilter,
+  limit: number,
+  offset: number,
+) {
+  const rows = (rest?: GroupRest) =>
+    applyFilter(visibleTo(joined(db).where('jobs.firm_id', '=', firmId), user), f, rest);
   const window = f.updatedAfter;
-  if (window === undefined) return rows().orderBy('jobs.id', 'desc').limit(limit).offset(offset).execute() as Promise<JobRow[]>;
+  if (window === undefined)
+    return rows().orderBy('jobs.id', 'desc').limit(limit).offset(offset).execute() as Promise<JobRow[]>;
   return syncPage(window, { limit, offset }, (rest) => {
     const sorted = rows(rest).orderBy('jobs.updated_at', 'asc').orderBy('jobs.id', 'asc');
     return (rest ? sorted : sorted.limit(limit).offset(offset)).execute() as Promise<JobRow[]>;
@@ -119,9 +221,13 @@ export async function listJobRows(db: Executor, firmId: number, user: User, f: J
  * kept with every job write, so the cost does not grow with the workspace; filtered lists count.
  */
 export async function countJobs(db: Executor, firmId: number, user: User, f: JobFilter): Promise<number> {
-  const filtered = f.updatedAfter !== undefined || f.externalRef !== undefined || f.assignedToUserId !== undefined || !!f.q;
+  const filtered =
+    f.updatedAfter !== undefined || f.externalRef !== undefined || f.assignedToUserId !== undefined || !!f.q;
   if (!filtered && !can(user, 'sees_own_jobs_only')) {
-    let qb = db.selectFrom('job_counts').select((eb) => eb.fn.sum<number>('count').as('n')).where('firm_id', '=', firmId);
+    let qb = db
+      .selectFrom('job_counts')
+      .select((eb) => eb.fn.sum<number>('count').as('n'))
+      .where('firm_id', '=', firmId);
     if (f.status !== undefined) qb = qb.where('status', '=', f.status);
     const row = await qb.executeTakeFirst();
     return Number(row?.n ?? 0);
@@ -133,8 +239,12 @@ export async function countJobs(db: Executor, firmId: number, user: User, f: Job
 
 /** Moves a job between per-stage counters (from null: created; to null: deleted). */
 export async function adjustJobCount(db: Executor, firmId: number, status: string, delta: number): Promise<void> {
-  await db.insertInto('job_counts').values({ firm_id: firmId, status, count: delta })
-    .onConflict((oc) => oc.columns(['firm_id', 'status']).doUpdateSet((eb) => ({ count: eb('job_counts.count', '+', delta) })))
+  await db
+    .insertInto('job_counts')
+    .values({ firm_id: firmId, status, count: delta })
+    .onConflict((oc) =>
+      oc.columns(['firm_id', 'status']).doUpdateSet((eb) => ({ count: eb('job_counts.count', '+', delta) })),
+    )
     .execute();
 }
 
@@ -142,9 +252,14 @@ export async function adjustJobCount(db: Executor, firmId: number, status: strin
 export async function extraAssignees(db: Executor, jobIds: number[]): Promise<Map<number, User[]>> {
   const out = new Map<number, User[]>();
   if (jobIds.length === 0) return out;
-  const rows = await db.selectFrom('job_assignees').innerJoin('users', 'users.id', 'job_assignees.user_id')
-    .selectAll('users').select('job_assignees.job_id as assignee_job_id')
-    .where('job_assignees.job_id', 'in', jobIds).orderBy('users.id').execute();
+  const rows = await db
+    .selectFrom('job_assignees')
+    .innerJoin('users', 'users.id', 'job_assignees.user_id')
+    .selectAll('users')
+    .select('job_assignees.job_id as assignee_job_id')
+    .where('job_assignees.job_id', 'in', jobIds)
+    .orderBy('users.id')
+    .execute();
   for (const r of rows) {
     const list = out.get(r.assignee_job_id) ?? [];
     list.push(r);
@@ -157,20 +272,37 @@ export async function extraAssignees(db: Executor, jobIds: number[]): Promise<Ma
  * For records that belong to a job (events, deliveries): a filter keeping those whose job the
  * user may see, and those that belong to no job. Users who see every job get no filter.
  */
-export function onVisibleJob<QB extends SelectQueryBuilder<DB, any, any>>(qb: QB, jobIdColumn: string, firmId: number, user: User): QB {
+export function onVisibleJob<QB extends SelectQueryBuilder<DB, any, any>>(
+  qb: QB,
+  jobIdColumn: string,
+  firmId: number,
+  user: User,
+): QB {
   if (!can(user, 'sees_own_jobs_only')) return qb;
-  return qb.where((eb: any) => eb.or([
-    eb(jobIdColumn, 'is', null),
-    eb(jobIdColumn, 'in', ownedBy(eb.selectFrom('jobs').select('jobs.id').where('jobs.firm_id', '=', firmId), user.id)),
-  ])) as QB;
+  return qb.where((eb: any) =>
+    eb.or([
+      eb(jobIdColumn, 'is', null),
+      eb(
+        jobIdColumn,
+        'in',
+        ownedBy(eb.selectFrom('jobs').select('jobs.id').where('jobs.firm_id', '=', firmId), user.id),
+      ),
+    ]),
+  ) as QB;
 }
 
 /**
  * A keyset page of job rows for bulk export: ids above `afterId` in id order, only jobs the user
  * sees, and with `updatedAfter` only those updated later.
  */
-export function jobRowsAfter(db: Executor, firmId: number, user: User, afterId: number, limit: number,
-  updatedAfter?: string): Promise<JobRow[]> {
+export function jobRowsAfter(
+  db: Executor,
+  firmId: number,
+  user: User,
+  afterId: number,
+  limit: number,
+  updatedAfter?: string,
+): Promise<JobRow[]> {
   let qb = visibleTo(joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '>', afterId), user);
   if (updatedAfter !== undefined) qb = qb.where('jobs.updated_at', '>', updatedAfter);
   return qb.orderBy('jobs.id').limit(limit).execute() as Promise<JobRow[]>;

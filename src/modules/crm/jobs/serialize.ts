@@ -7,14 +7,18 @@ import { microWire } from '#platform/time.ts';
 import { UserSchema, userObject } from '#workspace/users/serialize.ts';
 import type { JobRow } from './repo.ts';
 
-
 export const JobSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   company: NullableString(),
-  contact_name: NullableString(), contact_email: NullableString(), contact_phone: NullableString(),
-  bill_to_name: NullableString(), bill_to_email: NullableString(),
-  address: NullableString(), description: NullableString(), notes: NullableString(),
+  contact_name: NullableString(),
+  contact_email: NullableString(),
+  contact_phone: NullableString(),
+  bill_to_name: NullableString(),
+  bill_to_email: NullableString(),
+  address: NullableString(),
+  description: NullableString(),
+  notes: NullableString(),
   job_type: NullableString(),
   job_types: Type.Array(Type.String()),
   status: Type.String(),
@@ -23,7 +27,9 @@ export const JobSchema = Type.Object({
   priority: Type.String(),
   estimated_value: Nullable(Type.Number({ description: 'dollars' })),
   probability: NullableInteger(),
-  start_date: NullableString(), end_date: NullableString(), next_follow_up: NullableString(),
+  start_date: NullableString(),
+  end_date: NullableString(),
+  next_follow_up: NullableString(),
   measurement_count: Type.Integer(),
   firm_id: Type.Integer(),
   team_id: NullableInteger(),
@@ -33,7 +39,9 @@ export const JobSchema = Type.Object({
   location_external_ref: NullableString(),
   site_id: Nullable(Type.String({ description: 'site number of the linked location' })),
   external_ref: NullableString(),
-  crm_deal_id: NullableString(), crm_contact_id: NullableString(), crm_company_id: NullableString(),
+  crm_deal_id: NullableString(),
+  crm_contact_id: NullableString(),
+  crm_company_id: NullableString(),
   estimate_id: NullableInteger(),
   estimate_number: NullableString(),
   estimate_total: Nullable(Type.Number()),
@@ -47,13 +55,25 @@ export const JobSchema = Type.Object({
 });
 
 export function splitJobTypes(jobType: string | null): string[] {
-  return jobType ? jobType.split(',').map((t) => t.trim()).filter(Boolean) : [];
+  return jobType
+    ? jobType
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : [];
 }
 
 export function jobObject(j: JobRow, assignees?: User[]) {
   const owner = userObject({
-    id: j.assigned_to_user_id, name: j.au_name, username: j.au_username, email: j.au_email, role: j.au_role,
-    job_title: j.au_job_title, phone_number: j.au_phone_number, headshot_url: j.au_headshot_url, created_at: j.au_created_at,
+    id: j.assigned_to_user_id,
+    name: j.au_name,
+    username: j.au_username,
+    email: j.au_email,
+    role: j.au_role,
+    job_title: j.au_job_title,
+    phone_number: j.au_phone_number,
+    headshot_url: j.au_headshot_url,
+    created_at: j.au_created_at,
   });
   return {
     id: j.id,

@@ -17,8 +17,17 @@ import { assertDateOrder, jobColumns, stageFor } from './fields.ts';
 import type { JobInput } from './schemas.ts';
 import { customerColumns, siteColumns, siteForAddress } from './links.ts';
 import { moveJobRecords } from './merge-movers.ts';
-import { adjustJobCount, countJobs, extraAssignees, findJobByName, findJobByRef, findJobRow, findVisibleJob,
-  listJobRows, type JobFilter } from './repo.ts';
+import {
+  adjustJobCount,
+  countJobs,
+  extraAssignees,
+  findJobByName,
+  findJobByRef,
+  findJobRow,
+  findVisibleJob,
+  listJobRows,
+  type JobFilter,
+} from './repo.ts';
 import { jobObject } from './serialize.ts';
 
 type Trx = Transaction<DB>;
@@ -29,7 +38,7 @@ export const jobNotFound = () => notFound('Job not found');
 export async function getJob(ctx: ServiceContext, id: number, includeAssignees = false) {
   const row = await findJobRow(ctx.database.db, ctx.auth.firm.id, id, ctx.auth.user);
   if (!row) throw jobNotFound();
-  const extra = includeAssignees ? (await extraAssignees(ctx.database.db, [id])).get(id) ?? [] : undefined;
+  const extra = includeAssignees ? ((await extraAssignees(ctx.database.db, [id])).get(id) ?? []) : undefined;
   return jobObject(row, extra);
 }
 
@@ -43,15 +52,25 @@ export async function getWrittenJob(ctx: ServiceContext, id: number) {
   return jobObject(row);
 }
 
-export async function listJobs(ctx: ServiceContext, filter: Omit<JobFilter, 'engine'>, includeAssignees: boolean,
-  limit: number, offset: number) {
+export async function listJobs(
+  ctx: ServiceContext,
+  filter: Omit<JobFilter, 'engine'>,
+  includeAssignees: boolean,
+  limit: number,
+  offset: number,
+) {
   const f = { ...filter, engine: ctx.database.dialect.engine };
   const [rows, total] = await Promise.all([
     listJobRows(ctx.database.db, ctx.auth.firm.id, ctx.auth.user, f, limit, offset),
     countJobs(ctx.database.db, ctx.auth.firm.id, ctx.auth.user, f),
   ]);
-  const extra = includeAssignees ? await extraAssignees(ctx.database.db, rows.map((r) => r.id)) : undefined;
-  return { data: rows.map((r) => jobObject(r, extra ? extra.get(r.id) ?? [] : undefined)), total };
+  const extra = includeAssignees
+    ? await extraAssignees(
+        ctx.database.db,
+        rows.map((r) => r.id),
+      )
+    : undefined;
+  return { data: rows.map((r) => jobObject(r, extra ? (extra.get(r.id) ?? []) : undefined)), total };
 }
 
 // ---- shared write steps --------------------------------------------------------------------
@@ -71,10 +90,26 @@ async function assertRefFree(trx: Trx, firmId: number, ref: string, selfId: numb
 
 /** The next free job number of the workspace (numbers typed by hand are skipped). */
 async function allocateJobNumber(trx: Trx, firmId: number): Promise<number> {
-  const firm = await trx.selectFrom('firms').select('next_job_number').where('id', '=', firmId).executeTakeFirstOrThrow();
+  const firm = await trx
+    .selectFrom('firms')
+    .select('next_job_number')
+    .where('id', '=', firmId)
+    .executeTakeFirstOrThrow();
   let n = firm.next_job_number;
-  while (await trx.selectFrom('jobs').select('id').where('firm_id', '=', firmId).where('job_number', '=', n).executeTakeFirst()) n++;
-  await trx.updateTable('firms').set({ next_job_number: n + 1 }).where('id', '=', firmId).execute();
+  while (
+    await trx
+      .selectFrom('jobs')
+      .select('id')
+      .where('firm_id', '=', firmId)
+      .where('job_number', '=', n)
+      .executeTakeFirst()
+  )
+    n++;
+  await trx
+    .updateTable('firms')
+    .set({ next_job_number: n + 1 })
+    .where('id', '=', firmId)
+    .execute();
   return n;
 }
 
@@ -94,7 +129,11 @@ const REQUIRED_FIELD_PRESENT: Record<string, (job: Partial<Job>, input: JobInput
 export async function saveJobChanges(trx: Trx, job: Job, changes: Partial<Job>): Promise<boolean> {
   const changed = (Object.keys(changes) as (keyof Job)[]).filter((k) => changes[k] !== job[k]);
   if (changed.length === 0) return false;
-  await trx.updateTable('jobs').set({ ...changes, updated_at: now() }).where('id', '=', job.id).execute();
+  await trx
+    .updateTable('jobs')
+    .set({ ...changes, updated_at: now() })
+    .where('id', '=', job.id)
+    .execute();
   await recordJobUpdated(trx, job.firm_id, job.id, job.status, changed as string[]);
   return true;
 }
@@ -104,32 +143,61 @@ export async function saveJobChanges(trx: Trx, job: Job, changes: Partial<Job>):
  * customer and address, a stage change records job_status_changed (and the business events it
  * derives), any other change job_updated, never both. Returns whether anything changed.
  */
-async function applyUpdate(ctx: ServiceContext, trx: Trx, existing: Job, input: JobInput, stages: JobStage[]): Promise<boolean> {
+async function applyUpdate(
+  ctx: ServiceContext,
+  trx: Trx,
+  existing: Job,
+  input: JobInput,
+  stages: JobStage[],
+): Promise<boolean> {
   const firmId = ctx.auth.firm.id;
   const cols = jobColumns(input, jobTypesOf(ctx.auth.firm), stages);
-  assertDateOrder(cols.start_date !== undefined ? cols.start_date : existing.start_date,
-    cols.end_date !== undefined ? cols.end_date : existing.end_date);
+  assertDateOrder(
+    cols.start_date !== undefined ? cols.start_date : existing.start_date,
+    cols.end_date !== undefined ? cols.end_date : existing.end_date,
+  );
   if (cols.external_ref) await assertRefFree(trx, firmId, cols.external_ref, existing.id);
   if (cols.assigned_to_user_id !== undefined && cols.assigned_to_user_id !== existing.assigned_to_user_id) {
     await assertAssignable(trx, firmId, cols.assigned_to_user_id);
   }
-  const customerChanging = input.client_account_id !== undefined || input.client_account_external_ref !== undefined ||
+  const customerChanging =
+    input.client_account_id !== undefined ||
+    input.client_account_external_ref !== undefined ||
     (input.company !== undefined && cols.company !== existing.company);
-  if (customerChanging) Object.assign(cols, await customerColumns(trx, firmId, input, input.company === undefined ? undefined : cols.company));
+  if (customerChanging)
+    Object.assign(
+      cols,
+      await customerColumns(trx, firmId, input, input.company === undefined ? undefined : cols.company),
+    );
   if (cols.address !== undefined && cols.address !== existing.address) {
     if (cols.address === null) cols.location_id = null;
     else {
-      const site = await siteForAddress(trx, firmId, ctx.auth.settings, cols.address,
-        cols.client_account_id !== undefined ? cols.client_account_id : existing.client_account_id);
+      const site = await siteForAddress(
+        trx,
+        firmId,
+        ctx.auth.settings,
+        cols.address,
+        cols.client_account_id !== undefined ? cols.client_account_id : existing.client_account_id,
+      );
       cols.location_id = site?.id ?? null;
       if (site) Object.assign(cols, await siteColumns(trx, firmId, { ...existing, ...cols }, site));
     }
   }
   if (cols.status === undefined || cols.status === existing.status) return saveJobChanges(trx, existing, cols);
-  await trx.updateTable('jobs').set({ ...cols, updated_at: now() }).where('id', '=', existing.id).execute();
+  await trx
+    .updateTable('jobs')
+    .set({ ...cols, updated_at: now() })
+    .where('id', '=', existing.id)
+    .execute();
   await adjustJobCount(trx, firmId, existing.status, -1);
   await adjustJobCount(trx, firmId, cols.status, 1);
-  await recordJobStatusChanged(trx, firmId, existing.id, stageFor(stages, existing.status), stageFor(stages, cols.status));
+  await recordJobStatusChanged(
+    trx,
+    firmId,
+    existing.id,
+    stageFor(stages, existing.status),
+    stageFor(stages, cols.status),
+  );
   return true;
 }
 
@@ -142,7 +210,8 @@ export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{
     if (input.external_ref) {
       const match = await findJobByRef(trx, firmId, input.external_ref);
       if (match) {
-        if (!(await findVisibleJob(trx, firmId, match.id, ctx.auth.user))) await assertRefFree(trx, firmId, input.external_ref, null);
+        if (!(await findVisibleJob(trx, firmId, match.id, ctx.auth.user)))
+          await assertRefFree(trx, firmId, input.external_ref, null);
         const { allow_duplicate_name: _ignored, ...rest } = input;
         await applyUpdate(ctx, trx, match, rest, stages);
         return { id: match.id, created: false };
@@ -150,7 +219,11 @@ export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{
     }
     if (input.name === undefined || input.name.trim() === '') throw badRequest('name is required', { field: 'name' });
 
-    const cols = jobColumns({ status: 'lead', priority: 'normal', source: 'api', ...input }, jobTypesOf(ctx.auth.firm), stages);
+    const cols = jobColumns(
+      { status: 'lead', priority: 'normal', source: 'api', ...input },
+      jobTypesOf(ctx.auth.firm),
+      stages,
+    );
     assertDateOrder(cols.start_date, cols.end_date);
     const owner = input.assigned_to_user_id ?? defaultAssignee(ctx);
     if (input.assigned_to_user_id !== undefined) await assertAssignable(trx, firmId, owner);
@@ -158,13 +231,24 @@ export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{
 
     if (cols.address) {
       const site = await siteForAddress(trx, firmId, ctx.auth.settings, cols.address, cols.client_account_id ?? null);
-      if (site) Object.assign(cols, await siteColumns(trx, firmId, { address: cols.address, client_account_id: cols.client_account_id ?? null, company: cols.company ?? null }, site));
+      if (site)
+        Object.assign(
+          cols,
+          await siteColumns(
+            trx,
+            firmId,
+            { address: cols.address, client_account_id: cols.client_account_id ?? null, company: cols.company ?? null },
+            site,
+          ),
+        );
     }
     // Checked after linking: a customer taken from the site counts as company.
     const missing = ctx.auth.settings.required_job_fields.filter((f) => !REQUIRED_FIELD_PRESENT[f](cols, input));
     if (missing.length > 0) {
       throw unprocessable('Missing required fields', {
-        message: `This workspace requires ${missing.join(', ')} on new jobs`, code: 'missing_required_fields', missing_fields: missing,
+        message: `This workspace requires ${missing.join(', ')} on new jobs`,
+        code: 'missing_required_fields',
+        missing_fields: missing,
       });
     }
     if (!input.external_ref && !input.allow_duplicate_name) {
@@ -172,25 +256,68 @@ export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{
       if (twin) {
         throw conflict('Duplicate job name', {
           message: `A job named "${twin.name}" already exists; send allow_duplicate_name: true to create another`,
-          code: 'duplicate_name', duplicate_job_id: twin.id,
+          code: 'duplicate_name',
+          duplicate_job_id: twin.id,
         });
       }
     }
     const t = now();
-    const job = await trx.insertInto('jobs').values({
-      firm_id: firmId, team_id: null, name: cols.name!, name_key: cols.name_key!,
-      company: null, contact_name: null, contact_email: null, contact_phone: null, bill_to_name: null, bill_to_email: null,
-      address: null, description: null, notes: null, job_type: null, status: cols.status!, source: null, priority: cols.priority!,
-      estimated_value_cents: null, probability: null, start_date: null, end_date: null, next_follow_up: null,
-      measurement_count: 0, client_account_id: null, location_id: null, external_ref: null, custom_fields: '{}',
-      accounting_sync_error: null, assigned_to_user_id: owner, crm_deal_id: null, crm_contact_id: null, crm_company_id: null,
-      job_number: await allocateJobNumber(trx, firmId), accounting_job_number: null, own_property_reference: null,
-      external_work_order_number: null, description_customer_visible: 0, bid_due_date: null, customer_type: null,
-      property_type: null, bond_required: null, liquidated_damages: null, davis_bacon: null,
-      liquidated_damages_per_day_cents: null, linked_contact_id: null, operations_division: null,
-      operations_assignee_user_id: null, created_at: t, updated_at: t,
-      ...cols,
-    }).returning('id').executeTakeFirstOrThrow();
+    const job = await trx
+      .insertInto('jobs')
+      .values({
+        firm_id: firmId,
+        team_id: null,
+        name: cols.name!,
+        name_key: cols.name_key!,
+        company: null,
+        contact_name: null,
+        contact_email: null,
+        contact_phone: null,
+        bill_to_name: null,
+        bill_to_email: null,
+        address: null,
+        description: null,
+        notes: null,
+        job_type: null,
+        status: cols.status!,
+        source: null,
+        priority: cols.priority!,
+        estimated_value_cents: null,
+        probability: null,
+        start_date: null,
+        end_date: null,
+        next_follow_up: null,
+        measurement_count: 0,
+        client_account_id: null,
+        location_id: null,
+        external_ref: null,
+        custom_fields: '{}',
+        accounting_sync_error: null,
+        assigned_to_user_id: owner,
+        crm_deal_id: null,
+        crm_contact_id: null,
+        crm_company_id: null,
+        job_number: await allocateJobNumber(trx, firmId),
+        accounting_job_number: null,
+        own_property_reference: null,
+        external_work_order_number: null,
+        description_customer_visible: 0,
+        bid_due_date: null,
+        customer_type: null,
+        property_type: null,
+        bond_required: null,
+        liquidated_damages: null,
+        davis_bacon: null,
+        liquidated_damages_per_day_cents: null,
+        linked_contact_id: null,
+        operations_division: null,
+        operations_assignee_user_id: null,
+        created_at: t,
+        updated_at: t,
+        ...cols,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await adjustJobCount(trx, firmId, cols.status!, 1);
     await recordJobCreated(trx, firmId, job.id, stageFor(stages, cols.status!));
     return { id: job.id, created: true };
@@ -225,7 +352,9 @@ export async function deleteJob(ctx: ServiceContext, id: number): Promise<void> 
     if (!job) throw jobNotFound();
     assertDeletionAllowed(ctx);
     if (!can(ctx.auth.user, 'can_delete_jobs')) {
-      throw forbidden('User cannot delete jobs', { message: "The key's user is not an owner or a member allowed to delete jobs" });
+      throw forbidden('User cannot delete jobs', {
+        message: "The key's user is not an owner or a member allowed to delete jobs",
+      });
     }
     await trx.deleteFrom('jobs').where('id', '=', id).execute();
     await adjustJobCount(trx, firmId, job.status, -1);
@@ -233,13 +362,44 @@ export async function deleteJob(ctx: ServiceContext, id: number): Promise<void> 
 }
 
 /** Fields the kept job takes from the merged-away one when its own are blank. */
-const MERGE_FILLABLE = ['company', 'contact_name', 'contact_email', 'contact_phone', 'bill_to_name', 'bill_to_email',
-  'address', 'description', 'notes', 'job_type', 'source', 'estimated_value_cents', 'probability', 'start_date',
-  'end_date', 'next_follow_up', 'client_account_id', 'location_id', 'external_ref', 'crm_deal_id', 'crm_contact_id',
-  'crm_company_id', 'accounting_job_number', 'own_property_reference', 'external_work_order_number', 'bid_due_date',
-  'customer_type', 'property_type', 'bond_required', 'liquidated_damages', 'davis_bacon',
-  'liquidated_damages_per_day_cents', 'linked_contact_id', 'operations_division', 'operations_assignee_user_id',
-  'team_id'] as const;
+const MERGE_FILLABLE = [
+  'company',
+  'contact_name',
+  'contact_email',
+  'contact_phone',
+  'bill_to_name',
+  'bill_to_email',
+  'address',
+  'description',
+  'notes',
+  'job_type',
+  'source',
+  'estimated_value_cents',
+  'probability',
+  'start_date',
+  'end_date',
+  'next_follow_up',
+  'client_account_id',
+  'location_id',
+  'external_ref',
+  'crm_deal_id',
+  'crm_contact_id',
+  'crm_company_id',
+  'accounting_job_number',
+  'own_property_reference',
+  'external_work_order_number',
+  'bid_due_date',
+  'customer_type',
+  'property_type',
+  'bond_required',
+  'liquidated_damages',
+  'davis_bacon',
+  'liquidated_damages_per_day_cents',
+  'linked_contact_id',
+  'operations_division',
+  'operations_assignee_user_id',
+  'team_id',
+] as const;
 
 export async function mergeJob(ctx: ServiceContext, id: number, intoId: number): Promise<void> {
   const firmId = ctx.auth.firm.id;
@@ -264,11 +424,16 @@ export async function mergeJob(ctx: ServiceContext, id: number, intoId: number):
     if (JSON.stringify(customFields) !== kept.custom_fields) fills.custom_fields = JSON.stringify(customFields);
 
     await moveJobRecords(trx, {
-      firmId, userId: ctx.auth.user.id, keptId: kept.id, awayId: away.id, keptName: kept.name, awayName: away.name, choices: {},
+      firmId,
+      userId: ctx.auth.user.id,
+      keptId: kept.id,
+      awayId: away.id,
+      keptName: kept.name,
+      awayName: away.name,
+      choices: {},
     });
     await trx.deleteFrom('jobs').where('id', '=', away.id).execute();
     await adjustJobCount(trx, firmId, away.status, -1);
     await saveJobChanges(trx, kept, fills);
   });
 }
-

@@ -14,22 +14,37 @@ export async function findLocation(db: Executor, firmId: number, id: number): Pr
 }
 
 /** `site` itself, or the site it was merged into (merges point straight at the survivor). */
-export async function survivorOf(db: Executor, firmId: number, site: Location | undefined): Promise<Location | undefined> {
+export async function survivorOf(
+  db: Executor,
+  firmId: number,
+  site: Location | undefined,
+): Promise<Location | undefined> {
   let hops = 0;
   while (site && site.merged_into_id !== null && hops++ < 8) {
-    site = await findLocationRow(db, firmId, site.merged_into_id) ?? site;
+    site = (await findLocationRow(db, firmId, site.merged_into_id)) ?? site;
   }
   return site;
 }
 
 export function findLocationByRef(db: Executor, firmId: number, ref: string): Promise<Location | undefined> {
-  return db.selectFrom('locations').selectAll().where('firm_id', '=', firmId).where('external_ref', '=', ref).executeTakeFirst();
+  return db
+    .selectFrom('locations')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('external_ref', '=', ref)
+    .executeTakeFirst();
 }
 
 /** Sites at the same address, live ones first, then oldest first. */
 export function findLocationsByAddress(db: Executor, firmId: number, key: string): Promise<Location[]> {
-  return db.selectFrom('locations').selectAll().where('firm_id', '=', firmId).where('address_key', '=', key)
-    .orderBy(sql`case when archived_at is null then 0 else 1 end`).orderBy('id').execute();
+  return db
+    .selectFrom('locations')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('address_key', '=', key)
+    .orderBy(sql`case when archived_at is null then 0 else 1 end`)
+    .orderBy('id')
+    .execute();
 }
 
 export interface LocationFilter {

@@ -16,14 +16,19 @@ import type { CreateLocationInput, UpdateLocationInput } from './schemas.ts';
 const FILLABLE = ['name', 'external_ref', 'client_account_id', 'property_reference', 'notes'] as const;
 
 export const locationNotFound = () => notFound('Location not found');
-export const companyRequiredOnSites = () => unprocessable('Company required on sites', {
-  message: 'This workspace requires a customer on every site: send client_account_id',
-  code: 'company_required', missing_fields: ['client_account_id'],
-});
+export const companyRequiredOnSites = () =>
+  unprocessable('Company required on sites', {
+    message: 'This workspace requires a customer on every site: send client_account_id',
+    code: 'company_required',
+    missing_fields: ['client_account_id'],
+  });
 
 /** Resolves client_account_id / client_account_external_ref to a customer of the workspace. */
-export async function resolveCustomerId(db: Executor, firmId: number,
-  input: { client_account_id?: number | null; client_account_external_ref?: string | null }): Promise<number | null | undefined> {
+export async function resolveCustomerId(
+  db: Executor,
+  firmId: number,
+  input: { client_account_id?: number | null; client_account_external_ref?: string | null },
+): Promise<number | null | undefined> {
   if (input.client_account_id !== undefined && input.client_account_id !== null) {
     if (!(await findClientAccount(db, firmId, input.client_account_id))) {
       throw notFound('client_account_id not found in this workspace', { field: 'client_account_id' });
@@ -32,7 +37,10 @@ export async function resolveCustomerId(db: Executor, firmId: number,
   }
   if (input.client_account_external_ref !== undefined && input.client_account_external_ref !== null) {
     const account = await findClientAccountByRef(db, firmId, input.client_account_external_ref);
-    if (!account) throw notFound('client_account_external_ref not found in this workspace', { field: 'client_account_external_ref' });
+    if (!account)
+      throw notFound('client_account_external_ref not found in this workspace', {
+        field: 'client_account_external_ref',
+      });
     return account.id;
   }
   return input.client_account_id === null ? null : undefined;
@@ -49,8 +57,12 @@ async function reviveAndFill(db: Executor, existing: Location, input: Partial<Lo
   const changes: Partial<Location> = fillBlanks(existing, input, FILLABLE);
   if (existing.archived_at !== null) changes.archived_at = null;
   if (Object.keys(changes).length === 0) return existing;
-  return db.updateTable('locations').set({ ...changes, updated_at: now() })
-    .where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('locations')
+    .set({ ...changes, updated_at: now() })
+    .where('id', '=', existing.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -58,11 +70,18 @@ async function reviveAndFill(db: Executor, existing: Location, input: Partial<Lo
  * the same address with a different external_ref is another site. A new site needs a customer
  * when the workspace requires one (422).
  */
-export async function upsertLocationIn(db: Executor, firmId: number, settings: Settings,
-  input: Omit<CreateLocationInput, 'client_account_external_ref'>) {
+export async function upsertLocationIn(
+  db: Executor,
+  firmId: number,
+  settings: Settings,
+  input: Omit<CreateLocationInput, 'client_account_external_ref'>,
+) {
   const values: Partial<Location> = {
-    name: input.name ?? null, external_ref: input.external_ref ?? null, client_account_id: input.client_account_id ?? null,
-    property_reference: input.property_reference ?? null, notes: input.notes ?? null,
+    name: input.name ?? null,
+    external_ref: input.external_ref ?? null,
+    client_account_id: input.client_account_id ?? null,
+    property_reference: input.property_reference ?? null,
+    notes: input.notes ?? null,
   } as Partial<Location>;
   if (input.external_ref) {
     // A merged-away site's external_ref or address finds the site it was merged into.
@@ -70,25 +89,32 @@ export async function upsertLocationIn(db: Executor, firmId: number, settings: S
     if (byRef) return { location: await reviveAndFill(db, byRef, values), created: false };
   }
   const key = addressKey(input.address);
-  const byAddress = await survivorOf(db, firmId,
-    (await findLocationsByAddress(db, firmId, key)).find((l) => !input.external_ref || l.external_ref === null));
+  const byAddress = await survivorOf(
+    db,
+    firmId,
+    (await findLocationsByAddress(db, firmId, key)).find((l) => !input.external_ref || l.external_ref === null),
+  );
   if (byAddress) return { location: await reviveAndFill(db, byAddress, values), created: false };
   if (settings.require_company_on_sites && !input.client_account_id) throw companyRequiredOnSites();
   const t = now();
-  const location = await db.insertInto('locations').values({
-    firm_id: firmId,
-    name: input.name?.trim() || input.address.trim(),
-    address: input.address.trim(),
-    address_key: key,
-    external_ref: input.external_ref ?? null,
-    client_account_id: input.client_account_id ?? null,
-    property_reference: input.property_reference ?? null,
-    notes: input.notes ?? null,
-    custom_fields: '{}',
-    archived_at: null,
-    created_at: t,
-    updated_at: t,
-  }).returningAll().executeTakeFirstOrThrow();
+  const location = await db
+    .insertInto('locations')
+    .values({
+      firm_id: firmId,
+      name: input.name?.trim() || input.address.trim(),
+      address: input.address.trim(),
+      address_key: key,
+      external_ref: input.external_ref ?? null,
+      client_account_id: input.client_account_id ?? null,
+      property_reference: input.property_reference ?? null,
+      notes: input.notes ?? null,
+      custom_fields: '{}',
+      archived_at: null,
+      created_at: t,
+      updated_at: t,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return { location, created: true };
 }
 
@@ -118,7 +144,8 @@ export function updateLocation(ctx: ServiceContext, id: number, input: UpdateLoc
     const changes: Partial<Location> = { ...fields } as Partial<Location>;
     const customerId = await resolveCustomerId(trx, firmId, input);
     if (customerId !== undefined) changes.client_account_id = customerId;
-    const customerAfter = changes.client_account_id !== undefined ? changes.client_account_id : existing.client_account_id;
+    const customerAfter =
+      changes.client_account_id !== undefined ? changes.client_account_id : existing.client_account_id;
     if (ctx.auth.settings.require_company_on_sites && customerAfter === null) throw companyRequiredOnSites();
     if (fields.address !== undefined) {
       if (fields.address.trim() === '') throw badRequest('address cannot be empty', { field: 'address' });
@@ -126,9 +153,14 @@ export function updateLocation(ctx: ServiceContext, id: number, input: UpdateLoc
       changes.address_key = addressKey(fields.address);
     }
     if (fields.name !== undefined) changes.name = fields.name?.trim() || (changes.address ?? existing.address);
-    if (archived !== undefined && archived !== (existing.archived_at !== null)) changes.archived_at = archived ? now() : null;
+    if (archived !== undefined && archived !== (existing.archived_at !== null))
+      changes.archived_at = archived ? now() : null;
     if (Object.keys(changes).length === 0) return existing;
-    return trx.updateTable('locations').set({ ...changes, updated_at: now() })
-      .where('id', '=', existing.id).returningAll().executeTakeFirstOrThrow();
+    return trx
+      .updateTable('locations')
+      .set({ ...changes, updated_at: now() })
+      .where('id', '=', existing.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   });
 }

@@ -26,7 +26,11 @@ interface FieldSpec<R> {
 }
 
 const text = <R>(field: string, label: string, extra: Partial<FieldSpec<R>> = {}): FieldSpec<R> => ({
-  field, label, value: (r) => (r as Record<string, unknown>)[field] ?? null, columns: [field], ...extra,
+  field,
+  label,
+  value: (r) => (r as Record<string, unknown>)[field] ?? null,
+  columns: [field],
+  ...extra,
 });
 
 const CUSTOMER_FIELDS: FieldSpec<ClientAccount>[] = [
@@ -42,7 +46,12 @@ const CONTACT_FIELDS: FieldSpec<ContactRow>[] = [
   text('title', 'Title'),
   text('contact_type', 'Contact type'),
   // The company shows as the linked customer's name (else the company text); both columns move together.
-  { field: 'company', label: 'Company', value: (r) => r.ca_name ?? (isBlank(r.company) ? null : r.company), columns: ['company', 'client_account_id'] },
+  {
+    field: 'company',
+    label: 'Company',
+    value: (r) => r.ca_name ?? (isBlank(r.company) ? null : r.company),
+    columns: ['company', 'client_account_id'],
+  },
   text('email', 'Email', { canKeepBoth: true }),
   text('phone', 'Phone', { canKeepBoth: true }),
   text('notes', 'Notes'),
@@ -50,8 +59,11 @@ const CONTACT_FIELDS: FieldSpec<ContactRow>[] = [
   text('preferred_channel', 'Preferred channel'),
   text('birthday', 'Birthday'),
   {
-    field: 'do_not_contact', label: 'Do not contact', value: (r) => r.do_not_contact === 1,
-    columns: ['do_not_contact', 'do_not_contact_reason'], blank: (v) => v !== true,
+    field: 'do_not_contact',
+    label: 'Do not contact',
+    value: (r) => r.do_not_contact === 1,
+    columns: ['do_not_contact', 'do_not_contact_reason'],
+    blank: (v) => v !== true,
   },
 ];
 
@@ -63,7 +75,11 @@ const SITE_FIELDS: FieldSpec<Location>[] = [
   text('notes', 'Notes'),
 ];
 
-const SPECS: Record<RecordMergeKind, FieldSpec<any>[]> = { client_account: CUSTOMER_FIELDS, contact: CONTACT_FIELDS, location: SITE_FIELDS };
+const SPECS: Record<RecordMergeKind, FieldSpec<any>[]> = {
+  client_account: CUSTOMER_FIELDS,
+  contact: CONTACT_FIELDS,
+  location: SITE_FIELDS,
+};
 
 export const CUSTOM_FIELD_ENTITY = { client_account: 'account', contact: 'contact', location: 'location' } as const;
 
@@ -82,7 +98,7 @@ type Row = { custom_fields: string } & Record<string, unknown>;
 function customValues(row: Row): Record<string, unknown> {
   try {
     const v = JSON.parse(row.custom_fields) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {};
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
   }
@@ -99,7 +115,12 @@ export class MergeFields {
   private readonly keptCustom: Record<string, unknown>;
   private readonly awayCustom: Record<string, unknown>;
 
-  constructor(kind: RecordMergeKind, kept: Row, private readonly away: Row, defs: CustomFieldDefinition[]) {
+  constructor(
+    kind: RecordMergeKind,
+    kept: Row,
+    private readonly away: Row,
+    defs: CustomFieldDefinition[],
+  ) {
     this.specs = SPECS[kind];
     for (const spec of this.specs) {
       this.known.add(spec.field);
@@ -110,15 +131,21 @@ export class MergeFields {
       const av = blank(a) ? (spec.blank ? a : null) : a;
       if (same(kv, av)) continue;
       this.diffs.push({
-        field: spec.field, label: spec.label, keep_value: kv, merge_away_value: av,
-        needs_choice: !blank(k) && !blank(a), default: blank(k) ? 'drop' : 'keep', can_keep_both: spec.canKeepBoth === true,
+        field: spec.field,
+        label: spec.label,
+        keep_value: kv,
+        merge_away_value: av,
+        needs_choice: !blank(k) && !blank(a),
+        default: blank(k) ? 'drop' : 'keep',
+        can_keep_both: spec.canKeepBoth === true,
       });
     }
     this.keptCustom = customValues(kept);
     this.awayCustom = customValues(away);
     const labels = new Map(defs.map((d) => [d.key, d.label]));
     const keys = [...defs.map((d) => d.key)];
-    for (const key of [...Object.keys(this.keptCustom), ...Object.keys(this.awayCustom)]) if (!keys.includes(key)) keys.push(key);
+    for (const key of [...Object.keys(this.keptCustom), ...Object.keys(this.awayCustom)])
+      if (!keys.includes(key)) keys.push(key);
     for (const key of keys) {
       const field = `custom:${key}`;
       this.known.add(field);
@@ -126,8 +153,13 @@ export class MergeFields {
       const a = isBlank(this.awayCustom[key]) ? null : this.awayCustom[key];
       if (same(k, a)) continue;
       this.diffs.push({
-        field, label: labels.get(key) ?? key, keep_value: k, merge_away_value: a,
-        needs_choice: k !== null && a !== null, default: k === null ? 'drop' : 'keep', can_keep_both: false,
+        field,
+        label: labels.get(key) ?? key,
+        keep_value: k,
+        merge_away_value: a,
+        needs_choice: k !== null && a !== null,
+        default: k === null ? 'drop' : 'keep',
+        can_keep_both: false,
       });
     }
   }
@@ -140,14 +172,18 @@ export class MergeFields {
     const unknown = Object.keys(choices).filter((f) => !this.known.has(f));
     if (unknown.length > 0) {
       throw badRequest('Unknown fields in choices', {
-        code: 'unknown_choice_fields', fields: unknown,
+        code: 'unknown_choice_fields',
+        fields: unknown,
         message: `choices names fields a merge does not compare: ${unknown.join(', ')}`,
       });
     }
-    const both = Object.keys(choices).filter((f) => choices[f] === 'both' && !this.specs.some((s) => s.field === f && s.canKeepBoth));
+    const both = Object.keys(choices).filter(
+      (f) => choices[f] === 'both' && !this.specs.some((s) => s.field === f && s.canKeepBoth),
+    );
     if (both.length > 0) {
       throw badRequest('Invalid choice', {
-        code: 'invalid_choice', fields: both,
+        code: 'invalid_choice',
+        fields: both,
         message: `only a contact's phone and email can keep both values; not ${both.join(', ')}`,
       });
     }

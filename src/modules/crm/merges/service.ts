@@ -32,8 +32,15 @@ const AREA: Record<RecordMergeKind, { noun: string; notFound: string; intoField:
   location: { noun: 'site', notFound: 'Location not found', intoField: 'into_location_id' },
 };
 
-export interface RecordBrief { id: number; name: string; archived: boolean }
-export interface Blocker { code: string; message: string }
+export interface RecordBrief {
+  id: number;
+  name: string;
+  archived: boolean;
+}
+export interface Blocker {
+  code: string;
+  message: string;
+}
 
 function nameOf(kind: RecordMergeKind, row: AnyRow): string {
   if (kind === 'contact') {
@@ -51,7 +58,13 @@ function brief(kind: RecordMergeKind, row: AnyRow): RecordBrief {
  * The two records, merged-away first. A site named as the one to keep may be given by a
  * merged-away site's old id (it resolves to the survivor); the site merged away is taken as stored.
  */
-async function loadPair(db: Executor, kind: RecordMergeKind, firmId: number, awayId: number, intoId: number): Promise<[AnyRow, AnyRow]> {
+async function loadPair(
+  db: Executor,
+  kind: RecordMergeKind,
+  firmId: number,
+  awayId: number,
+  intoId: number,
+): Promise<[AnyRow, AnyRow]> {
   const area = AREA[kind];
   const find = (id: number, into: boolean): Promise<AnyRow | undefined> => {
     if (kind === 'client_account') return findClientAccount(db, firmId, id);
@@ -61,7 +74,11 @@ async function loadPair(db: Executor, kind: RecordMergeKind, firmId: number, awa
   const away = await find(awayId, false);
   if (!away) throw notFound(area.notFound);
   const kept = await find(intoId, true);
-  if (!kept) throw notFound(area.notFound, { field: area.intoField, message: `${area.intoField} ${intoId} is not a ${area.noun} in this workspace` });
+  if (!kept)
+    throw notFound(area.notFound, {
+      field: area.intoField,
+      message: `${area.intoField} ${intoId} is not a ${area.noun} in this workspace`,
+    });
   if (kept.id === away.id) {
     throw badRequest(`Cannot merge a ${area.noun} into itself`, { code: 'merge_into_self', field: area.intoField });
   }
@@ -70,27 +87,54 @@ async function loadPair(db: Executor, kind: RecordMergeKind, firmId: number, awa
 
 const OFFICE_USER_MESSAGE = 'Merges need an office user; a crew login is refused';
 const DELETION_LOCKED_MESSAGE = 'This workspace has turned off deleting records, and merges with it';
-const alreadyMerged = (site: Location) => conflict('Site already merged', {
-  message: `This site was merged into site ${site.merged_into_id} and cannot be merged again`, code: 'already_merged', merged_into_id: site.merged_into_id,
-});
-const invoicedJobs = (n: number) => conflict('Site has invoiced jobs', {
-  message: `${n} job${n === 1 ? '' : 's'} at this site ${n === 1 ? 'has' : 'have'} invoices; send move_invoiced_jobs: true to move them to the kept site`,
-  code: 'invoiced_jobs', invoiced_job_count: n,
-});
+const alreadyMerged = (site: Location) =>
+  conflict('Site already merged', {
+    message: `This site was merged into site ${site.merged_into_id} and cannot be merged again`,
+    code: 'already_merged',
+    merged_into_id: site.merged_into_id,
+  });
+const invoicedJobs = (n: number) =>
+  conflict('Site has invoiced jobs', {
+    message: `${n} job${n === 1 ? '' : 's'} at this site ${n === 1 ? 'has' : 'have'} invoices; send move_invoiced_jobs: true to move them to the kept site`,
+    code: 'invoiced_jobs',
+    invoiced_job_count: n,
+  });
 
-async function fieldsOf(db: Executor, kind: RecordMergeKind, firmId: number, kept: AnyRow, away: AnyRow): Promise<MergeFields> {
+async function fieldsOf(
+  db: Executor,
+  kind: RecordMergeKind,
+  firmId: number,
+  kept: AnyRow,
+  away: AnyRow,
+): Promise<MergeFields> {
   const defs = await definitionsOf(db, firmId, CUSTOM_FIELD_ENTITY[kind]);
   return new MergeFields(kind, kept as never, away as never, defs);
 }
 
-function scopeOf(ctx: ServiceContext, kind: RecordMergeKind, kept: AnyRow, away: AnyRow, keptName: string, choices: Record<string, Choice>): MergeScope {
+function scopeOf(
+  ctx: ServiceContext,
+  kind: RecordMergeKind,
+  kept: AnyRow,
+  away: AnyRow,
+  keptName: string,
+  choices: Record<string, Choice>,
+): MergeScope {
   return {
-    firmId: ctx.auth.firm.id, userId: ctx.auth.user.id, keptId: kept.id, awayId: away.id,
-    keptName, awayName: nameOf(kind, away), choices,
+    firmId: ctx.auth.firm.id,
+    userId: ctx.auth.user.id,
+    keptId: kept.id,
+    awayId: away.id,
+    keptName,
+    awayName: nameOf(kind, away),
+    choices,
   };
 }
 
-async function countMoves(db: Executor, kind: RecordMergeKind, scope: MergeScope): Promise<{ count: number; label: string }[]> {
+async function countMoves(
+  db: Executor,
+  kind: RecordMergeKind,
+  scope: MergeScope,
+): Promise<{ count: number; label: string }[]> {
   const out: { count: number; label: string }[] = [];
   for (const mover of moversOf(kind)) {
     if (!mover.count) continue;
@@ -111,13 +155,19 @@ export interface MergePreview {
   invoiced_job_count?: number;
 }
 
-export async function previewMerge(ctx: ServiceContext, kind: RecordMergeKind, awayId: number, intoId: number): Promise<MergePreview> {
+export async function previewMerge(
+  ctx: ServiceContext,
+  kind: RecordMergeKind,
+  awayId: number,
+  intoId: number,
+): Promise<MergePreview> {
   const db = ctx.database.db;
   const firmId = ctx.auth.firm.id;
   const [away, kept] = await loadPair(db, kind, firmId, awayId, intoId);
   const fields = await fieldsOf(db, kind, firmId, kept, away);
   const defaults = fields.resolve();
-  const keptName = kind === 'contact' ? nameOf(kind, kept) : String(fields.changes(defaults).name ?? nameOf(kind, kept));
+  const keptName =
+    kind === 'contact' ? nameOf(kind, kept) : String(fields.changes(defaults).name ?? nameOf(kind, kept));
   const moves = await countMoves(db, kind, scopeOf(ctx, kind, kept, away, keptName, defaults));
 
   const blockers: Blocker[] = [];
@@ -128,10 +178,17 @@ export async function previewMerge(ctx: ServiceContext, kind: RecordMergeKind, a
     }
   }
   if (ctx.auth.settings.deletion_locked) blockers.push({ code: 'deletion_locked', message: DELETION_LOCKED_MESSAGE });
-  const preview: MergePreview = { keep: brief(kind, kept), merge_away: brief(kind, away), fields: fields.diffs, moves, blockers };
+  const preview: MergePreview = {
+    keep: brief(kind, kept),
+    merge_away: brief(kind, away),
+    fields: fields.diffs,
+    moves,
+    blockers,
+  };
   if (kind === 'location') {
     const site = away as Location;
-    if (site.merged_into_id !== null) blockers.push({ code: 'already_merged', message: alreadyMerged(site).body.message! });
+    if (site.merged_into_id !== null)
+      blockers.push({ code: 'already_merged', message: alreadyMerged(site).body.message! });
     const invoiced = await countInvoicedJobs(db, firmId, site.id);
     if (invoiced > 0) blockers.push({ code: 'invoiced_jobs', message: invoicedJobs(invoiced).body.message! });
     preview.invoiced_job_count = invoiced;
@@ -148,7 +205,12 @@ export interface MergeResult {
   message: string;
 }
 
-export function mergeRecords(ctx: ServiceContext, kind: RecordMergeKind, awayId: number, input: MergeInput): Promise<MergeResult> {
+export function mergeRecords(
+  ctx: ServiceContext,
+  kind: RecordMergeKind,
+  awayId: number,
+  input: MergeInput,
+): Promise<MergeResult> {
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     const [away, kept] = await loadPair(trx, kind, firmId, awayId, input.into_id);
@@ -176,8 +238,11 @@ export function mergeRecords(ctx: ServiceContext, kind: RecordMergeKind, awayId:
     if (kind !== 'contact') {
       const ref = (away as ClientAccount | Location).external_ref;
       if (isBlank((kept as ClientAccount | Location).external_ref) && !isBlank(ref)) {
-        await trx.updateTable(kind === 'client_account' ? 'client_accounts' : 'locations')
-          .set({ external_ref: null }).where('id', '=', away.id).execute();
+        await trx
+          .updateTable(kind === 'client_account' ? 'client_accounts' : 'locations')
+          .set({ external_ref: null })
+          .where('id', '=', away.id)
+          .execute();
         changes.external_ref = ref;
       }
     }
@@ -185,12 +250,17 @@ export function mergeRecords(ctx: ServiceContext, kind: RecordMergeKind, awayId:
     for (const mover of moversOf(kind)) await mover.move(trx, away.id, kept.id, scope);
 
     let after: AnyRow;
-    if (kind === 'client_account') after = await finishCustomer(trx, kept as ClientAccount, away as ClientAccount, changes);
-    else if (kind === 'contact') after = await finishContact(trx, kept as ContactRow, away as ContactRow, changes, resolved, fields);
+    if (kind === 'client_account')
+      after = await finishCustomer(trx, kept as ClientAccount, away as ClientAccount, changes);
+    else if (kind === 'contact')
+      after = await finishContact(trx, kept as ContactRow, away as ContactRow, changes, resolved, fields);
     else after = await finishSite(ctx, trx, kept as Location, away as Location, changes);
 
     const area = AREA[kind];
-    const moved = moves.length === 0 ? 'Nothing else needed moving.' : `Moved ${moves.map((m) => `${m.label} (${m.count})`).join(', ')}.`;
+    const moved =
+      moves.length === 0
+        ? 'Nothing else needed moving.'
+        : `Moved ${moves.map((m) => `${m.label} (${m.count})`).join(', ')}.`;
     const fate = kind === 'location' ? 'archived; its id now resolves to the kept site' : 'deleted';
     return {
       kept: brief(kind, after),
@@ -201,21 +271,39 @@ export function mergeRecords(ctx: ServiceContext, kind: RecordMergeKind, awayId:
   });
 }
 
-async function finishCustomer(trx: Trx, kept: ClientAccount, away: ClientAccount, changes: Record<string, unknown>): Promise<ClientAccount> {
+async function finishCustomer(
+  trx: Trx,
+  kept: ClientAccount,
+  away: ClientAccount,
+  changes: Record<string, unknown>,
+): Promise<ClientAccount> {
   const t = now();
-  const after = await trx.updateTable('client_accounts').set({ ...changes, updated_at: t } as Partial<ClientAccount>)
-    .where('id', '=', kept.id).returningAll().executeTakeFirstOrThrow();
+  const after = await trx
+    .updateTable('client_accounts')
+    .set({ ...changes, updated_at: t } as Partial<ClientAccount>)
+    .where('id', '=', kept.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   if (after.name !== kept.name) {
     // contacts.company mirrors the primary company's name.
-    await trx.updateTable('contacts').set({ company: after.name, updated_at: t })
-      .where('client_account_id', '=', kept.id).execute();
+    await trx
+      .updateTable('contacts')
+      .set({ company: after.name, updated_at: t })
+      .where('client_account_id', '=', kept.id)
+      .execute();
   }
   await trx.deleteFrom('client_accounts').where('id', '=', away.id).execute();
   return after;
 }
 
-async function finishContact(trx: Trx, kept: ContactRow, away: ContactRow, changes: Record<string, unknown>,
-  resolved: Record<string, Choice>, fields: MergeFields): Promise<ContactRow> {
+async function finishContact(
+  trx: Trx,
+  kept: ContactRow,
+  away: ContactRow,
+  changes: Record<string, unknown>,
+  resolved: Record<string, Choice>,
+  fields: MergeFields,
+): Promise<ContactRow> {
   const before = await trx.selectFrom('contacts').selectAll().where('id', '=', kept.id).executeTakeFirstOrThrow();
   const update: Partial<Contact> = { ...changes } as Partial<Contact>;
   delete update.email;
@@ -223,7 +311,8 @@ async function finishContact(trx: Trx, kept: ContactRow, away: ContactRow, chang
   delete update.company;
   delete update.client_account_id;
   if (resolved.company !== undefined && fields.awayValueWins('company', resolved.company)) {
-    const account = away.client_account_id === null ? null : { id: away.client_account_id, name: away.ca_name ?? away.company ?? '' };
+    const account =
+      away.client_account_id === null ? null : { id: away.client_account_id, name: away.ca_name ?? away.company ?? '' };
     Object.assign(update, await setPrimaryCompany(trx, before, account));
     if (account === null) update.company = away.company;
   }
@@ -247,17 +336,38 @@ function parseTags(raw: string): string[] {
   }
 }
 
-async function finishSite(ctx: ServiceContext, trx: Trx, kept: Location, away: Location, changes: Record<string, unknown>): Promise<Location> {
-  if (ctx.auth.settings.require_company_on_sites && 'client_account_id' in changes && changes.client_account_id === null) {
+async function finishSite(
+  ctx: ServiceContext,
+  trx: Trx,
+  kept: Location,
+  away: Location,
+  changes: Record<string, unknown>,
+): Promise<Location> {
+  if (
+    ctx.auth.settings.require_company_on_sites &&
+    'client_account_id' in changes &&
+    changes.client_account_id === null
+  ) {
     throw companyRequiredOnSites();
   }
   const t = now();
-  const after = await trx.updateTable('locations').set({ ...changes, updated_at: t } as Partial<Location>)
-    .where('id', '=', kept.id).returningAll().executeTakeFirstOrThrow();
-  await trx.updateTable('locations').set({ archived_at: away.archived_at ?? t, merged_into_id: kept.id, updated_at: t })
-    .where('id', '=', away.id).execute();
+  const after = await trx
+    .updateTable('locations')
+    .set({ ...changes, updated_at: t } as Partial<Location>)
+    .where('id', '=', kept.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('locations')
+    .set({ archived_at: away.archived_at ?? t, merged_into_id: kept.id, updated_at: t })
+    .where('id', '=', away.id)
+    .execute();
   // Sites merged into the merged-away one earlier now point straight at the survivor.
-  await trx.updateTable('locations').set({ merged_into_id: kept.id, updated_at: t })
-    .where('firm_id', '=', kept.firm_id).where('merged_into_id', '=', away.id).execute();
+  await trx
+    .updateTable('locations')
+    .set({ merged_into_id: kept.id, updated_at: t })
+    .where('firm_id', '=', kept.firm_id)
+    .where('merged_into_id', '=', away.id)
+    .execute();
   return after;
 }

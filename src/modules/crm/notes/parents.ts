@@ -11,19 +11,47 @@ import { jobNotFound } from '#crm/jobs/service.ts';
 import { findActiveUser } from '#workspace/users/repo.ts';
 
 /** `field` names the body field that held the id (absent when the id came from the path). */
-export async function visibleJobOr404(db: Executor, firmId: number, id: number, user: User, field?: string): Promise<Job> {
+export async function visibleJobOr404(
+  db: Executor,
+  firmId: number,
+  id: number,
+  user: User,
+  field?: string,
+): Promise<Job> {
   const job = await findVisibleJob(db, firmId, id, user);
-  if (!job) throw field ? notFound('Job not found', { field, message: `${field} ${id} is not a job you can see in this workspace` }) : jobNotFound();
+  if (!job)
+    throw field
+      ? notFound('Job not found', { field, message: `${field} ${id} is not a job you can see in this workspace` })
+      : jobNotFound();
   return job;
 }
 
-export async function contactOr404(db: Executor, firmId: number, id: number, field?: string): Promise<{ id: number; name: string | null }> {
-  const contact = await db.selectFrom('contacts').select(['id', 'name']).where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
-  if (!contact) throw notFound('Contact not found', field ? { field, message: `${field} ${id} is not a contact in this workspace` } : {});
+export async function contactOr404(
+  db: Executor,
+  firmId: number,
+  id: number,
+  field?: string,
+): Promise<{ id: number; name: string | null }> {
+  const contact = await db
+    .selectFrom('contacts')
+    .select(['id', 'name'])
+    .where('firm_id', '=', firmId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!contact)
+    throw notFound(
+      'Contact not found',
+      field ? { field, message: `${field} ${id} is not a contact in this workspace` } : {},
+    );
   return contact;
 }
 
-export async function clientAccountOr404(db: Executor, firmId: number, id: number, field?: string): Promise<ClientAccount> {
+export async function clientAccountOr404(
+  db: Executor,
+  firmId: number,
+  id: number,
+  field?: string,
+): Promise<ClientAccount> {
   const account = await findClientAccount(db, firmId, id);
   if (!account) {
     throw field ? notFound(`${field} not found in this workspace`, { field }) : clientAccountNotFound();
@@ -33,7 +61,8 @@ export async function clientAccountOr404(db: Executor, firmId: number, id: numbe
 
 export async function assignableUserOr404(db: Executor, firmId: number, id: number): Promise<User> {
   const user = await findActiveUser(db, firmId, id);
-  if (!user) throw notFound('assigned_to_user_id does not match a user in this workspace', { field: 'assigned_to_user_id' });
+  if (!user)
+    throw notFound('assigned_to_user_id does not match a user in this workspace', { field: 'assigned_to_user_id' });
   return user;
 }
 

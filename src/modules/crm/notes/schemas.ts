@@ -22,4 +22,8 @@ export type CreateNoteInput = Static<typeof CreateNoteBody>;
 export const UpdateNoteBody = Body(noteFields);
 export type UpdateNoteInput = Static<typeof UpdateNoteBody>;
 
-export const ListNotesQuery = Type.Object({ type: Type.Optional(NoteType), pinned: Type.Optional(Type.Boolean()), ...PageQuery(200) });
+export const ListNotesQuery = Type.Object({
+  type: Type.Optional(NoteType),
+  pinned: Type.Optional(Type.Boolean()),
+  ...PageQuery(200),
+});

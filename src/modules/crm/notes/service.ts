@@ -20,7 +20,12 @@ export type NoteParent = { column: NoteParentColumn; id: number };
 
 const noteNotFound = () => notFound('Note not found');
 
-const LOGGED: Record<NoteType, string> = { note: 'Note added', call: 'Call logged', email: 'Email logged', meeting: 'Meeting logged' };
+const LOGGED: Record<NoteType, string> = {
+  note: 'Note added',
+  call: 'Call logged',
+  email: 'Email logged',
+  meeting: 'Meeting logged',
+};
 
 async function assertParent(ctx: ServiceContext, db: Executor, parent: NoteParent): Promise<void> {
   const firmId = ctx.auth.firm.id;
@@ -33,7 +38,8 @@ async function assertParent(ctx: ServiceContext, db: Executor, parent: NoteParen
 async function visibleNote(ctx: ServiceContext, db: Executor, id: number) {
   const note = await findNote(db, ctx.auth.firm.id, id);
   if (!note) throw noteNotFound();
-  if (note.job_id !== null && !(await findVisibleJob(db, ctx.auth.firm.id, note.job_id, ctx.auth.user))) throw noteNotFound();
+  if (note.job_id !== null && !(await findVisibleJob(db, ctx.auth.firm.id, note.job_id, ctx.auth.user)))
+    throw noteNotFound();
   return note;
 }
 
@@ -49,18 +55,31 @@ export async function createNote(ctx: ServiceContext, parent: NoteParent, input:
   const occurredAt = input.occurred_at !== undefined ? timestampField(input.occurred_at, 'occurred_at') : t;
   const id = await inTransaction(ctx.database, async (trx) => {
     await assertParent(ctx, trx, parent);
-    const row = await trx.insertInto('notes').values({
-      firm_id: firmId,
-      job_id: parent.column === 'job_id' ? parent.id : null,
-      contact_id: parent.column === 'contact_id' ? parent.id : null,
-      client_account_id: parent.column === 'client_account_id' ? parent.id : null,
-      type, content, pinned: input.pinned ? 1 : 0, author_user_id: ctx.auth.user.id,
-      occurred_at: occurredAt, created_at: t, updated_at: t,
-    }).returning('id').executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('notes')
+      .values({
+        firm_id: firmId,
+        job_id: parent.column === 'job_id' ? parent.id : null,
+        contact_id: parent.column === 'contact_id' ? parent.id : null,
+        client_account_id: parent.column === 'client_account_id' ? parent.id : null,
+        type,
+        content,
+        pinned: input.pinned ? 1 : 0,
+        author_user_id: ctx.auth.user.id,
+        occurred_at: occurredAt,
+        created_at: t,
+        updated_at: t,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     if (parent.column === 'job_id') {
       await logJobActivity(trx, {
-        firmId, jobId: parent.id, userId: ctx.auth.user.id, kind: 'note_added',
-        summary: `${LOGGED[type]}: ${snippet(content)}`, data: { note_id: row.id, type },
+        firmId,
+        jobId: parent.id,
+        userId: ctx.auth.user.id,
+        kind: 'note_added',
+        summary: `${LOGGED[type]}: ${snippet(content)}`,
+        data: { note_id: row.id, type },
       });
     }
     return row.id;
@@ -71,7 +90,15 @@ export async function createNote(ctx: ServiceContext, parent: NoteParent, input:
 export async function listNotesOf(ctx: ServiceContext, parent: NoteParent, filter: NoteFilter, page: Page) {
   const db = ctx.database.db;
   await assertParent(ctx, db, parent);
-  const { rows, total } = await listNotes(db, ctx.auth.firm.id, parent.column, parent.id, filter, page.limit, page.offset);
+  const { rows, total } = await listNotes(
+    db,
+    ctx.auth.firm.id,
+    parent.column,
+    parent.id,
+    filter,
+    page.limit,
+    page.offset,
+  );
   return { data: rows.map(noteObject), total };
 }
 
@@ -89,7 +116,11 @@ export async function updateNote(ctx: ServiceContext, id: number, input: UpdateN
     if (input.occurred_at !== undefined) changes.occurred_at = timestampField(input.occurred_at, 'occurred_at');
     const changed = (Object.keys(changes) as (keyof Note)[]).filter((k) => changes[k] !== note[k]);
     if (changed.length === 0) return;
-    await trx.updateTable('notes').set({ ...changes, updated_at: now() }).where('id', '=', id).execute();
+    await trx
+      .updateTable('notes')
+      .set({ ...changes, updated_at: now() })
+      .where('id', '=', id)
+      .execute();
   });
   return noteObject((await findNote(ctx.database.db, ctx.auth.firm.id, id))!);
 }
@@ -102,7 +133,10 @@ export async function deleteNote(ctx: ServiceContext, id: number): Promise<void>
     await trx.deleteFrom('notes').where('id', '=', id).execute();
     if (note.job_id !== null) {
       await logJobActivity(trx, {
-        firmId, jobId: note.job_id, userId: ctx.auth.user.id, kind: 'note_deleted',
+        firmId,
+        jobId: note.job_id,
+        userId: ctx.auth.user.id,
+        kind: 'note_deleted',
         summary: `${note.type === 'note' ? 'Note' : `Logged ${note.type}`} deleted: ${snippet(note.content)}`,
         data: { note_id: note.id, type: note.type },
       });

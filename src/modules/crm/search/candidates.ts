@@ -9,9 +9,15 @@ import type { SearchCaller } from './registry.ts';
 type RecordTable = 'client_accounts' | 'contacts' | 'locations';
 
 /** Live (not archived) records of the caller's workspace, with `columns` selected. */
-export function liveRecords<T extends RecordTable>(qb: SelectQueryBuilder<DB, any, {}>, table: T, caller: SearchCaller,
-  columns: readonly (keyof DB[T] & string)[]) {
-  return qb.where(`${table}.firm_id` as any, '=', caller.firmId).where(`${table}.archived_at` as any, 'is', null)
+export function liveRecords<T extends RecordTable>(
+  qb: SelectQueryBuilder<DB, any, {}>,
+  table: T,
+  caller: SearchCaller,
+  columns: readonly (keyof DB[T] & string)[],
+) {
+  return qb
+    .where(`${table}.firm_id` as any, '=', caller.firmId)
+    .where(`${table}.archived_at` as any, 'is', null)
     .select(columns.map((c) => `${table}.${c}`) as any);
 }
 
@@ -19,22 +25,40 @@ export function liveRecords<T extends RecordTable>(qb: SelectQueryBuilder<DB, an
  * Records whose indexed text matches: on SQLite through the type's FTS5 table (it drives the
  * query and yields newest first), on PostgreSQL through the trigram index on `pgExpression`.
  */
-export function textCandidates<T extends RecordTable, R>(db: Executor, caller: SearchCaller, q: SearchQuery, table: T,
-  ftsTable: string, pgExpression: string, columns: readonly (keyof DB[T] & string)[]): Promise<R[]> {
-  const qb = caller.engine === 'sqlite'
-    ? ((db.selectFrom(sql.table(ftsTable).as('s') as any) as any).crossJoin(table) as SelectQueryBuilder<DB, any, {}>)
-      .where(sql<boolean>`${sql.ref(`${table}.id`)} = s.rowid`)
-      .where(matchCondition('sqlite', ftsTable, '', q)).orderBy(sql`s.rowid`, 'desc')
-    : (db.selectFrom(table) as SelectQueryBuilder<DB, any, {}>)
-      .where(matchCondition('postgres', '', pgExpression, q)).orderBy(`${table}.id` as any, 'desc');
+export function textCandidates<T extends RecordTable, R>(
+  db: Executor,
+  caller: SearchCaller,
+  q: SearchQuery,
+  table: T,
+  ftsTable: string,
+  pgExpression: string,
+  columns: readonly (keyof DB[T] & string)[],
+): Promise<R[]> {
+  const qb =
+    caller.engine === 'sqlite'
+      ? ((db.selectFrom(sql.table(ftsTable).as('s') as any) as any).crossJoin(table) as SelectQueryBuilder<DB, any, {}>)
+          .where(sql<boolean>`${sql.ref(`${table}.id`)} = s.rowid`)
+          .where(matchCondition('sqlite', ftsTable, '', q))
+          .orderBy(sql`s.rowid`, 'desc')
+      : (db.selectFrom(table) as SelectQueryBuilder<DB, any, {}>)
+          .where(matchCondition('postgres', '', pgExpression, q))
+          .orderBy(`${table}.id` as any, 'desc');
   return liveRecords(qb, table, caller, columns).limit(CANDIDATES).execute() as Promise<R[]>;
 }
 
 /** Records found by an exact-value lookup on one of their own indexes. */
-export function exactCandidates<T extends RecordTable, R>(db: Executor, caller: SearchCaller, table: T,
-  columns: readonly (keyof DB[T] & string)[], where: (qb: SelectQueryBuilder<DB, any, {}>) => SelectQueryBuilder<DB, any, {}>): Promise<R[]> {
+export function exactCandidates<T extends RecordTable, R>(
+  db: Executor,
+  caller: SearchCaller,
+  table: T,
+  columns: readonly (keyof DB[T] & string)[],
+  where: (qb: SelectQueryBuilder<DB, any, {}>) => SelectQueryBuilder<DB, any, {}>,
+): Promise<R[]> {
   const qb = where(db.selectFrom(table) as SelectQueryBuilder<DB, any, {}>);
-  return liveRecords(qb, table, caller, columns).orderBy(`${table}.id` as any, 'desc').limit(CANDIDATES).execute() as Promise<R[]>;
+  return liveRecords(qb, table, caller, columns)
+    .orderBy(`${table}.id` as any, 'desc')
+    .limit(CANDIDATES)
+    .execute() as Promise<R[]>;
 }
 
 /** Non-empty parts joined for a subtitle; null when there are none. */

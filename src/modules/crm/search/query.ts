@@ -33,8 +33,10 @@ export function parseSearchQuery(raw: string | undefined): SearchQuery {
   const text = (raw ?? '').trim().replace(/\s+/g, ' ');
   const length = Array.from(text).length;
   if (length < MIN_QUERY_LENGTH || length > MAX_QUERY_LENGTH) {
-    throw badRequest(`q must be ${MIN_QUERY_LENGTH} to ${MAX_QUERY_LENGTH} characters (after trimming spaces); got ${length}`,
-      { code: 'invalid_query', field: 'q' });
+    throw badRequest(
+      `q must be ${MIN_QUERY_LENGTH} to ${MAX_QUERY_LENGTH} characters (after trimming spaces); got ${length}`,
+      { code: 'invalid_query', field: 'q' },
+    );
   }
   return { text, folded: text.toLowerCase(), short: length < 3 };
 }
@@ -55,7 +57,12 @@ export function likeContains(q: SearchQuery): string {
  * (aliased `s`, cross-joined first so it drives the query) is matched; on PostgreSQL the indexed
  * expression, written exactly as in the index.
  */
-export function matchCondition(engine: Engine, ftsTable: string, pgExpression: string, q: SearchQuery): RawBuilder<boolean> {
+export function matchCondition(
+  engine: Engine,
+  ftsTable: string,
+  pgExpression: string,
+  q: SearchQuery,
+): RawBuilder<boolean> {
   return engine === 'sqlite'
     ? sql<boolean>`${sql.table(ftsTable)} match ${ftsPhrase(q)}`
     : sql<boolean>`${sql.raw(pgExpression)} ilike ${likeContains(q)}`;

@@ -12,7 +12,16 @@ import type { Rank, SearchQuery } from './query.ts';
 
 /** Every type name GET /v1/search accepts (document 2, Search and merge), in response order. */
 export const SEARCH_TYPE_NAMES = [
-  'job', 'client_account', 'contact', 'location', 'lead', 'proposal', 'invoice', 'note', 'project', 'measurement',
+  'job',
+  'client_account',
+  'contact',
+  'location',
+  'lead',
+  'proposal',
+  'invoice',
+  'note',
+  'project',
+  'measurement',
 ] as const;
 export type SearchTypeName = (typeof SEARCH_TYPE_NAMES)[number];
 
@@ -54,6 +63,9 @@ export function rankHits(hits: SearchHit[], limit: number): SearchHit[] {
   const seen = new Set<number>();
   return hits
     .filter((h) => !seen.has(h.id) && seen.add(h.id))
-    .sort((a, b) => a.rank - b.rank || (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0) || b.id - a.id)
+    .sort(
+      (a, b) =>
+        a.rank - b.rank || (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0) || b.id - a.id,
+    )
     .slice(0, limit);
 }

@@ -18,19 +18,23 @@ const ResultSchema = Type.Object({
 export function searchRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
 
-  app.get('/v1/search', {
-    config: { permissions: ['read_jobs'] },
-    schema: {
-      tags: ['Search'],
-      summary: `Search jobs, customers, contacts and sites: the best ${PER_TYPE} of each type (exact, then prefix, then contains; then most recently updated)`,
-      querystring: Type.Object({
-        q: Type.Optional(Type.String({ description: '2 to 120 characters after trimming; taken literally' })),
-        types: Type.Optional(Type.String({ description: `comma list of ${SEARCH_TYPE_NAMES.join(', ')}` })),
-      }),
-      response: { 200: Type.Object({ data: Type.Array(ResultSchema), query: Type.String() }) },
+  app.get(
+    '/v1/search',
+    {
+      config: { permissions: ['read_jobs'] },
+      schema: {
+        tags: ['Search'],
+        summary: `Search jobs, customers, contacts and sites: the best ${PER_TYPE} of each type (exact, then prefix, then contains; then most recently updated)`,
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ description: '2 to 120 characters after trimming; taken literally' })),
+          types: Type.Optional(Type.String({ description: `comma list of ${SEARCH_TYPE_NAMES.join(', ')}` })),
+        }),
+        response: { 200: Type.Object({ data: Type.Array(ResultSchema), query: Type.String() }) },
+      },
     },
-  }, async (request) => {
-    const { q, types } = request.query;
-    return search(ctx(request), { q, types });
-  });
+    async (request) => {
+      const { q, types } = request.query;
+      return search(ctx(request), { q, types });
+    },
+  );
 }

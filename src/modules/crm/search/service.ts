@@ -10,16 +10,24 @@ export const PER_TYPE = 5;
 /** The types to search: all when absent, else the comma list, each name checked. */
 export function parseTypes(raw: string | undefined): SearchTypeName[] {
   if (raw === undefined || raw.trim() === '') return [...SEARCH_TYPE_NAMES];
-  const names = raw.split(',').map((t) => t.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const unknown = names.filter((t) => !(SEARCH_TYPE_NAMES as readonly string[]).includes(t));
   if (unknown.length) {
-    throw badRequest(`Unknown type${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; types accepts ${SEARCH_TYPE_NAMES.join(', ')}`,
-      { code: 'invalid_types', field: 'types', accepted: [...SEARCH_TYPE_NAMES] });
+    throw badRequest(
+      `Unknown type${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; types accepts ${SEARCH_TYPE_NAMES.join(', ')}`,
+      { code: 'invalid_types', field: 'types', accepted: [...SEARCH_TYPE_NAMES] },
+    );
   }
   return SEARCH_TYPE_NAMES.filter((t) => names.includes(t));
 }
 
-export async function search(ctx: ServiceContext, input: { q?: string; types?: string }): Promise<{ data: SearchResult[]; query: string }> {
+export async function search(
+  ctx: ServiceContext,
+  input: { q?: string; types?: string },
+): Promise<{ data: SearchResult[]; query: string }> {
   const q = parseSearchQuery(input.q);
   const types = parseTypes(input.types);
   const caller = { firmId: ctx.auth.firm.id, user: ctx.auth.user, engine: ctx.database.dialect.engine };
@@ -29,7 +37,9 @@ export async function search(ctx: ServiceContext, input: { q?: string; types?: s
     return Promise.all(types.map((name) => searchTypeOf(name)?.search(trx, caller, q, PER_TYPE) ?? []));
   });
   return {
-    data: found.flat().map(({ type, id, title, subtitle, status, app_url }) => ({ type, id, title, subtitle, status, app_url })),
+    data: found
+      .flat()
+      .map(({ type, id, title, subtitle, status, app_url }) => ({ type, id, title, subtitle, status, app_url })),
     query: q.text,
   };
 }

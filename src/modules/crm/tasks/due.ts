@@ -16,7 +16,11 @@ export function assertDueTime(time: string): void {
  * The due instant a write sets: undefined when the body says nothing about it, null to clear.
  * `current` is the row's due_at (updates keep its local date when only due_time is sent).
  */
-export function dueFromInput(input: DueInput, timeZone: string, current: string | null = null): string | null | undefined {
+export function dueFromInput(
+  input: DueInput,
+  timeZone: string,
+  current: string | null = null,
+): string | null | undefined {
   const sentAt = input.due_at !== undefined;
   const sentDate = input.due_date !== undefined;
   if (sentAt && (sentDate || input.due_time !== undefined)) {

@@ -19,7 +19,13 @@ type Where<QB> = { where: (...args: any[]) => QB };
 type OrderBy<QB> = { orderBy: (...args: any[]) => QB };
 
 /** The workspace and the shared filters of `f` on `table` (`rest`: a sync page's last group, platform/sync.ts). */
-export function whereFollowUps<QB extends Where<QB>>(qb: QB, table: FollowUpTable, firmId: number, f: FollowUpFilter, rest?: GroupRest): QB {
+export function whereFollowUps<QB extends Where<QB>>(
+  qb: QB,
+  table: FollowUpTable,
+  firmId: number,
+  f: FollowUpFilter,
+  rest?: GroupRest,
+): QB {
   const col = (c: string) => `${table}.${c}`;
   qb = qb.where(col('firm_id'), '=', firmId);
   if (f.status !== undefined && f.status !== 'all') qb = qb.where(col('status'), '=', f.status);
@@ -32,9 +38,15 @@ export function whereFollowUps<QB extends Where<QB>>(qb: QB, table: FollowUpTabl
 }
 
 /** Soonest due first, undated last, ties by id; with updated_after, oldest change first. */
-export function orderFollowUps<QB extends OrderBy<QB>>(qb: QB, table: FollowUpTable, updatedAfter: SyncWindow | undefined): QB {
+export function orderFollowUps<QB extends OrderBy<QB>>(
+  qb: QB,
+  table: FollowUpTable,
+  updatedAfter: SyncWindow | undefined,
+): QB {
   const col = (c: string) => `${table}.${c}`;
   if (updatedAfter !== undefined) return qb.orderBy(col('updated_at'), 'asc').orderBy(col('id'), 'asc');
-  return qb.orderBy(sql`case when ${sql.ref(col('due_at'))} is null then 1 else 0 end`)
-    .orderBy(col('due_at'), 'asc').orderBy(col('id'), 'asc');
+  return qb
+    .orderBy(sql`case when ${sql.ref(col('due_at'))} is null then 1 else 0 end`)
+    .orderBy(col('due_at'), 'asc')
+    .orderBy(col('id'), 'asc');
 }

@@ -6,8 +6,11 @@ import { orderFollowUps, whereFollowUps, type FollowUpFilter } from './follow-up
 import type { TaskRow } from './serialize.ts';
 
 function withAssignee(db: Executor) {
-  return db.selectFrom('tasks').leftJoin('users as au', 'au.id', 'tasks.assigned_to_user_id')
-    .selectAll('tasks').select('au.name as assignee_name');
+  return db
+    .selectFrom('tasks')
+    .leftJoin('users as au', 'au.id', 'tasks.assigned_to_user_id')
+    .selectAll('tasks')
+    .select('au.name as assignee_name');
 }
 
 export async function findTask(db: Executor, firmId: number, id: number): Promise<TaskRow | undefined> {
@@ -19,18 +22,35 @@ export interface TaskFilter extends FollowUpFilter {
 }
 
 /** Soonest due first (undated last); with updatedAfter, oldest updated first. Only tasks of jobs the user sees. */
-export async function listTasks(db: Executor, firmId: number, user: User, f: TaskFilter, limit: number, offset: number) {
+export async function listTasks(
+  db: Executor,
+  firmId: number,
+  user: User,
+  f: TaskFilter,
+  limit: number,
+  offset: number,
+) {
   const filter = <QB extends { where: (...args: any[]) => QB }>(qb: QB, rest?: GroupRest): QB => {
     qb = whereFollowUps(qb, 'tasks', firmId, f, rest);
     return f.jobId === undefined ? qb : qb.where('tasks.job_id', '=', f.jobId);
   };
   const rows = (rest?: GroupRest) =>
     orderFollowUps(onVisibleJob(filter(withAssignee(db), rest), 'tasks.job_id', firmId, user), 'tasks', f.updatedAfter);
-  const count = onVisibleJob(filter(db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n'))), 'tasks.job_id', firmId, user);
+  const count = onVisibleJob(
+    filter(db.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n'))),
+    'tasks.job_id',
+    firmId,
+    user,
+  );
   const window = f.updatedAfter;
-  const data = window !== undefined
-    ? syncPage(window, { limit, offset }, (rest) => (rest ? rows(rest) : rows().limit(limit).offset(offset)).execute() as Promise<TaskRow[]>)
-    : rows().limit(limit).offset(offset).execute();
+  const data =
+    window !== undefined
+      ? syncPage(
+          window,
+          { limit, offset },
+          (rest) => (rest ? rows(rest) : rows().limit(limit).offset(offset)).execute() as Promise<TaskRow[]>,
+        )
+      : rows().limit(limit).offset(offset).execute();
   const [page, n] = await Promise.all([data, count.executeTakeFirstOrThrow()]);
   return { rows: page as TaskRow[], total: Number(n.n) };
 }

@@ -12,61 +12,104 @@ import { createTask, deleteTask, getTask, listTasksOf, updateTask } from './serv
 export function taskRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
 
-  app.post('/v1/tasks', {
-    config: { permissions: ['write_jobs'] },
-    schema: {
-      tags: ['Follow-ups'], summary: 'Add a follow-up to a job (each call adds one)',
-      body: CreateTaskBody,
-      response: { 201: One(TaskSchema) },
+  app.post(
+    '/v1/tasks',
+    {
+      config: { permissions: ['write_jobs'] },
+      schema: {
+        tags: ['Follow-ups'],
+        summary: 'Add a follow-up to a job (each call adds one)',
+        body: CreateTaskBody,
+        response: { 201: One(TaskSchema) },
+      },
     },
-  }, async (request, reply) => {
-    const task = await createTask(ctx(request), request.body);
-    return reply.status(201).send({ data: task });
-  });
-
-  app.get('/v1/tasks', {
-    config: { permissions: ['read_jobs'] },
-    schema: {
-      tags: ['Follow-ups'], summary: 'List job follow-ups, soonest due first (with updated_after: oldest updated first)',
-      querystring: ListTasksQuery,
-      response: { 200: ListOf(TaskSchema) },
+    async (request, reply) => {
+      const task = await createTask(ctx(request), request.body);
+      return reply.status(201).send({ data: task });
     },
-  }, async (request) => {
-    const q = request.query;
-    const page = pageOf(q);
-    const { data, total } = await listTasksOf(ctx(request), {
-      jobId: q.job_id, status: q.status ?? 'open', assignedToUserId: q.assigned_to_user_id, contactId: q.contact_id,
-      dueBefore: dueBound(q.due_before, 'due_before'), dueAfter: dueBound(q.due_after, 'due_after'),
-      updatedAfter: syncWindow(q.updated_after, 'second'),
-    }, page);
-    return listEnvelope(data, total, page);
-  });
+  );
 
-  app.get('/v1/tasks/:id', {
-    config: { permissions: ['read_jobs'] },
-    schema: { tags: ['Follow-ups'], summary: 'Read a job follow-up', params: IdParam(), response: { 200: One(TaskSchema) } },
-  }, async (request) => {
-    const { id } = request.params;
-    return { data: await getTask(ctx(request), id) };
-  });
-
-  app.patch('/v1/tasks/:id', {
-    config: { permissions: ['write_jobs'] },
-    schema: {
-      tags: ['Follow-ups'], summary: 'Change a job follow-up; status done completes it, open reopens it',
-      params: IdParam(), body: UpdateTaskBody, response: { 200: One(TaskSchema) },
+  app.get(
+    '/v1/tasks',
+    {
+      config: { permissions: ['read_jobs'] },
+      schema: {
+        tags: ['Follow-ups'],
+        summary: 'List job follow-ups, soonest due first (with updated_after: oldest updated first)',
+        querystring: ListTasksQuery,
+        response: { 200: ListOf(TaskSchema) },
+      },
     },
-  }, async (request) => {
-    const { id } = request.params;
-    return { data: await updateTask(ctx(request), id, request.body) };
-  });
+    async (request) => {
+      const q = request.query;
+      const page = pageOf(q);
+      const { data, total } = await listTasksOf(
+        ctx(request),
+        {
+          jobId: q.job_id,
+          status: q.status ?? 'open',
+          assignedToUserId: q.assigned_to_user_id,
+          contactId: q.contact_id,
+          dueBefore: dueBound(q.due_before, 'due_before'),
+          dueAfter: dueBound(q.due_after, 'due_after'),
+          updatedAfter: syncWindow(q.updated_after, 'second'),
+        },
+        page,
+      );
+      return listEnvelope(data, total, page);
+    },
+  );
 
-  app.delete('/v1/tasks/:id', {
-    config: { permissions: ['write_jobs', 'delete_records'] },
-    schema: { tags: ['Follow-ups'], summary: 'Delete a job follow-up', params: IdParam(), response: { 204: Type.Null() } },
-  }, async (request, reply) => {
-    const { id } = request.params;
-    await deleteTask(ctx(request), id);
-    return reply.status(204).send(null);
-  });
+  app.get(
+    '/v1/tasks/:id',
+    {
+      config: { permissions: ['read_jobs'] },
+      schema: {
+        tags: ['Follow-ups'],
+        summary: 'Read a job follow-up',
+        params: IdParam(),
+        response: { 200: One(TaskSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      return { data: await getTask(ctx(request), id) };
+    },
+  );
+
+  app.patch(
+    '/v1/tasks/:id',
+    {
+      config: { permissions: ['write_jobs'] },
+      schema: {
+        tags: ['Follow-ups'],
+        summary: 'Change a job follow-up; status done completes it, open reopens it',
+        params: IdParam(),
+        body: UpdateTaskBody,
+        response: { 200: One(TaskSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      return { data: await updateTask(ctx(request), id, request.body) };
+    },
+  );
+
+  app.delete(
+    '/v1/tasks/:id',
+    {
+      config: { permissions: ['write_jobs', 'delete_records'] },
+      schema: {
+        tags: ['Follow-ups'],
+        summary: 'Delete a job follow-up',
+        params: IdParam(),
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await deleteTask(ctx(request), id);
+      return reply.status(204).send(null);
+    },
+  );
 }

@@ -6,13 +6,17 @@ import { Body, Nullable, OneOf, PageQuery, RecordId } from '#platform/schemas.ts
 import { parseTimestamp } from '#platform/time.ts';
 import { TASK_TYPES } from './serialize.ts';
 
-export const TaskTypeSchema = OneOf(TASK_TYPES, { description: 'call (default), email, meeting, site_visit, follow_up' });
+export const TaskTypeSchema = OneOf(TASK_TYPES, {
+  description: 'call (default), email, meeting, site_visit, follow_up',
+});
 
 export const followUpFields = {
   title: Type.String({ minLength: 1, maxLength: 200 }),
   task_type: TaskTypeSchema,
   notes: Nullable(Type.String({ maxLength: 10_000 })),
-  due_at: Nullable(Type.String({ maxLength: 64, description: 'ISO 8601 instant (no zone means UTC); instead of due_date' })),
+  due_at: Nullable(
+    Type.String({ maxLength: 64, description: 'ISO 8601 instant (no zone means UTC); instead of due_date' }),
+  ),
   due_date: Nullable(Type.String({ maxLength: 10, description: "YYYY-MM-DD, read in the workspace's time zone" })),
   due_time: Type.String({ maxLength: 5, description: 'HH:MM with due_date; default 09:00' }),
   contact_id: Nullable(RecordId()),

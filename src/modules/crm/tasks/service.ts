@@ -18,7 +18,8 @@ import type { CreateTaskInput, UpdateTaskInput } from './schemas.ts';
 import { taskObject } from './serialize.ts';
 
 const taskNotFound = () => notFound('Task not found');
-const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+const blankToNull = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim();
 
 /** A task the user may see: one on a job they cannot see is as missing as one that is not there. */
 async function visibleTask(ctx: ServiceContext, db: Executor, id: number) {
@@ -40,16 +41,37 @@ export async function createTask(ctx: ServiceContext, input: CreateTaskInput) {
     const job = await visibleJobOr404(trx, firmId, input.job_id, ctx.auth.user, 'job_id');
     if (input.contact_id != null) await contactOr404(trx, firmId, input.contact_id, 'contact_id');
     let assignee: number;
-    if (input.assigned_to_user_id !== undefined) assignee = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
-    else assignee = (await findActiveUser(trx, firmId, job.assigned_to_user_id)) ? job.assigned_to_user_id : ctx.auth.user.id;
+    if (input.assigned_to_user_id !== undefined)
+      assignee = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
+    else
+      assignee = (await findActiveUser(trx, firmId, job.assigned_to_user_id))
+        ? job.assigned_to_user_id
+        : ctx.auth.user.id;
     const t = now();
-    const row = await trx.insertInto('tasks').values({
-      firm_id: firmId, job_id: job.id, contact_id: input.contact_id ?? null, title, task_type: input.task_type ?? 'call',
-      notes: blankToNull(input.notes) ?? null, due_at: due, status: 'open', assigned_to_user_id: assignee,
-      created_by_user_id: ctx.auth.user.id, completed_at: null, created_at: t, updated_at: t,
-    }).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('tasks')
+      .values({
+        firm_id: firmId,
+        job_id: job.id,
+        contact_id: input.contact_id ?? null,
+        title,
+        task_type: input.task_type ?? 'call',
+        notes: blankToNull(input.notes) ?? null,
+        due_at: due,
+        status: 'open',
+        assigned_to_user_id: assignee,
+        created_by_user_id: ctx.auth.user.id,
+        completed_at: null,
+        created_at: t,
+        updated_at: t,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await logJobActivity(trx, {
-      firmId, jobId: job.id, userId: ctx.auth.user.id, kind: 'task_added',
+      firmId,
+      jobId: job.id,
+      userId: ctx.auth.user.id,
+      kind: 'task_added',
       summary: `Follow-up "${title}" added${dueLine(row, tz)}`,
       data: { task_id: row.id, title, task_type: row.task_type, due_at: due, assigned_to_user_id: assignee },
     });
@@ -63,7 +85,14 @@ export async function getTask(ctx: ServiceContext, id: number) {
 }
 
 export async function listTasksOf(ctx: ServiceContext, filter: TaskFilter, page: Page) {
-  const { rows, total } = await listTasks(ctx.database.db, ctx.auth.firm.id, ctx.auth.user, filter, page.limit, page.offset);
+  const { rows, total } = await listTasks(
+    ctx.database.db,
+    ctx.auth.firm.id,
+    ctx.auth.user,
+    filter,
+    page.limit,
+    page.offset,
+  );
   return { data: rows.map((r) => taskObject(r, ctx.auth.firm.timezone)), total };
 }
 
@@ -79,9 +108,11 @@ export async function updateTask(ctx: ServiceContext, id: number, input: UpdateT
     const due = dueFromInput(input, tz, task.due_at);
     if (due !== undefined) changes.due_at = due;
     if (input.contact_id !== undefined) {
-      changes.contact_id = input.contact_id === null ? null : (await contactOr404(trx, firmId, input.contact_id, 'contact_id')).id;
+      changes.contact_id =
+        input.contact_id === null ? null : (await contactOr404(trx, firmId, input.contact_id, 'contact_id')).id;
     }
-    if (input.assigned_to_user_id !== undefined) changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
+    if (input.assigned_to_user_id !== undefined)
+      changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
     const t = now();
     if (input.status !== undefined && input.status !== task.status) {
       changes.status = input.status;
@@ -89,12 +120,20 @@ export async function updateTask(ctx: ServiceContext, id: number, input: UpdateT
     }
     const changed = (Object.keys(changes) as (keyof Task)[]).filter((k) => changes[k] !== task[k]);
     if (changed.length === 0) return;
-    await trx.updateTable('tasks').set({ ...changes, updated_at: t }).where('id', '=', id).execute();
+    await trx
+      .updateTable('tasks')
+      .set({ ...changes, updated_at: t })
+      .where('id', '=', id)
+      .execute();
     if (changes.status !== undefined) {
       const title = changes.title ?? task.title;
       await logJobActivity(trx, {
-        firmId, jobId: task.job_id, userId: ctx.auth.user.id, kind: changes.status === 'done' ? 'task_completed' : 'task_reopened',
-        summary: `Follow-up "${title}" ${changes.status === 'done' ? 'completed' : 'reopened'}`, data: { task_id: id, title },
+        firmId,
+        jobId: task.job_id,
+        userId: ctx.auth.user.id,
+        kind: changes.status === 'done' ? 'task_completed' : 'task_reopened',
+        summary: `Follow-up "${title}" ${changes.status === 'done' ? 'completed' : 'reopened'}`,
+        data: { task_id: id, title },
       });
     }
   });

@@ -16,9 +16,16 @@ import type { CreateItemBody, UpdateItemBody } from './schemas.ts';
 import { itemObject } from './serialize.ts';
 import { archiveChange, assertCatalogAdmin, assertNameFree, changed, listPage } from './shared.ts';
 
-const itemNotFound = (ids?: number[]) => notFound('Catalog item not found', ids ? {
-  message: `No active catalog item with id ${ids.join(', ')} in this workspace`, catalog_item_ids: ids,
-} : {});
+const itemNotFound = (ids?: number[]) =>
+  notFound(
+    'Catalog item not found',
+    ids
+      ? {
+          message: `No active catalog item with id ${ids.join(', ')} in this workspace`,
+          catalog_item_ids: ids,
+        }
+      : {},
+  );
 
 /** The named items, all active and of this workspace, or 404 listing the ones that are not. */
 export async function activeItems(db: Executor, firmId: number, ids: number[]): Promise<Map<number, CatalogItem>> {
@@ -47,13 +54,23 @@ export async function createItem(ctx: ServiceContext, input: Static<typeof Creat
     const row = itemRow(input);
     await assertNameFree(trx, 'catalog_items', firmId, row.name_key, null);
     const t = now();
-    return itemObject(await trx.insertInto('catalog_items').values({ firm_id: firmId, ...row, archived_at: null, created_at: t, updated_at: t })
-      .returningAll().executeTakeFirstOrThrow());
+    return itemObject(
+      await trx
+        .insertInto('catalog_items')
+        .values({ firm_id: firmId, ...row, archived_at: null, created_at: t, updated_at: t })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
   });
 }
 
 /** `viaDelete`: the DELETE that archives, which the workspace's deletion lock refuses (a PATCH is an edit). */
-export async function updateItem(ctx: ServiceContext, id: number, input: Static<typeof UpdateItemBody>, viaDelete = false) {
+export async function updateItem(
+  ctx: ServiceContext,
+  id: number,
+  input: Static<typeof UpdateItemBody>,
+  viaDelete = false,
+) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
@@ -66,8 +83,14 @@ export async function updateItem(ctx: ServiceContext, id: number, input: Static<
     const t = now();
     const changes = { ...changed(item, row), ...archiveChange(input.archived, item.archived_at, t) };
     if (Object.keys(changes).length === 0) return itemObject(item);
-    return itemObject(await trx.updateTable('catalog_items').set({ ...changes, updated_at: t }).where('id', '=', id)
-      .returningAll().executeTakeFirstOrThrow());
+    return itemObject(
+      await trx
+        .updateTable('catalog_items')
+        .set({ ...changes, updated_at: t })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
   });
 }
 

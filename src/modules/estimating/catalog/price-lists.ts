@@ -28,17 +28,24 @@ export async function priceListObject(db: Executor, p: PriceList) {
   const entries = await entriesOf(db, p.id);
   const serviceIds = entries.flatMap((e) => (e.service_id !== null ? [e.service_id] : []));
   const itemIds = entries.flatMap((e) => (e.catalog_item_id !== null ? [e.catalog_item_id] : []));
-  const [services, items] = await Promise.all([findServices(db, p.firm_id, serviceIds), findItems(db, p.firm_id, itemIds)]);
+  const [services, items] = await Promise.all([
+    findServices(db, p.firm_id, serviceIds),
+    findItems(db, p.firm_id, itemIds),
+  ]);
   return {
     ...priceListSummary(p),
-    services: entries.filter((e) => e.service_id !== null).map((e) => {
-      const s = services.find((x) => x.id === e.service_id)!;
-      return { service_id: s.id, name: s.name, unit: s.unit, unit_price: centsToDollars(e.amount_cents) };
-    }),
-    items: entries.filter((e) => e.catalog_item_id !== null).map((e) => {
-      const i = items.find((x) => x.id === e.catalog_item_id)!;
-      return { catalog_item_id: i.id, name: i.name, unit: i.unit, unit_cost: centsToDollars(e.amount_cents) };
-    }),
+    services: entries
+      .filter((e) => e.service_id !== null)
+      .map((e) => {
+        const s = services.find((x) => x.id === e.service_id)!;
+        return { service_id: s.id, name: s.name, unit: s.unit, unit_price: centsToDollars(e.amount_cents) };
+      }),
+    items: entries
+      .filter((e) => e.catalog_item_id !== null)
+      .map((e) => {
+        const i = items.find((x) => x.id === e.catalog_item_id)!;
+        return { catalog_item_id: i.id, name: i.name, unit: i.unit, unit_cost: centsToDollars(e.amount_cents) };
+      }),
   };
 }
 
@@ -58,37 +65,88 @@ function duplicates(ids: number[]): number[] {
 }
 
 /** Replaces a price list's entries (the arrays given). */
-export async function writeEntries(trx: Executor, firmId: number, listId: number, input: Pick<PriceListInput, 'services' | 'items'>) {
-  for (const [key, ids] of [['services', input.services?.map((e) => e.service_id)], ['items', input.items?.map((e) => e.catalog_item_id)]] as const) {
+export async function writeEntries(
+  trx: Executor,
+  firmId: number,
+  listId: number,
+  input: Pick<PriceListInput, 'services' | 'items'>,
+) {
+  for (const [key, ids] of [
+    ['services', input.services?.map((e) => e.service_id)],
+    ['items', input.items?.map((e) => e.catalog_item_id)],
+  ] as const) {
     const dup = duplicates(ids ?? []);
     if (dup.length > 0) {
       throw invalidField(key, `${key} lists id ${dup.join(', ')} more than once`);
     }
   }
-  if (input.services) await activeServices(trx, firmId, input.services.map((e) => e.service_id));
-  if (input.items) await activeItems(trx, firmId, input.items.map((e) => e.catalog_item_id));
+  if (input.services)
+    await activeServices(
+      trx,
+      firmId,
+      input.services.map((e) => e.service_id),
+    );
+  if (input.items)
+    await activeItems(
+      trx,
+      firmId,
+      input.items.map((e) => e.catalog_item_id),
+    );
   if (input.services) {
-    await trx.deleteFrom('price_list_entries').where('price_list_id', '=', listId).where('service_id', 'is not', null).execute();
+    await trx
+      .deleteFrom('price_list_entries')
+      .where('price_list_id', '=', listId)
+      .where('service_id', 'is not', null)
+      .execute();
     if (input.services.length > 0) {
-      await trx.insertInto('price_list_entries').values(input.services.map((e, i) => ({
-        firm_id: firmId, price_list_id: listId, service_id: e.service_id, catalog_item_id: null, amount_cents: dollarsToCents(e.unit_price), position: i + 1,
-      }))).execute();
+      await trx
+        .insertInto('price_list_entries')
+        .values(
+          input.services.map((e, i) => ({
+            firm_id: firmId,
+            price_list_id: listId,
+            service_id: e.service_id,
+            catalog_item_id: null,
+            amount_cents: dollarsToCents(e.unit_price),
+            position: i + 1,
+          })),
+        )
+        .execute();
     }
   }
   if (input.items) {
-    await trx.deleteFrom('price_list_entries').where('price_list_id', '=', listId).where('catalog_item_id', 'is not', null).execute();
+    await trx
+      .deleteFrom('price_list_entries')
+      .where('price_list_id', '=', listId)
+      .where('catalog_item_id', 'is not', null)
+      .execute();
     if (input.items.length > 0) {
-      await trx.insertInto('price_list_entries').values(input.items.map((e, i) => ({
-        firm_id: firmId, price_list_id: listId, service_id: null, catalog_item_id: e.catalog_item_id, amount_cents: dollarsToCents(e.unit_cost), position: i + 1,
-      }))).execute();
+      await trx
+        .insertInto('price_list_entries')
+        .values(
+          input.items.map((e, i) => ({
+            firm_id: firmId,
+            price_list_id: listId,
+            service_id: null,
+            catalog_item_id: e.catalog_item_id,
+            amount_cents: dollarsToCents(e.unit_cost),
+            position: i + 1,
+          })),
+        )
+        .execute();
     }
   }
 }
 
 /** Turns the default flag off on the workspace's other lists. */
 export async function clearDefault(trx: Executor, firmId: number, exceptId: number, t: string) {
-  await trx.updateTable('price_lists').set({ is_default: 0, updated_at: t }).where('firm_id', '=', firmId)
-    .where('is_default', '=', 1).where('id', '!=', exceptId).execute();
+  await trx
+    .updateTable('price_lists')
+    .set({ is_default: 0, updated_at: t })
+    .where('firm_id', '=', firmId)
+    .where('is_default', '=', 1)
+    .where('id', '!=', exceptId)
+    .execute();
 }
 
 export async function createPriceList(ctx: ServiceContext, input: Static<typeof CreatePriceListBody>) {
@@ -98,10 +156,20 @@ export async function createPriceList(ctx: ServiceContext, input: Static<typeof 
     const name = input.name.trim();
     await assertNameFree(trx, 'price_lists', firmId, nameKey(name), null);
     const t = now();
-    const p = await trx.insertInto('price_lists').values({
-      firm_id: firmId, name, name_key: nameKey(name), description: input.description ?? null, is_default: input.is_default ? 1 : 0,
-      archived_at: null, created_at: t, updated_at: t,
-    }).returningAll().executeTakeFirstOrThrow();
+    const p = await trx
+      .insertInto('price_lists')
+      .values({
+        firm_id: firmId,
+        name,
+        name_key: nameKey(name),
+        description: input.description ?? null,
+        is_default: input.is_default ? 1 : 0,
+        archived_at: null,
+        created_at: t,
+        updated_at: t,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await writeEntries(trx, firmId, p.id, input);
     if (input.is_default) await clearDefault(trx, firmId, p.id, t);
     return priceListObject(trx, p);
@@ -133,7 +201,11 @@ export async function updatePriceList(ctx: ServiceContext, id: number, input: Pr
     }
     await writeEntries(trx, firmId, id, input);
     if (Object.keys(changes).length > 0 || input.services || input.items) {
-      await trx.updateTable('price_lists').set({ ...changes, updated_at: t }).where('id', '=', id).execute();
+      await trx
+        .updateTable('price_lists')
+        .set({ ...changes, updated_at: t })
+        .where('id', '=', id)
+        .execute();
     }
     if (changes.is_default === 1) await clearDefault(trx, firmId, id, t);
     return priceListObject(trx, (await findPriceList(trx, firmId, id))!);

@@ -3,12 +3,24 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Engine } from '#db/dialect.ts';
 import { containsText } from '#db/text-search.ts';
-import type { CatalogCostLine, CatalogItem, CatalogService, EstimateTemplate, PriceList, PriceListEntry } from '#db/tables.ts';
+import type {
+  CatalogCostLine,
+  CatalogItem,
+  CatalogService,
+  EstimateTemplate,
+  PriceList,
+  PriceListEntry,
+} from '#db/tables.ts';
 
 export type CatalogTable = 'catalog_items' | 'catalog_services' | 'price_lists' | 'estimate_templates';
 
 export function findItem(db: Executor, firmId: number, id: number): Promise<CatalogItem | undefined> {
-  return db.selectFrom('catalog_items').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('catalog_items')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function findItems(db: Executor, firmId: number, ids: number[]): Promise<CatalogItem[]> {
@@ -17,7 +29,12 @@ export function findItems(db: Executor, firmId: number, ids: number[]): Promise<
 }
 
 export function findService(db: Executor, firmId: number, id: number): Promise<CatalogService | undefined> {
-  return db.selectFrom('catalog_services').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('catalog_services')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function findServices(db: Executor, firmId: number, ids: number[]): Promise<CatalogService[]> {
@@ -27,7 +44,13 @@ export function findServices(db: Executor, firmId: number, ids: number[]): Promi
 
 /** A service's default cost lines in position order. */
 export function costLinesOf(db: Executor, serviceId: number): Promise<CatalogCostLine[]> {
-  return db.selectFrom('catalog_cost_lines').selectAll().where('service_id', '=', serviceId).orderBy('position').orderBy('id').execute();
+  return db
+    .selectFrom('catalog_cost_lines')
+    .selectAll()
+    .where('service_id', '=', serviceId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
 }
 
 export function findPriceList(db: Executor, firmId: number, id: number): Promise<PriceList | undefined> {
@@ -36,21 +59,41 @@ export function findPriceList(db: Executor, firmId: number, id: number): Promise
 
 /** The workspace's default price list (not archived), if any. */
 export function findDefaultPriceList(db: Executor, firmId: number): Promise<PriceList | undefined> {
-  return db.selectFrom('price_lists').selectAll().where('firm_id', '=', firmId).where('is_default', '=', 1)
-    .where('archived_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('price_lists')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('is_default', '=', 1)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export function entriesOf(db: Executor, priceListId: number): Promise<PriceListEntry[]> {
-  return db.selectFrom('price_list_entries').selectAll().where('price_list_id', '=', priceListId).orderBy('position').orderBy('id').execute();
+  return db
+    .selectFrom('price_list_entries')
+    .selectAll()
+    .where('price_list_id', '=', priceListId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
 }
 
 export function findTemplate(db: Executor, firmId: number, id: number): Promise<EstimateTemplate | undefined> {
-  return db.selectFrom('estimate_templates').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('estimate_templates')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function findByNameKey<T extends CatalogTable>(db: Executor, table: T, firmId: number, key: string) {
-  return db.selectFrom(table as CatalogTable).select(['id', 'name', 'archived_at']).where('firm_id', '=', firmId)
-    .where('name_key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom(table as CatalogTable)
+    .select(['id', 'name', 'archived_at'])
+    .where('firm_id', '=', firmId)
+    .where('name_key', '=', key)
+    .executeTakeFirst();
 }
 
 export interface ListFilter {
@@ -62,8 +105,15 @@ export interface ListFilter {
 }
 
 /** One page of a catalog table, A to Z by name, with the total. */
-export async function listCatalog<T extends CatalogTable>(db: Executor, engine: Engine, table: T, firmId: number,
-  filter: ListFilter, limit: number, offset: number) {
+export async function listCatalog<T extends CatalogTable>(
+  db: Executor,
+  engine: Engine,
+  table: T,
+  firmId: number,
+  filter: ListFilter,
+  limit: number,
+  offset: number,
+) {
   let base = db.selectFrom(table as 'catalog_services').where('firm_id', '=', firmId);
   if (!filter.includeArchived) base = base.where('archived_at', 'is', null);
   if (filter.q) {

@@ -5,7 +5,16 @@ import { Type } from '@sinclair/typebox';
 import { Body, IdParam, Nullable, NullableEnum, NullableText, OneOf, PageQuery, RecordId } from '#platform/schemas.ts';
 
 export const ITEM_KINDS = ['crew', 'equipment', 'material', 'truck', 'subcontractor', 'dump_site', 'other'] as const;
-export const COST_LINE_TYPES = ['crew', 'equipment', 'material', 'trucking', 'subcontractor', 'misc', 'overhead', 'adjustment'] as const;
+export const COST_LINE_TYPES = [
+  'crew',
+  'equipment',
+  'material',
+  'trucking',
+  'subcontractor',
+  'misc',
+  'overhead',
+  'adjustment',
+] as const;
 export const ESTIMATING_MODES = ['detailed', 'unit_costing'] as const;
 export const PRICING_METHODS = ['markup', 'margin'] as const;
 export const BILLING = ['billed', 'internal_only'] as const;
@@ -14,7 +23,12 @@ export const DUMP_MATERIALS = ['millings', 'spoil'] as const;
 
 const Money = Type.Number({ minimum: 0, maximum: 100_000_000, description: 'dollars' });
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
-const Unit = Type.String({ minLength: 1, maxLength: 20, pattern: '\\S', description: 'SY, SF, LF, TON, GAL, EA, HR, DAY, CY, ACRE, VISIT…' });
+const Unit = Type.String({
+  minLength: 1,
+  maxLength: 20,
+  pattern: '\\S',
+  description: 'SY, SF, LF, TON, GAL, EA, HR, DAY, CY, ACRE, VISIT…',
+});
 /** A fraction kept exactly (at most 6 decimals). */
 export const Fraction = (max: number, description: string) => Type.Number({ minimum: 0, maximum: max, description });
 const Formula = Type.String({ minLength: 1, maxLength: 500 });
@@ -33,7 +47,9 @@ const listQueryFields = {
 /** Price lists and templates: name search, archived ones on request, a page. */
 export const CatalogListQuery = Type.Object(listQueryFields);
 export const ServiceListQuery = Type.Object({
-  category: Type.Optional(Type.String({ maxLength: 100 })), estimating_mode: Type.Optional(OneOf(ESTIMATING_MODES)), ...listQueryFields,
+  category: Type.Optional(Type.String({ maxLength: 100 })),
+  estimating_mode: Type.Optional(OneOf(ESTIMATING_MODES)),
+  ...listQueryFields,
 });
 export const ItemListQuery = Type.Object({ kind: Type.Optional(OneOf(ITEM_KINDS)), ...listQueryFields });
 
@@ -44,16 +60,25 @@ export const itemFields = {
   name: Name,
   unit: Unit,
   unit_cost: Money,
-  attributes: Type.Record(Type.String({ maxLength: 50 }), Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean(), Type.Null()]),
-    { description: 'kind-specific attributes, e.g. capacity_tons of a truck, crew_size of a crew' }),
+  attributes: Type.Record(
+    Type.String({ maxLength: 50 }),
+    Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean(), Type.Null()]),
+    { description: 'kind-specific attributes, e.g. capacity_tons of a truck, crew_size of a crew' },
+  ),
 };
 export const CreateItemBody = Body(itemFields, { required: ['kind', 'name', 'unit', 'unit_cost'] });
 export const UpdateItemBody = Body({ ...itemFields, archived: Type.Boolean() });
 
 export const ItemSchema = Type.Object({
-  id: Type.Integer(), kind: Type.String(), name: Type.String(), unit: Type.String(), unit_cost: Type.Number(),
+  id: Type.Integer(),
+  kind: Type.String(),
+  name: Type.String(),
+  unit: Type.String(),
+  unit_cost: Type.Number(),
   attributes: Type.Record(Type.String(), Type.Unknown()),
-  archived_at: Nullable(Type.String()), created_at: Type.String(), updated_at: Type.String(),
+  archived_at: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
 });
 
 // ---- cost lines ----
@@ -73,15 +98,29 @@ export const costLineFields = {
   pricing_method: NullableEnum(PRICING_METHODS),
   pricing_rate: Nullable(Fraction(100, 'markup or margin as a fraction; null follows the line')),
 };
-export const CreateCostLineBody = Body({ ...costLineFields, position: Type.Integer({ minimum: 1, maximum: 1000 }) }, { required: ['type'] });
+export const CreateCostLineBody = Body(
+  { ...costLineFields, position: Type.Integer({ minimum: 1, maximum: 1000 }) },
+  { required: ['type'] },
+);
 export const UpdateCostLineBody = Body({ ...costLineFields, position: Type.Integer({ minimum: 1, maximum: 1000 }) });
 
 export const CostLineSchema = Type.Object({
-  id: Type.Integer(), service_id: Type.Integer(), position: Type.Integer(), type: Type.String(),
-  catalog_item_id: Nullable(Type.Integer()), name: Type.String(), unit: Type.String(), unit_cost: Type.Number(),
-  quantity_formula: Nullable(Type.String()), quantity: Nullable(Type.Number()), waste_factor: Type.Number(),
-  billing: Type.String(), haul_material: Nullable(Type.String()), dump_material: Nullable(Type.String()),
-  pricing_method: Nullable(Type.String()), pricing_rate: Nullable(Type.Number()),
+  id: Type.Integer(),
+  service_id: Type.Integer(),
+  position: Type.Integer(),
+  type: Type.String(),
+  catalog_item_id: Nullable(Type.Integer()),
+  name: Type.String(),
+  unit: Type.String(),
+  unit_cost: Type.Number(),
+  quantity_formula: Nullable(Type.String()),
+  quantity: Nullable(Type.Number()),
+  waste_factor: Type.Number(),
+  billing: Type.String(),
+  haul_material: Nullable(Type.String()),
+  dump_material: Nullable(Type.String()),
+  pricing_method: Nullable(Type.String()),
+  pricing_rate: Nullable(Type.Number()),
 });
 
 // ---- services ----
@@ -100,18 +139,33 @@ export const serviceFields = {
   what_to_expect: NullableText(20_000),
   internal_scope: NullableText(20_000),
 };
-export const CreateServiceBody = Body({
-  ...serviceFields,
-  cost_lines: Type.Array(Body(costLineFields, { required: ['type'] }), { maxItems: 100 }),
-}, { required: ['name', 'unit', 'estimating_mode'] });
+export const CreateServiceBody = Body(
+  {
+    ...serviceFields,
+    cost_lines: Type.Array(Body(costLineFields, { required: ['type'] }), { maxItems: 100 }),
+  },
+  { required: ['name', 'unit', 'estimating_mode'] },
+);
 export const UpdateServiceBody = Body({ ...serviceFields, archived: Type.Boolean() });
 
 const serviceProps = {
-  id: Type.Integer(), name: Type.String(), service_type: Type.String(), category: Nullable(Type.String()), unit: Type.String(),
-  estimating_mode: Type.String(), unit_cost: Nullable(Type.Number()), unit_price: Nullable(Type.Number()),
-  pricing_method: Nullable(Type.String()), pricing_rate: Nullable(Type.Number()), cost_code: Nullable(Type.String()),
-  proposal_text: Nullable(Type.String()), what_to_expect: Nullable(Type.String()), internal_scope: Nullable(Type.String()),
-  archived_at: Nullable(Type.String()), created_at: Type.String(), updated_at: Type.String(),
+  id: Type.Integer(),
+  name: Type.String(),
+  service_type: Type.String(),
+  category: Nullable(Type.String()),
+  unit: Type.String(),
+  estimating_mode: Type.String(),
+  unit_cost: Nullable(Type.Number()),
+  unit_price: Nullable(Type.Number()),
+  pricing_method: Nullable(Type.String()),
+  pricing_rate: Nullable(Type.Number()),
+  cost_code: Nullable(Type.String()),
+  proposal_text: Nullable(Type.String()),
+  what_to_expect: Nullable(Type.String()),
+  internal_scope: Nullable(Type.String()),
+  archived_at: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
 };
 export const ServiceSummarySchema = Type.Object(serviceProps);
 export const ServiceSchema = Type.Object({ ...serviceProps, cost_lines: Type.Array(CostLineSchema) });
@@ -124,32 +178,59 @@ export const priceListFields = {
   name: Name,
   description: NullableText(2000),
   is_default: Type.Boolean({ description: 'the workspace default; setting it clears the flag on the others' }),
-  services: Type.Array(ServiceEntryInput, { maxItems: 2000, description: 'replaces the list\'s service prices' }),
-  items: Type.Array(ItemEntryInput, { maxItems: 2000, description: 'replaces the list\'s item costs' }),
+  services: Type.Array(ServiceEntryInput, { maxItems: 2000, description: "replaces the list's service prices" }),
+  items: Type.Array(ItemEntryInput, { maxItems: 2000, description: "replaces the list's item costs" }),
 };
 export const CreatePriceListBody = Body(priceListFields, { required: ['name'] });
 export const UpdatePriceListBody = Body({ ...priceListFields, archived: Type.Boolean() });
 
 const plProps = {
-  id: Type.Integer(), name: Type.String(), description: Nullable(Type.String()), is_default: Type.Boolean(),
-  archived_at: Nullable(Type.String()), created_at: Type.String(), updated_at: Type.String(),
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  is_default: Type.Boolean(),
+  archived_at: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
 };
 export const PriceListSummarySchema = Type.Object(plProps);
 export const PriceListSchema = Type.Object({
   ...plProps,
-  services: Type.Array(Type.Object({ service_id: Type.Integer(), name: Type.String(), unit: Type.String(), unit_price: Type.Number() })),
-  items: Type.Array(Type.Object({ catalog_item_id: Type.Integer(), name: Type.String(), unit: Type.String(), unit_cost: Type.Number() })),
+  services: Type.Array(
+    Type.Object({ service_id: Type.Integer(), name: Type.String(), unit: Type.String(), unit_price: Type.Number() }),
+  ),
+  items: Type.Array(
+    Type.Object({
+      catalog_item_id: Type.Integer(),
+      name: Type.String(),
+      unit: Type.String(),
+      unit_cost: Type.Number(),
+    }),
+  ),
 });
 
 // ---- estimate templates ----
 
-const TemplateArea = Type.Object({
-  name: Name,
-  services: Type.Array(Type.Object({
-    service_id: Id,
-    quantity: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000_000, description: 'null or absent: typed on the estimate' }))),
-  }, { additionalProperties: false }), { maxItems: 200 }),
-}, { additionalProperties: false });
+const TemplateArea = Type.Object(
+  {
+    name: Name,
+    services: Type.Array(
+      Type.Object(
+        {
+          service_id: Id,
+          quantity: Type.Optional(
+            Nullable(
+              Type.Number({ minimum: 0, maximum: 1_000_000_000, description: 'null or absent: typed on the estimate' }),
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 200 },
+    ),
+  },
+  { additionalProperties: false },
+);
 export const templateFields = {
   name: Name,
   description: NullableText(2000),
@@ -159,15 +240,26 @@ export const CreateTemplateBody = Body(templateFields, { required: ['name', 'are
 export const UpdateTemplateBody = Body({ ...templateFields, archived: Type.Boolean() });
 
 const tProps = {
-  id: Type.Integer(), name: Type.String(), description: Nullable(Type.String()),
-  archived_at: Nullable(Type.String()), created_at: Type.String(), updated_at: Type.String(),
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  archived_at: Nullable(Type.String()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
 };
 export const TemplateSchema = Type.Object({
   ...tProps,
-  areas: Type.Array(Type.Object({
-    name: Type.String(),
-    services: Type.Array(Type.Object({
-      service_id: Type.Integer(), name: Type.String(), unit: Type.String(), quantity: Nullable(Type.Number()),
-    })),
-  })),
+  areas: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      services: Type.Array(
+        Type.Object({
+          service_id: Type.Integer(),
+          name: Type.String(),
+          unit: Type.String(),
+          quantity: Nullable(Type.Number()),
+        }),
+      ),
+    }),
+  ),
 });

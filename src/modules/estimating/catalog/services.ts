@@ -18,13 +18,24 @@ import type { CreateCostLineBody, CreateServiceBody, UpdateCostLineBody, UpdateS
 import { serviceObject, serviceSummary } from './serialize.ts';
 import { archiveChange, assertCatalogAdmin, assertNameFree, changed, listPage } from './shared.ts';
 
-const serviceNotFound = (ids?: number[]) => notFound('Catalog service not found', ids ? {
-  message: `No active catalog service with id ${ids.join(', ')} in this workspace`, service_ids: ids,
-} : {});
+const serviceNotFound = (ids?: number[]) =>
+  notFound(
+    'Catalog service not found',
+    ids
+      ? {
+          message: `No active catalog service with id ${ids.join(', ')} in this workspace`,
+          service_ids: ids,
+        }
+      : {},
+  );
 const costLineNotFound = () => notFound('Cost line not found');
 
 /** The named services, all active and of this workspace, or 404 listing the ones that are not. */
-export async function activeServices(db: Executor, firmId: number, ids: number[]): Promise<Map<number, CatalogService>> {
+export async function activeServices(
+  db: Executor,
+  firmId: number,
+  ids: number[],
+): Promise<Map<number, CatalogService>> {
   const unique = [...new Set(ids)];
   const found = (await findServices(db, firmId, unique)).filter((s) => s.archived_at === null);
   const missing = unique.filter((id) => !found.some((s) => s.id === id));
@@ -55,21 +66,43 @@ export async function createService(ctx: ServiceContext, input: Static<typeof Cr
     const row = serviceRow(input);
     await assertNameFree(trx, 'catalog_services', firmId, row.name_key, null);
     const lines = input.cost_lines ?? [];
-    const items = await activeItems(trx, firmId, lines.flatMap((l) => (l.catalog_item_id ? [l.catalog_item_id] : [])));
+    const items = await activeItems(
+      trx,
+      firmId,
+      lines.flatMap((l) => (l.catalog_item_id ? [l.catalog_item_id] : [])),
+    );
     const rows = lines.map((l) => costLineRow(l, l.catalog_item_id ? items.get(l.catalog_item_id)! : null));
     const t = now();
-    const service = await trx.insertInto('catalog_services').values({ firm_id: firmId, ...row, archived_at: null, created_at: t, updated_at: t })
-      .returningAll().executeTakeFirstOrThrow();
+    const service = await trx
+      .insertInto('catalog_services')
+      .values({ firm_id: firmId, ...row, archived_at: null, created_at: t, updated_at: t })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     if (rows.length > 0) {
-      await trx.insertInto('catalog_cost_lines').values(rows.map((r, i) => ({
-        firm_id: firmId, service_id: service.id, position: i + 1, ...r, created_at: t, updated_at: t,
-      }))).execute();
+      await trx
+        .insertInto('catalog_cost_lines')
+        .values(
+          rows.map((r, i) => ({
+            firm_id: firmId,
+            service_id: service.id,
+            position: i + 1,
+            ...r,
+            created_at: t,
+            updated_at: t,
+          })),
+        )
+        .execute();
     }
     return serviceObject(service, await costLinesOf(trx, service.id));
   });
 }
 
-export async function updateService(ctx: ServiceContext, id: number, input: Static<typeof UpdateServiceBody>, viaDelete = false) {
+export async function updateService(
+  ctx: ServiceContext,
+  id: number,
+  input: Static<typeof UpdateServiceBody>,
+  viaDelete = false,
+) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
@@ -80,8 +113,15 @@ export async function updateService(ctx: ServiceContext, id: number, input: Stat
     if (row.name_key !== service.name_key) await assertNameFree(trx, 'catalog_services', firmId, row.name_key, id);
     const t = now();
     const changes = { ...changed(service, row), ...archiveChange(input.archived, service.archived_at, t) };
-    const saved = Object.keys(changes).length === 0 ? service
-      : await trx.updateTable('catalog_services').set({ ...changes, updated_at: t }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const saved =
+      Object.keys(changes).length === 0
+        ? service
+        : await trx
+            .updateTable('catalog_services')
+            .set({ ...changes, updated_at: t })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
     return serviceObject(saved, await costLinesOf(trx, id));
   });
 }
@@ -97,7 +137,11 @@ export function archiveService(ctx: ServiceContext, id: number) {
 async function placeLines(trx: Executor, serviceId: number, ordered: CatalogCostLine[], t: string) {
   for (let i = 0; i < ordered.length; i++) {
     if (ordered[i]!.position !== i + 1) {
-      await trx.updateTable('catalog_cost_lines').set({ position: i + 1, updated_at: t }).where('id', '=', ordered[i]!.id).execute();
+      await trx
+        .updateTable('catalog_cost_lines')
+        .set({ position: i + 1, updated_at: t })
+        .where('id', '=', ordered[i]!.id)
+        .execute();
     }
   }
   await trx.updateTable('catalog_services').set({ updated_at: t }).where('id', '=', serviceId).execute();
@@ -115,19 +159,35 @@ export async function addCostLine(ctx: ServiceContext, serviceId: number, input:
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     await serviceOrThrow(trx, firmId, serviceId);
-    const item = input.catalog_item_id ? (await activeItems(trx, firmId, [input.catalog_item_id])).get(input.catalog_item_id)! : null;
+    const item = input.catalog_item_id
+      ? (await activeItems(trx, firmId, [input.catalog_item_id])).get(input.catalog_item_id)!
+      : null;
     const row = costLineRow(input, item);
     const lines = await costLinesOf(trx, serviceId);
     const t = now();
-    const line = await trx.insertInto('catalog_cost_lines').values({
-      firm_id: firmId, service_id: serviceId, position: lines.length + 1, ...row, created_at: t, updated_at: t,
-    }).returningAll().executeTakeFirstOrThrow();
+    const line = await trx
+      .insertInto('catalog_cost_lines')
+      .values({
+        firm_id: firmId,
+        service_id: serviceId,
+        position: lines.length + 1,
+        ...row,
+        created_at: t,
+        updated_at: t,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await placeLines(trx, serviceId, at(lines, line, input.position), t);
     return serviceObject(await serviceOrThrow(trx, firmId, serviceId), await costLinesOf(trx, serviceId));
   });
 }
 
-export async function updateCostLine(ctx: ServiceContext, serviceId: number, lineId: number, input: Static<typeof UpdateCostLineBody>) {
+export async function updateCostLine(
+  ctx: ServiceContext,
+  serviceId: number,
+  lineId: number,
+  input: Static<typeof UpdateCostLineBody>,
+) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
@@ -139,13 +199,20 @@ export async function updateCostLine(ctx: ServiceContext, serviceId: number, lin
     const itemId = input.catalog_item_id === undefined ? line.catalog_item_id : input.catalog_item_id;
     if (itemId !== null) {
       // The line's current item may since have been archived; it stays linked until changed.
-      item = itemId === line.catalog_item_id ? (await findItem(trx, firmId, itemId))! : (await activeItems(trx, firmId, [itemId])).get(itemId)!;
+      item =
+        itemId === line.catalog_item_id
+          ? (await findItem(trx, firmId, itemId))!
+          : (await activeItems(trx, firmId, [itemId])).get(itemId)!;
     }
     const row: CostLineRow = costLineRow(input, item, line);
     const t = now();
     const changes = changed(line, row);
     if (Object.keys(changes).length > 0) {
-      await trx.updateTable('catalog_cost_lines').set({ ...changes, updated_at: t }).where('id', '=', lineId).execute();
+      await trx
+        .updateTable('catalog_cost_lines')
+        .set({ ...changes, updated_at: t })
+        .where('id', '=', lineId)
+        .execute();
     }
     if (input.position !== undefined || Object.keys(changes).length > 0) {
       const others = lines.filter((l) => l.id !== lineId);
@@ -160,7 +227,12 @@ export async function deleteCostLine(ctx: ServiceContext, serviceId: number, lin
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
     await serviceOrThrow(trx, firmId, serviceId);
-    const line = await trx.selectFrom('catalog_cost_lines').select('id').where('service_id', '=', serviceId).where('id', '=', lineId).executeTakeFirst();
+    const line = await trx
+      .selectFrom('catalog_cost_lines')
+      .select('id')
+      .where('service_id', '=', serviceId)
+      .where('id', '=', lineId)
+      .executeTakeFirst();
     if (!line) throw costLineNotFound();
     assertDeletionAllowed(ctx);
     await trx.deleteFrom('catalog_cost_lines').where('id', '=', line.id).execute();

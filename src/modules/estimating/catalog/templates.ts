@@ -31,7 +31,12 @@ export async function templateObjects(db: Executor, templates: EstimateTemplate[
       name: a.name,
       services: a.services.map((s) => {
         const svc = services.get(s.service_id)!;
-        return { service_id: s.service_id, name: svc.name, unit: svc.unit, quantity: s.quantity === null ? null : Number(s.quantity) };
+        return {
+          service_id: s.service_id,
+          name: svc.name,
+          unit: svc.unit,
+          quantity: s.quantity === null ? null : Number(s.quantity),
+        };
       }),
     })),
   }));
@@ -43,10 +48,12 @@ export async function templateObject(db: Executor, t: EstimateTemplate) {
 
 /** A template's areas as stored: names trimmed, quantities as exact decimal text. */
 export function storedAreas(areas: Static<typeof CreateTemplateBody>['areas']): string {
-  return JSON.stringify(areas.map((a) => ({
-    name: a.name.trim(),
-    services: a.services.map((s) => ({ service_id: s.service_id, quantity: templateQuantity(s.quantity) })),
-  })));
+  return JSON.stringify(
+    areas.map((a) => ({
+      name: a.name.trim(),
+      services: a.services.map((s) => ({ service_id: s.service_id, quantity: templateQuantity(s.quantity) })),
+    })),
+  );
 }
 
 export async function listTemplates(ctx: ServiceContext, filter: ListFilter, limit: number, offset: number) {
@@ -66,17 +73,36 @@ export async function createTemplate(ctx: ServiceContext, input: Static<typeof C
   return inWorkspaceTransaction(ctx, async (trx) => {
     const name = input.name.trim();
     await assertNameFree(trx, 'estimate_templates', firmId, nameKey(name), null);
-    await activeServices(trx, firmId, input.areas.flatMap((a) => a.services.map((s) => s.service_id)));
+    await activeServices(
+      trx,
+      firmId,
+      input.areas.flatMap((a) => a.services.map((s) => s.service_id)),
+    );
     const t = now();
-    const row = await trx.insertInto('estimate_templates').values({
-      firm_id: firmId, name, name_key: nameKey(name), description: input.description ?? null, areas: storedAreas(input.areas),
-      archived_at: null, created_at: t, updated_at: t,
-    }).returningAll().executeTakeFirstOrThrow();
+    const row = await trx
+      .insertInto('estimate_templates')
+      .values({
+        firm_id: firmId,
+        name,
+        name_key: nameKey(name),
+        description: input.description ?? null,
+        areas: storedAreas(input.areas),
+        archived_at: null,
+        created_at: t,
+        updated_at: t,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return templateObject(trx, row);
   });
 }
 
-export async function updateTemplate(ctx: ServiceContext, id: number, input: Static<typeof UpdateTemplateBody>, viaDelete = false) {
+export async function updateTemplate(
+  ctx: ServiceContext,
+  id: number,
+  input: Static<typeof UpdateTemplateBody>,
+  viaDelete = false,
+) {
   assertCatalogAdmin(ctx);
   const firmId = ctx.auth.firm.id;
   return inWorkspaceTransaction(ctx, async (trx) => {
@@ -91,15 +117,27 @@ export async function updateTemplate(ctx: ServiceContext, id: number, input: Sta
       if (nameKey(name) !== tpl.name_key) await assertNameFree(trx, 'estimate_templates', firmId, nameKey(name), id);
       Object.assign(changes, { name, name_key: nameKey(name) });
     }
-    if (input.description !== undefined && input.description !== tpl.description) changes.description = input.description;
+    if (input.description !== undefined && input.description !== tpl.description)
+      changes.description = input.description;
     if (input.areas) {
-      await activeServices(trx, firmId, input.areas.flatMap((a) => a.services.map((s) => s.service_id)));
+      await activeServices(
+        trx,
+        firmId,
+        input.areas.flatMap((a) => a.services.map((s) => s.service_id)),
+      );
       const areas = storedAreas(input.areas);
       if (areas !== tpl.areas) changes.areas = areas;
     }
     if (Object.keys(changes).length === 0) return templateObject(trx, tpl);
-    return templateObject(trx, await trx.updateTable('estimate_templates').set({ ...changes, updated_at: t }).where('id', '=', id)
-      .returningAll().executeTakeFirstOrThrow());
+    return templateObject(
+      trx,
+      await trx
+        .updateTable('estimate_templates')
+        .set({ ...changes, updated_at: t })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
   });
 }
 

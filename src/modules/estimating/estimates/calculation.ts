@@ -2,8 +2,18 @@
 // the totals columns and the `calculation` document (per line and cost line numbers) that reads
 // return until the next write re-prices.
 import {
-  priceEstimate, PricingError, type CostLineInput, type CostLineResult, type EstimateInput, type EstimateResult,
-  type HaulInput, type JobCostResult, type JobCostsInput, type LineInput, type PricingInput, type PricingMethod,
+  priceEstimate,
+  PricingError,
+  type CostLineInput,
+  type CostLineResult,
+  type EstimateInput,
+  type EstimateResult,
+  type HaulInput,
+  type JobCostResult,
+  type JobCostsInput,
+  type LineInput,
+  type PricingInput,
+  type PricingMethod,
 } from '#engines/pricing/index.ts';
 import { unprocessable } from '#platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
@@ -38,13 +48,26 @@ export interface StoredHaul {
 }
 
 export interface LineNumbers {
-  cost: number; price: number; unit_cost: number | null; unit_price: number | null; margin: number;
-  margin_pct: number | null; allocated_price: number | null; bundle_child_service_ids: number[]; explain: string;
+  cost: number;
+  price: number;
+  unit_cost: number | null;
+  unit_price: number | null;
+  margin: number;
+  margin_pct: number | null;
+  allocated_price: number | null;
+  bundle_child_service_ids: number[];
+  explain: string;
 }
 
 export interface CostLineNumbers {
-  quantity: number; base_quantity: number; unit: string | null; cost: number; price: number; included: boolean;
-  haul: CostLineResult['haul']; explain: string;
+  quantity: number;
+  base_quantity: number;
+  unit: string | null;
+  cost: number;
+  price: number;
+  included: boolean;
+  haul: CostLineResult['haul'];
+  explain: string;
 }
 
 /** The `calculation` column. */
@@ -80,14 +103,15 @@ export function storedJobCosts(e: Pick<Estimate, 'job_costs'>): JobCostsInput | 
   return e.job_costs === null ? null : (JSON.parse(e.job_costs) as JobCostsInput);
 }
 
-
 /**
  * Lines in the bid: active, not excluded, in an active area, and (for a bundle sub-line) under a
  * master that is in the bid too. The rest are kept but not priced.
  */
 export function linesInBid(tree: EstimateTree): EstimateLine[] {
   const activeAreas = new Set(tree.areas.filter((a) => a.active === 1).map((a) => a.id));
-  const candidate = new Map(tree.lines.filter((l) => l.active === 1 && l.excluded === 0 && activeAreas.has(l.area_id)).map((l) => [l.id, l]));
+  const candidate = new Map(
+    tree.lines.filter((l) => l.active === 1 && l.excluded === 0 && activeAreas.has(l.area_id)).map((l) => [l.id, l]),
+  );
   return [...candidate.values()].filter((l) => {
     if (l.bundle_parent_service_id === null) return true;
     const master = candidate.get(l.bundle_parent_service_id);
@@ -112,10 +136,17 @@ function costLineInput(cl: EstimateCostLine): CostLineInput {
     billing: cl.billing as 'billed' | 'internal_only',
     is_alternate: cl.is_alternate === 1,
     suppressed: cl.suppressed === 1,
-    haul: haul === null ? null : {
-      material: haul.material, truck_capacity_tons: haul.truck_capacity_tons, drive_hr: haul.drive_hr,
-      load_unload_hr: haul.load_unload_hr, automatic_driving_time: haul.automatic_driving_time, route: haul.route,
-    },
+    haul:
+      haul === null
+        ? null
+        : {
+            material: haul.material,
+            truck_capacity_tons: haul.truck_capacity_tons,
+            drive_hr: haul.drive_hr,
+            load_unload_hr: haul.load_unload_hr,
+            automatic_driving_time: haul.automatic_driving_time,
+            route: haul.route,
+          },
     dump_material: cl.dump_material as CostLineInput['dump_material'],
     dump_site: cl.dump_site === null ? null : JSON.parse(cl.dump_site),
   };
@@ -148,8 +179,12 @@ function lineInput(l: EstimateLine, costLines: EstimateCostLine[]): LineInput {
 export function engineInput(tree: EstimateTree, settings: Settings): EstimateInput {
   const p = effectivePricing(tree.estimate, settings);
   const pricing: PricingInput = {
-    markup_method: p.markup_method, markup_rate: p.markup_rate, contingency_rate: p.contingency_rate,
-    tax_rate: p.tax_rate, minimum_charge: p.minimum_charge, price_list_id: p.price_list_id,
+    markup_method: p.markup_method,
+    markup_rate: p.markup_rate,
+    contingency_rate: p.contingency_rate,
+    tax_rate: p.tax_rate,
+    minimum_charge: p.minimum_charge,
+    price_list_id: p.price_list_id,
   };
   return {
     pricing,
@@ -184,7 +219,12 @@ function pricingRefusal(e: PricingError, input: EstimateInput) {
     where.field = e.path.replace(/^pricing\./, '') || null;
   }
   const message = e.message.replace(/^[^:]*: /, '');
-  return unprocessable(`The estimate cannot be priced: ${message}`, { code: 'pricing_error', reason: e.code, path: e.path, ...where });
+  return unprocessable(`The estimate cannot be priced: ${message}`, {
+    code: 'pricing_error',
+    reason: e.code,
+    path: e.path,
+    ...where,
+  });
 }
 
 /** What a pricing run stores: the calculation document and the totals columns. */
@@ -193,18 +233,36 @@ export function storedCalculation(result: EstimateResult, lineCount: number) {
   const costLines: Record<string, CostLineNumbers> = {};
   for (const l of result.lines) {
     lines[String(l.id)] = {
-      cost: l.cost, price: l.price, unit_cost: l.unit_cost, unit_price: l.unit_price, margin: l.margin,
-      margin_pct: l.margin_pct, allocated_price: l.allocated_price,
-      bundle_child_service_ids: l.bundle_child_service_ids.map(Number), explain: l.explain,
+      cost: l.cost,
+      price: l.price,
+      unit_cost: l.unit_cost,
+      unit_price: l.unit_price,
+      margin: l.margin,
+      margin_pct: l.margin_pct,
+      allocated_price: l.allocated_price,
+      bundle_child_service_ids: l.bundle_child_service_ids.map(Number),
+      explain: l.explain,
     };
     for (const cl of l.cost_lines) {
       costLines[String(cl.id)] = {
-        quantity: cl.quantity, base_quantity: cl.base_quantity, unit: cl.unit, cost: cl.cost, price: cl.price,
-        included: cl.included, haul: cl.haul, explain: cl.explain,
+        quantity: cl.quantity,
+        base_quantity: cl.base_quantity,
+        unit: cl.unit,
+        cost: cl.cost,
+        price: cl.price,
+        included: cl.included,
+        haul: cl.haul,
+        explain: cl.explain,
       };
     }
   }
-  const calculation: Calculation = { lines, cost_lines: costLines, job_costs: result.job_costs, warnings: result.warnings, explain: result.explain };
+  const calculation: Calculation = {
+    lines,
+    cost_lines: costLines,
+    job_costs: result.job_costs,
+    warnings: result.warnings,
+    explain: result.explain,
+  };
   // An estimate without a line in the bid has nothing priced: priced false and totals null.
   const priced = lineCount > 0;
   const t = result.totals;

@@ -20,7 +20,10 @@ import type { EstimateTree } from './repo.ts';
 export type Places = Map<string, GeoPoint | null>;
 
 /** Where an error about a lookup points: the cost line (or, for one the write adds, its place in the body). */
-export interface LookupSite { cost_line_id: number | null; field?: string }
+export interface LookupSite {
+  cost_line_id: number | null;
+  field?: string;
+}
 
 /** Thrown inside a write's transaction (rolling it back) when hauls need addresses not looked up yet. */
 export class NeedsGeocoding extends Error {
@@ -32,14 +35,23 @@ export class NeedsGeocoding extends Error {
   }
 }
 
-interface RouteContext { places: Places; geocoderConfigured: boolean; settings: Settings; jobAddress: string | null }
+interface RouteContext {
+  places: Places;
+  geocoderConfigured: boolean;
+  settings: Settings;
+  jobAddress: string | null;
+}
 
 const addressNotFound = (address: string, costLineId: number) =>
   unprocessable('Address not found', { code: 'address_not_found', address, cost_line_id: costLineId });
 
 function required(value: string | null | undefined, field: string, costLineId: number): string {
   if (value && value.trim() !== '') return value;
-  throw unprocessable(`Automatic driving time needs ${field}`, { code: 'route_address_missing', field, cost_line_id: costLineId });
+  throw unprocessable(`Automatic driving time needs ${field}`, {
+    code: 'route_address_missing',
+    field,
+    cost_line_id: costLineId,
+  });
 }
 
 /** One-way hours and km between two addresses, or null while either is still to be looked up. */
@@ -57,16 +69,33 @@ function leg(rc: RouteContext, from: string, to: string, costLineId: number, wan
 }
 
 /** The haul with its looked-up hours, or null while an address is still to be looked up. */
-function resolve(rc: RouteContext, cl: EstimateCostLine, haul: StoredHaul, wanted: Map<string, LookupSite>): StoredHaul | null {
+function resolve(
+  rc: RouteContext,
+  cl: EstimateCostLine,
+  haul: StoredHaul,
+  wanted: Map<string, LookupSite>,
+): StoredHaul | null {
   const route = haul.route ?? null;
   const kind = route?.kind ?? 'plant_round_trip';
-  const plant = () => required(route?.plant_address ?? rc.settings.plant_address, 'a plant address (route.plant_address or the workspace plant_address)', cl.id);
-  const job = () => required(route?.job_address ?? rc.jobAddress, "a job address (route.job_address or the job's address)", cl.id);
+  const plant = () =>
+    required(
+      route?.plant_address ?? rc.settings.plant_address,
+      'a plant address (route.plant_address or the workspace plant_address)',
+      cl.id,
+    );
+  const job = () =>
+    required(route?.job_address ?? rc.jobAddress, "a job address (route.job_address or the job's address)", cl.id);
   const dump = () => required(route?.dump_address, 'route.dump_address', cl.id);
-  const stops = kind === 'three_leg' ? [plant(), job(), dump(), plant()] : kind === 'dump_round_trip' ? [job(), dump()] : [plant(), job()];
+  const stops =
+    kind === 'three_leg'
+      ? [plant(), job(), dump(), plant()]
+      : kind === 'dump_round_trip'
+        ? [job(), dump()]
+        : [plant(), job()];
   if (!rc.geocoderConfigured) {
     throw unprocessable('Automatic driving time needs a geocoder', {
-      code: 'drive_time_unavailable', cost_line_id: cl.id,
+      code: 'drive_time_unavailable',
+      cost_line_id: cl.id,
       message: 'This server has no geocoder (GROUNDWORK_GEOCODER_URL); type haul.drive_hr instead',
     });
   }
@@ -75,7 +104,13 @@ function resolve(rc: RouteContext, cl: EstimateCostLine, haul: StoredHaul, wante
   const found = legs as { hours: number; km: number }[];
   const routeKm = round1(found.reduce((sum, l) => sum + l.km, 0));
   if (kind === 'three_leg') {
-    return { ...haul, drive_hr: null, drive_hr_source: 'automatic', route_km: routeKm, route: { ...route!, legs_hr: found.map((l) => l.hours) } };
+    return {
+      ...haul,
+      drive_hr: null,
+      drive_hr_source: 'automatic',
+      route_km: routeKm,
+      route: { ...route!, legs_hr: found.map((l) => l.hours) },
+    };
   }
   return { ...haul, drive_hr: found[0]!.hours, drive_hr_source: 'automatic', route_km: routeKm };
 }
@@ -93,7 +128,12 @@ function unresolved(h: StoredHaul): boolean {
  * (all of them when `force`, as on recalculate) their hours from `rc.places`, storing them on the
  * cost lines and in the tree. Throws NeedsGeocoding naming every address still to look up.
  */
-export async function resolveDriveTimes(trx: Executor, tree: EstimateTree, rc: RouteContext, force: boolean): Promise<void> {
+export async function resolveDriveTimes(
+  trx: Executor,
+  tree: EstimateTree,
+  rc: RouteContext,
+  force: boolean,
+): Promise<void> {
   const wanted = new Map<string, LookupSite>();
   for (const line of linesInBid(tree)) {
     if (line.estimating_mode !== 'detailed') continue;
@@ -112,14 +152,21 @@ export async function resolveDriveTimes(trx: Executor, tree: EstimateTree, rc: R
 
 /** Looks the addresses up (at once; the geocoder shares concurrent lookups of one address). */
 async function lookUp(geocoder: Geocoder, wanted: Map<string, LookupSite>, places: Places): Promise<void> {
-  await Promise.all([...wanted].map(async ([address, site]) => {
-    try {
-      places.set(address, await geocoder.geocode(address));
-    } catch (e) {
-      if (!(e instanceof GeocoderUnavailable)) throw e;
-      throw new ApiError(502, 'geocode_failed', { code: 'geocode_failed', retryable: true, ...site, message: e.message });
-    }
-  }));
+  await Promise.all(
+    [...wanted].map(async ([address, site]) => {
+      try {
+        places.set(address, await geocoder.geocode(address));
+      } catch (e) {
+        if (!(e instanceof GeocoderUnavailable)) throw e;
+        throw new ApiError(502, 'geocode_failed', {
+          code: 'geocode_failed',
+          retryable: true,
+          ...site,
+          message: e.message,
+        });
+      }
+    }),
+  );
 }
 
 /** A write that keeps needing new addresses is racing edits of them; past this many rounds it gives up. */
@@ -138,8 +185,10 @@ export async function withPlaces<T>(geocoder: Geocoder, write: (places: Places) 
       if (!(e instanceof NeedsGeocoding)) throw e;
       if (round === MAX_ROUNDS) {
         throw conflict('Addresses changed while they were looked up', {
-          code: 'concurrent_change', retryable: true,
-          message: "Another change kept moving this estimate's haul addresses during the drive-time lookup; send the request again",
+          code: 'concurrent_change',
+          retryable: true,
+          message:
+            "Another change kept moving this estimate's haul addresses during the drive-time lookup; send the request again",
         });
       }
       await lookUp(geocoder, e.wanted, places);

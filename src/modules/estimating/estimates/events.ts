@@ -10,34 +10,55 @@ import { loadTree } from './repo.ts';
 import { estimateObject } from './serialize.ts';
 
 const lifecycle = (e: Estimate) => ({
-  estimate_id: e.id, status: e.status, is_change_order: e.is_change_order === 1, parent_estimate_id: e.parent_estimate_id,
+  estimate_id: e.id,
+  status: e.status,
+  is_change_order: e.is_change_order === 1,
+  parent_estimate_id: e.parent_estimate_id,
 });
 
 export async function recordEstimateCreated(trx: Executor, e: Estimate): Promise<void> {
   await recordBusinessEvent(trx, {
-    firmId: e.firm_id, type: 'estimate_created', entity: { type: 'estimate', id: e.id }, jobId: e.job_id, data: lifecycle(e),
+    firmId: e.firm_id,
+    type: 'estimate_created',
+    entity: { type: 'estimate', id: e.id },
+    jobId: e.job_id,
+    data: lifecycle(e),
   });
 }
 
 /** Version 1 is estimate_issued; every later version estimate_revised. The entity is the version. */
-export async function recordEstimateIssued(trx: Executor, e: Estimate, version: number, snapshotId: number, userId: number | null): Promise<void> {
+export async function recordEstimateIssued(
+  trx: Executor,
+  e: Estimate,
+  version: number,
+  snapshotId: number,
+  userId: number | null,
+): Promise<void> {
   await recordBusinessEvent(trx, {
-    firmId: e.firm_id, type: version === 1 ? 'estimate_issued' : 'estimate_revised',
-    entity: { type: 'estimate_version', id: snapshotId }, jobId: e.job_id,
+    firmId: e.firm_id,
+    type: version === 1 ? 'estimate_issued' : 'estimate_revised',
+    entity: { type: 'estimate_version', id: snapshotId },
+    jobId: e.job_id,
     data: { estimate_id: e.id, version, issued_by_user_id: userId },
   });
 }
 
 export async function recordEstimateApproved(trx: Executor, e: Estimate): Promise<void> {
   await recordBusinessEvent(trx, {
-    firmId: e.firm_id, type: 'estimate_approved', entity: { type: 'estimate', id: e.id }, jobId: e.job_id,
+    firmId: e.firm_id,
+    type: 'estimate_approved',
+    entity: { type: 'estimate', id: e.id },
+    jobId: e.job_id,
     data: { ...lifecycle(e), award_snapshot_id: e.award_snapshot_id },
   });
 }
 
 export async function recordEstimateDeclined(trx: Executor, e: Estimate, fromStatus: string): Promise<void> {
   await recordBusinessEvent(trx, {
-    firmId: e.firm_id, type: 'estimate_declined', entity: { type: 'estimate', id: e.id }, jobId: e.job_id,
+    firmId: e.firm_id,
+    type: 'estimate_declined',
+    entity: { type: 'estimate', id: e.id },
+    jobId: e.job_id,
     data: { ...lifecycle(e), from_status: fromStatus },
   });
 }
@@ -49,12 +70,22 @@ export const estimatePayloadPart: PayloadPart = {
   async build(db, event) {
     const data = JSON.parse(event.data) as { estimate_id: number; version?: number };
     if (data.version !== undefined) {
-      const snap = await db.selectFrom('estimate_snapshots').select('document')
-        .where('firm_id', '=', event.firm_id).where('estimate_id', '=', data.estimate_id)
-        .where('kind', '=', 'version').where('version', '=', data.version).executeTakeFirst();
+      const snap = await db
+        .selectFrom('estimate_snapshots')
+        .select('document')
+        .where('firm_id', '=', event.firm_id)
+        .where('estimate_id', '=', data.estimate_id)
+        .where('kind', '=', 'version')
+        .where('version', '=', data.version)
+        .executeTakeFirst();
       return snap ? JSON.parse(snap.document) : null;
     }
-    const e = await db.selectFrom('estimates').selectAll().where('firm_id', '=', event.firm_id).where('id', '=', data.estimate_id).executeTakeFirst();
+    const e = await db
+      .selectFrom('estimates')
+      .selectAll()
+      .where('firm_id', '=', event.firm_id)
+      .where('id', '=', data.estimate_id)
+      .executeTakeFirst();
     return e ? estimateObject(await loadTree(db, e)) : null;
   },
 };

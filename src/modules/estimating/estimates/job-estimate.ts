@@ -8,17 +8,24 @@ import type { MergeMover } from '#crm/merges/movers.ts';
 
 export async function refreshJobEstimate(trx: Executor, jobId: number | null): Promise<void> {
   if (jobId === null) return;
-  const pick = await trx.selectFrom('estimates')
+  const pick = await trx
+    .selectFrom('estimates')
     .select(['id', 'doc_number', 'price_cents'])
-    .where('job_id', '=', jobId).where('archived_at', 'is', null).where('is_change_order', '=', 0)
+    .where('job_id', '=', jobId)
+    .where('archived_at', 'is', null)
+    .where('is_change_order', '=', 0)
     .orderBy(sql`case status when 'won' then 0 when 'lost' then 2 else 1 end`)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  await trx.updateTable('jobs').set({
-    estimate_id: pick?.id ?? null,
-    estimate_number: pick?.doc_number ?? null,
-    estimate_total_cents: pick?.price_cents ?? null,
-  }).where('id', '=', jobId).execute();
+  await trx
+    .updateTable('jobs')
+    .set({
+      estimate_id: pick?.id ?? null,
+      estimate_number: pick?.doc_number ?? null,
+      estimate_total_cents: pick?.price_cents ?? null,
+    })
+    .where('id', '=', jobId)
+    .execute();
 }
 
 /** A job merge moves the merged-away job's estimates to the kept job (document 2, Merge). */

@@ -14,19 +14,36 @@ const nullableDecimal = (n: number | null, field: string) => (n === null ? null 
 
 export type LineColumns = Partial<Omit<EstimateLine, 'id' | 'firm_id' | 'estimate_id' | 'created_at'>>;
 
-const PLAIN_TEXT = ['proposal_group', 'proposal_text', 'what_to_expect', 'internal_scope', 'notes', 'cost_code'] as const;
+const PLAIN_TEXT = [
+  'proposal_group',
+  'proposal_text',
+  'what_to_expect',
+  'internal_scope',
+  'notes',
+  'cost_code',
+] as const;
 const FLAGS = ['is_optional', 'hide_on_proposal', 'taxable', 'is_bundle_master', 'excluded', 'active'] as const;
 
 /** Sets a method and rate pair the way catalog lines do: both, or both null (follow the parent). */
-function pricingPair(input: { pricing_method?: string | null; pricing_rate?: number | null },
-  base: { pricing_method: string | null; pricing_rate: string | null } | undefined, out: { pricing_method?: string | null; pricing_rate?: string | null }): void {
+function pricingPair(
+  input: { pricing_method?: string | null; pricing_rate?: number | null },
+  base: { pricing_method: string | null; pricing_rate: string | null } | undefined,
+  out: { pricing_method?: string | null; pricing_rate?: string | null },
+): void {
   if (input.pricing_method === undefined && input.pricing_rate === undefined) return;
   const method = input.pricing_method !== undefined ? input.pricing_method : (base?.pricing_method ?? null);
-  const rate = input.pricing_rate !== undefined ? nullableDecimal(input.pricing_rate, 'pricing_rate') : (base?.pricing_rate ?? null);
+  const rate =
+    input.pricing_rate !== undefined
+      ? nullableDecimal(input.pricing_rate, 'pricing_rate')
+      : (base?.pricing_rate ?? null);
   if ((method === null) !== (rate === null)) {
-    throw invalidField(method === null ? 'pricing_method' : 'pricing_rate', 'pricing_method and pricing_rate are set together (both null follows the parent)');
+    throw invalidField(
+      method === null ? 'pricing_method' : 'pricing_rate',
+      'pricing_method and pricing_rate are set together (both null follows the parent)',
+    );
   }
-  if (method === 'margin' && Number(rate) >= 1) throw invalidField('pricing_rate', 'A margin is a fraction of price below 1');
+  if (method === 'margin' && Number(rate) >= 1)
+    throw invalidField('pricing_rate', 'A margin is a fraction of price below 1');
   out.pricing_method = method;
   out.pricing_rate = rate;
 }
@@ -53,11 +70,19 @@ export function lineColumns(input: LineFieldsInput, mode: string, base?: Estimat
   if (input.inputs !== undefined) out.inputs = inputsText(input.inputs);
   if (input.unit_cost !== undefined || input.unit_price !== undefined) {
     if (mode !== 'unit_costing') {
-      throw invalidField(input.unit_cost !== undefined ? 'unit_cost' : 'unit_price',
-        "unit_cost and unit_price are typed on unit-costing lines; a detailed line's come from its cost lines");
+      throw invalidField(
+        input.unit_cost !== undefined ? 'unit_cost' : 'unit_price',
+        "unit_cost and unit_price are typed on unit-costing lines; a detailed line's come from its cost lines",
+      );
     }
-    if (input.unit_cost !== undefined) { out.unit_cost_cents = cents(input.unit_cost); out.unit_cost_typed = 1; }
-    if (input.unit_price !== undefined) { out.unit_price_cents = cents(input.unit_price); out.unit_price_typed = 1; }
+    if (input.unit_cost !== undefined) {
+      out.unit_cost_cents = cents(input.unit_cost);
+      out.unit_cost_typed = 1;
+    }
+    if (input.unit_price !== undefined) {
+      out.unit_price_cents = cents(input.unit_price);
+      out.unit_price_typed = 1;
+    }
   }
   for (const f of FLAGS) if (input[f] !== undefined) out[f] = input[f] ? 1 : 0;
   for (const f of PLAIN_TEXT) if (input[f] !== undefined) out[f] = input[f] === null ? null : input[f]!.trim() || null;
@@ -70,9 +95,16 @@ export function lineColumns(input: LineFieldsInput, mode: string, base?: Estimat
 
 // ---- cost lines ----
 
-export type CostLineColumns = Partial<Omit<EstimateCostLine, 'id' | 'firm_id' | 'estimate_id' | 'line_item_id' | 'created_at'>>;
+export type CostLineColumns = Partial<
+  Omit<EstimateCostLine, 'id' | 'firm_id' | 'estimate_id' | 'line_item_id' | 'created_at'>
+>;
 
-export interface ItemDefaults { id: number; name: string; unit: string; unit_cost_cents: number }
+export interface ItemDefaults {
+  id: number;
+  name: string;
+  unit: string;
+  unit_cost_cents: number;
+}
 
 /** The haul after a change; null when the line is no haul. */
 function nextHaul(input: CostLineInput, base: StoredHaul | null, settings: Settings): StoredHaul | null {
@@ -83,26 +115,41 @@ function nextHaul(input: CostLineInput, base: StoredHaul | null, settings: Setti
   if (base) {
     haul = { ...base };
   } else {
-    if (!input.haul?.material) throw invalidField('haul.material', 'A haul needs haul.material (asphalt, millings or spoil)');
+    if (!input.haul?.material)
+      throw invalidField('haul.material', 'A haul needs haul.material (asphalt, millings or spoil)');
     haul = {
-      material: input.haul.material, truck_capacity_tons: settings.haul_truck_capacity_tons, drive_hr: settings.haul_drive_hr,
-      load_unload_hr: settings.haul_load_unload_hr, automatic_driving_time: false, route: null, drive_hr_source: 'default',
+      material: input.haul.material,
+      truck_capacity_tons: settings.haul_truck_capacity_tons,
+      drive_hr: settings.haul_drive_hr,
+      load_unload_hr: settings.haul_load_unload_hr,
+      automatic_driving_time: false,
+      route: null,
+      drive_hr_source: 'default',
     };
   }
   const h = input.haul ?? {};
   if (h.material !== undefined) haul.material = h.material;
-  if (h.truck_capacity_tons !== undefined) haul.truck_capacity_tons = Number(decimalText(h.truck_capacity_tons, 'haul.truck_capacity_tons'));
-  if (h.load_unload_hr !== undefined) haul.load_unload_hr = h.load_unload_hr === null ? null : Number(decimalText(h.load_unload_hr, 'haul.load_unload_hr'));
+  if (h.truck_capacity_tons !== undefined)
+    haul.truck_capacity_tons = Number(decimalText(h.truck_capacity_tons, 'haul.truck_capacity_tons'));
+  if (h.load_unload_hr !== undefined)
+    haul.load_unload_hr =
+      h.load_unload_hr === null ? null : Number(decimalText(h.load_unload_hr, 'haul.load_unload_hr'));
   if (h.drive_hr !== undefined) {
     haul.drive_hr = h.drive_hr === null ? null : Number(decimalText(h.drive_hr, 'haul.drive_hr'));
     haul.drive_hr_source = 'typed';
     if (input.automatic_driving_time === undefined) haul.automatic_driving_time = false;
   }
   if (input.route !== undefined) {
-    haul.route = input.route === null ? null : {
-      kind: input.route.kind, legs_hr: input.route.legs_hr ?? null, plant_address: input.route.plant_address ?? null,
-      job_address: input.route.job_address ?? null, dump_address: input.route.dump_address ?? null,
-    };
+    haul.route =
+      input.route === null
+        ? null
+        : {
+            kind: input.route.kind,
+            legs_hr: input.route.legs_hr ?? null,
+            plant_address: input.route.plant_address ?? null,
+            job_address: input.route.job_address ?? null,
+            dump_address: input.route.dump_address ?? null,
+          };
   }
   if (input.automatic_driving_time !== undefined) haul.automatic_driving_time = input.automatic_driving_time;
   if (haul.automatic_driving_time && (input.automatic_driving_time !== undefined || input.route !== undefined)) {
@@ -119,7 +166,11 @@ function nextHaul(input: CostLineInput, base: StoredHaul | null, settings: Setti
   }
   // Typed legs are needed unless they are looked up; a dump trip looked up needs the dump's address.
   const route = haul.route;
-  if (route?.kind === 'three_leg' && !haul.automatic_driving_time && (!Array.isArray(route.legs_hr) || route.legs_hr.length !== 3)) {
+  if (
+    route?.kind === 'three_leg' &&
+    !haul.automatic_driving_time &&
+    (!Array.isArray(route.legs_hr) || route.legs_hr.length !== 3)
+  ) {
     throw invalidField('route.legs_hr', 'A three_leg route needs legs_hr: hours of plant→job, job→dump and dump→plant');
   }
   if (route && route.kind !== 'plant_round_trip' && haul.automatic_driving_time && !route.dump_address) {
@@ -132,8 +183,13 @@ function nextHaul(input: CostLineInput, base: StoredHaul | null, settings: Setti
  * Column values of a cost line from the body. On create (`base` undefined) name, unit and
  * unit_cost default to the catalog item's; without an item they are required.
  */
-export function costLineColumns(input: CostLineInput, base: EstimateCostLine | undefined, item: ItemDefaults | null,
-  settings: Settings, path: string): CostLineColumns {
+export function costLineColumns(
+  input: CostLineInput,
+  base: EstimateCostLine | undefined,
+  item: ItemDefaults | null,
+  settings: Settings,
+  path: string,
+): CostLineColumns {
   const at = (f: string) => `${path}.${f}`;
   const out: CostLineColumns = {};
   const type = input.type ?? base?.type;
@@ -152,13 +208,21 @@ export function costLineColumns(input: CostLineInput, base: EstimateCostLine | u
   if (name !== undefined) out.name = name;
   const unit = pick(input.unit?.trim(), item?.unit, 'unit');
   if (unit !== undefined) out.unit = unit;
-  const unitCost = pick(input.unit_cost === undefined ? undefined : dollarsToCents(input.unit_cost), item?.unit_cost_cents, 'unit_cost');
+  const unitCost = pick(
+    input.unit_cost === undefined ? undefined : dollarsToCents(input.unit_cost),
+    item?.unit_cost_cents,
+    'unit_cost',
+  );
   if (unitCost !== undefined) out.unit_cost_cents = unitCost;
-  out.unit_cost_typed = input.unit_cost !== undefined ? 1 : (itemChanged ? 0 : (base?.unit_cost_typed ?? 0));
+  out.unit_cost_typed = input.unit_cost !== undefined ? 1 : itemChanged ? 0 : (base?.unit_cost_typed ?? 0);
   if (input.quantity_formula !== undefined) {
-    out.quantity_formula = input.quantity_formula === null || input.quantity_formula.trim() === '' ? null : checkFormula(input.quantity_formula.trim(), at('quantity_formula'));
+    out.quantity_formula =
+      input.quantity_formula === null || input.quantity_formula.trim() === ''
+        ? null
+        : checkFormula(input.quantity_formula.trim(), at('quantity_formula'));
   }
-  if (input.manual_quantity !== undefined) out.manual_quantity = nullableDecimal(input.manual_quantity, at('manual_quantity'));
+  if (input.manual_quantity !== undefined)
+    out.manual_quantity = nullableDecimal(input.manual_quantity, at('manual_quantity'));
   if (input.waste_factor !== undefined) out.waste_factor = decimalText(input.waste_factor, at('waste_factor'));
   else if (!base) out.waste_factor = '0';
   if (input.billing !== undefined) out.billing = input.billing;
@@ -177,11 +241,14 @@ export function costLineColumns(input: CostLineInput, base: EstimateCostLine | u
   if (haul !== baseHaul) out.haul = haul === null ? null : JSON.stringify(haul);
 
   const dumpMaterial = input.dump_material !== undefined ? input.dump_material : (base?.dump_material ?? null);
-  if (dumpMaterial !== null && type !== 'misc') throw invalidField(at('dump_material'), 'dump_material is only for misc (dump fee) cost lines');
+  if (dumpMaterial !== null && type !== 'misc')
+    throw invalidField(at('dump_material'), 'dump_material is only for misc (dump fee) cost lines');
   if (input.dump_material !== undefined) out.dump_material = input.dump_material;
   if (input.dump_site !== undefined) {
-    out.dump_site = input.dump_site === null ? null
-      : JSON.stringify({ vendor_id: input.dump_site.vendor_id ?? null, name: input.dump_site.name?.trim() || null });
+    out.dump_site =
+      input.dump_site === null
+        ? null
+        : JSON.stringify({ vendor_id: input.dump_site.vendor_id ?? null, name: input.dump_site.name?.trim() || null });
   }
   if (!base && out.dump_site === undefined) out.dump_site = null;
   return out;

@@ -7,7 +7,13 @@ import { conflict, invalidField, notFound } from '#platform/errors.ts';
 import { nameKey } from '#platform/text.ts';
 import { findItem, findService } from '#estimating/catalog/repo.ts';
 import { calculationOf, effectivePricing } from './calculation.ts';
-import { insertServiceCostLines, lineFieldsFromService, NEW_LINE_DEFAULTS, priceBookFor, type PriceBook } from './from-catalog.ts';
+import {
+  insertServiceCostLines,
+  lineFieldsFromService,
+  NEW_LINE_DEFAULTS,
+  priceBookFor,
+  type PriceBook,
+} from './from-catalog.ts';
 import { costLineColumns, lineColumns } from './line-fields.ts';
 import { findEstimate, nextPosition, type EstimateTree } from './repo.ts';
 import type { AddLineInput, ChangeLineInput, CostLineInput } from './schemas.ts';
@@ -22,7 +28,11 @@ const serviceNotFound = () => notFound('Catalog service not found', { field: 'se
 /** A line put in an inactive area would silently leave the bid: refuse it and say why. */
 function activeArea(area: EstimateArea, field: string): EstimateArea {
   if (area.active === 1) return area;
-  throw conflict('Area is inactive', { code: 'area_inactive', field, message: 'Reactivate the area (PATCH the estimate with areas: [{id, active: true}]) first' });
+  throw conflict('Area is inactive', {
+    code: 'area_inactive',
+    field,
+    message: 'Reactivate the area (PATCH the estimate with areas: [{id, active: true}]) first',
+  });
 }
 
 /** The area a new line goes into: the one named, found by name, or the first active one ("Main" if none). */
@@ -34,12 +44,21 @@ async function areaFor(step: WriteStep, body: { area_id?: number; area_name?: st
     return activeArea(area, 'area_id');
   }
   const name = body.area_name?.trim();
-  const found = name ? tree.areas.find((a) => nameKey(a.name) === nameKey(name)) : tree.areas.find((a) => a.active === 1);
+  const found = name
+    ? tree.areas.find((a) => nameKey(a.name) === nameKey(name))
+    : tree.areas.find((a) => a.active === 1);
   if (found) return activeArea(found, 'area_name');
   const e = tree.estimate;
   const row = {
-    firm_id: e.firm_id, estimate_id: e.id, name: name || 'Main', position: nextPosition(tree.areas), quantity_source: 'manual',
-    takeoff_id: null, active: 1 as const, created_at: at, updated_at: at,
+    firm_id: e.firm_id,
+    estimate_id: e.id,
+    name: name || 'Main',
+    position: nextPosition(tree.areas),
+    quantity_source: 'manual',
+    takeoff_id: null,
+    active: 1 as const,
+    created_at: at,
+    updated_at: at,
   };
   const { id } = await trx.insertInto('estimate_areas').values(row).returning('id').executeTakeFirstOrThrow();
   const area = { id, ...row };
@@ -47,7 +66,11 @@ async function areaFor(step: WriteStep, body: { area_id?: number; area_name?: st
   return area;
 }
 
-function checkLineRefs(tree: EstimateTree, lineId: number | null, columns: { bundle_parent_service_id?: number | null; parent_service_id?: number | null; is_bundle_master?: number }): void {
+function checkLineRefs(
+  tree: EstimateTree,
+  lineId: number | null,
+  columns: { bundle_parent_service_id?: number | null; parent_service_id?: number | null; is_bundle_master?: number },
+): void {
   const others = new Map(tree.lines.filter((l) => l.id !== lineId).map((l) => [l.id, l]));
   if (columns.bundle_parent_service_id != null) {
     if (columns.is_bundle_master === 1) {
@@ -55,7 +78,10 @@ function checkLineRefs(tree: EstimateTree, lineId: number | null, columns: { bun
     }
     const master = others.get(columns.bundle_parent_service_id);
     if (!master || master.is_bundle_master !== 1) {
-      throw invalidField('bundle_parent_service_id', 'bundle_parent_service_id must be a bundle master line of this estimate');
+      throw invalidField(
+        'bundle_parent_service_id',
+        'bundle_parent_service_id must be a bundle master line of this estimate',
+      );
     }
   }
   if (columns.parent_service_id != null && !others.has(columns.parent_service_id)) {
@@ -64,7 +90,11 @@ function checkLineRefs(tree: EstimateTree, lineId: number | null, columns: { bun
 }
 
 /** Applies a cost_lines list (Stripe-style: {id, ...changes}, {id, deleted: true}, or a new line). */
-async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLineInput[]): Promise<Record<string, number[]>> {
+async function applyCostLines(
+  step: WriteStep,
+  line: EstimateLine,
+  list: CostLineInput[],
+): Promise<Record<string, number[]>> {
   const { trx, tree, at, settings } = step;
   if (line.estimating_mode !== 'detailed') {
     throw invalidField('cost_lines', 'Only detailed lines have cost lines');
@@ -87,7 +117,8 @@ async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLin
     let item = null;
     if (body.catalog_item_id != null && body.catalog_item_id !== base?.catalog_item_id) {
       const found = await findItem(trx, step.ctx.auth.firm.id, body.catalog_item_id);
-      if (!found || found.archived_at !== null) throw notFound('Catalog item not found', { field: `${path}.catalog_item_id` });
+      if (!found || found.archived_at !== null)
+        throw notFound('Catalog item not found', { field: `${path}.catalog_item_id` });
       // The item's cost as the estimate's price list has it, like lines copied from a service.
       book ??= await priceBookFor(trx, line.firm_id, effectivePricing(tree.estimate, settings).price_list_id);
       item = { ...found, unit_cost_cents: book.itemCost.get(found.id) ?? found.unit_cost_cents };
@@ -95,18 +126,47 @@ async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLin
     const { id: _id, deleted: _deleted, position: pos, ...fields } = body;
     const columns = costLineColumns(fields, base, item, settings, path);
     if (base) {
-      await trx.updateTable('estimate_cost_lines').set({ ...columns, ...(pos !== undefined ? { position: pos } : {}), updated_at: at })
-        .where('id', '=', base.id).execute();
+      await trx
+        .updateTable('estimate_cost_lines')
+        .set({ ...columns, ...(pos !== undefined ? { position: pos } : {}), updated_at: at })
+        .where('id', '=', base.id)
+        .execute();
       done.changed.push(base.id);
     } else {
       // costLineColumns fills every required column of a new cost line (or refuses the body).
-      const values = Object.assign({
-        catalog_item_id: null, quantity_formula: null, manual_quantity: null, pricing_method: null, pricing_rate: null,
-        haul: null, dump_material: null, unit_cost_typed: 0,
-      }, columns, {
-        firm_id: line.firm_id, estimate_id: line.estimate_id, line_item_id: line.id, position: pos ?? position++, created_at: at, updated_at: at,
-      }) as Required<typeof columns> & { firm_id: number; estimate_id: number; line_item_id: number; position: number; created_at: string; updated_at: string };
-      const { id } = await trx.insertInto('estimate_cost_lines').values(values).returning('id').executeTakeFirstOrThrow();
+      const values = Object.assign(
+        {
+          catalog_item_id: null,
+          quantity_formula: null,
+          manual_quantity: null,
+          pricing_method: null,
+          pricing_rate: null,
+          haul: null,
+          dump_material: null,
+          unit_cost_typed: 0,
+        },
+        columns,
+        {
+          firm_id: line.firm_id,
+          estimate_id: line.estimate_id,
+          line_item_id: line.id,
+          position: pos ?? position++,
+          created_at: at,
+          updated_at: at,
+        },
+      ) as Required<typeof columns> & {
+        firm_id: number;
+        estimate_id: number;
+        line_item_id: number;
+        position: number;
+        created_at: string;
+        updated_at: string;
+      };
+      const { id } = await trx
+        .insertInto('estimate_cost_lines')
+        .values(values)
+        .returning('id')
+        .executeTakeFirstOrThrow();
       done.added.push(id);
       step.newCostLines?.set(id, i);
     }
@@ -117,7 +177,9 @@ async function applyCostLines(step: WriteStep, line: EstimateLine, list: CostLin
 /** Which role rule a line change falls under: unit-priced lines (sales may) or building (estimators). */
 function lineAction(mode: string | undefined, body: { cost_lines?: unknown }) {
   // An unknown line gets the least demanding rule, so the caller hears 404 rather than a role refusal.
-  return (mode === 'unit_costing' || mode === undefined) && body.cost_lines === undefined ? 'unit_line' as const : 'build' as const;
+  return (mode === 'unit_costing' || mode === undefined) && body.cost_lines === undefined
+    ? ('unit_line' as const)
+    : ('build' as const);
 }
 
 export async function addLine(ctx: ServiceContext, estimateId: number, body: AddLineInput) {
@@ -137,7 +199,10 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
     const mode = service?.estimating_mode ?? body.estimating_mode ?? 'unit_costing';
     if (lineAction(mode, body) !== rule) assertEstimateRole(ctx.auth.user, lineAction(mode, body));
     if (service && body.estimating_mode !== undefined && body.estimating_mode !== service.estimating_mode) {
-      throw invalidField('estimating_mode', `The service is priced ${service.estimating_mode}; estimating_mode comes from the catalog`);
+      throw invalidField(
+        'estimating_mode',
+        `The service is priced ${service.estimating_mode}; estimating_mode comes from the catalog`,
+      );
     }
     const book = await priceBookFor(trx, firmId, effectivePricing(tree.estimate, settings).price_list_id);
     const fromService = service ? lineFieldsFromService(service, book) : null;
@@ -150,13 +215,20 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
     const area = await areaFor(step, body);
     const e = tree.estimate;
     const row = {
-      firm_id: firmId, estimate_id: e.id, area_id: area.id,
+      firm_id: firmId,
+      estimate_id: e.id,
+      area_id: area.id,
       position: nextPosition(tree.lines.filter((l) => l.area_id === area.id)),
       ...NEW_LINE_DEFAULTS,
       ...(fromService ?? {}),
       ...columns,
-      name, unit, estimating_mode: mode, quantity: columns.quantity!, quantity_source: 'manual',
-      created_at: at, updated_at: at,
+      name,
+      unit,
+      estimating_mode: mode,
+      quantity: columns.quantity!,
+      quantity_source: 'manual',
+      created_at: at,
+      updated_at: at,
     };
     const inserted = await trx.insertInto('estimate_lines').values(row).returning('id').executeTakeFirstOrThrow();
     lineId = inserted.id;
@@ -167,7 +239,11 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
       tree.costLines.set(lineId, []);
     }
     if (body.cost_lines?.length) await applyCostLines(step, line, body.cost_lines);
-    return { action: 'line_added', summary: `Added ${name} (${Number(row.quantity)} ${unit})`, changes: { line_item_id: lineId, service_id: service?.id ?? null } };
+    return {
+      action: 'line_added',
+      summary: `Added ${name} (${Number(row.quantity)} ${unit})`,
+      changes: { line_item_id: lineId, service_id: service?.id ?? null },
+    };
   });
   return { estimate, lineId };
 }
@@ -175,16 +251,31 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
 export async function getLine(ctx: ServiceContext, estimateId: number, lineId: number) {
   const e = await findEstimate(ctx.database.db, ctx.auth.firm.id, estimateId, ctx.auth.user);
   if (!e) throw estimateNotFound();
-  const line = await ctx.database.db.selectFrom('estimate_lines').selectAll().where('id', '=', lineId).where('estimate_id', '=', e.id).executeTakeFirst();
+  const line = await ctx.database.db
+    .selectFrom('estimate_lines')
+    .selectAll()
+    .where('id', '=', lineId)
+    .where('estimate_id', '=', e.id)
+    .executeTakeFirst();
   if (!line) throw lineNotFound();
-  const costLines = await ctx.database.db.selectFrom('estimate_cost_lines').selectAll().where('line_item_id', '=', line.id)
-    .orderBy('position').orderBy('id').execute();
+  const costLines = await ctx.database.db
+    .selectFrom('estimate_cost_lines')
+    .selectAll()
+    .where('line_item_id', '=', line.id)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   return lineWithCostLines(line, costLines, calculationOf(e));
 }
 
 async function modeOf(ctx: ServiceContext, estimateId: number, lineId: number): Promise<string | undefined> {
-  const row = await ctx.database.db.selectFrom('estimate_lines').select('estimating_mode')
-    .where('id', '=', lineId).where('estimate_id', '=', estimateId).where('firm_id', '=', ctx.auth.firm.id).executeTakeFirst();
+  const row = await ctx.database.db
+    .selectFrom('estimate_lines')
+    .select('estimating_mode')
+    .where('id', '=', lineId)
+    .where('estimate_id', '=', estimateId)
+    .where('firm_id', '=', ctx.auth.firm.id)
+    .executeTakeFirst();
   return row?.estimating_mode;
 }
 
@@ -195,9 +286,13 @@ function lineOf(tree: EstimateTree, lineId: number): EstimateLine {
 }
 
 /** Field-by-field difference for the edit log. */
-function diff(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
+function diff(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, { from: unknown; to: unknown }> {
   const out: Record<string, { from: unknown; to: unknown }> = {};
-  for (const [k, v] of Object.entries(after)) if (k !== 'updated_at' && before[k] !== v) out[k] = { from: before[k], to: v };
+  for (const [k, v] of Object.entries(after))
+    if (k !== 'updated_at' && before[k] !== v) out[k] = { from: before[k], to: v };
   return out;
 }
 
@@ -211,9 +306,16 @@ export async function changeLine(ctx: ServiceContext, estimateId: number, lineId
     checkLineRefs(tree, line.id, {
       ...columns,
       is_bundle_master: (columns.is_bundle_master as number | undefined) ?? line.is_bundle_master,
-      bundle_parent_service_id: 'bundle_parent_service_id' in columns ? columns.bundle_parent_service_id as number | null : line.bundle_parent_service_id,
+      bundle_parent_service_id:
+        'bundle_parent_service_id' in columns
+          ? (columns.bundle_parent_service_id as number | null)
+          : line.bundle_parent_service_id,
     });
-    if (columns.is_bundle_master === 0 && line.is_bundle_master === 1 && tree.lines.some((l) => l.bundle_parent_service_id === line.id)) {
+    if (
+      columns.is_bundle_master === 0 &&
+      line.is_bundle_master === 1 &&
+      tree.lines.some((l) => l.bundle_parent_service_id === line.id)
+    ) {
       throw invalidField('is_bundle_master', 'The line still has bundle sub-lines; move or remove them first');
     }
     if (areaId !== undefined && areaId !== line.area_id) {
@@ -226,25 +328,38 @@ export async function changeLine(ctx: ServiceContext, estimateId: number, lineId
     if (position !== undefined) columns.position = position;
     const changed = diff(line as unknown as Record<string, unknown>, columns);
     if (Object.keys(columns).length > 0) {
-      await trx.updateTable('estimate_lines').set({ ...columns, updated_at: at }).where('id', '=', line.id).execute();
+      await trx
+        .updateTable('estimate_lines')
+        .set({ ...columns, updated_at: at })
+        .where('id', '=', line.id)
+        .execute();
     }
     const costLineChanges = costLines ? await applyCostLines(step, line, costLines) : undefined;
     return {
-      action: 'line_changed', summary: `Changed ${line.name}`,
+      action: 'line_changed',
+      summary: `Changed ${line.name}`,
       changes: { line_item_id: line.id, fields: changed, ...(costLineChanges ? { cost_lines: costLineChanges } : {}) },
     };
   });
 }
 
 export async function removeLine(ctx: ServiceContext, estimateId: number, lineId: number) {
-  return writeEstimate(ctx, estimateId, { action: lineAction(await modeOf(ctx, estimateId, lineId), {}), statuses: EDITABLE, deletion: true }, async ({ trx, tree }) => {
-    const line = lineOf(tree, lineId);
-    // A bundle goes with its sub-lines; lines that pointed at the removed one as their parent keep standing alone.
-    const removed = [line.id, ...tree.lines.filter((l) => l.bundle_parent_service_id === line.id).map((l) => l.id)];
-    await trx.updateTable('estimate_lines').set({ parent_service_id: null }).where('estimate_id', '=', line.estimate_id)
-      .where('parent_service_id', 'in', removed).execute();
-    await trx.deleteFrom('estimate_lines').where('id', 'in', removed).execute();
-    return { action: 'line_removed', summary: `Removed ${line.name}`, changes: { line_item_ids: removed } };
-  });
+  return writeEstimate(
+    ctx,
+    estimateId,
+    { action: lineAction(await modeOf(ctx, estimateId, lineId), {}), statuses: EDITABLE, deletion: true },
+    async ({ trx, tree }) => {
+      const line = lineOf(tree, lineId);
+      // A bundle goes with its sub-lines; lines that pointed at the removed one as their parent keep standing alone.
+      const removed = [line.id, ...tree.lines.filter((l) => l.bundle_parent_service_id === line.id).map((l) => l.id)];
+      await trx
+        .updateTable('estimate_lines')
+        .set({ parent_service_id: null })
+        .where('estimate_id', '=', line.estimate_id)
+        .where('parent_service_id', 'in', removed)
+        .execute();
+      await trx.deleteFrom('estimate_lines').where('id', 'in', removed).execute();
+      return { action: 'line_removed', summary: `Removed ${line.name}`, changes: { line_item_ids: removed } };
+    },
+  );
 }
-

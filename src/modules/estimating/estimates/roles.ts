@@ -6,7 +6,7 @@ import type { User } from '#db/tables.ts';
 import { forbidden } from '#platform/errors.ts';
 
 export const ESTIMATING_ROLES = ['admin', 'estimator', 'sales', 'none'] as const;
-export type EstimatingRole = typeof ESTIMATING_ROLES[number];
+export type EstimatingRole = (typeof ESTIMATING_ROLES)[number];
 
 /**
  * Owners act as estimating admins whatever their stored role says. A stored value outside the
@@ -15,7 +15,7 @@ export type EstimatingRole = typeof ESTIMATING_ROLES[number];
 export function estimatingRoleOf(user: User): EstimatingRole {
   if (user.role === 'owner') return 'admin';
   const stored = user.estimating_role as string | null;
-  return (ESTIMATING_ROLES as readonly (string | null)[]).includes(stored) ? stored as EstimatingRole : 'none';
+  return (ESTIMATING_ROLES as readonly (string | null)[]).includes(stored) ? (stored as EstimatingRole) : 'none';
 }
 
 /** The workspace owner or an estimating admin: changes the catalog, overrides the profit floor. */
@@ -35,8 +35,28 @@ export type EstimateAction =
   | 'archive';
 
 const ALLOWED: Record<EstimatingRole, ReadonlySet<EstimateAction>> = {
-  admin: new Set(['create', 'unit_line', 'build', 'price', 'recalculate', 'issue', 'decide', 'change_order', 'archive']),
-  estimator: new Set(['create', 'unit_line', 'build', 'price', 'recalculate', 'issue', 'decide', 'change_order', 'archive']),
+  admin: new Set([
+    'create',
+    'unit_line',
+    'build',
+    'price',
+    'recalculate',
+    'issue',
+    'decide',
+    'change_order',
+    'archive',
+  ]),
+  estimator: new Set([
+    'create',
+    'unit_line',
+    'build',
+    'price',
+    'recalculate',
+    'issue',
+    'decide',
+    'change_order',
+    'archive',
+  ]),
   sales: new Set(['create', 'unit_line', 'recalculate']),
   none: new Set(),
 };
@@ -56,9 +76,10 @@ const WHAT: Record<EstimateAction, string> = {
 export function assertEstimateRole(user: User, action: EstimateAction): void {
   const role = estimatingRoleOf(user);
   if (ALLOWED[role].has(action)) return;
-  const message = role === 'none'
-    ? `The key's user has no estimating role, so cannot ${WHAT[action]}`
-    : `The key's user has the ${role} estimating role, which cannot ${WHAT[action]}`;
+  const message =
+    role === 'none'
+      ? `The key's user has no estimating role, so cannot ${WHAT[action]}`
+      : `The key's user has the ${role} estimating role, which cannot ${WHAT[action]}`;
   // Document 3: answers refusing an issue carry code issue_blocked.
   const code = action === 'issue' ? 'issue_blocked' : 'estimating_role_required';
   throw forbidden(`Estimating role does not allow this`, { code, message, estimating_role: role });

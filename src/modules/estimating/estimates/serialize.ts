@@ -7,7 +7,14 @@ import { storedOneOf } from '#platform/schemas.ts';
 import { BILLING, COST_LINE_TYPES, ESTIMATING_MODES } from '#estimating/catalog/schemas.ts';
 import { decimal } from '#estimating/catalog/serialize.ts';
 import { zWire } from '#platform/time.ts';
-import { calculationOf, linesInBid, storedJobCosts, storedPricing, type Calculation, type StoredHaul } from './calculation.ts';
+import {
+  calculationOf,
+  linesInBid,
+  storedJobCosts,
+  storedPricing,
+  type Calculation,
+  type StoredHaul,
+} from './calculation.ts';
 import type { EstimateTree } from './repo.ts';
 import { ESTIMATE_STATUSES } from './schemas.ts';
 import type { Flag } from '#db/tables.ts';
@@ -26,14 +33,26 @@ export function marginOfSubtotal(e: Pick<EstimateTotalsColumns, 'margin_cents' |
  */
 export function totalsOf(e: EstimateTotalsColumns & { priced: Flag }) {
   if (e.priced !== 1) return null;
-  const { price_cents: price, subtotal_cents: subtotal, tax_cents: tax, cost_cents: cost, margin_cents: margin, optional_total_cents: optional } = e;
+  const {
+    price_cents: price,
+    subtotal_cents: subtotal,
+    tax_cents: tax,
+    cost_cents: cost,
+    margin_cents: margin,
+    optional_total_cents: optional,
+  } = e;
   if (price === null || subtotal === null || tax === null || cost === null || margin === null || optional === null) {
     throw new Error('A priced estimate is missing its stored totals');
   }
   return {
-    price: centsToDollars(price), subtotal: centsToDollars(subtotal), tax: centsToDollars(tax),
-    cost: centsToDollars(cost), margin: centsToDollars(margin), margin_pct: decimal(e.margin_pct),
-    margin_pct_of_subtotal: marginOfSubtotal(e), optional_total: centsToDollars(optional),
+    price: centsToDollars(price),
+    subtotal: centsToDollars(subtotal),
+    tax: centsToDollars(tax),
+    cost: centsToDollars(cost),
+    margin: centsToDollars(margin),
+    margin_pct: decimal(e.margin_pct),
+    margin_pct_of_subtotal: marginOfSubtotal(e),
+    optional_total: centsToDollars(optional),
   };
 }
 
@@ -105,10 +124,16 @@ export function costLineObject(cl: EstimateCostLine, calc: Calculation | null) {
     is_alternate: cl.is_alternate === 1,
     suppressed: cl.suppressed === 1,
     automatic_driving_time: haul === null ? null : haul.automatic_driving_time,
-    route: route === null || route === undefined ? null : {
-      kind: route.kind, legs_hr: route.legs_hr ?? null, plant_address: route.plant_address ?? null,
-      job_address: route.job_address ?? null, dump_address: route.dump_address ?? null,
-    },
+    route:
+      route === null || route === undefined
+        ? null
+        : {
+            kind: route.kind,
+            legs_hr: route.legs_hr ?? null,
+            plant_address: route.plant_address ?? null,
+            job_address: route.job_address ?? null,
+            dump_address: route.dump_address ?? null,
+          },
     haul: haulObject(haul, calc, cl.id),
     dump_material: cl.dump_material,
     dump_site: cl.dump_site === null ? null : JSON.parse(cl.dump_site),
@@ -129,7 +154,8 @@ export function lineObject(l: EstimateLine, calc: Calculation | null) {
     quantity: Number(l.quantity),
     unit: l.unit,
     unit_cost: unitCosting && l.unit_cost_cents !== null ? centsToDollars(l.unit_cost_cents) : (n?.unit_cost ?? null),
-    unit_price: unitCosting && l.unit_price_cents !== null ? centsToDollars(l.unit_price_cents) : (n?.unit_price ?? null),
+    unit_price:
+      unitCosting && l.unit_price_cents !== null ? centsToDollars(l.unit_price_cents) : (n?.unit_price ?? null),
     price: n?.price ?? null,
     cost: n?.cost ?? null,
     margin: n?.margin ?? null,
@@ -170,7 +196,14 @@ export function lineWithCostLines(l: EstimateLine, costLines: EstimateCostLine[]
 }
 
 function areaObject(a: EstimateArea, services: ReturnType<typeof lineObject>[]) {
-  return { id: a.id, name: a.name, position: a.position, quantity_source: a.quantity_source, takeoff_id: a.takeoff_id, services };
+  return {
+    id: a.id,
+    name: a.name,
+    position: a.position,
+    quantity_source: a.quantity_source,
+    takeoff_id: a.takeoff_id,
+    services,
+  };
 }
 
 /** The single-estimate object: summary, pricing inputs, and the active areas with the lines in the bid. */

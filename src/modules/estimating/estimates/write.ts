@@ -59,14 +59,25 @@ export interface WriteRule {
 
 export function assertStatus(e: Estimate, rule: Pick<WriteRule, 'statuses' | 'archived'>): void {
   if (e.archived_at !== null && !rule.archived) {
-    throw conflict('Estimate is archived', { code: 'estimate_archived', message: 'Restore the estimate (PATCH archived: false) to change it' });
+    throw conflict('Estimate is archived', {
+      code: 'estimate_archived',
+      message: 'Restore the estimate (PATCH archived: false) to change it',
+    });
   }
   if (rule.statuses.includes(e.status)) return;
   if (e.status === 'won') {
-    throw conflict('Estimate is won', { code: 'estimate_won', status: e.status, message: 'A won estimate needs a change order for new scope' });
+    throw conflict('Estimate is won', {
+      code: 'estimate_won',
+      status: e.status,
+      message: 'A won estimate needs a change order for new scope',
+    });
   }
   if (e.status === 'lost') {
-    throw conflict('Estimate is lost', { code: 'estimate_lost', status: e.status, message: 'A lost estimate is closed; reopen it to change it' });
+    throw conflict('Estimate is lost', {
+      code: 'estimate_lost',
+      status: e.status,
+      message: 'A lost estimate is closed; reopen it to change it',
+    });
   }
   throw conflict(`Not allowed while the estimate is ${e.status}`, { code: 'invalid_status', status: e.status });
 }
@@ -81,26 +92,47 @@ async function jobAddressOf(trx: Trx, e: Estimate): Promise<string | null> {
  * Re-prices a stored estimate and saves the numbers, the edit-log entry and the job's estimate
  * fields. Returns the final tree.
  */
-export async function repriceAndLog(step: Omit<WriteStep, 'tree'>, estimateId: number, note: RevisionNote,
-  options: { refreshDriveTimes?: boolean; totalBefore?: number | null } = {}): Promise<EstimateTree> {
+export async function repriceAndLog(
+  step: Omit<WriteStep, 'tree'>,
+  estimateId: number,
+  note: RevisionNote,
+  options: { refreshDriveTimes?: boolean; totalBefore?: number | null } = {},
+): Promise<EstimateTree> {
   const { trx, ctx, settings, at, places } = step;
   const fresh = await trx.selectFrom('estimates').selectAll().where('id', '=', estimateId).executeTakeFirstOrThrow();
   const tree = await loadTree(trx, fresh);
-  await resolveDriveTimes(trx, tree, {
-    places, geocoderConfigured: ctx.deps.geocoder.configured, settings, jobAddress: await jobAddressOf(trx, fresh),
-  }, !!options.refreshDriveTimes);
+  await resolveDriveTimes(
+    trx,
+    tree,
+    {
+      places,
+      geocoderConfigured: ctx.deps.geocoder.configured,
+      settings,
+      jobAddress: await jobAddressOf(trx, fresh),
+    },
+    !!options.refreshDriveTimes,
+  );
   const { result } = calculate(tree, settings);
   const stored = storedCalculation(result, linesInBid(tree).length);
   const revision = fresh.revision + 1;
   const changes = { ...stored, revision, updated_at: at };
   await trx.updateTable('estimates').set(changes).where('id', '=', fresh.id).execute();
   tree.estimate = { ...fresh, ...changes };
-  await trx.insertInto('estimate_revisions').values({
-    firm_id: fresh.firm_id, estimate_id: fresh.id, revision, action: note.action, summary: note.summary,
-    changes: JSON.stringify(note.changes ?? {}), user_id: ctx.auth.user.id,
-    total_before_cents: options.totalBefore === undefined ? fresh.price_cents : options.totalBefore,
-    total_after_cents: stored.price_cents, created_at: at,
-  }).execute();
+  await trx
+    .insertInto('estimate_revisions')
+    .values({
+      firm_id: fresh.firm_id,
+      estimate_id: fresh.id,
+      revision,
+      action: note.action,
+      summary: note.summary,
+      changes: JSON.stringify(note.changes ?? {}),
+      user_id: ctx.auth.user.id,
+      total_before_cents: options.totalBefore === undefined ? fresh.price_cents : options.totalBefore,
+      total_after_cents: stored.price_cents,
+      created_at: at,
+    })
+    .execute();
   await refreshJobEstimate(trx, fresh.job_id);
   return tree;
 }
@@ -128,7 +160,10 @@ function namedByIndex(e: unknown, added: Map<number, number>): unknown {
  * A workspace transaction for an estimate write, run again (as a whole, on fresh rows) after the
  * drive times it needs are looked up outside it. `work` must only write through `trx`.
  */
-export function inEstimateTransaction<T>(ctx: ServiceContext, work: (trx: Trx, places: Places) => Promise<T>): Promise<T> {
+export function inEstimateTransaction<T>(
+  ctx: ServiceContext,
+  work: (trx: Trx, places: Places) => Promise<T>,
+): Promise<T> {
   return withPlaces(ctx.deps.geocoder, (places) => inWorkspaceTransaction(ctx, (trx) => work(trx, places)));
 }
 
@@ -137,7 +172,9 @@ export function inEstimateTransaction<T>(ctx: ServiceContext, work: (trx: Trx, p
  * `after` runs on the re-priced tree (freezing a version, recording events) before the answer.
  */
 export async function writeEstimate(
-  ctx: ServiceContext, id: number, rule: WriteRule,
+  ctx: ServiceContext,
+  id: number,
+  rule: WriteRule,
   work: (step: WriteStep) => Promise<RevisionNote>,
   after?: (step: WriteStep) => Promise<void>,
 ) {
@@ -152,8 +189,12 @@ export async function writeEstimate(
     const base = { ctx, trx, settings: ctx.auth.settings, at: now(), places };
     const newCostLines = new Map<number, number>();
     const note = await work({ ...base, tree: await loadTree(trx, estimate), newCostLines });
-    const tree = await repriceAndLog(base, id, note, { refreshDriveTimes: rule.refreshDriveTimes, totalBefore: estimate.price_cents })
-      .catch((e) => { throw namedByIndex(e, newCostLines); });
+    const tree = await repriceAndLog(base, id, note, {
+      refreshDriveTimes: rule.refreshDriveTimes,
+      totalBefore: estimate.price_cents,
+    }).catch((e) => {
+      throw namedByIndex(e, newCostLines);
+    });
     if (after) await after({ ...base, tree });
     return estimateObject(tree);
   });

@@ -7,7 +7,10 @@ import { zWire } from '#platform/time.ts';
 import { changedSince, defineDataset } from '#integrations/exports/datasets.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
 
-type EventRow = Pick<Event, 'id' | 'event_id' | 'event_type' | 'occurred_at' | 'entity_type' | 'entity_id' | 'job_id' | 'data'>;
+type EventRow = Pick<
+  Event,
+  'id' | 'event_id' | 'event_type' | 'occurred_at' | 'entity_type' | 'entity_id' | 'job_id' | 'data'
+>;
 
 export function eventRow(e: EventRow) {
   return {
@@ -27,9 +30,12 @@ export const eventsDataset = defineDataset({
   description: 'The event feed: raw job events and business events, oldest first',
   changedSinceFields: ['occurred_at'],
   readBatch(db, { firmId, user, afterId, limit, updatedAfter }) {
-    let qb = db.selectFrom('events')
+    let qb = db
+      .selectFrom('events')
       .select(['id', 'event_id', 'event_type', 'occurred_at', 'entity_type', 'entity_id', 'job_id', 'data'])
-      .where('firm_id', '=', firmId).where('in_feed', '=', 1).where('id', '>', afterId);
+      .where('firm_id', '=', firmId)
+      .where('in_feed', '=', 1)
+      .where('id', '>', afterId);
     if (updatedAfter !== undefined) qb = qb.where(changedSince(['occurred_at'], updatedAfter));
     // The feed's rule (GET /v1/events): a user who sees only their own jobs gets the events of
     // those jobs and the events that belong to no job.

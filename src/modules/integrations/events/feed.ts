@@ -14,7 +14,9 @@ export interface FeedQuery {
   jobId?: number;
 }
 
-export function feedItem(e: Pick<Event, 'id' | 'event_id' | 'event_type' | 'occurred_at' | 'entity_type' | 'entity_id' | 'job_id' | 'data'>) {
+export function feedItem(
+  e: Pick<Event, 'id' | 'event_id' | 'event_type' | 'occurred_at' | 'entity_type' | 'entity_id' | 'job_id' | 'data'>,
+) {
   return {
     id: e.id,
     event_id: e.event_id,
@@ -28,12 +30,18 @@ export function feedItem(e: Pick<Event, 'id' | 'event_id' | 'event_type' | 'occu
 
 /** One page of the feed and whether more follow. */
 export async function readFeed(db: Executor, firmId: number, user: User, q: FeedQuery) {
-  let qb = db.selectFrom('events')
+  let qb = db
+    .selectFrom('events')
     .select(['id', 'event_id', 'event_type', 'occurred_at', 'entity_type', 'entity_id', 'job_id', 'data'])
-    .where('firm_id', '=', firmId).where('in_feed', '=', 1).where('id', '>', q.after);
+    .where('firm_id', '=', firmId)
+    .where('in_feed', '=', 1)
+    .where('id', '>', q.after);
   if (q.eventType !== undefined) qb = qb.where('event_type', '=', q.eventType);
   if (q.jobId !== undefined) qb = qb.where('job_id', '=', q.jobId);
-  const rows = await onVisibleJob(qb, 'job_id', firmId, user).orderBy('id').limit(q.limit + 1).execute();
+  const rows = await onVisibleJob(qb, 'job_id', firmId, user)
+    .orderBy('id')
+    .limit(q.limit + 1)
+    .execute();
   const hasMore = rows.length > q.limit;
   const page = hasMore ? rows.slice(0, q.limit) : rows;
   return { items: page.map(feedItem), hasMore, nextAfter: page.length > 0 ? page[page.length - 1]!.id : q.after };

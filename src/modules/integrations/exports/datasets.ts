@@ -43,5 +43,8 @@ export function defineDataset<Row extends { id: number }>(dataset: Dataset<Row>)
  * query joins). A null field never counts as later.
  */
 export function changedSince(columns: readonly string[], after: string): Expression<SqlBool> {
-  return sql<SqlBool>`(${sql.join(columns.map((c) => sql`${sql.ref(c)} > ${after}`), sql` or `)})`;
+  return sql<SqlBool>`(${sql.join(
+    columns.map((c) => sql`${sql.ref(c)} > ${after}`),
+    sql` or `,
+  )})`;
 }

@@ -12,7 +12,13 @@ import { can } from '#platform/permissions.ts';
 import { billingBlocked } from '#platform/plans.ts';
 import { millisOf, now, storedAt, zWire } from '#platform/time.ts';
 import {
-  countPendingExports, findExportByLink, findExportFile, findExportLinkToken, insertExportFile, insertExportLink, subscriptionStatusOf,
+  countPendingExports,
+  findExportByLink,
+  findExportFile,
+  findExportLinkToken,
+  insertExportFile,
+  insertExportLink,
+  subscriptionStatusOf,
 } from './repo.ts';
 import type { ExportRequest } from './schemas.ts';
 import { statusAt } from './serialize.ts';
@@ -28,30 +34,39 @@ export const MAX_PENDING_EXPORTS = 3;
 export async function requestExport(ctx: ServiceContext, input: ExportRequest): Promise<ExportFile> {
   if (!(EXPORT_KINDS as readonly string[]).includes(input.kind)) {
     throw badRequest(`kind must be one of ${EXPORT_KINDS.join(', ')}`, {
-      message: input.kind === 'job_cost_out'
-        ? 'job_cost_out arrives with job costing; workspace_data is available now'
-        : 'workspace_data is available now; job_cost_out arrives with job costing',
-      code: 'invalid_request', field: 'kind', kinds: [...EXPORT_KINDS],
+      message:
+        input.kind === 'job_cost_out'
+          ? 'job_cost_out arrives with job costing; workspace_data is available now'
+          : 'workspace_data is available now; job_cost_out arrives with job costing',
+      code: 'invalid_request',
+      field: 'kind',
+      kinds: [...EXPORT_KINDS],
     });
   }
   // job_id, from and to belong to job_cost_out; a workspace_data export takes only kind.
   const extra = (['job_id', 'from', 'to'] as const).filter((f) => input[f] !== undefined);
   if (extra.length > 0) {
     throw badRequest(`Unknown field${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}`, {
-      message: 'workspace_data takes only kind', code: 'unknown_fields', fields: extra,
+      message: 'workspace_data takes only kind',
+      code: 'unknown_fields',
+      fields: extra,
     });
   }
   // In the workspace's write lock, so two requests at once cannot both take the last place.
   return inWorkspaceTransaction(ctx, async (trx) => {
     const createdAt = now();
-    if (await countPendingExports(trx, ctx.auth.firm.id, createdAt) >= MAX_PENDING_EXPORTS) {
+    if ((await countPendingExports(trx, ctx.auth.firm.id, createdAt)) >= MAX_PENDING_EXPORTS) {
       throw new ApiError(429, `Workspace already has ${MAX_PENDING_EXPORTS} exports being built`, {
-        message: 'Wait for one to be ready (poll its url) before requesting another', code: 'exports_in_progress',
+        message: 'Wait for one to be ready (poll its url) before requesting another',
+        code: 'exports_in_progress',
       });
     }
     return insertExportFile(trx, {
-      firmId: ctx.auth.firm.id, kind: input.kind, userId: ctx.auth.user.id,
-      createdAt, expiresAt: storedAt(millisOf(createdAt) + EXPORT_LIFETIME_MS),
+      firmId: ctx.auth.firm.id,
+      kind: input.kind,
+      userId: ctx.auth.user.id,
+      createdAt,
+      expiresAt: storedAt(millisOf(createdAt) + EXPORT_LIFETIME_MS),
     });
   });
 }
@@ -64,14 +79,17 @@ const exportNotFound = () => notFound('Export not found');
  * link: one per file, made by the first poll and shown again until the file expires, so a client
  * polling every second does not leave a row per poll.
  */
-export async function readExport(ctx: ServiceContext, id: number): Promise<{ file: ExportFile; now: string; token: string | null }> {
+export async function readExport(
+  ctx: ServiceContext,
+  id: number,
+): Promise<{ file: ExportFile; now: string; token: string | null }> {
   const { db } = ctx.database;
   const onlyOf = can(ctx.auth.user, 'sees_own_jobs_only') ? ctx.auth.user.id : null;
   const file = await findExportFile(db, ctx.auth.firm.id, id, onlyOf);
   if (!file) throw exportNotFound();
   const at = now();
   if (statusAt(file, at) !== 'ready') return { file, now: at, token: null };
-  const token = await findExportLinkToken(db, file.id) ?? await makeExportLink(ctx, file, at);
+  const token = (await findExportLinkToken(db, file.id)) ?? (await makeExportLink(ctx, file, at));
   return { file, now: at, token };
 }
 
@@ -89,16 +107,25 @@ function makeExportLink(ctx: ServiceContext, file: ExportFile, at: string): Prom
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The file behind a keyless download link, or the documented refusals. */
-export async function openDownload(database: Database, dataDir: string, token: string): Promise<{ file: ExportFile; size: number; body: Readable }> {
+export async function openDownload(
+  database: Database,
+  dataDir: string,
+  token: string,
+): Promise<{ file: ExportFile; size: number; body: Readable }> {
   const file = TOKEN.test(token) ? await findExportByLink(database.db, hashKey(token)) : undefined;
   if (!file) throw notFound('Export not found', { message: 'This download link is not valid' });
-  const expired = () => new ApiError(410, 'Export expired', {
-    message: 'Download links last 24 hours; request a new export with POST /v1/exports', expired_at: zWire(file.expires_at),
-  });
+  const expired = () =>
+    new ApiError(410, 'Export expired', {
+      message: 'Download links last 24 hours; request a new export with POST /v1/exports',
+      expired_at: zWire(file.expires_at),
+    });
   if (statusAt(file, now()) === 'expired' || file.file_name === null) throw expired();
   const status = await subscriptionStatusOf(database.db, file.firm_id);
   if (status === undefined || billingBlocked(status)) {
-    throw paymentRequired('Payment required', { message: 'Workspace billing is past due or inactive', subscription_status: status ?? null });
+    throw paymentRequired('Payment required', {
+      message: 'Workspace billing is past due or inactive',
+      subscription_status: status ?? null,
+    });
   }
   // Opened here, so an expiry sweep deleting the file mid-download does not cut the download;
   // already gone (deleted a moment ago) is as expired as the row is about to say.

@@ -7,7 +7,9 @@ import { CatalogEntrySchema } from './serialize.ts';
 export const CatalogAnswer = Type.Object({ data: Type.Array(CatalogEntrySchema) });
 
 /** GET /v1/exports/:file: a dataset as JSON Lines. */
-export const DatasetFileParams = Type.Object({ file: Type.String({ description: '<dataset>.jsonl or <dataset>.jsonl.gz' }) });
+export const DatasetFileParams = Type.Object({
+  file: Type.String({ description: '<dataset>.jsonl or <dataset>.jsonl.gz' }),
+});
 export const DatasetStreamQuery = Type.Object({
   updated_after: Type.Optional(Type.String({ description: 'ISO 8601; rows where any changed-since field is later' })),
 });
@@ -18,8 +20,10 @@ export const DatasetStreamAnswer = {
     'Content-Disposition': { type: 'string', description: 'attachment; filename="<dataset>.jsonl[.gz]"' },
     'X-Service-Export-Dataset': { type: 'string', description: 'The dataset streamed' },
     'X-Service-Export-Watermark': {
-      type: 'string', format: 'date-time',
-      description: 'Save it: send it back as updated_after to get only what changed since (it overlaps the stream a little, so dedupe by id)',
+      type: 'string',
+      format: 'date-time',
+      description:
+        'Save it: send it back as updated_after to get only what changed since (it overlaps the stream a little, so dedupe by id)',
     },
     'Cache-Control': { type: 'string', description: 'private, no-store' },
   },
@@ -30,12 +34,15 @@ export const DatasetStreamAnswer = {
 };
 
 /** POST /v1/exports: a workspace_data file export. */
-export const ExportRequestBody = Body({
-  kind: Type.String({ maxLength: 100, description: 'workspace_data (job_cost_out arrives with job costing)' }),
-  job_id: RecordId({ description: 'job_cost_out only' }),
-  from: DateString,
-  to: DateString,
-}, { required: ['kind'] });
+export const ExportRequestBody = Body(
+  {
+    kind: Type.String({ maxLength: 100, description: 'workspace_data (job_cost_out arrives with job costing)' }),
+    job_id: RecordId({ description: 'job_cost_out only' }),
+    from: DateString,
+    to: DateString,
+  },
+  { required: ['kind'] },
+);
 export type ExportRequest = Static<typeof ExportRequestBody>;
 
 /** GET /v1/export-downloads/:token: the keyless link. */

@@ -18,7 +18,12 @@ export function datasetPath(name: string): string {
 }
 
 export function catalogEntry(d: Dataset) {
-  return { dataset: d.name, description: d.description, changed_since_fields: [...d.changedSinceFields], url: datasetPath(d.name) };
+  return {
+    dataset: d.name,
+    description: d.description,
+    changed_since_fields: [...d.changedSinceFields],
+    url: datasetPath(d.name),
+  };
 }
 
 const STATUSES: ExportFileStatus[] = ['pending', 'ready', 'failed', 'expired'];
@@ -56,7 +61,7 @@ export function exportFileObject(file: ExportFile, now: string, downloadUrl: str
     download_url: downloadUrl,
     expires_at: zWire(file.expires_at),
     size_bytes: file.size_bytes === null ? null : Number(file.size_bytes),
-    row_counts: file.row_counts === null ? null : JSON.parse(file.row_counts) as Record<string, number>,
+    row_counts: file.row_counts === null ? null : (JSON.parse(file.row_counts) as Record<string, number>),
     watermark: zWire(file.watermark),
     error: file.error,
     created_at: zWire(file.created_at),

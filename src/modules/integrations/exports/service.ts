@@ -10,11 +10,13 @@ import { datasetStream } from './stream.ts';
 import { watermarkFor } from './watermark.ts';
 
 /** The spec's wording for a path that is not <dataset>.jsonl[.gz] (our base path is /v1, see the message). */
-const exportPathNotFound = () => notFound('Use /api/v1/exports/<dataset>.jsonl or .jsonl.gz', {
-  message: 'Export paths are /v1/exports/<dataset>.jsonl or /v1/exports/<dataset>.jsonl.gz; GET /v1/exports lists the datasets',
-  code: 'invalid_export_path',
-  datasets: datasetNames(),
-});
+const exportPathNotFound = () =>
+  notFound('Use /api/v1/exports/<dataset>.jsonl or .jsonl.gz', {
+    message:
+      'Export paths are /v1/exports/<dataset>.jsonl or /v1/exports/<dataset>.jsonl.gz; GET /v1/exports lists the datasets',
+    code: 'invalid_export_path',
+    datasets: datasetNames(),
+  });
 
 const FILE_NAME = /^(.+)\.jsonl(\.gz)?$/;
 
@@ -25,7 +27,9 @@ export function datasetOfPath(segment: string): { dataset: Dataset; gzip: boolea
   const dataset = datasetNamed(match[1]);
   if (!dataset) {
     throw notFound('Unknown dataset', {
-      message: `There is no dataset named "${match[1]}"; GET /v1/exports lists them`, code: 'unknown_dataset', datasets: datasetNames(),
+      message: `There is no dataset named "${match[1]}"; GET /v1/exports lists them`,
+      code: 'unknown_dataset',
+      datasets: datasetNames(),
     });
   }
   return { dataset, gzip: match[2] !== undefined };
@@ -44,6 +48,11 @@ export function exportDataset(ctx: ServiceContext, segment: string, updatedAfter
   const { dataset, gzip } = datasetOfPath(segment);
   const after = parseUpdatedAfter(updatedAfter);
   const watermark = watermarkFor(Date.now());
-  const body = datasetStream(ctx.database.db, dataset, { firmId: ctx.auth.firm.id, user: ctx.auth.user, updatedAfter: after }, { gzip });
+  const body = datasetStream(
+    ctx.database.db,
+    dataset,
+    { firmId: ctx.auth.firm.id, user: ctx.auth.user, updatedAfter: after },
+    { gzip },
+  );
   return { dataset, gzip, watermark, body };
 }

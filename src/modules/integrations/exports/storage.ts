@@ -35,8 +35,9 @@ export async function removeLeftovers(dataDir: string, exportId: number, keep: s
     return;
   }
   const prefix = `${exportId}-`;
-  await Promise.all(names.filter((n) => n.startsWith(prefix) && n !== keep)
-    .map((n) => removeFile(path.join(exportsDir(dataDir), n))));
+  await Promise.all(
+    names.filter((n) => n.startsWith(prefix) && n !== keep).map((n) => removeFile(path.join(exportsDir(dataDir), n))),
+  );
 }
 
 /** Best effort: cleaning up must never hide the failure that made the cleanup necessary. */

@@ -17,7 +17,12 @@ export interface LineOptions {
 }
 
 /** The dataset's rows as text chunks of whole lines, one chunk per batch, in id order. */
-export async function* datasetLines(db: Executor, dataset: Dataset, scope: ExportScope, options: LineOptions = {}): AsyncGenerator<string> {
+export async function* datasetLines(
+  db: Executor,
+  dataset: Dataset,
+  scope: ExportScope,
+  options: LineOptions = {},
+): AsyncGenerator<string> {
   const limit = options.batchSize ?? EXPORT_BATCH_SIZE;
   let afterId = 0;
   for (;;) {
@@ -37,7 +42,12 @@ export async function* datasetLines(db: Executor, dataset: Dataset, scope: Expor
  * The dataset as a byte stream (gzip-compressed when asked). Destroying it (the client went
  * away) ends the generator, so no further batch is read.
  */
-export function datasetStream(db: Executor, dataset: Dataset, scope: ExportScope, options: { gzip: boolean } & LineOptions): Readable {
+export function datasetStream(
+  db: Executor,
+  dataset: Dataset,
+  scope: ExportScope,
+  options: { gzip: boolean } & LineOptions,
+): Readable {
   const lines = Readable.from(datasetLines(db, dataset, scope, options), { objectMode: false });
   if (!options.gzip) return lines;
   // pipeline destroys both streams when either fails or the reader closes early.

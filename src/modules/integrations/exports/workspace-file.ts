@@ -13,8 +13,17 @@ import type { Clock } from '#platform/clock.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import { exportsDir, finalPath, partialPath, removeFile, removeLeftovers, zipName } from './storage.ts';
 import {
-  anyExportDue, claimPendingExport, failAbandonedExports, findExpiredExports, findRequester, holdsLease, markAttemptFailed,
-  markExpired, markReady, renewLease, subscriptionStatusOf,
+  anyExportDue,
+  claimPendingExport,
+  failAbandonedExports,
+  findExpiredExports,
+  findRequester,
+  holdsLease,
+  markAttemptFailed,
+  markExpired,
+  markReady,
+  renewLease,
+  subscriptionStatusOf,
 } from './repo.ts';
 import { WATERMARK_LEAD_MS } from './watermark.ts';
 import { writeWorkspaceZip } from './zip.ts';
@@ -55,7 +64,8 @@ export function workspaceExportTask(database: Database, options: WorkspaceExport
   async function scopeOf(file: ExportFile) {
     const [status, user] = await Promise.all([subscriptionStatusOf(db, file.firm_id), findRequester(db, file)]);
     // Exports are refused after cancellation (document 3); a file requested before is not built.
-    if (status === undefined || billingBlocked(status)) throw new Unbuildable('Workspace billing is past due or inactive');
+    if (status === undefined || billingBlocked(status))
+      throw new Unbuildable('Workspace billing is past due or inactive');
     if (!user) throw new Unbuildable('The user who requested the export no longer exists');
     return { firmId: file.firm_id, user };
   }
@@ -68,7 +78,7 @@ export function workspaceExportTask(database: Database, options: WorkspaceExport
       const t = clock.now();
       if (t - renewedMs < leaseMs / 3) return;
       renewedMs = t;
-      if (!await renewLease(db, file.id, leaseToken, storedAt(t + leaseMs))) throw new LeaseLost();
+      if (!(await renewLease(db, file.id, leaseToken, storedAt(t + leaseMs)))) throw new LeaseLost();
     };
     try {
       const scope = await scopeOf(file);
@@ -78,24 +88,43 @@ export function workspaceExportTask(database: Database, options: WorkspaceExport
       await fs.promises.rename(partial, final);
       const { size } = await fs.promises.stat(final);
       const at = storedAt(clock.now());
-      const done = { fileName: name, sizeBytes: size, rowCounts, watermark: storedAt(startedMs - WATERMARK_LEAD_MS), at };
+      const done = {
+        fileName: name,
+        sizeBytes: size,
+        rowCounts,
+        watermark: storedAt(startedMs - WATERMARK_LEAD_MS),
+        at,
+      };
       // Lost the lease meanwhile: the worker that took over serves its own file, not this one.
-      if (!await markReady(db, file.id, leaseToken, done)) return await removeFile(final);
+      if (!(await markReady(db, file.id, leaseToken, done))) return await removeFile(final);
       await removeLeftovers(dataDir, file.id, name);
     } catch (err) {
       await removeFile(partial);
       // Taken over (this build stalled past its lease): the export is the other build's now.
-      if (err instanceof LeaseLost || !await holdsLease(db, file.id, leaseToken)) return;
+      if (err instanceof LeaseLost || !(await holdsLease(db, file.id, leaseToken))) return;
       const giveUp = err instanceof Unbuildable || file.attempts >= MAX_BUILD_ATTEMPTS;
-      const message = err instanceof Unbuildable ? err.message
-        : giveUp ? `Building the export failed ${file.attempts} times`
-        : `Building the export failed (attempt ${file.attempts} of ${MAX_BUILD_ATTEMPTS}); it will be tried again`;
+      const message =
+        err instanceof Unbuildable
+          ? err.message
+          : giveUp
+            ? `Building the export failed ${file.attempts} times`
+            : `Building the export failed (attempt ${file.attempts} of ${MAX_BUILD_ATTEMPTS}); it will be tried again`;
       const now = clock.now();
-      await markAttemptFailed(db, file.id, leaseToken, message, storedAt(now), giveUp ? null : storedAt(now + RETRY_AFTER_MS));
+      await markAttemptFailed(
+        db,
+        file.id,
+        leaseToken,
+        message,
+        storedAt(now),
+        giveUp ? null : storedAt(now + RETRY_AFTER_MS),
+      );
       if (giveUp) await removeLeftovers(dataDir, file.id, null);
       if (err instanceof Unbuildable) return;
       // The runner logs it; the requester sees only the message above.
-      throw new Error(`workspace export ${file.id}, attempt ${file.attempts}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(
+        `workspace export ${file.id}, attempt ${file.attempts}: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
   }
 
@@ -103,12 +132,23 @@ export function workspaceExportTask(database: Database, options: WorkspaceExport
   async function buildNext(): Promise<number> {
     const startedMs = clock.now();
     const now = storedAt(startedMs);
-    if (!await anyExportDue(db, now)) return 0;
-    const abandoned = await failAbandonedExports(db, now, MAX_BUILD_ATTEMPTS,
-      `The export build was interrupted ${MAX_BUILD_ATTEMPTS} times`);
+    if (!(await anyExportDue(db, now))) return 0;
+    const abandoned = await failAbandonedExports(
+      db,
+      now,
+      MAX_BUILD_ATTEMPTS,
+      `The export build was interrupted ${MAX_BUILD_ATTEMPTS} times`,
+    );
     for (const id of abandoned) await removeLeftovers(dataDir, id, null);
     const leaseToken = randomBytes(12).toString('hex');
-    const file = await claimPendingExport(db, database.dialect.engine, now, storedAt(startedMs + leaseMs), leaseToken, MAX_BUILD_ATTEMPTS);
+    const file = await claimPendingExport(
+      db,
+      database.dialect.engine,
+      now,
+      storedAt(startedMs + leaseMs),
+      leaseToken,
+      MAX_BUILD_ATTEMPTS,
+    );
     if (!file) return abandoned.length;
     await build(file, leaseToken, startedMs);
     return abandoned.length + 1;

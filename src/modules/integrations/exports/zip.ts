@@ -18,7 +18,12 @@ export interface ZipOptions {
 }
 
 /** Writes the zip to `file` (flushed to disk before returning) and answers the rows per dataset. */
-export async function writeWorkspaceZip(db: Executor, scope: ExportScope, file: string, options: ZipOptions): Promise<Record<string, number>> {
+export async function writeWorkspaceZip(
+  db: Executor,
+  scope: ExportScope,
+  file: string,
+  options: ZipOptions,
+): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const zip = new yazl.ZipFile();
   const out = fs.createWriteStream(file);
@@ -30,12 +35,15 @@ export async function writeWorkspaceZip(db: Executor, scope: ExportScope, file: 
   for (const dataset of datasets()) {
     counts[dataset.name] = 0;
     zip.addReadStreamLazy(`${dataset.name}.jsonl`, { mtime: options.mtime }, (open) => {
-      const lines = Readable.from(datasetLines(db, dataset, scope, {
-        onBatch: async (rows) => {
-          counts[dataset.name] += rows;
-          await options.onBatch?.();
-        },
-      }), { objectMode: false });
+      const lines = Readable.from(
+        datasetLines(db, dataset, scope, {
+          onBatch: async (rows) => {
+            counts[dataset.name] += rows;
+            await options.onBatch?.();
+          },
+        }),
+        { objectMode: false },
+      );
       lines.on('error', (err) => zip.emit('error', err));
       open(null, lines);
     });

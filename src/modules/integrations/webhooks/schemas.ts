@@ -10,9 +10,21 @@ export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'fai
 
 // Lengths and formats are checked by the service, which answers with document 1's messages.
 const fields = {
-  target_url: Nullable(Type.String({ maxLength: TEXT_CEILING, description: 'https:// recommended; at most 500 characters once trimmed' })),
-  event_type: Nullable(Type.String({ maxLength: 100, description: 'An event name, its dotted alias, `all` (business events) or `*` (job and proposal events)' })),
-  secret: Nullable(Type.String({ maxLength: SECRET_MAX, description: 'Signs deliveries (HMAC-SHA256); at most 128 characters; never returned' })),
+  target_url: Nullable(
+    Type.String({ maxLength: TEXT_CEILING, description: 'https:// recommended; at most 500 characters once trimmed' }),
+  ),
+  event_type: Nullable(
+    Type.String({
+      maxLength: 100,
+      description: 'An event name, its dotted alias, `all` (business events) or `*` (job and proposal events)',
+    }),
+  ),
+  secret: Nullable(
+    Type.String({
+      maxLength: SECRET_MAX,
+      description: 'Signs deliveries (HMAC-SHA256); at most 128 characters; never returned',
+    }),
+  ),
 };
 
 /** POST /v1/webhooks. */
@@ -31,4 +43,7 @@ export const ListDeliveriesQuery = Type.Object({
 });
 
 /** POST /v1/webhooks/replay. */
-export const ReplayBody = Body({ event_id: Type.String({ minLength: 1, maxLength: 64 }), webhook_id: RecordId() }, { required: ['event_id'] });
+export const ReplayBody = Body(
+  { event_id: Type.String({ minLength: 1, maxLength: 64 }), webhook_id: RecordId() },
+  { required: ['event_id'] },
+);

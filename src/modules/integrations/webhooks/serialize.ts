@@ -31,7 +31,9 @@ export const DeliverySchema = Type.Object({
   webhook_id: Type.Integer(),
   event_id: Type.String({ description: 'The event_id of the body; identical on every attempt and replay' }),
   event_type: Type.String(),
-  status: Type.String({ description: 'pending, succeeded, failed (all attempts used) or abandoned (subscription deactivated)' }),
+  status: Type.String({
+    description: 'pending, succeeded, failed (all attempts used) or abandoned (subscription deactivated)',
+  }),
   attempts: Type.Integer({ description: 'Attempts made so far' }),
   max_attempts: Type.Integer(),
   last_response_status: Nullable(Type.Integer()),
@@ -55,10 +57,13 @@ export const AttemptSchema = Type.Object({
   error: NullableString(),
 });
 
-export const DeliveryDetailSchema = Type.Composite([DeliverySchema, Type.Object({
-  attempt_log: Type.Array(AttemptSchema),
-  payload: Type.Unknown({ description: 'The JSON body every attempt sends' }),
-})]);
+export const DeliveryDetailSchema = Type.Composite([
+  DeliverySchema,
+  Type.Object({
+    attempt_log: Type.Array(AttemptSchema),
+    payload: Type.Unknown({ description: 'The JSON body every attempt sends' }),
+  }),
+]);
 
 export type DeliveryRow = WebhookDelivery & { target_url: string };
 

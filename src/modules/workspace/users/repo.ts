@@ -3,8 +3,12 @@ import type { User } from '#db/tables.ts';
 
 /** A user of the workspace who has not been removed. */
 export function findActiveUser(db: Executor, firmId: number, userId: number): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll()
-    .where('firm_id', '=', firmId).where('id', '=', userId).where('removed_at', 'is', null)
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('id', '=', userId)
+    .where('removed_at', 'is', null)
     .executeTakeFirst();
 }
 

@@ -17,7 +17,10 @@ export const UserSchema = Type.Object({
   created_at: Type.String({ description: 'UTC, microseconds, no suffix' }),
 });
 
-export type UserFields = Pick<User, 'id' | 'name' | 'username' | 'email' | 'role' | 'job_title' | 'phone_number' | 'headshot_url' | 'created_at'>;
+export type UserFields = Pick<
+  User,
+  'id' | 'name' | 'username' | 'email' | 'role' | 'job_title' | 'phone_number' | 'headshot_url' | 'created_at'
+>;
 
 export function userObject(u: UserFields) {
   return {

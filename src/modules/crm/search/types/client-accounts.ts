@@ -13,14 +13,31 @@ export const clientAccountSearch: SearchType = {
   type: 'client_account',
   async search(db, caller, q, limit) {
     const found = await Promise.all([
-      textCandidates<'client_accounts', Row>(db, caller, q, 'client_accounts', 'search_client_accounts', pgSearchText(CLIENT_ACCOUNT_SEARCH_FIELDS, 'client_accounts'), COLUMNS),
-      exactCandidates<'client_accounts', Row>(db, caller, 'client_accounts', COLUMNS,
-        (qb) => qb.where('client_accounts.name_key', '=', nameKey(q.text))),
+      textCandidates<'client_accounts', Row>(
+        db,
+        caller,
+        q,
+        'client_accounts',
+        'search_client_accounts',
+        pgSearchText(CLIENT_ACCOUNT_SEARCH_FIELDS, 'client_accounts'),
+        COLUMNS,
+      ),
+      exactCandidates<'client_accounts', Row>(db, caller, 'client_accounts', COLUMNS, (qb) =>
+        qb.where('client_accounts.name_key', '=', nameKey(q.text)),
+      ),
     ]);
-    return rankHits(found.flat().map((r) => ({
-      type: 'client_account' as const, id: r.id, title: r.name,
-      subtitle: joinParts([r.address, r.email, r.phone]), status: null, app_url: `/app/client-accounts/${r.id}`,
-      rank: rankOf(q, [r.name, r.email, r.phone, r.address]), updated_at: r.updated_at,
-    })), limit);
+    return rankHits(
+      found.flat().map((r) => ({
+        type: 'client_account' as const,
+        id: r.id,
+        title: r.name,
+        subtitle: joinParts([r.address, r.email, r.phone]),
+        status: null,
+        app_url: `/app/client-accounts/${r.id}`,
+        rank: rankOf(q, [r.name, r.email, r.phone, r.address]),
+        updated_at: r.updated_at,
+      })),
+      limit,
+    );
   },
 };

@@ -15,18 +15,38 @@ export const contactSearch: SearchType = {
   async search(db, caller, q, limit) {
     const found = await Promise.all([
       // On SQLite the channels are a column of search_contacts; PostgreSQL indexes them apart.
-      textCandidates<'contacts', Row>(db, caller, q, 'contacts', 'search_contacts', pgSearchText(CONTACT_SEARCH_FIELDS, 'contacts'), COLUMNS),
+      textCandidates<'contacts', Row>(
+        db,
+        caller,
+        q,
+        'contacts',
+        'search_contacts',
+        pgSearchText(CONTACT_SEARCH_FIELDS, 'contacts'),
+        COLUMNS,
+      ),
       caller.engine === 'postgres'
-        ? exactCandidates<'contacts', Row>(db, caller, 'contacts', COLUMNS, (qb) => qb.where(sql<boolean>`contacts.id in (
+        ? exactCandidates<'contacts', Row>(db, caller, 'contacts', COLUMNS, (qb) =>
+            qb.where(sql<boolean>`contacts.id in (
             select contact_id from contact_channels where firm_id = ${caller.firmId}
-              and ${sql.raw(pgSearchText(CHANNEL_SEARCH_FIELDS))} ilike ${likeContains(q)} order by contact_id desc limit ${CANDIDATES})`))
+              and ${sql.raw(pgSearchText(CHANNEL_SEARCH_FIELDS))} ilike ${likeContains(q)} order by contact_id desc limit ${CANDIDATES})`),
+          )
         : [],
-      exactCandidates<'contacts', Row>(db, caller, 'contacts', COLUMNS, (qb) => qb.where('contacts.sort_key', '=', q.folded)),
+      exactCandidates<'contacts', Row>(db, caller, 'contacts', COLUMNS, (qb) =>
+        qb.where('contacts.sort_key', '=', q.folded),
+      ),
     ]);
-    return rankHits(found.flat().map((r) => ({
-      type: 'contact' as const, id: r.id, title: r.name ?? r.email ?? r.phone ?? `Contact ${r.id}`,
-      subtitle: joinParts([r.title, r.company, r.email, r.phone]), status: null, app_url: `/app/contacts/${r.id}`,
-      rank: rankOf(q, [r.name, r.email, r.phone, r.company, r.title]), updated_at: r.updated_at,
-    })), limit);
+    return rankHits(
+      found.flat().map((r) => ({
+        type: 'contact' as const,
+        id: r.id,
+        title: r.name ?? r.email ?? r.phone ?? `Contact ${r.id}`,
+        subtitle: joinParts([r.title, r.company, r.email, r.phone]),
+        status: null,
+        app_url: `/app/contacts/${r.id}`,
+        rank: rankOf(q, [r.name, r.email, r.phone, r.company, r.title]),
+        updated_at: r.updated_at,
+      })),
+      limit,
+    );
   },
 };

@@ -13,15 +13,34 @@ export const locationSearch: SearchType = {
   type: 'location',
   async search(db, caller, q, limit) {
     const found = await Promise.all([
-      textCandidates<'locations', Row>(db, caller, q, 'locations', 'search_locations', pgSearchText(LOCATION_SEARCH_FIELDS, 'locations'), COLUMNS),
-      exactCandidates<'locations', Row>(db, caller, 'locations', COLUMNS,
-        (qb) => qb.where('locations.address_key', '=', addressKey(q.text))),
+      textCandidates<'locations', Row>(
+        db,
+        caller,
+        q,
+        'locations',
+        'search_locations',
+        pgSearchText(LOCATION_SEARCH_FIELDS, 'locations'),
+        COLUMNS,
+      ),
+      exactCandidates<'locations', Row>(db, caller, 'locations', COLUMNS, (qb) =>
+        qb.where('locations.address_key', '=', addressKey(q.text)),
+      ),
     ]);
-    return rankHits(found.flat().map((r) => ({
-      type: 'location' as const, id: r.id, title: r.name,
-      subtitle: joinParts([r.address !== r.name ? r.address : null, r.property_reference ? `Property ID ${r.property_reference}` : null]),
-      status: null, app_url: `/app/locations/${r.id}`,
-      rank: rankOf(q, [r.name, r.address, r.property_reference]), updated_at: r.updated_at,
-    })), limit);
+    return rankHits(
+      found.flat().map((r) => ({
+        type: 'location' as const,
+        id: r.id,
+        title: r.name,
+        subtitle: joinParts([
+          r.address !== r.name ? r.address : null,
+          r.property_reference ? `Property ID ${r.property_reference}` : null,
+        ]),
+        status: null,
+        app_url: `/app/locations/${r.id}`,
+        rank: rankOf(q, [r.name, r.address, r.property_reference]),
+        updated_at: r.updated_at,
+      })),
+      limit,
+    );
   },
 };
