@@ -1,4 +1,4 @@
-// Security headers on every answer (@fastify/helmet), framework errors in the API's error body,
+// Security headers on every answer (the constant set of platform/security-headers.ts), framework errors in the API's error body,
 // and the reference UI still loading under its own Content-Security-Policy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type Reply, type TestApp, type Workspace } from '#test/helpers/harness.ts';
