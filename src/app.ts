@@ -82,7 +82,7 @@ export async function buildApp(
   );
   installErrorHandler(app);
   installJsonParser(app);
-  await installSecurityHeaders(app);
+  installSecurityHeaders(app);
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: 'Resource not found' }));
 
   await app.register(swagger, {

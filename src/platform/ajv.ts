@@ -24,7 +24,7 @@ function make(coerce: boolean): Ajv {
 }
 
 export const bodyAjv = make(false);
-export const textAjv = make(true);
+const textAjv = make(true);
 
 /**
  * Integers written in a path or query string are plain decimal. AJV's coercion reads anything

@@ -69,20 +69,6 @@ function headerKey(request: FastifyRequest): string | undefined {
   return (Array.isArray(header) ? header[0] : header)?.trim() || undefined;
 }
 
-const keyHashes = new WeakMap<FastifyRequest, string>();
-
-/** SHA-256 of the request's key, computed once per request. */
-export function keyHashOf(request: FastifyRequest): string | undefined {
-  let hash = keyHashes.get(request);
-  if (hash === undefined) {
-    const key = headerKey(request);
-    if (!key) return undefined;
-    hash = hashKey(key);
-    keyHashes.set(request, hash);
-  }
-  return hash;
-}
-
 /**
  * Step 1, before the body is read: the key must exist and be live, so a caller without a usable
  * key hears 401 and never a 400 about its body.
@@ -96,7 +82,7 @@ export async function identifyKey(
   if (!key) throw unauthorized('Missing API key', { message: 'Provide API key in X-API-Key header' });
   const prefix = keyPrefix(key);
   if (!prefix) throw INVALID_KEY();
-  const hash = keyHashOf(request)!;
+  const hash = hashKey(key);
   const memo = `key|${hash}`;
   const cached = cachedAuth<KeyRow & { hash: string }>(memo);
   if (cached) return cached;

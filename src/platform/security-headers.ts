@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export const API_CSP = "default-src 'none';frame-ancestors 'none'";
 
-export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
+export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (_request, reply, done) => {
     withBaselineHeaders(reply);
     done();
