@@ -18,11 +18,9 @@ import { adminRoutes } from '#admin/routes.ts';
 import { installAreas, type Area } from './area.ts';
 import { AREAS } from './areas.ts';
 import { startEnv } from './env.ts';
+import { API_VERSION, SERVICE_VERSION } from './version.ts';
 import type { Env } from '#platform/context.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
-
-export const API_VERSION = 'v1';
-export const SERVICE_VERSION = '0.1.0';
 
 /**
  * The reference UI's policy instead of the API's (which allows nothing): swagger-ui's own, with

@@ -30,6 +30,8 @@ declare module 'fastify' {
     permissions?: Permission[];
     /** No key needed (health). */
     public?: boolean;
+    /** Also take the key from `Authorization: Bearer <key>` (what MCP clients send). */
+    bearerKey?: boolean;
   }
 }
 
@@ -64,9 +66,13 @@ function dropFirmId(request: FastifyRequest): void {
   }
 }
 
-function headerKey(request: FastifyRequest): string | undefined {
+/** The caller's key: X-API-Key, or on routes that allow it an `Authorization: Bearer` token. */
+export function keyOf(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'];
-  return (Array.isArray(header) ? header[0] : header)?.trim() || undefined;
+  const key = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (key || !request.routeOptions.config.bearerKey) return key || undefined;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return bearer?.[1];
 }
 
 /**
@@ -78,7 +84,7 @@ export async function identifyKey(
   request: FastifyRequest,
   cacheTtlMs = 0,
 ): Promise<KeyRow & { hash: string }> {
-  const key = headerKey(request);
+  const key = keyOf(request);
   if (!key) throw unauthorized('Missing API key', { message: 'Provide API key in X-API-Key header' });
   const prefix = keyPrefix(key);
   if (!prefix) throw INVALID_KEY();

@@ -1,6 +1,7 @@
 // What the OpenAPI document says of every /v1 operation beyond its own schemas: a stable
 // snake_case `operationId` (verb_noun, the name the MCP server gives its tool) and the error
-// answers it can give, each with the one error body schema. Applied by an onRoute hook (app.ts),
+// answers it can give, each with the one error body schema, and the key permissions it needs
+// (`x-permissions`). Applied by an onRoute hook (app.ts),
 // so a new route is described without anyone listing it.
 import { Type } from '@sinclair/typebox';
 import type { RouteOptions } from 'fastify';
@@ -96,6 +97,7 @@ type Schema = NonNullable<RouteOptions['schema']> & {
   operationId?: string;
   hide?: boolean;
   response?: Record<string | number, unknown>;
+  'x-permissions'?: readonly string[];
 };
 
 /** Adds the operationId and the error answers to a /v1 route's schema (the route's own win). */
@@ -105,7 +107,11 @@ export function describeOperation(route: RouteOptions): void {
   const method = ([] as string[]).concat(route.method)[0]!;
   if (method === 'HEAD') return;
   schema.operationId ??= operationIdOf(method, route.url);
-  const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
+  const config = route.config as { public?: boolean; permissions?: string[] } | undefined;
+  const isPublic = config?.public === true;
+  // The key permissions the route checks, as an extension: search_operations (MCP) reports them and
+  // hides what a key cannot run.
+  if (!isPublic) schema['x-permissions'] = config?.permissions ?? [];
   const statuses: number[] = [];
   if (schema.body || schema.querystring) statuses.push(400);
   if (!isPublic) statuses.push(401, 402, 403);
