@@ -3,21 +3,42 @@
 // answers each can give with the one error body schema.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '#platform/errors.ts';
 import { operationIdOf } from '#platform/openapi.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
+let doc: any;
 let operations: { method: string; path: string; op: any }[];
 beforeAll(async () => {
   t = await startApp();
-  const doc = (await t.anon.get('/v1/openapi.json')).body;
+  doc = (await t.anon.get('/v1/openapi.json')).body;
   operations = Object.entries<any>(doc.paths).flatMap(([p, ops]) =>
     Object.entries<any>(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, op })),
   );
 });
 afterAll(() => t.close());
+
+describe('the document', () => {
+  it('validates as OpenAPI 3.1 in an independent validator', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // The validator is not a formality: an operation with a malformed parameter is refused.
+    const broken = structuredClone(doc);
+    broken.paths['/v1/jobs'].get.parameters.push({ name: 'x', in: 'nowhere' });
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('names the X-API-Key scheme and requires it by default', () => {
+    expect(doc.components.securitySchemes).toEqual({ apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } });
+    expect(doc.security).toEqual([{ apiKey: [] }]);
+  });
+});
 
 describe('operationId', () => {
   it('is verb_noun, snake_case and unique on every operation', () => {

@@ -4,8 +4,8 @@
 import type { Operation } from './operations.ts';
 
 const ALSO: Record<string, string[]> = {
-  customer: ['client', 'account'],
-  company: ['client', 'account'],
+  customer: ['client account'],
+  company: ['client account'],
   site: ['location'],
   property: ['location'],
   address: ['location'],
@@ -17,9 +17,9 @@ const ALSO: Record<string, string[]> = {
   feed: ['event'],
   quote: ['estimate'],
   bid: ['estimate'],
-  pipeline: ['stage', 'move'],
+  pipeline: ['job stage', 'move'],
   subscription: ['webhook'],
-  price: ['recalculate', 'price'],
+  price: ['recalculate'],
   send: ['issue'],
 };
 
@@ -49,16 +49,24 @@ export function indexOf(operations: readonly Operation[]): Indexed[] {
   }));
 }
 
-function scoreOf(entry: Indexed, query: string[][]): number {
+/** How well one word matches: fully in the name, less in the toolset, least in the text. */
+function wordScore(entry: Indexed, word: string): number {
+  if (entry.name.has(word)) return 3;
+  if (entry.toolset.has(word)) return 2;
+  return entry.text.has(word) ? 1 : 0;
+}
+
+/**
+ * Each query word scores its best reading: itself, or (a little less) a phrase of the routes'
+ * words it stands for, whose words must all match for full credit ("customer" is "client account").
+ */
+function scoreOf(entry: Indexed, query: string[][][]): number {
   let score = 0;
-  for (const alternatives of query) {
+  for (const readings of query) {
     let best = 0;
-    for (const [i, word] of alternatives.entries()) {
-      // The word itself counts fully; a word it stands for counts a little less.
-      const weight = i === 0 ? 1 : 0.8;
-      if (entry.name.has(word)) best = Math.max(best, 3 * weight);
-      else if (entry.toolset.has(word)) best = Math.max(best, 2 * weight);
-      else if (entry.text.has(word)) best = Math.max(best, 1 * weight);
+    for (const [i, phrase] of readings.entries()) {
+      const matched = phrase.reduce((sum, word) => sum + wordScore(entry, word), 0) / phrase.length;
+      best = Math.max(best, i === 0 ? matched : 0.8 * matched);
     }
     score += best;
   }
@@ -67,7 +75,7 @@ function scoreOf(entry: Indexed, query: string[][]): number {
 
 /** The best matches for `query`, best first (ties by name); none when no word matches. */
 export function searchOperations(index: readonly Indexed[], query: string, limit: number): Operation[] {
-  const words = wordsOf(query).map((word) => [word, ...(ALSO[word] ?? [])]);
+  const words = wordsOf(query).map((word) => [[word], ...(ALSO[word] ?? []).map((phrase) => phrase.split(' '))]);
   if (!words.length) return [];
   return index
     .map((entry) => ({ op: entry.op, score: scoreOf(entry, words) }))
