@@ -27,6 +27,7 @@ export async function serve(config: Config): Promise<void> {
   const lines = [
     '',
     `Groundwork is serving the API at ${base}/v1 (docs: ${base}/v1/docs)`,
+    `MCP server for AI assistants: ${base}/v1/mcp (send the key as Authorization: Bearer <key>)`,
     `Database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
   ];
   if (demo) {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mcpClient } from '#test/helpers/mcp.ts';
 import { REPO_ROOT } from '#test/helpers/paths.ts';
 
 const root = REPO_ROOT;
@@ -89,6 +90,12 @@ describe('groundwork serve', () => {
         expect.objectContaining({ status: 'estimate', current_version: 1, priced: true }),
       ]);
       expect(estimates.data[0].totals.price).toBeGreaterThan(10_000);
+      // The printed MCP URL serves the demo workspace to an assistant with the printed key.
+      expect(first.output).toContain(`http://localhost:${port}/v1/mcp`);
+      const assistant = await mcpClient(`http://127.0.0.1:${port}`, key!, { bearer: true });
+      const listed = (await assistant.callTool({ name: 'list_jobs', arguments: { limit: 1 } })) as any;
+      expect(listed.structuredContent.pagination.total).toBe(jobs.pagination.total);
+      await assistant.close();
       expect(fs.existsSync(db)).toBe(true);
     } finally {
       await first.stop();

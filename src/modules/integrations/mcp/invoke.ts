@@ -3,7 +3,7 @@
 // the REST API's, and turns the answer into an MCP tool result.
 import type { FastifyInstance } from 'fastify';
 import type { ApiError } from '#platform/errors.ts';
-import type { Operation } from './operations.ts';
+import { ADDRESSING, type Operation } from './operations.ts';
 
 /** Who is calling: their key, the workspace a partner key names, and their address. */
 export interface Caller {
@@ -107,15 +107,18 @@ export function requestFor(
     path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
   }
   const query: [string, unknown][] = [];
-  const body: Args = {};
+  const body: [string, unknown][] = [];
   for (const [name, value] of Object.entries(args)) {
-    if (op.pathParams.includes(name)) continue;
+    // The workspace is the session's (the MCP URL's firm_id), never an argument's.
+    if (op.pathParams.includes(name) || ADDRESSING.has(name)) continue;
     if (op.queryParams.includes(name)) query.push([name, value]);
-    else if (op.bodyFields) body[name] = value;
+    else if (op.bodyFields) body.push([name, value]);
     else query.push([name, value]);
   }
   if (firmId !== undefined) query.push(['firm_id', firmId]);
-  return { url: path + queryString(query), ...(op.bodyFields ? { body } : {}) };
+  // fromEntries defines each field as the body's own, `__proto__` included, so the route's JSON
+  // parser refuses that one exactly as it would over REST.
+  return { url: path + queryString(query), ...(op.bodyFields ? { body: Object.fromEntries(body) } : {}) };
 }
 
 /** The answer's JSON (every /v1 answer is JSON or empty; anything else is kept as text). */

@@ -50,7 +50,7 @@ export type OpenApiDocument = { paths: Record<string, Record<string, OpenApiOper
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 
 /** `firm_id` addresses the workspace: it comes from the MCP URL, never from a tool's arguments. */
-const ADDRESSING = new Set(['firm_id']);
+export const ADDRESSING: ReadonlySet<string> = new Set(['firm_id']);
 
 export const toolsetOf = (tag: string) => tag.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 
