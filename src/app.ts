@@ -13,7 +13,7 @@ import { frameworkErrorHandler, installErrorHandler, MAX_PATH_SEGMENT } from '#p
 import { installSecurityHeaders } from '#platform/security-headers.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import { installJsonParser } from '#platform/json-body.ts';
-import { describeOperation } from '#platform/openapi.ts';
+import { componentName, describeOperation, ErrorSchema } from '#platform/openapi.ts';
 import { adminRoutes } from '#admin/routes.ts';
 import { installAreas, type Area } from './area.ts';
 import { AREAS } from './areas.ts';
@@ -83,7 +83,9 @@ export async function buildApp(
   installSecurityHeaders(app);
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: 'Resource not found' }));
 
+  app.addSchema(ErrorSchema);
   await app.register(swagger, {
+    refResolver: { buildLocalReference: componentName },
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Groundwork API', version: SERVICE_VERSION, description: 'Contractor-workspace service API, v1.' },

@@ -7,7 +7,11 @@ import { Type } from '@sinclair/typebox';
 import type { RouteOptions } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
 
-/** Every error body: `error`, usually `message` and a catalogued `code`, plus the case's fields. */
+/**
+ * Every error body: `error`, usually `message` and a catalogued `code`, plus the case's fields.
+ * Registered once as a shared schema (`Error`, the document's components/schemas/Error) that every
+ * operation's error answers refer to, rather than repeating the code enum a thousand times.
+ */
 export const ErrorSchema = Type.Object(
   {
     error: Type.String(),
@@ -15,8 +19,14 @@ export const ErrorSchema = Type.Object(
     // One enum rather than a union of literals: a short, readable schema in the document.
     code: Type.Optional(Type.Unsafe<ErrorCode>({ type: 'string', enum: [...ERROR_CODES] })),
   },
-  { additionalProperties: true, description: 'An error (document 1, Errors)' },
+  { $id: 'Error', additionalProperties: true, description: 'An error (document 1, Errors)' },
 );
+
+const ErrorRef = Type.Ref(ErrorSchema);
+
+/** Shared schemas appear in the document under their own $id, not as def-0, def-1 … */
+export const componentName = (json: { $id?: unknown }, _base: unknown, _fragment: unknown, i: number) =>
+  typeof json.$id === 'string' ? json.$id : `def-${i}`;
 
 /** Path segments that name one thing, not a collection: never singularised, read with get_. */
 const SINGLETONS = new Set(['details', 'location', 'activity', 'award', 'merge-preview', 'operations-assignment']);
@@ -120,7 +130,7 @@ export function describeOperation(route: RouteOptions): void {
   if (method === 'POST' || method === 'PATCH' || method === 'PUT') statuses.push(422);
   if (!isPublic) statuses.push(429);
   const response = { ...(schema.response ?? {}) };
-  for (const status of statuses) response[status] ??= ErrorSchema;
+  for (const status of statuses) response[status] ??= ErrorRef;
   schema.response = response;
   route.schema = schema;
 }

@@ -87,7 +87,12 @@ describe('each operation', () => {
       if (p !== '/v1/health') expect(errors.length, `${method} ${p}`).toBeGreaterThan(0);
       if (p.includes('{')) expect(op.responses['404'], `${method} ${p}`).toBeDefined();
       for (const [, response] of errors) {
-        const schema = response.content['application/json'].schema;
+        let schema = response.content['application/json'].schema;
+        // The shared error schema is referred to, not repeated.
+        if (schema.$ref) {
+          expect(schema.$ref).toBe('#/components/schemas/Error');
+          schema = doc.components.schemas.Error;
+        }
         expect(schema.required).toContain('error');
         expect(schema.properties.code.enum).toEqual([...ERROR_CODES]);
       }

@@ -11,7 +11,9 @@ export interface Catalogue {
   operations: readonly Operation[];
   byName: ReadonlyMap<string, Operation>;
   index: ReturnType<typeof indexOf>;
-  /** Toolset names a session can ask for: default, all and each spec area. */
+  /** The spec areas (toolsets) the operations belong to. */
+  areas: readonly string[];
+  /** Toolset names a session can ask for: default, all and each area. */
   toolsets: readonly string[];
 }
 
@@ -22,6 +24,7 @@ export function catalogueOf(doc: OpenApiDocument): Catalogue {
     operations,
     byName: new Map(operations.map((op) => [op.name, op])),
     index: indexOf(operations),
+    areas,
     toolsets: [DEFAULT_TOOLSET, ALL_TOOLSETS, ...areas],
   };
 }

@@ -32,7 +32,7 @@ function metaTools(session: Session) {
         type: 'object' as const,
         properties: {
           query: { type: 'string', minLength: 1, maxLength: 200, description: 'Words describing what you want to do' },
-          toolset: { type: 'string', enum: session.catalogue.toolsets.slice(2), description: 'Only this spec area' },
+          toolset: { type: 'string', enum: [...session.catalogue.areas], description: 'Only this spec area' },
           limit: { type: 'integer', minimum: 1, maximum: 25, default: 10 },
         },
         required: ['query'],
