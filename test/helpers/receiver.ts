@@ -4,17 +4,26 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
+  method: string;
+  url: string;
   headers: http.IncomingHttpHeaders;
+  /** The body's exact bytes, and the same as UTF-8 text. */
+  bytes: Buffer;
   raw: string;
   body: any;
   at: number;
 }
 
+export type Answer = number | { status: number; headers?: Record<string, string> } | 'hang';
+
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Decides each reply: a status code, or 'hang' to never answer. Default 200. */
-  respond: (req: Received) => number | 'hang' | Promise<number | 'hang'>;
+  /**
+   * Decides each reply: a status code, one with headers (Retry-After for a client's retries), or
+   * 'hang' to never answer. Default 200.
+   */
+  respond: (req: Received) => Answer | Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -34,18 +43,28 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString('utf8');
       let body: unknown = null;
       try {
         body = JSON.parse(raw);
       } catch {
         /* kept raw */
       }
-      const entry = { headers: req.headers, raw, body, at: Date.now() };
+      const entry = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        bytes,
+        raw,
+        body,
+        at: Date.now(),
+      };
       receiver.received.push(entry);
       const answer = await receiver.respond(entry);
       if (answer === 'hang') return;
-      res.writeHead(answer, { 'content-type': 'text/plain' });
+      const { status, headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
+      res.writeHead(status, { 'content-type': 'text/plain', ...headers });
       res.end('ok');
     });
   });
