@@ -8,13 +8,11 @@
 // The servers (bare route and the real app) run on this process's main thread; autocannon runs
 // in a worker thread so the load generator does not share the servers' event loop. Results are
 // printed as markdown and written to bench/results/latest.md. See docs/performance.md.
-import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '#src/app.ts';
@@ -23,6 +21,7 @@ import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
 import { openBenchDatabase } from './database.ts';
 import { insertJobs } from './seed.ts';
+import { fmt, type LoadSpec, listen, loadNow, type LoadResult, ms, revision, startLoadWorker } from './load.ts';
 import { createWorkspace } from '#admin/workspaces.ts';
 import { createApiKey } from '#admin/keys.ts';
 import { actingAs } from '#platform/auth.ts';
@@ -41,95 +40,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const databaseUrl =
   process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 const engine = databaseUrl ? 'postgres' : 'sqlite';
-
-// ---- load generator (autocannon in a worker thread) ----------------------------------------
-
-interface LoadSpec {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  duration: number;
-  /** POST only: each request sends a job with a unique name starting with this prefix. */
-  namePrefix?: string;
-}
-
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  mean: number;
-  total: number;
-  non2xx: number;
-  errors: number;
-}
-
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const autocannon = require('node:module').createRequire(workerData.base)('autocannon');
-parentPort.on('message', async ({ id, spec }) => {
-  const u = new URL(spec.url);
-  let n = 0;
-  const request = { method: spec.method, path: u.pathname + u.search, headers: spec.headers };
-  if (spec.namePrefix) {
-    request.setupRequest = (req) => {
-      n++;
-      req.body = JSON.stringify({
-        name: spec.namePrefix + ' ' + n, allow_duplicate_name: false, contact_email: 'bench' + n + '@example.com',
-        job_type: 'Sealcoating', estimated_value: 1250.5, source: 'bench',
-      });
-      return req;
-    };
-  }
-  try {
-    const opts = { url: u.origin, connections: workerData.connections, duration: spec.duration };
-    // autocannon's own latency histogram has 1 ms resolution; keep every 2xx response time
-    // (milliseconds, sub-millisecond precision) and take exact percentiles instead.
-    const times = [];
-    const instance = autocannon({ ...opts, requests: [request] });
-    instance.on('response', (_client, status, _bytes, ms) => { if (status >= 200 && status < 300) times.push(ms); });
-    const raw = await instance;
-    times.sort((a, b) => a - b);
-    const at = (q) => times.length === 0 ? 0 : times[Math.min(times.length - 1, Math.floor(q * times.length))];
-    const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
-    parentPort.postMessage({ id, result: {
-      rps: times.length / raw.duration, p50: at(0.5), p90: at(0.9), p99: at(0.99), mean,
-      total: raw.totalCompletedRequests, non2xx: raw.non2xx, errors: raw.errors,
-    } });
-  } catch (err) {
-    parentPort.postMessage({ id, error: String(err && err.stack || err) });
-  }
-});
-`;
-
-function startLoadWorker() {
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { base: path.join(here, 'jobs.ts'), connections: CONNECTIONS },
-    execArgv: [],
-  });
-  let next = 0;
-  const pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
-  worker.on('message', (m: { id: number; result?: LoadResult; error?: string }) => {
-    const p = pending.get(m.id);
-    pending.delete(m.id);
-    if (m.error) p?.reject(new Error(m.error));
-    else p?.resolve(m.result!);
-  });
-  worker.on('error', (err: Error) => {
-    for (const p of pending.values()) p.reject(err);
-  });
-  return {
-    run(spec: LoadSpec): Promise<LoadResult> {
-      const id = next++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker.postMessage({ id, spec });
-      });
-    },
-    stop: () => worker.terminate(),
-  };
-}
 
 // ---- databases -----------------------------------------------------------------------------
 
@@ -159,22 +69,6 @@ interface Row {
   r: LoadResult;
 }
 
-async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no address');
-  return `http://127.0.0.1:${addr.port}`;
-}
-
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const ms = (n: number) => fmt(n, 2);
-const loadNow = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
 async function main(): Promise<void> {
   const started = Date.now();
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
@@ -185,7 +79,7 @@ async function main(): Promise<void> {
       void drop().finally(() => process.exit(130));
     });
   }
-  const load = startLoadWorker();
+  const load = startLoadWorker(CONNECTIONS);
   const apps: FastifyInstance[] = [];
   const rows: Row[] = [];
   const queries: { what: string; jobs: number; us: number }[] = [];
@@ -352,20 +246,6 @@ async function main(): Promise<void> {
     for (const a of apps) await a.close();
     await load.stop();
     await drop();
-  }
-}
-
-function revision(): string {
-  try {
-    const head = execSync('git rev-parse --short HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-    const dirty = execSync('git status --porcelain -- src', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-    return `commit ${head}${dirty ? ' with uncommitted changes in src/' : ''}`;
-  } catch {
-    return 'unknown (not a git checkout)';
   }
 }
 
