@@ -83,8 +83,16 @@ export function descriptionOf(op: Operation): string {
   return FIRST_CLASS[op.name] ?? [op.summary, op.description].filter(Boolean).join('. ');
 }
 
-/** The protocol's Tool for an operation. */
+const tools = new WeakMap<Operation, ReturnType<typeof makeTool>>();
+
+/** The protocol's Tool for an operation (made once: the catalogue never changes). */
 export function toolOf(op: Operation) {
+  let tool = tools.get(op);
+  if (!tool) tools.set(op, (tool = makeTool(op)));
+  return tool;
+}
+
+function makeTool(op: Operation) {
   return {
     name: op.name,
     title: op.summary,

@@ -73,8 +73,8 @@ function headlineOf(op: Operation, status: number, body: unknown): string {
   return `HTTP ${status}`;
 }
 
-/** A 2xx result: the REST body as structuredContent, a headline and the JSON as text. */
-function successResult(op: Operation, status: number, body: unknown): ToolResult {
+/** A 2xx result: the REST body as structuredContent, a headline and the JSON (`json`, as sent) as text. */
+function successResult(op: Operation, status: number, body: unknown, json: string): ToolResult {
   // structuredContent is an object by the protocol; every JSON answer of the API is one, and a
   // 204 has none.
   const structured =
@@ -85,7 +85,7 @@ function successResult(op: Operation, status: number, body: unknown): ToolResult
   return {
     structuredContent: structured,
     // MCP asks tools that return structured content to repeat it as text for older clients.
-    content: [{ type: 'text', text: status === 204 ? headline : `${headline}\n${JSON.stringify(body)}` }],
+    content: [{ type: 'text', text: status === 204 ? headline : `${headline}\n${json}` }],
   };
 }
 
@@ -154,5 +154,5 @@ export async function invoke(app: FastifyInstance, op: Operation, args: Args, ca
   });
   const body = bodyOf(response.body);
   if (response.statusCode >= 400) return errorResult(response.statusCode, (body ?? {}) as Record<string, unknown>);
-  return successResult(op, response.statusCode, body);
+  return successResult(op, response.statusCode, body, response.body);
 }

@@ -71,16 +71,15 @@ export function mcpRoutes(app: ApiApp): void {
         enableJsonResponse: true,
       });
       await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
-        reply.code(response.status);
-        response.headers.forEach((value, name) => {
-          reply.header(name, value);
-        });
-        return reply.send(await response.text());
-      } finally {
-        await server.close();
-      }
+      // Not closed afterwards: with JSON answers the transport has released everything once it
+      // answers, and this server never sends requests of its own, so nothing is pending. Closing
+      // would only build a ConnectionClosed error per request (a tenth of a tool call's time).
+      const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
+      reply.code(response.status);
+      response.headers.forEach((value, name) => {
+        reply.header(name, value);
+      });
+      return reply.send(await response.text());
     },
   );
 
