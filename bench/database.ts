@@ -65,3 +65,12 @@ export async function openBenchDatabase(o: {
     },
   };
 }
+
+/** An interrupted run (Ctrl-C, SIGTERM) still drops its PostgreSQL schema or SQLite directory. */
+export function dropOnInterrupt(drop: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void drop().finally(() => process.exit(130));
+    });
+  }
+}

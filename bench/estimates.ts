@@ -23,17 +23,15 @@ import { buildApp } from '#src/app.ts';
 import { buildDeps } from '#platform/deps.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import { priceEstimate } from '#engines/pricing/index.ts';
-import { createWorkspace } from '#admin/workspaces.ts';
-import { createApiKey } from '#admin/keys.ts';
 import { engineInput, linesInBid, storedCalculation } from '#estimating/estimates/calculation.ts';
 import { findEstimate, loadTree, type EstimateTree } from '#estimating/estimates/repo.ts';
 import { estimateObject } from '#estimating/estimates/serialize.ts';
 import { getEstimate, recalculate } from '#estimating/estimates/service.ts';
 import { actingAs } from '#platform/auth.ts';
 import { noGeocoder } from '#platform/geocoding.ts';
-import { PERMISSIONS } from '#platform/permissions.ts';
 import { settingsOf } from '#platform/workspace.ts';
-import { openBenchDatabase } from './database.ts';
+import { dropOnInterrupt, openBenchDatabase } from './database.ts';
+import { benchWorkspace } from './workspace.ts';
 
 const QUICK = process.argv.includes('--quick');
 const LINES = QUICK ? 100 : 500;
@@ -58,22 +56,10 @@ const ratio = (a: number, b: number) => (a / b).toFixed(a / b >= 10 ? 0 : a / b 
 
 async function main(): Promise<void> {
   const { database, describe, drop } = await openBenchDatabase({ url: databaseUrl, label: 'estimates' });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void drop().finally(() => process.exit(130));
-    });
-  }
+  dropOnInterrupt(drop);
   try {
     log(`engine: ${describe}`);
-    const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-      name: 'Bench Paving',
-      owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
-    });
-    const { key } = await createApiKey(database, firmId, {
-      user_id: ownerId,
-      name: 'bench',
-      permissions: [...PERMISSIONS],
-    });
+    const { firmId, ownerId, key } = await benchWorkspace(database);
     const app = await buildApp(database, {
       adminToken: null,
       rateLimit: { max: 1e9, windowMs: 1000 },

@@ -25,9 +25,8 @@ import { buildApp } from '#src/app.ts';
 import { buildDeps } from '#platform/deps.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
-import { openBenchDatabase } from './database.ts';
-import { createWorkspace } from '#admin/workspaces.ts';
-import { createApiKey } from '#admin/keys.ts';
+import { dropOnInterrupt, openBenchDatabase } from './database.ts';
+import { benchWorkspace } from './workspace.ts';
 import { jobsDataset } from '#crm/jobs/export.ts';
 import { datasetLines } from '#integrations/exports/stream.ts';
 import { requestExport } from '#integrations/exports/file-exports.ts';
@@ -183,26 +182,14 @@ async function main(): Promise<void> {
   const started = Date.now();
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
   const { database, describe, dataDir, drop } = await openExportBench();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void drop().finally(() => process.exit(130));
-    });
-  }
+  dropOnInterrupt(drop);
   const client = new Worker(CLIENT_SOURCE, { eval: true });
   const phases: Phase[] = [];
   try {
     log(
       `engine: ${describe}${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for settled idle figures)'}`,
     );
-    const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-      name: 'Bench Paving',
-      owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
-    });
-    const { key } = await createApiKey(database, firmId, {
-      user_id: ownerId,
-      name: 'bench',
-      permissions: ['read_jobs'],
-    });
+    const { firmId, ownerId, key } = await benchWorkspace(database, ['read_jobs']);
     const ctx = { database, deps: buildDeps(), auth: await actingAs(database.db, firmId, ownerId, ['read_jobs']) };
     const user = ctx.auth.user;
     const app = await buildApp(database, {

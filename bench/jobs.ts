@@ -19,13 +19,11 @@ import { buildApp } from '#src/app.ts';
 import { buildDeps } from '#platform/deps.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
-import { openBenchDatabase } from './database.ts';
+import { dropOnInterrupt, openBenchDatabase } from './database.ts';
+import { benchWorkspace } from './workspace.ts';
 import { insertJobs } from './seed.ts';
 import { fmt, type LoadSpec, listen, loadNow, type LoadResult, ms, revision, startLoadWorker } from './load.ts';
-import { createWorkspace } from '#admin/workspaces.ts';
-import { createApiKey } from '#admin/keys.ts';
 import { actingAs } from '#platform/auth.ts';
-import { PERMISSIONS } from '#platform/permissions.ts';
 import { getJob, listJobs } from '#crm/jobs/service.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -73,12 +71,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
   const { database, describe, drop } = await openBenchDatabase({ url: databaseUrl, label: 'jobs' });
-  // An interrupted run still drops its PostgreSQL schema or SQLite directory.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void drop().finally(() => process.exit(130));
-    });
-  }
+  dropOnInterrupt(drop);
   const load = startLoadWorker(CONNECTIONS);
   const apps: FastifyInstance[] = [];
   const rows: Row[] = [];
@@ -86,15 +79,7 @@ async function main(): Promise<void> {
   const loadSamples: string[] = [`start: ${loadNow()}`];
   try {
     log(`engine: ${describe}`);
-    const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-      name: 'Bench Paving',
-      owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
-    });
-    const { key } = await createApiKey(database, firmId, {
-      user_id: ownerId,
-      name: 'bench',
-      permissions: [...PERMISSIONS],
-    });
+    const { firmId, ownerId, key } = await benchWorkspace(database);
     const headers = { 'x-api-key': key };
 
     // The app as `serve` builds it (the key memo at its default), and the same app with the memo

@@ -21,14 +21,12 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
-import { createWorkspace } from '#admin/workspaces.ts';
-import { createApiKey } from '#admin/keys.ts';
 import { actingAs } from '#platform/auth.ts';
-import { PERMISSIONS } from '#platform/permissions.ts';
 import { catalogueOf, toolsetsOf } from '#integrations/mcp/catalogue.ts';
 import type { OpenApiDocument } from '#integrations/mcp/operations.ts';
 import { mcpServerFor } from '#integrations/mcp/server.ts';
-import { openBenchDatabase } from './database.ts';
+import { dropOnInterrupt, openBenchDatabase } from './database.ts';
+import { benchWorkspace } from './workspace.ts';
 import { insertJobs } from './seed.ts';
 import { fmt, listen, type LoadResult, type LoadSpec, loadNow, ms, revision, startLoadWorker } from './load.ts';
 
@@ -106,11 +104,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
   const { database, describe, drop } = await openBenchDatabase({ url: databaseUrl, label: 'mcp' });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void drop().finally(() => process.exit(130));
-    });
-  }
+  dropOnInterrupt(drop);
   const load = startLoadWorker(CONNECTIONS);
   const apps: FastifyInstance[] = [];
   const rows: Row[] = [];
@@ -119,15 +113,7 @@ async function main(): Promise<void> {
   const loadSamples: string[] = [`start: ${loadNow()}`];
   try {
     log(`engine: ${describe}`);
-    const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-      name: 'Bench Paving',
-      owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
-    });
-    const { key } = await createApiKey(database, firmId, {
-      user_id: ownerId,
-      name: 'bench',
-      permissions: [...PERMISSIONS],
-    });
+    const { firmId, ownerId, key } = await benchWorkspace(database);
     await insertJobs(database, firmId, ownerId, JOBS, { namePrefix: 'Bench job', customFields: '{}' });
     const readId = (
       await database.db

@@ -25,11 +25,9 @@ import {
   LOCATION_SEARCH_FIELDS,
   pgSearchText,
 } from '#db/migrations/004_search.ts';
-import { createWorkspace } from '#admin/workspaces.ts';
-import { createApiKey } from '#admin/keys.ts';
 import { CANDIDATES, ftsPhrase, likeContains, parseSearchQuery } from '#crm/search/query.ts';
-import { PERMISSIONS } from '#platform/permissions.ts';
 import { openBenchDatabase } from './database.ts';
+import { benchWorkspace } from './workspace.ts';
 import { insertJobs } from './seed.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -217,15 +215,7 @@ async function main(): Promise<void> {
   const { database, describe, drop } = await openBenchDatabase({ url: databaseUrl, label: 'search' });
   try {
     log(`engine: ${describe}`);
-    const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-      name: 'Bench Paving',
-      owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
-    });
-    const { key } = await createApiKey(database, firmId, {
-      user_id: ownerId,
-      name: 'bench',
-      permissions: [...PERMISSIONS],
-    });
+    const { firmId, ownerId, key } = await benchWorkspace(database);
     const seedTimes = await seed(database, firmId, ownerId);
     const app = await buildApp(database, {
       adminToken: null,

@@ -23,11 +23,9 @@ import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
 import { openBenchDatabase } from './database.ts';
+import { benchWorkspace } from './workspace.ts';
 import { WebhookWorker } from '#events/delivery-worker.ts';
 import { recordEvent } from '#events/record.ts';
-import { createWorkspace } from '#admin/workspaces.ts';
-import { createApiKey } from '#admin/keys.ts';
-import { PERMISSIONS } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
 import { systemClock } from '#platform/clock.ts';
 import { startRunner } from '#worker/runner.ts';
@@ -116,15 +114,7 @@ async function openEngine(url?: string): Promise<Engine> {
 // ---- setup: a workspace, a job, subscriptions, queued deliveries ----------------------------
 
 async function setUp(database: Database) {
-  const { firm_id: firmId, owner_user_id: ownerId } = await createWorkspace(database, {
-    name: 'Bench Paving',
-    owner: { name: 'Bench Owner', email: 'owner@bench.example.com' },
-  });
-  const { key } = await createApiKey(database, firmId, {
-    user_id: ownerId,
-    name: 'bench',
-    permissions: [...PERMISSIONS],
-  });
+  const { firmId, ownerId, key } = await benchWorkspace(database);
   const app = await buildApp(database, { adminToken: null, rateLimit: { max: 1e9, windowMs: 1000 }, logLevel: false });
   const res = await app.inject({
     method: 'POST',
