@@ -4,7 +4,8 @@
 import type { Area } from './area.ts';
 import { crmArea } from '#crm/area.ts';
 import { estimatingArea } from '#estimating/area.ts';
+import { fieldArea } from '#field/area.ts';
 import { integrationsArea } from '#integrations/area.ts';
 import { workspaceArea } from '#workspace/area.ts';
 
-export const AREAS: readonly Area[] = [workspaceArea, crmArea, estimatingArea, integrationsArea];
+export const AREAS: readonly Area[] = [workspaceArea, crmArea, estimatingArea, fieldArea, integrationsArea];

@@ -9,6 +9,7 @@ import * as search from '#db/migrations/004_search.ts';
 import * as catalog from '#db/migrations/005_catalog.ts';
 import * as estimates from '#db/migrations/006_estimates.ts';
 import * as exportLinkReuse from '#db/migrations/007_export_link_reuse.ts';
+import * as photoTags from '#db/migrations/008_photo_tags.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -19,6 +20,7 @@ const steps: Record<string, Step> = {
   '005_catalog': catalog,
   '006_estimates': estimates,
   '007_export_link_reuse': exportLinkReuse,
+  '008_photo_tags': photoTags,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

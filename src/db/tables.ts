@@ -3,6 +3,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { CrmTables } from './tables/crm.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
+import type { FieldTables, PhotoTagTable } from './tables/field.ts';
 import type { IntegrationsTables } from './tables/integrations.ts';
 import type { PlatformTables } from './tables/platform.ts';
 import type {
@@ -40,11 +41,12 @@ import type { ApiKeyTable, EventTable, FirmTable, UserTable } from './tables/pla
 
 export type * from './tables/crm.ts';
 export type * from './tables/estimating.ts';
+export type * from './tables/field.ts';
 export type * from './tables/integrations.ts';
 export type * from './tables/platform.ts';
 export type { Flag } from './tables/shared.ts';
 
-export interface DB extends PlatformTables, CrmTables, EstimatingTables, IntegrationsTables {}
+export interface DB extends PlatformTables, CrmTables, EstimatingTables, FieldTables, IntegrationsTables {}
 
 export type Firm = Selectable<FirmTable>;
 export type User = Selectable<UserTable>;
@@ -82,3 +84,4 @@ export type EstimateLine = Selectable<EstimateLineTable>;
 export type EstimateCostLine = Selectable<EstimateCostLineTable>;
 export type EstimateSnapshot = Selectable<EstimateSnapshotTable>;
 export type EstimateRevision = Selectable<EstimateRevisionTable>;
+export type PhotoTag = Selectable<PhotoTagTable>;

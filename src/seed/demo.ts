@@ -21,6 +21,7 @@ import { createAccountTask } from '#crm/account-tasks/service.ts';
 import { createEstimate } from '#estimating/estimates/service.ts';
 import { addLine } from '#estimating/estimates/lines.ts';
 import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
+import { createPhotoTag } from '#field/photo-tags/service.ts';
 
 export interface DemoWorkspace {
   firmId: number;
@@ -278,8 +279,17 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     due_date: now().slice(0, 10),
     repeat: 'yearly',
   });
+  // The labels the crew puts on site photos (and pins), with what each marks.
+  for (const tag of DEMO_PHOTO_TAGS) await createPhotoTag(ctx, tag);
   return { firmId: firm_id, name, key };
 }
+
+const DEMO_PHOTO_TAGS = [
+  { name: 'Alligator cracking', color: '#b45309', description: 'Interconnected cracks: base failure, mill and patch' },
+  { name: 'Pothole', color: '#b91c1c', description: 'Open hole deeper than 1 in' },
+  { name: 'Drainage', color: '#1d4ed8', description: 'Standing water, clogged inlets, birdbaths' },
+  { name: 'Striping', color: '#ca8a04', description: 'Faded or missing lines, stalls and arrows' },
+];
 
 /** An issued estimate from the starter catalog: mill and overlay the lot, crack seal and stripe. */
 async function demoEstimate(ctx: Parameters<typeof createEstimate>[0], jobId: number): Promise<void> {

@@ -24,7 +24,7 @@ describe('the area list', () => {
   it('is seen whole by the app, the worker and the CLI', async () => {
     const [app, worker, cli] = await Promise.all([seenBy('app'), seenBy('worker'), seenBy('cli')]);
     const expected = {
-      areas: ['workspace', 'crm', 'estimating', 'integrations'],
+      areas: ['workspace', 'crm', 'estimating', 'field', 'integrations'],
       mergeMovers: {
         job: ['assignees', 'tags', 'people', 'notes, activities, follow-ups and activity log', 'estimates'],
         client_account: ['jobs', 'sites', 'contacts', 'contact links', 'notes', 'activities', 'company follow-ups'],

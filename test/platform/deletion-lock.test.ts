@@ -56,6 +56,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   const priceList = (await ok(w.api.get('/v1/price-lists'))).data[0];
   const template = (await ok(w.api.get('/v1/estimate-templates'))).data[0];
   const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
+  const photoTag = (await ok(w.api.post('/v1/photo-tags', { name: 'Lock photo tag' }))).data;
   const line = (
     await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: service.id, quantity: 1000 }))
   ).line_item_id;
@@ -112,6 +113,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
       path: `/v1/estimates/${estimate.id}/line-items/${line}`,
       read: `/v1/estimates/${estimate.id}/line-items/${line}`,
     },
+    'DELETE /v1/photo-tags/{id}': { path: `/v1/photo-tags/${photoTag.id}`, read: '/v1/photo-tags' },
     // Edits that need only Write jobs: the lock does not apply.
     'DELETE /v1/jobs/{job_id}/contacts/{contact_id}': {
       path: `/v1/jobs/${job.id}/contacts/${person.id}`,

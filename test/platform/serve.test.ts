@@ -90,6 +90,10 @@ describe('groundwork serve', () => {
         expect.objectContaining({ status: 'estimate', current_version: 1, priced: true }),
       ]);
       expect(estimates.data[0].totals.price).toBeGreaterThan(10_000);
+      const photoTags = await (
+        await fetch(`http://127.0.0.1:${port}/v1/photo-tags`, { headers: { 'X-API-Key': key! } })
+      ).json();
+      expect(photoTags.data.map((tag: { name: string }) => tag.name)).toContain('Pothole');
       // The printed MCP URL serves the demo workspace to an assistant with the printed key.
       expect(first.output).toContain(`http://localhost:${port}/v1/mcp`);
       const assistant = await mcpClient(`http://127.0.0.1:${port}`, key!, { bearer: true });

@@ -5,13 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crmWalk } from '#test/crm/walk.ts';
 import { estimatingWalk } from '#test/estimating/walk.ts';
+import { fieldWalk } from '#test/field/walk.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { routesOf, v1Routes, type AreaWalk, type Ids, type RouteCase } from '#test/helpers/walk/kit.ts';
 import { integrationsWalk } from '#test/integrations/walk.ts';
 import { usersWalk } from '#test/workspace/walk.ts';
 
 /** Every area's walk. */
-const WALKS: AreaWalk[] = [usersWalk, crmWalk, integrationsWalk, estimatingWalk];
+const WALKS: AreaWalk[] = [usersWalk, crmWalk, integrationsWalk, estimatingWalk, fieldWalk];
 
 let t: TestApp;
 let published: string[];
