@@ -4,9 +4,11 @@
 // (src/modules/<area>/area.ts); src/areas.ts lists the manifests in order. Each process entry
 // point (buildApp, the worker, the CLI, the demo seed) installs that list once with
 // `installAreas`, and the shared mechanisms — job and record merges, webhook payloads, exports,
-// search, the worker — read it through `contributions()`. Nothing registers itself by being
+// search, the worker, a new workspace's starter records — read it through `contributions()`. Nothing registers itself by being
 // imported, so what a merge moves or an export holds never depends on which files some entry
 // point happened to load.
+import type { Transaction } from 'kysely';
+import type { DB } from '#db/tables.ts';
 import type { PayloadPart } from '#events/payload-parts.ts';
 import type { Env } from '#platform/context.ts';
 import type { RouteModule } from '#platform/routes.ts';
@@ -32,7 +34,12 @@ export interface Area {
   invoicedJobCounter?: InvoicedJobCounter;
   /** Background tasks the worker runs for this area. */
   workerTasks?: (env: Env, settings: WorkerSettings) => readonly BackgroundTask[];
+  /** Records every new workspace starts with, made in the transaction that creates it. */
+  workspaceStarters?: readonly WorkspaceStarter[];
 }
+
+/** Gives a new workspace an area's starter records (its catalog and owner exist already). */
+export type WorkspaceStarter = (trx: Transaction<DB>, firmId: number) => Promise<void>;
 
 /** Every area's contributions, merged in area order. */
 export interface Contributions {
@@ -44,6 +51,7 @@ export interface Contributions {
   searchTypes: ReadonlyMap<SearchTypeName, SearchType>;
   invoicedJobCounter: InvoicedJobCounter | null;
   workerTasks(env: Env, settings: WorkerSettings): BackgroundTask[];
+  workspaceStarters: readonly WorkspaceStarter[];
 }
 
 /** What the worker process tells every task (GROUNDWORK_WORKER_LEASE_MS). */
@@ -86,6 +94,7 @@ export function compileAreas(areas: readonly Area[]): Contributions {
     invoicedJobCounter: counters[0] ?? null,
     workerTasks: (env: Env, settings: WorkerSettings) =>
       areas.flatMap((a) => [...(a.workerTasks?.(env, settings) ?? [])]),
+    workspaceStarters: all((a) => a.workspaceStarters),
   });
 }
 

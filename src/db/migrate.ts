@@ -10,6 +10,7 @@ import * as catalog from '#db/migrations/005_catalog.ts';
 import * as estimates from '#db/migrations/006_estimates.ts';
 import * as exportLinkReuse from '#db/migrations/007_export_link_reuse.ts';
 import * as photoTags from '#db/migrations/008_photo_tags.ts';
+import * as assessmentServices from '#db/migrations/009_assessment_services.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -21,6 +22,7 @@ const steps: Record<string, Step> = {
   '006_estimates': estimates,
   '007_export_link_reuse': exportLinkReuse,
   '008_photo_tags': photoTags,
+  '009_assessment_services': assessmentServices,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

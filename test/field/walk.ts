@@ -1,5 +1,5 @@
 // The field-capture part of the isolation and permission walk (test/helpers/walk/kit.ts): photo
-// tags so far.
+// tags and assessment services so far.
 import { expect } from 'vitest';
 import { ok } from '#test/helpers/records.ts';
 import type { AreaWalk } from '#test/helpers/walk/kit.ts';
@@ -13,7 +13,7 @@ export const fieldWalk: AreaWalk = {
     const spareTag = (await ok(w.api.post('/v1/photo-tags', { name: `${label} Spare` }))).data;
     return { photoTag: photoTag.id, spareTag: spareTag.id };
   },
-  snapshot: () => ['/v1/photo-tags'],
+  snapshot: () => ['/v1/photo-tags', '/v1/assessment-services'],
   foreignIds: (a) => [
     { method: 'PATCH', path: `/v1/photo-tags/${a.photoTag}`, body: { name: 'Hijacked' }, error: 'Photo tag not found' },
     { method: 'DELETE', path: `/v1/photo-tags/${a.photoTag}`, error: 'Photo tag not found' },
@@ -26,6 +26,7 @@ export const fieldWalk: AreaWalk = {
     expect(listed).not.toContain(A.ids.photoTag);
   },
   routes: {
+    'GET /v1/assessment-services': { needs: 'read', path: () => '/v1/assessment-services' },
     'GET /v1/photo-tags': { needs: 'read', path: () => '/v1/photo-tags' },
     'POST /v1/photo-tags': { needs: 'write', path: () => '/v1/photo-tags', body: () => ({ name: 'Read-only tag' }) },
     'PATCH /v1/photo-tags/{id}': {

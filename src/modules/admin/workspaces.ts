@@ -20,6 +20,7 @@ import {
 import { listStages } from '#crm/job-stages/repo.ts';
 import { applyCatalog } from '#estimating/catalog/document.ts';
 import { STARTER_CATALOG } from '#seed/starter-catalog.ts';
+import { contributions } from '#src/area.ts';
 import { CreateWorkspaceInput, StageInput, UpdateWorkspaceInput } from './schemas.ts';
 import { afterwardsForgetKeys, firmOrThrow } from './shared.ts';
 import { insertUser } from './users.ts';
@@ -112,6 +113,8 @@ export async function createWorkspace(
     await trx.updateTable('firms').set({ owner_user_id: owner.id }).where('id', '=', firm.id).execute();
     // Every new workspace starts with an editable catalog (services, items, a price list, templates).
     if (input.starter_catalog !== false) await applyCatalog(trx, firm.id, STARTER_CATALOG, 'merge');
+    // And every area's other starter records (assessment services, linked to that catalog).
+    for (const start of contributions().workspaceStarters) await start(trx, firm.id);
     return { firm_id: firm.id, owner_user_id: owner.id };
   });
 }
