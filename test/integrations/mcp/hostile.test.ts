@@ -50,6 +50,23 @@ describe('the envelope', () => {
     expect(text.status).toBeLessThan(500);
   });
 
+  it('survives a Host header that is no valid URL authority', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mcp',
+      headers: {
+        host: 'bad host:x',
+        'x-api-key': w.key,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.tools.length).toBeGreaterThan(20);
+  });
+
   it('a notification alone is accepted with 202 and no body', async () => {
     const res = await rawMcp(base, { 'x-api-key': w.key }, { jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(res.status).toBe(202);

@@ -22,13 +22,17 @@ const McpQuery = Type.Object({
 /** The headers the transport reads, as a web Request (the body is already parsed). */
 const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
+/**
+ * The transport reads only these headers and the method; its URL is a constant, because a Host
+ * header a client or proxy sent is no valid URL authority (the Request would throw on it).
+ */
 function webRequestOf(request: FastifyRequest): Request {
   const headers = new Headers();
   for (const name of FORWARDED) {
     const value = request.headers[name];
     if (typeof value === 'string') headers.set(name, value);
   }
-  return new Request(`http://${request.hostname || 'localhost'}${request.url}`, { method: 'POST', headers });
+  return new Request('http://localhost/v1/mcp', { method: 'POST', headers });
 }
 
 function notAllowed() {
