@@ -21,6 +21,8 @@ import { startEnv } from './env.ts';
 import { API_VERSION, SERVICE_VERSION } from './version.ts';
 import type { Env } from '#platform/context.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
+import { objectRoutes } from '#platform/storage/routes.ts';
+import type { Storage } from '#platform/storage/storage.ts';
 
 /**
  * The reference UI's policy instead of the API's (which allows nothing): swagger-ui's own, with
@@ -35,7 +37,7 @@ function docsPolicy(header: string): string {
 }
 
 export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
-  Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy'>> & {
+  Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy' | 'storage'>> & {
     /** The admin API's limit per client address; the API's (rateLimit) unless given (tests provision freely). */
     adminRateLimit?: RateLimitConfig;
     /** A geocoder to use instead of the one GROUNDWORK_GEOCODER_URL names (tests pass a local server's). */
@@ -43,6 +45,8 @@ export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
     logLevel?: string | false;
     /** Accept webhook targets on private and loopback addresses (GROUNDWORK_ALLOW_PRIVATE_NETWORK). */
     allowPrivateNetwork?: boolean;
+    /** A storage to use instead of the one the settings name (tests: a temporary directory, a local S3). */
+    storageAdapter?: Storage;
     /** The process's environment when the caller built it already (serve shares it with the worker). */
     env?: Env;
   };
@@ -61,6 +65,8 @@ export async function buildApp(
         geocoderUrl: config.geocoderUrl ?? undefined,
         geocoder: config.geocoder,
         allowPrivateNetwork: config.allowPrivateNetwork,
+        storage: config.storageAdapter,
+        storageSettings: config.storage,
       },
       areas,
     );
@@ -120,6 +126,8 @@ export async function buildApp(
 
     const api = v1.withTypeProvider<TypeBoxTypeProvider>();
     for (const register of routes) register(api, env);
+    // The keyless links of stored files: the platform's, like health, not an area's.
+    objectRoutes(api, env);
   });
 
   await app.register(swaggerUi, {

@@ -1,4 +1,7 @@
 // Typed environment: every knob the operator can turn, read once at start.
+import type { StorageSettings } from '#platform/storage/select.ts';
+import type { S3Settings } from '#platform/storage/s3.ts';
+
 export interface Config {
   port: number;
   host: string;
@@ -17,6 +20,8 @@ export interface Config {
   dataDir: string;
   /** Nominatim base URL (or Photon's `…/api`) for geocoding; null = none, lookups fail with address errors. */
   geocoderUrl: string | null;
+  /** Files and photos: the data directory (links signed with `secret`), or S3 when a bucket is set. */
+  storage: StorageSettings;
   worker: WorkerConfig;
 }
 
@@ -51,6 +56,47 @@ function trustProxyFromEnv(raw: string | undefined): boolean | string {
   return v === 'true' || v === 'false' ? v === 'true' : v;
 }
 
+const env = (name: string) => process.env[name]?.trim() || null;
+
+/** GROUNDWORK_S3_*: null unless a bucket is named; a bucket without its region or credentials stops the start. */
+function s3FromEnv(): S3Settings | null {
+  const bucket = env('GROUNDWORK_S3_BUCKET');
+  if (!bucket) {
+    const stray = ['ENDPOINT', 'REGION', 'ACCESS_KEY_ID', 'SECRET_ACCESS_KEY', 'FORCE_PATH_STYLE']
+      .map((s) => `GROUNDWORK_S3_${s}`)
+      .filter((name) => env(name) !== null);
+    if (stray.length > 0)
+      throw new Error(`${stray.join(', ')} set but GROUNDWORK_S3_BUCKET is not: set it to store files in S3`);
+    return null;
+  }
+  const missing = ['GROUNDWORK_S3_REGION', 'GROUNDWORK_S3_ACCESS_KEY_ID', 'GROUNDWORK_S3_SECRET_ACCESS_KEY'].filter(
+    (name) => env(name) === null,
+  );
+  if (missing.length > 0) throw new Error(`GROUNDWORK_S3_BUCKET is set, so ${missing.join(', ')} must be set too`);
+  const pathStyle = env('GROUNDWORK_S3_FORCE_PATH_STYLE') ?? 'false';
+  if (pathStyle !== 'true' && pathStyle !== 'false')
+    throw new Error(`GROUNDWORK_S3_FORCE_PATH_STYLE must be true or false, got "${pathStyle}"`);
+  const endpoint = env('GROUNDWORK_S3_ENDPOINT');
+  if (endpoint !== null && !/^https?:\/\/[^/]/.test(endpoint))
+    throw new Error(`GROUNDWORK_S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+  return {
+    endpoint,
+    bucket,
+    region: env('GROUNDWORK_S3_REGION')!,
+    accessKeyId: env('GROUNDWORK_S3_ACCESS_KEY_ID')!,
+    secretAccessKey: env('GROUNDWORK_S3_SECRET_ACCESS_KEY')!,
+    forcePathStyle: pathStyle === 'true',
+  };
+}
+
+/** GROUNDWORK_STORAGE_SECRET: anyone who knows it can make links to any file, so no short one. */
+function storageSecretFromEnv(): string | null {
+  const secret = env('GROUNDWORK_STORAGE_SECRET');
+  if (secret !== null && secret.length < 32)
+    throw new Error('GROUNDWORK_STORAGE_SECRET must be at least 32 characters (openssl rand -hex 32 makes one)');
+  return secret;
+}
+
 export function loadConfig(): Config {
   return {
     port: intFromEnv('PORT', 3000),
@@ -68,6 +114,7 @@ export function loadConfig(): Config {
     logLevel: process.env.LOG_LEVEL || 'info',
     dataDir: process.env.GROUNDWORK_DATA_DIR || 'data',
     geocoderUrl: process.env.GROUNDWORK_GEOCODER_URL || null,
+    storage: { secret: storageSecretFromEnv(), s3: s3FromEnv() },
     worker: {
       inServe: process.env.GROUNDWORK_WORKER !== 'false',
       pollMs: intFromEnv('GROUNDWORK_WORKER_POLL_MS', 500),

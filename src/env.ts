@@ -14,9 +14,10 @@ export function startEnv(database: Database, options: DepsOptions = {}, areas: r
 }
 
 /** The dependency settings of the loaded configuration (serve and `groundwork worker`). */
-export function depsOptionsOf(config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'worker'>): DepsOptions {
+export function depsOptionsOf(config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'worker' | 'storage'>): DepsOptions {
   return {
     dataDir: config.dataDir,
+    storageSettings: config.storage,
     geocoderUrl: config.geocoderUrl ?? undefined,
     allowPrivateNetwork: config.worker.allowPrivateNetwork,
   };

@@ -1,9 +1,11 @@
 // The one dependency bag: every outside service and setting a service may need, built once by
 // whoever starts the process (buildApp, the worker, the CLI) and handed to services on their
 // context. Tests swap an adapter here (a local geocoder, a manual clock) instead of reaching
-// into a module. Mail, storage, imagery and payments join it as they arrive.
+// into a module. Mail, imagery and payments join it as they arrive.
 import { systemClock, type Clock } from './clock.ts';
 import { geocoderFor, type Geocoder } from './geocoding.ts';
+import { storageFor, type StorageSettings } from './storage/select.ts';
+import type { Storage } from './storage/storage.ts';
 
 export interface OutboundPolicy {
   /** Accept targets on private and loopback addresses (GROUNDWORK_ALLOW_PRIVATE_NETWORK). */
@@ -16,6 +18,8 @@ export interface Deps {
   /** Where the server keeps files it makes (GROUNDWORK_DATA_DIR). */
   dataDir: string;
   outbound: OutboundPolicy;
+  /** Files and photos (platform/storage): the data directory, or S3 when configured. */
+  storage: Storage;
 }
 
 export interface DepsOptions {
@@ -24,14 +28,22 @@ export interface DepsOptions {
   clock?: Clock;
   dataDir?: string;
   allowPrivateNetwork?: boolean;
+  /** A storage to use as it is (tests pass one on a temporary directory or a local S3 server). */
+  storage?: Storage;
+  /** How to build the storage when none is given (GROUNDWORK_S3_*, GROUNDWORK_STORAGE_SECRET). */
+  storageSettings?: StorageSettings;
 }
 
 /** The bag with the embedded defaults for whatever is not given. */
 export function buildDeps(options: DepsOptions = {}): Deps {
+  const clock = options.clock ?? systemClock;
+  const dataDir = options.dataDir ?? 'data';
   return {
     geocoder: options.geocoder ?? geocoderFor(options.geocoderUrl),
-    clock: options.clock ?? systemClock,
-    dataDir: options.dataDir ?? 'data',
+    clock,
+    dataDir,
     outbound: { allowPrivateNetwork: options.allowPrivateNetwork ?? false },
+    // Building it touches nothing: the local adapter makes its folder and secret on first use.
+    storage: options.storage ?? storageFor(options.storageSettings ?? { secret: null, s3: null }, dataDir, clock),
   };
 }

@@ -51,6 +51,7 @@ const NAMED: Record<string, string> = {
   'GET /v1/health': 'get_health',
   'GET /v1/exports/:file': 'download_export',
   'GET /v1/export-downloads/:token': 'download_export_file',
+  'GET /v1/objects/:signature': 'download_object',
   'POST /v1/jobs/:job_id/tags': 'add_job_tag',
   'DELETE /v1/jobs/:job_id/tags/:tag_id': 'remove_job_tag',
   'POST /v1/jobs/:job_id/contacts': 'add_job_contact',

@@ -14,6 +14,7 @@ import { openDatabase, type Database } from '#db/database.ts';
 import { migrateToLatest } from '#db/migrate.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
+import type { Storage } from '#platform/storage/storage.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export const ALL_PERMISSIONS = [...PERMISSIONS];
@@ -127,6 +128,8 @@ export interface AppOptions {
   adminToken?: string | null;
   allowPrivateNetwork?: boolean;
   geocoder?: Geocoder;
+  /** Files and photos: the local adapter on the app's temporary data directory unless given. */
+  storage?: Storage;
   /** The area list to install (a test may add a stand-in area for one that does not exist yet). */
   areas?: readonly Area[];
 }
@@ -145,6 +148,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       // Test receivers listen on loopback.
       allowPrivateNetwork: options.allowPrivateNetwork ?? true,
       geocoder: options.geocoder,
+      storageAdapter: options.storage,
     },
     options.areas,
   );

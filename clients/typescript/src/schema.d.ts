@@ -1550,6 +1550,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/objects/{signature}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a stored file or photo by its signed link (no key: the link is the credential until it expires) */
+        get: operations["download_object"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1559,7 +1576,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "geocode_failed" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "plan_upgrade_required" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "view_only" | "viewer_read_only";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "geocode_failed" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "plan_upgrade_required" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "view_only" | "viewer_read_only";
         } & {
             [key: string]: unknown;
         };
@@ -18504,6 +18521,79 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    download_object: {
+        parameters: {
+            query: {
+                key: string;
+                /** @description Unix seconds after which the link is refused */
+                expires: number;
+                /** @description The Content-Type answered */
+                type: string;
+                /** @description The Content-Disposition answered */
+                disposition: string;
+            };
+            header?: never;
+            path: {
+                /** @description HMAC-SHA256 of the query, base64url */
+                signature: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed, as the type the link was made with */
+            200: {
+                headers: {
+                    /** @description The size of the file in bytes */
+                    "Content-Length"?: number;
+                    /** @description inline or attachment, with the filename */
+                    "Content-Disposition"?: string;
+                    /** @description private, max-age=<seconds the link still works> */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

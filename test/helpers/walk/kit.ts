@@ -256,8 +256,14 @@ export interface Route {
 }
 
 /**
+ * The platform's keyless file links (platform/storage/routes.ts): no area's, no key, no record id
+ * in the path (the signature is the credential); test/platform/storage tests them.
+ */
+const OBJECT_LINKS = '/v1/objects/{signature}';
+
+/**
  * The /v1 routes a key can call: from the OpenAPI document (without health, the document itself,
- * the docs and the MCP server), checked against Fastify's own route table so nothing under /v1 is missing from it.
+ * the docs, the object links and the MCP server), checked against Fastify's own route table so nothing under /v1 is missing from it.
  */
 export async function v1Routes(t: TestApp): Promise<Route[]> {
   const doc = await t.anon.get('/v1/openapi.json');
@@ -267,6 +273,7 @@ export async function v1Routes(t: TestApp): Promise<Route[]> {
     for (const method of Object.keys(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       if (path === '/v1/health' || path === '/v1/openapi.json' || path.startsWith('/v1/docs')) continue;
+      if (path === OBJECT_LINKS) continue;
       routes.push({ method: method.toUpperCase(), path });
     }
   }
@@ -290,6 +297,7 @@ export async function v1Routes(t: TestApp): Promise<Route[]> {
       full.startsWith('/v1/docs') ||
       full === '/v1/health' ||
       full === '/v1/openapi.json' ||
+      full.startsWith('/v1/objects/') ||
       // The MCP server is not a REST operation: its tools are these routes, and
       // test/integrations/mcp holds it to their answers.
       full === '/v1/mcp'

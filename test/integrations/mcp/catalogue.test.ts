@@ -14,6 +14,7 @@ const NOT_TOOLS: Record<string, string> = {
   get_health: 'public, no key',
   download_export: 'binary download (JSON lines or gzip)',
   download_export_file: 'binary download (zip), reached by a link',
+  download_object: 'binary download (a stored file or photo), reached by a signed link',
 };
 
 let t: TestApp;
