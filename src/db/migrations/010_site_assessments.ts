@@ -32,7 +32,11 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .column('job_id')
     .where(sql.ref('status'), '=', 'open')
     .execute();
-  await db.schema.createIndex('site_assessments_firm_updated').on('site_assessments').columns(['firm_id', 'updated_at']).execute();
+  await db.schema
+    .createIndex('site_assessments_firm_updated')
+    .on('site_assessments')
+    .columns(['firm_id', 'updated_at'])
+    .execute();
 
   await db.schema
     .createTable('assessment_pins')
@@ -66,7 +70,19 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('assessment_pins_assessment').on('assessment_pins').columns(['assessment_id', 'id']).execute();
-  await db.schema.createIndex('assessment_pins_job').on('assessment_pins').columns(['job_id', 'assessment_id']).execute();
-  await db.schema.createIndex('assessment_pins_firm_updated').on('assessment_pins').columns(['firm_id', 'updated_at']).execute();
+  await db.schema
+    .createIndex('assessment_pins_assessment')
+    .on('assessment_pins')
+    .columns(['assessment_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('assessment_pins_job')
+    .on('assessment_pins')
+    .columns(['job_id', 'assessment_id'])
+    .execute();
+  await db.schema
+    .createIndex('assessment_pins_firm_updated')
+    .on('assessment_pins')
+    .columns(['firm_id', 'updated_at'])
+    .execute();
 }

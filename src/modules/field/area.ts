@@ -11,6 +11,12 @@ import { siteAssessmentRoutes } from './site-assessments/routes.ts';
 
 export const fieldArea: Area = {
   name: 'field',
-  routes: [photoTagRoutes, assessmentServiceRoutes, assessmentDefectTypeRoutes, siteAssessmentRoutes, assessmentPinRoutes],
+  routes: [
+    photoTagRoutes,
+    assessmentServiceRoutes,
+    assessmentDefectTypeRoutes,
+    siteAssessmentRoutes,
+    assessmentPinRoutes,
+  ],
   workspaceStarters: [giveStarterServices],
 };

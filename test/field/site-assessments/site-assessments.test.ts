@@ -139,7 +139,11 @@ describe('state table', () => {
       })
       .execute();
     const done = await ok(w.api.post(`/v1/site-assessments/${a.id}/complete`));
-    expect(done.data).toMatchObject({ status: 'completed', pin_count: 2, completed_at: expect.stringMatching(Z_SECONDS) });
+    expect(done.data).toMatchObject({
+      status: 'completed',
+      pin_count: 2,
+      completed_at: expect.stringMatching(Z_SECONDS),
+    });
     const detail = (await w.api.get(`/v1/site-assessments/${a.id}?include_pins=false`)).body.data;
     expect(detail.handoff).toEqual({
       completed_at: done.data.completed_at,
@@ -200,7 +204,13 @@ describe('state table', () => {
     const res = await w.api.post(`/v1/site-assessments/${a.id}/duplicate`);
     expect(res.status).toBe(201);
     const copy = res.body.data;
-    expect(copy).toMatchObject({ job_id: j.id, title: 'North lot (copy)', notes: 'n', status: 'completed', pin_count: 2 });
+    expect(copy).toMatchObject({
+      job_id: j.id,
+      title: 'North lot (copy)',
+      notes: 'n',
+      status: 'completed',
+      pin_count: 2,
+    });
     expect(copy.id).not.toBe(a.id);
     expect(copy.completed_at).toMatch(Z_SECONDS);
     const detail = (await w.api.get(`/v1/site-assessments/${copy.id}`)).body.data;
@@ -244,7 +254,11 @@ describe('GET /v1/site-assessments/{id}', () => {
       severities: { low: 1, medium: 0, high: 1 },
       pin_ids: [c1.id, c2.id],
     });
-    expect(byLabel['Sealcoating']).toMatchObject({ pin_count: 1, quantities: [{ unit: 'SF', value: 5000 }], pin_ids: [s1.id] });
+    expect(byLabel['Sealcoating']).toMatchObject({
+      pin_count: 1,
+      quantities: [{ unit: 'SF', value: 5000 }],
+      pin_ids: [s1.id],
+    });
     expect(d.pins.map((p: any) => p.id)).toEqual([c1.id, c2.id, s1.id]);
     const light = (await w.api.get(`/v1/site-assessments/${a.id}?include_pins=false`)).body.data;
     expect(light).not.toHaveProperty('pins');
@@ -308,7 +322,9 @@ describe('GET /v1/site-assessments', () => {
     const page = await w.api.get('/v1/site-assessments?limit=1&offset=1');
     expect(page.body.pagination).toEqual({ total: 2, limit: 1, offset: 1 });
     expect(page.body.data.map((a: any) => a.id)).toEqual([a2.id]);
-    expect((await w.api.get('/v1/site-assessments?status=closed')).body.error).toBe('status must be one of open, completed');
+    expect((await w.api.get('/v1/site-assessments?status=closed')).body.error).toBe(
+      'status must be one of open, completed',
+    );
     expect((await w.api.get('/v1/site-assessments?limit=201')).status).toBe(400);
     expect((await w.api.get('/v1/site-assessments?updated_after=yesterday')).body.error).toBe(
       'updated_after must be an ISO 8601 timestamp',

@@ -5,7 +5,12 @@ import type { Executor } from '#db/dialect.ts';
 import { now } from '#platform/time.ts';
 import { nextPinNumber } from './label.ts';
 
-export async function attachLoosePins(db: Executor, firmId: number, jobId: number, assessmentId: number): Promise<number> {
+export async function attachLoosePins(
+  db: Executor,
+  firmId: number,
+  jobId: number,
+  assessmentId: number,
+): Promise<number> {
   const loose = await db
     .selectFrom('assessment_pins')
     .select(['id', 'service_type_id'])

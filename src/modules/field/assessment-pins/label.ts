@@ -23,7 +23,10 @@ export async function nextPinNumber(db: Executor, g: PinGroup): Promise<number> 
     g.assessmentId === null
       ? qb.where('job_id', '=', g.jobId).where('assessment_id', 'is', null)
       : qb.where('assessment_id', '=', g.assessmentId);
-  qb = g.serviceTypeId === null ? qb.where('service_type_id', 'is', null) : qb.where('service_type_id', '=', g.serviceTypeId);
+  qb =
+    g.serviceTypeId === null
+      ? qb.where('service_type_id', 'is', null)
+      : qb.where('service_type_id', '=', g.serviceTypeId);
   const row = await qb.executeTakeFirstOrThrow();
   return Number(row.n ?? 0) + 1;
 }

@@ -1,7 +1,19 @@
 // /v1/assessment-pins request and answer schemas (document 3, Site assessment and pin).
 import { type Static, Type } from '@sinclair/typebox';
 import { MEASUREMENT_TYPES } from '#field/assessment-services/schemas.ts';
-import { Body, IdParam, ListOf, Nullable, NullableEnum, NullableObject, One, PageQuery, RecordId, StringEnum, TEXT_CEILING } from '#platform/schemas.ts';
+import {
+  Body,
+  IdParam,
+  ListOf,
+  Nullable,
+  NullableEnum,
+  NullableObject,
+  One,
+  PageQuery,
+  RecordId,
+  StringEnum,
+  TEXT_CEILING,
+} from '#platform/schemas.ts';
 import { MEASUREMENT_UNITS } from './measurement.ts';
 
 export const SEVERITIES = ['low', 'medium', 'high'] as const;

@@ -23,7 +23,8 @@ export function pinObject(p: PinRow): Pin {
     name: p.name,
     latitude: Number(p.latitude),
     longitude: Number(p.longitude),
-    service_type: p.service_type_id !== null && p.service_name !== null ? { id: p.service_type_id, name: p.service_name } : null,
+    service_type:
+      p.service_type_id !== null && p.service_name !== null ? { id: p.service_type_id, name: p.service_name } : null,
     tag: p.tag_id !== null && p.tag_name !== null ? { id: p.tag_id, name: p.tag_name } : null,
     defect_type: defect ? { id: defect.id, name: defect.name } : null,
     color: pinColor(p),

@@ -42,7 +42,11 @@ async function findService(trx: Trx, firmId: number, id: number) {
 }
 
 /** Checks the tag and defect a body names (404 for one the workspace does not have). */
-async function checkRefs(trx: Trx, firmId: number, input: { tag_type_id?: number | null; defect_type_id?: number | null }) {
+async function checkRefs(
+  trx: Trx,
+  firmId: number,
+  input: { tag_type_id?: number | null; defect_type_id?: number | null },
+) {
   if (input.tag_type_id != null && !(await findPhotoTag(trx, firmId, input.tag_type_id))) throw photoTagNotFound();
   if (input.defect_type_id != null && !findDefectType(input.defect_type_id)) throw defectNotFound();
 }
@@ -185,10 +189,13 @@ function storedMeasurement(m: ReturnType<typeof measure>) {
 
 /** The client's own measurement_data of a stored pin (without the dimensions measure() adds). */
 function clientData(pin: AssessmentPin): Record<string, unknown> {
-  const { length_ft: _l, width_ft: _w, depth_in: _d, area_sqft: _a, ...rest } = JSON.parse(pin.measurement_data) as Record<
-    string,
-    unknown
-  >;
+  const {
+    length_ft: _l,
+    width_ft: _w,
+    depth_in: _d,
+    area_sqft: _a,
+    ...rest
+  } = JSON.parse(pin.measurement_data) as Record<string, unknown>;
   return rest;
 }
 
@@ -203,7 +210,8 @@ function remeasure(pin: AssessmentPin, input: UpdatePinInput, serviceType: Measu
   return measure(
     {
       type: input.measurement_type ?? (pin.measurement_type === 'none' ? undefined : pin.measurement_type),
-      value: input.measurement_value !== undefined ? input.measurement_value : typeChanged ? null : pin.measurement_value,
+      value:
+        input.measurement_value !== undefined ? input.measurement_value : typeChanged ? null : pin.measurement_value,
       unit: input.measurement_unit,
       length_ft: sentOrStored('length_ft'),
       width_ft: sentOrStored('width_ft'),
@@ -233,7 +241,9 @@ export function updatePin(ctx: ServiceContext, id: number, input: UpdatePinInput
     const serviceTypeId = input.service_type_id !== undefined ? (service?.id ?? null) : pin.service_type_id;
     const regroup = serviceTypeId !== pin.service_type_id;
     const touched = MEASUREMENT_FIELDS.some((k) => input[k] !== undefined);
-    const m = touched ? remeasure(pin, input, (service?.measurement_type as MeasurementType | undefined) ?? null) : null;
+    const m = touched
+      ? remeasure(pin, input, (service?.measurement_type as MeasurementType | undefined) ?? null)
+      : null;
     await trx
       .updateTable('assessment_pins')
       .set({

@@ -23,7 +23,12 @@ function assessmentRows(db: Executor, firmId: number) {
 }
 
 /** An assessment of the workspace on a job the user sees. */
-export function findAssessment(db: Executor, firmId: number, id: number, user: User): Promise<AssessmentRow | undefined> {
+export function findAssessment(
+  db: Executor,
+  firmId: number,
+  id: number,
+  user: User,
+): Promise<AssessmentRow | undefined> {
   return onVisibleJob(assessmentRows(db, firmId).where('a.id', '=', id), 'a.job_id', firmId, user).executeTakeFirst();
 }
 

@@ -25,7 +25,10 @@ export const OTHER_PINS_LABEL = 'Other pins';
 const noSeverities = (): SeverityCounts => ({ low: 0, medium: 0, high: 0 });
 
 export function rollUp(pins: readonly PinRow[]): { services: ServiceRollup[]; severity_totals: SeverityCounts } {
-  const groups = new Map<number | null, { order: number; rollup: ServiceRollup; hundredths: Map<MeasurementUnit, number> }>();
+  const groups = new Map<
+    number | null,
+    { order: number; rollup: ServiceRollup; hundredths: Map<MeasurementUnit, number> }
+  >();
   const totals = noSeverities();
   for (const p of pins) {
     const key = p.service_name === null ? null : p.service_type_id;

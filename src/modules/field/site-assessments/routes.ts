@@ -53,7 +53,8 @@ export function siteAssessmentRoutes(app: ApiApp, env: Env): void {
       config: WRITE,
       schema: {
         tags,
-        summary: "Start an assessment on a job (its loose pins join it), or get the job's open one (200, created false)",
+        summary:
+          "Start an assessment on a job (its loose pins join it), or get the job's open one (200, created false)",
         body: CreateAssessmentBody,
         response: {
           201: One(AssessmentSchema, { created: Type.Boolean() }),
@@ -105,7 +106,8 @@ export function siteAssessmentRoutes(app: ApiApp, env: Env): void {
       config: WRITE,
       schema: {
         tags,
-        summary: "Complete an assessment: the job's loose pins join it and the handoff is saved; completing twice changes nothing",
+        summary:
+          "Complete an assessment: the job's loose pins join it and the handoff is saved; completing twice changes nothing",
         params: AssessmentParams,
         response: { 200: OneAssessment },
       },

@@ -82,10 +82,7 @@ export const AssessmentListQuery = Type.Object({
 const Title = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Not empty; at most 200' });
 const Notes = Nullable(Type.String({ maxLength: TEXT_CEILING }));
 
-export const CreateAssessmentBody = Body(
-  { job_id: RecordId(), title: Title, notes: Notes },
-  { required: ['job_id'] },
-);
+export const CreateAssessmentBody = Body({ job_id: RecordId(), title: Title, notes: Notes }, { required: ['job_id'] });
 export const UpdateAssessmentBody = Body({ title: Title, notes: Notes });
 export const DuplicateAssessmentBody = Body({ title: Title });
 

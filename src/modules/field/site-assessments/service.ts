@@ -65,7 +65,11 @@ export function createSiteAssessment(ctx: ServiceContext, input: CreateAssessmen
   });
 }
 
-export async function getSiteAssessment(ctx: ServiceContext, id: number, includePins: boolean): Promise<AssessmentDetail> {
+export async function getSiteAssessment(
+  ctx: ServiceContext,
+  id: number,
+  includePins: boolean,
+): Promise<AssessmentDetail> {
   const db = ctx.database.db;
   const row = await findAssessment(db, ctx.auth.firm.id, id, ctx.auth.user);
   if (!row) throw assessmentNotFound();
@@ -159,8 +163,7 @@ export function duplicateSiteAssessment(ctx: ServiceContext, id: number, input: 
   return inWorkspaceTransaction(ctx, async (trx) => {
     const source = await mustFind(trx, ctx, id);
     const at = now();
-    const title =
-      input.title?.trim() || source.title.slice(0, TITLE_MAX - COPY_SUFFIX.length).trimEnd() + COPY_SUFFIX;
+    const title = input.title?.trim() || source.title.slice(0, TITLE_MAX - COPY_SUFFIX.length).trimEnd() + COPY_SUFFIX;
     const { id: copyId } = await trx
       .insertInto('site_assessments')
       .values({
@@ -181,7 +184,12 @@ export function duplicateSiteAssessment(ctx: ServiceContext, id: number, input: 
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const pins = await trx.selectFrom('assessment_pins').selectAll().where('assessment_id', '=', id).orderBy('id').execute();
+    const pins = await trx
+      .selectFrom('assessment_pins')
+      .selectAll()
+      .where('assessment_id', '=', id)
+      .orderBy('id')
+      .execute();
     for (const { id: _id, ...pin } of pins) {
       await trx
         .insertInto('assessment_pins')
@@ -189,7 +197,11 @@ export function duplicateSiteAssessment(ctx: ServiceContext, id: number, input: 
         .execute();
     }
     const handoff = handoffOf(await pinsOfAssessment(trx, firmId, copyId), at, ctx.auth.user);
-    await trx.updateTable('site_assessments').set({ handoff: JSON.stringify(handoff) }).where('id', '=', copyId).execute();
+    await trx
+      .updateTable('site_assessments')
+      .set({ handoff: JSON.stringify(handoff) })
+      .where('id', '=', copyId)
+      .execute();
     return assessmentObject(await mustFind(trx, ctx, copyId));
   });
 }
