@@ -7,6 +7,7 @@ import { assessmentPinRoutes } from './assessment-pins/routes.ts';
 import { assessmentServiceRoutes } from './assessment-services/routes.ts';
 import { giveStarterServices } from './assessment-services/service.ts';
 import { photoTagRoutes } from './photo-tags/routes.ts';
+import { assessmentMergeMovers } from './site-assessments/merge-movers.ts';
 import { siteAssessmentRoutes } from './site-assessments/routes.ts';
 
 export const fieldArea: Area = {
@@ -18,5 +19,6 @@ export const fieldArea: Area = {
     siteAssessmentRoutes,
     assessmentPinRoutes,
   ],
+  mergeMovers: { job: assessmentMergeMovers },
   workspaceStarters: [giveStarterServices],
 };
