@@ -11,6 +11,7 @@ import * as estimates from '#db/migrations/006_estimates.ts';
 import * as exportLinkReuse from '#db/migrations/007_export_link_reuse.ts';
 import * as photoTags from '#db/migrations/008_photo_tags.ts';
 import * as assessmentServices from '#db/migrations/009_assessment_services.ts';
+import * as siteAssessments from '#db/migrations/010_site_assessments.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -23,6 +24,7 @@ const steps: Record<string, Step> = {
   '007_export_link_reuse': exportLinkReuse,
   '008_photo_tags': photoTags,
   '009_assessment_services': assessmentServices,
+  '010_site_assessments': siteAssessments,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -3,7 +3,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { CrmTables } from './tables/crm.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
-import type { FieldTables, PhotoTagTable } from './tables/field.ts';
+import type { AssessmentPinTable, FieldTables, PhotoTagTable, SiteAssessmentTable } from './tables/field.ts';
 import type { IntegrationsTables } from './tables/integrations.ts';
 import type { PlatformTables } from './tables/platform.ts';
 import type {
@@ -64,6 +64,8 @@ export type Task = Selectable<TaskTable>;
 export type AccountTask = Selectable<AccountTaskTable>;
 export type JobActivity = Selectable<JobActivityTable>;
 export type Job = Selectable<JobTable>;
+export type SiteAssessment = Selectable<SiteAssessmentTable>;
+export type AssessmentPin = Selectable<AssessmentPinTable>;
 export type NewJob = Insertable<JobTable>;
 export type JobUpdate = Updateable<JobTable>;
 export type JobTag = Selectable<JobTagTable>;

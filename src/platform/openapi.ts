@@ -35,6 +35,8 @@ const SINGLETONS = new Set(['details', 'location', 'activity', 'award', 'merge-p
 const ACTIONS = new Set([
   'move',
   'merge',
+  'complete',
+  'duplicate',
   'issue',
   'mark-won',
   'mark-lost',

@@ -21,7 +21,9 @@ import { createAccountTask } from '#crm/account-tasks/service.ts';
 import { createEstimate } from '#estimating/estimates/service.ts';
 import { addLine } from '#estimating/estimates/lines.ts';
 import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
+import { createPin } from '#field/assessment-pins/service.ts';
 import { createPhotoTag } from '#field/photo-tags/service.ts';
+import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
 
 export interface DemoWorkspace {
   firmId: number;
@@ -212,6 +214,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
 
   const people = new Map<string, number>();
   let n = 0;
+  let walkedJobId: number | null = null;
   for (const j of JOBS) {
     const site = sites[j.site];
     const { id } = await createJob(ctx, {
@@ -265,6 +268,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
         due_date: now().slice(0, 10),
       });
       await demoEstimate(ctx, id);
+      walkedJobId = id;
     }
     n++;
   }
@@ -280,7 +284,9 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     repeat: 'yearly',
   });
   // The labels the crew puts on site photos (and pins), with what each marks.
-  for (const tag of DEMO_PHOTO_TAGS) await createPhotoTag(ctx, tag);
+  const tags = [];
+  for (const tag of DEMO_PHOTO_TAGS) tags.push(await createPhotoTag(ctx, tag));
+  if (walkedJobId !== null) await demoAssessment(ctx, walkedJobId, tags[0]!.id);
   return { firmId: firm_id, name, key };
 }
 
@@ -290,6 +296,45 @@ const DEMO_PHOTO_TAGS = [
   { name: 'Drainage', color: '#1d4ed8', description: 'Standing water, clogged inlets, birdbaths' },
   { name: 'Striping', color: '#ca8a04', description: 'Faded or missing lines, stalls and arrows' },
 ];
+
+/** The walk of the first job's lot, completed: pins for three services, measured, one tagged. */
+async function demoAssessment(ctx: Parameters<typeof createPin>[0], jobId: number, tagId: number): Promise<void> {
+  const services = await ctx.database.db
+    .selectFrom('assessment_services')
+    .select(['id', 'name'])
+    .where('firm_id', '=', ctx.auth.firm.id)
+    .execute();
+  const service = (name: string) => services.find((s) => s.name === name)?.id ?? null;
+  const { data } = await createSiteAssessment(ctx, { job_id: jobId, title: 'Lot walk with Marcus' });
+  const at = { job_id: jobId, latitude: 39.7817, longitude: -89.6501 };
+  await createPin(ctx, {
+    ...at,
+    service_type_id: service('Base failure repair'),
+    length_ft: 18,
+    width_ft: 12,
+    depth_in: 4,
+    severity: 'high',
+    tag_type_id: tagId,
+    defect_type_id: 1,
+    name: 'East entrance',
+  });
+  await createPin(ctx, { ...at, latitude: 39.7819, service_type_id: service('Crack sealing'), measurement_value: 420 });
+  await createPin(ctx, {
+    ...at,
+    longitude: -89.6498,
+    service_type_id: service('Crack sealing'),
+    measurement_value: 230,
+    severity: 'low',
+  });
+  await createPin(ctx, {
+    ...at,
+    latitude: 39.7815,
+    service_type_id: service('Line striping'),
+    measurement_value: 1800,
+  });
+  await createPin(ctx, { ...at, longitude: -89.6505, notes: 'Clogged inlet by the dumpster', severity: 'high' });
+  await completeSiteAssessment(ctx, data.id);
+}
 
 /** An issued estimate from the starter catalog: mill and overlay the lot, crack seal and stripe. */
 async function demoEstimate(ctx: Parameters<typeof createEstimate>[0], jobId: number): Promise<void> {

@@ -1,22 +1,69 @@
 // The field-capture part of the isolation and permission walk (test/helpers/walk/kit.ts): photo
-// tags and assessment services so far.
+// tags, assessment services, site assessments and pins (on the CRM walk's job).
 import { expect } from 'vitest';
 import { ok } from '#test/helpers/records.ts';
 import type { AreaWalk } from '#test/helpers/walk/kit.ts';
 
 export const fieldWalk: AreaWalk = {
   area: 'field',
-  async provision({ w, label }) {
+  async provision({ w, label, ids }) {
     const photoTag = (
       await ok(w.api.post('/v1/photo-tags', { name: `${label} Pothole`, color: '#aa0000', description: 'Deep holes' }))
     ).data;
     const spareTag = (await ok(w.api.post('/v1/photo-tags', { name: `${label} Spare` }))).data;
-    return { photoTag: photoTag.id, spareTag: spareTag.id };
+    const service = (await ok(w.api.get('/v1/assessment-services'))).data[0];
+    const assessment = (await ok(w.api.post('/v1/site-assessments', { job_id: ids.job, title: `${label} walk` }))).data;
+    const at = { latitude: 40, longitude: -75 };
+    const pin = (
+      await ok(w.api.post('/v1/assessment-pins', { ...at, job_id: ids.job, service_type_id: service.id, length_ft: 3 }))
+    ).data;
+    const sparePin = (await ok(w.api.post('/v1/assessment-pins', { ...at, assessment_id: assessment.id }))).data;
+    return {
+      photoTag: photoTag.id,
+      spareTag: spareTag.id,
+      assessmentService: service.id,
+      assessment: assessment.id,
+      pin: pin.id,
+      sparePin: sparePin.id,
+    };
   },
-  snapshot: () => ['/v1/photo-tags', '/v1/assessment-services'],
+  snapshot: (ids) => [
+    '/v1/photo-tags',
+    '/v1/assessment-services',
+    '/v1/site-assessments',
+    `/v1/site-assessments/${ids.assessment}`,
+    '/v1/assessment-pins',
+  ],
   foreignIds: (a) => [
     { method: 'PATCH', path: `/v1/photo-tags/${a.photoTag}`, body: { name: 'Hijacked' }, error: 'Photo tag not found' },
     { method: 'DELETE', path: `/v1/photo-tags/${a.photoTag}`, error: 'Photo tag not found' },
+    ...['GET', 'PATCH'].map((method) => ({
+      method,
+      path: `/v1/site-assessments/${a.assessment}`,
+      body: method === 'PATCH' ? { title: 'Hijacked' } : undefined,
+      error: 'Site assessment not found',
+    })),
+    ...['complete', 'reopen', 'duplicate'].map((action) => ({
+      method: 'POST',
+      path: `/v1/site-assessments/${a.assessment}/${action}`,
+      error: 'Site assessment not found',
+    })),
+    { method: 'POST', path: '/v1/site-assessments', body: { job_id: a.job }, error: 'Job not found' },
+    { method: 'GET', path: `/v1/assessment-pins/${a.pin}`, error: 'Pin not found' },
+    { method: 'PATCH', path: `/v1/assessment-pins/${a.pin}`, body: { severity: 'high' }, error: 'Pin not found' },
+    { method: 'DELETE', path: `/v1/assessment-pins/${a.sparePin}`, error: 'Pin not found' },
+    {
+      method: 'POST',
+      path: '/v1/assessment-pins',
+      body: { latitude: 1, longitude: 1, job_id: a.job },
+      error: 'Job not found',
+    },
+    {
+      method: 'POST',
+      path: '/v1/assessment-pins',
+      body: { latitude: 1, longitude: 1, assessment_id: a.assessment },
+      error: 'Site assessment not found',
+    },
   ],
   async lookups({ A, B }) {
     // B may use A's tag names: names are unique per workspace only.
@@ -24,6 +71,23 @@ export const fieldWalk: AreaWalk = {
     expect(same.status).toBe(201);
     const listed = (await B.w.api.get('/v1/photo-tags')).body.data.map((tag: { id: number }) => tag.id);
     expect(listed).not.toContain(A.ids.photoTag);
+    // Lists filtered by A's records find nothing in B; A's service and tag name nothing in B.
+    for (const path of [
+      `/v1/site-assessments?job_id=${A.ids.job}`,
+      `/v1/assessment-pins?job_id=${A.ids.job}`,
+      `/v1/assessment-pins?assessment_id=${A.ids.assessment}`,
+      `/v1/assessment-pins?service_type_id=${A.ids.assessmentService}`,
+    ])
+      expect((await B.w.api.get(path)).body.pagination.total, path).toBe(0);
+    const at = { latitude: 1, longitude: 1, job_id: B.ids.job };
+    expect(
+      (await B.w.api.post('/v1/assessment-pins', { ...at, service_type_id: A.ids.assessmentService })).body,
+    ).toEqual({
+      error: 'Assessment service not found',
+    });
+    expect((await B.w.api.post('/v1/assessment-pins', { ...at, tag_type_id: A.ids.photoTag })).body).toEqual({
+      error: 'Photo tag not found',
+    });
   },
   routes: {
     'GET /v1/assessment-services': { needs: 'read', path: () => '/v1/assessment-services' },
@@ -35,5 +99,43 @@ export const fieldWalk: AreaWalk = {
       body: () => ({ color: '#00aa00' }),
     },
     'DELETE /v1/photo-tags/{id}': { needs: 'delete', path: (a) => `/v1/photo-tags/${a.spareTag}` },
+    'GET /v1/assessment-defect-types': { needs: 'read', path: () => '/v1/assessment-defect-types' },
+    'GET /v1/site-assessments': { needs: 'read', path: () => '/v1/site-assessments' },
+    'POST /v1/site-assessments': {
+      needs: 'write',
+      path: () => '/v1/site-assessments',
+      body: (a) => ({ job_id: a.job }),
+    },
+    'GET /v1/site-assessments/{id}': { needs: 'read', path: (a) => `/v1/site-assessments/${a.assessment}` },
+    'PATCH /v1/site-assessments/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/site-assessments/${a.assessment}`,
+      body: () => ({ title: 'Read-only title' }),
+    },
+    'POST /v1/site-assessments/{id}/complete': {
+      needs: 'write',
+      path: (a) => `/v1/site-assessments/${a.assessment}/complete`,
+    },
+    'POST /v1/site-assessments/{id}/reopen': {
+      needs: 'write',
+      path: (a) => `/v1/site-assessments/${a.assessment}/reopen`,
+    },
+    'POST /v1/site-assessments/{id}/duplicate': {
+      needs: 'write',
+      path: (a) => `/v1/site-assessments/${a.assessment}/duplicate`,
+    },
+    'GET /v1/assessment-pins': { needs: 'read', path: () => '/v1/assessment-pins' },
+    'POST /v1/assessment-pins': {
+      needs: 'write',
+      path: () => '/v1/assessment-pins',
+      body: (a) => ({ latitude: 2, longitude: 2, job_id: a.job }),
+    },
+    'GET /v1/assessment-pins/{id}': { needs: 'read', path: (a) => `/v1/assessment-pins/${a.pin}` },
+    'PATCH /v1/assessment-pins/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/assessment-pins/${a.pin}`,
+      body: () => ({ severity: 'low' }),
+    },
+    'DELETE /v1/assessment-pins/{id}': { needs: 'delete', path: (a) => `/v1/assessment-pins/${a.sparePin}` },
   },
 };

@@ -26,7 +26,14 @@ describe('the area list', () => {
     const expected = {
       areas: ['workspace', 'crm', 'estimating', 'field', 'integrations'],
       mergeMovers: {
-        job: ['assignees', 'tags', 'people', 'notes, activities, follow-ups and activity log', 'estimates'],
+        job: [
+          'assignees',
+          'tags',
+          'people',
+          'notes, activities, follow-ups and activity log',
+          'estimates',
+          'site assessments',
+        ],
         client_account: ['jobs', 'sites', 'contacts', 'contact links', 'notes', 'activities', 'company follow-ups'],
         contact: [
           'jobs',

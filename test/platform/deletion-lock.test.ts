@@ -57,6 +57,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   const template = (await ok(w.api.get('/v1/estimate-templates'))).data[0];
   const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
   const photoTag = (await ok(w.api.post('/v1/photo-tags', { name: 'Lock photo tag' }))).data;
+  const pin = (await ok(w.api.post('/v1/assessment-pins', { job_id: job.id, latitude: 40, longitude: -75 }))).data;
   const line = (
     await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: service.id, quantity: 1000 }))
   ).line_item_id;
@@ -114,6 +115,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
       read: `/v1/estimates/${estimate.id}/line-items/${line}`,
     },
     'DELETE /v1/photo-tags/{id}': { path: `/v1/photo-tags/${photoTag.id}`, read: '/v1/photo-tags' },
+    'DELETE /v1/assessment-pins/{id}': { path: `/v1/assessment-pins/${pin.id}`, read: `/v1/assessment-pins/${pin.id}` },
     // Edits that need only Write jobs: the lock does not apply.
     'DELETE /v1/jobs/{job_id}/contacts/{contact_id}': {
       path: `/v1/jobs/${job.id}/contacts/${person.id}`,

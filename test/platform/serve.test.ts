@@ -94,6 +94,11 @@ describe('groundwork serve', () => {
         await fetch(`http://127.0.0.1:${port}/v1/photo-tags`, { headers: { 'X-API-Key': key! } })
       ).json();
       expect(photoTags.data.map((tag: { name: string }) => tag.name)).toContain('Pothole');
+      // A completed site assessment with measured pins.
+      const assessments = await (
+        await fetch(`http://127.0.0.1:${port}/v1/site-assessments`, { headers: { 'X-API-Key': key! } })
+      ).json();
+      expect(assessments.data).toEqual([expect.objectContaining({ status: 'completed', pin_count: 5 })]);
       // The printed MCP URL serves the demo workspace to an assistant with the printed key.
       expect(first.output).toContain(`http://localhost:${port}/v1/mcp`);
       const assistant = await mcpClient(`http://127.0.0.1:${port}`, key!, { bearer: true });

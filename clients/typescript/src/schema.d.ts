@@ -1413,6 +1413,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assessment-defect-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The defects a pin can name with defect_type_id (a fixed list) */
+        get: operations["list_assessment_defect_types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/site-assessments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Site assessments, most recently changed first (updated_after: oldest first) */
+        get: operations["list_site_assessments"];
+        put?: never;
+        /** Start an assessment on a job (its loose pins join it), or get the job's open one (200, created false) */
+        post: operations["create_site_assessment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/site-assessments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An assessment with its services roll-up, severity totals, handoff and pins */
+        get: operations["get_site_assessment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an assessment's title or notes */
+        patch: operations["update_site_assessment"];
+        trace?: never;
+    };
+    "/v1/site-assessments/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete an assessment: the job's loose pins join it and the handoff is saved; completing twice changes nothing */
+        post: operations["complete_site_assessment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/site-assessments/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reopen a completed assessment so new pins join it again (409 when the job has another open one) */
+        post: operations["reopen_site_assessment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/site-assessments/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy an assessment and every pin as a new completed assessment on the same job */
+        post: operations["duplicate_site_assessment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assessment-pins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pins, newest first (updated_after: oldest changed first) */
+        get: operations["list_assessment_pins"];
+        put?: never;
+        /** Add a pin to the given open assessment or the job's open one; a service pin on a job with none starts one */
+        post: operations["create_assessment_pin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assessment-pins/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pin */
+        get: operations["get_assessment_pin"];
+        put?: never;
+        post?: never;
+        /** Delete a pin */
+        delete: operations["delete_assessment_pin"];
+        options?: never;
+        head?: never;
+        /** Change a pin (any create field except job_id and assessment_id) */
+        patch: operations["update_assessment_pin"];
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -1629,7 +1770,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "geocode_failed" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "plan_upgrade_required" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "view_only" | "viewer_read_only";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "geocode_failed" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "plan_upgrade_required" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "view_only" | "viewer_read_only";
         } & {
             [key: string]: unknown;
         };
@@ -17680,6 +17821,1738 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_assessment_defect_types: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            group: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_site_assessments: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                location_id?: number;
+                status?: "open" | "completed";
+                scope?: "job" | "location";
+                /** @description ISO 8601; oldest first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            location_id: number | null;
+                            /** @enum {string} */
+                            scope: "job" | "location";
+                            title: string;
+                            notes: string | null;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            pin_count: number;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; a pin added does not change it */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_site_assessment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    job_id: number;
+                    /** @description Not empty; at most 200 */
+                    title?: string;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            location_id: number | null;
+                            /** @enum {string} */
+                            scope: "job" | "location";
+                            title: string;
+                            notes: string | null;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            pin_count: number;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; a pin added does not change it */
+                            updated_at: string;
+                        };
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            location_id: number | null;
+                            /** @enum {string} */
+                            scope: "job" | "location";
+                            title: string;
+                            notes: string | null;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            pin_count: number;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; a pin added does not change it */
+                            updated_at: string;
+                        };
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_site_assessment: {
+        parameters: {
+            query?: {
+                /** @description false for the totals only */
+                include_pins?: boolean;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            location_id: number | null;
+                            /** @enum {string} */
+                            scope: "job" | "location";
+                            title: string;
+                            notes: string | null;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            pin_count: number;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; a pin added does not change it */
+                            updated_at: string;
+                            services: {
+                                /** @description null for the pins with no service ("Other pins") */
+                                service_type_id: number | null;
+                                label: string;
+                                color: string;
+                                pin_count: number;
+                                photo_count: number;
+                                quantities: {
+                                    /** @enum {string} */
+                                    unit: "EA" | "SF" | "LF" | "CY";
+                                    value: number;
+                                }[];
+                                severities: {
+                                    low: number;
+                                    medium: number;
+                                    high: number;
+                                };
+                                pin_ids: number[];
+                            }[];
+                            severity_totals: {
+                                low: number;
+                                medium: number;
+                                high: number;
+                            };
+                            handoff: {
+                                completed_at: string;
+                                completed_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                pin_count: number;
+                                severity_totals: {
+                                    low: number;
+                                    medium: number;
+                                    high: number;
+                                };
+                                services: {
+                                    /** @description null for the pins with no service ("Other pins") */
+                                    service_type_id: number | null;
+                                    label: string;
+                                    color: string;
+                                    pin_count: number;
+                                    photo_count: number;
+                                    quantities: {
+                                        /** @enum {string} */
+                                        unit: "EA" | "SF" | "LF" | "CY";
+                                        value: number;
+                                    }[];
+                                    severities: {
+                                        low: number;
+                                        medium: number;
+                                        high: number;
+                                    };
+                                    pin_ids: number[];
+                                }[];
+                            } | null;
+                            /** @description Omitted with include_pins=false */
+                            pins?: {
+                                id: number;
+                                job_id: number;
+                                /** @description null outside an assessment (a loose pin) */
+                                assessment_id: number | null;
+                                /** @description name, else service name with number, else Pin n */
+                                label: string;
+                                name: string | null;
+                                latitude: number;
+                                longitude: number;
+                                service_type: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                tag: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                defect_type: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                /** @description #rrggbb: the service's color, else the tag's, else gray */
+                                color: string;
+                                /** @enum {string} */
+                                severity: "low" | "medium" | "high";
+                                /** @enum {string} */
+                                size: "small" | "medium" | "large";
+                                notes: string | null;
+                                /** @enum {string} */
+                                visibility: "internal" | "external";
+                                keep_for_proposal: boolean;
+                                measurement: {
+                                    /** @enum {string} */
+                                    type: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                                    value: number | null;
+                                    /** @enum {string|null} */
+                                    unit: "EA" | "SF" | "LF" | "CY" | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                ai_severity: string | null;
+                                ai_rationale: string | null;
+                                photos: {
+                                    id: number;
+                                    url: string;
+                                    thumbnail_url: string | null;
+                                    title: string | null;
+                                    caption: string | null;
+                                    stage: string;
+                                    visibility: string;
+                                    is_video: boolean;
+                                    taken_at: string | null;
+                                }[];
+                                created_by_user_id: number | null;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_site_assessment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Not empty; at most 200 */
+                    title?: string;
+                    notes?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            location_id: number | null;
+                            /** @enum {string} */
+                            scope: "job" | "location";
+                            title: string;
+                            notes: string | null;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            pin_count: number;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; a pin added does not change it */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    complete_site_assessment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            location_id: number | null;
+                            /** @enum {string} */
+                            scope: "job" | "location";
+                            title: string;
+                            notes: string | null;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            pin_count: number;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; a pin added does not change it */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reopen_site_assessment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            location_id: number | null;
+                            /** @enum {string} */
+                            scope: "job" | "location";
+                            title: string;
+                            notes: string | null;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            pin_count: number;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; a pin added does not change it */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    duplicate_site_assessment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Not empty; at most 200 */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            location_id: number | null;
+                            /** @enum {string} */
+                            scope: "job" | "location";
+                            title: string;
+                            notes: string | null;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            pin_count: number;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; a pin added does not change it */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_assessment_pins: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                assessment_id?: number;
+                service_type_id?: number;
+                /** @description ISO 8601; oldest first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description null outside an assessment (a loose pin) */
+                            assessment_id: number | null;
+                            /** @description name, else service name with number, else Pin n */
+                            label: string;
+                            name: string | null;
+                            latitude: number;
+                            longitude: number;
+                            service_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            tag: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            defect_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description #rrggbb: the service's color, else the tag's, else gray */
+                            color: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high";
+                            /** @enum {string} */
+                            size: "small" | "medium" | "large";
+                            notes: string | null;
+                            /** @enum {string} */
+                            visibility: "internal" | "external";
+                            keep_for_proposal: boolean;
+                            measurement: {
+                                /** @enum {string} */
+                                type: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                                value: number | null;
+                                /** @enum {string|null} */
+                                unit: "EA" | "SF" | "LF" | "CY" | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            ai_severity: string | null;
+                            ai_rationale: string | null;
+                            photos: {
+                                id: number;
+                                url: string;
+                                thumbnail_url: string | null;
+                                title: string | null;
+                                caption: string | null;
+                                stage: string;
+                                visibility: string;
+                                is_video: boolean;
+                                taken_at: string | null;
+                            }[];
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_assessment_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Required unless assessment_id is given */
+                    job_id?: number;
+                    /** @description An open assessment; the job’s open one when not given */
+                    assessment_id?: number;
+                    /** @description Required on create (with longitude) */
+                    latitude?: number;
+                    /** @description Required on create (with latitude) */
+                    longitude?: number;
+                    /** @description An assessment service (GET /v1/assessment-services) */
+                    service_type_id?: number | null;
+                    /** @enum {string} */
+                    measurement_type?: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                    measurement_value?: number | null;
+                    /** @enum {string|null} */
+                    measurement_unit?: "EA" | "SF" | "LF" | "CY" | null;
+                    /** @description Feet */
+                    length_ft?: number | null;
+                    /** @description Feet */
+                    width_ft?: number | null;
+                    /** @description Inches */
+                    depth_in?: number | null;
+                    measurement_data?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Default medium
+                     * @enum {string}
+                     */
+                    severity?: "low" | "medium" | "high";
+                    /**
+                     * @description Default medium
+                     * @enum {string}
+                     */
+                    size?: "small" | "medium" | "large";
+                    notes?: string | null;
+                    name?: string | null;
+                    /**
+                     * @description Default external
+                     * @enum {string}
+                     */
+                    visibility?: "internal" | "external";
+                    /** @description Default false */
+                    keep_for_proposal?: boolean;
+                    /** @description A photo tag (GET /v1/photo-tags) */
+                    tag_type_id?: number | null;
+                    /** @description GET /v1/assessment-defect-types */
+                    defect_type_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description null outside an assessment (a loose pin) */
+                            assessment_id: number | null;
+                            /** @description name, else service name with number, else Pin n */
+                            label: string;
+                            name: string | null;
+                            latitude: number;
+                            longitude: number;
+                            service_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            tag: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            defect_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description #rrggbb: the service's color, else the tag's, else gray */
+                            color: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high";
+                            /** @enum {string} */
+                            size: "small" | "medium" | "large";
+                            notes: string | null;
+                            /** @enum {string} */
+                            visibility: "internal" | "external";
+                            keep_for_proposal: boolean;
+                            measurement: {
+                                /** @enum {string} */
+                                type: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                                value: number | null;
+                                /** @enum {string|null} */
+                                unit: "EA" | "SF" | "LF" | "CY" | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            ai_severity: string | null;
+                            ai_rationale: string | null;
+                            photos: {
+                                id: number;
+                                url: string;
+                                thumbnail_url: string | null;
+                                title: string | null;
+                                caption: string | null;
+                                stage: string;
+                                visibility: string;
+                                is_video: boolean;
+                                taken_at: string | null;
+                            }[];
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_assessment_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description null outside an assessment (a loose pin) */
+                            assessment_id: number | null;
+                            /** @description name, else service name with number, else Pin n */
+                            label: string;
+                            name: string | null;
+                            latitude: number;
+                            longitude: number;
+                            service_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            tag: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            defect_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description #rrggbb: the service's color, else the tag's, else gray */
+                            color: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high";
+                            /** @enum {string} */
+                            size: "small" | "medium" | "large";
+                            notes: string | null;
+                            /** @enum {string} */
+                            visibility: "internal" | "external";
+                            keep_for_proposal: boolean;
+                            measurement: {
+                                /** @enum {string} */
+                                type: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                                value: number | null;
+                                /** @enum {string|null} */
+                                unit: "EA" | "SF" | "LF" | "CY" | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            ai_severity: string | null;
+                            ai_rationale: string | null;
+                            photos: {
+                                id: number;
+                                url: string;
+                                thumbnail_url: string | null;
+                                title: string | null;
+                                caption: string | null;
+                                stage: string;
+                                visibility: string;
+                                is_video: boolean;
+                                taken_at: string | null;
+                            }[];
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_assessment_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_assessment_pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Required on create (with longitude) */
+                    latitude?: number;
+                    /** @description Required on create (with latitude) */
+                    longitude?: number;
+                    /** @description An assessment service (GET /v1/assessment-services) */
+                    service_type_id?: number | null;
+                    /** @enum {string} */
+                    measurement_type?: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                    measurement_value?: number | null;
+                    /** @enum {string|null} */
+                    measurement_unit?: "EA" | "SF" | "LF" | "CY" | null;
+                    /** @description Feet */
+                    length_ft?: number | null;
+                    /** @description Feet */
+                    width_ft?: number | null;
+                    /** @description Inches */
+                    depth_in?: number | null;
+                    measurement_data?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Default medium
+                     * @enum {string}
+                     */
+                    severity?: "low" | "medium" | "high";
+                    /**
+                     * @description Default medium
+                     * @enum {string}
+                     */
+                    size?: "small" | "medium" | "large";
+                    notes?: string | null;
+                    name?: string | null;
+                    /**
+                     * @description Default external
+                     * @enum {string}
+                     */
+                    visibility?: "internal" | "external";
+                    /** @description Default false */
+                    keep_for_proposal?: boolean;
+                    /** @description A photo tag (GET /v1/photo-tags) */
+                    tag_type_id?: number | null;
+                    /** @description GET /v1/assessment-defect-types */
+                    defect_type_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description null outside an assessment (a loose pin) */
+                            assessment_id: number | null;
+                            /** @description name, else service name with number, else Pin n */
+                            label: string;
+                            name: string | null;
+                            latitude: number;
+                            longitude: number;
+                            service_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            tag: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            defect_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description #rrggbb: the service's color, else the tag's, else gray */
+                            color: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high";
+                            /** @enum {string} */
+                            size: "small" | "medium" | "large";
+                            notes: string | null;
+                            /** @enum {string} */
+                            visibility: "internal" | "external";
+                            keep_for_proposal: boolean;
+                            measurement: {
+                                /** @enum {string} */
+                                type: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                                value: number | null;
+                                /** @enum {string|null} */
+                                unit: "EA" | "SF" | "LF" | "CY" | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            ai_severity: string | null;
+                            ai_rationale: string | null;
+                            photos: {
+                                id: number;
+                                url: string;
+                                thumbnail_url: string | null;
+                                title: string | null;
+                                caption: string | null;
+                                stage: string;
+                                visibility: string;
+                                is_video: boolean;
+                                taken_at: string | null;
+                            }[];
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

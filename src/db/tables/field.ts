@@ -1,4 +1,4 @@
-// The field-capture area: photo tags (008), assessment services (009).
+// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010).
 import type { Generated } from 'kysely';
 
 export interface PhotoTagTable {
@@ -32,7 +32,65 @@ export interface AssessmentServiceTable {
   updated_at: string;
 }
 
+export interface SiteAssessmentTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  /** The job's site when the assessment was started (or null). */
+  location_id: number | null;
+  scope: 'job' | 'location';
+  title: string;
+  notes: string | null;
+  status: 'open' | 'completed';
+  created_by_user_id: number | null;
+  completed_at: string | null;
+  completed_by_user_id: number | null;
+  /** JSON of the last completion's handoff snapshot (site-assessments/handoff.ts); null before one. */
+  handoff: string | null;
+  /** The assessment this one is a duplicate of. */
+  duplicated_from_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AssessmentPinTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  /** Null for a loose pin: it joins the job's next open assessment. */
+  assessment_id: number | null;
+  /** The n of its label: per assessment (or the job's loose pins) and service (assessment-pins/label.ts). */
+  number: number;
+  name: string | null;
+  latitude: number;
+  longitude: number;
+  service_type_id: number | null;
+  tag_id: number | null;
+  /** An id of the fixed defect list (assessment-pins/defect-types.ts). */
+  defect_type_id: number | null;
+  severity: 'low' | 'medium' | 'high';
+  size: 'small' | 'medium' | 'large';
+  notes: string | null;
+  visibility: 'internal' | 'external';
+  keep_for_proposal: number;
+  measurement_type: 'none' | 'count' | 'sqft' | 'dimensions' | 'volume' | 'lf';
+  measurement_value: number | null;
+  measurement_unit: 'EA' | 'SF' | 'LF' | 'CY' | null;
+  /** JSON object: what the client sent as measurement_data, with the dimensions. */
+  measurement_data: string;
+  length_ft: number | null;
+  width_ft: number | null;
+  depth_in: number | null;
+  ai_severity: string | null;
+  ai_rationale: string | null;
+  created_by_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface FieldTables {
   photo_tags: PhotoTagTable;
   assessment_services: AssessmentServiceTable;
+  site_assessments: SiteAssessmentTable;
+  assessment_pins: AssessmentPinTable;
 }

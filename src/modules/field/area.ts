@@ -1,13 +1,24 @@
 // The field-capture area (document 3, Photos, photo tags, files; Site assessments and pins): what
-// crews record on site. Photo tags and the assessment services so far; photos, files, share links
-// and assessments follow.
+// crews record on site. Photo tags, assessment services, site assessments and their pins so far;
+// photos, files and share links follow.
 import type { Area } from '#src/area.ts';
+import { assessmentDefectTypeRoutes } from './assessment-defect-types/routes.ts';
+import { assessmentPinRoutes } from './assessment-pins/routes.ts';
 import { assessmentServiceRoutes } from './assessment-services/routes.ts';
 import { giveStarterServices } from './assessment-services/service.ts';
 import { photoTagRoutes } from './photo-tags/routes.ts';
+import { assessmentMergeMovers } from './site-assessments/merge-movers.ts';
+import { siteAssessmentRoutes } from './site-assessments/routes.ts';
 
 export const fieldArea: Area = {
   name: 'field',
-  routes: [photoTagRoutes, assessmentServiceRoutes],
+  routes: [
+    photoTagRoutes,
+    assessmentServiceRoutes,
+    assessmentDefectTypeRoutes,
+    siteAssessmentRoutes,
+    assessmentPinRoutes,
+  ],
+  mergeMovers: { job: assessmentMergeMovers },
   workspaceStarters: [giveStarterServices],
 };
