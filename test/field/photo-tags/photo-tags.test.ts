@@ -112,6 +112,20 @@ describe('delete', () => {
     expect((await w.api.post('/v1/photo-tags', { name: 'Doomed' })).status).toBe(201);
   });
 
+  it('takes the tag off the pins that carry it', async () => {
+    const w = await t.workspace();
+    const pothole = await tag(w, { name: 'Pothole' });
+    const j = (await ok(w.api.post('/v1/jobs', { name: 'Tagged lot' }))).data;
+    const pin = (
+      await ok(
+        w.api.post('/v1/assessment-pins', { job_id: j.id, latitude: 41.5, longitude: -81.6, tag_type_id: pothole.id }),
+      )
+    ).data;
+    expect(pin.tag).toEqual({ id: pothole.id, name: 'Pothole' });
+    expect((await w.api.delete(`/v1/photo-tags/${pothole.id}`)).status).toBe(204);
+    expect((await ok(w.api.get(`/v1/assessment-pins/${pin.id}`))).data.tag).toBeNull();
+  });
+
   it('leaves another workspace’s tag alone (404)', async () => {
     const other = await t.workspace();
     const theirs = await tag(other, { name: 'Keep' });
