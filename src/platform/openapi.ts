@@ -1,8 +1,8 @@
 // What the OpenAPI document says of every /v1 operation beyond its own schemas: a stable
 // snake_case `operationId` (verb_noun, the name the MCP server gives its tool) and the error
 // answers it can give, each with the one error body schema, and the key permissions it needs
-// (`x-permissions`). Applied by an onRoute hook (app.ts),
-// so a new route is described without anyone listing it.
+// (`x-permissions`). Applied by an onRoute hook (app.ts), so a new route is described without
+// anyone listing it.
 import { Type } from '@sinclair/typebox';
 import type { RouteOptions } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
