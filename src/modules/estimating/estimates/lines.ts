@@ -19,7 +19,7 @@ import { findEstimate, nextPosition, type EstimateTree } from './repo.ts';
 import type { AddLineInput, ChangeLineInput, CostLineInput } from './schemas.ts';
 import { assertEstimateRole } from './roles.ts';
 import { lineWithCostLines } from './serialize.ts';
-import { EDITABLE, estimateNotFound, writeEstimate, type RevisionNote, type WriteStep } from './write.ts';
+import { EDITABLE, estimateNotFound, writeEstimate, type RevisionNote, type Trx, type WriteStep } from './write.ts';
 
 export const lineNotFound = () => notFound('Line item not found');
 
@@ -350,16 +350,25 @@ export async function removeLine(ctx: ServiceContext, estimateId: number, lineId
     { action: lineAction(await modeOf(ctx, estimateId, lineId), {}), statuses: EDITABLE, deletion: true },
     async ({ trx, tree }) => {
       const line = lineOf(tree, lineId);
-      // A bundle goes with its sub-lines; lines that pointed at the removed one as their parent keep standing alone.
-      const removed = [line.id, ...tree.lines.filter((l) => l.bundle_parent_service_id === line.id).map((l) => l.id)];
-      await trx
-        .updateTable('estimate_lines')
-        .set({ parent_service_id: null })
-        .where('estimate_id', '=', line.estimate_id)
-        .where('parent_service_id', 'in', removed)
-        .execute();
-      await trx.deleteFrom('estimate_lines').where('id', 'in', removed).execute();
+      const removed = await deleteLineRows(trx, tree, line);
       return { action: 'line_removed', summary: `Removed ${line.name}`, changes: { line_item_ids: removed } };
     },
   );
+}
+
+/**
+ * Deletes a line inside a write step: a bundle goes with its sub-lines; lines that pointed at the
+ * removed one as their parent keep standing alone. Returns the ids removed.
+ */
+export async function deleteLineRows(trx: Trx, tree: EstimateTree, line: EstimateLine): Promise<number[]> {
+  const removed = [line.id, ...tree.lines.filter((l) => l.bundle_parent_service_id === line.id).map((l) => l.id)];
+  await trx
+    .updateTable('estimate_lines')
+    .set({ parent_service_id: null })
+    .where('estimate_id', '=', line.estimate_id)
+    .where('parent_service_id', 'in', removed)
+    .execute();
+  await trx.deleteFrom('estimate_lines').where('id', 'in', removed).execute();
+  tree.lines = tree.lines.filter((l) => !removed.includes(l.id));
+  return removed;
 }

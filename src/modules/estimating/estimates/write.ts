@@ -179,23 +179,40 @@ export async function writeEstimate(
   after?: (step: WriteStep) => Promise<void>,
 ) {
   return inEstimateTransaction(ctx, async (trx, places) => {
-    const firmId = ctx.auth.firm.id;
-    const estimate = await findEstimate(trx, firmId, id, ctx.auth.user);
+    const estimate = await findEstimate(trx, ctx.auth.firm.id, id, ctx.auth.user);
     if (!estimate) throw estimateNotFound();
     if (rule.goneWhenArchived && estimate.archived_at !== null) throw alreadyArchived(estimateNotFound());
     if (rule.deletion) assertDeletionAllowed(ctx);
     assertEstimateRole(ctx.auth.user, rule.action);
-    assertStatus(estimate, rule);
-    const base = { ctx, trx, settings: ctx.auth.settings, at: now(), places };
-    const newCostLines = new Map<number, number>();
-    const note = await work({ ...base, tree: await loadTree(trx, estimate), newCostLines });
-    const tree = await repriceAndLog(base, id, note, {
-      refreshDriveTimes: rule.refreshDriveTimes,
-      totalBefore: estimate.price_cents,
-    }).catch((e) => {
-      throw namedByIndex(e, newCostLines);
-    });
-    if (after) await after({ ...base, tree });
+    const tree = await writeFoundEstimate(ctx, trx, places, estimate, rule, work);
+    if (after) await after({ ctx, trx, settings: ctx.auth.settings, at: tree.estimate.updated_at, places, tree });
     return estimateObject(tree);
+  });
+}
+
+/**
+ * The write itself, in the caller's transaction (opened by inEstimateTransaction, so drive times
+ * are looked up outside it), on an estimate the caller found and may change: status check, the
+ * change, the re-pricing and the edit-log entry. writeEstimate runs every API write through it;
+ * a change another record causes (assessment pins feeding a draft estimate) calls it directly,
+ * inside that record's transaction, and is priced and logged exactly the same way.
+ */
+export async function writeFoundEstimate(
+  ctx: ServiceContext,
+  trx: Trx,
+  places: Places,
+  estimate: Estimate,
+  rule: Pick<WriteRule, 'statuses' | 'archived' | 'refreshDriveTimes'>,
+  work: (step: WriteStep) => Promise<RevisionNote>,
+): Promise<EstimateTree> {
+  assertStatus(estimate, rule);
+  const base = { ctx, trx, settings: ctx.auth.settings, at: now(), places };
+  const newCostLines = new Map<number, number>();
+  const note = await work({ ...base, tree: await loadTree(trx, estimate), newCostLines });
+  return repriceAndLog(base, estimate.id, note, {
+    refreshDriveTimes: rule.refreshDriveTimes,
+    totalBefore: estimate.price_cents,
+  }).catch((e) => {
+    throw namedByIndex(e, newCostLines);
   });
 }

@@ -1,7 +1,8 @@
 // Assessment pins (document 3, Site assessments and pins): a pin joins the assessment given (it
 // must be open) or the job's open one; a service pin on a job with no open assessment starts one;
 // any other pin stays loose until the job's next assessment. Adding a pin leaves the assessment's
-// updated_at alone.
+// updated_at alone. A pin's quantity reaches the job's draft estimate in the same transaction
+// (estimate-quantities.ts), which is opened as estimate writes open theirs (inEstimateTransaction).
 import type { Transaction } from 'kysely';
 import type { AssessmentPin, DB } from '#db/tables.ts';
 import { findVisibleJob } from '#crm/jobs/repo.ts';
@@ -11,12 +12,14 @@ import type { MeasurementType } from '#field/assessment-services/schemas.ts';
 import { findPhotoTag, photoTagNotFound } from '#field/photo-tags/service.ts';
 import { findAssessment, findOpenAssessment } from '#field/site-assessments/repo.ts';
 import { startAssessment } from '#field/site-assessments/open.ts';
-import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
+import { inEstimateTransaction } from '#estimating/estimates/write.ts';
+import type { ServiceContext } from '#platform/context.ts';
 import { badRequest, conflict, invalidField, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { syncWindow } from '#platform/sync.ts';
 import { now } from '#platform/time.ts';
+import { syncDraftEstimate } from './estimate-quantities.ts';
 import { nextPinNumber } from './label.ts';
 import { measure, type MeasurementInput } from './measurement.ts';
 import { findPin, listPins, type PinRow } from './repo.ts';
@@ -92,7 +95,7 @@ export async function createPin(ctx: ServiceContext, input: CreatePinInput): Pro
   if (input.job_id === undefined && input.assessment_id === undefined)
     throw invalidField('job_id', 'job_id or assessment_id is required');
   const firmId = ctx.auth.firm.id;
-  return inWorkspaceTransaction(ctx, async (trx) => {
+  return inEstimateTransaction(ctx, async (trx, places) => {
     let assessmentId: number | null = null;
     let jobId = input.job_id;
     if (input.assessment_id !== undefined) {
@@ -149,6 +152,7 @@ export async function createPin(ctx: ServiceContext, input: CreatePinInput): Pro
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await syncDraftEstimate(ctx, trx, places, job.id, [serviceTypeId]);
     return pinObject(await mustFindPin(trx, ctx, id));
   });
 }
@@ -225,7 +229,7 @@ function remeasure(pin: AssessmentPin, input: UpdatePinInput, serviceType: Measu
 /** Any create field but job_id and assessment_id; only the fields sent change (null clears). */
 export function updatePin(ctx: ServiceContext, id: number, input: UpdatePinInput): Promise<Pin> {
   const firmId = ctx.auth.firm.id;
-  return inWorkspaceTransaction(ctx, async (trx) => {
+  return inEstimateTransaction(ctx, async (trx, places) => {
     const pin = await mustFindPin(trx, ctx, id);
     const service =
       input.service_type_id != null
@@ -268,15 +272,17 @@ export function updatePin(ctx: ServiceContext, id: number, input: UpdatePinInput
       })
       .where('id', '=', id)
       .execute();
+    if (regroup || touched) await syncDraftEstimate(ctx, trx, places, pin.job_id, [pin.service_type_id, serviceTypeId]);
     return pinObject(await mustFindPin(trx, ctx, id));
   });
 }
 
-/** Deletes the pin (its photos will go with it once pins have photos). */
+/** Deletes the pin (its photos will go with it once pins have photos) and updates the draft estimate. */
 export async function deletePin(ctx: ServiceContext, id: number): Promise<void> {
   assertDeletionAllowed(ctx);
-  await inWorkspaceTransaction(ctx, async (trx) => {
-    await mustFindPin(trx, ctx, id);
+  await inEstimateTransaction(ctx, async (trx, places) => {
+    const pin = await mustFindPin(trx, ctx, id);
     await trx.deleteFrom('assessment_pins').where('id', '=', id).execute();
+    await syncDraftEstimate(ctx, trx, places, pin.job_id, [pin.service_type_id]);
   });
 }
