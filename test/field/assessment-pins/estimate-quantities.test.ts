@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
+import { quantityInUnit } from '#field/assessment-pins/estimate-quantities.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -252,5 +253,30 @@ describe("pins reach the job's draft estimate", () => {
     expect((await ok(w.api.get(`/v1/assessment-pins/${p.id}`))).data.measurement.value).toBe(450);
     expect(await estimate(estimateId)).toEqual(before);
     expect(await revisions(estimateId)).toEqual(log);
+  });
+
+  it('values that do not convert to the catalog unit are left out (mulch beds in SF, mulch sold by the CY)', async () => {
+    const { jobId, estimateId } = await jobWithDraft();
+    await pin(jobId, 'Mulch beds', { measurement_value: 400 });
+    expect(assessmentArea(await estimate(estimateId))).toBeUndefined();
+    expect(await revisions(estimateId)).toHaveLength(1);
+    await pin(jobId, 'Mulch beds', { length_ft: 30, width_ft: 9, depth_in: 3 });
+    expect(lineOf(await estimate(estimateId), 'Mulch install')).toMatchObject({ quantity: 2.5, unit: 'CY' });
+  });
+});
+
+describe('quantityInUnit', () => {
+  it('reads catalog spellings, converts once and rounds half up to hundredths', () => {
+    const sums = new Map([
+      ['SF', 100_000],
+      ['LF', 5_050],
+    ] as const);
+    expect(quantityInUnit(new Map(sums), 'sq ft')).toBe(100_000);
+    expect(quantityInUnit(new Map(sums), 'SQYD')).toBe(11_111);
+    expect(quantityInUnit(new Map(sums), 'lf')).toBe(5_050);
+    expect(quantityInUnit(new Map([['CY', 250]]), 'cu ft')).toBe(6_750);
+    expect(quantityInUnit(new Map([['EA', 300]]), 'each')).toBe(300);
+    expect(quantityInUnit(new Map(sums), 'VISIT')).toBe(0);
+    expect(quantityInUnit(new Map([['CY', 100]]), 'SF')).toBe(0);
   });
 });
