@@ -12,6 +12,7 @@ import * as exportLinkReuse from '#db/migrations/007_export_link_reuse.ts';
 import * as photoTags from '#db/migrations/008_photo_tags.ts';
 import * as assessmentServices from '#db/migrations/009_assessment_services.ts';
 import * as siteAssessments from '#db/migrations/010_site_assessments.ts';
+import * as photos from '#db/migrations/011_photos.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -25,6 +26,7 @@ const steps: Record<string, Step> = {
   '008_photo_tags': photoTags,
   '009_assessment_services': assessmentServices,
   '010_site_assessments': siteAssessments,
+  '011_photos': photos,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

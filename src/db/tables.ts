@@ -3,7 +3,13 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { CrmTables } from './tables/crm.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
-import type { AssessmentPinTable, FieldTables, PhotoTagTable, SiteAssessmentTable } from './tables/field.ts';
+import type {
+  AssessmentPinTable,
+  FieldTables,
+  PhotoTable,
+  PhotoTagTable,
+  SiteAssessmentTable,
+} from './tables/field.ts';
 import type { IntegrationsTables } from './tables/integrations.ts';
 import type { PlatformTables } from './tables/platform.ts';
 import type {
@@ -66,6 +72,7 @@ export type JobActivity = Selectable<JobActivityTable>;
 export type Job = Selectable<JobTable>;
 export type SiteAssessment = Selectable<SiteAssessmentTable>;
 export type AssessmentPin = Selectable<AssessmentPinTable>;
+export type Photo = Selectable<PhotoTable>;
 export type NewJob = Insertable<JobTable>;
 export type JobUpdate = Updateable<JobTable>;
 export type JobTag = Selectable<JobTagTable>;

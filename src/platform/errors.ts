@@ -57,6 +57,7 @@ export const ERROR_CODES = [
   'not_subscribed',
   'office_user_required',
   'open_assessment_exists',
+  'photo_limit_reached',
   'plan_upgrade_required',
   'pricing_error',
   'private_target',

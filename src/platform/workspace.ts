@@ -30,6 +30,10 @@ export const SettingsSchema = Type.Object(
     ]),
     /** Photos the plan allows; null is unlimited. */
     photo_limit: Nullable(Type.Integer({ minimum: 0 })),
+    /** The visibility of an uploaded photo that names none. */
+    photo_default_visibility: Type.Union([Type.Literal('external'), Type.Literal('internal')]),
+    /** Whether an uploaded external photo that does not say is marked for reports. */
+    photo_include_in_report_default: Type.Boolean(),
     takeoff_credits: Type.Integer({ minimum: 0 }),
     /** Minimum margin (fraction) below which issuing an estimate needs approval; null is off. */
     profit_floor_margin: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
@@ -67,6 +71,8 @@ export const DEFAULT_SETTINGS: Settings = {
   online_payments_connected: false,
   remit_to: null,
   photo_limit: null,
+  photo_default_visibility: 'external',
+  photo_include_in_report_default: true,
   takeoff_credits: 0,
   profit_floor_margin: null,
   estimate_markup_method: 'markup',

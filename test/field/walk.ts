@@ -2,11 +2,12 @@
 // tags, assessment services, site assessments and pins (on the CRM walk's job).
 import { expect } from 'vitest';
 import { ok } from '#test/helpers/records.ts';
+import { image, uploadPhoto } from './photos/upload.ts';
 import type { AreaWalk } from '#test/helpers/walk/kit.ts';
 
 export const fieldWalk: AreaWalk = {
   area: 'field',
-  async provision({ w, label, ids }) {
+  async provision({ t, w, label, ids }) {
     const photoTag = (
       await ok(w.api.post('/v1/photo-tags', { name: `${label} Pothole`, color: '#aa0000', description: 'Deep holes' }))
     ).data;
@@ -18,7 +19,11 @@ export const fieldWalk: AreaWalk = {
       await ok(w.api.post('/v1/assessment-pins', { ...at, job_id: ids.job, service_type_id: service.id, length_ft: 3 }))
     ).data;
     const sparePin = (await ok(w.api.post('/v1/assessment-pins', { ...at, assessment_id: assessment.id }))).data;
+    const photo = (await ok(uploadPhoto(t, w, ids.job, await image('png'), { tag_ids: String(photoTag.id) }))).data;
+    const sparePhoto = (await ok(uploadPhoto(t, w, ids.job, await image('png')))).data;
     return {
+      photo: photo.id,
+      sparePhoto: sparePhoto.id,
       photoTag: photoTag.id,
       spareTag: spareTag.id,
       assessmentService: service.id,
@@ -33,10 +38,23 @@ export const fieldWalk: AreaWalk = {
     '/v1/site-assessments',
     `/v1/site-assessments/${ids.assessment}`,
     '/v1/assessment-pins',
+    `/v1/jobs/${ids.job}/photos`,
+    '/v1/photos',
   ],
-  foreignIds: (a) => [
+  foreignIds: (a, b) => [
     { method: 'PATCH', path: `/v1/photo-tags/${a.photoTag}`, body: { name: 'Hijacked' }, error: 'Photo tag not found' },
     { method: 'DELETE', path: `/v1/photo-tags/${a.photoTag}`, error: 'Photo tag not found' },
+    { method: 'GET', path: `/v1/photos/${a.photo}`, error: 'Photo not found' },
+    { method: 'PATCH', path: `/v1/photos/${a.photo}`, body: { caption: 'Hijacked' }, error: 'Photo not found' },
+    { method: 'DELETE', path: `/v1/photos/${a.photo}`, error: 'Photo not found' },
+    { method: 'GET', path: `/v1/jobs/${a.job}/photos`, error: 'Job not found' },
+    {
+      method: 'POST',
+      path: `/v1/jobs/${a.job}/photos`,
+      body: { url: 'https://example.com/a.jpg' },
+      error: 'Job not found',
+    },
+    { method: 'PATCH', path: `/v1/photos/${b.photo}`, body: { tag_ids: [a.photoTag] }, error: 'Photo tag not found' },
     ...['GET', 'PATCH'].map((method) => ({
       method,
       path: `/v1/site-assessments/${a.assessment}`,
@@ -137,5 +155,19 @@ export const fieldWalk: AreaWalk = {
       body: () => ({ severity: 'low' }),
     },
     'DELETE /v1/assessment-pins/{id}': { needs: 'delete', path: (a) => `/v1/assessment-pins/${a.sparePin}` },
+    'GET /v1/jobs/{job_id}/photos': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/photos` },
+    'POST /v1/jobs/{job_id}/photos': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/photos`,
+      body: () => ({ url: 'https://example.com/site.jpg' }),
+    },
+    'GET /v1/photos': { needs: 'read', path: () => '/v1/photos' },
+    'GET /v1/photos/{id}': { needs: 'read', path: (a) => `/v1/photos/${a.photo}` },
+    'PATCH /v1/photos/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/photos/${a.photo}`,
+      body: () => ({ caption: 'Read-only' }),
+    },
+    'DELETE /v1/photos/{id}': { needs: 'delete', path: (a) => `/v1/photos/${a.sparePhoto}` },
   },
 };

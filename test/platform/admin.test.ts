@@ -27,6 +27,8 @@ const KNOWN_DEFAULTS = {
   online_payments_connected: false,
   remit_to: null,
   photo_limit: null,
+  photo_default_visibility: 'external',
+  photo_include_in_report_default: true,
   takeoff_credits: 0,
   profit_floor_margin: null,
 };

@@ -7,6 +7,7 @@
 // edits, and the lock leaves them alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, startApp, type Client, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import { image, uploadPhoto } from '#test/field/photos/upload.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -57,6 +58,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   const template = (await ok(w.api.get('/v1/estimate-templates'))).data[0];
   const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
   const photoTag = (await ok(w.api.post('/v1/photo-tags', { name: 'Lock photo tag' }))).data;
+  const photo = (await ok(uploadPhoto(t, w, job.id, await image('png')))).data;
   const pin = (await ok(w.api.post('/v1/assessment-pins', { job_id: job.id, latitude: 40, longitude: -75 }))).data;
   const line = (
     await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: service.id, quantity: 1000 }))
@@ -115,6 +117,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
       read: `/v1/estimates/${estimate.id}/line-items/${line}`,
     },
     'DELETE /v1/photo-tags/{id}': { path: `/v1/photo-tags/${photoTag.id}`, read: '/v1/photo-tags' },
+    'DELETE /v1/photos/{id}': { path: `/v1/photos/${photo.id}`, read: `/v1/photos/${photo.id}` },
     'DELETE /v1/assessment-pins/{id}': { path: `/v1/assessment-pins/${pin.id}`, read: `/v1/assessment-pins/${pin.id}` },
     // Edits that need only Write jobs: the lock does not apply.
     'DELETE /v1/jobs/{job_id}/contacts/{contact_id}': {

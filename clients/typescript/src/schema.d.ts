@@ -1396,6 +1396,60 @@ export interface paths {
         patch: operations["update_photo_tag"];
         trace?: never;
     };
+    "/v1/jobs/{job_id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's photos in gallery order (sort_order, then taken_at) */
+        get: operations["list_job_photos"];
+        put?: never;
+        /** Upload one photo or phone video: multipart/form-data (file field photo, up to 15 MB for images and 200 MB for video; the other fields as in the JSON form, tag_ids repeated, a comma list or a JSON array) or JSON with a public https url; a repeated client_uid answers 200 with the earlier photo */
+        post: operations["create_job_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Photos of the workspace, newest first (updated_after: oldest changed first) */
+        get: operations["list_photos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/photos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One photo */
+        get: operations["get_photo"];
+        put?: never;
+        post?: never;
+        /** Delete a photo and its stored files (irreversible) */
+        delete: operations["delete_photo"];
+        options?: never;
+        head?: never;
+        /** Change a photo (only the fields sent; internal clears include_in_report; tag_ids replaces) */
+        patch: operations["update_photo"];
+        trace?: never;
+    };
     "/v1/assessment-services": {
         parameters: {
             query?: never;
@@ -1770,7 +1824,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "geocode_failed" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "plan_upgrade_required" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "view_only" | "viewer_read_only";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "geocode_failed" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "photo_limit_reached" | "plan_upgrade_required" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "view_only" | "viewer_read_only";
         } & {
             [key: string]: unknown;
         };
@@ -17690,6 +17744,774 @@ export interface operations {
                             /** @description #rrggbb */
                             color: string;
                             description: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_photos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description A signed link to the photo (or video) that works without a key for one hour */
+                            url: string;
+                            /** @description A signed link to a 400 px JPEG; null for a video or an undecodable HEIC */
+                            thumbnail_url: string | null;
+                            caption: string | null;
+                            title: string | null;
+                            /** @enum {string} */
+                            stage: "before" | "during" | "after" | "general";
+                            /** @enum {string} */
+                            visibility: "external" | "internal";
+                            /** @description Always false for internal photos */
+                            include_in_report: boolean;
+                            /** @description UTC without suffix, microseconds */
+                            taken_at: string;
+                            taken_by: {
+                                id: number;
+                                name: string;
+                                username: string | null;
+                                email: string | null;
+                            } | null;
+                            lat: number | null;
+                            lng: number | null;
+                            /** @description Degrees clockwise from north, 0 to 359 */
+                            compass_heading: number | null;
+                            tags: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            }[];
+                            /** @description UTC without suffix, microseconds */
+                            created_at: string;
+                            /** @description UTC without suffix, microseconds */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_job_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A public https image file, up to 15 MB */
+                    url?: string;
+                    filename?: string;
+                    caption?: string | null;
+                    /** @description At most 100 characters */
+                    title?: string | null;
+                    /**
+                     * @description Default general
+                     * @enum {string}
+                     */
+                    stage?: "before" | "during" | "after" | "general";
+                    /**
+                     * @description Default the workspace setting photo_default_visibility
+                     * @enum {string}
+                     */
+                    visibility?: "external" | "internal";
+                    /** @description Default the workspace setting; ignored for internal */
+                    include_in_report?: boolean;
+                    latitude?: number;
+                    longitude?: number;
+                    /** @description Degrees clockwise from north; wrapped to 0 to 359 */
+                    compass_heading?: number;
+                    /** @description ISO 8601; default EXIF, else now */
+                    taken_at?: string;
+                    /** @description Photo tags (GET /v1/photo-tags) */
+                    tag_ids?: number[];
+                    client_uid?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description A signed link to the photo (or video) that works without a key for one hour */
+                            url: string;
+                            /** @description A signed link to a 400 px JPEG; null for a video or an undecodable HEIC */
+                            thumbnail_url: string | null;
+                            caption: string | null;
+                            title: string | null;
+                            /** @enum {string} */
+                            stage: "before" | "during" | "after" | "general";
+                            /** @enum {string} */
+                            visibility: "external" | "internal";
+                            /** @description Always false for internal photos */
+                            include_in_report: boolean;
+                            /** @description UTC without suffix, microseconds */
+                            taken_at: string;
+                            taken_by: {
+                                id: number;
+                                name: string;
+                                username: string | null;
+                                email: string | null;
+                            } | null;
+                            lat: number | null;
+                            lng: number | null;
+                            /** @description Degrees clockwise from north, 0 to 359 */
+                            compass_heading: number | null;
+                            tags: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            }[];
+                            /** @description UTC without suffix, microseconds */
+                            created_at: string;
+                            /** @description UTC without suffix, microseconds */
+                            updated_at: string;
+                        };
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description A signed link to the photo (or video) that works without a key for one hour */
+                            url: string;
+                            /** @description A signed link to a 400 px JPEG; null for a video or an undecodable HEIC */
+                            thumbnail_url: string | null;
+                            caption: string | null;
+                            title: string | null;
+                            /** @enum {string} */
+                            stage: "before" | "during" | "after" | "general";
+                            /** @enum {string} */
+                            visibility: "external" | "internal";
+                            /** @description Always false for internal photos */
+                            include_in_report: boolean;
+                            /** @description UTC without suffix, microseconds */
+                            taken_at: string;
+                            taken_by: {
+                                id: number;
+                                name: string;
+                                username: string | null;
+                                email: string | null;
+                            } | null;
+                            lat: number | null;
+                            lng: number | null;
+                            /** @description Degrees clockwise from north, 0 to 359 */
+                            compass_heading: number | null;
+                            tags: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            }[];
+                            /** @description UTC without suffix, microseconds */
+                            created_at: string;
+                            /** @description UTC without suffix, microseconds */
+                            updated_at: string;
+                        };
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_photos: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                stage?: "before" | "during" | "after" | "general";
+                visibility?: "external" | "internal";
+                /** @description ISO 8601; oldest first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description A signed link to the photo (or video) that works without a key for one hour */
+                            url: string;
+                            /** @description A signed link to a 400 px JPEG; null for a video or an undecodable HEIC */
+                            thumbnail_url: string | null;
+                            caption: string | null;
+                            title: string | null;
+                            /** @enum {string} */
+                            stage: "before" | "during" | "after" | "general";
+                            /** @enum {string} */
+                            visibility: "external" | "internal";
+                            /** @description Always false for internal photos */
+                            include_in_report: boolean;
+                            /** @description UTC without suffix, microseconds */
+                            taken_at: string;
+                            taken_by: {
+                                id: number;
+                                name: string;
+                                username: string | null;
+                                email: string | null;
+                            } | null;
+                            lat: number | null;
+                            lng: number | null;
+                            /** @description Degrees clockwise from north, 0 to 359 */
+                            compass_heading: number | null;
+                            tags: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            }[];
+                            /** @description UTC without suffix, microseconds */
+                            created_at: string;
+                            /** @description UTC without suffix, microseconds */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description A signed link to the photo (or video) that works without a key for one hour */
+                            url: string;
+                            /** @description A signed link to a 400 px JPEG; null for a video or an undecodable HEIC */
+                            thumbnail_url: string | null;
+                            caption: string | null;
+                            title: string | null;
+                            /** @enum {string} */
+                            stage: "before" | "during" | "after" | "general";
+                            /** @enum {string} */
+                            visibility: "external" | "internal";
+                            /** @description Always false for internal photos */
+                            include_in_report: boolean;
+                            /** @description UTC without suffix, microseconds */
+                            taken_at: string;
+                            taken_by: {
+                                id: number;
+                                name: string;
+                                username: string | null;
+                                email: string | null;
+                            } | null;
+                            lat: number | null;
+                            lng: number | null;
+                            /** @description Degrees clockwise from north, 0 to 359 */
+                            compass_heading: number | null;
+                            tags: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            }[];
+                            /** @description UTC without suffix, microseconds */
+                            created_at: string;
+                            /** @description UTC without suffix, microseconds */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string | null;
+                    /** @description At most 100 characters */
+                    title?: string | null;
+                    /** @enum {string} */
+                    stage?: "before" | "during" | "after" | "general";
+                    /**
+                     * @description internal clears include_in_report
+                     * @enum {string}
+                     */
+                    visibility?: "external" | "internal";
+                    include_in_report?: boolean;
+                    /** @description Photo tags (GET /v1/photo-tags) */
+                    tag_ids?: number[];
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    /** @description Degrees clockwise from north; wrapped to 0 to 359 */
+                    compass_heading?: number | null;
+                    sort_order?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description A signed link to the photo (or video) that works without a key for one hour */
+                            url: string;
+                            /** @description A signed link to a 400 px JPEG; null for a video or an undecodable HEIC */
+                            thumbnail_url: string | null;
+                            caption: string | null;
+                            title: string | null;
+                            /** @enum {string} */
+                            stage: "before" | "during" | "after" | "general";
+                            /** @enum {string} */
+                            visibility: "external" | "internal";
+                            /** @description Always false for internal photos */
+                            include_in_report: boolean;
+                            /** @description UTC without suffix, microseconds */
+                            taken_at: string;
+                            taken_by: {
+                                id: number;
+                                name: string;
+                                username: string | null;
+                                email: string | null;
+                            } | null;
+                            lat: number | null;
+                            lng: number | null;
+                            /** @description Degrees clockwise from north, 0 to 359 */
+                            compass_heading: number | null;
+                            tags: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            }[];
+                            /** @description UTC without suffix, microseconds */
+                            created_at: string;
+                            /** @description UTC without suffix, microseconds */
+                            updated_at: string;
                         };
                     };
                 };

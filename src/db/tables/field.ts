@@ -1,4 +1,4 @@
-// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010).
+// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010), photos (011).
 import type { Generated } from 'kysely';
 
 export interface PhotoTagTable {
@@ -88,9 +88,49 @@ export interface AssessmentPinTable {
   updated_at: string;
 }
 
+export interface PhotoTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  /** The object shown as `url`: the upload itself, or its upright copy when EXIF said to rotate. */
+  storage_key: string;
+  /** The 400 px JPEG; null for a video or an image the image library cannot decode (HEIC here). */
+  thumbnail_key: string | null;
+  content_type: string;
+  bytes: number;
+  is_video: number;
+  width: number | null;
+  height: number | null;
+  filename: string | null;
+  caption: string | null;
+  title: string | null;
+  stage: 'before' | 'during' | 'after' | 'general';
+  visibility: 'external' | 'internal';
+  include_in_report: number;
+  taken_at: string;
+  taken_by_user_id: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** Degrees clockwise from north, 0 to 359. */
+  compass_heading: number | null;
+  /** Gallery position (0 unless set); ties go by taken_at. */
+  sort_order: number;
+  /** The uploader's idempotency key, unique per workspace. */
+  client_uid: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PhotoTagLinkTable {
+  photo_id: number;
+  tag_id: number;
+}
+
 export interface FieldTables {
   photo_tags: PhotoTagTable;
   assessment_services: AssessmentServiceTable;
   site_assessments: SiteAssessmentTable;
   assessment_pins: AssessmentPinTable;
+  photos: PhotoTable;
+  photo_tag_links: PhotoTagLinkTable;
 }

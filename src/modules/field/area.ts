@@ -1,12 +1,13 @@
 // The field-capture area (document 3, Photos, photo tags, files; Site assessments and pins): what
-// crews record on site. Photo tags, assessment services, site assessments and their pins so far;
-// photos, files and share links follow.
+// crews record on site. Photo tags, photos, assessment services, site assessments and their pins so
+// far; files and share links follow.
 import type { Area } from '#src/area.ts';
 import { assessmentDefectTypeRoutes } from './assessment-defect-types/routes.ts';
 import { assessmentPinRoutes } from './assessment-pins/routes.ts';
 import { assessmentServiceRoutes } from './assessment-services/routes.ts';
 import { giveStarterServices } from './assessment-services/service.ts';
 import { photoTagRoutes } from './photo-tags/routes.ts';
+import { photoRoutes } from './photos/routes.ts';
 import { assessmentMergeMovers } from './site-assessments/merge-movers.ts';
 import { siteAssessmentRoutes } from './site-assessments/routes.ts';
 
@@ -14,6 +15,7 @@ export const fieldArea: Area = {
   name: 'field',
   routes: [
     photoTagRoutes,
+    photoRoutes,
     assessmentServiceRoutes,
     assessmentDefectTypeRoutes,
     siteAssessmentRoutes,

@@ -15,7 +15,8 @@ export type JobActivityKind =
   | 'task_completed'
   | 'job_merged'
   | 'note_deleted'
-  | 'task_reopened';
+  | 'task_reopened'
+  | 'photo_added';
 
 export interface JobActivityEntry {
   firmId: number;
