@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'estimating_role_required',
   'exports_in_progress',
   'geocode_failed',
+  'image_too_large',
   'invalid_catalog',
   'invalid_choice',
   'invalid_custom_field',
@@ -78,6 +79,8 @@ export const ERROR_CODES = [
   'unknown_service',
   'unknown_status',
   'uri_too_long',
+  'url_fetch_failed',
+  'url_not_image',
   'view_only',
   'viewer_read_only',
 ] as const;

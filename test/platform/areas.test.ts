@@ -32,6 +32,7 @@ describe('the area list', () => {
           'people',
           'notes, activities, follow-ups and activity log',
           'estimates',
+          'photos',
           'site assessments',
         ],
         client_account: ['jobs', 'sites', 'contacts', 'contact links', 'notes', 'activities', 'company follow-ups'],

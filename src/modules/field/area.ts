@@ -7,6 +7,7 @@ import { assessmentPinRoutes } from './assessment-pins/routes.ts';
 import { assessmentServiceRoutes } from './assessment-services/routes.ts';
 import { giveStarterServices } from './assessment-services/service.ts';
 import { photoTagRoutes } from './photo-tags/routes.ts';
+import { photoMergeMovers } from './photos/merge-movers.ts';
 import { photoRoutes } from './photos/routes.ts';
 import { assessmentMergeMovers } from './site-assessments/merge-movers.ts';
 import { siteAssessmentRoutes } from './site-assessments/routes.ts';
@@ -21,6 +22,6 @@ export const fieldArea: Area = {
     siteAssessmentRoutes,
     assessmentPinRoutes,
   ],
-  mergeMovers: { job: assessmentMergeMovers },
+  mergeMovers: { job: [...photoMergeMovers, ...assessmentMergeMovers] },
   workspaceStarters: [giveStarterServices],
 };

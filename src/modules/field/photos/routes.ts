@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { badRequest, unprocessable } from '#platform/errors.ts';
+import { badRequest } from '#platform/errors.ts';
 import { ListOf, One } from '#platform/schemas.ts';
 import { VIDEO_MAX_BYTES } from './media.ts';
 import {
@@ -17,6 +17,7 @@ import {
   PhotoSchema,
   UpdatePhotoBody,
   UrlUploadBody,
+  type UrlUploadInput,
 } from './schemas.ts';
 import {
   checkFields,
@@ -28,11 +29,20 @@ import {
   recordUpload,
   updatePhoto,
 } from './service.ts';
+import { storeFromUrl } from './from-url.ts';
 import { fileAndUrl, noPhoto, readMultipart } from './upload.ts';
 
 const TAGS = ['Photos'];
 
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/**
+ * The JSON form with its url. Fastify has validated the body against UrlUploadBody before the
+ * handler runs, so the url is the one thing left to see (a body without one sent no photo).
+ */
+function isUrlUpload(body: unknown): body is UrlUploadInput & { url: string } {
+  return typeof body === 'object' && body !== null && 'url' in body && typeof body.url === 'string';
+}
 
 export const uploadWithMultipart = () =>
   badRequest('Upload with multipart/form-data', {
@@ -76,12 +86,13 @@ export function photoRoutes(app: ApiApp, env: Env): void {
           const type = String(request.headers['content-type'] ?? '');
           if (!/^application\/json\b/i.test(type) || request.body == null) throw uploadWithMultipart();
           await preflightUpload(c, jobId);
-          if (typeof request.body !== 'object' || !('url' in request.body)) throw noPhoto();
-          // The url form needs the outbound fetch, which is not built yet (docs/api-decisions.md, Photos).
-          throw unprocessable('Could not fetch url', {
-            code: 'invalid_request',
-            message: 'Uploading a photo from a url is not available yet; send the file as multipart/form-data',
-          });
+          const body: unknown = request.body;
+          if (!isUrlUpload(body)) throw noPhoto();
+          const { url, ...fields } = body;
+          checkFields(fields);
+          const stored = await storeFromUrl(c, url);
+          const result = await recordUpload(c, jobId, stored, fields, originOf(request));
+          return reply.status(result.created ? 201 : 200).send(result);
         }
         await preflightUpload(c, jobId);
         const form = await readMultipart(c, request);

@@ -165,18 +165,25 @@ export interface StoredUpload {
   sniffed: Sniffed;
 }
 
-/** Streams one upload to storage, refusing more than its kind allows. */
-export async function storeUpload(ctx: ServiceContext, body: Readable, sniffed: Sniffed): Promise<StoredUpload> {
+/**
+ * Streams one upload to storage, refusing more than its kind allows (`tooLarge` says how: the
+ * multipart upload's 413, the url form's 422 Image too large).
+ */
+export async function storeUpload(
+  ctx: ServiceContext,
+  body: Readable,
+  sniffed: Sniffed,
+  tooLarge: () => ApiError = () => photoTooLarge(sniffed.kind === 'video'),
+): Promise<StoredUpload> {
   const key = photoKey(ctx.auth.firm.id);
-  const isVideo = sniffed.kind === 'video';
   try {
     const { bytes } = await ctx.deps.storage.put(key, body, {
       contentType: sniffed.contentType,
-      maxBytes: isVideo ? VIDEO_MAX_BYTES : IMAGE_MAX_BYTES,
+      maxBytes: sniffed.kind === 'video' ? VIDEO_MAX_BYTES : IMAGE_MAX_BYTES,
     });
     return { key, bytes, sniffed };
   } catch (err) {
-    if (err instanceof ObjectTooLarge) throw photoTooLarge(isVideo);
+    if (err instanceof ObjectTooLarge) throw tooLarge();
     throw err;
   }
 }

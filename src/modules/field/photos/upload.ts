@@ -45,7 +45,7 @@ export const noPhoto = () =>
 export const fileAndUrl = () => badRequest('Send a file or a url, not both', { code: 'invalid_request' });
 
 /** The first bytes of a stream, and the whole stream again (those bytes first). */
-async function peek(stream: Readable, want: number): Promise<{ head: Buffer; body: Readable }> {
+export async function peek(stream: Readable, want: number): Promise<{ head: Buffer; body: Readable }> {
   const it = stream[Symbol.asyncIterator]();
   const seen: Buffer[] = [];
   let length = 0;
