@@ -23,6 +23,7 @@ import { addLine } from '#estimating/estimates/lines.ts';
 import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
 import { createPin } from '#field/assessment-pins/service.ts';
 import { createPhotoTag } from '#field/photo-tags/service.ts';
+import { demoPhotos } from './demo-photos.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
 
 export interface DemoWorkspace {
@@ -286,7 +287,10 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
   // The labels the crew puts on site photos (and pins), with what each marks.
   const tags = [];
   for (const tag of DEMO_PHOTO_TAGS) tags.push(await createPhotoTag(ctx, tag));
-  if (walkedJobId !== null) await demoAssessment(ctx, walkedJobId, tags[0]!.id);
+  if (walkedJobId !== null) {
+    await demoAssessment(ctx, walkedJobId, tags[0]!.id);
+    await demoPhotos(ctx, walkedJobId, tags[0]!.id);
+  }
   return { firmId: firm_id, name, key };
 }
 

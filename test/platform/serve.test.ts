@@ -99,6 +99,19 @@ describe('groundwork serve', () => {
         await fetch(`http://127.0.0.1:${port}/v1/site-assessments`, { headers: { 'X-API-Key': key! } })
       ).json();
       expect(assessments.data).toEqual([expect.objectContaining({ status: 'completed', pin_count: 5 })]);
+      // Site photos with thumbnails, served by their keyless signed links.
+      const photos = await (
+        await fetch(`http://127.0.0.1:${port}/v1/photos`, { headers: { 'X-API-Key': key! } })
+      ).json();
+      expect(photos.data.map((p: { title: string }) => p.title).sort()).toEqual([
+        'East entrance, base failure',
+        'North row stalls',
+      ]);
+      for (const link of [photos.data[0].url, photos.data[0].thumbnail_url]) {
+        const file = await fetch(link);
+        expect(file.status).toBe(200);
+        expect(file.headers.get('content-type')).toBe('image/jpeg');
+      }
       // The printed MCP URL serves the demo workspace to an assistant with the printed key.
       expect(first.output).toContain(`http://localhost:${port}/v1/mcp`);
       const assistant = await mcpClient(`http://127.0.0.1:${port}`, key!, { bearer: true });
