@@ -1,4 +1,6 @@
 // /v1/jobs/{job_id}/photos and /v1/photos (document 3, Photos, photo tags, files).
+import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
@@ -43,6 +45,14 @@ async function phonePhoto(): Promise<Buffer> {
 
 describe('upload', () => {
   it('stores a phone photo upright with its EXIF place and time, a thumbnail and signed links', async () => {
+    const x = await t.workspace();
+    const xJob = (await job(x)).id;
+    const sideways = await uploadPhoto(t, x, xJob, await phonePhoto());
+    expect(sideways.status).toBe(201);
+    // Two objects stay: the upright copy and its thumbnail (the sideways original is removed).
+    const stored = fs.readdirSync(path.join(t.dataDir, 'objects', 'firms', String(x.firmId), 'photos'));
+    expect(stored.filter((name) => !name.startsWith('.'))).toHaveLength(2);
+
     const res = await uploadPhoto(t, w, jobId, await phonePhoto(), {
       caption: 'North lot',
       title: 'Lot',

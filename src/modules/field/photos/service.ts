@@ -324,6 +324,8 @@ export async function recordUpload(
       { onUniqueViolation: () => raceLost },
     );
     if (!result.created) await removeQuietly(ctx, made);
+    // The upright copy is what the photo shows: the sideways original is no longer needed.
+    else if (displayKey !== upload.key) await removeQuietly(ctx, [upload.key]);
     const row = await findPhotoByIdAnyJob(ctx, result.id);
     return { data: await photoObject(ctx, row, base), created: result.created };
   } catch (err) {
