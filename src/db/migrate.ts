@@ -13,6 +13,7 @@ import * as photoTags from '#db/migrations/008_photo_tags.ts';
 import * as assessmentServices from '#db/migrations/009_assessment_services.ts';
 import * as siteAssessments from '#db/migrations/010_site_assessments.ts';
 import * as photos from '#db/migrations/011_photos.ts';
+import * as pinPhotos from '#db/migrations/012_pin_photos.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -27,6 +28,7 @@ const steps: Record<string, Step> = {
   '009_assessment_services': assessmentServices,
   '010_site_assessments': siteAssessments,
   '011_photos': photos,
+  '012_pin_photos': pinPhotos,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -72,6 +72,12 @@ export const fieldWalk: AreaWalk = {
     { method: 'DELETE', path: `/v1/assessment-pins/${a.sparePin}`, error: 'Pin not found' },
     {
       method: 'POST',
+      path: `/v1/assessment-pins/${a.pin}/photos`,
+      body: { url: 'https://example.com/a.jpg' },
+      error: 'Pin not found',
+    },
+    {
+      method: 'POST',
       path: '/v1/assessment-pins',
       body: { latitude: 1, longitude: 1, job_id: a.job },
       error: 'Job not found',
@@ -155,6 +161,11 @@ export const fieldWalk: AreaWalk = {
       body: () => ({ severity: 'low' }),
     },
     'DELETE /v1/assessment-pins/{id}': { needs: 'delete', path: (a) => `/v1/assessment-pins/${a.sparePin}` },
+    'POST /v1/assessment-pins/{id}/photos': {
+      needs: 'write',
+      path: (a) => `/v1/assessment-pins/${a.pin}/photos`,
+      body: () => ({ url: 'https://example.com/site.jpg' }),
+    },
     'GET /v1/jobs/{job_id}/photos': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/photos` },
     'POST /v1/jobs/{job_id}/photos': {
       needs: 'write',

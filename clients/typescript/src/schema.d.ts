@@ -1815,6 +1815,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assessment-pins/{id}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add photos to a pin: multipart/form-data (file field photo, repeatable up to 10; the other fields as in POST /v1/jobs/{job_id}/photos) or JSON with a public https url. Each becomes a photo of the pin's job; answers the pin and the photo_ids just added */
+        post: operations["create_assessment_pin_photo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -21766,6 +21783,265 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_assessment_pin_photo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A public https image file, up to 15 MB */
+                    url?: string;
+                    filename?: string;
+                    caption?: string | null;
+                    /** @description At most 100 characters */
+                    title?: string | null;
+                    /**
+                     * @description Default general
+                     * @enum {string}
+                     */
+                    stage?: "before" | "during" | "after" | "general";
+                    /**
+                     * @description Default the workspace setting photo_default_visibility
+                     * @enum {string}
+                     */
+                    visibility?: "external" | "internal";
+                    /** @description Default the workspace setting; ignored for internal */
+                    include_in_report?: boolean;
+                    latitude?: number;
+                    longitude?: number;
+                    /** @description Degrees clockwise from north; wrapped to 0 to 359 */
+                    compass_heading?: number;
+                    /** @description ISO 8601; default EXIF, else now */
+                    taken_at?: string;
+                    /** @description Photo tags (GET /v1/photo-tags) */
+                    tag_ids?: number[];
+                    client_uid?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description null outside an assessment (a loose pin) */
+                            assessment_id: number | null;
+                            /** @description name, else service name with number, else Pin n */
+                            label: string;
+                            name: string | null;
+                            latitude: number;
+                            longitude: number;
+                            service_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            tag: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            defect_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description #rrggbb: the service's color, else the tag's, else gray */
+                            color: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high";
+                            /** @enum {string} */
+                            size: "small" | "medium" | "large";
+                            notes: string | null;
+                            /** @enum {string} */
+                            visibility: "internal" | "external";
+                            keep_for_proposal: boolean;
+                            measurement: {
+                                /** @enum {string} */
+                                type: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                                value: number | null;
+                                /** @enum {string|null} */
+                                unit: "EA" | "SF" | "LF" | "CY" | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            ai_severity: string | null;
+                            ai_rationale: string | null;
+                            photos: {
+                                id: number;
+                                url: string;
+                                thumbnail_url: string | null;
+                                title: string | null;
+                                caption: string | null;
+                                stage: string;
+                                visibility: string;
+                                is_video: boolean;
+                                taken_at: string | null;
+                            }[];
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        /** @description The photos this request added, in the order sent */
+                        photo_ids: number[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            /** @description null outside an assessment (a loose pin) */
+                            assessment_id: number | null;
+                            /** @description name, else service name with number, else Pin n */
+                            label: string;
+                            name: string | null;
+                            latitude: number;
+                            longitude: number;
+                            service_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            tag: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            defect_type: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description #rrggbb: the service's color, else the tag's, else gray */
+                            color: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high";
+                            /** @enum {string} */
+                            size: "small" | "medium" | "large";
+                            notes: string | null;
+                            /** @enum {string} */
+                            visibility: "internal" | "external";
+                            keep_for_proposal: boolean;
+                            measurement: {
+                                /** @enum {string} */
+                                type: "none" | "count" | "sqft" | "dimensions" | "volume" | "lf";
+                                value: number | null;
+                                /** @enum {string|null} */
+                                unit: "EA" | "SF" | "LF" | "CY" | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            ai_severity: string | null;
+                            ai_rationale: string | null;
+                            photos: {
+                                id: number;
+                                url: string;
+                                thumbnail_url: string | null;
+                                title: string | null;
+                                caption: string | null;
+                                stage: string;
+                                visibility: string;
+                                is_video: boolean;
+                                taken_at: string | null;
+                            }[];
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        /** @description The photos this request added, in the order sent */
+                        photo_ids: number[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010), photos (011).
+// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010), photos (011), pin photos (012).
 import type { Generated } from 'kysely';
 
 export interface PhotoTagTable {
@@ -126,6 +126,15 @@ export interface PhotoTagLinkTable {
   tag_id: number;
 }
 
+/** A photo shown on a pin (a duplicate's pins share the source's photos). */
+export interface AssessmentPinPhotoTable {
+  pin_id: number;
+  photo_id: number;
+  /** Order on the pin: the order the photos were added. */
+  position: number;
+  created_at: string;
+}
+
 export interface FieldTables {
   photo_tags: PhotoTagTable;
   assessment_services: AssessmentServiceTable;
@@ -133,4 +142,5 @@ export interface FieldTables {
   assessment_pins: AssessmentPinTable;
   photos: PhotoTable;
   photo_tag_links: PhotoTagLinkTable;
+  assessment_pin_photos: AssessmentPinPhotoTable;
 }

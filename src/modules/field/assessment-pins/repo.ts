@@ -10,6 +10,8 @@ export type PinRow = AssessmentPin & {
   service_position: number | null;
   tag_name: string | null;
   tag_color: string | null;
+  /** How many photos the pin shows (assessment_pin_photos). */
+  photo_count: number | string | null;
 };
 
 export function pinRows(db: Executor, firmId: number) {
@@ -25,6 +27,13 @@ export function pinRows(db: Executor, firmId: number) {
       't.name as tag_name',
       't.color as tag_color',
     ])
+    .select((eb) =>
+      eb
+        .selectFrom('assessment_pin_photos as pp')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('pp.pin_id', '=', 'p.id')
+        .as('photo_count'),
+    )
     .where('p.firm_id', '=', firmId);
 }
 

@@ -1,8 +1,25 @@
-// /v1/assessment-pins (document 3, Site assessments and pins). Pin photos join with the photos module.
+// /v1/assessment-pins (document 3, Site assessments and pins). Pin photos go through the photos
+// module's upload path: multipart/form-data (the multipart plugin registered for that route's
+// scope only, up to PIN_PHOTOS_PER_REQUEST files named photo) or JSON with a url.
+import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { CreatePinBody, OnePin, PinList, PinListQuery, PinParams, UpdatePinBody } from './schemas.ts';
+import { VIDEO_MAX_BYTES } from '#field/photos/media.ts';
+import { isUrlUpload, originOf, uploadWithMultipart } from '#field/photos/routes.ts';
+import { UrlUploadBody } from '#field/photos/schemas.ts';
+import { checkFields, removeQuietly } from '#field/photos/service.ts';
+import { storeFromUrl } from '#field/photos/from-url.ts';
+import { fileAndUrl, noPhoto, readMultipart } from '#field/photos/upload.ts';
+import {
+  PIN_PHOTOS_PER_REQUEST,
+  addPinPhotos,
+  clientUidWithMany,
+  preflightPinPhotos,
+  tooManyPinPhotos,
+} from './photos.ts';
+import { CreatePinBody, OnePin, PinList, PinListQuery, PinParams, PinSchema, UpdatePinBody } from './schemas.ts';
 import { createPin, deletePin, getPin, listAssessmentPins, updatePin } from './service.ts';
 
 const tags = ['Site assessments'];
@@ -21,7 +38,7 @@ export function assessmentPinRoutes(app: ApiApp, env: Env): void {
         response: { 200: PinList },
       },
     },
-    async (request) => listAssessmentPins(ctx(request), request.query),
+    async (request) => listAssessmentPins(ctx(request), request.query, originOf(request)),
   );
 
   app.post(
@@ -45,7 +62,7 @@ export function assessmentPinRoutes(app: ApiApp, env: Env): void {
       config: { permissions: ['read_jobs'] },
       schema: { tags, summary: 'A pin', params: PinParams, response: { 200: OnePin } },
     },
-    async (request) => ({ data: await getPin(ctx(request), request.params.id) }),
+    async (request) => ({ data: await getPin(ctx(request), request.params.id, originOf(request)) }),
   );
 
   app.patch(
@@ -60,7 +77,7 @@ export function assessmentPinRoutes(app: ApiApp, env: Env): void {
         response: { 200: OnePin },
       },
     },
-    async (request) => ({ data: await updatePin(ctx(request), request.params.id, request.body) }),
+    async (request) => ({ data: await updatePin(ctx(request), request.params.id, request.body, originOf(request)) }),
   );
 
   app.delete(
@@ -74,4 +91,73 @@ export function assessmentPinRoutes(app: ApiApp, env: Env): void {
       return reply.status(204).send(null);
     },
   );
+
+  const PinPhotosAnswer = Type.Object({
+    data: PinSchema,
+    photo_ids: Type.Array(Type.Integer(), { description: 'The photos this request added, in the order sent' }),
+  });
+  app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+    await scope.register(multipart, {
+      limits: {
+        files: PIN_PHOTOS_PER_REQUEST,
+        fileSize: VIDEO_MAX_BYTES,
+        fields: 40,
+        fieldSize: 64 * 1024,
+        parts: 40 + PIN_PHOTOS_PER_REQUEST,
+        headerPairs: 200,
+      },
+      throwFileSizeLimit: true,
+    });
+    // Bodies that are neither JSON nor multipart: the spec's 400, not a 415.
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(uploadWithMultipart(), undefined));
+    scope.post(
+      '/v1/assessment-pins/:id/photos',
+      {
+        config: { permissions: ['write_jobs'] },
+        schema: {
+          tags,
+          summary:
+            `Add photos to a pin: multipart/form-data (file field photo, repeatable up to ${PIN_PHOTOS_PER_REQUEST}; ` +
+            'the other fields as in POST /v1/jobs/{job_id}/photos) or JSON with a public https url. Each becomes a ' +
+            "photo of the pin's job; answers the pin and the photo_ids just added",
+          params: PinParams,
+          body: { content: { 'application/json': { schema: UrlUploadBody } } },
+          response: { 200: PinPhotosAnswer, 201: PinPhotosAnswer },
+        },
+      },
+      async (request, reply) => {
+        const c = ctx(request);
+        const base = originOf(request);
+        if (!request.isMultipart()) {
+          const type = String(request.headers['content-type'] ?? '');
+          if (!/^application\/json\b/i.test(type) || request.body == null) throw uploadWithMultipart();
+          const pin = await preflightPinPhotos(c, request.params.id);
+          const body: unknown = request.body;
+          if (!isUrlUpload(body)) throw noPhoto();
+          const { url, ...fields } = body;
+          checkFields(fields);
+          const stored = await storeFromUrl(c, url);
+          const { created, ...answer } = await addPinPhotos(c, pin, [stored], fields, base);
+          return reply.status(created ? 201 : 200).send(answer);
+        }
+        const pin = await preflightPinPhotos(c, request.params.id);
+        const form = await readMultipart(c, request, { maxFiles: PIN_PHOTOS_PER_REQUEST, tooMany: tooManyPinPhotos });
+        try {
+          if (form.files.length > 0 && form.url !== undefined) throw fileAndUrl();
+          if (form.files.length === 0) throw noPhoto();
+          if (form.files.length > 1 && form.fields.client_uid !== undefined) throw clientUidWithMany();
+          checkFields(form.fields);
+        } catch (err) {
+          await removeQuietly(
+            c,
+            form.files.map((f) => f.key),
+          );
+          throw err;
+        }
+        const { created, ...answer } = await addPinPhotos(c, pin, form.files, form.fields, base);
+        return reply.status(created ? 201 : 200).send(answer);
+      },
+    );
+  });
 }

@@ -23,7 +23,7 @@ export type Severity = (typeof SEVERITIES)[number];
 
 const Ref = Type.Object({ id: Type.Integer(), name: Type.String() });
 
-/** A pin's photo, as the photos module will show it; every pin's list is empty until photos exist. */
+/** A pin's photo: the photos module's links (as in GET /v1/photos/{id}) and a few of its fields. */
 export const PinPhotoSchema = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
@@ -116,3 +116,4 @@ export type CreatePinInput = Static<typeof CreatePinBody>;
 export type UpdatePinInput = Static<typeof UpdatePinBody>;
 export type PinListInput = Static<typeof PinListQuery>;
 export type Pin = Static<typeof PinSchema>;
+export type PinPhoto = Static<typeof PinPhotoSchema>;

@@ -1,4 +1,5 @@
-// A pin on the wire (document 3, Pin). Photos join with the photos module; until then none.
+// A pin on the wire (document 3, Pin). Its photos are read by photos.ts (signed links need the
+// storage and the request's origin) and passed in; a pin read without them shows none.
 import { storedOneOf } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
 import { MEASUREMENT_TYPES } from '#field/assessment-services/schemas.ts';
@@ -7,13 +8,13 @@ import { findDefectType } from '#field/assessment-defect-types/list.ts';
 import { pinLabel } from './label.ts';
 import { MEASUREMENT_UNITS } from './measurement.ts';
 import type { PinRow } from './repo.ts';
-import { SEVERITIES, SIZES, VISIBILITIES, type Pin } from './schemas.ts';
+import { SEVERITIES, SIZES, VISIBILITIES, type Pin, type PinPhoto } from './schemas.ts';
 
 /** A pin shows its service's color, else its tag's, else the gray of an untagged photo tag. */
 export const pinColor = (p: Pick<PinRow, 'service_color' | 'tag_color'>) =>
   p.service_color ?? p.tag_color ?? DEFAULT_PHOTO_TAG_COLOR;
 
-export function pinObject(p: PinRow): Pin {
+export function pinObject(p: PinRow, photos: PinPhoto[] = []): Pin {
   const defect = p.defect_type_id === null ? undefined : findDefectType(p.defect_type_id);
   return {
     id: p.id,
@@ -41,7 +42,7 @@ export function pinObject(p: PinRow): Pin {
     },
     ai_severity: p.ai_severity,
     ai_rationale: p.ai_rationale,
-    photos: [],
+    photos,
     created_by_user_id: p.created_by_user_id,
     created_at: zWire(p.created_at),
     updated_at: zWire(p.updated_at),

@@ -25,8 +25,11 @@ import { measure, type MeasurementInput } from './measurement.ts';
 import { findPin, listPins, type PinRow } from './repo.ts';
 import type { CreatePinInput, Pin, PinListInput, UpdatePinInput } from './schemas.ts';
 import { pinObject } from './serialize.ts';
+import { pinNotFound } from './errors.ts';
+import { deletePinOnlyPhotos, pinObjects } from './photos.ts';
+import { removeQuietly } from '#field/photos/service.ts';
 
-export const pinNotFound = () => notFound('Pin not found');
+export { pinNotFound };
 const assessmentNotFound = () => notFound('Site assessment not found');
 const serviceNotFound = () => notFound('Assessment service not found');
 const defectNotFound = () => notFound('Defect type not found');
@@ -60,13 +63,13 @@ async function mustFindPin(trx: Trx, ctx: ServiceContext, id: number): Promise<P
   return pin;
 }
 
-export async function getPin(ctx: ServiceContext, id: number): Promise<Pin> {
+export async function getPin(ctx: ServiceContext, id: number, base: string): Promise<Pin> {
   const pin = await findPin(ctx.database.db, ctx.auth.firm.id, id, ctx.auth.user);
   if (!pin) throw pinNotFound();
-  return pinObject(pin);
+  return (await pinObjects(ctx, [pin], base))[0]!;
 }
 
-export async function listAssessmentPins(ctx: ServiceContext, q: PinListInput) {
+export async function listAssessmentPins(ctx: ServiceContext, q: PinListInput, base: string) {
   const page = pageOf(q);
   const { rows, total } = await listPins(
     ctx.database.db,
@@ -81,7 +84,7 @@ export async function listAssessmentPins(ctx: ServiceContext, q: PinListInput) {
     page.limit,
     page.offset,
   );
-  return listEnvelope(rows.map(pinObject), total, page);
+  return listEnvelope(await pinObjects(ctx, rows, base), total, page);
 }
 
 export async function createPin(ctx: ServiceContext, input: CreatePinInput): Promise<Pin> {
@@ -227,9 +230,9 @@ function remeasure(pin: AssessmentPin, input: UpdatePinInput, serviceType: Measu
 }
 
 /** Any create field but job_id and assessment_id; only the fields sent change (null clears). */
-export function updatePin(ctx: ServiceContext, id: number, input: UpdatePinInput): Promise<Pin> {
+export async function updatePin(ctx: ServiceContext, id: number, input: UpdatePinInput, base: string): Promise<Pin> {
   const firmId = ctx.auth.firm.id;
-  return inEstimateTransaction(ctx, async (trx, places) => {
+  const row = await inEstimateTransaction(ctx, async (trx, places) => {
     const pin = await mustFindPin(trx, ctx, id);
     const service =
       input.service_type_id != null
@@ -273,16 +276,23 @@ export function updatePin(ctx: ServiceContext, id: number, input: UpdatePinInput
       .where('id', '=', id)
       .execute();
     if (regroup || touched) await syncDraftEstimate(ctx, trx, places, pin.job_id, [pin.service_type_id, serviceTypeId]);
-    return pinObject(await mustFindPin(trx, ctx, id));
+    return mustFindPin(trx, ctx, id);
   });
+  return (await pinObjects(ctx, [row], base))[0]!;
 }
 
-/** Deletes the pin (its photos will go with it once pins have photos) and updates the draft estimate. */
+/**
+ * Deletes the pin and updates the draft estimate. Its photos go too, except one another pin still
+ * shows (a duplicate's copy); their stored objects are removed after the commit.
+ */
 export async function deletePin(ctx: ServiceContext, id: number): Promise<void> {
   assertDeletionAllowed(ctx);
-  await inEstimateTransaction(ctx, async (trx, places) => {
+  const keys = await inEstimateTransaction(ctx, async (trx, places) => {
     const pin = await mustFindPin(trx, ctx, id);
+    const photoKeys = await deletePinOnlyPhotos(trx, ctx.auth.firm.id, id);
     await trx.deleteFrom('assessment_pins').where('id', '=', id).execute();
     await syncDraftEstimate(ctx, trx, places, pin.job_id, [pin.service_type_id]);
+    return photoKeys;
   });
+  await removeQuietly(ctx, keys);
 }

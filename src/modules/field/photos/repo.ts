@@ -16,7 +16,7 @@ export interface PhotoTagRef {
   color: string;
 }
 
-function photoRows(db: Executor, firmId: number) {
+export function photoRows(db: Executor, firmId: number) {
   return db
     .selectFrom('photos as p')
     .leftJoin('users as u', 'u.id', 'p.taken_by_user_id')

@@ -34,13 +34,13 @@ import { fileAndUrl, noPhoto, readMultipart } from './upload.ts';
 
 const TAGS = ['Photos'];
 
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /**
  * The JSON form with its url. Fastify has validated the body against UrlUploadBody before the
  * handler runs, so the url is the one thing left to see (a body without one sent no photo).
  */
-function isUrlUpload(body: unknown): body is UrlUploadInput & { url: string } {
+export function isUrlUpload(body: unknown): body is UrlUploadInput & { url: string } {
   return typeof body === 'object' && body !== null && 'url' in body && typeof body.url === 'string';
 }
 

@@ -194,7 +194,8 @@ async function readAll(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const removeQuietly = (ctx: ServiceContext, keys: (string | null)[]) =>
+/** Removes stored objects (a photo's file and thumbnail), ignoring any already gone. */
+export const removeQuietly = (ctx: ServiceContext, keys: (string | null)[]) =>
   Promise.all(
     keys.filter((k): k is string => k !== null).map((k) => ctx.deps.storage.delete(k).catch(() => undefined)),
   );

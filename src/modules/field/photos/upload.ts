@@ -73,9 +73,9 @@ export async function peek(stream: Readable, want: number): Promise<{ head: Buff
 }
 
 /** The multipart plugin's own refusals, in this API's words. */
-function multipartError(err: unknown): unknown {
+function multipartError(err: unknown, tooMany: () => unknown): unknown {
   const code = (err as { code?: string } | null)?.code;
-  if (code === 'FST_FILES_LIMIT') return onePhoto();
+  if (code === 'FST_FILES_LIMIT') return tooMany();
   if (code === 'FST_REQ_FILE_TOO_LARGE') return photoTooLarge(true);
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
     return badRequest('Too many form fields', { code: 'invalid_request' });
@@ -189,17 +189,32 @@ export function fieldsOf(raw: Map<string, string[]>): { fields: PhotoFields; url
 export interface MultipartUpload {
   fields: PhotoFields;
   url: string | undefined;
-  /** The file, already in storage; undefined when none was sent. */
+  /** The (first) file, already in storage; undefined when none was sent. */
   stored: StoredUpload | undefined;
+  /** Every file, in the order sent (one at most unless maxFiles allows more). */
+  files: StoredUpload[];
+}
+
+export interface MultipartOptions {
+  /** How many file parts named photo the form may hold (1 unless said). */
+  maxFiles?: number;
+  /** The refusal of one file too many (One photo per request unless said). */
+  tooMany?: () => unknown;
 }
 
 /**
- * Reads the whole form. The file is stored as it streams in; whatever fails afterwards (a second
- * file, a bad field) deletes it again before the error goes out.
+ * Reads the whole form. Each file is stored as it streams in; whatever fails afterwards (a file
+ * too many, a bad field) deletes them again before the error goes out.
  */
-export async function readMultipart(ctx: ServiceContext, request: FastifyRequest): Promise<MultipartUpload> {
+export async function readMultipart(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  options: MultipartOptions = {},
+): Promise<MultipartUpload> {
+  const maxFiles = options.maxFiles ?? 1;
+  const tooMany = options.tooMany ?? onePhoto;
   const raw = new Map<string, string[]>();
-  let stored: StoredUpload | undefined;
+  const files: StoredUpload[] = [];
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -207,9 +222,9 @@ export async function readMultipart(ctx: ServiceContext, request: FastifyRequest
           part.file.resume();
           throw badRequest(`Unknown field: ${part.fieldname}`, { code: 'unknown_fields', fields: [part.fieldname] });
         }
-        if (stored) {
+        if (files.length >= maxFiles) {
           part.file.resume();
-          throw onePhoto();
+          throw tooMany();
         }
         const { head, body } = await peek(part.file, SNIFF_BYTES);
         const sniffed = sniff(head);
@@ -218,7 +233,8 @@ export async function readMultipart(ctx: ServiceContext, request: FastifyRequest
           if (head.length === 0) throw noPhoto();
           throw invalidPhoto();
         }
-        stored = await storeUpload(ctx, body, sniffed);
+        const stored = await storeUpload(ctx, body, sniffed);
+        files.push(stored);
         if (part.file.truncated) throw photoTooLarge(sniffed.kind === 'video');
       } else {
         const list = raw.get(part.fieldname) ?? [];
@@ -226,10 +242,9 @@ export async function readMultipart(ctx: ServiceContext, request: FastifyRequest
         raw.set(part.fieldname, list);
       }
     }
-    return { ...fieldsOf(raw), stored };
+    return { ...fieldsOf(raw), stored: files[0], files };
   } catch (err) {
-    if (stored) await ctx.deps.storage.delete(stored.key).catch(() => undefined);
-    const mapped = multipartError(err);
-    throw mapped;
+    await Promise.all(files.map((f) => ctx.deps.storage.delete(f.key).catch(() => undefined)));
+    throw multipartError(err, tooMany);
   }
 }

@@ -52,6 +52,7 @@ export function rollUp(pins: readonly PinRow[]): { services: ServiceRollup[]; se
     }
     const r = g.rollup;
     r.pin_count += 1;
+    r.photo_count += Number(p.photo_count ?? 0);
     r.pin_ids.push(p.id);
     r.severities[p.severity] += 1;
     totals[p.severity] += 1;

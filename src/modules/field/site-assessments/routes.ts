@@ -1,6 +1,7 @@
 // /v1/site-assessments (document 3, Site assessments and pins; Assessment state table).
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
+import { originOf } from '#field/photos/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import type { Permission } from '#platform/permissions.ts';
 import { bodyOptional, One } from '#platform/schemas.ts';
@@ -81,7 +82,12 @@ export function siteAssessmentRoutes(app: ApiApp, env: Env): void {
       },
     },
     async (request) => ({
-      data: await getSiteAssessment(ctx(request), request.params.id, request.query.include_pins !== false),
+      data: await getSiteAssessment(
+        ctx(request),
+        request.params.id,
+        request.query.include_pins !== false,
+        originOf(request),
+      ),
     }),
   );
 

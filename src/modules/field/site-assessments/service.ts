@@ -6,7 +6,7 @@ import { findVisibleJob } from '#crm/jobs/repo.ts';
 import { jobNotFound } from '#crm/jobs/service.ts';
 import { attachLoosePins } from '#field/assessment-pins/attach.ts';
 import { pinsOfAssessment } from '#field/assessment-pins/repo.ts';
-import { pinObject } from '#field/assessment-pins/serialize.ts';
+import { copyPinPhotos, pinObjects } from '#field/assessment-pins/photos.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
 import { conflict, notFound } from '#platform/errors.ts';
 import { pageOf, type Page } from '#platform/pagination.ts';
@@ -69,6 +69,7 @@ export async function getSiteAssessment(
   ctx: ServiceContext,
   id: number,
   includePins: boolean,
+  base: string,
 ): Promise<AssessmentDetail> {
   const db = ctx.database.db;
   const row = await findAssessment(db, ctx.auth.firm.id, id, ctx.auth.user);
@@ -78,7 +79,7 @@ export async function getSiteAssessment(
     ...assessmentObject(row),
     ...rollUp(pins),
     handoff: row.handoff === null ? null : (JSON.parse(row.handoff) as Handoff),
-    ...(includePins ? { pins: pins.map(pinObject) } : {}),
+    ...(includePins ? { pins: await pinObjects(ctx, pins, base) } : {}),
   };
 }
 
@@ -190,11 +191,14 @@ export function duplicateSiteAssessment(ctx: ServiceContext, id: number, input: 
       .where('assessment_id', '=', id)
       .orderBy('id')
       .execute();
-    for (const { id: _id, ...pin } of pins) {
-      await trx
+    for (const { id: sourcePinId, ...pin } of pins) {
+      const copy = await trx
         .insertInto('assessment_pins')
         .values({ ...pin, assessment_id: copyId, created_at: now(), updated_at: now() })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // The copy shows the same stored photos (shared, not uploaded again).
+      await copyPinPhotos(trx, sourcePinId, copy.id);
     }
     const handoff = handoffOf(await pinsOfAssessment(trx, firmId, copyId), at, ctx.auth.user);
     await trx
