@@ -12,6 +12,7 @@
 //    the rest of its last row's group, so the value sent back never leaves rows behind.
 // 3. On lists shown to the second, rows of the second still running are held back until it ends,
 //    so no later write can land in a second the client has already passed.
+import type { SelectQueryBuilder } from 'kysely';
 import { parseUpdatedAfter, type Page } from './pagination.ts';
 import { endOfSecond, now, startOfSecond } from './time.ts';
 
@@ -72,4 +73,30 @@ export async function syncPage<R extends { updated_at: string; id: number }>(
   if (rows.length < page.limit || !last) return rows;
   const through = w.precision === 'second' ? endOfSecond(last.updated_at) : last.updated_at;
   return [...rows, ...(await read({ row: last, through }))];
+}
+
+/**
+ * A list's page when its default order is newest first: with updated_after, the window's page
+ * (oldest changed first, the last group completed, as syncPage); without, newest `newestBy`
+ * first. `rows(rest)` is the list's filtered query with whereInWindow applied; `table` its alias.
+ */
+export function newestOrSyncPage<R extends { updated_at: string; id: number }>(
+  rows: (rest?: GroupRest) => SelectQueryBuilder<any, any, R>,
+  table: string,
+  window: SyncWindow | undefined,
+  page: Page,
+  newestBy: 'created_at' | 'updated_at',
+): Promise<R[]> {
+  if (window === undefined) {
+    return rows()
+      .orderBy(`${table}.${newestBy}`, 'desc')
+      .orderBy(`${table}.id`, 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
+  return syncPage(window, page, (rest) => {
+    const q = rows(rest).orderBy(`${table}.updated_at`).orderBy(`${table}.id`);
+    return (rest ? q : q.limit(page.limit).offset(page.offset)).execute();
+  });
 }

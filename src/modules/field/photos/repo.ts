@@ -2,7 +2,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Photo, User } from '#db/tables.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
-import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
+import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 export type PhotoRow = Photo & {
   by_name: string | null;
@@ -97,14 +97,7 @@ export async function listPhotos(
     return qb;
   };
   const rows = (rest?: GroupRest) => onVisibleJob(filtered(photoRows(db, firmId), rest), 'p.job_id', firmId, user);
-  const window = f.updatedAfter;
-  const page =
-    window !== undefined
-      ? syncPage(window, { limit, offset }, (rest) => {
-          const q = rows(rest).orderBy('p.updated_at').orderBy('p.id');
-          return (rest ? q : q.limit(limit).offset(offset)).execute();
-        })
-      : rows().orderBy('p.created_at', 'desc').orderBy('p.id', 'desc').limit(limit).offset(offset).execute();
+  const page = newestOrSyncPage(rows, 'p', f.updatedAfter, { limit, offset }, 'created_at');
   const count = onVisibleJob(
     filtered(db.selectFrom('photos as p').where('p.firm_id', '=', firmId)),
     'p.job_id',

@@ -2,7 +2,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { SiteAssessment, User } from '#db/tables.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
-import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
+import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 export type AssessmentRow = SiteAssessment & { created_by_name: string | null; pin_count: number | string | null };
 
@@ -63,14 +63,7 @@ export async function listAssessments(
     return qb;
   };
   const rows = (rest?: GroupRest) => onVisibleJob(filtered(assessmentRows(db, firmId), rest), 'a.job_id', firmId, user);
-  const window = f.updatedAfter;
-  const page =
-    window !== undefined
-      ? syncPage(window, { limit, offset }, (rest) => {
-          const q = rows(rest).orderBy('a.updated_at').orderBy('a.id');
-          return (rest ? q : q.limit(limit).offset(offset)).execute();
-        })
-      : rows().orderBy('a.updated_at', 'desc').orderBy('a.id', 'desc').limit(limit).offset(offset).execute();
+  const page = newestOrSyncPage(rows, 'a', f.updatedAfter, { limit, offset }, 'updated_at');
   const count = onVisibleJob(
     filtered(db.selectFrom('site_assessments as a').where('a.firm_id', '=', firmId)),
     'a.job_id',
