@@ -22,7 +22,8 @@ export const ErrorSchema = Type.Object(
   { $id: 'Error', additionalProperties: true, description: 'An error (document 1, Errors)' },
 );
 
-const ErrorRef = Type.Ref(ErrorSchema);
+/** A route's error answer: a reference to the one shared error schema. */
+export const ErrorRef = Type.Ref(ErrorSchema);
 
 /** Shared schemas appear in the document under their own $id, not as def-0, def-1 … */
 export const componentName = (json: { $id?: unknown }, _base: unknown, _fragment: unknown, i: number) =>

@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Env } from '#platform/context.ts';
 import { forbidden } from '#platform/errors.ts';
-import { ErrorSchema } from '#platform/openapi.ts';
+import { ErrorRef } from '#platform/openapi.ts';
 import type { ApiApp } from '#platform/routes.ts';
 import { MAX_KEY_LENGTH } from './keys.ts';
 
@@ -27,7 +27,6 @@ const ObjectAnswer = {
   },
   content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
 };
-const ErrorRef = Type.Ref(ErrorSchema);
 
 export function objectRoutes(app: ApiApp, env: Env): void {
   app.get(
