@@ -3,6 +3,7 @@
 // never casts request data, and checks each reply against the route's response schemas.
 import type {
   FastifyBaseLogger,
+  FastifyRequest,
   FastifyInstance,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -21,3 +22,9 @@ export type ApiApp = FastifyInstance<
 
 /** One resource's routes: registered on the /v1 scope with the process's database and deps. */
 export type RouteModule = (app: ApiApp, env: Env) => void;
+
+/**
+ * This server's origin as the caller reached it (`https://host`): the base of the absolute, keyless
+ * links an answer carries (stored files, export downloads).
+ */
+export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;

@@ -4,10 +4,10 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ApiApp } from '#platform/routes.ts';
+import { type ApiApp, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { VIDEO_MAX_BYTES } from '#field/photos/media.ts';
-import { isUrlUpload, originOf, uploadWithMultipart } from '#field/photos/routes.ts';
+import { isUrlUpload, uploadWithMultipart } from '#field/photos/routes.ts';
 import { UrlUploadBody } from '#field/photos/schemas.ts';
 import { checkFields, removeQuietly } from '#field/photos/service.ts';
 import { storeFromUrl } from '#field/photos/from-url.ts';

@@ -4,8 +4,7 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import type { ApiApp } from '#platform/routes.ts';
+import { type ApiApp, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { ListOf, One } from '#platform/schemas.ts';
@@ -33,8 +32,6 @@ import { storeFromUrl } from './from-url.ts';
 import { fileAndUrl, noPhoto, readMultipart } from './upload.ts';
 
 const TAGS = ['Photos'];
-
-export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /**
  * The JSON form with its url. Fastify has validated the body against UrlUploadBody before the

@@ -1,7 +1,6 @@
 // /v1/site-assessments (document 3, Site assessments and pins; Assessment state table).
 import { Type } from '@sinclair/typebox';
-import type { ApiApp } from '#platform/routes.ts';
-import { originOf } from '#field/photos/routes.ts';
+import { type ApiApp, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import type { Permission } from '#platform/permissions.ts';
 import { bodyOptional, One } from '#platform/schemas.ts';

@@ -3,7 +3,7 @@
 // exports do not count toward a key's usage (document 1, Limits), so none of these routes is
 // rate limited; the work a key can queue is bounded by MAX_PENDING_EXPORTS instead.
 import type { FastifyRequest } from 'fastify';
-import type { ApiApp } from '#platform/routes.ts';
+import { type ApiApp, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { IdParam, One } from '#platform/schemas.ts';
 import { datasets } from './catalog.ts';
@@ -25,7 +25,7 @@ const notCounted = { rateLimit: false } as const;
 
 /** The keyless link handed to browsers and download tools: absolute, on the host the caller used. */
 function downloadUrl(request: FastifyRequest, token: string | null): string | null {
-  return token === null ? null : `${request.protocol}://${request.host}/v1/export-downloads/${token}`;
+  return token === null ? null : `${originOf(request)}/v1/export-downloads/${token}`;
 }
 
 export function exportRoutes(app: ApiApp, env: Env): void {
