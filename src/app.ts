@@ -23,6 +23,7 @@ import type { Env } from '#platform/context.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
 import { objectRoutes } from '#platform/storage/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
+import { PAGE_MODULES } from '#pages/pages.ts';
 
 /**
  * The reference UI's policy instead of the API's (which allows nothing): swagger-ui's own, with
@@ -128,6 +129,14 @@ export async function buildApp(
     for (const register of routes) register(api, env);
     // The keyless links of stored files: the platform's, like health, not an area's.
     objectRoutes(api, env);
+  });
+
+  // Customer pages: keyless HTML outside /v1, and never OpenAPI operations (so never MCP tools).
+  await app.register(async (pages) => {
+    pages.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
+    for (const register of PAGE_MODULES) register(pages, env);
   });
 
   await app.register(swaggerUi, {

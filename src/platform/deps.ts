@@ -4,6 +4,8 @@
 // into a module. Mail, imagery and payments join it as they arrive.
 import { systemClock, type Clock } from './clock.ts';
 import { geocoderFor, type Geocoder } from './geocoding.ts';
+import { linkTokensFrom, type LinkTokens } from './link-tokens.ts';
+import { secretSource } from './storage/secret.ts';
 import { storageFor, type StorageSettings } from './storage/select.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -20,6 +22,8 @@ export interface Deps {
   outbound: OutboundPolicy;
   /** Files and photos (platform/storage): the data directory, or S3 when configured. */
   storage: Storage;
+  /** The tokens of customer links (link-tokens.ts), derived with the server secret. */
+  links: LinkTokens;
 }
 
 export interface DepsOptions {
@@ -45,5 +49,6 @@ export function buildDeps(options: DepsOptions = {}): Deps {
     outbound: { allowPrivateNetwork: options.allowPrivateNetwork ?? false },
     // Building it touches nothing: the local adapter makes its folder and secret on first use.
     storage: options.storage ?? storageFor(options.storageSettings ?? { secret: null, s3: null }, dataDir, clock),
+    links: linkTokensFrom(secretSource(dataDir, options.storageSettings?.secret ?? null)),
   };
 }

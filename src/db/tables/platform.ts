@@ -82,6 +82,17 @@ export interface EventTable {
   data: string;
 }
 
+/** A customer link that stopped: its page answers 410 saying why (pages/links.ts). */
+export interface RetiredLinkTable {
+  token_hash: string;
+  firm_id: number;
+  /** The link kind, as pages/links.ts names it (photo_report, photo_selection, …). */
+  kind: string;
+  /** disabled, rotated, revoked or replaced. */
+  reason: string;
+  retired_at: string;
+}
+
 /** This area's tables, composed into DB (db/tables.ts). */
 export interface PlatformTables {
   firms: FirmTable;
@@ -89,4 +100,5 @@ export interface PlatformTables {
   api_keys: ApiKeyTable;
   partner_key_grants: PartnerKeyGrantTable;
   events: EventTable;
+  retired_links: RetiredLinkTable;
 }

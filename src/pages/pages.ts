@@ -1,0 +1,12 @@
+// The customer pages (GUIDE "Customer pages"): server-rendered HTML a customer opens from a link,
+// no API key. Each kind is one file here that registers its routes; app.ts registers this list
+// outside /v1 (no key lookup, no API rate limit, no OpenAPI operation: pages are not API calls).
+//
+// Paths: /share/<kind>/<token>. A kind's file finds its live link by the token's hash, answers
+// sendGone (410) for an expired or retired link and sendUnknownLink (404) otherwise.
+import type { FastifyInstance } from 'fastify';
+import type { Env } from '#platform/context.ts';
+
+export type PageModule = (app: FastifyInstance, env: Env) => void;
+
+export const PAGE_MODULES: readonly PageModule[] = [];

@@ -1,0 +1,52 @@
+// Sending a customer page: the HTML with the headers every page kind shares (GUIDE "Customer
+// pages"). The Content-Security-Policy allows the page's own inline style (by a nonce made for this
+// answer), images from this server and from the origins the page names (an S3 endpoint serving
+// presigned photo links), forms posted back to this server, and nothing else: no script, no frame,
+// no plugin, no other origin.
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { HtmlValue } from './html.ts';
+import { layout } from './layout.ts';
+
+export interface PageAnswer {
+  status?: number;
+  title: string;
+  /** The workspace that sent the link, shown in the header. */
+  from?: string | null;
+  body: HtmlValue;
+  /** Absolute URLs of the images the page shows (their origins join img-src). */
+  images?: readonly string[];
+}
+
+function policy(nonce: string, images: readonly string[]): string {
+  const origins = new Set<string>();
+  for (const url of images) {
+    const origin = new URL(url).origin;
+    if (origin !== 'null') origins.add(origin);
+  }
+  const img = ["'self'", ...origins].join(' ');
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    `img-src ${img}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function sendPage(reply: FastifyReply, answer: PageAnswer): FastifyReply {
+  const nonce = randomBytes(16).toString('base64');
+  const document = layout({ title: answer.title, from: answer.from, body: answer.body, nonce });
+  return (
+    reply
+      .status(answer.status ?? 200)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', policy(nonce, answer.images ?? []))
+      .header('referrer-policy', 'no-referrer')
+      .header('x-robots-tag', 'noindex, nofollow')
+      // A page carries links that expire and may sit behind an access code: no cache keeps it.
+      .header('cache-control', 'no-store')
+      .send(document.markup)
+  );
+}

@@ -1,0 +1,57 @@
+// A real browser for customer-page tests (GUIDE "Customer pages"): Debian's Chromium driven by
+// Playwright (playwright-core, which brings no browser of its own). `.ci/run` installs Chromium
+// when it is missing; elsewhere install it (`apt-get install chromium`) or point CHROMIUM_PATH at
+// one. A page test fails, it never skips, when there is no browser.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { TestApp } from './harness.ts';
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+function chromiumPath(): string {
+  const configured = process.env.CHROMIUM_PATH;
+  if (configured) return configured;
+  const found = CANDIDATES.find((candidate) => fs.existsSync(candidate));
+  if (!found)
+    throw new Error('Customer-page tests need Chromium: install it (apt-get install chromium) or set CHROMIUM_PATH');
+  return found;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    // The flags keep a headless Chromium from reaching for Google's services: the machines that
+    // run the suite have no outside network, and those attempts only slow a start.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** The app listening on loopback (pages need a real origin: signed image links point at it). */
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** What a page loaded, for assertions: its status and the images it could actually draw. */
+export async function open(page: Page, url: string): Promise<{ status: number }> {
+  const response = await page.goto(url);
+  if (!response) throw new Error(`no response for ${url}`);
+  return { status: response.status() };
+}
+
+/** The natural widths of the page's images: 0 for one the browser could not load (or was refused). */
+export function drawnImages(page: Page): Promise<{ src: string; width: number }[]> {
+  return page.$$eval('img', (images) =>
+    images.map((img) => ({ src: (img as HTMLImageElement).src, width: (img as HTMLImageElement).naturalWidth })),
+  );
+}
