@@ -28,6 +28,8 @@ h3{font-size:17px;margin:16px 0 4px}
 .card img{display:block;width:100%;height:auto;background:#d9e2ec}
 .card .text{padding:8px 12px}
 .card a{color:inherit;text-decoration:none}
+.photo h3{margin:0 0 4px}.photo p{margin:4px 0}
+.photo a.open{display:block;padding:64px 12px;text-align:center;background:#d9e2ec;color:#243b53;text-decoration:underline}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e4e7eb;vertical-align:top}
 .badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:13px;background:#e4e7eb}

@@ -23,6 +23,7 @@ import { addLine } from '#estimating/estimates/lines.ts';
 import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
 import { createPin } from '#field/assessment-pins/service.ts';
 import { createPhotoTag } from '#field/photo-tags/service.ts';
+import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoPhotos } from './demo-photos.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
 
@@ -290,6 +291,8 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
   if (walkedJobId !== null) {
     await demoAssessment(ctx, walkedJobId, tags[0]!.id);
     await demoPhotos(ctx, walkedJobId, tags[0]!.id);
+    // A photo report link, as a sender would make it for the customer (GET …/photo-share-link shows it).
+    await createPhotoShareLink(ctx, walkedJobId, {}, 'http://localhost');
   }
   return { firmId: firm_id, name, key };
 }

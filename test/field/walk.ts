@@ -1,5 +1,6 @@
 // The field-capture part of the isolation and permission walk (test/helpers/walk/kit.ts): photo
-// tags, assessment services, site assessments and pins (on the CRM walk's job).
+// tags, assessment services, site assessments and pins, photos and their share links (on the CRM
+// walk's job).
 import { expect } from 'vitest';
 import { ok } from '#test/helpers/records.ts';
 import { image, uploadPhoto } from './photos/upload.ts';
@@ -21,7 +22,14 @@ export const fieldWalk: AreaWalk = {
     const sparePin = (await ok(w.api.post('/v1/assessment-pins', { ...at, assessment_id: assessment.id }))).data;
     const photo = (await ok(uploadPhoto(t, w, ids.job, await image('png'), { tag_ids: String(photoTag.id) }))).data;
     const sparePhoto = (await ok(uploadPhoto(t, w, ids.job, await image('png')))).data;
+    await ok(w.api.post(`/v1/jobs/${ids.job}/photo-share-link`, { access_code: `${label}-code`, expires_in_days: 30 }));
+    const selectionShare = (
+      await ok(
+        w.api.post(`/v1/jobs/${ids.job}/photo-selection-shares`, { photo_ids: [photo.id], title: `${label} picks` }),
+      )
+    ).data;
     return {
+      selectionShare: selectionShare.id,
       photo: photo.id,
       sparePhoto: sparePhoto.id,
       photoTag: photoTag.id,
@@ -40,6 +48,8 @@ export const fieldWalk: AreaWalk = {
     '/v1/assessment-pins',
     `/v1/jobs/${ids.job}/photos`,
     '/v1/photos',
+    `/v1/jobs/${ids.job}/photo-share-link`,
+    `/v1/jobs/${ids.job}/photo-selection-shares`,
   ],
   foreignIds: (a, b) => [
     { method: 'PATCH', path: `/v1/photo-tags/${a.photoTag}`, body: { name: 'Hijacked' }, error: 'Photo tag not found' },
@@ -55,6 +65,31 @@ export const fieldWalk: AreaWalk = {
       error: 'Job not found',
     },
     { method: 'PATCH', path: `/v1/photos/${b.photo}`, body: { tag_ids: [a.photoTag] }, error: 'Photo tag not found' },
+    { method: 'GET', path: `/v1/jobs/${a.job}/photo-share-link`, error: 'Job not found' },
+    { method: 'POST', path: `/v1/jobs/${a.job}/photo-share-link`, body: {}, error: 'Job not found' },
+    {
+      method: 'PATCH',
+      path: `/v1/jobs/${a.job}/photo-share-link`,
+      body: { enabled: false },
+      error: 'Job not found',
+    },
+    { method: 'GET', path: `/v1/jobs/${a.job}/photo-selection-shares`, error: 'Job not found' },
+    {
+      method: 'POST',
+      path: `/v1/jobs/${a.job}/photo-selection-shares`,
+      body: { photo_ids: [b.photo] },
+      error: 'Job not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/jobs/${a.job}/photo-selection-shares/${a.selectionShare}/revoke`,
+      error: 'Job not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/jobs/${b.job}/photo-selection-shares/${a.selectionShare}/revoke`,
+      error: 'Photo selection share not found',
+    },
     ...['GET', 'PATCH'].map((method) => ({
       method,
       path: `/v1/site-assessments/${a.assessment}`,
@@ -112,6 +147,10 @@ export const fieldWalk: AreaWalk = {
     expect((await B.w.api.post('/v1/assessment-pins', { ...at, tag_type_id: A.ids.photoTag })).body).toEqual({
       error: 'Photo tag not found',
     });
+    // A's photo cannot go on a link of B's job: it is not a photo of that job.
+    const shared = await B.w.api.post(`/v1/jobs/${B.ids.job}/photo-selection-shares`, { photo_ids: [A.ids.photo] });
+    expect(shared.status).toBe(400);
+    expect(shared.body).toMatchObject({ error: 'Photo not found on this job', photo_ids: [A.ids.photo] });
   },
   routes: {
     'GET /v1/assessment-services': { needs: 'read', path: () => '/v1/assessment-services' },
@@ -180,5 +219,29 @@ export const fieldWalk: AreaWalk = {
       body: () => ({ caption: 'Read-only' }),
     },
     'DELETE /v1/photos/{id}': { needs: 'delete', path: (a) => `/v1/photos/${a.sparePhoto}` },
+    'GET /v1/jobs/{job_id}/photo-share-link': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/photo-share-link` },
+    'POST /v1/jobs/{job_id}/photo-share-link': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/photo-share-link`,
+      body: () => ({}),
+    },
+    'PATCH /v1/jobs/{job_id}/photo-share-link': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/photo-share-link`,
+      body: () => ({ public: true, expires_in_days: null }),
+    },
+    'GET /v1/jobs/{job_id}/photo-selection-shares': {
+      needs: 'read',
+      path: (a) => `/v1/jobs/${a.job}/photo-selection-shares`,
+    },
+    'POST /v1/jobs/{job_id}/photo-selection-shares': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/photo-selection-shares`,
+      body: (a) => ({ photo_ids: [a.photo] }),
+    },
+    'POST /v1/jobs/{job_id}/photo-selection-shares/{share_id}/revoke': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/photo-selection-shares/${a.selectionShare}/revoke`,
+    },
   },
 };

@@ -34,6 +34,8 @@ describe('the area list', () => {
           'estimates',
           'photos',
           'site assessments',
+          'photo report links',
+          'photo selection links',
         ],
         client_account: ['jobs', 'sites', 'contacts', 'contact links', 'notes', 'activities', 'company follow-ups'],
         contact: [

@@ -112,6 +112,18 @@ describe('groundwork serve', () => {
         expect(file.status).toBe(200);
         expect(file.headers.get('content-type')).toBe('image/jpeg');
       }
+      // The walked job's photo report link: its page shows the photos, drawn from signed links.
+      const report = await (
+        await fetch(`http://127.0.0.1:${port}/v1/jobs/${photos.data[0].job_id}/photo-share-link`, {
+          headers: { 'X-API-Key': key! },
+        })
+      ).json();
+      expect(report.data).toMatchObject({ enabled: true, access_mode: 'public', is_expired: false });
+      const reportPage = await fetch(report.data.share_url);
+      expect(reportPage.status).toBe(200);
+      const reportHtml = await reportPage.text();
+      expect(reportHtml).toContain('East entrance, base failure');
+      expect(reportHtml).toContain('Blacktop Brothers');
       // The printed MCP URL serves the demo workspace to an assistant with the printed key.
       expect(first.output).toContain(`http://localhost:${port}/v1/mcp`);
       const assistant = await mcpClient(`http://127.0.0.1:${port}`, key!, { bearer: true });

@@ -1608,6 +1608,60 @@ export interface paths {
         patch: operations["update_assessment_pin"];
         trace?: never;
     };
+    "/v1/jobs/{job_id}/photo-share-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's photo report link and its settings (enabled false until made) */
+        get: operations["get_job_photo_share_link"];
+        put?: never;
+        /** Make the job's photo report link (201), showing its external photos marked for reports; when it exists, answers it as it is (200; change it with PATCH). Sends nothing */
+        post: operations["create_job_photo_share_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the photo report link: access_code (asks for it), public true (removes it), expires_in_days (null: never), enabled (false turns it off; true turns it on again with a new share_url) */
+        patch: operations["update_job_photo_share_link"];
+        trace?: never;
+    };
+    "/v1/jobs/{job_id}/photo-selection-shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's links to chosen photos, newest first (revoked and expired ones included) */
+        get: operations["list_job_photo_selection_shares"];
+        put?: never;
+        /** Make a link showing the chosen external photos of the job, in the order given (expires in 7, 30 or 90 days; default 30). Photos added to the job later never appear. Sends nothing */
+        post: operations["create_job_photo_selection_share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{job_id}/photo-selection-shares/{share_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn a chosen-photo link off for good (its page says it was revoked); a second call answers the same */
+        post: operations["revoke_job_photo_selection_share"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -20343,6 +20397,699 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_job_photo_share_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            job_id: number;
+                            /** @description False until the link is made, and while it is turned off */
+                            enabled: boolean;
+                            /** @description The customer link (/share/photos/<token>); null until made, while turned off and while expired */
+                            share_url: string | null;
+                            /**
+                             * @description code: the page asks for the access code first
+                             * @enum {string}
+                             */
+                            access_mode: "public" | "code";
+                            /** @description The code itself is never shown */
+                            has_access_code: boolean;
+                            /** @description UTC, Z, to the second */
+                            expires_at: string | null;
+                            is_expired: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_job_photo_share_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 4 to 64 characters, no spaces at either end; the page asks for it (access_mode code). Stored hashed, never shown */
+                    access_code?: string;
+                    /** @description 1 to 365 days from now; null: never expires */
+                    expires_in_days?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            job_id: number;
+                            /** @description False until the link is made, and while it is turned off */
+                            enabled: boolean;
+                            /** @description The customer link (/share/photos/<token>); null until made, while turned off and while expired */
+                            share_url: string | null;
+                            /**
+                             * @description code: the page asks for the access code first
+                             * @enum {string}
+                             */
+                            access_mode: "public" | "code";
+                            /** @description The code itself is never shown */
+                            has_access_code: boolean;
+                            /** @description UTC, Z, to the second */
+                            expires_at: string | null;
+                            is_expired: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            job_id: number;
+                            /** @description False until the link is made, and while it is turned off */
+                            enabled: boolean;
+                            /** @description The customer link (/share/photos/<token>); null until made, while turned off and while expired */
+                            share_url: string | null;
+                            /**
+                             * @description code: the page asks for the access code first
+                             * @enum {string}
+                             */
+                            access_mode: "public" | "code";
+                            /** @description The code itself is never shown */
+                            has_access_code: boolean;
+                            /** @description UTC, Z, to the second */
+                            expires_at: string | null;
+                            is_expired: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_job_photo_share_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 4 to 64 characters, no spaces at either end; the page asks for it (access_mode code). Stored hashed, never shown */
+                    access_code?: string;
+                    /** @description true removes the access code (access_mode public) */
+                    public?: boolean;
+                    /** @description 1 to 365 days from now; null: never expires */
+                    expires_in_days?: number | null;
+                    /** @description false turns the link off (its page says so); true turns it on again with a new share_url */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            job_id: number;
+                            /** @description False until the link is made, and while it is turned off */
+                            enabled: boolean;
+                            /** @description The customer link (/share/photos/<token>); null until made, while turned off and while expired */
+                            share_url: string | null;
+                            /**
+                             * @description code: the page asks for the access code first
+                             * @enum {string}
+                             */
+                            access_mode: "public" | "code";
+                            /** @description The code itself is never shown */
+                            has_access_code: boolean;
+                            /** @description UTC, Z, to the second */
+                            expires_at: string | null;
+                            is_expired: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_photo_selection_shares: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string | null;
+                            /** @description The chosen photos the page shows, in the order given: a photo deleted since drops out, and one made internal is left out while it is internal */
+                            photo_ids: number[];
+                            /** @description How many photos the page shows (photo_ids) */
+                            photo_count: number;
+                            /** @description The customer link (/share/photo-selections/<token>); null once revoked or expired */
+                            share_url: string | null;
+                            /** @description UTC, Z, to the second */
+                            expires_at: string;
+                            is_expired: boolean;
+                            /** @description UTC, Z, to the second */
+                            revoked_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_job_photo_selection_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description External photos of this job (1 to 200), shown in this order; a repeat counts once */
+                    photo_ids: number[];
+                    /** @description The page's heading, at most 200 characters */
+                    title?: string | null;
+                    /**
+                     * @description 7, 30 or 90; default 30
+                     * @enum {integer}
+                     */
+                    expires_in_days?: 7 | 30 | 90;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string | null;
+                            /** @description The chosen photos the page shows, in the order given: a photo deleted since drops out, and one made internal is left out while it is internal */
+                            photo_ids: number[];
+                            /** @description How many photos the page shows (photo_ids) */
+                            photo_count: number;
+                            /** @description The customer link (/share/photo-selections/<token>); null once revoked or expired */
+                            share_url: string | null;
+                            /** @description UTC, Z, to the second */
+                            expires_at: string;
+                            is_expired: boolean;
+                            /** @description UTC, Z, to the second */
+                            revoked_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revoke_job_photo_selection_share: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+                share_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string | null;
+                            /** @description The chosen photos the page shows, in the order given: a photo deleted since drops out, and one made internal is left out while it is internal */
+                            photo_ids: number[];
+                            /** @description How many photos the page shows (photo_ids) */
+                            photo_count: number;
+                            /** @description The customer link (/share/photo-selections/<token>); null once revoked or expired */
+                            share_url: string | null;
+                            /** @description UTC, Z, to the second */
+                            expires_at: string;
+                            is_expired: boolean;
+                            /** @description UTC, Z, to the second */
+                            revoked_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                    };
                 };
             };
             /** @description An error (document 1, Errors) */

@@ -1,4 +1,5 @@
-// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010), photos (011), pin photos (012).
+// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010), photos (011), pin photos (012),
+// photo share links (015).
 import type { Generated } from 'kysely';
 
 export interface PhotoTagTable {
@@ -135,6 +136,51 @@ export interface AssessmentPinPhotoTable {
   created_at: string;
 }
 
+/**
+ * A job's photo report link (at most one per job). The token is derived from `token_salt` and found
+ * by `token_hash` (platform/link-tokens.ts); turning the link off retires that hash and turning it
+ * on again issues a new salt.
+ */
+export interface PhotoShareLinkTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  token_salt: string;
+  token_hash: string;
+  enabled: number;
+  /** `scrypt$N$r$p$<salt hex>$<hash hex>` of the access code; null for a public link. */
+  access_code_hash: string | null;
+  /** Null: never expires. */
+  expires_at: string | null;
+  /** Wrong access codes since `failed_window_start` (photo-share-links/access.ts). */
+  failed_attempts: Generated<number>;
+  failed_window_start: string | null;
+  created_by_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A link to chosen photos of a job: expires, and can be revoked for good. */
+export interface PhotoSelectionShareTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  title: string | null;
+  token_salt: string;
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_by_user_id: number | null;
+  created_at: string;
+}
+
+/** A photo a selection shows, at its position (from 1, the order photo_ids gave). */
+export interface PhotoSelectionSharePhotoTable {
+  share_id: number;
+  photo_id: number;
+  position: number;
+}
+
 export interface FieldTables {
   photo_tags: PhotoTagTable;
   assessment_services: AssessmentServiceTable;
@@ -143,4 +189,7 @@ export interface FieldTables {
   photos: PhotoTable;
   photo_tag_links: PhotoTagLinkTable;
   assessment_pin_photos: AssessmentPinPhotoTable;
+  photo_share_links: PhotoShareLinkTable;
+  photo_selection_shares: PhotoSelectionShareTable;
+  photo_selection_share_photos: PhotoSelectionSharePhotoTable;
 }

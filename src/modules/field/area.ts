@@ -1,11 +1,15 @@
 // The field-capture area (document 3, Photos, photo tags, files; Site assessments and pins): what
-// crews record on site. Photo tags, photos, assessment services, site assessments and their pins so
-// far; files and share links follow.
+// crews record on site. Photo tags, photos, assessment services, site assessments and their pins,
+// and the photo links a customer opens (document 2: photo report link, chosen-photo links); files
+// follow.
 import type { Area } from '#src/area.ts';
 import { assessmentDefectTypeRoutes } from './assessment-defect-types/routes.ts';
 import { assessmentPinRoutes } from './assessment-pins/routes.ts';
 import { assessmentServiceRoutes } from './assessment-services/routes.ts';
 import { giveStarterServices } from './assessment-services/service.ts';
+import { photoSelectionShareRoutes } from './photo-selection-shares/routes.ts';
+import { photoShareMergeMovers } from './photo-share-links/merge-movers.ts';
+import { photoShareLinkRoutes } from './photo-share-links/routes.ts';
 import { photoTagRoutes } from './photo-tags/routes.ts';
 import { photoMergeMovers } from './photos/merge-movers.ts';
 import { photoRoutes } from './photos/routes.ts';
@@ -21,7 +25,9 @@ export const fieldArea: Area = {
     assessmentDefectTypeRoutes,
     siteAssessmentRoutes,
     assessmentPinRoutes,
+    photoShareLinkRoutes,
+    photoSelectionShareRoutes,
   ],
-  mergeMovers: { job: [...photoMergeMovers, ...assessmentMergeMovers] },
+  mergeMovers: { job: [...photoMergeMovers, ...assessmentMergeMovers, ...photoShareMergeMovers] },
   workspaceStarters: [giveStarterServices],
 };

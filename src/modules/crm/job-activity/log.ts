@@ -16,7 +16,10 @@ export type JobActivityKind =
   | 'job_merged'
   | 'note_deleted'
   | 'task_reopened'
-  | 'photo_added';
+  | 'photo_added'
+  | 'photo_share_link_changed'
+  | 'photo_selection_shared'
+  | 'photo_selection_revoked';
 
 export interface JobActivityEntry {
   firmId: number;
