@@ -1,7 +1,7 @@
 // The photo report page (document 2, Photo report link): GET /share/photos/<token> shows the
 // job's external photos marked for reports, in gallery order, under the workspace's name. A link
 // with an access code first shows a form; POSTing the right code sets a cookie for this link's path
-// only (HttpOnly, SameSite=Strict) and sends the visitor back to the photos (303). Wrong codes
+// only (HttpOnly, SameSite=Lax) and sends the visitor back to the photos (303). Wrong codes
 // count against the link (field/photo-share-links/access.ts): past the allowance the page answers
 // 429 until the window has passed. A link turned off or replaced, or expired, answers its 410 page.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -101,7 +101,7 @@ export const photoReportPage: PageModule = (app, env) => {
       const secure = request.protocol === 'https' ? '; Secure' : '';
       reply.header(
         'set-cookie',
-        `${PHOTO_PASS_COOKIE}=${check.pass}; Path=${pathOf(token)}; HttpOnly; SameSite=Strict${secure}`,
+        `${PHOTO_PASS_COOKIE}=${check.pass}; Path=${pathOf(token)}; HttpOnly; SameSite=Lax${secure}`,
       );
       return back();
     });

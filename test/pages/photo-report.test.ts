@@ -191,13 +191,13 @@ describe('a link with an access code', () => {
     expect(images.length).toBe(2);
     for (const img of images) expect(img.width).toBeGreaterThan(0);
 
-    // The pass: HttpOnly, SameSite=Strict, for this link's path only; it holds no code.
+    // The pass: HttpOnly, SameSite=Lax, for this link's path only; it holds no code.
     const cookies = await page.context().cookies();
     expect(cookies).toHaveLength(1);
     expect(cookies[0]).toMatchObject({
       name: 'photo_pass',
       httpOnly: true,
-      sameSite: 'Strict',
+      sameSite: 'Lax',
       path: new URL(link.share_url).pathname,
     });
     expect(cookies[0]!.value).not.toContain('2291');

@@ -33,7 +33,7 @@ describe('the pass a right code sets', () => {
     expect(right.headers.location).toBe(a.path);
     expect(right.headers['cache-control']).toBe('no-store');
     const cookie = passOf(right);
-    expect(String(right.headers['set-cookie'])).toBe(`${cookie}; Path=${a.path}; HttpOnly; SameSite=Strict`);
+    expect(String(right.headers['set-cookie'])).toBe(`${cookie}; Path=${a.path}; HttpOnly; SameSite=Lax`);
     const shown = await view(a.path, cookie);
     expect(shown.statusCode).toBe(200);
     expect(shown.body).not.toContain('name="code"');
