@@ -1,14 +1,19 @@
 // The field-capture area (document 3, Photos, photo tags, files; Site assessments and pins): what
-// crews record on site. Photo tags, photos, assessment services, site assessments and their pins so
-// far; files and share links follow.
+// crews record on site, and the files kept on jobs, customers and in the Company Library. Share
+// links follow.
 import type { Area } from '#src/area.ts';
 import { assessmentDefectTypeRoutes } from './assessment-defect-types/routes.ts';
 import { assessmentPinRoutes } from './assessment-pins/routes.ts';
 import { assessmentServiceRoutes } from './assessment-services/routes.ts';
 import { giveStarterServices } from './assessment-services/service.ts';
+import { fileAccountMergeMovers, fileContactMergeMovers, fileJobMergeMovers } from './files/merge-movers.ts';
+import { fileRoutes } from './files/routes.ts';
+import { contactFileObjects, jobFileObjects } from './files/stored-objects.ts';
+import { libraryFolderRoutes } from './library-folders/routes.ts';
 import { photoTagRoutes } from './photo-tags/routes.ts';
 import { photoMergeMovers } from './photos/merge-movers.ts';
 import { photoRoutes } from './photos/routes.ts';
+import { jobPhotoObjects } from './photos/stored-objects.ts';
 import { assessmentMergeMovers } from './site-assessments/merge-movers.ts';
 import { siteAssessmentRoutes } from './site-assessments/routes.ts';
 
@@ -21,7 +26,14 @@ export const fieldArea: Area = {
     assessmentDefectTypeRoutes,
     siteAssessmentRoutes,
     assessmentPinRoutes,
+    libraryFolderRoutes,
+    fileRoutes,
   ],
-  mergeMovers: { job: [...photoMergeMovers, ...assessmentMergeMovers] },
+  mergeMovers: {
+    job: [...photoMergeMovers, ...assessmentMergeMovers, ...fileJobMergeMovers],
+    client_account: fileAccountMergeMovers,
+    contact: fileContactMergeMovers,
+  },
   workspaceStarters: [giveStarterServices],
+  storedObjects: { job: [jobPhotoObjects, jobFileObjects], contact: [contactFileObjects] },
 };

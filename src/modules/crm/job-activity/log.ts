@@ -16,7 +16,10 @@ export type JobActivityKind =
   | 'job_merged'
   | 'note_deleted'
   | 'task_reopened'
-  | 'photo_added';
+  | 'photo_added'
+  | 'file_added'
+  | 'library_file_attached'
+  | 'library_file_detached';
 
 export interface JobActivityEntry {
   firmId: number;
