@@ -36,7 +36,18 @@ export interface Area {
   workerTasks?: (env: Env, settings: WorkerSettings) => readonly BackgroundTask[];
   /** Records every new workspace starts with, made in the transaction that creates it. */
   workspaceStarters?: readonly WorkspaceStarter[];
+  /** Stored objects (photos, files) that go with a job or contact deleted outright. */
+  storedObjects?: { readonly [K in DeletedRecordKind]?: readonly StoredObjectsOf[] };
 }
+
+/** Records deleted outright whose rows (and so stored objects) other areas hang on them. */
+export type DeletedRecordKind = 'job' | 'contact';
+
+/**
+ * The storage keys of the objects whose rows go with the record (by cascade or by the delete): read
+ * in the delete's transaction before the record's row goes; the objects are removed after the commit.
+ */
+export type StoredObjectsOf = (trx: Transaction<DB>, firmId: number, recordId: number) => Promise<string[]>;
 
 /** Gives a new workspace an area's starter records (its catalog and owner exist already). */
 export type WorkspaceStarter = (trx: Transaction<DB>, firmId: number) => Promise<void>;
@@ -52,6 +63,7 @@ export interface Contributions {
   invoicedJobCounter: InvoicedJobCounter | null;
   workerTasks(env: Env, settings: WorkerSettings): BackgroundTask[];
   workspaceStarters: readonly WorkspaceStarter[];
+  storedObjects: { readonly [K in DeletedRecordKind]: readonly StoredObjectsOf[] };
 }
 
 /** What the worker process tells every task (GROUNDWORK_WORKER_LEASE_MS). */
@@ -95,6 +107,10 @@ export function compileAreas(areas: readonly Area[]): Contributions {
     workerTasks: (env: Env, settings: WorkerSettings) =>
       areas.flatMap((a) => [...(a.workerTasks?.(env, settings) ?? [])]),
     workspaceStarters: all((a) => a.workspaceStarters),
+    storedObjects: {
+      job: all((a) => a.storedObjects?.job),
+      contact: all((a) => a.storedObjects?.contact),
+    },
   });
 }
 
@@ -113,6 +129,21 @@ export function installAreas(areas: readonly Area[]): Contributions {
   }
   installed = compileAreas(areas);
   return installed;
+}
+
+/**
+ * The stored objects that go with a job or contact about to be deleted outright (every area's
+ * storedObjects), for the delete to remove after its commit (platform/storage/cleanup.ts).
+ */
+export async function objectsGoingWith(
+  kind: DeletedRecordKind,
+  trx: Transaction<DB>,
+  firmId: number,
+  recordId: number,
+): Promise<string[]> {
+  const keys: string[] = [];
+  for (const of of contributions().storedObjects[kind]) keys.push(...(await of(trx, firmId, recordId)));
+  return keys;
 }
 
 /** The installed contributions; an entry point that forgot installAreas fails loudly here. */

@@ -14,6 +14,7 @@ import * as assessmentServices from '#db/migrations/009_assessment_services.ts';
 import * as siteAssessments from '#db/migrations/010_site_assessments.ts';
 import * as photos from '#db/migrations/011_photos.ts';
 import * as pinPhotos from '#db/migrations/012_pin_photos.ts';
+import * as files from '#db/migrations/013_files.ts';
 import * as retiredLinks from '#db/migrations/014_retired_links.ts';
 import * as photoShareLinks from '#db/migrations/015_photo_share_links.ts';
 
@@ -31,6 +32,7 @@ const steps: Record<string, Step> = {
   '010_site_assessments': siteAssessments,
   '011_photos': photos,
   '012_pin_photos': pinPhotos,
+  '013_files': files,
   '014_retired_links': retiredLinks,
   '015_photo_share_links': photoShareLinks,
 };

@@ -6,6 +6,9 @@ import type { EstimatingTables } from './tables/estimating.ts';
 import type {
   AssessmentPinTable,
   FieldTables,
+  FileTable,
+  LibraryFileJobTable,
+  LibraryFolderTable,
   PhotoTable,
   PhotoTagTable,
   SiteAssessmentTable,
@@ -94,3 +97,6 @@ export type EstimateCostLine = Selectable<EstimateCostLineTable>;
 export type EstimateSnapshot = Selectable<EstimateSnapshotTable>;
 export type EstimateRevision = Selectable<EstimateRevisionTable>;
 export type PhotoTag = Selectable<PhotoTagTable>;
+export type StoredFile = Selectable<FileTable>;
+export type LibraryFolder = Selectable<LibraryFolderTable>;
+export type LibraryFileJob = Selectable<LibraryFileJobTable>;

@@ -17,12 +17,17 @@ export function listEnvelope<T>(data: T[], total: number, page: Page) {
 
 /** Parses `updated_after` into the stored timestamp form, or answers the documented 400. */
 export function parseUpdatedAfter(value: string | undefined): string | undefined {
+  return parseAfter(value, 'updated_after');
+}
+
+/** Parses `updated_after` or `created_after` (files) into the stored form, or answers its 400. */
+export function parseAfter(value: string | undefined, param: 'updated_after' | 'created_after'): string | undefined {
   if (value === undefined) return undefined;
   const parsed = parseTimestamp(value);
   if (parsed === null) {
-    throw badRequest('updated_after must be an ISO 8601 timestamp', {
-      code: 'invalid_updated_after',
-      field: 'updated_after',
+    throw badRequest(`${param} must be an ISO 8601 timestamp`, {
+      code: param === 'updated_after' ? 'invalid_updated_after' : 'invalid_request',
+      field: param,
     });
   }
   return parsed;

@@ -12,45 +12,67 @@
 //    the rest of its last row's group, so the value sent back never leaves rows behind.
 // 3. On lists shown to the second, rows of the second still running are held back until it ends,
 //    so no later write can land in a second the client has already passed.
+//
+// A list of records that never change (files: created_after) reads the same window over created_at.
 import type { SelectQueryBuilder } from 'kysely';
-import { parseUpdatedAfter, type Page } from './pagination.ts';
+import { parseAfter, type Page } from './pagination.ts';
 import { endOfSecond, now, startOfSecond } from './time.ts';
 
 /** How a list shows updated_at: jobs and users to the microsecond, everything else to the second. */
 export type WirePrecision = 'second' | 'microsecond';
 
+/** The timestamp a window reads: updated_at (updated_after), or created_at (created_after) for records that never change. */
+export type WindowColumn = 'updated_at' | 'created_at';
+
+/** A row a window pages: its id and the window's timestamp. */
+export type WindowRow = { id: number } & { [K in WindowColumn]?: string };
+
 export interface SyncWindow {
   precision: WirePrecision;
+  column: WindowColumn;
   /** Rows changed after this stored instant (exclusive). */
   after: string;
   /** Rows changed before this stored instant (exclusive): the running second; null when nothing is held back. */
   before: string | null;
 }
 
-/** The rest of a full page's last group: rows after `row` in (updated_at, id) order, up to `through`. */
+/** The rest of a full page's last group: rows after `row` in (timestamp, id) order, up to `through`. */
 export interface GroupRest {
-  row: { updated_at: string; id: number };
+  row: { at: string; id: number };
   through: string;
 }
 
-/** Parses updated_after (400 when it is not ISO 8601) into the window a list reads. */
-export function syncWindow(value: string | undefined, precision: WirePrecision): SyncWindow | undefined {
-  const parsed = parseUpdatedAfter(value);
+/**
+ * Parses updated_after (or, with column created_at, created_after; 400 when it is not ISO 8601)
+ * into the window a list reads.
+ */
+export function syncWindow(
+  value: string | undefined,
+  precision: WirePrecision,
+  column: WindowColumn = 'updated_at',
+): SyncWindow | undefined {
+  const parsed = parseAfter(value, column === 'created_at' ? 'created_after' : 'updated_after');
   if (parsed === undefined) return undefined;
-  if (precision === 'microsecond') return { precision, after: parsed, before: null };
+  if (precision === 'microsecond') return { precision, column, after: parsed, before: null };
   const wholeSecond = parsed === startOfSecond(parsed);
-  return { precision, after: wholeSecond ? endOfSecond(parsed) : parsed, before: startOfSecond(now()) };
+  return { precision, column, after: wholeSecond ? endOfSecond(parsed) : parsed, before: startOfSecond(now()) };
+}
+
+function stampOf(row: WindowRow, column: WindowColumn): string {
+  const at = row[column];
+  if (at === undefined) throw new Error(`a window over ${column} read a row without it`);
+  return at;
 }
 
 type Where<QB> = { where: (...args: any[]) => QB };
 
 /** Restricts `table` to the window (and, for a group's rest, to the rows after the page). */
 export function whereInWindow<QB extends Where<QB>>(qb: QB, table: string, w: SyncWindow, rest?: GroupRest): QB {
-  const at = `${table}.updated_at`;
+  const at = `${table}.${w.column}`;
   qb = qb.where(at, '>', w.after);
   if (w.before !== null) qb = qb.where(at, '<', w.before);
   if (rest) {
-    const { updated_at: u, id } = rest.row;
+    const { at: u, id } = rest.row;
     qb = qb
       .where(at, '<=', rest.through)
       .where((eb: any) => eb.or([eb(at, '>', u), eb.and([eb(at, '=', u), eb(`${table}.id`, '>', id)])]));
@@ -59,11 +81,12 @@ export function whereInWindow<QB extends Where<QB>>(qb: QB, table: string, w: Sy
 }
 
 /**
- * One updated_after page, ordered by updated_at then id: `read()` answers the `page` (limit and
- * offset applied), `read(rest)` the rows of a group's rest (no limit). A full page is completed
- * with the rest of its last row's group, so it may hold more rows than limit.
+ * One updated_after (created_after) page, ordered by the window's timestamp then id: `read()`
+ * answers the `page` (limit and offset applied), `read(rest)` the rows of a group's rest (no
+ * limit). A full page is completed with the rest of its last row's group, so it may hold more rows
+ * than limit.
  */
-export async function syncPage<R extends { updated_at: string; id: number }>(
+export async function syncPage<R extends WindowRow>(
   w: SyncWindow,
   page: Page,
   read: (rest?: GroupRest) => Promise<R[]>,
@@ -71,16 +94,17 @@ export async function syncPage<R extends { updated_at: string; id: number }>(
   const rows = await read();
   const last = rows[rows.length - 1];
   if (rows.length < page.limit || !last) return rows;
-  const through = w.precision === 'second' ? endOfSecond(last.updated_at) : last.updated_at;
-  return [...rows, ...(await read({ row: last, through }))];
+  const at = stampOf(last, w.column);
+  const through = w.precision === 'second' ? endOfSecond(at) : at;
+  return [...rows, ...(await read({ row: { at, id: last.id }, through }))];
 }
 
 /**
- * A list's page when its default order is newest first: with updated_after, the window's page
- * (oldest changed first, the last group completed, as syncPage); without, newest `newestBy`
+ * A list's page when its default order is newest first: with updated_after (created_after), the
+ * window's page (oldest first, the last group completed, as syncPage); without, newest `newestBy`
  * first. `rows(rest)` is the list's filtered query with whereInWindow applied; `table` its alias.
  */
-export function newestOrSyncPage<R extends { updated_at: string; id: number }>(
+export function newestOrSyncPage<R extends WindowRow>(
   rows: (rest?: GroupRest) => SelectQueryBuilder<any, any, R>,
   table: string,
   window: SyncWindow | undefined,
@@ -96,7 +120,7 @@ export function newestOrSyncPage<R extends { updated_at: string; id: number }>(
       .execute();
   }
   return syncPage(window, page, (rest) => {
-    const q = rows(rest).orderBy(`${table}.updated_at`).orderBy(`${table}.id`);
+    const q = rows(rest).orderBy(`${table}.${window.column}`).orderBy(`${table}.id`);
     return (rest ? q : q.limit(page.limit).offset(page.offset)).execute();
   });
 }

@@ -1,7 +1,7 @@
 // The demo workspace made on first start: a paving and sealcoating company with a small team,
 // customers, sites and jobs across the pipeline, written through the same services as the API
 // (so its jobs carry their events like any other): people on its jobs, custom fields with
-// values, notes and follow-ups included.
+// values, notes and follow-ups, photos and files included.
 import type { Env } from '#platform/context.ts';
 import { actingAs } from '#platform/auth.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
@@ -24,6 +24,7 @@ import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
 import { createPin } from '#field/assessment-pins/service.ts';
 import { createPhotoTag } from '#field/photo-tags/service.ts';
 import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
+import { demoFiles } from './demo-files.ts';
 import { demoPhotos } from './demo-photos.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
 
@@ -293,6 +294,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     await demoPhotos(ctx, walkedJobId, tags[0]!.id);
     // A photo report link, as a sender would make it for the customer (GET …/photo-share-link shows it).
     await createPhotoShareLink(ctx, walkedJobId, {}, 'http://localhost');
+    await demoFiles(ctx, walkedJobId);
   }
   return { firmId: firm_id, name, key };
 }

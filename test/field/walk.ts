@@ -1,8 +1,9 @@
 // The field-capture part of the isolation and permission walk (test/helpers/walk/kit.ts): photo
 // tags, assessment services, site assessments and pins, photos and their share links (on the CRM
-// walk's job).
+// walk's job), files on the job and the customer, and the Company Library's folders and files.
 import { expect } from 'vitest';
 import { ok } from '#test/helpers/records.ts';
+import { pdf, postForm, uploadJobFile } from './files/upload.ts';
 import { image, uploadPhoto } from './photos/upload.ts';
 import type { AreaWalk } from '#test/helpers/walk/kit.ts';
 
@@ -28,6 +29,27 @@ export const fieldWalk: AreaWalk = {
         w.api.post(`/v1/jobs/${ids.job}/photo-selection-shares`, { photo_ids: [photo.id], title: `${label} picks` }),
       )
     ).data;
+    const folder = (await ok(w.api.post('/v1/library-folders', { name: `${label} Safety` }))).data;
+    const spareFolder = (await ok(w.api.post('/v1/library-folders', { name: `${label} Old` }))).data;
+    const file = (await ok(uploadJobFile(t, w, ids.job, pdf(), `${label} plan.pdf`, { description: 'Plan' }))).data;
+    const spareFile = (await ok(uploadJobFile(t, w, ids.job, pdf(), `${label} spare.pdf`))).data;
+    const accountFile = (
+      await ok(
+        postForm(t, w.key, `/v1/client-accounts/${ids.ca}/files`, [{ name: 'file', filename: 'msa.pdf', data: pdf() }]),
+      )
+    ).data;
+    const library = async (name: string) =>
+      (
+        await ok(
+          postForm(t, w.key, '/v1/library-files', [
+            { name: 'folder_id', value: String(folder.id) },
+            { name: 'file', filename: name, data: pdf() },
+          ]),
+        )
+      ).data;
+    const libraryFile = await library(`${label} SDS.pdf`);
+    const linkedFile = await library(`${label} linked.pdf`);
+    await ok(w.api.post(`/v1/jobs/${ids.job}/library-files`, { file_id: linkedFile.id }));
     return {
       selectionShare: selectionShare.id,
       photo: photo.id,
@@ -38,6 +60,13 @@ export const fieldWalk: AreaWalk = {
       assessment: assessment.id,
       pin: pin.id,
       sparePin: sparePin.id,
+      folder: folder.id,
+      spareFolder: spareFolder.id,
+      file: file.id,
+      spareFile: spareFile.id,
+      accountFile: accountFile.id,
+      libraryFile: libraryFile.id,
+      linkedFile: linkedFile.id,
     };
   },
   snapshot: (ids) => [
@@ -50,6 +79,9 @@ export const fieldWalk: AreaWalk = {
     '/v1/photos',
     `/v1/jobs/${ids.job}/photo-share-link`,
     `/v1/jobs/${ids.job}/photo-selection-shares`,
+    '/v1/library-folders',
+    `/v1/jobs/${ids.job}/files`,
+    '/v1/files',
   ],
   foreignIds: (a, b) => [
     { method: 'PATCH', path: `/v1/photo-tags/${a.photoTag}`, body: { name: 'Hijacked' }, error: 'Photo tag not found' },
@@ -123,8 +155,49 @@ export const fieldWalk: AreaWalk = {
       body: { latitude: 1, longitude: 1, assessment_id: a.assessment },
       error: 'Site assessment not found',
     },
+    {
+      method: 'PATCH',
+      path: `/v1/library-folders/${a.folder}`,
+      body: { name: 'Hijacked' },
+      error: 'Library folder not found',
+    },
+    { method: 'DELETE', path: `/v1/library-folders/${a.spareFolder}`, error: 'Library folder not found' },
+    { method: 'GET', path: `/v1/files/${a.file}`, error: 'File not found' },
+    { method: 'GET', path: `/v1/files/${a.accountFile}`, error: 'File not found' },
+    { method: 'GET', path: `/v1/files/${a.libraryFile}`, error: 'File not found' },
+    { method: 'GET', path: `/v1/files/${a.file}/download`, error: 'File not found' },
+    { method: 'PATCH', path: `/v1/files/${a.file}`, body: { description: 'Hijacked' }, error: 'File not found' },
+    { method: 'DELETE', path: `/v1/files/${a.spareFile}`, error: 'File not found' },
+    { method: 'DELETE', path: `/v1/files/${a.libraryFile}`, error: 'File not found' },
+    {
+      method: 'PATCH',
+      path: `/v1/files/${b.libraryFile}`,
+      body: { folder_id: a.folder },
+      error: 'Library folder not found',
+    },
+    { method: 'GET', path: `/v1/jobs/${a.job}/files`, error: 'Job not found' },
+    { method: 'POST', path: `/v1/jobs/${a.job}/files`, body: {}, error: 'Job not found' },
+    { method: 'POST', path: `/v1/client-accounts/${a.ca}/files`, body: {}, error: 'Client account not found' },
+    {
+      method: 'POST',
+      path: `/v1/jobs/${a.job}/library-files`,
+      body: { file_id: b.libraryFile },
+      error: 'Job not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/jobs/${b.job}/library-files`,
+      body: { file_id: a.libraryFile },
+      error: 'File not found',
+    },
+    { method: 'DELETE', path: `/v1/jobs/${a.job}/library-files/${a.linkedFile}`, error: 'Job not found' },
+    {
+      method: 'DELETE',
+      path: `/v1/jobs/${b.job}/library-files/${a.linkedFile}`,
+      error: 'File not found on this job',
+    },
   ],
-  async lookups({ A, B }) {
+  async lookups({ t, A, B }) {
     // B may use A's tag names: names are unique per workspace only.
     const same = await B.w.api.post('/v1/photo-tags', { name: 'A Pothole' });
     expect(same.status).toBe(201);
@@ -151,6 +224,18 @@ export const fieldWalk: AreaWalk = {
     const shared = await B.w.api.post(`/v1/jobs/${B.ids.job}/photo-selection-shares`, { photo_ids: [A.ids.photo] });
     expect(shared.status).toBe(400);
     expect(shared.body).toMatchObject({ error: 'Photo not found on this job', photo_ids: [A.ids.photo] });
+    // Files listed by A's job, customer or folder: none in B; a library upload into A's folder is 404.
+    for (const path of [
+      `/v1/files?job_id=${A.ids.job}`,
+      `/v1/files?client_account_id=${A.ids.ca}`,
+      `/v1/files?folder_id=${A.ids.folder}`,
+    ])
+      expect((await B.w.api.get(path)).body.pagination.total, path).toBe(0);
+    const upload = await postForm(t, B.w.key, '/v1/library-files', [
+      { name: 'folder_id', value: String(A.ids.folder) },
+      { name: 'file', filename: 'x.pdf', data: pdf() },
+    ]);
+    expect(upload).toMatchObject({ status: 404, body: { error: 'Library folder not found' } });
   },
   routes: {
     'GET /v1/assessment-services': { needs: 'read', path: () => '/v1/assessment-services' },
@@ -242,6 +327,40 @@ export const fieldWalk: AreaWalk = {
     'POST /v1/jobs/{job_id}/photo-selection-shares/{share_id}/revoke': {
       needs: 'write',
       path: (a) => `/v1/jobs/${a.job}/photo-selection-shares/${a.selectionShare}/revoke`,
+    },
+    'GET /v1/library-folders': { needs: 'read', path: () => '/v1/library-folders' },
+    'POST /v1/library-folders': {
+      needs: 'write',
+      path: () => '/v1/library-folders',
+      body: () => ({ name: 'Read-only folder' }),
+    },
+    'PATCH /v1/library-folders/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/library-folders/${a.folder}`,
+      body: () => ({ name: 'Read-only name' }),
+    },
+    'DELETE /v1/library-folders/{id}': { needs: 'delete', path: (a) => `/v1/library-folders/${a.spareFolder}` },
+    'POST /v1/library-files': { needs: 'write', path: () => '/v1/library-files' },
+    'GET /v1/jobs/{job_id}/files': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/files` },
+    'POST /v1/jobs/{job_id}/files': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/files` },
+    'POST /v1/client-accounts/{account_id}/files': { needs: 'write', path: (a) => `/v1/client-accounts/${a.ca}/files` },
+    'GET /v1/files': { needs: 'read', path: () => '/v1/files' },
+    'GET /v1/files/{id}': { needs: 'read', path: (a) => `/v1/files/${a.file}` },
+    'GET /v1/files/{id}/download': { needs: 'read', path: (a) => `/v1/files/${a.file}/download`, ok: 302 },
+    'PATCH /v1/files/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/files/${a.file}`,
+      body: () => ({ description: 'Read-only' }),
+    },
+    'DELETE /v1/files/{id}': { needs: 'delete', path: (a) => `/v1/files/${a.spareFile}` },
+    'POST /v1/jobs/{job_id}/library-files': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/library-files`,
+      body: (a) => ({ file_id: a.libraryFile }),
+    },
+    'DELETE /v1/jobs/{job_id}/library-files/{file_id}': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/library-files/${a.linkedFile}`,
     },
   },
 };

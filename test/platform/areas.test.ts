@@ -36,8 +36,18 @@ describe('the area list', () => {
           'site assessments',
           'photo report links',
           'photo selection links',
+          'files',
         ],
-        client_account: ['jobs', 'sites', 'contacts', 'contact links', 'notes', 'activities', 'company follow-ups'],
+        client_account: [
+          'jobs',
+          'sites',
+          'contacts',
+          'contact links',
+          'notes',
+          'activities',
+          'company follow-ups',
+          'files',
+        ],
         contact: [
           'jobs',
           'phones and emails',
@@ -46,12 +56,15 @@ describe('the area list', () => {
           'activities',
           'job follow-ups',
           'company follow-ups',
+          'files',
         ],
         location: ['jobs', 'contact links'],
       },
       payloadParts: ['job', 'estimate'],
       exportDatasets: ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'],
       searchTypes: ['job', 'client_account', 'contact', 'location', 'note'],
+      // Whose stored objects go with a job (photos, files) or a person (files) deleted outright.
+      storedObjects: { job: 2, contact: 1 },
     };
     for (const seen of [app, worker, cli]) expect(seen).toMatchObject(expected);
     expect(app.routes).toBe(worker.routes);

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, startApp, type Client, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { image, uploadPhoto } from '#test/field/photos/upload.ts';
+import { pdf, postForm, uploadJobFile } from '#test/field/files/upload.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -63,6 +64,12 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   const line = (
     await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: service.id, quantity: 1000 }))
   ).line_item_id;
+  const file = (await ok(uploadJobFile(t, w, job.id, pdf(), 'Lock plan.pdf'))).data;
+  const folder = (await ok(w.api.post('/v1/library-folders', { name: 'Lock folder' }))).data;
+  const libraryFile = (
+    await ok(postForm(t, w.key, '/v1/library-files', [{ name: 'file', filename: 'Lock spec.pdf', data: pdf() }]))
+  ).data;
+  await ok(w.api.post(`/v1/jobs/${job.id}/library-files`, { file_id: libraryFile.id }));
 
   return {
     'DELETE /v1/jobs/{id}': { path: `/v1/jobs/${job2.id}`, read: `/v1/jobs/${job2.id}` },
@@ -119,6 +126,13 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
     'DELETE /v1/photo-tags/{id}': { path: `/v1/photo-tags/${photoTag.id}`, read: '/v1/photo-tags' },
     'DELETE /v1/photos/{id}': { path: `/v1/photos/${photo.id}`, read: `/v1/photos/${photo.id}` },
     'DELETE /v1/assessment-pins/{id}': { path: `/v1/assessment-pins/${pin.id}`, read: `/v1/assessment-pins/${pin.id}` },
+    'DELETE /v1/files/{id}': { path: `/v1/files/${file.id}`, read: `/v1/jobs/${job.id}/files` },
+    'DELETE /v1/library-folders/{id}': { path: `/v1/library-folders/${folder.id}`, read: '/v1/library-folders' },
+    // Taking a library file off a job is an edit of the job (Write jobs), like a tag.
+    'DELETE /v1/jobs/{job_id}/library-files/{file_id}': {
+      path: `/v1/jobs/${job.id}/library-files/${libraryFile.id}`,
+      read: `/v1/jobs/${job.id}/files`,
+    },
     // Edits that need only Write jobs: the lock does not apply.
     'DELETE /v1/jobs/{job_id}/contacts/{contact_id}': {
       path: `/v1/jobs/${job.id}/contacts/${person.id}`,
@@ -195,9 +209,12 @@ describe('the deletion lock', () => {
         'DELETE /v1/notes/{id}',
         'DELETE /v1/tasks/{id}',
         'DELETE /v1/account-tasks/{id}',
+        'DELETE /v1/files/{id}',
+        'DELETE /v1/library-folders/{id}',
       ]),
     );
     expect(deletions).not.toContain('DELETE /v1/webhooks/{id}');
+    expect(deletions).not.toContain('DELETE /v1/jobs/{job_id}/library-files/{file_id}');
     expect(deletions).not.toContain('DELETE /v1/jobs/{job_id}/tags/{tag_id}');
   });
 
@@ -236,6 +253,8 @@ describe('the deletion lock', () => {
       '/v1/account-tasks/999999',
       '/v1/estimates/999999',
       '/v1/catalog/items/999999',
+      '/v1/files/999999',
+      '/v1/library-folders/999999',
     ]) {
       expect((await w.api.delete(path)).status, path).toBe(404);
     }
@@ -247,6 +266,7 @@ describe('the deletion lock', () => {
       'DELETE /v1/contacts/{id}/channels/{ref}',
       'DELETE /v1/contacts/{id}/links/{kind}/{target_id}',
       'DELETE /v1/jobs/{job_id}/contacts/{contact_id}',
+      'DELETE /v1/jobs/{job_id}/library-files/{file_id}',
       'DELETE /v1/jobs/{job_id}/tags/{tag_id}',
       'DELETE /v1/webhooks/{id}',
     ]);

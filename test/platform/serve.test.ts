@@ -124,6 +124,25 @@ describe('groundwork serve', () => {
       const reportHtml = await reportPage.text();
       expect(reportHtml).toContain('East entrance, base failure');
       expect(reportHtml).toContain('Blacktop Brothers');
+      // A file on the walked job, and a Company Library file linked to it; /download redirects.
+      const files = await (await fetch(`http://127.0.0.1:${port}/v1/files`, { headers: { 'X-API-Key': key! } })).json();
+      expect(files.data.map((f: { filename: string; source: string }) => [f.filename, f.source]).sort()).toEqual([
+        ['Crew safety checklist.txt', 'library'],
+        ['Takeoff quantities.csv', 'job'],
+      ]);
+      const onJob = files.data.find((f: { source: string }) => f.source === 'job');
+      const jobFiles = await (
+        await fetch(`http://127.0.0.1:${port}/v1/jobs/${onJob.job_id}/files`, { headers: { 'X-API-Key': key! } })
+      ).json();
+      expect(jobFiles.data.map((f: { filename: string }) => f.filename)).toEqual([
+        'Takeoff quantities.csv',
+        'Crew safety checklist.txt',
+      ]);
+      expect(jobFiles.data[1].attachment).toMatchObject({ job_id: onJob.job_id, attached_by_rule: null });
+      const download = await fetch(`http://127.0.0.1:${port}${onJob.download_url}`, { headers: { 'X-API-Key': key! } });
+      expect(download.status).toBe(200);
+      expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      expect(await download.text()).toContain('Sealcoating,38500,SF');
       // The printed MCP URL serves the demo workspace to an assistant with the printed key.
       expect(first.output).toContain(`http://localhost:${port}/v1/mcp`);
       const assistant = await mcpClient(`http://127.0.0.1:${port}`, key!, { bearer: true });

@@ -1662,6 +1662,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/library-folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Company Library's folders, A to Z, with how many files each holds */
+        get: operations["list_library_folders"];
+        put?: never;
+        /** Create a Company Library folder; a taken name (any case) is 409 with the existing folder */
+        post: operations["create_library_folder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/library-folders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an empty Company Library folder (409 Library folder not empty while it holds files) */
+        delete: operations["delete_library_folder"];
+        options?: never;
+        head?: never;
+        /** Rename a Company Library folder */
+        patch: operations["update_library_folder"];
+        trace?: never;
+    };
+    "/v1/jobs/{job_id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's own files newest first, then the Company Library files linked to it (with attachment) */
+        get: operations["list_job_files"];
+        put?: never;
+        /** Upload one file to a job (multipart/form-data, file part named file, up to 200 MB); customer_visible true needs the job linked to a customer whose portal is on (409 Customer portal not ready) */
+        post: operations["create_job_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Files of the workspace, newest first (created_after: oldest first) */
+        get: operations["list_files"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One file, with signed_url: a keyless link that works for one hour */
+        get: operations["get_file"];
+        put?: never;
+        post?: never;
+        /** Delete a file and its stored object (irreversible); a library file leaves every job */
+        delete: operations["delete_file"];
+        options?: never;
+        head?: never;
+        /** Change a file (only the fields sent): description; audience and customer_visible for job files; folder_id for library files */
+        patch: operations["update_file"];
+        trace?: never;
+    };
+    "/v1/files/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a file: 302 to a keyless link that works for 5 minutes (follow the redirect) */
+        get: operations["download_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{job_id}/library-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Link a Company Library file to a job (it shows in the job's files with attachment); 200 when it was linked already */
+        post: operations["attach_library_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{job_id}/library-files/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unlink a Company Library file from a job (the file stays in the library and on other jobs) */
+        delete: operations["detach_library_file"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -1886,6 +2027,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/client-accounts/{account_id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload one file to a customer (multipart/form-data: file, description; up to 200 MB); source customer */
+        post: operations["create_client_account_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/library-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload one file to the Company Library (multipart/form-data: file, description, folder_id; up to 200 MB) */
+        post: operations["create_library_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1895,7 +2070,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "photo_limit_reached" | "plan_upgrade_required" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only";
         } & {
             [key: string]: unknown;
         };
@@ -21157,6 +21332,1499 @@ export interface operations {
             };
         };
     };
+    list_library_folders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            /** @description Library files in the folder */
+                            file_count: number;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_library_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the workspace in any case; at most 100 characters */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            /** @description Library files in the folder */
+                            file_count: number;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_library_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_library_folder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the workspace in any case; at most 100 characters */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            /** @description Library files in the folder */
+                            file_count: number;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_files: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_job_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description One file, up to 200 MB: PDF, Word, Excel, PowerPoint, text, CSV, RTF, JPEG, PNG, WebP, GIF, HEIC, ZIP, RAR or 7z
+                     */
+                    file: string;
+                    description?: string;
+                    /**
+                     * @description Default office
+                     * @enum {string}
+                     */
+                    audience?: "office" | "field";
+                    /** @description true needs the job linked to a customer whose portal is on; default false */
+                    customer_visible?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_files: {
+        parameters: {
+            query?: {
+                /** @description The job's own files (not the library files linked to it) */
+                job_id?: number;
+                client_account_id?: number;
+                contact_id?: number;
+                source?: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                /** @description Library files in this folder */
+                folder_id?: number;
+                /** @description In the filename or description, any case */
+                q?: string;
+                /** @description ISO 8601; oldest first */
+                created_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    /**
+                     * @description Job files only
+                     * @enum {string}
+                     */
+                    audience?: "office" | "field";
+                    /** @description Job files only; true needs the job linked to a customer whose portal is on */
+                    customer_visible?: boolean;
+                    /** @description Library files only: move to this folder, or null for the top level */
+                    folder_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    download_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file is at Location */
+            302: {
+                headers: {
+                    /** @description A keyless signed link to the file */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    attach_library_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A Company Library file */
+                    file_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                        created: boolean;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detach_library_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+                file_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_exports: {
         parameters: {
             query?: never;
@@ -22789,6 +24457,339 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_client_account_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description One file, up to 200 MB: PDF, Word, Excel, PowerPoint, text, CSV, RTF, JPEG, PNG, WebP, GIF, HEIC, ZIP, RAR or 7z
+                     */
+                    file: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_library_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description One file, up to 200 MB: PDF, Word, Excel, PowerPoint, text, CSV, RTF, JPEG, PNG, WebP, GIF, HEIC, ZIP, RAR or 7z
+                     */
+                    file: string;
+                    description?: string;
+                    /** @description A library folder (GET /v1/library-folders); default the top level */
+                    folder_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            filename: string;
+                            /** @description Told from the first bytes and the extension, never from the client */
+                            content_type: string;
+                            size_bytes: number;
+                            description: string | null;
+                            /** @description Set for files the service made (executed_proposal, executed_agreement); null for uploads */
+                            document_type: string | null;
+                            /** @enum {string} */
+                            source: "job" | "customer" | "contact" | "library" | "proposal" | "work_order";
+                            /**
+                             * @description field: crews see it in the field app and dispatch packets
+                             * @enum {string}
+                             */
+                            audience: "office" | "field";
+                            customer_visible: boolean;
+                            job_id: number | null;
+                            /** @description The customer of a customer file */
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            work_order_id: number | null;
+                            folder: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            uploaded_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description API path that redirects to the file; needs the key */
+                            download_url: string;
+                            /** @description GET /v1/files/{id} only: a keyless link that works for one hour; null elsewhere */
+                            signed_url: string | null;
+                            /** @description UTC, Z, to the second; null with signed_url */
+                            signed_url_expires_at: string | null;
+                            attachment: {
+                                id: number;
+                                job_id: number;
+                                /** @description null: attached by hand */
+                                attached_by_rule: string | null;
+                                /** @description UTC, Z, to the second */
+                                created_at: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
-// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010), photos (011), pin photos (012),
-// photo share links (015).
+// The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010), photos (011),
+// pin photos (012), files and the Company Library (013), photo share links (015).
 import type { Generated } from 'kysely';
 
 export interface PhotoTagTable {
@@ -136,6 +136,58 @@ export interface AssessmentPinPhotoTable {
   created_at: string;
 }
 
+export type FileSource = 'job' | 'customer' | 'contact' | 'library' | 'proposal' | 'work_order';
+export type FileAudience = 'office' | 'field';
+
+/** A stored file (document 3, File): owned by a job, a customer, a contact or the Company Library. */
+export interface FileTable {
+  id: Generated<number>;
+  firm_id: number;
+  storage_key: string;
+  /** The name it was uploaded as (no path), at most 255 characters. */
+  filename: string;
+  /** Told from the file's first bytes and its name's extension (files/kinds.ts). */
+  content_type: string;
+  size_bytes: number;
+  description: string | null;
+  /** Set for files the service made (executed_proposal, executed_agreement); null for uploads. */
+  document_type: string | null;
+  source: FileSource;
+  audience: FileAudience;
+  customer_visible: number;
+  job_id: number | null;
+  client_account_id: number | null;
+  contact_id: number | null;
+  /** Work orders are not built yet: always null so far. */
+  work_order_id: number | null;
+  /** Library files only: the folder, or null for the library's top level. */
+  folder_id: number | null;
+  uploaded_by_user_id: number | null;
+  created_at: string;
+}
+
+/** A Company Library folder: names unique per workspace in any case. */
+export interface LibraryFolderTable {
+  id: Generated<number>;
+  firm_id: number;
+  name: string;
+  name_key: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A library file shown in a job's file list (the file's `attachment`). */
+export interface LibraryFileJobTable {
+  id: Generated<number>;
+  firm_id: number;
+  file_id: number;
+  job_id: number;
+  /** The rule that attached it; null for an attachment made by hand (no rules are built yet). */
+  attached_by_rule: string | null;
+  attached_by_user_id: number | null;
+  created_at: string;
+}
+
 /**
  * A job's photo report link (at most one per job). The token is derived from `token_salt` and found
  * by `token_hash` (platform/link-tokens.ts); turning the link off retires that hash and turning it
@@ -180,7 +232,6 @@ export interface PhotoSelectionSharePhotoTable {
   photo_id: number;
   position: number;
 }
-
 export interface FieldTables {
   photo_tags: PhotoTagTable;
   assessment_services: AssessmentServiceTable;
@@ -189,6 +240,9 @@ export interface FieldTables {
   photos: PhotoTable;
   photo_tag_links: PhotoTagLinkTable;
   assessment_pin_photos: AssessmentPinPhotoTable;
+  files: FileTable;
+  library_folders: LibraryFolderTable;
+  library_file_jobs: LibraryFileJobTable;
   photo_share_links: PhotoShareLinkTable;
   photo_selection_shares: PhotoSelectionShareTable;
   photo_selection_share_photos: PhotoSelectionSharePhotoTable;

@@ -1,7 +1,7 @@
 // The field-capture area (document 3, Photos, photo tags, files; Site assessments and pins): what
 // crews record on site. Photo tags, photos, assessment services, site assessments and their pins,
-// and the photo links a customer opens (document 2: photo report link, chosen-photo links); files
-// follow.
+// the photo links a customer opens (document 2: photo report link, chosen-photo links), and the
+// files kept on jobs, customers and in the Company Library.
 import type { Area } from '#src/area.ts';
 import { assessmentDefectTypeRoutes } from './assessment-defect-types/routes.ts';
 import { assessmentPinRoutes } from './assessment-pins/routes.ts';
@@ -10,9 +10,14 @@ import { giveStarterServices } from './assessment-services/service.ts';
 import { photoSelectionShareRoutes } from './photo-selection-shares/routes.ts';
 import { photoShareMergeMovers } from './photo-share-links/merge-movers.ts';
 import { photoShareLinkRoutes } from './photo-share-links/routes.ts';
+import { fileAccountMergeMovers, fileContactMergeMovers, fileJobMergeMovers } from './files/merge-movers.ts';
+import { fileRoutes } from './files/routes.ts';
+import { contactFileObjects, jobFileObjects } from './files/stored-objects.ts';
+import { libraryFolderRoutes } from './library-folders/routes.ts';
 import { photoTagRoutes } from './photo-tags/routes.ts';
 import { photoMergeMovers } from './photos/merge-movers.ts';
 import { photoRoutes } from './photos/routes.ts';
+import { jobPhotoObjects } from './photos/stored-objects.ts';
 import { assessmentMergeMovers } from './site-assessments/merge-movers.ts';
 import { siteAssessmentRoutes } from './site-assessments/routes.ts';
 
@@ -27,7 +32,14 @@ export const fieldArea: Area = {
     assessmentPinRoutes,
     photoShareLinkRoutes,
     photoSelectionShareRoutes,
+    libraryFolderRoutes,
+    fileRoutes,
   ],
-  mergeMovers: { job: [...photoMergeMovers, ...assessmentMergeMovers, ...photoShareMergeMovers] },
+  mergeMovers: {
+    job: [...photoMergeMovers, ...assessmentMergeMovers, ...photoShareMergeMovers, ...fileJobMergeMovers],
+    client_account: fileAccountMergeMovers,
+    contact: fileContactMergeMovers,
+  },
   workspaceStarters: [giveStarterServices],
+  storedObjects: { job: [jobPhotoObjects, jobFileObjects], contact: [contactFileObjects] },
 };

@@ -1,5 +1,5 @@
 // The MCP catalogue is the OpenAPI document: every /v1 operation is a tool (but health, the docs,
-// the document itself, /v1/mcp and binary downloads), named by its operationId, with an input
+// the document itself, /v1/mcp, binary downloads and multipart uploads), named by its operationId, with an input
 // schema made of its path, query and body schemas and annotations that follow its method.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,10 @@ const NOT_TOOLS: Record<string, string> = {
   download_export: 'binary download (JSON lines or gzip)',
   download_export_file: 'binary download (zip), reached by a link',
   download_object: 'binary download (a stored file or photo), reached by a signed link',
+  download_file: 'a redirect to a binary download (get_file gives the signed link)',
+  create_job_file: 'multipart upload of a file part',
+  create_client_account_file: 'multipart upload of a file part',
+  create_library_file: 'multipart upload of a file part',
 };
 
 let t: TestApp;

@@ -9,7 +9,9 @@ import { badRequest, notFound } from '#platform/errors.ts';
 import { alreadyArchived } from '#platform/records.ts';
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
 import { can } from '#platform/permissions.ts';
+import { removeObjects } from '#platform/storage/cleanup.ts';
 import { now } from '#platform/time.ts';
+import { objectsGoingWith } from '#src/area.ts';
 import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { upsertClientAccountIn } from '#crm/client-accounts/service.ts';
 import { applyCustomFieldValues } from '#crm/custom-fields/values.ts';
@@ -302,7 +304,7 @@ export function updateContact(ctx: ServiceContext, id: number, input: ContactInp
 /** Archives the person (default), or with `hard` deletes them and what hangs only on them. */
 export async function deleteContact(ctx: ServiceContext, id: number, hard: boolean): Promise<void> {
   const firmId = ctx.auth.firm.id;
-  await inWorkspaceTransaction(ctx, async (trx) => {
+  const objects = await inWorkspaceTransaction(ctx, async (trx): Promise<string[]> => {
     const contact = await findContact(trx, firmId, id);
     if (!contact) throw contactNotFound();
     // Archiving is a DELETE too (it needs Delete records), so the lock refuses it like a hard delete.
@@ -310,7 +312,7 @@ export async function deleteContact(ctx: ServiceContext, id: number, hard: boole
     if (!hard) {
       if (contact.archived_at !== null) throw alreadyArchived(contactNotFound());
       await saveContact(trx, contact, { archived_at: now() });
-      return;
+      return [];
     }
     assertOfficeUser(ctx, 'Deleting a person needs an office user; a crew login is refused');
     // Jobs keep their own contact fields; only the link to the person goes.
@@ -333,8 +335,12 @@ export async function deleteContact(ctx: ServiceContext, id: number, hard: boole
     await trx.deleteFrom('notes').where('firm_id', '=', firmId).where('contact_id', '=', id).execute();
     await trx.deleteFrom('contact_channels').where('contact_id', '=', id).execute();
     await trx.deleteFrom('contact_links').where('contact_id', '=', id).execute();
+    // The person's own files go with them (by cascade); their objects after the commit.
+    const keys = await objectsGoingWith('contact', trx, firmId, id);
     await trx.deleteFrom('contacts').where('id', '=', id).execute();
+    return keys;
   });
+  await removeObjects(ctx.deps.storage, objects);
 }
 
 export function restoreContact(ctx: ServiceContext, id: number) {

@@ -19,7 +19,10 @@ export type JobActivityKind =
   | 'photo_added'
   | 'photo_share_link_changed'
   | 'photo_selection_shared'
-  | 'photo_selection_revoked';
+  | 'photo_selection_revoked'
+  | 'file_added'
+  | 'library_file_attached'
+  | 'library_file_detached';
 
 export interface JobActivityEntry {
   firmId: number;

@@ -8,7 +8,9 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '#platf
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
 import { can } from '#platform/permissions.ts';
 import { fillBlanks, isBlank, externalRefHeld } from '#platform/records.ts';
+import { removeObjects } from '#platform/storage/cleanup.ts';
 import { now } from '#platform/time.ts';
+import { objectsGoingWith } from '#src/area.ts';
 import { jobTypesOf } from '#platform/workspace.ts';
 import { listStages } from '#crm/job-stages/repo.ts';
 import { findActiveUser } from '#workspace/users/repo.ts';
@@ -345,9 +347,10 @@ export async function moveJob(ctx: ServiceContext, id: number, status: string): 
 
 // ---- delete and merge ----------------------------------------------------------------------
 
+/** Deletes the job and what hangs on it; the stored objects of its photos and files go after the commit. */
 export async function deleteJob(ctx: ServiceContext, id: number): Promise<void> {
   const firmId = ctx.auth.firm.id;
-  await inWorkspaceTransaction(ctx, async (trx) => {
+  const objects = await inWorkspaceTransaction(ctx, async (trx) => {
     const job = await findVisibleJob(trx, firmId, id, ctx.auth.user);
     if (!job) throw jobNotFound();
     assertDeletionAllowed(ctx);
@@ -356,9 +359,12 @@ export async function deleteJob(ctx: ServiceContext, id: number): Promise<void> 
         message: "The key's user is not an owner or a member allowed to delete jobs",
       });
     }
+    const keys = await objectsGoingWith('job', trx, firmId, id);
     await trx.deleteFrom('jobs').where('id', '=', id).execute();
     await adjustJobCount(trx, firmId, job.status, -1);
+    return keys;
   });
+  await removeObjects(ctx.deps.storage, objects);
 }
 
 /** Fields the kept job takes from the merged-away one when its own are blank. */

@@ -72,11 +72,15 @@ export async function peek(stream: Readable, want: number): Promise<{ head: Buff
   return { head, body: Readable.from(replay(), { objectMode: false }) };
 }
 
-/** The multipart plugin's own refusals, in this API's words. */
-function multipartError(err: unknown, tooMany: () => unknown): unknown {
+/** The multipart plugin's own refusals, in this API's words (the files upload words its own too large). */
+export function multipartError(
+  err: unknown,
+  tooMany: () => unknown,
+  tooLarge: () => unknown = () => photoTooLarge(true),
+): unknown {
   const code = (err as { code?: string } | null)?.code;
   if (code === 'FST_FILES_LIMIT') return tooMany();
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return photoTooLarge(true);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
     return badRequest('Too many form fields', { code: 'invalid_request' });
   if (

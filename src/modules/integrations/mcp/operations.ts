@@ -54,11 +54,19 @@ export const ADDRESSING: ReadonlySet<string> = new Set(['firm_id']);
 
 export const toolsetOf = (tag: string) => tag.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 
-/** A download answers bytes, not JSON: there is nothing for an assistant to read in it. */
-function isBinaryDownload(op: OpenApiOperation): boolean {
+/**
+ * Binary transfers give an assistant nothing to read or send: a download that answers bytes, one
+ * that only redirects to them (no 2xx answer, a 3xx: GET /v1/files/{id}/download), and an upload
+ * whose body is only multipart/form-data (a file part; an assistant has no file to attach).
+ */
+function isBinaryTransfer(op: OpenApiOperation): boolean {
+  const statuses = Object.keys(op.responses ?? {});
   const success = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
   const types = Object.keys(success?.content ?? {});
-  return types.length > 0 && !types.includes('application/json');
+  if (types.length > 0 && !types.includes('application/json')) return true;
+  if (!success && statuses.some((s) => s.startsWith('3'))) return true;
+  const bodies = Object.keys(op.requestBody?.content ?? {});
+  return bodies.length > 0 && bodies.every((type) => type === 'multipart/form-data');
 }
 
 function propertyOf(parameter: OpenApiParameter): JsonSchema {
@@ -68,8 +76,8 @@ function propertyOf(parameter: OpenApiParameter): JsonSchema {
 }
 
 function operationOf(path: string, method: (typeof METHODS)[number], op: OpenApiOperation): Operation | null {
-  // Public operations (health) need no tool; binary downloads give an assistant nothing to read.
-  if (!op.operationId || !op['x-permissions'] || isBinaryDownload(op)) return null;
+  // Public operations (health) need no tool; binary transfers give an assistant nothing to read or send.
+  if (!op.operationId || !op['x-permissions'] || isBinaryTransfer(op)) return null;
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const pathParams: string[] = [];
