@@ -15,6 +15,7 @@ import * as siteAssessments from '#db/migrations/010_site_assessments.ts';
 import * as photos from '#db/migrations/011_photos.ts';
 import * as pinPhotos from '#db/migrations/012_pin_photos.ts';
 import * as retiredLinks from '#db/migrations/014_retired_links.ts';
+import * as assessmentShareLinks from '#db/migrations/016_assessment_share_links.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -31,6 +32,7 @@ const steps: Record<string, Step> = {
   '011_photos': photos,
   '012_pin_photos': pinPhotos,
   '014_retired_links': retiredLinks,
+  '016_assessment_share_links': assessmentShareLinks,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

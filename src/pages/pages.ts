@@ -6,7 +6,9 @@
 // sendGone (410) for an expired or retired link and sendUnknownLink (404) otherwise.
 import type { FastifyInstance } from 'fastify';
 import type { Env } from '#platform/context.ts';
+import { assessmentReportPage } from './assessment-report.ts';
+import { capitalPlanPage } from './capital-plan.ts';
 
 export type PageModule = (app: FastifyInstance, env: Env) => void;
 
-export const PAGE_MODULES: readonly PageModule[] = [];
+export const PAGE_MODULES: readonly PageModule[] = [assessmentReportPage, capitalPlanPage];

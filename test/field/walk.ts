@@ -1,5 +1,6 @@
 // The field-capture part of the isolation and permission walk (test/helpers/walk/kit.ts): photo
-// tags, assessment services, site assessments and pins (on the CRM walk's job).
+// tags, assessment services, site assessments and pins (on the CRM walk's job), assessment report
+// links, and the capital plan link of the CRM walk's site (capital planning turned on for it).
 import { expect } from 'vitest';
 import { ok } from '#test/helpers/records.ts';
 import { image, uploadPhoto } from './photos/upload.ts';
@@ -21,6 +22,16 @@ export const fieldWalk: AreaWalk = {
     const sparePin = (await ok(w.api.post('/v1/assessment-pins', { ...at, assessment_id: assessment.id }))).data;
     const photo = (await ok(uploadPhoto(t, w, ids.job, await image('png'), { tag_ids: String(photoTag.id) }))).data;
     const sparePhoto = (await ok(uploadPhoto(t, w, ids.job, await image('png')))).data;
+    const assessmentLink = (
+      await ok(
+        w.api.post(`/v1/site-assessments/${assessment.id}/share-link`, {
+          service_type_ids: [service.id],
+          label: `${label} link`,
+        }),
+      )
+    ).data;
+    await ok(t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { capital_planning_enabled: true } }));
+    await ok(w.api.post(`/v1/locations/${ids.loc}/plan-share-link`, {}));
     return {
       photo: photo.id,
       sparePhoto: sparePhoto.id,
@@ -30,6 +41,7 @@ export const fieldWalk: AreaWalk = {
       assessment: assessment.id,
       pin: pin.id,
       sparePin: sparePin.id,
+      assessmentLink: assessmentLink.id,
     };
   },
   snapshot: (ids) => [
@@ -40,6 +52,8 @@ export const fieldWalk: AreaWalk = {
     '/v1/assessment-pins',
     `/v1/jobs/${ids.job}/photos`,
     '/v1/photos',
+    `/v1/site-assessments/${ids.assessment}/share-links`,
+    `/v1/locations/${ids.loc}/plan-share-link`,
   ],
   foreignIds: (a, b) => [
     { method: 'PATCH', path: `/v1/photo-tags/${a.photoTag}`, body: { name: 'Hijacked' }, error: 'Photo tag not found' },
@@ -88,6 +102,29 @@ export const fieldWalk: AreaWalk = {
       body: { latitude: 1, longitude: 1, assessment_id: a.assessment },
       error: 'Site assessment not found',
     },
+    {
+      method: 'POST',
+      path: `/v1/site-assessments/${a.assessment}/share-link`,
+      body: { label: 'Hijacked' },
+      error: 'Site assessment not found',
+    },
+    { method: 'GET', path: `/v1/site-assessments/${a.assessment}/share-links`, error: 'Site assessment not found' },
+    {
+      method: 'POST',
+      path: `/v1/site-assessments/${a.assessment}/share-links/${a.assessmentLink}/revoke`,
+      error: 'Site assessment not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/site-assessments/${b.assessment}/share-links/${a.assessmentLink}/revoke`,
+      error: 'Assessment share link not found',
+    },
+    { method: 'GET', path: `/v1/locations/${a.loc}/plan-share-link`, error: 'Location not found' },
+    ...['', '/disable', '/rotate'].map((action) => ({
+      method: 'POST',
+      path: `/v1/locations/${a.loc}/plan-share-link${action}`,
+      error: 'Location not found',
+    })),
   ],
   async lookups({ A, B }) {
     // B may use A's tag names: names are unique per workspace only.
@@ -112,6 +149,13 @@ export const fieldWalk: AreaWalk = {
     expect((await B.w.api.post('/v1/assessment-pins', { ...at, tag_type_id: A.ids.photoTag })).body).toEqual({
       error: 'Photo tag not found',
     });
+    // A's service scopes no link in B: a 400 naming it, and no link is made.
+    const scoped = await B.w.api.post(`/v1/site-assessments/${B.ids.assessment}/share-link`, {
+      service_type_ids: [A.ids.assessmentService],
+    });
+    expect(scoped.status).toBe(400);
+    expect(scoped.body).toMatchObject({ code: 'unknown_service', service_type_ids: [A.ids.assessmentService] });
+    expect((await B.w.api.get(`/v1/site-assessments/${B.ids.assessment}/share-links`)).body.pagination.total).toBe(1);
   },
   routes: {
     'GET /v1/assessment-services': { needs: 'read', path: () => '/v1/assessment-services' },
@@ -180,5 +224,31 @@ export const fieldWalk: AreaWalk = {
       body: () => ({ caption: 'Read-only' }),
     },
     'DELETE /v1/photos/{id}': { needs: 'delete', path: (a) => `/v1/photos/${a.sparePhoto}` },
+    'POST /v1/site-assessments/{id}/share-link': {
+      needs: 'write',
+      path: (a) => `/v1/site-assessments/${a.assessment}/share-link`,
+      body: () => ({ label: 'Read-only' }),
+    },
+    'GET /v1/site-assessments/{id}/share-links': {
+      needs: 'read',
+      path: (a) => `/v1/site-assessments/${a.assessment}/share-links`,
+    },
+    'POST /v1/site-assessments/{id}/share-links/{link_id}/revoke': {
+      needs: 'write',
+      path: (a) => `/v1/site-assessments/${a.assessment}/share-links/${a.assessmentLink}/revoke`,
+    },
+    'GET /v1/locations/{id}/plan-share-link': { needs: 'read', path: (a) => `/v1/locations/${a.loc}/plan-share-link` },
+    'POST /v1/locations/{id}/plan-share-link': {
+      needs: 'write',
+      path: (a) => `/v1/locations/${a.loc}/plan-share-link`,
+    },
+    'POST /v1/locations/{id}/plan-share-link/disable': {
+      needs: 'write',
+      path: (a) => `/v1/locations/${a.loc}/plan-share-link/disable`,
+    },
+    'POST /v1/locations/{id}/plan-share-link/rotate': {
+      needs: 'write',
+      path: (a) => `/v1/locations/${a.loc}/plan-share-link/rotate`,
+    },
   },
 };

@@ -45,7 +45,7 @@ describe('the area list', () => {
           'job follow-ups',
           'company follow-ups',
         ],
-        location: ['jobs', 'contact links'],
+        location: ['jobs', 'contact links', 'capital plan links'],
       },
       payloadParts: ['job', 'estimate'],
       exportDatasets: ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'],

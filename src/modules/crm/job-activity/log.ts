@@ -16,7 +16,9 @@ export type JobActivityKind =
   | 'job_merged'
   | 'note_deleted'
   | 'task_reopened'
-  | 'photo_added';
+  | 'photo_added'
+  | 'assessment_report_shared'
+  | 'assessment_report_link_revoked';
 
 export interface JobActivityEntry {
   firmId: number;
