@@ -37,6 +37,8 @@ export async function serve(config: Config): Promise<void> {
       `    ${demo.key}`,
       '',
       `Try: curl -H "X-API-Key: ${demo.key}" ${base}/v1/jobs`,
+      ...(demo.pages.length > 0 ? ['', 'Customer pages of the demo (no key needed):'] : []),
+      ...demo.pages.map((p) => `    ${p.label}: ${base}${p.path}`),
     );
   } else if (config.demo) {
     lines.push(

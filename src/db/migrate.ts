@@ -17,6 +17,7 @@ import * as pinPhotos from '#db/migrations/012_pin_photos.ts';
 import * as files from '#db/migrations/013_files.ts';
 import * as retiredLinks from '#db/migrations/014_retired_links.ts';
 import * as photoShareLinks from '#db/migrations/015_photo_share_links.ts';
+import * as assessmentShareLinks from '#db/migrations/016_assessment_share_links.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -35,6 +36,7 @@ const steps: Record<string, Step> = {
   '013_files': files,
   '014_retired_links': retiredLinks,
   '015_photo_share_links': photoShareLinks,
+  '016_assessment_share_links': assessmentShareLinks,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

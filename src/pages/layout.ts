@@ -35,6 +35,19 @@ th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e4e7eb;vertical-a
 .badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:13px;background:#e4e7eb}
 .sev-low{background:#e3f9e5}.sev-medium{background:#fff3c4}.sev-high{background:#ffe3e3}.sev-critical{background:#ffbdbd}
 .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:6px;vertical-align:middle}
+.sev-counts .badge{margin-right:4px}
+.meta{margin:0 0 12px}
+.service{margin-top:24px}
+.pin{margin:12px 0}
+.pin h4{margin:0 0 4px;font-size:16px}
+.facts{margin:4px 0;padding-left:18px}
+.notes{white-space:pre-line;margin:4px 0}
+.pin-photos{grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:8px;margin:8px 0 0}
+.pin-photo img{display:block;width:100%;height:auto;border-radius:4px;background:#d9e2ec}
+.pin-photo p{margin:4px 0 0}
+.pin-photo a.open{display:block;padding:32px 8px;text-align:center;background:#d9e2ec;color:#243b53;border-radius:4px}
+.scroll{overflow-x:auto}
+.assessment{margin-top:16px}
 form{background:#fff;padding:16px;border-radius:8px;max-width:360px}
 label{display:block;margin-bottom:8px}
 input{font:inherit;padding:8px;width:100%;border:1px solid #9aa5b1;border-radius:4px}

@@ -8,7 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Env } from '#platform/context.ts';
 import { photoReportPage } from './photo-report.ts';
 import { photoSelectionPage } from './photo-selection.ts';
+import { assessmentReportPage } from './assessment-report.ts';
+import { capitalPlanPage } from './capital-plan.ts';
 
 export type PageModule = (app: FastifyInstance, env: Env) => void;
 
-export const PAGE_MODULES: readonly PageModule[] = [photoReportPage, photoSelectionPage];
+export const PAGE_MODULES: readonly PageModule[] = [
+  photoReportPage,
+  photoSelectionPage,
+  assessmentReportPage,
+  capitalPlanPage,
+];

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'archived',
   'area_inactive',
   'assessment_completed',
+  'capital_planning_disabled',
   'company_required',
   'concurrent_change',
   'contact_empty',

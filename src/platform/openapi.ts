@@ -30,7 +30,15 @@ export const componentName = (json: { $id?: unknown }, _base: unknown, _fragment
   typeof json.$id === 'string' ? json.$id : `def-${i}`;
 
 /** Path segments that name one thing, not a collection: never singularised, read with get_. */
-const SINGLETONS = new Set(['details', 'location', 'activity', 'award', 'merge-preview', 'operations-assignment']);
+const SINGLETONS = new Set([
+  'details',
+  'location',
+  'activity',
+  'award',
+  'merge-preview',
+  'operations-assignment',
+  'plan-share-link',
+]);
 
 /** Last segments that are verbs when POSTed (POST /v1/jobs/{id}/move is move_job). */
 const ACTIONS = new Set([
@@ -46,6 +54,9 @@ const ACTIONS = new Set([
   'restore',
   'redeliver',
   'replay',
+  'revoke',
+  'disable',
+  'rotate',
 ]);
 
 /** Where the rule's name would read wrong or collide with another operation's. */

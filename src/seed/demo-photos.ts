@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import type { ServiceContext } from '#platform/context.ts';
 import { sniff } from '#field/photos/media.ts';
 import { recordUpload, storeUpload } from '#field/photos/service.ts';
+import { addPinPhotos, preflightPinPhotos } from '#field/assessment-pins/photos.ts';
 
 /** A parking-lot photo, 960×640: stall lines, and with `cracked` an alligator-cracked patch. */
 function lotSvg(cracked: boolean): string {
@@ -70,4 +71,21 @@ export async function demoPhotos(ctx: ServiceContext, jobId: number, tagId: numb
       'http://localhost',
     );
   }
+}
+
+/** A close-up of the cracked patch on a pin of the demo walk (so its report link shows a photo). */
+export async function demoPinPhoto(ctx: ServiceContext, pinId: number): Promise<void> {
+  const pin = await preflightPinPhotos(ctx, pinId);
+  const data = await sharp(Buffer.from(lotSvg(true)))
+    .extract({ left: 320, top: 360, width: 400, height: 280 })
+    .jpeg({ quality: 82 })
+    .toBuffer();
+  const stored = await storeUpload(ctx, Readable.from([data]), sniff(data)!);
+  await addPinPhotos(
+    ctx,
+    pin,
+    [stored],
+    { title: 'East entrance close-up', caption: 'Base failed under the alligator cracking', stage: 'before' },
+    'http://localhost',
+  );
 }

@@ -25,13 +25,17 @@ import { createPin } from '#field/assessment-pins/service.ts';
 import { createPhotoTag } from '#field/photo-tags/service.ts';
 import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoFiles } from './demo-files.ts';
-import { demoPhotos } from './demo-photos.ts';
+import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
+import { createAssessmentShareLink } from '#field/assessment-share-links/service.ts';
+import { enablePlanShareLink } from '#field/plan-share-links/service.ts';
 
 export interface DemoWorkspace {
   firmId: number;
   name: string;
   key: string;
+  /** Customer pages the demo shows out of the box: a label and the path (the server's origin goes before it). */
+  pages: { label: string; path: string }[];
 }
 
 const CUSTOMERS = [
@@ -164,6 +168,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     settings: {
       operations_enabled: true,
       crew_scheduling_enabled: true,
+      capital_planning_enabled: true,
       remit_to: { name, address: '77 Tar Rd, Columbus, OH 43215' },
     },
   });
@@ -289,14 +294,22 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
   // The labels the crew puts on site photos (and pins), with what each marks.
   const tags = [];
   for (const tag of DEMO_PHOTO_TAGS) tags.push(await createPhotoTag(ctx, tag));
+  const pages: DemoWorkspace['pages'] = [];
   if (walkedJobId !== null) {
-    await demoAssessment(ctx, walkedJobId, tags[0]!.id);
+    const assessmentId = await demoAssessment(ctx, walkedJobId, tags[0]!.id);
     await demoPhotos(ctx, walkedJobId, tags[0]!.id);
     // A photo report link, as a sender would make it for the customer (GET …/photo-share-link shows it).
     await createPhotoShareLink(ctx, walkedJobId, {}, 'http://localhost');
     await demoFiles(ctx, walkedJobId);
+    // The links a customer would be sent: the walk's report, and the lot's capital plan. Their
+    // paths are printed by `serve` after the origin it listens on (an empty origin here).
+    const report = await createAssessmentShareLink(ctx, assessmentId, { label: 'For Northgate facilities' }, '');
+    pages.push({ label: 'Assessment report', path: report.share_url! });
+    const siteId = sites[JOBS[1]!.site]!.id;
+    const plan = await enablePlanShareLink(ctx, siteId, '');
+    pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
-  return { firmId: firm_id, name, key };
+  return { firmId: firm_id, name, key, pages };
 }
 
 const DEMO_PHOTO_TAGS = [
@@ -306,8 +319,8 @@ const DEMO_PHOTO_TAGS = [
   { name: 'Striping', color: '#ca8a04', description: 'Faded or missing lines, stalls and arrows' },
 ];
 
-/** The walk of the first job's lot, completed: pins for three services, measured, one tagged. */
-async function demoAssessment(ctx: Parameters<typeof createPin>[0], jobId: number, tagId: number): Promise<void> {
+/** The walk of the first job's lot, completed: pins for three services, measured, one tagged, one with a photo. */
+async function demoAssessment(ctx: Parameters<typeof createPin>[0], jobId: number, tagId: number): Promise<number> {
   const services = await ctx.database.db
     .selectFrom('assessment_services')
     .select(['id', 'name'])
@@ -316,7 +329,7 @@ async function demoAssessment(ctx: Parameters<typeof createPin>[0], jobId: numbe
   const service = (name: string) => services.find((s) => s.name === name)?.id ?? null;
   const { data } = await createSiteAssessment(ctx, { job_id: jobId, title: 'Lot walk with Marcus' });
   const at = { job_id: jobId, latitude: 39.7817, longitude: -89.6501 };
-  await createPin(ctx, {
+  const east = await createPin(ctx, {
     ...at,
     service_type_id: service('Base failure repair'),
     length_ft: 18,
@@ -342,7 +355,9 @@ async function demoAssessment(ctx: Parameters<typeof createPin>[0], jobId: numbe
     measurement_value: 1800,
   });
   await createPin(ctx, { ...at, longitude: -89.6505, notes: 'Clogged inlet by the dumpster', severity: 'high' });
+  await demoPinPhoto(ctx, east.id);
   await completeSiteAssessment(ctx, data.id);
+  return data.id;
 }
 
 /** An issued estimate from the starter catalog: mill and overlay the lot, crack seal and stripe. */

@@ -1,6 +1,8 @@
 // The field-capture part of the isolation and permission walk (test/helpers/walk/kit.ts): photo
 // tags, assessment services, site assessments and pins, photos and their share links (on the CRM
-// walk's job), files on the job and the customer, and the Company Library's folders and files.
+// walk's job), files on the job and the customer, the Company Library's folders and files,
+// assessment report links, and the capital plan link of the CRM walk's site (capital planning
+// turned on for it).
 import { expect } from 'vitest';
 import { ok } from '#test/helpers/records.ts';
 import { pdf, postForm, uploadJobFile } from './files/upload.ts';
@@ -50,6 +52,16 @@ export const fieldWalk: AreaWalk = {
     const libraryFile = await library(`${label} SDS.pdf`);
     const linkedFile = await library(`${label} linked.pdf`);
     await ok(w.api.post(`/v1/jobs/${ids.job}/library-files`, { file_id: linkedFile.id }));
+    const assessmentLink = (
+      await ok(
+        w.api.post(`/v1/site-assessments/${assessment.id}/share-link`, {
+          service_type_ids: [service.id],
+          label: `${label} link`,
+        }),
+      )
+    ).data;
+    await ok(t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { capital_planning_enabled: true } }));
+    await ok(w.api.post(`/v1/locations/${ids.loc}/plan-share-link`, {}));
     return {
       selectionShare: selectionShare.id,
       photo: photo.id,
@@ -67,6 +79,7 @@ export const fieldWalk: AreaWalk = {
       accountFile: accountFile.id,
       libraryFile: libraryFile.id,
       linkedFile: linkedFile.id,
+      assessmentLink: assessmentLink.id,
     };
   },
   snapshot: (ids) => [
@@ -82,6 +95,8 @@ export const fieldWalk: AreaWalk = {
     '/v1/library-folders',
     `/v1/jobs/${ids.job}/files`,
     '/v1/files',
+    `/v1/site-assessments/${ids.assessment}/share-links`,
+    `/v1/locations/${ids.loc}/plan-share-link`,
   ],
   foreignIds: (a, b) => [
     { method: 'PATCH', path: `/v1/photo-tags/${a.photoTag}`, body: { name: 'Hijacked' }, error: 'Photo tag not found' },
@@ -196,6 +211,29 @@ export const fieldWalk: AreaWalk = {
       path: `/v1/jobs/${b.job}/library-files/${a.linkedFile}`,
       error: 'File not found on this job',
     },
+    {
+      method: 'POST',
+      path: `/v1/site-assessments/${a.assessment}/share-link`,
+      body: { label: 'Hijacked' },
+      error: 'Site assessment not found',
+    },
+    { method: 'GET', path: `/v1/site-assessments/${a.assessment}/share-links`, error: 'Site assessment not found' },
+    {
+      method: 'POST',
+      path: `/v1/site-assessments/${a.assessment}/share-links/${a.assessmentLink}/revoke`,
+      error: 'Site assessment not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/site-assessments/${b.assessment}/share-links/${a.assessmentLink}/revoke`,
+      error: 'Assessment share link not found',
+    },
+    { method: 'GET', path: `/v1/locations/${a.loc}/plan-share-link`, error: 'Location not found' },
+    ...['', '/disable', '/rotate'].map((action) => ({
+      method: 'POST',
+      path: `/v1/locations/${a.loc}/plan-share-link${action}`,
+      error: 'Location not found',
+    })),
   ],
   async lookups({ t, A, B }) {
     // B may use A's tag names: names are unique per workspace only.
@@ -236,6 +274,13 @@ export const fieldWalk: AreaWalk = {
       { name: 'file', filename: 'x.pdf', data: pdf() },
     ]);
     expect(upload).toMatchObject({ status: 404, body: { error: 'Library folder not found' } });
+    // A's service scopes no link in B: a 400 naming it, and no link is made.
+    const scoped = await B.w.api.post(`/v1/site-assessments/${B.ids.assessment}/share-link`, {
+      service_type_ids: [A.ids.assessmentService],
+    });
+    expect(scoped.status).toBe(400);
+    expect(scoped.body).toMatchObject({ code: 'unknown_service', service_type_ids: [A.ids.assessmentService] });
+    expect((await B.w.api.get(`/v1/site-assessments/${B.ids.assessment}/share-links`)).body.pagination.total).toBe(1);
   },
   routes: {
     'GET /v1/assessment-services': { needs: 'read', path: () => '/v1/assessment-services' },
@@ -361,6 +406,32 @@ export const fieldWalk: AreaWalk = {
     'DELETE /v1/jobs/{job_id}/library-files/{file_id}': {
       needs: 'write',
       path: (a) => `/v1/jobs/${a.job}/library-files/${a.linkedFile}`,
+    },
+    'POST /v1/site-assessments/{id}/share-link': {
+      needs: 'write',
+      path: (a) => `/v1/site-assessments/${a.assessment}/share-link`,
+      body: () => ({ label: 'Read-only' }),
+    },
+    'GET /v1/site-assessments/{id}/share-links': {
+      needs: 'read',
+      path: (a) => `/v1/site-assessments/${a.assessment}/share-links`,
+    },
+    'POST /v1/site-assessments/{id}/share-links/{link_id}/revoke': {
+      needs: 'write',
+      path: (a) => `/v1/site-assessments/${a.assessment}/share-links/${a.assessmentLink}/revoke`,
+    },
+    'GET /v1/locations/{id}/plan-share-link': { needs: 'read', path: (a) => `/v1/locations/${a.loc}/plan-share-link` },
+    'POST /v1/locations/{id}/plan-share-link': {
+      needs: 'write',
+      path: (a) => `/v1/locations/${a.loc}/plan-share-link`,
+    },
+    'POST /v1/locations/{id}/plan-share-link/disable': {
+      needs: 'write',
+      path: (a) => `/v1/locations/${a.loc}/plan-share-link/disable`,
+    },
+    'POST /v1/locations/{id}/plan-share-link/rotate': {
+      needs: 'write',
+      path: (a) => `/v1/locations/${a.loc}/plan-share-link/rotate`,
     },
   },
 };

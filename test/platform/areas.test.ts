@@ -58,7 +58,7 @@ describe('the area list', () => {
           'company follow-ups',
           'files',
         ],
-        location: ['jobs', 'contact links'],
+        location: ['jobs', 'contact links', 'capital plan links'],
       },
       payloadParts: ['job', 'estimate'],
       exportDatasets: ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'],

@@ -104,6 +104,7 @@ describe('groundwork serve', () => {
         await fetch(`http://127.0.0.1:${port}/v1/photos`, { headers: { 'X-API-Key': key! } })
       ).json();
       expect(photos.data.map((p: { title: string }) => p.title).sort()).toEqual([
+        'East entrance close-up',
         'East entrance, base failure',
         'North row stalls',
       ]);
@@ -143,6 +144,18 @@ describe('groundwork serve', () => {
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       expect(await download.text()).toContain('Sealcoating,38500,SF');
+      // The printed customer pages open without a key: the walk's report (with its pin photo) and the lot's plan.
+      const pages = [
+        ...first.output.matchAll(/(Assessment report|Capital plan): (http:\/\/localhost:\d+\/share\/\S+)/g),
+      ];
+      expect(pages.map((m) => m[1])).toEqual(['Assessment report', 'Capital plan']);
+      for (const [, label, url] of pages) {
+        const opened = await fetch(url!.replace('localhost', '127.0.0.1'));
+        expect(opened.status, label).toBe(200);
+        const html = await opened.text();
+        expect(html).toContain('Lot walk with Marcus');
+        if (label === 'Assessment report') expect(html).toMatch(/<img src="http:\/\/127\.0\.0\.1:\d+\/v1\/objects\//);
+      }
       // The printed MCP URL serves the demo workspace to an assistant with the printed key.
       expect(first.output).toContain(`http://localhost:${port}/v1/mcp`);
       const assistant = await mcpClient(`http://127.0.0.1:${port}`, key!, { bearer: true });

@@ -1,5 +1,6 @@
 // The field-capture area: photo tags (008), assessment services (009), site assessments and pins (010), photos (011),
-// pin photos (012), files and the Company Library (013), photo share links (015).
+// pin photos (012), files and the Company Library (013), photo share links (015), assessment report and
+// capital plan links (016).
 import type { Generated } from 'kysely';
 
 export interface PhotoTagTable {
@@ -232,6 +233,36 @@ export interface PhotoSelectionSharePhotoTable {
   photo_id: number;
   position: number;
 }
+/** An assessment report link (016): scoped to some services or showing them all; revocable for good. */
+export interface AssessmentShareLinkTable {
+  id: Generated<number>;
+  firm_id: number;
+  assessment_id: number;
+  /** The token is HMAC(server secret, kind + salt): made again from this to show the link. */
+  token_salt: string;
+  /** SHA-256 of the token: how the page finds the link. */
+  token_hash: string;
+  /** JSON array of assessment service ids (ascending); null shows every service. */
+  service_type_ids: string | null;
+  label: string | null;
+  revoked_at: string | null;
+  created_by_user_id: number | null;
+  created_at: string;
+}
+
+/** A site's capital plan link (016): at most one per site; a new token each time it is turned on or rotated. */
+export interface PlanShareLinkTable {
+  id: Generated<number>;
+  firm_id: number;
+  location_id: number;
+  token_salt: string;
+  token_hash: string;
+  enabled: number;
+  created_by_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface FieldTables {
   photo_tags: PhotoTagTable;
   assessment_services: AssessmentServiceTable;
@@ -246,4 +277,6 @@ export interface FieldTables {
   photo_share_links: PhotoShareLinkTable;
   photo_selection_shares: PhotoSelectionShareTable;
   photo_selection_share_photos: PhotoSelectionSharePhotoTable;
+  assessment_share_links: AssessmentShareLinkTable;
+  plan_share_links: PlanShareLinkTable;
 }

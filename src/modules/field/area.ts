@@ -1,7 +1,7 @@
 // The field-capture area (document 3, Photos, photo tags, files; Site assessments and pins): what
 // crews record on site. Photo tags, photos, assessment services, site assessments and their pins,
-// the photo links a customer opens (document 2: photo report link, chosen-photo links), and the
-// files kept on jobs, customers and in the Company Library.
+// the links a customer opens (document 2: photo report link, chosen-photo links, an assessment's
+// report, a site's capital plan), and the files kept on jobs, customers and in the Company Library.
 import type { Area } from '#src/area.ts';
 import { assessmentDefectTypeRoutes } from './assessment-defect-types/routes.ts';
 import { assessmentPinRoutes } from './assessment-pins/routes.ts';
@@ -18,6 +18,9 @@ import { photoTagRoutes } from './photo-tags/routes.ts';
 import { photoMergeMovers } from './photos/merge-movers.ts';
 import { photoRoutes } from './photos/routes.ts';
 import { jobPhotoObjects } from './photos/stored-objects.ts';
+import { assessmentShareLinkRoutes } from './assessment-share-links/routes.ts';
+import { planShareMergeMovers } from './plan-share-links/merge-movers.ts';
+import { planShareLinkRoutes } from './plan-share-links/routes.ts';
 import { assessmentMergeMovers } from './site-assessments/merge-movers.ts';
 import { siteAssessmentRoutes } from './site-assessments/routes.ts';
 
@@ -34,11 +37,14 @@ export const fieldArea: Area = {
     photoSelectionShareRoutes,
     libraryFolderRoutes,
     fileRoutes,
+    assessmentShareLinkRoutes,
+    planShareLinkRoutes,
   ],
   mergeMovers: {
     job: [...photoMergeMovers, ...assessmentMergeMovers, ...photoShareMergeMovers, ...fileJobMergeMovers],
     client_account: fileAccountMergeMovers,
     contact: fileContactMergeMovers,
+    location: planShareMergeMovers,
   },
   workspaceStarters: [giveStarterServices],
   storedObjects: { job: [jobPhotoObjects, jobFileObjects], contact: [contactFileObjects] },

@@ -22,7 +22,9 @@ export type JobActivityKind =
   | 'photo_selection_revoked'
   | 'file_added'
   | 'library_file_attached'
-  | 'library_file_detached';
+  | 'library_file_detached'
+  | 'assessment_report_shared'
+  | 'assessment_report_link_revoked';
 
 export interface JobActivityEntry {
   firmId: number;
