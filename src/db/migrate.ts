@@ -14,6 +14,7 @@ import * as assessmentServices from '#db/migrations/009_assessment_services.ts';
 import * as siteAssessments from '#db/migrations/010_site_assessments.ts';
 import * as photos from '#db/migrations/011_photos.ts';
 import * as pinPhotos from '#db/migrations/012_pin_photos.ts';
+import * as photoListIndex from '#db/migrations/016_photo_list_index.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -29,6 +30,7 @@ const steps: Record<string, Step> = {
   '010_site_assessments': siteAssessments,
   '011_photos': photos,
   '012_pin_photos': pinPhotos,
+  '016_photo_list_index': photoListIndex,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {
