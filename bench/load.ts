@@ -141,7 +141,7 @@ export function revision(): string {
     const head = execSync('git rev-parse --short HEAD', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
       .trim();
-    const dirty = execSync('git status --porcelain -- src', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
+    const dirty = execSync('git status --porcelain -- :/src', { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
       .trim();
     return `commit ${head}${dirty ? ' with uncommitted changes in src/' : ''}`;

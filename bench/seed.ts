@@ -67,3 +67,75 @@ export async function insertJobs(
   });
   if (database.dialect.engine === 'postgres') await sql`analyze jobs`.execute(db);
 }
+
+/** Where bulk photo k's times start: photo k is taken, created and updated k seconds after this. */
+export const PHOTO_EPOCH = '2025-01-01T00:00:00';
+
+/** The stored timestamp of bulk photo k (see PHOTO_EPOCH). */
+export const photoInstant = (k: number) =>
+  new Date(Date.parse(`${PHOTO_EPOCH}Z`) + k * 1000).toISOString().slice(0, 19) + '.000000';
+
+export interface PhotoSeedOptions {
+  /** The jobs the photos go on, in turn: ids `first` to `first + count - 1`, all the workspace's. */
+  jobs: { first: number; count: number };
+  /** Photo tags to link, in turn, to every third photo (ids `first` to `first + count - 1`). */
+  tags?: { first: number; count: number };
+  chunk?: number;
+}
+
+/**
+ * Photo rows for list benchmarks, numbered `from` to `from + count - 1` (continue the numbering to
+ * grow a workspace): every NOT NULL column filled, realistic keys, captions on a third, four
+ * stages, a fifth internal, a position and heading, a client_uid, and distinct times a second
+ * apart, so "newest first" and updated_after windows are well defined. No stored objects: a list
+ * only signs links to them. Each chunk is one INSERT … SELECT over a generated series.
+ */
+export async function insertPhotos(
+  database: Database,
+  firmId: number,
+  userId: number,
+  from: number,
+  count: number,
+  options: PhotoSeedOptions,
+): Promise<void> {
+  const { db } = database;
+  const chunk = options.chunk ?? 50_000;
+  const sqlite = database.dialect.engine === 'sqlite';
+  for (let done = 0; done < count; done += chunk) {
+    const size = Math.min(chunk, count - done);
+    const first = from + done;
+    const series = sqlite
+      ? sql`with recursive s(n) as (select 0 union all select n + 1 from s where n + 1 < ${sql.lit(size)})`
+      : sql`with s(n) as (select generate_series(0, ${sql.lit(size - 1)}))`;
+    const k = sql`(${sql.lit(first)} + n)`;
+    const at = sqlite
+      ? sql`strftime('%Y-%m-%dT%H:%M:%S', ${sql.lit(PHOTO_EPOCH.replace('T', ' '))}, '+' || ${k} || ' seconds') || '.000000'`
+      : sql`to_char(timestamp ${sql.lit(PHOTO_EPOCH.replace('T', ' '))} + ${k} * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
+    const key = `firms/${firmId}/photos/bench-`;
+    await db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('photos')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirst();
+      await sql`${series}
+        insert into photos (firm_id, job_id, storage_key, thumbnail_key, content_type, bytes, is_video, width, height,
+          filename, caption, title, stage, visibility, include_in_report, taken_at, taken_by_user_id, latitude, longitude,
+          compass_heading, sort_order, client_uid, created_at, updated_at)
+        select ${sql.lit(firmId)}, ${sql.lit(options.jobs.first)} + (${k} % ${sql.lit(options.jobs.count)}),
+          ${key} || ${k} || '.jpg', ${key} || ${k} || '-thumb.jpg', 'image/jpeg', 900000 + (${k} % 200000), 0, 2000, 1500,
+          'IMG_' || ${k} || '.jpg',
+          case ${k} % 3 when 0 then 'Edge cracking along the north drive, before crack fill' else null end, null,
+          case ${k} % 4 when 0 then 'before' when 1 then 'during' when 2 then 'after' else 'general' end,
+          case ${k} % 5 when 0 then 'internal' else 'external' end, case ${k} % 5 when 0 then 0 else 1 end,
+          ${at}, ${sql.lit(userId)}, 39.78 + (${k} % 1000) * 0.00001, -89.65 - (${k} % 1000) * 0.00001, ${k} % 360, 0,
+          'bench-' || ${k}, ${at}, ${at}
+        from s`.execute(trx);
+      if (options.tags) {
+        const t = options.tags;
+        await sql`insert into photo_tag_links (photo_id, tag_id)
+          select id, ${sql.lit(t.first)} + ((id / 3) % ${sql.lit(t.count)}) from photos
+          where firm_id = ${firmId} and id > ${Number(before?.id ?? 0)} and id % 3 = 0`.execute(trx);
+      }
+    });
+  }
+}

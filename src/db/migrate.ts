@@ -18,6 +18,7 @@ import * as files from '#db/migrations/013_files.ts';
 import * as retiredLinks from '#db/migrations/014_retired_links.ts';
 import * as photoShareLinks from '#db/migrations/015_photo_share_links.ts';
 import * as assessmentShareLinks from '#db/migrations/016_assessment_share_links.ts';
+import * as photoListIndex from '#db/migrations/017_photo_list_index.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -37,6 +38,7 @@ const steps: Record<string, Step> = {
   '014_retired_links': retiredLinks,
   '015_photo_share_links': photoShareLinks,
   '016_assessment_share_links': assessmentShareLinks,
+  '017_photo_list_index': photoListIndex,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {
