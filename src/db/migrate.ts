@@ -19,6 +19,7 @@ import * as retiredLinks from '#db/migrations/014_retired_links.ts';
 import * as photoShareLinks from '#db/migrations/015_photo_share_links.ts';
 import * as assessmentShareLinks from '#db/migrations/016_assessment_share_links.ts';
 import * as photoListIndex from '#db/migrations/017_photo_list_index.ts';
+import * as photoCounts from '#db/migrations/018_photo_counts.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -39,6 +40,7 @@ const steps: Record<string, Step> = {
   '015_photo_share_links': photoShareLinks,
   '016_assessment_share_links': assessmentShareLinks,
   '017_photo_list_index': photoListIndex,
+  '018_photo_counts': photoCounts,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

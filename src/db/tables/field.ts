@@ -263,6 +263,12 @@ export interface PlanShareLinkTable {
   updated_at: string;
 }
 
+/** A workspace's number of photos, kept by triggers on photos (migration 018). */
+export interface PhotoCountTable {
+  firm_id: number;
+  count: number;
+}
+
 export interface FieldTables {
   photo_tags: PhotoTagTable;
   assessment_services: AssessmentServiceTable;
@@ -279,4 +285,5 @@ export interface FieldTables {
   photo_selection_share_photos: PhotoSelectionSharePhotoTable;
   assessment_share_links: AssessmentShareLinkTable;
   plan_share_links: PlanShareLinkTable;
+  photo_counts: PhotoCountTable;
 }

@@ -81,6 +81,28 @@ describe('GET /v1/photos', () => {
     expect(await ids('?updated_after=2000-01-01T00:00:00Z')).toEqual([after.id, other.id, before.id]);
     expect((await x.api.get('/v1/photos?stage=someday')).status).toBe(400);
   });
+
+  it("pagination.total is the workspace's kept count, right after uploads, deletes and a job's deletion", async () => {
+    const x = await t.workspace();
+    const j1 = await job(x);
+    const j2 = await job(x);
+    const total = async (query = '') => (await ok(x.api.get(`/v1/photos${query}`))).pagination.total;
+    expect(await total()).toBe(0);
+    const first = (await uploadPhoto(t, x, j1.id, await image('jpeg'))).body.data;
+    await uploadPhoto(t, x, j1.id, await image('png'), { stage: 'before' });
+    await uploadPhoto(t, x, j2.id, await image('jpeg'));
+    expect(await total()).toBe(3);
+    // Another workspace's uploads are not counted here.
+    await uploadPhoto(t, w, jobId, await image('jpeg'));
+    expect(await total()).toBe(3);
+    expect((await x.api.delete(`/v1/photos/${first.id}`)).status).toBe(204);
+    expect(await total()).toBe(2);
+    // A job's deletion takes its photos with it (a cascade): the count follows.
+    expect((await x.api.delete(`/v1/jobs/${j1.id}`)).status).toBe(204);
+    expect(await total()).toBe(1);
+    expect(await total(`?job_id=${j2.id}`)).toBe(1);
+    expect(await total('?stage=before')).toBe(0);
+  });
 });
 
 describe('storage down', () => {

@@ -2,6 +2,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Photo, User } from '#db/tables.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { can } from '#platform/permissions.ts';
 import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 export type PhotoRow = Photo & {
@@ -44,13 +45,10 @@ export function jobGallery(db: Executor, firmId: number, jobId: number): Promise
     .execute();
 }
 
+/** The workspace's photos, from the count the database keeps (migration 018): no scan. */
 export async function countPhotos(db: Executor, firmId: number): Promise<number> {
-  const row = await db
-    .selectFrom('photos')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('firm_id', '=', firmId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const row = await db.selectFrom('photo_counts').select('count').where('firm_id', '=', firmId).executeTakeFirst();
+  return Number(row?.count ?? 0);
 }
 
 /** Tags of each photo, by name. */
@@ -98,14 +96,17 @@ export async function listPhotos(
   };
   const rows = (rest?: GroupRest) => onVisibleJob(filtered(photoRows(db, firmId), rest), 'p.job_id', firmId, user);
   const page = newestOrSyncPage(rows, 'p', f.updatedAfter, { limit, offset }, 'created_at');
-  const count = onVisibleJob(
-    filtered(db.selectFrom('photos as p').where('p.firm_id', '=', firmId)),
-    'p.job_id',
-    firmId,
-    user,
-  )
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+  // The unfiltered list of a user who sees every job (the common sync case) reads the kept count,
+  // so its cost does not grow with the workspace; a filter or a crew login's view counts.
+  const unfiltered =
+    f.jobId === undefined && f.stage === undefined && f.visibility === undefined && f.updatedAfter === undefined;
+  const count =
+    unfiltered && !can(user, 'sees_own_jobs_only')
+      ? countPhotos(db, firmId)
+      : onVisibleJob(filtered(db.selectFrom('photos as p').where('p.firm_id', '=', firmId)), 'p.job_id', firmId, user)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+          .then((row) => Number(row.n));
   const [data, total] = await Promise.all([page, count]);
-  return { rows: data, total: Number(total.n) };
+  return { rows: data, total };
 }
