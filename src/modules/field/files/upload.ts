@@ -9,7 +9,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { badRequest, invalidField } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
-import { multipartError, peek } from '#field/photos/upload.ts';
+import { formFieldReader, multipartError, peek } from '#field/photos/upload.ts';
 import { audienceInvalid, fileTooLarge, invalidFile, noFile, oneFile } from './errors.ts';
 import { SNIFF_BYTES, fileKind, isRefusal } from './kinds.ts';
 import { AUDIENCES, DESCRIPTION_MAX, FILENAME_MAX, type Audience, type FileFields } from './schemas.ts';
@@ -33,18 +33,7 @@ export function filenameOf(sent: string): string {
 
 /** The text fields, checked and typed. */
 export function fieldsOf(raw: Map<string, string[]>): FileFields {
-  const unknown = [...raw.keys()].filter((k) => !TEXT_FIELDS.has(k));
-  if (unknown.length > 0)
-    throw badRequest(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
-      code: 'unknown_fields',
-      fields: unknown,
-    });
-  const one = (name: string): string | undefined => {
-    const values = raw.get(name);
-    if (!values) return undefined;
-    if (values.length > 1) throw invalidField(name, `${name} may be sent once`);
-    return values[0];
-  };
+  const one = formFieldReader(raw, TEXT_FIELDS);
   const fields: FileFields = {};
   const description = one('description');
   if (description !== undefined) {

@@ -131,20 +131,32 @@ export function tagIdsOf(values: string[]): number[] {
   return ids;
 }
 
-/** The text fields, checked and typed (stage, visibility and the rest as in the JSON form). */
-export function fieldsOf(raw: Map<string, string[]>): { fields: PhotoFields; url: string | undefined } {
-  const unknown = [...raw.keys()].filter((k) => !TEXT_FIELDS.has(k));
+/**
+ * The text fields of a multipart form, for the uploads' field readers (photos, files): refuses
+ * fields the form does not take (400 naming them) and answers a field's one value (400 when it
+ * came twice), or undefined when it was not sent.
+ */
+export function formFieldReader(
+  raw: Map<string, string[]>,
+  allowed: ReadonlySet<string>,
+): (name: string) => string | undefined {
+  const unknown = [...raw.keys()].filter((k) => !allowed.has(k));
   if (unknown.length > 0)
     throw badRequest(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
       code: 'unknown_fields',
       fields: unknown,
     });
-  const one = (name: string): string | undefined => {
+  return (name) => {
     const values = raw.get(name);
     if (!values) return undefined;
     if (values.length > 1) throw invalidField(name, `${name} may be sent once`);
     return values[0];
   };
+}
+
+/** The text fields, checked and typed (stage, visibility and the rest as in the JSON form). */
+export function fieldsOf(raw: Map<string, string[]>): { fields: PhotoFields; url: string | undefined } {
+  const one = formFieldReader(raw, TEXT_FIELDS);
   const fields: PhotoFields = {};
   const filename = one('filename');
   if (filename !== undefined) fields.filename = text('filename', filename, FILENAME_MAX);
