@@ -30,15 +30,21 @@ export async function retireLink(
     .execute();
 }
 
-/** Why the link with this token stopped, when it did (and is of this kind); null otherwise. */
-export async function retiredReason(db: Kysely<DB>, kind: LinkKind, token: string): Promise<RetiredReason | null> {
+/** What a token that opens no live link shows: its link's 410 (and why it stopped), or a 404. */
+export type DeadLinkVisit = { state: 'gone'; why: RetiredReason } | { state: 'unknown' };
+
+/**
+ * The visit of a token no live link of `kind` answers: gone with the reason its link stopped, when
+ * it was one (retired_links), else unknown. Every page kind ends its lookup here.
+ */
+export async function deadLinkVisit(db: Kysely<DB>, kind: LinkKind, token: string): Promise<DeadLinkVisit> {
   const hash = linkTokenHash(token);
-  if (!hash) return null;
+  if (!hash) return { state: 'unknown' };
   const row = await db
     .selectFrom('retired_links')
     .select('reason')
     .where('token_hash', '=', hash)
     .where('kind', '=', kind)
     .executeTakeFirst();
-  return (row?.reason as RetiredReason | undefined) ?? null;
+  return row ? { state: 'gone', why: row.reason as RetiredReason } : { state: 'unknown' };
 }

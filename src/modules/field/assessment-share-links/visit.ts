@@ -9,7 +9,7 @@ import { pinLabel } from '#field/assessment-pins/label.ts';
 import { pinRows, type PinRow } from '#field/assessment-pins/repo.ts';
 import { storedOneOf } from '#platform/schemas.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
-import { retiredReason, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
 import { SEVERITIES, SIZES, type Severity } from '#field/assessment-pins/schemas.ts';
 import { rollUp, type ServiceRollup, type SeverityCounts } from '#field/site-assessments/rollup.ts';
 import { findLiveLinkByHash, scopeOf, type AssessmentShareLink } from './repo.ts';
@@ -79,8 +79,7 @@ export async function visitAssessmentReport(db: Executor, token: string): Promis
     const report = await reportOf(db, link);
     if (report) return { state: 'open', report };
   }
-  const why = await retiredReason(db, LINK_KIND, token);
-  return why ? { state: 'gone', why } : { state: 'unknown' };
+  return deadLinkVisit(db, LINK_KIND, token);
 }
 
 /** The external photos on each pin, in the order they were added. */

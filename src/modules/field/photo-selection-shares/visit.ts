@@ -2,7 +2,7 @@
 // link a token opens and in what state, and the photos it shows.
 import type { Database } from '#db/database.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
-import { retiredReason, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
 import { isPast, senderOf, type LinkSender, type SharedPhoto } from '#field/photo-share-links/shared.ts';
 import { findShareByTokenHash, selectionPhotos, type PhotoSelectionShare } from './repo.ts';
 
@@ -22,8 +22,7 @@ export async function visitSelection(database: Database, token: string): Promise
     const sender = await senderOf(database.db, share.firm_id, share.job_id);
     if (sender) return { state: 'open', share, sender };
   }
-  const why = await retiredReason(database.db, 'photo_selection', token);
-  return why ? { state: 'gone', why } : { state: 'unknown' };
+  return deadLinkVisit(database.db, 'photo_selection', token);
 }
 
 export const photosOfSelection = (database: Database, share: PhotoSelectionShare): Promise<SharedPhoto[]> =>

@@ -3,7 +3,7 @@
 // per-link allowance of wrong codes.
 import type { Database } from '#db/database.ts';
 import { linkTokenHash, type LinkTokens } from '#platform/link-tokens.ts';
-import { retiredReason, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
 import {
   accessCodeMatches,
   accessPass,
@@ -30,8 +30,7 @@ export async function visitReport(database: Database, token: string): Promise<Re
     const sender = await senderOf(database.db, link.firm_id, link.job_id);
     if (sender) return { state: 'open', link, sender };
   }
-  const why = await retiredReason(database.db, 'photo_report', token);
-  return why ? { state: 'gone', why } : { state: 'unknown' };
+  return deadLinkVisit(database.db, 'photo_report', token);
 }
 
 export const photosOfReport = (database: Database, link: PhotoShareLink): Promise<SharedPhoto[]> =>

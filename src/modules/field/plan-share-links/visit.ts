@@ -13,7 +13,7 @@ import type { Executor } from '#db/dialect.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { settingsOf } from '#platform/workspace.ts';
-import { retiredReason, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
 import { customerLabel, externalPins } from '#field/assessment-share-links/visit.ts';
 import type { MeasurementUnit } from '#field/assessment-pins/measurement.ts';
 import { rollUp, type SeverityCounts } from '#field/site-assessments/rollup.ts';
@@ -81,8 +81,7 @@ export async function visitCapitalPlan(db: Executor, token: string): Promise<Pla
     const plan = firm && (await planOf(db, link, firm));
     if (plan) return { state: 'open', plan };
   }
-  const why = await retiredReason(db, LINK_KIND, token);
-  return why ? { state: 'gone', why } : { state: 'unknown' };
+  return deadLinkVisit(db, LINK_KIND, token);
 }
 
 /** The site's id and the ids of the sites merged into it (merges point straight at the survivor). */
