@@ -9,7 +9,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { badRequest, invalidField } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
-import { formFieldReader, multipartError, peek } from '#field/photos/upload.ts';
+import { formBoolean, formFieldReader, multipartError, peek } from '#field/photos/upload.ts';
 import { audienceInvalid, fileTooLarge, invalidFile, noFile, oneFile } from './errors.ts';
 import { SNIFF_BYTES, fileKind, isRefusal } from './kinds.ts';
 import { AUDIENCES, DESCRIPTION_MAX, FILENAME_MAX, type Audience, type FileFields } from './schemas.ts';
@@ -47,12 +47,7 @@ export function fieldsOf(raw: Map<string, string[]>): FileFields {
     fields.audience = audience as Audience;
   }
   const visible = one('customer_visible');
-  if (visible !== undefined) {
-    const v = visible.trim().toLowerCase();
-    if (!['true', 'false', '1', '0'].includes(v))
-      throw invalidField('customer_visible', 'customer_visible must be true or false');
-    fields.customer_visible = v === 'true' || v === '1';
-  }
+  if (visible !== undefined) fields.customer_visible = formBoolean('customer_visible', visible);
   const folder = one('folder_id');
   if (folder !== undefined) {
     const v = folder.trim();

@@ -154,6 +154,13 @@ export function formFieldReader(
   };
 }
 
+/** A form's yes-or-no field: true, false, 1 or 0 in any case (400 naming the field otherwise). */
+export function formBoolean(name: string, value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(v)) throw invalidField(name, `${name} must be true or false`);
+  return v === 'true' || v === '1';
+}
+
 /** The text fields, checked and typed (stage, visibility and the rest as in the JSON form). */
 export function fieldsOf(raw: Map<string, string[]>): { fields: PhotoFields; url: string | undefined } {
   const one = formFieldReader(raw, TEXT_FIELDS);
@@ -177,12 +184,7 @@ export function fieldsOf(raw: Map<string, string[]>): { fields: PhotoFields; url
     fields.visibility = visibility as Visibility;
   }
   const include = one('include_in_report');
-  if (include !== undefined) {
-    const v = include.trim().toLowerCase();
-    if (!['true', 'false', '1', '0'].includes(v))
-      throw invalidField('include_in_report', 'include_in_report must be true or false');
-    fields.include_in_report = v === 'true' || v === '1';
-  }
+  if (include !== undefined) fields.include_in_report = formBoolean('include_in_report', include);
   const lat = one('latitude');
   if (lat !== undefined) fields.latitude = number('latitude', lat, -90, 90);
   const lng = one('longitude');
