@@ -1,6 +1,7 @@
 // Typed environment: every knob the operator can turn, read once at start.
 import type { StorageSettings } from '#platform/storage/select.ts';
 import type { S3Settings } from '#platform/storage/s3.ts';
+import type { MailSettings } from '#platform/mail/select.ts';
 
 export interface Config {
   port: number;
@@ -22,6 +23,8 @@ export interface Config {
   geocoderUrl: string | null;
   /** Files and photos: the data directory (links signed with `secret`), or S3 when a bucket is set. */
   storage: StorageSettings;
+  /** Email: SMTP when GROUNDWORK_SMTP_URL is set, else .eml files in <dataDir>/outbox. */
+  mail: MailSettings;
   worker: WorkerConfig;
 }
 
@@ -97,6 +100,17 @@ function storageSecretFromEnv(): string | null {
   return secret;
 }
 
+/** GROUNDWORK_SMTP_URL (smtp:// or smtps://) and GROUNDWORK_MAIL_FROM (a bare address). */
+function mailFromEnv(): MailSettings {
+  const smtpUrl = env('GROUNDWORK_SMTP_URL');
+  if (smtpUrl !== null && !/^smtps?:\/\/[^/]/.test(smtpUrl))
+    throw new Error(`GROUNDWORK_SMTP_URL must be an smtp:// or smtps:// URL, got "${smtpUrl}"`);
+  const from = env('GROUNDWORK_MAIL_FROM');
+  if (from !== null && !/^[^\s@<>]+@[^\s@<>]+$/.test(from))
+    throw new Error(`GROUNDWORK_MAIL_FROM must be a bare address like quotes@example.com, got "${from}"`);
+  return { smtpUrl, from };
+}
+
 export function loadConfig(): Config {
   return {
     port: intFromEnv('PORT', 3000),
@@ -115,6 +129,7 @@ export function loadConfig(): Config {
     dataDir: process.env.GROUNDWORK_DATA_DIR || 'data',
     geocoderUrl: process.env.GROUNDWORK_GEOCODER_URL || null,
     storage: { secret: storageSecretFromEnv(), s3: s3FromEnv() },
+    mail: mailFromEnv(),
     worker: {
       inServe: process.env.GROUNDWORK_WORKER !== 'false',
       pollMs: intFromEnv('GROUNDWORK_WORKER_POLL_MS', 500),

@@ -20,6 +20,7 @@ import * as photoShareLinks from '#db/migrations/015_photo_share_links.ts';
 import * as assessmentShareLinks from '#db/migrations/016_assessment_share_links.ts';
 import * as photoListIndex from '#db/migrations/017_photo_list_index.ts';
 import * as photoCounts from '#db/migrations/018_photo_counts.ts';
+import * as mail from '#db/migrations/019_mail.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -41,6 +42,7 @@ const steps: Record<string, Step> = {
   '016_assessment_share_links': assessmentShareLinks,
   '017_photo_list_index': photoListIndex,
   '018_photo_counts': photoCounts,
+  '019_mail': mail,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

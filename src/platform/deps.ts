@@ -1,10 +1,12 @@
 // The one dependency bag: every outside service and setting a service may need, built once by
 // whoever starts the process (buildApp, the worker, the CLI) and handed to services on their
 // context. Tests swap an adapter here (a local geocoder, a manual clock) instead of reaching
-// into a module. Mail, imagery and payments join it as they arrive.
+// into a module. Imagery and payments join it as they arrive.
 import { systemClock, type Clock } from './clock.ts';
 import { geocoderFor, type Geocoder } from './geocoding.ts';
 import { linkTokensFrom, type LinkTokens } from './link-tokens.ts';
+import { mailTransportFor, type MailSettings } from './mail/select.ts';
+import type { MailTransport } from './mail/transport.ts';
 import { secretSource } from './storage/secret.ts';
 import { storageFor, type StorageSettings } from './storage/select.ts';
 import type { Storage } from './storage/storage.ts';
@@ -24,6 +26,8 @@ export interface Deps {
   storage: Storage;
   /** The tokens of customer links (link-tokens.ts), derived with the server secret. */
   links: LinkTokens;
+  /** Email (platform/mail): the outbox folder, or SMTP when GROUNDWORK_SMTP_URL is set. */
+  mail: MailTransport;
 }
 
 export interface DepsOptions {
@@ -36,6 +40,10 @@ export interface DepsOptions {
   storage?: Storage;
   /** How to build the storage when none is given (GROUNDWORK_S3_*, GROUNDWORK_STORAGE_SECRET). */
   storageSettings?: StorageSettings;
+  /** A mail transport to use as it is (tests pass one aimed at a local SMTP server). */
+  mail?: MailTransport;
+  /** How to build the mail transport when none is given (GROUNDWORK_SMTP_URL, GROUNDWORK_MAIL_FROM). */
+  mailSettings?: MailSettings;
 }
 
 /** The bag with the embedded defaults for whatever is not given. */
@@ -50,5 +58,6 @@ export function buildDeps(options: DepsOptions = {}): Deps {
     // Building it touches nothing: the local adapter makes its folder and secret on first use.
     storage: options.storage ?? storageFor(options.storageSettings ?? { secret: null, s3: null }, dataDir, clock),
     links: linkTokensFrom(secretSource(dataDir, options.storageSettings?.secret ?? null)),
+    mail: options.mail ?? mailTransportFor(options.mailSettings ?? { smtpUrl: null, from: null }, dataDir),
   };
 }

@@ -1,8 +1,10 @@
-// The background tasks a worker process runs: webhook deliveries (the events core) and every
+// The background tasks a worker process runs: webhook deliveries (the events core), queued mail
+// (platform/mail) and every
 // area's own tasks (src/area.ts, workerTasks: workspace export files today).
 import type { Config } from '#src/config.ts';
 import { contributions } from '#src/area.ts';
 import { WebhookWorker } from '#events/delivery-worker.ts';
+import { MailWorker } from '#platform/mail/worker.ts';
 import type { Env } from '#platform/context.ts';
 import { startRunner, type BackgroundTask, type Runner } from './runner.ts';
 
@@ -14,6 +16,7 @@ export function backgroundTasks(env: Env, config: Pick<Config, 'worker'>): Backg
       concurrency: config.worker.concurrency,
       allowPrivateNetwork: config.worker.allowPrivateNetwork,
     }),
+    new MailWorker(env.database, env.deps.mail, { clock: env.deps.clock, leaseMs: config.worker.leaseMs }),
     ...contributions().workerTasks(env, { leaseMs: config.worker.leaseMs }),
   ];
 }

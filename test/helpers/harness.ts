@@ -15,6 +15,11 @@ import { migrateToLatest } from '#db/migrate.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
 import type { Storage } from '#platform/storage/storage.ts';
+import type { Clock } from '#platform/clock.ts';
+import type { Env } from '#platform/context.ts';
+import type { MailTransport } from '#platform/mail/transport.ts';
+import { MailWorker } from '#platform/mail/worker.ts';
+import { startEnv } from '#src/env.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export const ALL_PERMISSIONS = [...PERMISSIONS];
@@ -47,6 +52,10 @@ export interface TestApp {
   database: Database;
   /** The app's data directory (a temporary one, removed on close). */
   dataDir: string;
+  /** The process environment the app runs with (its deps: clock, mail, storage …), for worker tasks. */
+  env: Env;
+  /** Sends every queued message that is due by the env's clock, as the worker does; returns how many it tried. */
+  sendQueuedMail(): Promise<number>;
   /** Calls with the admin bearer token. */
   admin: Client;
   /** Calls with no credentials. */
@@ -132,14 +141,31 @@ export interface AppOptions {
   storage?: Storage;
   /** The area list to install (a test may add a stand-in area for one that does not exist yet). */
   areas?: readonly Area[];
+  /** Mail: the outbox on the app's temporary data directory unless given (a local SMTP server's transport). */
+  mail?: MailTransport;
+  /** The clock of worker tasks (a ManualClock walks schedules); the system clock unless given. */
+  clock?: Clock;
 }
 
 export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-test-'));
+  const env = startEnv(
+    database,
+    {
+      dataDir,
+      allowPrivateNetwork: options.allowPrivateNetwork ?? true,
+      geocoder: options.geocoder,
+      storage: options.storage,
+      mail: options.mail,
+      clock: options.clock,
+    },
+    options.areas,
+  );
   const app = await buildApp(
     database,
     {
+      env,
       adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
       rateLimit: options.rateLimit ?? { max: 1_000_000, windowMs: 1000 },
       adminRateLimit: options.adminRateLimit ?? { max: 1_000_000, windowMs: 1000 },
@@ -167,6 +193,8 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     app,
     database,
     dataDir,
+    env,
+    sendQueuedMail: () => new MailWorker(database, env.deps.mail, { clock: env.deps.clock, leaseMs: 60_000 }).drain(),
     admin,
     anon: client(app, {}),
     as,
@@ -198,6 +226,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     },
     async close() {
       await app.close();
+      await env.deps.mail.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -93,6 +93,31 @@ export interface RetiredLinkTable {
   retired_at: string;
 }
 
+export type OutgoingMailStatus = 'queued' | 'sent' | 'failed';
+
+/** A message waiting for the worker, sent, or given up on (019_mail, platform/mail/queue.ts). */
+export interface OutgoingMailTable {
+  id: Generated<number>;
+  firm_id: number | null;
+  kind: string;
+  ref: string | null;
+  to_address: string;
+  from_name: string | null;
+  reply_to: string | null;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  message_id: string;
+  status: OutgoingMailStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  locked_until: string | null;
+  lease_token: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
 /** This area's tables, composed into DB (db/tables.ts). */
 export interface PlatformTables {
   firms: FirmTable;
@@ -101,4 +126,5 @@ export interface PlatformTables {
   partner_key_grants: PartnerKeyGrantTable;
   events: EventTable;
   retired_links: RetiredLinkTable;
+  outgoing_mail: OutgoingMailTable;
 }
