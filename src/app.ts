@@ -146,6 +146,6 @@ export async function buildApp(
     transformStaticCSP: docsPolicy,
   });
 
-  if (config.adminToken) adminRoutes(app, database, config.adminToken, limits.admin);
+  if (config.adminToken) adminRoutes(app, env, config.adminToken, limits.admin);
   return app;
 }

@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<void> {
     await migrateToLatest(database);
     const { startEnv, depsOptionsOf } = await import('./env.ts');
     const worker = startWorker(startEnv(database, depsOptionsOf(config)), config);
-    console.log('Groundwork worker running (webhook deliveries, export files); Ctrl-C stops it.');
+    console.log('Groundwork worker running (webhook deliveries, mail, export files); Ctrl-C stops it.');
     const stop = async () => {
       await worker.stop();
       await database.close();

@@ -12,6 +12,7 @@ import { addJobStage, createWorkspace, getWorkspace, listWorkspaces, updateWorks
 import { createUser, listUsers, removeUser, updateUser } from '#admin/users.ts';
 import { createApiKey, createPartnerKey, listApiKeys, revokeApiKey, revokePartnerKey } from '#admin/keys.ts';
 import { exportCatalog, importCatalog } from '#admin/catalog.ts';
+import { mailQueue, outboxMessage, outboxMessages, retryMail } from '#admin/mail.ts';
 
 export const ADMIN_USAGE = `groundwork admin <command> [--json]
 
@@ -32,6 +33,9 @@ export const ADMIN_USAGE = `groundwork admin <command> [--json]
   partner-key revoke <key_id>
   catalog import <firm_id> <file.json> [--replace]   merge by name (default) or also archive what the file lacks
   catalog export <firm_id> [file.json]               the workspace's catalog document (stdout without a file)
+  outbox [name] [--limit N]                          messages the outbox holds (newest first), or one message as sent
+  mail list [--status queued|sent|failed] [--limit N] queued, sent and failed mail, with the last error
+  mail retry <mail_id>                               queues a failed message again
 
 --data takes a JSON body exactly as the admin HTTP API does; flags override its fields.
 Permissions default to all of: ${PERMISSIONS.join(', ')}.`;
@@ -57,6 +61,8 @@ const OPTIONS = {
   permissions: { type: 'string' },
   grant: { type: 'string', multiple: true },
   replace: { type: 'boolean' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
 } as const;
 
 type Values = {
@@ -110,9 +116,17 @@ const permissionsFrom = (v: Values) =>
         .filter(Boolean)
     : [...PERMISSIONS];
 
-async function dispatch(database: Parameters<typeof getWorkspace>[0], pos: string[], v: Values): Promise<unknown> {
+async function dispatch(
+  database: Parameters<typeof getWorkspace>[0],
+  dataDir: string,
+  pos: string[],
+  v: Values,
+): Promise<unknown> {
   const [noun, verb, a, b] = pos;
   const data = json(v.data, '--data');
+  // The outbox takes at most a message name: `outbox` or `outbox <name>`.
+  if (noun === 'outbox')
+    return verb ? (await outboxMessage(dataDir, verb)).toString('utf8') : outboxMessages(dataDir, v.limit);
   switch (`${noun} ${verb}`) {
     case 'workspace list':
       return listWorkspaces(database);
@@ -205,6 +219,10 @@ async function dispatch(database: Parameters<typeof getWorkspace>[0], pos: strin
         templates: doc.templates.length,
       };
     }
+    case 'mail list':
+      return mailQueue(database, { status: v.status, limit: v.limit });
+    case 'mail retry':
+      return retryMail(database, int(a, 'mail_id'));
     default:
       throw new ApiError(400, `unknown admin command "${pos.join(' ')}"`);
   }
@@ -222,6 +240,7 @@ function problemLines(errors: unknown): string {
 }
 
 function human(result: unknown): string {
+  if (typeof result === 'string') return result;
   if (result && typeof result === 'object' && 'key' in result && typeof (result as { key: unknown }).key === 'string') {
     const r = result as { key: string; prefix: string; id: number };
     return `API key ${r.id} (${r.prefix}…) created. Shown only now:\n\n    ${r.key}\n`;
@@ -231,7 +250,7 @@ function human(result: unknown): string {
 
 /** Runs one admin command; returns the process exit code. */
 export async function runAdmin(
-  config: Pick<Config, 'databaseUrl'>,
+  config: Pick<Config, 'databaseUrl'> & Partial<Pick<Config, 'dataDir'>>,
   args: string[],
   out: (s: string) => void = (s) => console.log(s),
   err: (s: string) => void = (s) => console.error(s),
@@ -244,7 +263,7 @@ export async function runAdmin(
     return 2;
   }
   const v = parsed.values as Values;
-  if (v.help || parsed.positionals.length < 2) {
+  if (v.help || (parsed.positionals.length < 2 && parsed.positionals[0] !== 'outbox')) {
     (v.help ? out : err)(ADMIN_USAGE);
     return v.help ? 0 : 2;
   }
@@ -252,7 +271,7 @@ export async function runAdmin(
   startEnv(database);
   try {
     await migrateToLatest(database);
-    const result = await dispatch(database, parsed.positionals, v);
+    const result = await dispatch(database, config.dataDir ?? 'data', parsed.positionals, v);
     out(v.json ? JSON.stringify({ data: result }) : human(result));
     return 0;
   } catch (e) {

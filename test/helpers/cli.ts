@@ -2,13 +2,13 @@
 import { expect } from 'vitest';
 import { runAdmin } from '#cli/admin.ts';
 
-/** `databaseUrl` is read at each call (test files set it up in beforeAll). */
-export function adminCli(databaseUrl: () => string) {
+/** `databaseUrl` (and `dataDir`, where the outbox is) are read at each call (test files set them up in beforeAll). */
+export function adminCli(databaseUrl: () => string, dataDir?: () => string) {
   async function admin(...args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runAdmin(
-      { databaseUrl: databaseUrl() },
+      { databaseUrl: databaseUrl(), dataDir: dataDir?.() },
       args,
       (s) => out.push(s),
       (s) => err.push(s),

@@ -15,6 +15,7 @@ import { addJobStage, createWorkspace, getWorkspace, listWorkspaces, updateWorks
 import { createUser, listUsers, removeUser, updateUser } from './users.ts';
 import { createApiKey, createPartnerKey, listApiKeys, revokeApiKey, revokePartnerKey } from './keys.ts';
 import { exportCatalog, importCatalog } from './catalog.ts';
+import { mailQueue, outboxMessage, outboxMessages, retryMail } from './mail.ts';
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
@@ -27,7 +28,13 @@ function idOf(value: unknown): number {
   return id;
 }
 
-export function adminRoutes(app: FastifyInstance, database: Database, token: string, countCall?: CountCall): void {
+export function adminRoutes(
+  app: FastifyInstance,
+  env: { database: Database; deps: { dataDir: string } },
+  token: string,
+  countCall?: CountCall,
+): void {
+  const { database } = env;
   app.register(async (root) => {
     const scope = root.withTypeProvider<TypeBoxTypeProvider>();
     scope.addHook('onRequest', async (request, reply) => {
@@ -107,6 +114,26 @@ export function adminRoutes(app: FastifyInstance, database: Database, token: str
     );
     scope.delete('/admin/v1/partner-keys/:key_id', partnerKey, async (request) => ({
       data: await revokePartnerKey(database, idOf(request.params.key_id)),
+    }));
+
+    const listing = { schema: { hide: true, querystring: Type.Object({ limit: Type.Optional(Type.String()) }) } };
+    const outboxName = { schema: { hide: true, params: Type.Object({ name: Type.String() }) } };
+    const mailList = {
+      schema: {
+        hide: true,
+        querystring: Type.Object({ status: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) }),
+      },
+    };
+    const mailId = { schema: { hide: true, params: Type.Object({ mail_id: Type.String() }) } };
+    scope.get('/admin/v1/outbox', listing, async (request) => ({
+      data: await outboxMessages(env.deps.dataDir, request.query.limit),
+    }));
+    scope.get('/admin/v1/outbox/:name', outboxName, async (request, reply) =>
+      reply.type('message/rfc822').send(await outboxMessage(env.deps.dataDir, request.params.name)),
+    );
+    scope.get('/admin/v1/mail', mailList, async (request) => ({ data: await mailQueue(database, request.query) }));
+    scope.post('/admin/v1/mail/:mail_id/retry', mailId, async (request) => ({
+      data: await retryMail(database, idOf(request.params.mail_id)),
     }));
   });
 }
