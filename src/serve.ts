@@ -47,8 +47,13 @@ export async function serve(config: Config): Promise<void> {
   }
   if (!config.adminToken) lines.push('Admin API off: set GROUNDWORK_ADMIN_TOKEN to enable /admin/v1.');
   lines.push(
+    env.deps.mail.kind === 'smtp'
+      ? `Mail goes out through ${config.mail.smtpUrl?.replace(/\/\/[^@]*@/, '//***@')} as ${env.deps.mail.fromAddress}.`
+      : `Mail is written to ${config.dataDir}/outbox (nothing leaves this machine): npm run admin -- outbox lists it.`,
+  );
+  lines.push(
     worker
-      ? 'Background worker running (webhook deliveries, export files).'
+      ? 'Background worker running (webhook deliveries, mail, export files).'
       : 'Background worker off here (GROUNDWORK_WORKER=false): run `groundwork worker`.',
   );
   console.log(lines.join('\n') + '\n');
