@@ -426,3 +426,36 @@ describe('POST /v1/reminders/{id}/complete and /dismiss', () => {
     expect((await w.api.post('/v1/reminders/99999999/complete', {})).status).toBe(404);
   });
 });
+
+describe('reminders follow their records', () => {
+  it('merges of jobs, customers and people move reminders to the kept record', async () => {
+    const w = await nyWorkspace();
+    const keptCa = await account(w, 'Kept Co');
+    const awayCa = await account(w, 'Away Co');
+    const keptJob = await job(w);
+    const awayJob = await job(w);
+    const keptPerson = await contact(t, w, 'Kept Person');
+    const awayPerson = await contact(t, w, 'Away Person');
+    const r = await reminder(w, { client_account_id: awayCa.id, job_id: awayJob.id, contact_id: awayPerson });
+    const preview = (await ok(w.api.get(`/v1/client-accounts/${awayCa.id}/merge-preview?into=${keptCa.id}`))).data;
+    expect(preview.moves).toContainEqual({ count: 1, label: 'reminders' });
+    await ok(w.api.post(`/v1/client-accounts/${awayCa.id}/merge`, { into_client_account_id: keptCa.id }));
+    await ok(w.api.post(`/v1/jobs/${awayJob.id}/merge`, { into_job_id: keptJob.id }));
+    await ok(w.api.post(`/v1/contacts/${awayPerson}/merge`, { into_contact_id: keptPerson }));
+    expect((await ok(w.api.get(`/v1/reminders/${r.id}`))).data).toMatchObject({
+      client_account_id: keptCa.id,
+      job_id: keptJob.id,
+      contact_id: keptPerson,
+    });
+  });
+
+  it('a deleted job or person leaves the reminder without that link', async () => {
+    const w = await nyWorkspace();
+    const j = await job(w);
+    const person = await contact(t, w, 'Gone Soon');
+    const r = await reminder(w, { job_id: j.id, contact_id: person });
+    expect((await w.api.delete(`/v1/jobs/${j.id}`)).status).toBe(204);
+    expect((await w.api.delete(`/v1/contacts/${person}?hard=true`)).status).toBe(204);
+    expect((await ok(w.api.get(`/v1/reminders/${r.id}`))).data).toMatchObject({ job_id: null, contact_id: null });
+  });
+});
