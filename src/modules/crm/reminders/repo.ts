@@ -1,5 +1,6 @@
 import type { Executor } from '#db/dialect.ts';
-import type { User } from '#db/tables.ts';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { DB, User } from '#db/tables.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
 import type { ReminderRow } from './serialize.ts';
 
@@ -28,6 +29,21 @@ export interface ReminderFilter {
   dueAfter?: string;
 }
 
+/** The workspace's reminders that pass the filter. */
+function matching(eb: ExpressionBuilder<DB, 'reminders'>, firmId: number, f: ReminderFilter) {
+  const all: Expression<SqlBool>[] = [eb('reminders.firm_id', '=', firmId)];
+  if (f.status === 'open') all.push(eb('reminders.status', 'in', ['pending', 'sent']));
+  else if (f.status !== 'all') all.push(eb('reminders.status', '=', f.status));
+  if (f.reminderType !== undefined) all.push(eb('reminders.reminder_type', '=', f.reminderType));
+  if (f.clientAccountId !== undefined) all.push(eb('reminders.client_account_id', '=', f.clientAccountId));
+  if (f.contactId !== undefined) all.push(eb('reminders.contact_id', '=', f.contactId));
+  if (f.jobId !== undefined) all.push(eb('reminders.job_id', '=', f.jobId));
+  if (f.assignedToUserId !== undefined) all.push(eb('reminders.assigned_to_user_id', '=', f.assignedToUserId));
+  if (f.dueBefore !== undefined) all.push(eb('reminders.due_at', '<', f.dueBefore));
+  if (f.dueAfter !== undefined) all.push(eb('reminders.due_at', '>', f.dueAfter));
+  return eb.and(all);
+}
+
 /** Soonest due first, ties by id; only reminders on jobs the user sees (or on no job). */
 export async function listReminders(
   db: Executor,
@@ -37,27 +53,22 @@ export async function listReminders(
   limit: number,
   offset: number,
 ) {
-  const filter = <QB extends { where: (...args: any[]) => QB }>(qb: QB): QB => {
-    qb = qb.where('reminders.firm_id', '=', firmId);
-    if (f.status === 'open') qb = qb.where('reminders.status', 'in', ['pending', 'sent']);
-    else if (f.status !== 'all') qb = qb.where('reminders.status', '=', f.status);
-    if (f.reminderType !== undefined) qb = qb.where('reminders.reminder_type', '=', f.reminderType);
-    if (f.clientAccountId !== undefined) qb = qb.where('reminders.client_account_id', '=', f.clientAccountId);
-    if (f.contactId !== undefined) qb = qb.where('reminders.contact_id', '=', f.contactId);
-    if (f.jobId !== undefined) qb = qb.where('reminders.job_id', '=', f.jobId);
-    if (f.assignedToUserId !== undefined) qb = qb.where('reminders.assigned_to_user_id', '=', f.assignedToUserId);
-    if (f.dueBefore !== undefined) qb = qb.where('reminders.due_at', '<', f.dueBefore);
-    if (f.dueAfter !== undefined) qb = qb.where('reminders.due_at', '>', f.dueAfter);
-    return qb;
-  };
-  const rows = onVisibleJob(filter(withAssignee(db)), 'reminders.job_id', firmId, user)
+  const rows = onVisibleJob(
+    withAssignee(db).where((eb) => matching(eb, firmId, f)),
+    'reminders.job_id',
+    firmId,
+    user,
+  )
     .orderBy('reminders.due_at', 'asc')
     .orderBy('reminders.id', 'asc')
     .limit(limit)
     .offset(offset)
     .execute();
   const count = onVisibleJob(
-    filter(db.selectFrom('reminders').select((eb) => eb.fn.countAll<number>().as('n'))),
+    db
+      .selectFrom('reminders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => matching(eb, firmId, f)),
     'reminders.job_id',
     firmId,
     user,
