@@ -58,6 +58,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .on('account_tasks')
     .columns(['birthday_contact_id'])
     .execute();
+  // The worker's sweep of follow-ups to email: open ones by due time, across workspaces.
+  await db.schema.createIndex('account_tasks_due').on('account_tasks').columns(['status', 'due_at']).execute();
   // Follow-ups already past due when this runs are not emailed late: only rounds still ahead are.
   await db
     .updateTable('account_tasks')

@@ -196,6 +196,18 @@ describe('a reminder coming due', () => {
   });
 });
 
+describe('a removed assignee', () => {
+  it('is not emailed; the reminder still moves to sent', async () => {
+    const gone = await t.user(w.firmId, { name: 'Former Teammate', email: 'former@northside.test' });
+    const r = await reminder({ due: '2026-03-13T09:00', assigned_to_user_id: gone.id });
+    expect((await t.admin.delete(`/admin/v1/workspaces/${w.firmId}/users/${gone.id}`)).status).toBe(200);
+    moveTo('2026-03-13T13:00:00Z');
+    await sweep();
+    expect((await reminderOf(r.id)).status).toBe('sent');
+    expect(await mailOf(`reminder:${r.id}`)).toEqual([]);
+  });
+});
+
 describe('remind-me follow-ups coming due', () => {
   it('that_day emails at the due time, day_before at the same local time the day before, once per round', async () => {
     const ca = await account(w, 'Birch Apartments', { email: 'office@birch.test' });
