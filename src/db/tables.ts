@@ -17,6 +17,7 @@ import type { IntegrationsTables } from './tables/integrations.ts';
 import type { PlatformTables } from './tables/platform.ts';
 import type {
   AccountTaskTable,
+  ReminderTable,
   ActivityTable,
   ClientAccountTable,
   ContactChannelTable,
@@ -71,6 +72,7 @@ export type Note = Selectable<NoteTable>;
 export type Activity = Selectable<ActivityTable>;
 export type Task = Selectable<TaskTable>;
 export type AccountTask = Selectable<AccountTaskTable>;
+export type Reminder = Selectable<ReminderTable>;
 export type JobActivity = Selectable<JobActivityTable>;
 export type Job = Selectable<JobTable>;
 export type SiteAssessment = Selectable<SiteAssessmentTable>;

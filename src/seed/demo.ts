@@ -26,6 +26,7 @@ import { createPhotoTag } from '#field/photo-tags/service.ts';
 import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoFiles } from './demo-files.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
+import { demoReminders } from './demo-reminders.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
 import { createAssessmentShareLink } from '#field/assessment-share-links/service.ts';
 import { enablePlanShareLink } from '#field/plan-share-links/service.ts';
@@ -290,6 +291,12 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     task_type: 'call',
     due_date: now().slice(0, 10),
     repeat: 'yearly',
+  });
+  await demoReminders(ctx, {
+    customerIds: customers.map((c) => c.id),
+    jobId: walkedJobId,
+    estimatorId: estimator.id,
+    contactId: [...people.values()][0],
   });
   // The labels the crew puts on site photos (and pins), with what each marks.
   const tags = [];

@@ -103,6 +103,18 @@ export const crmWalk: AreaWalk = {
     ).data;
     const task = (await ok(w.api.post('/v1/tasks', { job_id: job.id, title: 'Call about the gate' }))).data;
     const accountTask = (await ok(w.api.post('/v1/account-tasks', { client_account_id: ca.id }))).data;
+    const reminder = (
+      await ok(
+        w.api.post('/v1/reminders', {
+          title: `${label} contract renewal`,
+          reminder_type: 'contract_renewal',
+          job_id: job.id,
+          contact_id: contact,
+          due: '2030-05-01',
+        }),
+      )
+    ).data;
+    await ok(w.api.patch(`/v1/contacts/${person.id}`, { birthday: '1980-06-15' }));
     return {
       job: job.id,
       job2: job2.id,
@@ -119,6 +131,7 @@ export const crmWalk: AreaWalk = {
       activity: activity.id,
       task: task.id,
       accountTask: accountTask.id,
+      reminder: reminder.id,
     };
   },
   snapshot: (ids) => [
@@ -152,6 +165,8 @@ export const crmWalk: AreaWalk = {
     `/v1/tasks/${ids.task}`,
     '/v1/account-tasks?status=all',
     `/v1/account-tasks/${ids.accountTask}`,
+    '/v1/reminders?status=all',
+    `/v1/reminders/${ids.reminder}`,
     `/v1/jobs/${ids.job}/activity`,
     `/v1/jobs/${ids.job2}/activity`,
   ],
@@ -363,6 +378,34 @@ export const crmWalk: AreaWalk = {
     { method: 'PATCH', path: `/v1/account-tasks/${a.accountTask}`, body: { title: 'Hijacked' } },
     { method: 'DELETE', path: `/v1/account-tasks/${a.accountTask}` },
     { method: 'POST', path: '/v1/account-tasks', body: { client_account_id: a.ca } },
+    { method: 'GET', path: `/v1/reminders/${a.reminder}`, error: 'Reminder not found' },
+    { method: 'PATCH', path: `/v1/reminders/${a.reminder}`, body: { title: 'Hijacked' }, error: 'Reminder not found' },
+    { method: 'POST', path: `/v1/reminders/${a.reminder}/complete`, body: {}, error: 'Reminder not found' },
+    { method: 'POST', path: `/v1/reminders/${a.reminder}/dismiss`, body: {}, error: 'Reminder not found' },
+    { method: 'POST', path: '/v1/reminders', body: { title: 'x', due: '2030-01-01', client_account_id: a.ca } },
+    { method: 'POST', path: '/v1/reminders', body: { title: 'x', due: '2030-01-01', job_id: a.job } },
+    { method: 'POST', path: '/v1/reminders', body: { title: 'x', due: '2030-01-01', contact_id: a.contact } },
+    {
+      method: 'POST',
+      path: '/v1/reminders',
+      body: { title: 'x', due: '2030-01-01', assigned_to_user_id: a.owner },
+    },
+    { method: 'PATCH', path: `/v1/reminders/${b.reminder}`, body: { assigned_to_user_id: a.owner } },
+    { method: 'POST', path: '/v1/follow-ups/bulk', body: { action: 'done', reminder_ids: [a.reminder] } },
+    { method: 'POST', path: '/v1/follow-ups/bulk', body: { action: 'done', task_ids: [b.task, a.task] } },
+    {
+      method: 'POST',
+      path: '/v1/follow-ups/bulk',
+      body: { action: 'snooze', snooze: '1h', account_task_ids: [a.accountTask] },
+    },
+    {
+      method: 'POST',
+      path: '/v1/follow-ups/bulk',
+      body: { action: 'reassign', task_ids: [b.task], assigned_to_user_id: a.owner },
+    },
+    { method: 'POST', path: `/v1/client-accounts/${a.ca}/remind-me`, body: { due_date: '2030-01-01' } },
+    { method: 'POST', path: `/v1/contacts/${a.contact2}/remind-me`, body: { due_date: '2030-01-01' } },
+    { method: 'POST', path: `/v1/contacts/${a.contact2}/birthday-reminder`, body: {}, error: 'Contact not found' },
     { method: 'GET', path: `/v1/jobs/${a.job}/activity`, error: 'Job not found' },
     // merges, in both directions
     { method: 'GET', path: `/v1/client-accounts/${a.ca}/merge-preview?into=${b.ca2}` },
@@ -394,6 +437,8 @@ export const crmWalk: AreaWalk = {
       `/v1/activities?job_id=${a.job}`,
       `/v1/tasks?job_id=${a.job}&status=all`,
       `/v1/account-tasks?client_account_id=${a.ca}&status=all`,
+      `/v1/reminders?client_account_id=${a.ca}&status=all`,
+      `/v1/reminders?job_id=${a.job}&status=all`,
       '/v1/search?q=A%20Parking',
       '/v1/search?q=A%20Second%20Person',
       '/v1/search?q=A%20Other%20Customer',
@@ -451,6 +496,11 @@ export const crmWalk: AreaWalk = {
       body: (a) => ({ type: 'call', body: 'x', associations: { job_id: a.job } }),
     },
     'GET /v1/activities/{id}': { needs: 'read', path: (a) => `/v1/activities/${a.activity}` },
+    'POST /v1/client-accounts/{account_id}/remind-me': {
+      needs: 'write',
+      path: (a) => `/v1/client-accounts/${a.ca}/remind-me`,
+      body: () => ({ due_date: '2030-01-01' }),
+    },
     'GET /v1/client-accounts': { needs: 'read', path: () => '/v1/client-accounts' },
     'POST /v1/client-accounts': {
       needs: 'write',
@@ -487,6 +537,15 @@ export const crmWalk: AreaWalk = {
     },
     'GET /v1/contacts': { needs: 'read', path: () => '/v1/contacts' },
     'POST /v1/contacts': { needs: 'write', path: () => '/v1/contacts', body: () => ({ name: 'Read-only person' }) },
+    'POST /v1/contacts/{contact_id}/remind-me': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/remind-me`,
+      body: () => ({ due_date: '2030-01-01' }),
+    },
+    'POST /v1/contacts/{contact_id}/birthday-reminder': {
+      needs: 'write',
+      path: (a) => `/v1/contacts/${a.contact2}/birthday-reminder`,
+    },
     'GET /v1/contacts/{contact_id}/notes': { needs: 'read', path: (a) => `/v1/contacts/${a.contact2}/notes` },
     'POST /v1/contacts/{contact_id}/notes': {
       needs: 'write',
@@ -655,6 +714,31 @@ export const crmWalk: AreaWalk = {
       body: () => ({ content: 'Changed note' }),
     },
     'DELETE /v1/notes/{id}': { needs: 'delete', path: (a) => `/v1/notes/${a.note}` },
+    'POST /v1/follow-ups/bulk': {
+      needs: 'write',
+      path: () => '/v1/follow-ups/bulk',
+      body: (a) => ({ action: 'done', reminder_ids: [a.reminder] }),
+    },
+    'GET /v1/reminders': { needs: 'read', path: () => '/v1/reminders' },
+    'POST /v1/reminders': {
+      needs: 'write',
+      path: () => '/v1/reminders',
+      body: () => ({ title: 'Read-only reminder', due: '2030-01-01' }),
+    },
+    'GET /v1/reminders/{reminder_id}': { needs: 'read', path: (a) => `/v1/reminders/${a.reminder}` },
+    'PATCH /v1/reminders/{reminder_id}': {
+      needs: 'write',
+      path: (a) => `/v1/reminders/${a.reminder}`,
+      body: () => ({ title: 'Changed reminder' }),
+    },
+    'POST /v1/reminders/{reminder_id}/complete': {
+      needs: 'write',
+      path: (a) => `/v1/reminders/${a.reminder}/complete`,
+    },
+    'POST /v1/reminders/{reminder_id}/dismiss': {
+      needs: 'write',
+      path: (a) => `/v1/reminders/${a.reminder}/dismiss`,
+    },
     'GET /v1/search': { needs: 'read', path: () => '/v1/search', query: () => '?q=Parking' },
     'GET /v1/tasks': { needs: 'read', path: () => '/v1/tasks' },
     'POST /v1/tasks': {

@@ -31,6 +31,7 @@ describe('the area list', () => {
           'tags',
           'people',
           'notes, activities, follow-ups and activity log',
+          'reminders',
           'estimates',
           'photos',
           'site assessments',
@@ -46,6 +47,7 @@ describe('the area list', () => {
           'notes',
           'activities',
           'company follow-ups',
+          'reminders',
           'files',
         ],
         contact: [
@@ -56,6 +58,8 @@ describe('the area list', () => {
           'activities',
           'job follow-ups',
           'company follow-ups',
+          'reminders',
+          'birthday follow-up',
           'files',
         ],
         location: ['jobs', 'contact links', 'capital plan links'],
@@ -69,7 +73,7 @@ describe('the area list', () => {
     for (const seen of [app, worker, cli]) expect(seen).toMatchObject(expected);
     expect(app.routes).toBe(worker.routes);
     expect(cli.routes).toBe(app.routes);
-    expect(worker.workerTasks).toEqual(['webhooks', 'mail', 'workspace-exports']);
+    expect(worker.workerTasks).toEqual(['webhooks', 'mail', 'reminders-due', 'workspace-exports']);
   }, 60_000);
 
   it('refuses an area contributed twice, or two areas naming one dataset', () => {

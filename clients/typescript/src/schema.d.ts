@@ -815,6 +815,144 @@ export interface paths {
         patch: operations["update_account_task"];
         trace?: never;
     };
+    "/v1/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List reminders, soonest due first (status open by default: pending or sent) */
+        get: operations["list_reminders"];
+        put?: never;
+        /** Add a reminder (contract renewal, maintenance check-in or follow-up); its assignee is emailed when it comes due */
+        post: operations["create_reminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reminders/{reminder_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a reminder */
+        get: operations["get_reminder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a reminder: title, description, due (local, read in timezone) or snooze, repeat, assignee */
+        patch: operations["update_reminder"];
+        trace?: never;
+    };
+    "/v1/reminders/{reminder_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete a reminder (a repeating one rolls to its next round and stays open); notes are logged on the linked record */
+        post: operations["complete_reminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reminders/{reminder_id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismiss a reminder: it never emails again */
+        post: operations["dismiss_reminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/follow-ups/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark done, snooze or reassign many job follow-ups, company follow-ups or reminders; rows the user may not act on or already finished are skipped */
+        post: operations["bulk_update_follow_ups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/client-accounts/{account_id}/remind-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remind me to follow up with a customer: adds a company follow-up (emailed to me when due if email_me) */
+        post: operations["remind_me_client_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{contact_id}/remind-me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remind me to follow up with a person: adds a follow-up on their company (422 company_required when they have none) */
+        post: operations["remind_me_contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{contact_id}/birthday-reminder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A yearly call follow-up on the person's next birthday at 9 AM: 201 created the first time, 200 with the same one after */
+        post: operations["create_contact_birthday_reminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{job_id}/activity": {
         parameters: {
             query?: never;
@@ -10626,6 +10764,1291 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        data: {
+                            id: number;
+                            client_account_id: number;
+                            contact_id: number | null;
+                            title: string;
+                            task_type: string;
+                            notes: string | null;
+                            /** @description UTC */
+                            due_at: string | null;
+                            /** @description YYYY-MM-DD in the workspace's time zone */
+                            due_date: string | null;
+                            /** @description HH:MM in the workspace's time zone */
+                            due_time: string | null;
+                            repeat: string;
+                            email_me: string;
+                            status: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_by_user_id: number | null;
+                            completed_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_reminders: {
+        parameters: {
+            query?: {
+                /** @description open (default: pending or sent), pending, sent, done, dismissed, all */
+                status?: "open" | "pending" | "sent" | "done" | "dismissed" | "all";
+                reminder_type?: "contract_renewal" | "maintenance_checkin" | "follow_up";
+                client_account_id?: number;
+                contact_id?: number;
+                job_id?: number;
+                assigned_to_user_id?: number;
+                /** @description ISO 8601; due strictly before */
+                due_before?: string;
+                /** @description ISO 8601; due strictly after */
+                due_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            /** @description Empty when none was given */
+                            description: string;
+                            /** @description contract_renewal, maintenance_checkin, follow_up */
+                            reminder_type: string;
+                            /** @description pending, sent, done, dismissed */
+                            status: string;
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            job_id: number | null;
+                            lead_id: number | null;
+                            /** @description null is one-off; a monthly repeat counts 30 days per month (it keeps the day of month) */
+                            repeat_every_days: number | null;
+                            /** @description UTC */
+                            due_at: string;
+                            /** @description UTC */
+                            last_emailed_at: string | null;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    description?: string;
+                    /** @description follow_up (default), contract_renewal, maintenance_checkin */
+                    reminder_type?: "contract_renewal" | "maintenance_checkin" | "follow_up";
+                    client_account_id?: number;
+                    contact_id?: number;
+                    job_id?: number;
+                    /** @description A lead id, stored as given (not checked) */
+                    lead_id?: number;
+                    /** @description Local YYYY-MM-DDTHH:MM, or YYYY-MM-DD meaning 9:00 AM, read in timezone */
+                    due: string;
+                    /** @description IANA time zone; default the workspace's */
+                    timezone?: string;
+                    /** @description Rounds apart, in repeat_unit; 0 stops repeating */
+                    repeat_every?: number;
+                    /** @description day, week, month */
+                    repeat_unit?: "day" | "week" | "month";
+                    /** @description Default the key's user */
+                    assigned_to_user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            /** @description Empty when none was given */
+                            description: string;
+                            /** @description contract_renewal, maintenance_checkin, follow_up */
+                            reminder_type: string;
+                            /** @description pending, sent, done, dismissed */
+                            status: string;
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            job_id: number | null;
+                            lead_id: number | null;
+                            /** @description null is one-off; a monthly repeat counts 30 days per month (it keeps the day of month) */
+                            repeat_every_days: number | null;
+                            /** @description UTC */
+                            due_at: string;
+                            /** @description UTC */
+                            last_emailed_at: string | null;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reminder_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            /** @description Empty when none was given */
+                            description: string;
+                            /** @description contract_renewal, maintenance_checkin, follow_up */
+                            reminder_type: string;
+                            /** @description pending, sent, done, dismissed */
+                            status: string;
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            job_id: number | null;
+                            lead_id: number | null;
+                            /** @description null is one-off; a monthly repeat counts 30 days per month (it keeps the day of month) */
+                            repeat_every_days: number | null;
+                            /** @description UTC */
+                            due_at: string;
+                            /** @description UTC */
+                            last_emailed_at: string | null;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reminder_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    description?: string;
+                    /** @description Local YYYY-MM-DDTHH:MM, or YYYY-MM-DD meaning 9:00 AM, read in timezone */
+                    due?: string;
+                    /** @description 1h, tomorrow (8 AM), next_week (Monday 8 AM); instead of due */
+                    snooze?: "1h" | "tomorrow" | "next_week";
+                    /** @description IANA time zone; default the workspace's */
+                    timezone?: string;
+                    /** @description Rounds apart, in repeat_unit; 0 stops repeating */
+                    repeat_every?: number;
+                    /** @description day, week, month */
+                    repeat_unit?: "day" | "week" | "month";
+                    assigned_to_user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            /** @description Empty when none was given */
+                            description: string;
+                            /** @description contract_renewal, maintenance_checkin, follow_up */
+                            reminder_type: string;
+                            /** @description pending, sent, done, dismissed */
+                            status: string;
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            job_id: number | null;
+                            lead_id: number | null;
+                            /** @description null is one-off; a monthly repeat counts 30 days per month (it keeps the day of month) */
+                            repeat_every_days: number | null;
+                            /** @description UTC */
+                            due_at: string;
+                            /** @description UTC */
+                            last_emailed_at: string | null;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    complete_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reminder_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Logged as a note on the linked job, person or customer */
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            /** @description Empty when none was given */
+                            description: string;
+                            /** @description contract_renewal, maintenance_checkin, follow_up */
+                            reminder_type: string;
+                            /** @description pending, sent, done, dismissed */
+                            status: string;
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            job_id: number | null;
+                            lead_id: number | null;
+                            /** @description null is one-off; a monthly repeat counts 30 days per month (it keeps the day of month) */
+                            repeat_every_days: number | null;
+                            /** @description UTC */
+                            due_at: string;
+                            /** @description UTC */
+                            last_emailed_at: string | null;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dismiss_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reminder_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            /** @description Empty when none was given */
+                            description: string;
+                            /** @description contract_renewal, maintenance_checkin, follow_up */
+                            reminder_type: string;
+                            /** @description pending, sent, done, dismissed */
+                            status: string;
+                            client_account_id: number | null;
+                            contact_id: number | null;
+                            job_id: number | null;
+                            lead_id: number | null;
+                            /** @description null is one-off; a monthly repeat counts 30 days per month (it keeps the day of month) */
+                            repeat_every_days: number | null;
+                            /** @description UTC */
+                            due_at: string;
+                            /** @description UTC */
+                            last_emailed_at: string | null;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulk_update_follow_ups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description done, snooze or reassign */
+                    action: "done" | "snooze" | "reassign";
+                    /** @description Ids of job follow-ups (up to 200) */
+                    task_ids?: number[];
+                    /** @description Ids of company follow-ups (up to 200) */
+                    account_task_ids?: number[];
+                    /** @description Ids of reminders (up to 200) */
+                    reminder_ids?: number[];
+                    /** @description With action snooze: 1h, tomorrow (8 AM), next_week (Monday 8 AM), in the workspace's time zone */
+                    snooze?: "1h" | "tomorrow" | "next_week";
+                    /** @description With action reassign: an office teammate */
+                    assigned_to_user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            action: string;
+                            /** @description Ids changed, in the order sent */
+                            changed: number[];
+                            skipped: {
+                                id: number;
+                                /** @description finished (already done or dismissed), not_allowed (the user may not act on it), unchanged */
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    remind_me_client_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description YYYY-MM-DD in the workspace's time zone */
+                    due_date: string;
+                    /** @description HH:MM (24-hour); default 09:00 */
+                    due_time?: string;
+                    /** @description Default "Call <name>" (the verb follows task_type) */
+                    title?: string;
+                    /** @description none (default), weekly, monthly, yearly */
+                    repeat?: "none" | "weekly" | "monthly" | "yearly";
+                    /** @description none (default), that_day, day_before: the assignee is emailed */
+                    email_me?: "none" | "that_day" | "day_before";
+                    /** @description call (default), email, follow_up */
+                    task_type?: "call" | "email" | "follow_up";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            client_account_id: number;
+                            contact_id: number | null;
+                            title: string;
+                            task_type: string;
+                            notes: string | null;
+                            /** @description UTC */
+                            due_at: string | null;
+                            /** @description YYYY-MM-DD in the workspace's time zone */
+                            due_date: string | null;
+                            /** @description HH:MM in the workspace's time zone */
+                            due_time: string | null;
+                            repeat: string;
+                            email_me: string;
+                            status: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_by_user_id: number | null;
+                            completed_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    remind_me_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description YYYY-MM-DD in the workspace's time zone */
+                    due_date: string;
+                    /** @description HH:MM (24-hour); default 09:00 */
+                    due_time?: string;
+                    /** @description Default "Call <name>" (the verb follows task_type) */
+                    title?: string;
+                    /** @description none (default), weekly, monthly, yearly */
+                    repeat?: "none" | "weekly" | "monthly" | "yearly";
+                    /** @description none (default), that_day, day_before: the assignee is emailed */
+                    email_me?: "none" | "that_day" | "day_before";
+                    /** @description call (default), email, follow_up */
+                    task_type?: "call" | "email" | "follow_up";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            client_account_id: number;
+                            contact_id: number | null;
+                            title: string;
+                            task_type: string;
+                            notes: string | null;
+                            /** @description UTC */
+                            due_at: string | null;
+                            /** @description YYYY-MM-DD in the workspace's time zone */
+                            due_date: string | null;
+                            /** @description HH:MM in the workspace's time zone */
+                            due_time: string | null;
+                            repeat: string;
+                            email_me: string;
+                            status: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_by_user_id: number | null;
+                            completed_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_contact_birthday_reminder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contact_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true the first time; false when the person already has one */
+                        created: boolean;
+                        data: {
+                            id: number;
+                            client_account_id: number;
+                            contact_id: number | null;
+                            title: string;
+                            task_type: string;
+                            notes: string | null;
+                            /** @description UTC */
+                            due_at: string | null;
+                            /** @description YYYY-MM-DD in the workspace's time zone */
+                            due_date: string | null;
+                            /** @description HH:MM in the workspace's time zone */
+                            due_time: string | null;
+                            repeat: string;
+                            email_me: string;
+                            status: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            created_by_user_id: number | null;
+                            completed_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description true the first time; false when the person already has one */
+                        created: boolean;
                         data: {
                             id: number;
                             client_account_id: number;

@@ -202,6 +202,35 @@ export interface AccountTaskTable {
   completed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** The due_at of the round whose email_me message was queued (021_reminders). */
+  emailed_due_at: Generated<string | null>;
+  /** Set on the birthday follow-up of this person (021_reminders). */
+  birthday_contact_id: Generated<number | null>;
+}
+
+/** A reminder (021_reminders; document 2, Reminder). */
+export interface ReminderTable {
+  id: Generated<number>;
+  firm_id: number;
+  title: string;
+  description: string;
+  reminder_type: string;
+  status: 'pending' | 'sent' | 'done' | 'dismissed';
+  client_account_id: number | null;
+  contact_id: number | null;
+  job_id: number | null;
+  /** A lead's id, not checked against a table (leads are built beside this migration). */
+  lead_id: number | null;
+  due_at: string;
+  timezone: string;
+  repeat_every: number | null;
+  repeat_unit: string | null;
+  last_emailed_at: string | null;
+  assigned_to_user_id: number;
+  created_by_user_id: number | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** One entry of a job's activity log (job-page changes: tags, custom fields, notes, people). */
@@ -324,6 +353,7 @@ export interface CrmTables {
   activities: ActivityTable;
   tasks: TaskTable;
   account_tasks: AccountTaskTable;
+  reminders: ReminderTable;
   job_activity: JobActivityTable;
   jobs: JobTable;
   job_assignees: JobAssigneeTable;

@@ -1,5 +1,6 @@
 // The CRM area (document 2): jobs and their satellites, customers, sites, contacts, custom fields,
-// notes, activities, follow-ups, search and merges.
+// notes, activities, follow-ups, reminders (with the worker task that emails them when due), search
+// and merges.
 import type { Area } from '#src/area.ts';
 import { accountTaskRoutes } from './account-tasks/routes.ts';
 import { activityRoutes } from './activities/routes.ts';
@@ -28,6 +29,15 @@ import { locationSearch } from './search/types/locations.ts';
 import { noteSearch } from './search/types/notes.ts';
 import { searchRoutes } from './search/routes.ts';
 import { taskRoutes } from './tasks/routes.ts';
+import { followUpRoutes } from './follow-ups/routes.ts';
+import { dueMailTask } from './reminders/due-mail.ts';
+import {
+  reminderContactMergeMovers,
+  reminderCustomerMergeMovers,
+  reminderJobMergeMovers,
+} from './reminders/merge-movers.ts';
+import { reminderRoutes } from './reminders/routes.ts';
+import { remindMeRoutes } from './remind-me/routes.ts';
 
 export const crmArea: Area = {
   name: 'crm',
@@ -44,17 +54,21 @@ export const crmArea: Area = {
     activityRoutes,
     taskRoutes,
     accountTaskRoutes,
+    reminderRoutes,
+    followUpRoutes,
+    remindMeRoutes,
     jobActivityRoutes,
     searchRoutes,
     mergeRoutes,
   ],
   mergeMovers: {
-    job: [...jobLinkMergeMovers, jobActivityMergeMover],
-    client_account: customerMergeMovers,
-    contact: contactMergeMovers,
+    job: [...jobLinkMergeMovers, jobActivityMergeMover, ...reminderJobMergeMovers],
+    client_account: [...customerMergeMovers, ...reminderCustomerMergeMovers],
+    contact: [...contactMergeMovers, ...reminderContactMergeMovers],
     location: siteMergeMovers,
   },
   payloadParts: [jobPayloadPart],
   exportDatasets: [customersDataset, propertiesDataset, jobsDataset],
   searchTypes: [jobSearch, clientAccountSearch, contactSearch, locationSearch, noteSearch],
+  workerTasks: (env) => [dueMailTask(env)],
 };

@@ -1,6 +1,7 @@
 // Company follow-ups (document 2: POST /v1/account-tasks needs client_account_id; the title
-// defaults from the type and the customer's name). The remind-me endpoints of a later issue
-// create the same records.
+// defaults from the type and the customer's name). The remind-me and birthday-reminder endpoints
+// (crm/remind-me) create the same records through insertAccountTask, and every completion goes
+// through completeAccountTask.
 import type { Executor } from '#db/dialect.ts';
 import type { AccountTask } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
@@ -9,7 +10,7 @@ import { invalidField, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
 import type { Page } from '#platform/pagination.ts';
 import { truncate } from '#platform/text.ts';
-import { millisOf, now } from '#platform/time.ts';
+import { millisOf, now, storedAt } from '#platform/time.ts';
 import { assignableUserOr404, clientAccountOr404, contactOr404, requiredText } from '#crm/notes/parents.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 import { dueFromInput } from '#crm/tasks/due.ts';
@@ -88,41 +89,90 @@ export function nextRound(dueAt: string, repeat: Exclude<Repeat, 'none'>, timeZo
   return next;
 }
 
-export async function createAccountTask(ctx: ServiceContext, input: CreateAccountTaskInput) {
+/** What a caller other than POST /v1/account-tasks adds to a new company follow-up. */
+export interface AccountTaskExtras {
+  /** The name the default title uses instead of the customer's (remind-me on a person). */
+  titleName?: string;
+  /** Marks the follow-up as this person's birthday follow-up (birthday-reminder). */
+  birthdayContactId?: number;
+}
+
+/**
+ * Inserts a company follow-up in `trx`: the one create path of POST /v1/account-tasks, remind-me
+ * and birthday reminders. Returns its id.
+ */
+export async function insertAccountTask(
+  ctx: ServiceContext,
+  trx: Executor,
+  input: CreateAccountTaskInput,
+  extras: AccountTaskExtras = {},
+): Promise<number> {
   const firmId = ctx.auth.firm.id;
-  const tz = ctx.auth.firm.timezone;
-  const due = dueFromInput(input, tz) ?? null;
-  const id = await inTransaction(ctx.database, async (trx) => {
-    const account = await clientAccountOr404(trx, firmId, input.client_account_id, 'client_account_id');
-    if (input.contact_id != null) await contactOr404(trx, firmId, input.contact_id, 'contact_id');
-    const assignee =
-      input.assigned_to_user_id !== undefined
-        ? (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id
-        : ctx.auth.user.id;
-    const type = input.task_type ?? 'call';
-    const title = input.title !== undefined ? requiredText(input.title, 'title') : defaultTitle(type, account.name);
-    const t = now();
-    const row = {
-      firm_id: firmId,
-      client_account_id: account.id,
-      contact_id: input.contact_id ?? null,
-      title,
-      task_type: type,
-      notes: blankToNull(input.notes) ?? null,
-      due_at: due,
-      repeat: input.repeat ?? 'none',
-      email_me: input.email_me ?? 'none',
-      status: 'open' as const,
-      assigned_to_user_id: assignee,
-      created_by_user_id: ctx.auth.user.id,
-      completed_at: null,
-      created_at: t,
-      updated_at: t,
-    };
-    assertSchedulable(row);
-    return (await trx.insertInto('account_tasks').values(row).returning('id').executeTakeFirstOrThrow()).id;
-  });
-  return accountTaskObject((await findAccountTask(ctx.database.db, firmId, id))!, tz);
+  const due = dueFromInput(input, ctx.auth.firm.timezone) ?? null;
+  const account = await clientAccountOr404(trx, firmId, input.client_account_id, 'client_account_id');
+  if (input.contact_id != null) await contactOr404(trx, firmId, input.contact_id, 'contact_id');
+  const assignee =
+    input.assigned_to_user_id !== undefined
+      ? (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id
+      : ctx.auth.user.id;
+  const type = input.task_type ?? 'call';
+  const title =
+    input.title !== undefined
+      ? requiredText(input.title, 'title')
+      : defaultTitle(type, extras.titleName ?? account.name);
+  const t = now();
+  const row = {
+    firm_id: firmId,
+    client_account_id: account.id,
+    contact_id: input.contact_id ?? null,
+    title,
+    task_type: type,
+    notes: blankToNull(input.notes) ?? null,
+    due_at: due,
+    repeat: input.repeat ?? 'none',
+    email_me: input.email_me ?? 'none',
+    status: 'open' as const,
+    assigned_to_user_id: assignee,
+    created_by_user_id: ctx.auth.user.id,
+    completed_at: null,
+    birthday_contact_id: extras.birthdayContactId ?? null,
+    created_at: t,
+    updated_at: t,
+  };
+  assertSchedulable(row);
+  return (await trx.insertInto('account_tasks').values(row).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function createAccountTask(ctx: ServiceContext, input: CreateAccountTaskInput) {
+  const id = await inTransaction(ctx.database, (trx) => insertAccountTask(ctx, trx, input));
+  return accountTaskObjectOf(ctx, ctx.database.db, id);
+}
+
+/** The wire object of a follow-up of this workspace (after a write). */
+export async function accountTaskObjectOf(ctx: ServiceContext, db: Executor, id: number) {
+  return accountTaskObject((await findAccountTask(db, ctx.auth.firm.id, id))!, ctx.auth.firm.timezone);
+}
+
+/**
+ * Completes an open company follow-up: THE completion path (PATCH with status done and
+ * POST /v1/follow-ups/bulk both come here, so whatever hangs on "a follow-up was completed" runs
+ * for every caller). A repeating follow-up records completed_at and moves to its next round,
+ * still open; any other is done. Answers false (and changes nothing) when it is already done.
+ */
+export async function completeAccountTask(ctx: ServiceContext, trx: Executor, task: AccountTask): Promise<boolean> {
+  if (task.status !== 'open') return false;
+  const t = now();
+  const changes: Partial<AccountTask> = { completed_at: t, updated_at: t };
+  if (task.repeat !== 'none' && task.due_at !== null)
+    changes.due_at = nextRound(
+      task.due_at,
+      task.repeat as Exclude<Repeat, 'none'>,
+      ctx.auth.firm.timezone,
+      storedAt(ctx.deps.clock.now()),
+    );
+  else changes.status = 'done';
+  await trx.updateTable('account_tasks').set(changes).where('id', '=', task.id).execute();
+  return true;
 }
 
 export async function getAccountTask(ctx: ServiceContext, id: number) {
@@ -159,23 +209,19 @@ export async function updateAccountTask(ctx: ServiceContext, id: number, input: 
       changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
     const merged = { ...task, ...changes };
     assertSchedulable(merged);
-    const t = now();
-    if (input.status === 'done' && task.status === 'open') {
-      changes.completed_at = t;
-      if (merged.repeat !== 'none' && merged.due_at !== null)
-        changes.due_at = nextRound(merged.due_at, merged.repeat as Exclude<Repeat, 'none'>, tz, t);
-      else changes.status = 'done';
-    } else if (input.status === 'open' && task.status === 'done') {
+    if (input.status === 'open' && task.status === 'done') {
       changes.status = 'open';
       changes.completed_at = null;
     }
     const changed = (Object.keys(changes) as (keyof AccountTask)[]).filter((k) => changes[k] !== task[k]);
-    if (changed.length === 0) return;
-    await trx
-      .updateTable('account_tasks')
-      .set({ ...changes, updated_at: t })
-      .where('id', '=', id)
-      .execute();
+    if (changed.length > 0) {
+      await trx
+        .updateTable('account_tasks')
+        .set({ ...changes, updated_at: now() })
+        .where('id', '=', id)
+        .execute();
+    }
+    if (input.status === 'done' && task.status === 'open') await completeAccountTask(ctx, trx, merged);
   });
   return accountTaskObject((await findAccountTask(ctx.database.db, firmId, id))!, tz);
 }

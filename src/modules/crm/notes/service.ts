@@ -47,44 +47,56 @@ function snippet(content: string): string {
   return truncate(content.replace(/\s+/g, ' '), 80) + (content.length > 80 ? '…' : '');
 }
 
-export async function createNote(ctx: ServiceContext, parent: NoteParent, input: CreateNoteInput) {
+/**
+ * Adds a note in `trx` (the parent checked: visible job, contact or customer of the workspace) and
+ * logs it on the job page: the one insert path of POST …/notes and of notes other writes log
+ * (a reminder's completion notes). Returns its id.
+ */
+export async function addNote(
+  ctx: ServiceContext,
+  trx: Executor,
+  parent: NoteParent,
+  input: CreateNoteInput,
+): Promise<number> {
   const firmId = ctx.auth.firm.id;
   const content = requiredText(input.content, 'content');
   const type = input.type ?? 'note';
   const t = now();
   const occurredAt = input.occurred_at !== undefined ? timestampField(input.occurred_at, 'occurred_at') : t;
-  const id = await inTransaction(ctx.database, async (trx) => {
-    await assertParent(ctx, trx, parent);
-    const row = await trx
-      .insertInto('notes')
-      .values({
-        firm_id: firmId,
-        job_id: parent.column === 'job_id' ? parent.id : null,
-        contact_id: parent.column === 'contact_id' ? parent.id : null,
-        client_account_id: parent.column === 'client_account_id' ? parent.id : null,
-        type,
-        content,
-        pinned: input.pinned ? 1 : 0,
-        author_user_id: ctx.auth.user.id,
-        occurred_at: occurredAt,
-        created_at: t,
-        updated_at: t,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (parent.column === 'job_id') {
-      await logJobActivity(trx, {
-        firmId,
-        jobId: parent.id,
-        userId: ctx.auth.user.id,
-        kind: 'note_added',
-        summary: `${LOGGED[type]}: ${snippet(content)}`,
-        data: { note_id: row.id, type },
-      });
-    }
-    return row.id;
-  });
-  return noteObject((await findNote(ctx.database.db, firmId, id))!);
+  await assertParent(ctx, trx, parent);
+  const row = await trx
+    .insertInto('notes')
+    .values({
+      firm_id: firmId,
+      job_id: parent.column === 'job_id' ? parent.id : null,
+      contact_id: parent.column === 'contact_id' ? parent.id : null,
+      client_account_id: parent.column === 'client_account_id' ? parent.id : null,
+      type,
+      content,
+      pinned: input.pinned ? 1 : 0,
+      author_user_id: ctx.auth.user.id,
+      occurred_at: occurredAt,
+      created_at: t,
+      updated_at: t,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (parent.column === 'job_id') {
+    await logJobActivity(trx, {
+      firmId,
+      jobId: parent.id,
+      userId: ctx.auth.user.id,
+      kind: 'note_added',
+      summary: `${LOGGED[type]}: ${snippet(content)}`,
+      data: { note_id: row.id, type },
+    });
+  }
+  return row.id;
+}
+
+export async function createNote(ctx: ServiceContext, parent: NoteParent, input: CreateNoteInput) {
+  const id = await inTransaction(ctx.database, (trx) => addNote(ctx, trx, parent, input));
+  return noteObject((await findNote(ctx.database.db, ctx.auth.firm.id, id))!);
 }
 
 export async function listNotesOf(ctx: ServiceContext, parent: NoteParent, filter: NoteFilter, page: Page) {

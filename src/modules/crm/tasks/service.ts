@@ -114,30 +114,56 @@ export async function updateTask(ctx: ServiceContext, id: number, input: UpdateT
     if (input.assigned_to_user_id !== undefined)
       changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
     const t = now();
-    if (input.status !== undefined && input.status !== task.status) {
-      changes.status = input.status;
-      changes.completed_at = input.status === 'done' ? t : null;
+    const reopening = input.status === 'open' && task.status === 'done';
+    if (reopening) {
+      changes.status = 'open';
+      changes.completed_at = null;
     }
     const changed = (Object.keys(changes) as (keyof Task)[]).filter((k) => changes[k] !== task[k]);
-    if (changed.length === 0) return;
-    await trx
-      .updateTable('tasks')
-      .set({ ...changes, updated_at: t })
-      .where('id', '=', id)
-      .execute();
-    if (changes.status !== undefined) {
+    if (changed.length > 0) {
+      await trx
+        .updateTable('tasks')
+        .set({ ...changes, updated_at: t })
+        .where('id', '=', id)
+        .execute();
+    }
+    if (reopening) {
       const title = changes.title ?? task.title;
       await logJobActivity(trx, {
         firmId,
         jobId: task.job_id,
         userId: ctx.auth.user.id,
-        kind: changes.status === 'done' ? 'task_completed' : 'task_reopened',
-        summary: `Follow-up "${title}" ${changes.status === 'done' ? 'completed' : 'reopened'}`,
+        kind: 'task_reopened',
+        summary: `Follow-up "${title}" reopened`,
         data: { task_id: id, title },
       });
     }
+    if (input.status === 'done') await completeTask(ctx, trx, { ...task, ...changes });
   });
   return taskObject((await findTask(ctx.database.db, firmId, id))!, tz);
+}
+
+/**
+ * Completes an open job follow-up (PATCH with status done and POST /v1/follow-ups/bulk): done,
+ * completed_at, and the job's activity log says so. False (nothing changed) when already done.
+ */
+export async function completeTask(ctx: ServiceContext, trx: Executor, task: Task): Promise<boolean> {
+  if (task.status !== 'open') return false;
+  const t = now();
+  await trx
+    .updateTable('tasks')
+    .set({ status: 'done', completed_at: t, updated_at: t })
+    .where('id', '=', task.id)
+    .execute();
+  await logJobActivity(trx, {
+    firmId: ctx.auth.firm.id,
+    jobId: task.job_id,
+    userId: ctx.auth.user.id,
+    kind: 'task_completed',
+    summary: `Follow-up "${task.title}" completed`,
+    data: { task_id: task.id, title: task.title },
+  });
+  return true;
 }
 
 export async function deleteTask(ctx: ServiceContext, id: number): Promise<void> {
