@@ -28,6 +28,12 @@ import { locationSearch } from './search/types/locations.ts';
 import { noteSearch } from './search/types/notes.ts';
 import { searchRoutes } from './search/routes.ts';
 import { taskRoutes } from './tasks/routes.ts';
+import { followUpSequenceRoutes } from './follow-up-sequences/routes.ts';
+import { followUpSequenceTask } from './follow-up-sequences/worker.ts';
+import { portalLinkRoutes } from './portal-links/routes.ts';
+import { portalMessageRoutes } from './portal-messages/routes.ts';
+import { reviewRoutes } from './reviews/routes.ts';
+import { portalCustomerMergeMovers, portalJobMergeMovers } from './portal-links/merge-movers.ts';
 
 export const crmArea: Area = {
   name: 'crm',
@@ -47,14 +53,19 @@ export const crmArea: Area = {
     jobActivityRoutes,
     searchRoutes,
     mergeRoutes,
+    portalMessageRoutes,
+    portalLinkRoutes,
+    reviewRoutes,
+    followUpSequenceRoutes,
   ],
   mergeMovers: {
-    job: [...jobLinkMergeMovers, jobActivityMergeMover],
-    client_account: customerMergeMovers,
+    job: [...jobLinkMergeMovers, jobActivityMergeMover, ...portalJobMergeMovers],
+    client_account: [...customerMergeMovers, ...portalCustomerMergeMovers],
     contact: contactMergeMovers,
     location: siteMergeMovers,
   },
   payloadParts: [jobPayloadPart],
   exportDatasets: [customersDataset, propertiesDataset, jobsDataset],
   searchTypes: [jobSearch, clientAccountSearch, contactSearch, locationSearch, noteSearch],
+  workerTasks: (env) => [followUpSequenceTask(env)],
 };
