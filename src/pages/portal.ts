@@ -8,12 +8,7 @@
 // the link's allowance of posts the page answers 429. A link turned off or rotated, or a
 // workspace with the portal off, answers 410.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  type Portal,
-  type PortalJob,
-  postCustomerMessage,
-  visitPortal,
-} from '#crm/portal-links/visit.ts';
+import { type Portal, type PortalJob, postCustomerMessage, visitPortal } from '#crm/portal-links/visit.ts';
 import { MESSAGE_MAX } from '#crm/portal-messages/schemas.ts';
 import type { PortalMessage } from '#crm/portal-messages/serialize.ts';
 import { zWire } from '#platform/time.ts';
@@ -157,7 +152,9 @@ export const portalPage: PageModule = (app, env) => {
         const latitude = coordinate(typed.latitude, 90);
         const longitude = coordinate(typed.longitude, 180);
         if (latitude === null || longitude === null)
-          return refuse('Give the latitude (−90 to 90) and longitude (−180 to 180) as numbers, like 40.7128 and −74.006.');
+          return refuse(
+            'Give the latitude (−90 to 90) and longitude (−180 to 180) as numbers, like 40.7128 and −74.006.',
+          );
         point = { latitude, longitude };
       }
       const result = await postCustomerMessage(env.database, portal, jobId, body, point);

@@ -712,8 +712,14 @@ export const crmWalk: AreaWalk = {
       path: (a) => `/v1/jobs/${a.job}/portal-messages`,
       body: () => ({ body: 'Read-only message' }),
     },
-    'GET /v1/client-accounts/{id}/portal-link': { needs: 'read', path: (a) => `/v1/client-accounts/${a.ca}/portal-link` },
-    'POST /v1/client-accounts/{id}/portal-link': { needs: 'write', path: (a) => `/v1/client-accounts/${a.ca2}/portal-link` },
+    'GET /v1/client-accounts/{id}/portal-link': {
+      needs: 'read',
+      path: (a) => `/v1/client-accounts/${a.ca}/portal-link`,
+    },
+    'POST /v1/client-accounts/{id}/portal-link': {
+      needs: 'write',
+      path: (a) => `/v1/client-accounts/${a.ca2}/portal-link`,
+    },
     'POST /v1/client-accounts/{id}/portal-link/disable': {
       needs: 'write',
       path: (a) => `/v1/client-accounts/${a.ca}/portal-link/disable`,

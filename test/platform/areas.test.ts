@@ -31,6 +31,9 @@ describe('the area list', () => {
           'tags',
           'people',
           'notes, activities, follow-ups and activity log',
+          'portal messages',
+          'reviews',
+          'follow-up sequences',
           'estimates',
           'photos',
           'site assessments',
@@ -46,6 +49,7 @@ describe('the area list', () => {
           'notes',
           'activities',
           'company follow-ups',
+          'portal links',
           'files',
         ],
         contact: [
@@ -69,7 +73,7 @@ describe('the area list', () => {
     for (const seen of [app, worker, cli]) expect(seen).toMatchObject(expected);
     expect(app.routes).toBe(worker.routes);
     expect(cli.routes).toBe(app.routes);
-    expect(worker.workerTasks).toEqual(['webhooks', 'workspace-exports']);
+    expect(worker.workerTasks).toEqual(['webhooks', 'mail', 'follow-up-sequences', 'workspace-exports']);
   }, 60_000);
 
   it('refuses an area contributed twice, or two areas naming one dataset', () => {

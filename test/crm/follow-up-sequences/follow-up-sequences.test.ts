@@ -30,7 +30,12 @@ const STEPS = [
     body: 'Hi {{customer_name}},\n\nThanks for considering {{workspace_name}}.',
   },
   { day: 2, kind: 'task', title: 'Call {{customer_name}} about {{job_name}}' },
-  { day: 5, kind: 'email', subject: 'Still thinking it over?', body: 'Hi {{customer_name}}, {{salesperson_name}} here.' },
+  {
+    day: 5,
+    kind: 'email',
+    subject: 'Still thinking it over?',
+    body: 'Hi {{customer_name}}, {{salesperson_name}} here.',
+  },
 ];
 
 /** Runs the worker's sequence task until it finds nothing due (as the worker loop would). */
@@ -50,12 +55,7 @@ async function sequenceWorkspace(steps: unknown[] = STEPS, extra: Record<string,
 }
 
 const mailsOf = (jobId: number) =>
-  t.database.db
-    .selectFrom('outgoing_mail')
-    .selectAll()
-    .where('ref', '=', `job:${jobId}`)
-    .orderBy('id')
-    .execute();
+  t.database.db.selectFrom('outgoing_mail').selectAll().where('ref', '=', `job:${jobId}`).orderBy('id').execute();
 
 const customerJob = (w: Workspace, body: Record<string, unknown> = {}) =>
   job(w, {
@@ -114,8 +114,14 @@ describe('GET/PUT /v1/follow-up-sequence-settings', () => {
     await bad({ steps: [{ day: 1, kind: 'email', body: 'x' }] }, 'Step 1 (day 1): an email step needs a subject');
     await bad({ steps: [{ day: 1, kind: 'email', subject: 'x' }] }, 'Step 1 (day 1): an email step needs a body');
     await bad({ steps: [{ day: 1, kind: 'task' }] }, 'Step 1 (day 1): a task step needs a title');
-    await bad({ steps: [{ day: 1, kind: 'task', title: 'x', subject: 'y' }] }, 'Step 1 (day 1): subject is for email steps');
-    await bad({ steps: [{ day: 1, kind: 'email', subject: 'Hi {{first_name}}', body: 'x' }] }, 'Unknown placeholders: {{first_name}}');
+    await bad(
+      { steps: [{ day: 1, kind: 'task', title: 'x', subject: 'y' }] },
+      'Step 1 (day 1): subject is for email steps',
+    );
+    await bad(
+      { steps: [{ day: 1, kind: 'email', subject: 'Hi {{first_name}}', body: 'x' }] },
+      'Unknown placeholders: {{first_name}}',
+    );
     await bad({ enabled: true }, 'Add at least one step to turn the sequence on');
     await bad({ steps: [{ day: -1, kind: 'task', title: 'x' }] }, /day/);
     await bad({ steps: [{ day: 1, kind: 'sms', title: 'x' }] }, /kind/);
@@ -132,7 +138,7 @@ describe('GET/PUT /v1/follow-up-sequence-settings', () => {
   });
 });
 
-describe('a job\'s follow-up sequence', () => {
+describe("a job's follow-up sequence", () => {
   it("shows the sequence's steps while not running; start answers started_now, then false; the open steps show", async () => {
     const w = await sequenceWorkspace();
     const j = await customerJob(w);
@@ -143,16 +149,38 @@ describe('a job\'s follow-up sequence', () => {
         sequence_enabled: true,
         running: false,
         steps: [
-          { day: 0, kind: 'email', subject: STEPS[0]!.subject, body: STEPS[0]!.body, title: null, due_at: null, status: null },
+          {
+            day: 0,
+            kind: 'email',
+            subject: STEPS[0]!.subject,
+            body: STEPS[0]!.body,
+            title: null,
+            due_at: null,
+            status: null,
+          },
           { day: 2, kind: 'task', subject: null, body: null, title: STEPS[1]!.title, due_at: null, status: null },
-          { day: 5, kind: 'email', subject: STEPS[2]!.subject, body: STEPS[2]!.body, title: null, due_at: null, status: null },
+          {
+            day: 5,
+            kind: 'email',
+            subject: STEPS[2]!.subject,
+            body: STEPS[2]!.body,
+            title: null,
+            due_at: null,
+            status: null,
+          },
         ],
         through_day: 5,
       },
     });
     const started = await w.api.post(seq(j.id, '/start'), {});
     expect(started.status).toBe(200);
-    expect(started.body.data).toMatchObject({ job_id: j.id, sequence_enabled: true, running: true, started_now: true, through_day: 5 });
+    expect(started.body.data).toMatchObject({
+      job_id: j.id,
+      sequence_enabled: true,
+      running: true,
+      started_now: true,
+      through_day: 5,
+    });
     expect(started.body.data.steps).toHaveLength(3);
     expect(started.body.data.steps.map((s: any) => s.status)).toEqual(['open', 'open', 'open']);
     const [d0, d2, d5] = started.body.data.steps.map((s: any) => Date.parse(s.due_at));
@@ -170,7 +198,10 @@ describe('a job\'s follow-up sequence', () => {
     const j0 = await customerJob(none);
     const res = await none.api.post(seq(j0.id, '/start'), {});
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'sequence not enabled or customer skips follow-ups', code: 'sequence_not_enabled' });
+    expect(res.body).toMatchObject({
+      error: 'sequence not enabled or customer skips follow-ups',
+      code: 'sequence_not_enabled',
+    });
     expect((await ok(none.api.get(seq(j0.id)))).data).toEqual({
       job_id: j0.id,
       sequence_enabled: false,
@@ -193,6 +224,15 @@ describe('a job\'s follow-up sequence', () => {
     const cleared = await ok(w.api.patch(`/v1/client-accounts/${skipper.id}`, { skip_automatic_follow_ups: false }));
     expect(cleared.data.skip_automatic_follow_ups).toBe(false);
     expect((await ok(w.api.post(seq(j1.id, '/start'), {}))).data.started_now).toBe(true);
+    // An upsert that matches the customer by name sets the flag when it is sent, and keeps it when not.
+    const matched = await w.api.post('/v1/client-accounts', { name: 'No Thanks LLC', skip_automatic_follow_ups: true });
+    expect(matched.status).toBe(200);
+    expect(matched.body).toMatchObject({ created: false, data: { id: skipper.id, skip_automatic_follow_ups: true } });
+    const kept = await ok(w.api.post('/v1/client-accounts', { name: 'No Thanks LLC', phone: '555-010-0199' }));
+    expect(kept.data.skip_automatic_follow_ups).toBe(true);
+    expect((await w.api.patch(`/v1/client-accounts/${skipper.id}`, { skip_automatic_follow_ups: 'yes' })).status).toBe(
+      400,
+    );
 
     const noEmail = await job(w, { name: 'No email' });
     const missing = await w.api.post(seq(noEmail.id, '/start'), {});

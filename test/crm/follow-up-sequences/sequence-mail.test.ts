@@ -95,7 +95,9 @@ describe('sequence emails over SMTP', () => {
     expect(envelopeTo).toEqual(['dana@customer.test']);
     expect(mail.from?.value).toEqual([{ address: FROM, name: 'Blacktop & Sons' }]);
     expect(mail.replyTo?.value).toEqual([{ address: 'sam@blacktop.test', name: '' }]);
-    expect(mail.to && !Array.isArray(mail.to) ? mail.to.value.map((a) => a.address) : []).toEqual(['dana@customer.test']);
+    expect(mail.to && !Array.isArray(mail.to) ? mail.to.value.map((a) => a.address) : []).toEqual([
+      'dana@customer.test',
+    ]);
     expect(mail.subject).toBe('About Maple lot');
     expect(mail.messageId).toMatch(/^<.+@.+>$/);
     const row = await t.database.db

@@ -141,7 +141,12 @@ describe('posting on the portal page', () => {
     expect(map.statusCode).toBe(303);
     const messages = (await ok(w.api.get(`/v1/jobs/${j.id}/portal-messages`))).data;
     expect(messages).toEqual([
-      expect.objectContaining({ body: 'Can you start earlier?', author_type: 'customer', author_name: 'Reply Co', map_comment: false }),
+      expect.objectContaining({
+        body: 'Can you start earlier?',
+        author_type: 'customer',
+        author_name: 'Reply Co',
+        map_comment: false,
+      }),
       expect.objectContaining({
         body: 'The pothole is here',
         author_type: 'customer',
@@ -155,7 +160,7 @@ describe('posting on the portal page', () => {
     ]);
   });
 
-  it('refuses a blank or over-long message and a point off the globe (400, nothing saved); another customer\'s job is 404', async () => {
+  it("refuses a blank or over-long message and a point off the globe (400, nothing saved); another customer's job is 404", async () => {
     const w = await portalWorkspace();
     const c = await account(w, 'Strict Co');
     const j = await job(w, { client_account_id: c.id });

@@ -46,9 +46,9 @@ describe('POST /v1/jobs/{job_id}/review-request', () => {
         created_at: expect.stringMatching(Z_SECONDS),
       },
     });
-    expect(await t.database.db.selectFrom('outgoing_mail').selectAll().where('firm_id', '=', w.firmId).execute()).toEqual(
-      [],
-    );
+    expect(
+      await t.database.db.selectFrom('outgoing_mail').selectAll().where('firm_id', '=', w.firmId).execute(),
+    ).toEqual([]);
   });
 
   it('falls back to the bill-to, then the company and the customer email; the body wins; a bad email is 400', async () => {

@@ -11,7 +11,7 @@ const fields = {
   address: Nullable(Type.String({ maxLength: 500 })),
   notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
   skip_automatic_follow_ups: Type.Boolean({
-    description: "true: the customer company gets no automatic follow-up sequence (default false)",
+    description: 'true: the customer company gets no automatic follow-up sequence (default false)',
   }),
 };
 

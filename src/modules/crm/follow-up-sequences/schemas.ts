@@ -69,7 +69,7 @@ export const SequenceSettingsSchema = Type.Object({
 export const JobStepSchema = Type.Object({
   ...StepSchema.properties,
   due_at: Nullable(Type.String({ description: 'When the step is due (running sequences); null otherwise' })),
-  status: Nullable(Type.String({ description: 'open while running; null for the sequence\'s own steps' })),
+  status: Nullable(Type.String({ description: "open while running; null for the sequence's own steps" })),
 });
 
 export const JobSequenceSchema = Type.Object({
@@ -79,7 +79,9 @@ export const JobSequenceSchema = Type.Object({
   steps: Type.Array(JobStepSchema, {
     description: "The open steps while running; the sequence's steps when not",
   }),
-  through_day: Nullable(Type.Integer({ description: 'The last day the sequence runs through (its last step); null without steps' })),
+  through_day: Nullable(
+    Type.Integer({ description: 'The last day the sequence runs through (its last step); null without steps' }),
+  ),
 });
 
 export const JobParams = Type.Object({ id: RecordId() });

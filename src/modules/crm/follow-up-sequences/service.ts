@@ -15,7 +15,10 @@ import { customerEmailOf } from './worker.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function unavailable(message: string, code: 'sequence_not_enabled' | 'customer_skips_follow_ups' | 'no_customer_email') {
+function unavailable(
+  message: string,
+  code: 'sequence_not_enabled' | 'customer_skips_follow_ups' | 'no_customer_email',
+) {
   return badRequest('sequence not enabled or customer skips follow-ups', { code, message });
 }
 
@@ -82,7 +85,7 @@ export async function startJobSequence(ctx: ServiceContext, jobId: number) {
       return { ...(await sequenceObject(trx, firmId, job.id, settings)), started_now: false };
     if (settings.steps.some((s) => s.kind === 'email') && (await customerEmailOf(trx, job)) === null)
       throw unavailable(
-        'The job has no customer email (contact_email, bill_to_email or the customer\'s email) for the sequence\'s emails',
+        "The job has no customer email (contact_email, bill_to_email or the customer's email) for the sequence's emails",
         'no_customer_email',
       );
     const at = now();

@@ -1,13 +1,7 @@
 // The placeholders of a follow-up sequence's subject, body and task title ({{customer_name}} …),
 // checked when the sequence is saved and filled when a step comes due. Filled values are plain
 // text: the mail's HTML part escapes them (platform/mail/templates.ts).
-export const PLACEHOLDERS = [
-  'customer_name',
-  'job_name',
-  'job_address',
-  'workspace_name',
-  'salesperson_name',
-] as const;
+export const PLACEHOLDERS = ['customer_name', 'job_name', 'job_address', 'workspace_name', 'salesperson_name'] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 const PATTERN = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;

@@ -135,7 +135,13 @@ async function carryOut(env: Env, trx: Executor, step: RunStep): Promise<boolean
       userId: null,
       kind: 'task_added',
       summary: `Follow-up "${title}" added by the follow-up sequence due ${storedToLocal(step.due_at, firm.timezone).date}`,
-      data: { task_id: task.id, title, task_type: 'follow_up', due_at: step.due_at, assigned_to_user_id: job.assigned_to_user_id },
+      data: {
+        task_id: task.id,
+        title,
+        task_type: 'follow_up',
+        due_at: step.due_at,
+        assigned_to_user_id: job.assigned_to_user_id,
+      },
     });
   }
   const open = await trx

@@ -41,7 +41,10 @@ export interface Portal {
   jobs: PortalJob[];
 }
 
-export type PortalVisit = { state: 'unknown' } | { state: 'gone'; why: RetiredReason } | { state: 'open'; portal: Portal };
+export type PortalVisit =
+  | { state: 'unknown' }
+  | { state: 'gone'; why: RetiredReason }
+  | { state: 'open'; portal: Portal };
 
 /** The link a token opens: on, stopped (410; also while the workspace has the portal off), or never one (404). */
 export async function visitPortal(db: Executor, token: string): Promise<PortalVisit> {
@@ -49,7 +52,11 @@ export async function visitPortal(db: Executor, token: string): Promise<PortalVi
   if (hash === null) return { state: 'unknown' };
   const link = await findEnabledLinkByHash(db, hash);
   if (link) {
-    const firm = await db.selectFrom('firms').select(['name', 'settings']).where('id', '=', link.firm_id).executeTakeFirst();
+    const firm = await db
+      .selectFrom('firms')
+      .select(['name', 'settings'])
+      .where('id', '=', link.firm_id)
+      .executeTakeFirst();
     if (firm && !settingsOf(firm).customer_portal_enabled) return { state: 'gone', why: 'disabled' };
     const account = await db
       .selectFrom('client_accounts')
@@ -96,7 +103,12 @@ async function takePost(db: Executor, linkId: number): Promise<boolean> {
     .set((eb) => {
       const fresh = eb.or([eb('post_window_start', 'is', null), eb('post_window_start', '<=', openedBefore)]);
       return {
-        posts_in_window: eb.case().when(fresh).then(1).else(eb('posts_in_window', '+', 1)).end(),
+        posts_in_window: eb
+          .case()
+          .when(fresh)
+          .then(1)
+          .else(eb('posts_in_window', '+', 1))
+          .end(),
         post_window_start: eb.case().when(fresh).then(at).else(eb.ref('post_window_start')).end(),
       };
     })

@@ -18,5 +18,9 @@ export async function recentMessages(db: Executor, firmId: number, jobId: number
 }
 
 export function insertMessage(db: Executor, row: Insertable<PortalMessageTable>): Promise<PortalMessage> {
-  return db.insertInto('portal_messages').values(row).returningAll().executeTakeFirstOrThrow() as Promise<PortalMessage>;
+  return db
+    .insertInto('portal_messages')
+    .values(row)
+    .returningAll()
+    .executeTakeFirstOrThrow() as Promise<PortalMessage>;
 }

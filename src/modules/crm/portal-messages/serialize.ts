@@ -16,9 +16,12 @@ export const PortalMessageSchema = Type.Object({
   id: Type.Integer(),
   job_id: Type.Integer(),
   body: Type.String(),
-  author_type: Type.Union(AUTHOR_TYPES.map((a) => Type.Literal(a)), {
-    description: 'staff: posted through the API by the key\'s user; customer: posted on the portal page',
-  }),
+  author_type: Type.Union(
+    AUTHOR_TYPES.map((a) => Type.Literal(a)),
+    {
+      description: "staff: posted through the API by the key's user; customer: posted on the portal page",
+    },
+  ),
   author_name: Type.String(),
   map_comment: Type.Boolean({ description: 'true for a comment the customer left on the map of their site' }),
   latitude: Nullable(Type.Number()),

@@ -9,7 +9,10 @@ export const ReviewRequestBody = Body({
     Type.String({ maxLength: 200, description: "Default: the job's contact, else its bill-to name, else its company" }),
   ),
   client_email: Nullable(
-    Type.String({ maxLength: 255, description: "Default: the job's contact email, else its bill-to email, else the customer's" }),
+    Type.String({
+      maxLength: 255,
+      description: "Default: the job's contact email, else its bill-to email, else the customer's",
+    }),
   ),
 });
 export type ReviewRequestInput = Static<typeof ReviewRequestBody>;

@@ -62,20 +62,28 @@ export async function listReviews(
 ) {
   const firmId = ctx.auth.firm.id;
   const db = ctx.database.db;
-  const where = <QB extends { where: (...args: any[]) => QB }>(qb: QB): QB => {
-    let q = onVisibleJob(qb.where('reviews.firm_id', '=', firmId) as any, 'reviews.job_id', firmId, ctx.auth.user) as QB;
+  const matching = () => {
+    let q = onVisibleJob(
+      db.selectFrom('reviews').where('reviews.firm_id', '=', firmId),
+      'reviews.job_id',
+      firmId,
+      ctx.auth.user,
+    );
     if (filter.jobId !== undefined) q = q.where('reviews.job_id', '=', filter.jobId);
     if (filter.submitted !== undefined) q = q.where('reviews.submitted', '=', filter.submitted ? 1 : 0);
     return q;
   };
   const [rows, count] = await Promise.all([
-    where(db.selectFrom('reviews').selectAll('reviews'))
+    matching()
+      .selectAll('reviews')
       .orderBy('reviews.created_at', 'desc')
       .orderBy('reviews.id', 'desc')
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
-    where(db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n'))).executeTakeFirstOrThrow(),
+    matching()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     data: await Promise.all((rows as Review[]).map((r) => reviewObject(ctx.deps.links, r, origin))),

@@ -8,9 +8,7 @@ import type { Review } from './serialize.ts';
 
 export const REVIEW_CONTENT_MAX = 5000;
 
-export type ReviewVisit =
-  | { state: 'unknown' }
-  | { state: 'open'; review: Review; firmName: string; jobName: string };
+export type ReviewVisit = { state: 'unknown' } | { state: 'open'; review: Review; firmName: string; jobName: string };
 
 export async function visitReview(database: Database, token: string): Promise<ReviewVisit> {
   const hash = linkTokenHash(token);
