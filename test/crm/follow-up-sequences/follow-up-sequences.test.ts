@@ -9,7 +9,7 @@ import { ManualClock } from '#platform/clock.ts';
 import { advanceClock } from '#platform/time.ts';
 import { contributions } from '#src/area.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { account, job, ok, Z_SECONDS } from '#test/helpers/records.ts';
+import { account, job, logOf, ok, Z_SECONDS } from '#test/helpers/records.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const clock = new ManualClock(Date.now());
@@ -402,5 +402,34 @@ describe('the worker', () => {
     later(10 * DAY_MS);
     await sweep();
     expect(await mailsOf(keep.id)).toEqual([]);
+  });
+});
+
+describe("the job's activity log", () => {
+  it('records the sequence starting and stopping, staff and customer messages, and review links', async () => {
+    const w = await sequenceWorkspace();
+    await ok(t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { customer_portal_enabled: true } }));
+    const c = await account(w, 'Logged Co');
+    const j = await customerJob(w, { client_account_id: c.id });
+    await ok(w.api.post(seq(j.id, '/start'), {}));
+    await ok(w.api.post(`/v1/jobs/${j.id}/portal-messages`, { body: 'Hello from the office' }));
+    await ok(w.api.post(`/v1/jobs/${j.id}/review-request`, {}));
+    const url = (await ok(w.api.post(`/v1/client-accounts/${c.id}/portal-link`, {}))).data.portal_url;
+    await t.app.inject({
+      method: 'POST',
+      url: `${new URL(url).pathname}/jobs/${j.id}/messages`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'body=Thanks',
+    });
+    const log = (await logOf(w, j.id)).map((e) => [e.kind, e.summary]);
+    expect(log).toEqual(
+      expect.arrayContaining([
+        ['follow_up_sequence_started', 'Follow-up sequence started (3 steps)'],
+        ['portal_message_posted', 'Portal message posted to the customer'],
+        ['review_requested', 'Review link made for Dana Reyes'],
+        ['portal_message_posted', 'Logged Co replied in the portal'],
+        ['follow_up_sequence_stopped', 'Follow-up sequence stopped: the customer replied'],
+      ]),
+    );
   });
 });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock } from '#platform/time.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
-import { account, job, ok, Z_SECONDS } from '#test/helpers/records.ts';
+import { account, job, logOf, ok, Z_SECONDS } from '#test/helpers/records.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -133,6 +133,7 @@ describe('GET /v1/reviews and the review page', () => {
     expect(ids(await ok(w.api.get('/v1/reviews?submitted=false')))).toEqual([third.id, second.id]);
     expect(ids(await ok(w.api.get(`/v1/reviews?submitted=false&job_id=${a.id}`)))).toEqual([third.id]);
     expect(ids(await ok(w.api.get('/v1/reviews?limit=1&offset=1')))).toEqual([second.id]);
+    expect((await logOf(w, a.id)).map((e) => e.summary)).toContain('Review written: 4 of 5 stars');
     const thanks = await t.app.inject({ url: new URL(first.review_url).pathname });
     expect(thanks.body).toContain('Thank you for your review');
     expect(thanks.body).not.toContain('name="rating"');

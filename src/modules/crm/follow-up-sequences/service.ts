@@ -6,6 +6,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { millisOf, now, storedAt, zWire } from '#platform/time.ts';
+import { logJobActivity } from '#crm/job-activity/log.ts';
 import { visibleJobOr404 } from '#crm/notes/parents.ts';
 import type { Executor } from '#db/dialect.ts';
 import type { Job } from '#db/tables.ts';
@@ -124,6 +125,14 @@ export async function startJobSequence(ctx: ServiceContext, jobId: number) {
         })),
       )
       .execute();
+    await logJobActivity(trx, {
+      firmId,
+      jobId: job.id,
+      userId: ctx.auth.user.id,
+      kind: 'follow_up_sequence_started',
+      summary: `Follow-up sequence started (${settings.steps.length} step${settings.steps.length === 1 ? '' : 's'})`,
+      data: { sequence_id: run.id },
+    });
     return { ...(await sequenceObject(trx, firmId, job.id, settings)), started_now: true };
   });
 }
@@ -134,6 +143,15 @@ export async function stopJobSequence(ctx: ServiceContext, jobId: number) {
     const job = await visibleJobOr404(trx, firmId, jobId, ctx.auth.user);
     requireOwner(ctx, 'Stopping a follow-up sequence');
     const closed = await stopRunningSequence(trx, firmId, job.id, 'stopped');
+    if (closed !== null)
+      await logJobActivity(trx, {
+        firmId,
+        jobId: job.id,
+        userId: ctx.auth.user.id,
+        kind: 'follow_up_sequence_stopped',
+        summary: 'Follow-up sequence stopped',
+        data: { reason: 'stopped', steps_closed: closed },
+      });
     const settings = await sequenceSettingsOf(trx, firmId);
     return { ...(await sequenceObject(trx, firmId, job.id, settings)), steps_closed: closed ?? 0 };
   });

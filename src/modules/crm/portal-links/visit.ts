@@ -16,6 +16,7 @@ import { insertMessage, recentMessages } from '#crm/portal-messages/repo.ts';
 import { DEFAULT_MESSAGES } from '#crm/portal-messages/schemas.ts';
 import type { PortalMessage } from '#crm/portal-messages/serialize.ts';
 import { stopRunningSequence } from '#crm/follow-up-sequences/runs.ts';
+import { logJobActivity } from '#crm/job-activity/log.ts';
 import { findEnabledLinkByHash, type PortalLink } from './repo.ts';
 import { PORTAL_LINK_KIND } from './service.ts';
 
@@ -154,7 +155,7 @@ export async function postCustomerMessage(
         .executeTakeFirstOrThrow();
       return { result: 'limited', retryAfterSeconds: secondsUntilPosts(link) };
     }
-    await insertMessage(trx, {
+    const message = await insertMessage(trx, {
       firm_id: portal.link.firm_id,
       job_id: job.id,
       body,
@@ -168,7 +169,26 @@ export async function postCustomerMessage(
       location_name: point ? job.siteName : null,
       created_at: now(),
     });
-    await stopRunningSequence(trx, portal.link.firm_id, job.id, 'customer_reply');
+    await logJobActivity(trx, {
+      firmId: portal.link.firm_id,
+      jobId: job.id,
+      userId: null,
+      kind: 'portal_message_posted',
+      summary: point
+        ? `${portal.customerName} commented on the site map`
+        : `${portal.customerName} replied in the portal`,
+      data: { message_id: message.id, author_type: 'customer', map_comment: point !== null },
+    });
+    const closed = await stopRunningSequence(trx, portal.link.firm_id, job.id, 'customer_reply');
+    if (closed !== null)
+      await logJobActivity(trx, {
+        firmId: portal.link.firm_id,
+        jobId: job.id,
+        userId: null,
+        kind: 'follow_up_sequence_stopped',
+        summary: 'Follow-up sequence stopped: the customer replied',
+        data: { reason: 'customer_reply', steps_closed: closed },
+      });
     return { result: 'posted' };
   });
 }

@@ -5,6 +5,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { now } from '#platform/time.ts';
+import { logJobActivity } from '#crm/job-activity/log.ts';
 import { visibleJobOr404 } from '#crm/notes/parents.ts';
 import { insertMessage, recentMessages } from './repo.ts';
 import type { CreatePortalMessageInput } from './schemas.ts';
@@ -22,7 +23,7 @@ export async function postPortalMessage(ctx: ServiceContext, jobId: number, inpu
   if (body === '') throw badRequest('body is required', { field: 'body', message: 'Write a message to post' });
   const message = await inTransaction(ctx.database, async (trx) => {
     const job = await visibleJobOr404(trx, ctx.auth.firm.id, jobId, ctx.auth.user);
-    return insertMessage(trx, {
+    const message = await insertMessage(trx, {
       firm_id: ctx.auth.firm.id,
       job_id: job.id,
       body,
@@ -36,6 +37,15 @@ export async function postPortalMessage(ctx: ServiceContext, jobId: number, inpu
       location_name: null,
       created_at: now(),
     });
+    await logJobActivity(trx, {
+      firmId: ctx.auth.firm.id,
+      jobId: job.id,
+      userId: ctx.auth.user.id,
+      kind: 'portal_message_posted',
+      summary: 'Portal message posted to the customer',
+      data: { message_id: message.id, author_type: 'staff' },
+    });
+    return message;
   });
   return portalMessageObject(message);
 }

@@ -6,6 +6,7 @@ import { inTransaction } from '#platform/context.ts';
 import { emailField } from '#platform/email-phone.ts';
 import type { Page } from '#platform/pagination.ts';
 import { now } from '#platform/time.ts';
+import { logJobActivity } from '#crm/job-activity/log.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
 import { visibleJobOr404 } from '#crm/notes/parents.ts';
 import type { ReviewRequestInput } from './schemas.ts';
@@ -28,7 +29,7 @@ export async function requestReview(ctx: ServiceContext, jobId: number, input: R
             .select(['name', 'email'])
             .where('id', '=', job.client_account_id)
             .executeTakeFirst();
-    return trx
+    const review = await trx
       .insertInto('reviews')
       .values({
         firm_id: firmId,
@@ -50,6 +51,15 @@ export async function requestReview(ctx: ServiceContext, jobId: number, input: R
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await logJobActivity(trx, {
+      firmId,
+      jobId: job.id,
+      userId: ctx.auth.user.id,
+      kind: 'review_requested',
+      summary: review.client_name ? `Review link made for ${review.client_name}` : 'Review link made',
+      data: { review_id: review.id },
+    });
+    return review;
   });
   return reviewObject(ctx.deps.links, review, origin);
 }

@@ -4,6 +4,7 @@ import type { Database } from '#db/database.ts';
 import { inTransaction } from '#platform/context.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { now } from '#platform/time.ts';
+import { logJobActivity } from '#crm/job-activity/log.ts';
 import type { Review } from './serialize.ts';
 
 export const REVIEW_CONTENT_MAX = 5000;
@@ -44,7 +45,17 @@ export async function submitReview(
       })
       .where('id', '=', reviewId)
       .where('submitted', '=', 0)
+      .returning(['firm_id', 'job_id'])
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    if (!result) return false;
+    await logJobActivity(trx, {
+      firmId: result.firm_id,
+      jobId: result.job_id,
+      userId: null,
+      kind: 'review_submitted',
+      summary: `Review written: ${answer.rating} of 5 stars`,
+      data: { review_id: reviewId, rating: answer.rating, is_public: answer.isPublic },
+    });
+    return true;
   });
 }
