@@ -119,7 +119,8 @@ function coordinate(text: string, limit: number): number | null {
 
 export const portalPage: PageModule = (app, env) => {
   app.register(async (scope) => {
-    acceptForms(scope);
+    // Up to 12 bytes a character once percent-encoded (an emoji), and the other fields.
+    acceptForms(scope, MESSAGE_MAX * 12 + 1024);
 
     scope.get('/share/portal/:token', async (request: TokenRequest, reply) => {
       const { token } = request.params;

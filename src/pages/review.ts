@@ -53,7 +53,8 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : null}
 
 export const reviewPage: PageModule = (app, env) => {
   app.register(async (scope) => {
-    acceptForms(scope);
+    // Up to 12 bytes a character once percent-encoded (an emoji), and the other fields.
+    acceptForms(scope, REVIEW_CONTENT_MAX * 12 + 1024);
 
     const show = (reply: FastifyReply, firmName: string, jobName: string, body: Html, status = 200) =>
       sendPage(reply, { status, title: `Review: ${jobName}`, from: firmName, body });

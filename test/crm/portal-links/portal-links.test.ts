@@ -179,9 +179,13 @@ describe('posting on the portal page', () => {
       const res = await postForm(url, `/jobs/${j.id}/map-comments`, { body: 'here', latitude, longitude });
       expect(res.statusCode).toBe(400);
     }
+    // 2,000 characters of any script fit (an emoji is 12 bytes percent-encoded).
+    expect((await postForm(url, `/jobs/${j.id}/messages`, { body: '🚧'.repeat(1000) })).statusCode).toBe(303);
+    expect((await postForm(url, `/jobs/${j.id}/messages`, { body: '路'.repeat(2000) })).statusCode).toBe(303);
+    expect((await postForm(url, `/jobs/${j.id}/messages`, { body: '路'.repeat(2001) })).statusCode).toBe(400);
     expect((await postForm(url, `/jobs/${stranger.id}/messages`, { body: 'hi' })).statusCode).toBe(404);
     expect((await postForm(url, '/jobs/abc/messages', { body: 'hi' })).statusCode).toBe(404);
-    expect((await ok(w.api.get(`/v1/jobs/${j.id}/portal-messages`))).data).toEqual([]);
+    expect((await ok(w.api.get(`/v1/jobs/${j.id}/portal-messages`))).data).toHaveLength(2);
     expect((await ok(w.api.get(`/v1/jobs/${stranger.id}/portal-messages`))).data).toEqual([]);
   });
 
