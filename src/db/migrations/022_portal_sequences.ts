@@ -13,7 +13,7 @@
 // - client_accounts.skip_automatic_follow_ups: a customer company that gets no sequence.
 // Tokens are never stored: a row keeps the salt they are derived from and their SHA-256
 // (platform/link-tokens.ts).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '#db/dialect.ts';
 
 export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
@@ -108,6 +108,14 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .createIndex('job_follow_up_sequences_job')
     .on('job_follow_up_sequences')
     .columns(['job_id', 'status'])
+    .execute();
+  // At most one running sequence per job, whatever two writers do at once.
+  await db.schema
+    .createIndex('job_follow_up_sequences_one_running')
+    .on('job_follow_up_sequences')
+    .column('job_id')
+    .unique()
+    .where(sql.ref('status'), '=', sql.lit('running'))
     .execute();
 
   await db.schema

@@ -433,3 +433,20 @@ describe("the job's activity log", () => {
     );
   });
 });
+
+describe('starting twice at once', () => {
+  it('runs one sequence: one start answers started_now true, the other false', async () => {
+    const w = await sequenceWorkspace();
+    const j = await customerJob(w);
+    const answers = await Promise.all([1, 2, 3].map(() => w.api.post(seq(j.id, '/start'), {})));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.map((a) => a.body.data.started_now).sort()).toEqual([false, false, true]);
+    const runs = await t.database.db
+      .selectFrom('job_follow_up_sequences')
+      .select('id')
+      .where('job_id', '=', j.id)
+      .execute();
+    expect(runs).toHaveLength(1);
+    await ok(w.api.post(seq(j.id, '/stop'), {}));
+  });
+});

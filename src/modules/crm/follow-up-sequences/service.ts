@@ -3,7 +3,7 @@
 // runs already), stop (owner only; steps_closed). Starting copies the workspace's steps onto the
 // job with the time each is due (the start plus its day); the worker (worker.ts) carries them out.
 import type { ServiceContext } from '#platform/context.ts';
-import { inTransaction } from '#platform/context.ts';
+import { inTransaction, inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { millisOf, now, storedAt, zWire } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
@@ -75,7 +75,8 @@ async function skipsFollowUps(db: Executor, job: Job): Promise<boolean> {
 
 export async function startJobSequence(ctx: ServiceContext, jobId: number) {
   const firmId = ctx.auth.firm.id;
-  return inTransaction(ctx.database, async (trx) => {
+  // The workspace lock (PostgreSQL) makes a second start wait and then see the first one running.
+  return inWorkspaceTransaction(ctx, async (trx) => {
     const job = await visibleJobOr404(trx, firmId, jobId, ctx.auth.user);
     const settings = await sequenceSettingsOf(trx, firmId);
     if (!sequenceOn(settings))
