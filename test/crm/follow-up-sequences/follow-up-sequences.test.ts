@@ -450,3 +450,28 @@ describe('starting twice at once', () => {
     await ok(w.api.post(seq(j.id, '/stop'), {}));
   });
 });
+
+describe('a salesperson who left', () => {
+  it("hands the follow-up to the workspace's owner and mail answers go to the owner", async () => {
+    const w = await sequenceWorkspace([
+      { day: 0, kind: 'task', title: 'Call {{customer_name}}' },
+      { day: 1, kind: 'email', subject: 'Hello', body: 'Hi {{customer_name}}, {{salesperson_name}} here' },
+    ]);
+    const leaving = await t.user(w.firmId, { name: 'Lee Leaving', email: 'lee@blacktop.test' });
+    const j = await customerJob(w, { assigned_to_user_id: leaving.id });
+    await ok(w.api.post(seq(j.id, '/start'), {}));
+    expect((await t.admin.delete(`/admin/v1/workspaces/${w.firmId}/users/${leaving.id}`)).status).toBeLessThan(300);
+    later(DAY_MS + 60_000);
+    await sweep();
+    const tasks = (await ok(w.api.get(`/v1/tasks?job_id=${j.id}&status=all`))).data;
+    expect(tasks.map((x: any) => x.assigned_to_user_id)).toEqual([w.ownerId]);
+    const [mail] = await mailsOf(j.id);
+    const owner = await t.database.db
+      .selectFrom('users')
+      .select(['name', 'email'])
+      .where('id', '=', w.ownerId)
+      .executeTakeFirstOrThrow();
+    expect(mail).toMatchObject({ reply_to: owner.email });
+    expect(mail!.text_body).toContain(`${owner.name} here`);
+  });
+});

@@ -74,11 +74,22 @@ async function carryOut(env: Env, trx: Executor, step: RunStep): Promise<boolean
     await stopRunningSequence(trx, job.firm_id, job.id, 'customer_skips');
     return true;
   }
-  const salesperson = await trx
-    .selectFrom('users')
-    .select(['id', 'name', 'email'])
-    .where('id', '=', job.assigned_to_user_id)
-    .executeTakeFirst();
+  // The job's salesperson; once they have left the workspace, its first owner takes their place.
+  const salesperson =
+    (await trx
+      .selectFrom('users')
+      .select(['id', 'name', 'email'])
+      .where('id', '=', job.assigned_to_user_id)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst()) ??
+    (await trx
+      .selectFrom('users')
+      .select(['id', 'name', 'email'])
+      .where('firm_id', '=', job.firm_id)
+      .where('role', '=', 'owner')
+      .where('removed_at', 'is', null)
+      .orderBy('id')
+      .executeTakeFirst());
   const values: Record<Placeholder, string> = {
     customer_name: job.contact_name?.trim() || job.company?.trim() || account?.name || 'there',
     job_name: job.name,
@@ -120,13 +131,13 @@ async function carryOut(env: Env, trx: Executor, step: RunStep): Promise<boolean
         notes: `From the follow-up sequence (day ${step.day})`,
         due_at: step.due_at,
         status: 'open',
-        assigned_to_user_id: job.assigned_to_user_id,
+        assigned_to_user_id: salesperson?.id ?? job.assigned_to_user_id,
         created_by_user_id: null,
         completed_at: null,
         created_at: at,
         updated_at: at,
       })
-      .returning('id')
+      .returning(['id', 'assigned_to_user_id'])
       .executeTakeFirstOrThrow();
     await trx.updateTable('job_follow_up_steps').set({ task_id: task.id }).where('id', '=', step.id).execute();
     await logJobActivity(trx, {
@@ -140,7 +151,7 @@ async function carryOut(env: Env, trx: Executor, step: RunStep): Promise<boolean
         title,
         task_type: 'follow_up',
         due_at: step.due_at,
-        assigned_to_user_id: job.assigned_to_user_id,
+        assigned_to_user_id: task.assigned_to_user_id,
       },
     });
   }
