@@ -22,6 +22,7 @@ import * as photoListIndex from '#db/migrations/017_photo_list_index.ts';
 import * as photoCounts from '#db/migrations/018_photo_counts.ts';
 import * as mail from '#db/migrations/019_mail.ts';
 import * as reminders from '#db/migrations/021_reminders.ts';
+import * as portalSequences from '#db/migrations/022_portal_sequences.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -45,6 +46,7 @@ const steps: Record<string, Step> = {
   '018_photo_counts': photoCounts,
   '019_mail': mail,
   '021_reminders': reminders,
+  '022_portal_sequences': portalSequences,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -9,11 +9,13 @@ const FORM_BYTES = 8 * 1024;
 /**
  * Parses url-encoded form posts into a plain object of their fields (a repeated field keeps its
  * last value). Call inside the page's own plugin (`app.register`), so it is that page's parser only.
+ * A page taking free text (a portal message, a review) gives a larger `bodyLimit`: percent-encoded,
+ * one character of Chinese or an emoji is 9 to 12 bytes.
  */
-export function acceptForms(scope: FastifyInstance): void {
+export function acceptForms(scope: FastifyInstance, bodyLimit = FORM_BYTES): void {
   scope.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BYTES },
+    { parseAs: 'string', bodyLimit },
     (_request, body, done) => {
       const fields: Record<string, string> = Object.create(null);
       for (const [name, value] of new URLSearchParams(body as string)) fields[name] = value;

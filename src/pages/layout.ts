@@ -53,6 +53,19 @@ label{display:block;margin-bottom:8px}
 input{font:inherit;padding:8px;width:100%;border:1px solid #9aa5b1;border-radius:4px}
 button{font:inherit;margin-top:12px;padding:8px 16px;border:0;border-radius:4px;background:#243b53;color:#fff}
 .error{color:#ab091e}
+.thread{list-style:none;padding:0;margin:8px 0}
+.thread li{background:#fff;border-radius:8px;padding:8px 12px;margin:8px 0;box-shadow:0 1px 2px rgba(0,0,0,.1)}
+.thread li.from-customer{background:#e6f6ff}
+.thread .who{font-weight:600}
+.thread .body{white-space:pre-line;margin:4px 0 0;overflow-wrap:anywhere}
+textarea{font:inherit;padding:8px;width:100%;min-height:96px;border:1px solid #9aa5b1;border-radius:4px}
+form.wide{max-width:640px;margin:8px 0}
+details{margin:8px 0}
+summary{cursor:pointer;color:#243b53;font-weight:600}
+fieldset{border:0;padding:0;margin:0 0 12px}
+.stars label{display:flex;gap:8px;align-items:center;margin:4px 0}
+.stars input,.check input{width:auto}
+.check{display:flex;gap:8px;align-items:center}
 `;
 
 export function layout({ title, from, body, nonce }: LayoutParts): Html {

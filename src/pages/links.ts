@@ -8,7 +8,13 @@ import { linkTokenHash } from '#platform/link-tokens.ts';
 import { now } from '#platform/time.ts';
 
 /** Link kinds, as retired_links and the token derivation (platform/link-tokens.ts) name them. */
-export type LinkKind = 'photo_report' | 'photo_selection' | 'assessment_report' | 'capital_plan';
+export type LinkKind =
+  | 'photo_report'
+  | 'photo_selection'
+  | 'assessment_report'
+  | 'capital_plan'
+  | 'customer_portal'
+  | 'review';
 
 /** Why a link stopped, as its 410 page explains. */
 export type RetiredReason = 'disabled' | 'rotated' | 'revoked' | 'replaced';

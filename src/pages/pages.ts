@@ -10,6 +10,8 @@ import { photoReportPage } from './photo-report.ts';
 import { photoSelectionPage } from './photo-selection.ts';
 import { assessmentReportPage } from './assessment-report.ts';
 import { capitalPlanPage } from './capital-plan.ts';
+import { portalPage } from './portal.ts';
+import { reviewPage } from './review.ts';
 
 export type PageModule = (app: FastifyInstance, env: Env) => void;
 
@@ -18,4 +20,6 @@ export const PAGE_MODULES: readonly PageModule[] = [
   photoSelectionPage,
   assessmentReportPage,
   capitalPlanPage,
+  portalPage,
+  reviewPage,
 ];

@@ -38,6 +38,9 @@ const SINGLETONS = new Set([
   'merge-preview',
   'operations-assignment',
   'plan-share-link',
+  'portal-link',
+  'follow-up-sequence',
+  'follow-up-sequence-settings',
 ]);
 
 /** Last segments that are verbs when POSTed (POST /v1/jobs/{id}/move is move_job). */
@@ -57,6 +60,8 @@ const ACTIONS = new Set([
   'revoke',
   'disable',
   'rotate',
+  'start',
+  'stop',
 ]);
 
 /** Where the rule's name would read wrong or collide with another operation's. */

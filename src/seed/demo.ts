@@ -25,6 +25,7 @@ import { createPin } from '#field/assessment-pins/service.ts';
 import { createPhotoTag } from '#field/photo-tags/service.ts';
 import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoFiles } from './demo-files.ts';
+import { demoPortal } from './demo-portal.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { demoReminders } from './demo-reminders.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
@@ -316,6 +317,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     const plan = await enablePlanShareLink(ctx, siteId, '');
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
+  pages.push(...(await demoPortal(ctx)));
   return { firmId: firm_id, name, key, pages };
 }
 

@@ -13,7 +13,7 @@ const DIVISIONS = [
 
 export const crmWalk: AreaWalk = {
   area: 'crm',
-  workspace: { settings: { crew_scheduling_enabled: true }, divisions: DIVISIONS },
+  workspace: { settings: { crew_scheduling_enabled: true, customer_portal_enabled: true }, divisions: DIVISIONS },
   /**
    * A customer, a site, two jobs, a tag and a contact, all linked; a second customer, site and
    * person (merge targets); a custom field with values, a note, an activity and follow-ups on the
@@ -115,6 +115,17 @@ export const crmWalk: AreaWalk = {
       )
     ).data;
     await ok(w.api.patch(`/v1/contacts/${person.id}`, { birthday: '1980-06-15' }));
+    // The customer portal, a review and a running follow-up sequence.
+    await ok(w.api.post(`/v1/jobs/${job.id}/portal-messages`, { body: `${label} starts Monday` }));
+    await ok(w.api.post(`/v1/client-accounts/${ca.id}/portal-link`, {}));
+    await ok(w.api.post(`/v1/jobs/${job.id}/review-request`, {}));
+    await ok(
+      w.api.put('/v1/follow-up-sequence-settings', {
+        enabled: true,
+        steps: [{ day: 3, kind: 'email', subject: 'About {{job_name}}', body: 'Hi {{customer_name}}' }],
+      }),
+    );
+    await ok(w.api.post(`/v1/jobs/${job.id}/follow-up-sequence/start`, {}));
     return {
       job: job.id,
       job2: job2.id,
@@ -169,11 +180,37 @@ export const crmWalk: AreaWalk = {
     `/v1/reminders/${ids.reminder}`,
     `/v1/jobs/${ids.job}/activity`,
     `/v1/jobs/${ids.job2}/activity`,
+    `/v1/jobs/${ids.job}/portal-messages`,
+    `/v1/client-accounts/${ids.ca}/portal-link`,
+    '/v1/reviews',
+    '/v1/follow-up-sequence-settings',
+    `/v1/jobs/${ids.job}/follow-up-sequence`,
   ],
   /** The events recorded for the two jobs (the feed shows only some). */
   state: async (t, ids) => (await eventsOf(t.database, ids.job)).length + (await eventsOf(t.database, ids.job2)).length,
   foreignIds: (a, b) => [
     { method: 'GET', path: `/v1/jobs/${a.job}`, error: 'Job not found' },
+    // the customer portal, reviews and follow-up sequences
+    { method: 'GET', path: `/v1/jobs/${a.job}/portal-messages`, error: 'Job not found' },
+    { method: 'POST', path: `/v1/jobs/${a.job}/portal-messages`, body: { body: 'Hijack' }, error: 'Job not found' },
+    { method: 'GET', path: `/v1/client-accounts/${a.ca}/portal-link`, error: 'Client account not found' },
+    { method: 'POST', path: `/v1/client-accounts/${a.ca}/portal-link`, body: {}, error: 'Client account not found' },
+    {
+      method: 'POST',
+      path: `/v1/client-accounts/${a.ca}/portal-link/disable`,
+      body: {},
+      error: 'Client account not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/client-accounts/${a.ca}/portal-link/rotate`,
+      body: {},
+      error: 'Client account not found',
+    },
+    { method: 'POST', path: `/v1/jobs/${a.job}/review-request`, body: {}, error: 'Job not found' },
+    { method: 'GET', path: `/v1/jobs/${a.job}/follow-up-sequence`, error: 'Job not found' },
+    { method: 'POST', path: `/v1/jobs/${a.job}/follow-up-sequence/start`, body: {}, error: 'Job not found' },
+    { method: 'POST', path: `/v1/jobs/${a.job}/follow-up-sequence/stop`, body: {}, error: 'Job not found' },
     { method: 'PATCH', path: `/v1/jobs/${a.job}`, body: { name: 'Hijacked', notes: 'x' }, error: 'Job not found' },
     { method: 'DELETE', path: `/v1/jobs/${a.job}`, error: 'Job not found' },
     { method: 'POST', path: `/v1/jobs/${a.job}/move`, body: { status: 'won' }, error: 'Job not found' },
@@ -753,5 +790,44 @@ export const crmWalk: AreaWalk = {
       body: () => ({ title: 'Changed task' }),
     },
     'DELETE /v1/tasks/{id}': { needs: 'delete', path: (a) => `/v1/tasks/${a.task}` },
+    'GET /v1/jobs/{job_id}/portal-messages': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/portal-messages` },
+    'POST /v1/jobs/{job_id}/portal-messages': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/portal-messages`,
+      body: () => ({ body: 'Read-only message' }),
+    },
+    'GET /v1/client-accounts/{id}/portal-link': {
+      needs: 'read',
+      path: (a) => `/v1/client-accounts/${a.ca}/portal-link`,
+    },
+    'POST /v1/client-accounts/{id}/portal-link': {
+      needs: 'write',
+      path: (a) => `/v1/client-accounts/${a.ca2}/portal-link`,
+    },
+    'POST /v1/client-accounts/{id}/portal-link/disable': {
+      needs: 'write',
+      path: (a) => `/v1/client-accounts/${a.ca}/portal-link/disable`,
+    },
+    'POST /v1/client-accounts/{id}/portal-link/rotate': {
+      needs: 'write',
+      path: (a) => `/v1/client-accounts/${a.ca}/portal-link/rotate`,
+    },
+    'POST /v1/jobs/{job_id}/review-request': { needs: 'write', path: (a) => `/v1/jobs/${a.job}/review-request` },
+    'GET /v1/reviews': { needs: 'read', path: () => '/v1/reviews' },
+    'GET /v1/follow-up-sequence-settings': { needs: 'read', path: () => '/v1/follow-up-sequence-settings' },
+    'PUT /v1/follow-up-sequence-settings': {
+      needs: 'write',
+      path: () => '/v1/follow-up-sequence-settings',
+      body: () => ({ enabled: false }),
+    },
+    'GET /v1/jobs/{id}/follow-up-sequence': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/follow-up-sequence` },
+    'POST /v1/jobs/{id}/follow-up-sequence/start': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job2}/follow-up-sequence/start`,
+    },
+    'POST /v1/jobs/{id}/follow-up-sequence/stop': {
+      needs: 'write',
+      path: (a) => `/v1/jobs/${a.job}/follow-up-sequence/stop`,
+    },
   },
 };

@@ -32,6 +32,9 @@ describe('the area list', () => {
           'people',
           'notes, activities, follow-ups and activity log',
           'reminders',
+          'portal messages',
+          'reviews',
+          'follow-up sequences',
           'estimates',
           'photos',
           'site assessments',
@@ -48,6 +51,7 @@ describe('the area list', () => {
           'activities',
           'company follow-ups',
           'reminders',
+          'portal links',
           'files',
         ],
         contact: [
@@ -73,7 +77,7 @@ describe('the area list', () => {
     for (const seen of [app, worker, cli]) expect(seen).toMatchObject(expected);
     expect(app.routes).toBe(worker.routes);
     expect(cli.routes).toBe(app.routes);
-    expect(worker.workerTasks).toEqual(['webhooks', 'mail', 'reminders-due', 'workspace-exports']);
+    expect(worker.workerTasks).toEqual(['webhooks', 'mail', 'reminders-due', 'follow-up-sequences', 'workspace-exports']);
   }, 60_000);
 
   it('refuses an area contributed twice, or two areas naming one dataset', () => {

@@ -156,6 +156,16 @@ describe('groundwork serve', () => {
         expect(html).toContain('Lot walk with Marcus');
         if (label === 'Assessment report') expect(html).toMatch(/<img src="http:\/\/127\.0\.0\.1:\d+\/v1\/objects\//);
       }
+      // The customer portal (with the office's message and the customer's answer) and a review waiting to be written.
+      const portalPages = [
+        ...first.output.matchAll(/(Customer portal|Review request): (http:\/\/localhost:\d+\/share\/\S+)/g),
+      ];
+      expect(portalPages.map((m) => m[1])).toEqual(['Customer portal', 'Review request']);
+      const portalHtml = await (await fetch(portalPages[0]![2]!.replace('localhost', '127.0.0.1'))).text();
+      expect(portalHtml).toContain('Your crew is booked for Monday');
+      const reviewPage = await fetch(portalPages[1]![2]!.replace('localhost', '127.0.0.1'));
+      expect(reviewPage.status).toBe(200);
+      expect(await reviewPage.text()).toContain('name="rating"');
       // The printed MCP URL serves the demo workspace to an assistant with the printed key.
       expect(first.output).toContain(`http://localhost:${port}/v1/mcp`);
       const assistant = await mcpClient(`http://127.0.0.1:${port}`, key!, { bearer: true });

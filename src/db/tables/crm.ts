@@ -27,6 +27,8 @@ export interface ClientAccountTable {
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 1: the customer company gets no automatic follow-up sequence (022_portal_sequences). */
+  skip_automatic_follow_ups: Generated<Flag>;
 }
 
 export interface LocationTable {
@@ -360,4 +362,99 @@ export interface CrmTables {
   job_tags: JobTagTable;
   job_tag_links: JobTagLinkTable;
   job_counts: JobCountTable;
+  portal_messages: PortalMessageTable;
+  portal_links: PortalLinkTable;
+  reviews: ReviewTable;
+  follow_up_sequence_settings: FollowUpSequenceSettingsTable;
+  job_follow_up_sequences: JobFollowUpSequenceTable;
+  job_follow_up_steps: JobFollowUpStepTable;
+}
+
+// ---- the customer portal, reviews and follow-up sequences (022_portal_sequences) -------------
+
+export interface PortalMessageTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  body: string;
+  author_type: 'customer' | 'staff';
+  author_name: string;
+  author_user_id: number | null;
+  map_comment: Flag;
+  latitude: number | null;
+  longitude: number | null;
+  location_id: number | null;
+  location_name: string | null;
+  created_at: string;
+}
+
+export interface PortalLinkTable {
+  id: Generated<number>;
+  firm_id: number;
+  client_account_id: number;
+  token_salt: string;
+  token_hash: string;
+  enabled: Flag;
+  posts_in_window: Generated<number>;
+  post_window_start: string | null;
+  created_by_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReviewTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  client_name: string | null;
+  client_email: string | null;
+  token_salt: string;
+  token_hash: string;
+  submitted: Flag;
+  rating: number | null;
+  content: string | null;
+  is_public: Flag;
+  submitted_at: string | null;
+  created_by_user_id: number | null;
+  created_at: string;
+}
+
+export interface FollowUpSequenceSettingsTable {
+  firm_id: number;
+  enabled: Flag;
+  stop_on_customer_reply: Flag;
+  /** JSON array of SequenceStep (follow-up-sequences/settings.ts). */
+  steps: string;
+  updated_by_user_id: number | null;
+  updated_at: string;
+}
+
+export interface JobFollowUpSequenceTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  status: 'running' | 'stopped' | 'finished';
+  stop_reason: string | null;
+  stop_on_customer_reply: Flag;
+  started_by_user_id: number | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export interface JobFollowUpStepTable {
+  id: Generated<number>;
+  sequence_id: number;
+  firm_id: number;
+  job_id: number;
+  position: number;
+  day: number;
+  kind: 'email' | 'task';
+  subject: string | null;
+  body: string | null;
+  title: string | null;
+  due_at: string;
+  status: 'open' | 'done' | 'skipped' | 'closed';
+  done_at: string | null;
+  task_id: number | null;
+  mail_id: number | null;
 }

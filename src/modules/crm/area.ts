@@ -38,6 +38,12 @@ import {
 } from './reminders/merge-movers.ts';
 import { reminderRoutes } from './reminders/routes.ts';
 import { remindMeRoutes } from './remind-me/routes.ts';
+import { followUpSequenceRoutes } from './follow-up-sequences/routes.ts';
+import { followUpSequenceTask } from './follow-up-sequences/worker.ts';
+import { portalLinkRoutes } from './portal-links/routes.ts';
+import { portalMessageRoutes } from './portal-messages/routes.ts';
+import { reviewRoutes } from './reviews/routes.ts';
+import { portalCustomerMergeMovers, portalJobMergeMovers } from './portal-links/merge-movers.ts';
 
 export const crmArea: Area = {
   name: 'crm',
@@ -60,15 +66,19 @@ export const crmArea: Area = {
     jobActivityRoutes,
     searchRoutes,
     mergeRoutes,
+    portalMessageRoutes,
+    portalLinkRoutes,
+    reviewRoutes,
+    followUpSequenceRoutes,
   ],
   mergeMovers: {
-    job: [...jobLinkMergeMovers, jobActivityMergeMover, ...reminderJobMergeMovers],
-    client_account: [...customerMergeMovers, ...reminderCustomerMergeMovers],
+    job: [...jobLinkMergeMovers, jobActivityMergeMover, ...reminderJobMergeMovers, ...portalJobMergeMovers],
+    client_account: [...customerMergeMovers, ...reminderCustomerMergeMovers, ...portalCustomerMergeMovers],
     contact: [...contactMergeMovers, ...reminderContactMergeMovers],
     location: siteMergeMovers,
   },
   payloadParts: [jobPayloadPart],
   exportDatasets: [customersDataset, propertiesDataset, jobsDataset],
   searchTypes: [jobSearch, clientAccountSearch, contactSearch, locationSearch, noteSearch],
-  workerTasks: (env) => [dueMailTask(env)],
+  workerTasks: (env) => [dueMailTask(env), followUpSequenceTask(env)],
 };

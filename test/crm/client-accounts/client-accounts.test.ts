@@ -41,6 +41,7 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
       address: '1 Main St',
       notes: 'Net 30',
       custom_fields: {},
+      skip_automatic_follow_ups: false,
       archived_at: null,
       created_at: expect.stringMatching(Z),
       updated_at: expect.stringMatching(Z),

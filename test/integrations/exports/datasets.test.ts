@@ -109,6 +109,7 @@ describe('dataset rows', () => {
       'name',
       'notes',
       'phone',
+      'skip_automatic_follow_ups',
       'updated_at',
     ]);
     expect(rows[0].archived_at).toMatch(Z);

@@ -123,7 +123,9 @@ describe('search_operations ranking', () => {
   it("reads the spec's words as the routes' (customer, site, follow-up)", () => {
     expect(top('list customers')).toContain('list_client_accounts');
     expect(top('create site')).toContain('create_location');
-    expect(top('follow-up for a job', 5)).toContain('create_task');
+    // The five follow-up sequence operations share every word of the query and rank first.
+    expect(top('follow-up for a job', 8)).toContain('create_task');
+    expect(top('follow-up sequence', 3)).toContain('get_job_follow_up_sequence');
     expect(top('redeliver webhook')[0]).toBe('redeliver_webhook_delivery');
   });
 

@@ -10,6 +10,9 @@ const fields = {
   phone: Nullable(Type.String({ maxLength: 50 })),
   address: Nullable(Type.String({ maxLength: 500 })),
   notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
+  skip_automatic_follow_ups: Type.Boolean({
+    description: 'true: the customer company gets no automatic follow-up sequence (default false)',
+  }),
 };
 
 export const ListClientAccountsQuery = Type.Object({

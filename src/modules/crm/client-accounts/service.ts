@@ -39,6 +39,7 @@ async function insertClientAccount(
       phone: input.phone ?? null,
       address: input.address ?? null,
       notes: input.notes ?? null,
+      skip_automatic_follow_ups: input.skip_automatic_follow_ups ? 1 : 0,
       custom_fields: '{}',
       archived_at: null,
       created_at: t,
@@ -54,8 +55,11 @@ async function reviveAndFill(
   existing: ClientAccount,
   input: CreateClientAccountInput,
 ): Promise<ClientAccount> {
-  const changes: Partial<ClientAccount> = fillBlanks(existing, input as Partial<ClientAccount>, FILLABLE);
+  const { skip_automatic_follow_ups: skip, ...fillable } = input;
+  const changes: Partial<ClientAccount> = fillBlanks(existing, fillable as Partial<ClientAccount>, FILLABLE);
   if (existing.archived_at !== null) changes.archived_at = null;
+  if (skip !== undefined && (skip ? 1 : 0) !== existing.skip_automatic_follow_ups)
+    changes.skip_automatic_follow_ups = skip ? 1 : 0;
   if (Object.keys(changes).length === 0) return existing;
   return db
     .updateTable('client_accounts')
@@ -114,8 +118,9 @@ export function updateClientAccount(
     const existing = await findClientAccount(trx, firmId, id);
     if (!existing) throw clientAccountNotFound();
     if (input.external_ref) await assertRefFree(trx, firmId, input.external_ref, id);
-    const { archived, ...fields } = input;
+    const { archived, skip_automatic_follow_ups: skip, ...fields } = input;
     const changes: Partial<ClientAccount> = { ...fields };
+    if (skip !== undefined) changes.skip_automatic_follow_ups = skip ? 1 : 0;
     if (fields.name !== undefined) {
       if (fields.name.trim() === '') throw badRequest('name cannot be empty', { field: 'name' });
       changes.name = fields.name.trim();

@@ -24,7 +24,12 @@ export type JobActivityKind =
   | 'library_file_attached'
   | 'library_file_detached'
   | 'assessment_report_shared'
-  | 'assessment_report_link_revoked';
+  | 'assessment_report_link_revoked'
+  | 'portal_message_posted'
+  | 'review_requested'
+  | 'review_submitted'
+  | 'follow_up_sequence_started'
+  | 'follow_up_sequence_stopped';
 
 export interface JobActivityEntry {
   firmId: number;

@@ -19,6 +19,7 @@ import { assertDateOrder, jobColumns, stageFor } from './fields.ts';
 import type { JobInput } from './schemas.ts';
 import { customerColumns, siteColumns, siteForAddress } from './links.ts';
 import { moveJobRecords } from './merge-movers.ts';
+import { onJobStageChanged } from './stage-change.ts';
 import {
   adjustJobCount,
   countJobs,
@@ -193,13 +194,10 @@ async function applyUpdate(
     .execute();
   await adjustJobCount(trx, firmId, existing.status, -1);
   await adjustJobCount(trx, firmId, cols.status, 1);
-  await recordJobStatusChanged(
-    trx,
-    firmId,
-    existing.id,
-    stageFor(stages, existing.status),
-    stageFor(stages, cols.status),
-  );
+  const fromStage = stageFor(stages, existing.status);
+  const toStage = stageFor(stages, cols.status);
+  await recordJobStatusChanged(trx, firmId, existing.id, fromStage, toStage);
+  await onJobStageChanged(trx, ctx.auth, existing.id, fromStage, toStage);
   return true;
 }
 
