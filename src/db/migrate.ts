@@ -21,6 +21,7 @@ import * as assessmentShareLinks from '#db/migrations/016_assessment_share_links
 import * as photoListIndex from '#db/migrations/017_photo_list_index.ts';
 import * as photoCounts from '#db/migrations/018_photo_counts.ts';
 import * as mail from '#db/migrations/019_mail.ts';
+import * as leads from '#db/migrations/020_leads.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -43,6 +44,7 @@ const steps: Record<string, Step> = {
   '017_photo_list_index': photoListIndex,
   '018_photo_counts': photoCounts,
   '019_mail': mail,
+  '020_leads': leads,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -26,6 +26,7 @@ import type {
   JobActivityTable,
   JobStageTable,
   JobTable,
+  LeadTable,
   JobTagTable,
   LocationTable,
   NoteTable,
@@ -73,6 +74,7 @@ export type Task = Selectable<TaskTable>;
 export type AccountTask = Selectable<AccountTaskTable>;
 export type JobActivity = Selectable<JobActivityTable>;
 export type Job = Selectable<JobTable>;
+export type Lead = Selectable<LeadTable>;
 export type SiteAssessment = Selectable<SiteAssessmentTable>;
 export type AssessmentPin = Selectable<AssessmentPinTable>;
 export type Photo = Selectable<PhotoTable>;

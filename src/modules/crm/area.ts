@@ -12,6 +12,8 @@ import { jobActivityRoutes } from './job-activity/routes.ts';
 import { jobDetailRoutes } from './job-details/routes.ts';
 import { jobStageRoutes } from './job-stages/routes.ts';
 import { jobTagRoutes } from './job-tags/routes.ts';
+import { leadEscalationTask } from './leads/escalation.ts';
+import { leadRoutes } from './leads/routes.ts';
 import { jobsDataset } from './jobs/export.ts';
 import { jobLinkMergeMovers } from './jobs/merge-movers.ts';
 import { jobRoutes } from './jobs/routes.ts';
@@ -39,6 +41,7 @@ export const crmArea: Area = {
     jobDetailRoutes,
     jobTagRoutes,
     contactRoutes,
+    leadRoutes,
     customFieldRoutes,
     noteRoutes,
     activityRoutes,
@@ -57,4 +60,5 @@ export const crmArea: Area = {
   payloadParts: [jobPayloadPart],
   exportDatasets: [customersDataset, propertiesDataset, jobsDataset],
   searchTypes: [jobSearch, clientAccountSearch, contactSearch, locationSearch, noteSearch],
+  workerTasks: (env) => [leadEscalationTask(env)],
 };

@@ -13,6 +13,7 @@ import { millisOf, now } from '#platform/time.ts';
 import { assignableUserOr404, clientAccountOr404, contactOr404, requiredText } from '#crm/notes/parents.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 import { dueFromInput } from '#crm/tasks/due.ts';
+import { leadFollowUpCompleted } from '#crm/leads/implicit.ts';
 import type { TaskType } from '#crm/tasks/serialize.ts';
 import { findAccountTask, listAccountTasks, type AccountTaskFilter } from './repo.ts';
 import type { CreateAccountTaskInput, UpdateAccountTaskInput } from './schemas.ts';
@@ -176,6 +177,9 @@ export async function updateAccountTask(ctx: ServiceContext, id: number, input: 
       .set({ ...changes, updated_at: t })
       .where('id', '=', id)
       .execute();
+    // Completing a lead's Call new lead follow-up moves the lead to contacted.
+    if (changes.completed_at !== undefined && changes.completed_at !== null)
+      await leadFollowUpCompleted(trx, ctx.auth, task);
   });
   return accountTaskObject((await findAccountTask(ctx.database.db, firmId, id))!, tz);
 }

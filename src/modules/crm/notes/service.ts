@@ -11,6 +11,7 @@ import { truncate } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
 import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { leadInteractionLogged } from '#crm/leads/implicit.ts';
 import { clientAccountOr404, contactOr404, requiredText, timestampField, visibleJobOr404 } from './parents.ts';
 import { findNote, listNotes, type NoteFilter, type NoteParentColumn } from './repo.ts';
 import type { CreateNoteInput, UpdateNoteInput } from './schemas.ts';
@@ -82,6 +83,17 @@ export async function createNote(ctx: ServiceContext, parent: NoteParent, input:
         data: { note_id: row.id, type },
       });
     }
+    // A call, email or meeting logged with a new lead's person, job or company: the lead is contacted.
+    await leadInteractionLogged(
+      trx,
+      ctx.auth,
+      {
+        contactId: parent.column === 'contact_id' ? parent.id : null,
+        jobId: parent.column === 'job_id' ? parent.id : null,
+        clientAccountId: parent.column === 'client_account_id' ? parent.id : null,
+      },
+      type,
+    );
     return row.id;
   });
   return noteObject((await findNote(ctx.database.db, firmId, id))!);

@@ -1,0 +1,87 @@
+// Lead queries, scoped to the workspace and, for a user who sees only their own jobs, to the
+// leads assigned to them.
+import type { Engine, Executor } from '#db/dialect.ts';
+import type { Lead, User } from '#db/tables.ts';
+import { containsText } from '#db/text-search.ts';
+import { can } from '#platform/permissions.ts';
+import type { Page } from '#platform/pagination.ts';
+import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
+import { OPEN_STATUSES, type LeadStatus } from './rules.ts';
+import type { LeadRow } from './serialize.ts';
+
+function withAssignee(db: Executor) {
+  return db
+    .selectFrom('leads')
+    .leftJoin('users as au', 'au.id', 'leads.assigned_to_user_id')
+    .selectAll('leads')
+    .select('au.name as assignee_name');
+}
+
+/** The lead as the user may see it. */
+export function findLeadRow(db: Executor, firmId: number, id: number, user: User): Promise<LeadRow | undefined> {
+  let q = withAssignee(db).where('leads.firm_id', '=', firmId).where('leads.id', '=', id);
+  if (can(user, 'sees_own_jobs_only')) q = q.where('leads.assigned_to_user_id', '=', user.id);
+  return q.executeTakeFirst();
+}
+
+export function findLead(db: Executor, firmId: number, id: number): Promise<Lead | undefined> {
+  return db.selectFrom('leads').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+}
+
+export interface LeadFilter {
+  status: 'all' | 'open' | LeadStatus;
+  assignedToUserId?: number;
+  sourceKind?: string;
+  q?: string;
+  updatedAfter?: SyncWindow;
+  engine: Engine;
+}
+
+export async function listLeadRows(db: Executor, firmId: number, user: User, f: LeadFilter, page: Page) {
+  const filter = <QB extends { where: (...args: any[]) => QB }>(qb: QB, rest?: GroupRest): QB => {
+    qb = qb.where('leads.firm_id', '=', firmId);
+    if (can(user, 'sees_own_jobs_only')) qb = qb.where('leads.assigned_to_user_id', '=', user.id);
+    if (f.status === 'open') qb = qb.where('leads.status', 'in', [...OPEN_STATUSES]);
+    else if (f.status !== 'all') qb = qb.where('leads.status', '=', f.status);
+    if (f.assignedToUserId !== undefined) qb = qb.where('leads.assigned_to_user_id', '=', f.assignedToUserId);
+    if (f.sourceKind !== undefined) qb = qb.where('leads.source_kind', '=', f.sourceKind);
+    if (f.q)
+      qb = qb.where(
+        containsText(['leads.name', 'leads.email', 'leads.phone', 'leads.company', 'leads.address'], f.q, f.engine),
+      );
+    if (f.updatedAfter) qb = whereInWindow(qb, 'leads', f.updatedAfter, rest);
+    return qb;
+  };
+  const rows = (rest?: GroupRest) => filter(withAssignee(db), rest);
+  const count = filter(db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('n')));
+  const [data, n] = await Promise.all([
+    newestOrSyncPage(rows, 'leads', f.updatedAfter, page, 'created_at'),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return { rows: data as LeadRow[], total: Number(n.n) };
+}
+
+/** Open leads waiting on one of these records, for the implicit transitions. */
+export function leadsWaitingOn(
+  db: Executor,
+  firmId: number,
+  links: { leadId?: number | null; contactId?: number | null; jobId?: number | null; clientAccountId?: number | null },
+  statuses: readonly LeadStatus[],
+): Promise<Lead[]> {
+  if (Object.values(links).every((v) => v == null)) return Promise.resolve([]);
+  return db
+    .selectFrom('leads')
+    .selectAll()
+    .where('firm_id', '=', firmId)
+    .where('status', 'in', [...statuses])
+    .where((eb) => {
+      const ors = [];
+      if (links.leadId != null) ors.push(eb('id', '=', links.leadId));
+      if (links.contactId != null) ors.push(eb('contact_id', '=', links.contactId));
+      if (links.jobId != null) ors.push(eb('job_id', '=', links.jobId));
+      if (links.clientAccountId != null) ors.push(eb('client_account_id', '=', links.clientAccountId));
+      return eb.or(ors);
+    })
+    .orderBy('id')
+    .execute();
+}
