@@ -239,7 +239,7 @@ describe('POST /v1/leads: routing', () => {
     const south = await t.user(w.firmId, { role: 'member' });
     const crew = await t.user(w.firmId, { role: 'crew' });
     const seal = await t.user(w.firmId, { role: 'member' });
-    ok(
+    await ok(
       t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, {
         settings: {
           lead_routing: {
@@ -254,7 +254,6 @@ describe('POST /v1/leads: routing', () => {
         },
       }),
     );
-    await new Promise((r) => setTimeout(r, 0));
     const route = async (body: Record<string, unknown>) =>
       (await created(w, '/v1/leads', { name: 'R', email: `r${Math.random()}@x.test`, notify: false, ...body })) as any;
 
