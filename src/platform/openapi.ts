@@ -57,6 +57,9 @@ const ACTIONS = new Set([
   'revoke',
   'disable',
   'rotate',
+  'assign',
+  'convert',
+  'dismiss',
 ]);
 
 /** Where the rule's name would read wrong or collide with another operation's. */
@@ -73,6 +76,7 @@ const NAMED: Record<string, string> = {
   'DELETE /v1/jobs/:job_id/tags/:tag_id': 'remove_job_tag',
   'POST /v1/jobs/:job_id/contacts': 'add_job_contact',
   'DELETE /v1/jobs/:job_id/contacts/:contact_id': 'remove_job_contact',
+  'POST /v1/leads/:id/contacted': 'mark_lead_contacted',
 };
 
 const singular = (word: string) =>

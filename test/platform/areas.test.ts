@@ -69,7 +69,7 @@ describe('the area list', () => {
     for (const seen of [app, worker, cli]) expect(seen).toMatchObject(expected);
     expect(app.routes).toBe(worker.routes);
     expect(cli.routes).toBe(app.routes);
-    expect(worker.workerTasks).toEqual(['webhooks', 'workspace-exports']);
+    expect(worker.workerTasks).toEqual(['webhooks', 'mail', 'lead-escalation', 'workspace-exports']);
   }, 60_000);
 
   it('refuses an area contributed twice, or two areas naming one dataset', () => {
