@@ -243,7 +243,12 @@ describe('POST /v1/leads/{id}/convert', () => {
     // With only one open stage ('active' turned into the entry stage), nothing lies after it.
     const w2 = await t.workspace();
     const l2 = await newLead(w2);
-    await t.database.db.updateTable('job_stages').set({ type: 'excluded' }).where('firm_id', '=', w2.firmId).where('key', '=', 'active').execute();
+    await t.database.db
+      .updateTable('job_stages')
+      .set({ type: 'excluded' })
+      .where('firm_id', '=', w2.firmId)
+      .where('key', '=', 'active')
+      .execute();
     const none = await act(w2, l2.id, 'convert');
     expect(none.status).toBe(400);
     expect(none.body.error).toBe('No later open stage');
@@ -263,7 +268,9 @@ describe('POST /v1/leads/{id}/convert', () => {
 
     const locked = await t.workspace();
     const ll = await newLead(locked);
-    await ok(t.admin.patch(`/admin/v1/workspaces/${locked.firmId}`, { settings: { jobs_from_connected_system: true } }));
+    await ok(
+      t.admin.patch(`/admin/v1/workspaces/${locked.firmId}`, { settings: { jobs_from_connected_system: true } }),
+    );
     const res = await act(locked, ll.id, 'convert');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('status_locked');
@@ -277,7 +284,10 @@ describe('POST /v1/leads/{id}/dismiss and /restore', () => {
     const l = await newLead(w);
     const res = await act(w, l.id, 'dismiss');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ data: { status: 'dismissed' }, message: 'Lead dismissed: it has left the inbox.' });
+    expect(res.body).toMatchObject({
+      data: { status: 'dismissed' },
+      message: 'Lead dismissed: it has left the inbox.',
+    });
     expect((await ok(w.api.get('/v1/leads?status=open'))).data).toEqual([]);
     expect((await ok(w.api.get(`/v1/account-tasks/${l.follow_up_task_id}`))).data.status).toBe('done');
     const again = await act(w, l.id, 'dismiss');
@@ -297,7 +307,10 @@ describe('POST /v1/leads/{id}/dismiss and /restore', () => {
     const l = await newLead(w);
     await ok(act(w, l.id, 'contacted', { how: 'email' }));
     await ok(act(w, l.id, 'dismiss'));
-    expect((await ok(act(w, l.id, 'restore'))).data).toMatchObject({ status: 'contacted', first_contact_kind: 'email' });
+    expect((await ok(act(w, l.id, 'restore'))).data).toMatchObject({
+      status: 'contacted',
+      first_contact_kind: 'email',
+    });
   });
 
   it('spam archives the contact and company the lead created when nothing else uses them; restore brings them back', async () => {
@@ -318,7 +331,11 @@ describe('POST /v1/leads/{id}/dismiss and /restore', () => {
   it('spam leaves records something else uses, and records it only matched', async () => {
     const w = await t.workspace();
     const ca = await account(w, 'Real Customer');
-    const person = await created(w, '/v1/contacts', { name: 'Known', email: 'known@example.com', client_account_id: ca.id });
+    const person = await created(w, '/v1/contacts', {
+      name: 'Known',
+      email: 'known@example.com',
+      client_account_id: ca.id,
+    });
     const matched = await newLead(w, { email: 'known@example.com' });
     const res = await act(w, matched.id, 'dismiss', { spam: true });
     expect(res.body.message).toBe(
@@ -353,24 +370,41 @@ describe('the Lead state table, implicit transitions', () => {
     expect((await ok(w.api.get(`/v1/leads/${onJob.id}`))).data.first_contact_kind).toBe('email');
 
     const onCompany = await newLead(w, { company: 'Meeting Co' });
-    await ok(w.api.post(`/v1/client-accounts/${onCompany.client_account_id}/notes`, { content: 'Walked the lot', type: 'meeting' }));
+    await ok(
+      w.api.post(`/v1/client-accounts/${onCompany.client_account_id}/notes`, {
+        content: 'Walked the lot',
+        type: 'meeting',
+      }),
+    );
     expect((await ok(w.api.get(`/v1/leads/${onCompany.id}`))).data.first_contact_kind).toBe('meeting');
   });
 
-  it('POST /v1/activities with lead_id or the lead\'s contact moves new to contacted; a text does not', async () => {
+  it("POST /v1/activities with lead_id or the lead's contact moves new to contacted; a text does not", async () => {
     const w = await t.workspace();
     const byLead = await newLead(w);
     const text = await w.api.post('/v1/activities', { type: 'text', body: 'hi', associations: { lead_id: byLead.id } });
     expect(text.status).toBe(201);
     expect(text.body.data.associations.lead_id).toBe(byLead.id);
     expect((await ok(w.api.get(`/v1/leads/${byLead.id}`))).data.status).toBe('new');
-    await ok(w.api.post('/v1/activities', { type: 'call', outcome: 'connected', associations: { lead_id: byLead.id } }));
+    await ok(
+      w.api.post('/v1/activities', { type: 'call', outcome: 'connected', associations: { lead_id: byLead.id } }),
+    );
     expect((await ok(w.api.get(`/v1/leads/${byLead.id}`))).data.first_contact_kind).toBe('call');
     const byContact = await newLead(w);
-    await ok(w.api.post('/v1/activities', { type: 'email', subject: 'Quote', associations: { contact_id: byContact.contact_id } }));
+    await ok(
+      w.api.post('/v1/activities', {
+        type: 'email',
+        subject: 'Quote',
+        associations: { contact_id: byContact.contact_id },
+      }),
+    );
     expect((await ok(w.api.get(`/v1/leads/${byContact.id}`))).data.status).toBe('contacted');
     const other = await t.workspace();
-    const foreign = await other.api.post('/v1/activities', { type: 'call', body: 'x', associations: { lead_id: byContact.id } });
+    const foreign = await other.api.post('/v1/activities', {
+      type: 'call',
+      body: 'x',
+      associations: { lead_id: byContact.id },
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toBe('Lead not found');
   });
@@ -379,7 +413,10 @@ describe('the Lead state table, implicit transitions', () => {
     const w = await t.workspace();
     const l = await newLead(w);
     await ok(w.api.patch(`/v1/account-tasks/${l.follow_up_task_id}`, { status: 'done' }));
-    expect((await ok(w.api.get(`/v1/leads/${l.id}`))).data).toMatchObject({ status: 'contacted', first_contact_kind: 'task' });
+    expect((await ok(w.api.get(`/v1/leads/${l.id}`))).data).toMatchObject({
+      status: 'contacted',
+      first_contact_kind: 'task',
+    });
   });
 
   it('the job leaving its first stage for an open or won stage converts the lead; lost leaves it', async () => {
@@ -405,6 +442,9 @@ describe('the Lead state table, implicit transitions', () => {
     const l = await newLead(w);
     await ok(act(w, l.id, 'dismiss'));
     await ok(w.api.post(`/v1/contacts/${l.contact_id}/notes`, { content: 'Called', type: 'call' }));
-    expect((await ok(w.api.get(`/v1/leads/${l.id}`))).data).toMatchObject({ status: 'dismissed', first_contacted_at: null });
+    expect((await ok(w.api.get(`/v1/leads/${l.id}`))).data).toMatchObject({
+      status: 'dismissed',
+      first_contacted_at: null,
+    });
   });
 });

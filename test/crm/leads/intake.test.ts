@@ -92,7 +92,11 @@ describe('POST /v1/leads: the full intake', () => {
       assigned_to_user_id: w.ownerId,
     });
     const contact = (await ok(w.api.get(`/v1/contacts/${l.contact_id}`))).data;
-    expect(contact).toMatchObject({ name: 'Pat Jones', email: 'pat@example.com', client_account_id: l.client_account_id });
+    expect(contact).toMatchObject({
+      name: 'Pat Jones',
+      email: 'pat@example.com',
+      client_account_id: l.client_account_id,
+    });
     expect(contact.jobs.map((j: any) => j.job_id)).toEqual([l.job_id]);
     const site = (await ok(w.api.get(`/v1/locations/${l.location_id}`))).data;
     expect(site.address).toBe('12 Elm St, Columbus, OH 43215');
@@ -113,7 +117,11 @@ describe('POST /v1/leads: the full intake', () => {
 
     const mails = await mailOf(`lead:${l.id}`);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ kind: 'lead_alert', to_address: 'owner1@example.com', subject: 'New lead: Pat Jones' });
+    expect(mails[0]).toMatchObject({
+      kind: 'lead_alert',
+      to_address: 'owner1@example.com',
+      subject: 'New lead: Pat Jones',
+    });
   });
 
   it('speed_to_lead_minutes sets when the follow-up is due', async () => {
@@ -127,7 +135,12 @@ describe('POST /v1/leads: the full intake', () => {
 
   it('notify false queues nothing; source is kept as sent; the job is never a duplicate-name 409', async () => {
     const w = await t.workspace();
-    const a = (await created(w, '/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', notify: false, source: 'Website form' })) as any;
+    const a = (await created(w, '/v1/leads', {
+      name: 'Sam Lee',
+      email: 'sam@example.com',
+      notify: false,
+      source: 'Website form',
+    })) as any;
     expect(a.source).toBe('Website form');
     expect(await mailOf(`lead:${a.id}`)).toHaveLength(0);
     const b = (await created(w, '/v1/leads', { name: 'Sam Lee', email: 'sam@example.com', notify: false })) as any;
@@ -161,7 +174,10 @@ describe('POST /v1/leads: matching', () => {
   it('a named company is matched by name; an address with a saved site links it', async () => {
     const w = await t.workspace();
     const ca = await account(w, 'Acme Paving');
-    const site = await created(w, '/v1/locations', { address: '5 Main St, Dublin, OH 43017', client_account_id: ca.id });
+    const site = await created(w, '/v1/locations', {
+      address: '5 Main St, Dublin, OH 43017',
+      client_account_id: ca.id,
+    });
     const l = (await created(w, '/v1/leads', {
       name: 'New Person',
       email: 'new@example.com',
@@ -173,7 +189,10 @@ describe('POST /v1/leads: matching', () => {
       location_id: site.id,
       created_records: { contact: true, account: false, job: true, location: false },
     });
-    expect(l.match_reasons).toEqual(['Company matched by name Acme Paving', 'Site matched by address 5 Main St, Dublin, OH 43017']);
+    expect(l.match_reasons).toEqual([
+      'Company matched by name Acme Paving',
+      'Site matched by address 5 Main St, Dublin, OH 43017',
+    ]);
   });
 
   it('without a company, a new person gets a company in their name (the follow-up hangs on it)', async () => {
@@ -197,9 +216,21 @@ describe('POST /v1/leads: validation (400, nothing saved)', () => {
       [{ name: 'X', phone: '555-0101' }, 'phone must have 10 to 15 digits', 'phone'],
       [{ name: 'X', phone: '+1 234 567 890 123 456' }, 'phone must have 10 to 15 digits', 'phone'],
       [{ name: 'X', email: 'not-an-email' }, 'email does not look like an email address', 'email'],
-      [{ name: 'X', email: 'a@b.test', services: ['Sealcoating', 'Moon paving', 'Gold leaf'] }, 'Unknown services: Moon paving, Gold leaf', 'services'],
-      [{ name: 'X', email: 'a@b.test', timing: 'yesterday' }, 'timing must be one of asap, 30_days, this_season, budgeting, unsure', 'timing'],
-      [{ name: 'X', email: 'a@b.test', property_type: 'Castle' }, 'property_type must be one of Residential, Commercial, HOA, Industrial, Municipal, Church, School, Other', 'property_type'],
+      [
+        { name: 'X', email: 'a@b.test', services: ['Sealcoating', 'Moon paving', 'Gold leaf'] },
+        'Unknown services: Moon paving, Gold leaf',
+        'services',
+      ],
+      [
+        { name: 'X', email: 'a@b.test', timing: 'yesterday' },
+        'timing must be one of asap, 30_days, this_season, budgeting, unsure',
+        'timing',
+      ],
+      [
+        { name: 'X', email: 'a@b.test', property_type: 'Castle' },
+        'property_type must be one of Residential, Commercial, HOA, Industrial, Municipal, Church, School, Other',
+        'property_type',
+      ],
     ];
     for (const [body, error, field] of cases) {
       const res = await lead(w, body);
@@ -212,7 +243,9 @@ describe('POST /v1/leads: validation (400, nothing saved)', () => {
     expect(JSON.stringify(unknownField.body)).toContain('budget');
     const long = await lead(w, { name: 'X', email: 'a@b.test', message: 'x'.repeat(3001) });
     expect(long.status).toBe(400);
-    expect((await lead(w, { name: 'X', email: 'a@b.test', message: 'x'.repeat(3000), notify: false })).status).toBe(201);
+    expect((await lead(w, { name: 'X', email: 'a@b.test', message: 'x'.repeat(3000), notify: false })).status).toBe(
+      201,
+    );
     expect((await w.api.get('/v1/leads')).body.pagination.total).toBe(1);
     expect((await w.api.get('/v1/contacts')).body.pagination.total).toBe(1);
   });
@@ -290,24 +323,39 @@ describe('POST /v1/leads: routing', () => {
     );
     const picks = [];
     for (let i = 0; i < 3; i++)
-      picks.push(((await created(w, '/v1/leads', { name: 'R', phone: '6145550100', notify: false })) as any).assigned_to_user_id);
+      picks.push(
+        ((await created(w, '/v1/leads', { name: 'R', phone: '6145550100', notify: false })) as any).assigned_to_user_id,
+      );
     expect(picks).toEqual([a.id, b.id, a.id]);
   });
 
   it('the admin settings API refuses a malformed routing setting', async () => {
     const w = await t.workspace();
     const res = await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, {
-      settings: { lead_routing: { round_robin_user_ids: null, territory_rules: [{ user_id: 1, zips: ['4321'] }], service_rules: [] } },
+      settings: {
+        lead_routing: {
+          round_robin_user_ids: null,
+          territory_rules: [{ user_id: 1, zips: ['4321'] }],
+          service_rules: [],
+        },
+      },
     });
     expect(res.status).toBe(400);
-    expect((await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { speed_to_lead_minutes: 0 } })).status).toBe(400);
+    expect(
+      (await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { speed_to_lead_minutes: 0 } })).status,
+    ).toBe(400);
   });
 });
 
 describe('POST /v1/leads: when the job cannot be made', () => {
   it('the lead is still saved with its answers, person, company and follow-up, and problem says why', async () => {
     const w = await t.workspace({ settings: { required_job_fields: ['contact_email'] } });
-    const res = await lead(w, { name: 'Phone Only', phone: '6145550111', address: '8 Pine St, Columbus, OH 43215', message: 'Call me' });
+    const res = await lead(w, {
+      name: 'Phone Only',
+      phone: '6145550111',
+      address: '8 Pine St, Columbus, OH 43215',
+      message: 'Call me',
+    });
     expect(res.status).toBe(201);
     const l = res.body.data;
     expect(l).toMatchObject({
@@ -323,7 +371,12 @@ describe('POST /v1/leads: when the job cannot be made', () => {
     // Nothing of the job is left behind: no job, no site, no job events.
     expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(0);
     expect((await w.api.get('/v1/locations')).body.pagination.total).toBe(0);
-    const events = await t.database.db.selectFrom('events').select('id').where('firm_id', '=', w.firmId).where('event_type', 'like', 'job%').execute();
+    const events = await t.database.db
+      .selectFrom('events')
+      .select('id')
+      .where('firm_id', '=', w.firmId)
+      .where('event_type', 'like', 'job%')
+      .execute();
     expect(events).toHaveLength(0);
     expect((await mailOf(`lead:${l.id}`))[0]!.text_body).toContain('Intake could not finish');
     const convert = await w.api.post(`/v1/leads/${l.id}/convert`, {});
@@ -335,7 +388,11 @@ describe('POST /v1/leads: when the job cannot be made', () => {
 describe('POST /v1/leads: a workspace with a Leads pipeline', () => {
   it('keeps the lead with its person but no company, job or follow-up; convert is 409 no_job', async () => {
     const w = await t.workspace({ settings: { leads_pipeline: true } });
-    const l = (await created(w, '/v1/leads', { name: 'Pipe Line', email: 'pipe@example.com', company: 'Pipe Co' })) as any;
+    const l = (await created(w, '/v1/leads', {
+      name: 'Pipe Line',
+      email: 'pipe@example.com',
+      company: 'Pipe Co',
+    })) as any;
     expect(l).toMatchObject({
       on_leads_pipeline: true,
       client_account_id: null,

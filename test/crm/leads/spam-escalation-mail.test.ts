@@ -19,12 +19,20 @@ const mailRows = (t: TestApp, ref: string) =>
 
 describe('the auto-spam rule (pure)', () => {
   it('flags links in the name, throwaway domains, more than two links, and a message of only links', () => {
-    const ok = { name: 'Pat Jones', email: 'pat@example.com', message: 'Please quote our lot, see https://example.com/lot' };
+    const ok = {
+      name: 'Pat Jones',
+      email: 'pat@example.com',
+      message: 'Please quote our lot, see https://example.com/lot',
+    };
     expect(autoSpamReason(ok)).toBeNull();
     expect(autoSpamReason({ ...ok, message: 'two links http://a.test and www.b.test are fine' })).toBeNull();
     expect(autoSpamReason({ ...ok, name: 'Cheap pills www.pills.test' })).toBe('the name holds a link');
-    expect(autoSpamReason({ ...ok, email: 'x@Mailinator.com' })).toBe('the email is at a throwaway domain (mailinator.com)');
-    expect(autoSpamReason({ ...ok, message: 'http://a.test http://b.test https://c.test' })).toBe('the message holds 3 links');
+    expect(autoSpamReason({ ...ok, email: 'x@Mailinator.com' })).toBe(
+      'the email is at a throwaway domain (mailinator.com)',
+    );
+    expect(autoSpamReason({ ...ok, message: 'http://a.test http://b.test https://c.test' })).toBe(
+      'the message holds 3 links',
+    );
     expect(autoSpamReason({ ...ok, message: '  https://seo.test/offer  ' })).toBe('the message is only links');
     expect(autoSpamReason({ ...ok, email: null, message: null })).toBeNull();
   });
@@ -107,10 +115,16 @@ describe('auto-spam leads and restoring them', () => {
     const spam = (await created(w, '/v1/leads', { name: 'Spam Sam', email: 'sam@mailinator.com' })) as any;
     const pg = t.database.dialect.engine === 'postgres';
     if (pg) {
-      await sql`create function refuse_replace() returns trigger as $$ begin raise exception 'refused by test'; end $$ language plpgsql`.execute(t.database.db);
-      await sql`create trigger refuse_replace before update of replaced_by_lead_id on leads for each row execute function refuse_replace()`.execute(t.database.db);
+      await sql`create function refuse_replace() returns trigger as $$ begin raise exception 'refused by test'; end $$ language plpgsql`.execute(
+        t.database.db,
+      );
+      await sql`create trigger refuse_replace before update of replaced_by_lead_id on leads for each row execute function refuse_replace()`.execute(
+        t.database.db,
+      );
     } else {
-      await sql`create trigger refuse_replace before update of replaced_by_lead_id on leads begin select raise(abort, 'refused by test'); end`.execute(t.database.db);
+      await sql`create trigger refuse_replace before update of replaced_by_lead_id on leads begin select raise(abort, 'refused by test'); end`.execute(
+        t.database.db,
+      );
     }
     try {
       const before = await t.database.db.selectFrom('outgoing_mail').select('id').execute();
@@ -141,7 +155,11 @@ describe('speed-to-lead escalation (worker, injected clock)', () => {
   it('marks escalated_at and emails the owner once when a lead is still new past the window', async () => {
     const w = await t.workspace({ name: 'Tarmac Bros', settings: { speed_to_lead_minutes: 15 } });
     const mate = await t.user(w.firmId, { role: 'member', name: 'Jamie Fox' });
-    const waiting = (await created(w, '/v1/leads', { name: 'Waiting Walt', phone: '6145550123', notify: false })) as any;
+    const waiting = (await created(w, '/v1/leads', {
+      name: 'Waiting Walt',
+      phone: '6145550123',
+      notify: false,
+    })) as any;
     await ok(w.api.post(`/v1/leads/${waiting.id}/assign`, { user_id: mate.id }));
     const called = (await created(w, '/v1/leads', { name: 'Called Cathy', phone: '6145550124', notify: false })) as any;
     await ok(w.api.post(`/v1/leads/${called.id}/contacted`, { how: 'call' }));
@@ -164,7 +182,11 @@ describe('speed-to-lead escalation (worker, injected clock)', () => {
       reply_to: null,
       subject: 'Nobody has reached out to Waiting Walt yet',
     });
-    const owner = await t.database.db.selectFrom('users').select('email').where('id', '=', w.ownerId).executeTakeFirstOrThrow();
+    const owner = await t.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', w.ownerId)
+      .executeTakeFirstOrThrow();
     expect(mails[0]!.to_address).toBe(owner.email);
     expect(mails[0]!.text_body).toContain('within the 15-minute speed-to-lead window');
     expect(mails[0]!.text_body).toContain('The lead is assigned to Jamie Fox.');
@@ -202,7 +224,13 @@ describe('the new-lead alert, as an SMTP server receives it', () => {
     const mate = await t.user(w.firmId, { role: 'member', name: 'Jamie Fox', email: 'jamie@blacktop.test' });
     await ok(
       t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, {
-        settings: { lead_routing: { round_robin_user_ids: null, territory_rules: [], service_rules: [{ user_id: mate.id, job_types: ['Patching'] }] } },
+        settings: {
+          lead_routing: {
+            round_robin_user_ids: null,
+            territory_rules: [],
+            service_rules: [{ user_id: mate.id, job_types: ['Patching'] }],
+          },
+        },
       }),
     );
     const l = (await created(w, '/v1/leads', {
@@ -217,14 +245,20 @@ describe('the new-lead alert, as an SMTP server receives it', () => {
     expect(await t.sendQueuedMail()).toBe(1);
     expect(received).toHaveLength(1);
     const m = received[0]!;
-    const owner = await t.database.db.selectFrom('users').select('email').where('id', '=', w.ownerId).executeTakeFirstOrThrow();
+    const owner = await t.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', w.ownerId)
+      .executeTakeFirstOrThrow();
     expect(m.to && !Array.isArray(m.to) ? m.to.value.map((a) => a.address) : []).toEqual(['jamie@blacktop.test']);
     expect(m.from?.value[0]).toMatchObject({ name: 'Blacktop & Sons', address: 'leads@groundwork.test' });
     expect(m.replyTo?.value[0]?.address).toBe(owner.email);
     expect(m.subject).toBe('New lead: Lee <b>Park</b>');
     expect(m.messageId).toBeTruthy();
     expect(m.text).toContain('Hi Jamie,');
-    expect(m.text).toContain('Lee <b>Park</b> asked about work through API, and the lead is yours (Service rule: Patching).');
+    expect(m.text).toContain(
+      'Lee <b>Park</b> asked about work through API, and the lead is yours (Service rule: Patching).',
+    );
     expect(m.text).toContain('Phone: (614) 555-0188');
     expect(m.text).toContain('Services: Patching');
     expect(m.text).toContain('Timing: As soon as possible');
@@ -233,8 +267,8 @@ describe('the new-lead alert, as an SMTP server receives it', () => {
     expect(m.html).toContain('Lee &lt;b&gt;Park&lt;/b&gt;');
     const rows = await mailRows(t, `lead:${l.id}`);
     expect(rows.map((r) => [r.kind, r.status, r.to_address])).toEqual([['lead_alert', 'sent', 'jamie@blacktop.test']]);
-    expect(received.flatMap((r) => (r.to && !Array.isArray(r.to) ? r.to.value.map((a) => a.address) : []))).not.toContain(
-      'lee@customer.test',
-    );
+    expect(
+      received.flatMap((r) => (r.to && !Array.isArray(r.to) ? r.to.value.map((a) => a.address) : [])),
+    ).not.toContain('lee@customer.test');
   });
 });

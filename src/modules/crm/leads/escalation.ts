@@ -38,7 +38,11 @@ export function leadEscalationTask(env: Env): BackgroundTask {
             .executeTakeFirst();
           if (Number(claimed.numUpdatedRows) === 0) return false;
           const lead = await trx.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-          const firm = await trx.selectFrom('firms').selectAll().where('id', '=', lead.firm_id).executeTakeFirstOrThrow();
+          const firm = await trx
+            .selectFrom('firms')
+            .selectAll()
+            .where('id', '=', lead.firm_id)
+            .executeTakeFirstOrThrow();
           const people = await trx
             .selectFrom('users')
             .select(['id', 'name', 'email'])

@@ -26,7 +26,12 @@ export async function closeLeadFollowUp(trx: Trx, lead: Pick<Lead, 'follow_up_ta
 }
 
 /** new -> contacted: first_contacted_* recorded, the follow-up closes. Other states are left alone. */
-export async function markLeadContacted(trx: Trx, auth: AuthContext, lead: Lead, kind: FirstContactKind): Promise<boolean> {
+export async function markLeadContacted(
+  trx: Trx,
+  auth: AuthContext,
+  lead: Lead,
+  kind: FirstContactKind,
+): Promise<boolean> {
   if (lead.status !== 'new') return false;
   const t = now();
   const res = await trx

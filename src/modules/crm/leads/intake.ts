@@ -75,7 +75,11 @@ async function findContactByPhone(trx: Trx, firmId: number, phone: string): Prom
 }
 
 /** Runs `work` inside a savepoint of `trx`: a documented failure rolls back only what it did. */
-async function inSavepoint<T>(trx: Trx, name: string, work: () => Promise<T>): Promise<{ ok: T } | { error: ApiError }> {
+async function inSavepoint<T>(
+  trx: Trx,
+  name: string,
+  work: () => Promise<T>,
+): Promise<{ ok: T } | { error: ApiError }> {
   await sql`savepoint ${sql.raw(name)}`.execute(trx);
   try {
     const ok = await work();
@@ -189,7 +193,14 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
         if (contact !== null) {
           await trx
             .insertInto('job_contacts')
-            .values({ job_id: id, contact_id: contact, role: null, is_primary: 1, bills_separately: 0, created_at: now() })
+            .values({
+              job_id: id,
+              contact_id: contact,
+              role: null,
+              is_primary: 1,
+              bills_separately: 0,
+              created_at: now(),
+            })
             .execute();
         }
         return id;
@@ -198,10 +209,15 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
       else {
         ids.job_id = result.ok;
         created.job = true;
-        const job = await trx.selectFrom('jobs').select('location_id').where('id', '=', result.ok).executeTakeFirstOrThrow();
+        const job = await trx
+          .selectFrom('jobs')
+          .select('location_id')
+          .where('id', '=', result.ok)
+          .executeTakeFirstOrThrow();
         ids.location_id = job.location_id;
         if (job.location_id !== null) {
-          if (siteBefore && siteBefore.id === job.location_id) matchReasons.push(`Site matched by address ${siteBefore.address}`);
+          if (siteBefore && siteBefore.id === job.location_id)
+            matchReasons.push(`Site matched by address ${siteBefore.address}`);
           else created.location = true;
         }
       }

@@ -29,7 +29,10 @@ function leadFacts(lead: Lead): [string, string | null][] {
     ['Timing', lead.timing ? (TIMING_LABEL[lead.timing as keyof typeof TIMING_LABEL] ?? lead.timing) : null],
     ['Property type', lead.property_type],
     ['Source', lead.source],
-    ['Message', answersOf({ message: lead.message, services: [], timing: null, property_type: null })[0]?.value ?? null],
+    [
+      'Message',
+      answersOf({ message: lead.message, services: [], timing: null, property_type: null })[0]?.value ?? null,
+    ],
   ];
 }
 
@@ -37,7 +40,12 @@ function leadFacts(lead: Lead): [string, string | null][] {
 export async function queueLeadAlert(
   trx: Executor,
   transport: Pick<MailTransport, 'fromAddress'>,
-  o: { firm: Pick<Firm, 'id' | 'name' | 'timezone'>; lead: Lead; assignee: Pick<User, 'name' | 'email'>; replyTo: string | null },
+  o: {
+    firm: Pick<Firm, 'id' | 'name' | 'timezone'>;
+    lead: Lead;
+    assignee: Pick<User, 'name' | 'email'>;
+    replyTo: string | null;
+  },
 ): Promise<void> {
   const { firm, lead, assignee } = o;
   const paragraphs = [

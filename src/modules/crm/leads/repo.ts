@@ -1,7 +1,8 @@
 // Lead queries, scoped to the workspace and, for a user who sees only their own jobs, to the
 // leads assigned to them.
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Engine, Executor } from '#db/dialect.ts';
-import type { Lead, User } from '#db/tables.ts';
+import type { DB, Lead, User } from '#db/tables.ts';
 import { containsText } from '#db/text-search.ts';
 import { can } from '#platform/permissions.ts';
 import type { Page } from '#platform/pagination.ts';
@@ -38,24 +39,31 @@ export interface LeadFilter {
 }
 
 export async function listLeadRows(db: Executor, firmId: number, user: User, f: LeadFilter, page: Page) {
-  const filter = <QB extends { where: (...args: any[]) => QB }>(qb: QB, rest?: GroupRest): QB => {
-    qb = qb.where('leads.firm_id', '=', firmId);
-    if (can(user, 'sees_own_jobs_only')) qb = qb.where('leads.assigned_to_user_id', '=', user.id);
-    if (f.status === 'open') qb = qb.where('leads.status', 'in', [...OPEN_STATUSES]);
-    else if (f.status !== 'all') qb = qb.where('leads.status', '=', f.status);
-    if (f.assignedToUserId !== undefined) qb = qb.where('leads.assigned_to_user_id', '=', f.assignedToUserId);
-    if (f.sourceKind !== undefined) qb = qb.where('leads.source_kind', '=', f.sourceKind);
+  const conditions = (eb: ExpressionBuilder<DB, 'leads'>) => {
+    const all: Expression<SqlBool>[] = [eb('leads.firm_id', '=', firmId)];
+    if (can(user, 'sees_own_jobs_only')) all.push(eb('leads.assigned_to_user_id', '=', user.id));
+    if (f.status === 'open') all.push(eb('leads.status', 'in', [...OPEN_STATUSES]));
+    else if (f.status !== 'all') all.push(eb('leads.status', '=', f.status));
+    if (f.assignedToUserId !== undefined) all.push(eb('leads.assigned_to_user_id', '=', f.assignedToUserId));
+    if (f.sourceKind !== undefined) all.push(eb('leads.source_kind', '=', f.sourceKind as Lead['source_kind']));
     if (f.q)
-      qb = qb.where(
+      all.push(
         containsText(['leads.name', 'leads.email', 'leads.phone', 'leads.company', 'leads.address'], f.q, f.engine),
       );
-    if (f.updatedAfter) qb = whereInWindow(qb, 'leads', f.updatedAfter, rest);
-    return qb;
+    return eb.and(all);
   };
-  const rows = (rest?: GroupRest) => filter(withAssignee(db), rest);
-  const count = filter(db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('n')));
+  const window = f.updatedAfter;
+  const rows = (rest?: GroupRest) => {
+    const q = withAssignee(db).where(conditions);
+    return window ? whereInWindow(q, 'leads', window, rest) : q;
+  };
+  const countQuery = db
+    .selectFrom('leads')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(conditions);
+  const count = window ? whereInWindow(countQuery, 'leads', window) : countQuery;
   const [data, n] = await Promise.all([
-    newestOrSyncPage(rows, 'leads', f.updatedAfter, page, 'created_at'),
+    newestOrSyncPage(rows, 'leads', window, page, 'created_at'),
     count.executeTakeFirstOrThrow(),
   ]);
   return { rows: data as LeadRow[], total: Number(n.n) };

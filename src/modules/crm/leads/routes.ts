@@ -86,7 +86,8 @@ export function leadRoutes(app: ApiApp, env: Env): void {
       preValidation: bodyOptional,
       schema: {
         tags,
-        summary: 'Record that someone reached out to a new lead (the follow-up closes; the outreach is noted on the person)',
+        summary:
+          'Record that someone reached out to a new lead (the follow-up closes; the outreach is noted on the person)',
         params: IdParam(),
         body: ContactedBody,
         response: { 200: One(LeadSchema) },
@@ -118,7 +119,7 @@ export function leadRoutes(app: ApiApp, env: Env): void {
       preValidation: bodyOptional,
       schema: {
         tags,
-        summary: "Move a lead forward: its job goes to the chosen stage or the next open one",
+        summary: 'Move a lead forward: its job goes to the chosen stage or the next open one',
         params: IdParam(),
         body: ConvertBody,
         response: { 200: One(LeadSchema, { job: JobSchema }) },
@@ -137,7 +138,8 @@ export function leadRoutes(app: ApiApp, env: Env): void {
       preValidation: bodyOptional,
       schema: {
         tags,
-        summary: 'Dismiss a lead, or mark it spam (archiving the contact and company it created when nothing else uses them)',
+        summary:
+          'Dismiss a lead, or mark it spam (archiving the contact and company it created when nothing else uses them)',
         params: IdParam(),
         body: DismissBody,
         response: { 200: One(LeadSchema, { message: Type.String() }) },

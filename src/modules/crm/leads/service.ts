@@ -201,8 +201,7 @@ export async function assignLead(ctx: ServiceContext, id: number, input: AssignI
   await inWorkspaceTransaction(ctx, async (trx) => {
     const lead = await leadOr404(ctx, trx, id);
     const user = await findActiveUser(trx, ctx.auth.firm.id, userId);
-    if (!user)
-      throw notFound('user_id does not match a user in this workspace', { field: 'user_id' });
+    if (!user) throw notFound('user_id does not match a user in this workspace', { field: 'user_id' });
     if (!can(user, 'office_user'))
       throw notFound('user is not an office teammate', {
         field: 'user_id',
@@ -236,7 +235,12 @@ export async function assignLead(ctx: ServiceContext, id: number, input: AssignI
     // Nobody has reached out yet: the new assignee gets the new-lead alert.
     if (lead.status === 'new') {
       const saved = (await findLead(trx, ctx.auth.firm.id, lead.id))!;
-      await queueLeadAlert(trx, ctx.deps.mail, { firm: ctx.auth.firm, lead: saved, assignee: user, replyTo: ctx.auth.user.email });
+      await queueLeadAlert(trx, ctx.deps.mail, {
+        firm: ctx.auth.firm,
+        lead: saved,
+        assignee: user,
+        replyTo: ctx.auth.user.email,
+      });
     }
   });
   return writtenLead(ctx, id);
@@ -303,7 +307,11 @@ export async function convertLead(ctx: ServiceContext, id: number, input: Conver
 async function contactUsedElsewhere(trx: Trx, lead: Lead, contactId: number): Promise<boolean> {
   const firmId = lead.firm_id;
   const checks = [
-    trx.selectFrom('job_contacts').select('contact_id as x').where('contact_id', '=', contactId).where('job_id', '!=', lead.job_id ?? -1),
+    trx
+      .selectFrom('job_contacts')
+      .select('contact_id as x')
+      .where('contact_id', '=', contactId)
+      .where('job_id', '!=', lead.job_id ?? -1),
     trx.selectFrom('leads').select('id as x').where('contact_id', '=', contactId).where('id', '!=', lead.id),
     trx.selectFrom('notes').select('id as x').where('firm_id', '=', firmId).where('contact_id', '=', contactId),
     trx.selectFrom('activities').select('id as x').where('firm_id', '=', firmId).where('contact_id', '=', contactId),
@@ -328,7 +336,11 @@ async function contactUsedElsewhere(trx: Trx, lead: Lead, contactId: number): Pr
 async function accountUsedElsewhere(trx: Trx, lead: Lead, accountId: number): Promise<boolean> {
   const firmId = lead.firm_id;
   const checks = [
-    trx.selectFrom('jobs').select('id as x').where('client_account_id', '=', accountId).where('id', '!=', lead.job_id ?? -1),
+    trx
+      .selectFrom('jobs')
+      .select('id as x')
+      .where('client_account_id', '=', accountId)
+      .where('id', '!=', lead.job_id ?? -1),
     trx
       .selectFrom('locations')
       .select('id as x')
@@ -447,7 +459,11 @@ export async function restoreLead(ctx: ServiceContext, id: number) {
         skipSpamCheck: true,
         replacedLeadId: lead.id,
       });
-      await trx.updateTable('leads').set({ replaced_by_lead_id: newId, updated_at: t }).where('id', '=', lead.id).execute();
+      await trx
+        .updateTable('leads')
+        .set({ replaced_by_lead_id: newId, updated_at: t })
+        .where('id', '=', lead.id)
+        .execute();
       return newId;
     }
     const archived = lead.archived_records
