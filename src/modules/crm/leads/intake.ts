@@ -9,15 +9,14 @@ import { sql, type Transaction } from 'kysely';
 import type { Contact, DB, Lead } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { ApiError } from '#platform/errors.ts';
-import { addressKey, nameKey, truncate } from '#platform/text.ts';
+import { truncate } from '#platform/text.ts';
 import { millisOf, now, storedAt } from '#platform/time.ts';
-import { findClientAccount, findClientAccountsByName } from '#crm/client-accounts/repo.ts';
+import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { upsertClientAccountIn } from '#crm/client-accounts/service.ts';
 import { createContactIn, findContactByEmail } from '#crm/contacts/service.ts';
 import { valueKey } from '#crm/contacts/rules.ts';
 import { listStages } from '#crm/job-stages/repo.ts';
 import { createJobIn } from '#crm/jobs/service.ts';
-import { findLocationsByAddress } from '#crm/locations/repo.ts';
 import { queueLeadAlert } from './mail.ts';
 import { answersOf, autoSpamReason, FOLLOW_UP_TITLE } from './rules.ts';
 import { routeLead } from './routing.ts';
@@ -55,20 +54,13 @@ async function findContactByPhone(trx: Trx, firmId: number, phone: string): Prom
   if (digits.length === 11 && digits.startsWith('1')) keys.push(digits.slice(1));
   if (digits.length === 10) keys.push(`1${digits}`);
   return trx
-    .selectFrom('contacts')
+    .selectFrom('contact_channels as ch')
+    .innerJoin('contacts', 'contacts.id', 'ch.contact_id')
     .selectAll('contacts')
-    .where('contacts.firm_id', '=', firmId)
+    .where('ch.firm_id', '=', firmId)
+    .where('ch.kind', '=', 'phone')
+    .where('ch.value_key', 'in', keys)
     .where('contacts.archived_at', 'is', null)
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('contact_channels as ch')
-          .select('ch.id')
-          .whereRef('ch.contact_id', '=', 'contacts.id')
-          .where('ch.kind', '=', 'phone')
-          .where('ch.value_key', 'in', keys),
-      ),
-    )
     .orderBy('contacts.id')
     .limit(1)
     .executeTakeFirst();
@@ -129,11 +121,10 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
     let account: { id: number; name: string } | undefined;
     if (!onLeadsPipeline) {
       if (s.company) {
-        const existing = (await findClientAccountsByName(trx, firm.id, nameKey(s.company)))[0];
         const r = await upsertClientAccountIn(trx, firm.id, { name: s.company });
         account = r.account;
         if (r.created) created.account = true;
-        else matchReasons.push(`Company matched by name ${existing?.name ?? r.account.name}`);
+        else matchReasons.push(`Company matched by name ${r.account.name}`);
       } else if (contact?.client_account_id != null) {
         account = await findClientAccount(trx, firm.id, contact.client_account_id);
         if (account) matchReasons.push(`Company of the matched contact: ${account.name}`);
@@ -173,7 +164,6 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
     if (!first) problem = 'The job could not be created: the pipeline has no open stage';
     else {
       entryStage = first.key;
-      const siteBefore = s.address ? (await findLocationsByAddress(trx, firm.id, addressKey(s.address)))[0] : undefined;
       const contact = ids.contact_id;
       const result = await inSavepoint(trx, 'lead_job', async () => {
         const { id } = await createJobIn(ctx, trx, {
@@ -209,16 +199,17 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
       else {
         ids.job_id = result.ok;
         created.job = true;
-        const job = await trx
+        // A site made by this intake is newer than its start (timestamps only grow within a process).
+        const site = await trx
           .selectFrom('jobs')
-          .select('location_id')
-          .where('id', '=', result.ok)
+          .leftJoin('locations', 'locations.id', 'jobs.location_id')
+          .select(['jobs.location_id', 'locations.address', 'locations.created_at'])
+          .where('jobs.id', '=', result.ok)
           .executeTakeFirstOrThrow();
-        ids.location_id = job.location_id;
-        if (job.location_id !== null) {
-          if (siteBefore && siteBefore.id === job.location_id)
-            matchReasons.push(`Site matched by address ${siteBefore.address}`);
-          else created.location = true;
+        ids.location_id = site.location_id;
+        if (site.location_id !== null) {
+          if (site.created_at !== null && site.created_at > t) created.location = true;
+          else matchReasons.push(`Site matched by address ${site.address}`);
         }
       }
     }
