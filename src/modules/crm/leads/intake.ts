@@ -293,11 +293,13 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
     .executeTakeFirstOrThrow();
 
   if (!spamReason && s.notify) {
-    const assignee = await trx
-      .selectFrom('users')
-      .select(['name', 'email'])
-      .where('id', '=', routing.userId)
-      .executeTakeFirstOrThrow();
+    const assignee =
+      ('user' in routing && routing.user) ||
+      (await trx
+        .selectFrom('users')
+        .select(['name', 'email'])
+        .where('id', '=', routing.userId)
+        .executeTakeFirstOrThrow());
     await queueLeadAlert(trx, ctx.deps.mail, { firm, lead, assignee, replyTo: ctx.auth.user.email });
   }
   return lead.id;

@@ -13,6 +13,8 @@ export type AssignmentRule = 'territory' | 'service' | 'round_robin' | 'owner';
 
 export interface Routing {
   userId: number;
+  /** The chosen user's name and email (for the alert), when routing read them. */
+  user?: Pick<User, 'name' | 'email'>;
   rule: AssignmentRule;
   reason: string;
 }
@@ -38,22 +40,23 @@ export async function routeLead(
   const office = await officeUsers(db, firm.id);
   const isOffice = (id: number) => office.some((u) => u.id === id);
   const routing = settings.lead_routing;
+  const chosen = (r: Omit<Routing, 'user'>): Routing => ({ ...r, user: office.find((u) => u.id === r.userId) });
 
   const zip = zipOf(lead.address);
   if (zip) {
     const rule = routing.territory_rules.find((r) => isOffice(r.user_id) && (r.zips ?? []).includes(zip));
-    if (rule) return { userId: rule.user_id, rule: 'territory', reason: `Territory rule: ZIP ${zip}` };
+    if (rule) return chosen({ userId: rule.user_id, rule: 'territory', reason: `Territory rule: ZIP ${zip}` });
   }
   for (const r of routing.territory_rules) {
     if (!isOffice(r.user_id)) continue;
     const city = (r.cities ?? []).find((c) => addressInCity(lead.address, c));
-    if (city) return { userId: r.user_id, rule: 'territory', reason: `Territory rule: city ${city}` };
+    if (city) return chosen({ userId: r.user_id, rule: 'territory', reason: `Territory rule: city ${city}` });
   }
   for (const r of routing.service_rules) {
     if (!isOffice(r.user_id)) continue;
     const wanted = r.job_types.map((t) => t.toLowerCase());
     const service = lead.services.find((s) => wanted.includes(s.toLowerCase()));
-    if (service) return { userId: r.user_id, rule: 'service', reason: `Service rule: ${service}` };
+    if (service) return chosen({ userId: r.user_id, rule: 'service', reason: `Service rule: ${service}` });
   }
 
   const pool = (routing.round_robin_user_ids ?? office.map((u) => u.id)).filter(isOffice).sort((a, b) => a - b);
@@ -71,5 +74,5 @@ export async function routeLead(
     .limit(1)
     .executeTakeFirst();
   const next = (last && pool.find((id) => id > last.assigned_to_user_id)) ?? pool[0]!;
-  return { userId: next, rule: 'round_robin', reason: 'Round-robin among office teammates' };
+  return chosen({ userId: next, rule: 'round_robin', reason: 'Round-robin among office teammates' });
 }
