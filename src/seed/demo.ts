@@ -25,6 +25,7 @@ import { createPin } from '#field/assessment-pins/service.ts';
 import { createPhotoTag } from '#field/photo-tags/service.ts';
 import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoFiles } from './demo-files.ts';
+import { demoLeads } from './demo-leads.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
 import { createAssessmentShareLink } from '#field/assessment-share-links/service.ts';
@@ -309,6 +310,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     const plan = await enablePlanShareLink(ctx, siteId, '');
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
+  await demoLeads(ctx);
   return { firmId: firm_id, name, key, pages };
 }
 
