@@ -244,7 +244,7 @@ export async function findContactByEmail(db: Executor, firmId: number, email: st
     .where('ch.kind', '=', 'email')
     .where('ch.value_key', '=', emailKey(email))
     .where('contacts.archived_at', 'is', null)
-    .orderBy('contacts.id')
+    .orderBy('ch.contact_id')
     .limit(1)
     .executeTakeFirst();
 }

@@ -61,7 +61,7 @@ async function findContactByPhone(trx: Trx, firmId: number, phone: string): Prom
     .where('ch.kind', '=', 'phone')
     .where('ch.value_key', 'in', keys)
     .where('contacts.archived_at', 'is', null)
-    .orderBy('contacts.id')
+    .orderBy('ch.contact_id')
     .limit(1)
     .executeTakeFirst();
 }
