@@ -13,6 +13,7 @@ import { jobDetailRoutes } from './job-details/routes.ts';
 import { jobStageRoutes } from './job-stages/routes.ts';
 import { jobTagRoutes } from './job-tags/routes.ts';
 import { leadEscalationTask } from './leads/escalation.ts';
+import { leadMergeMovers } from './leads/merge-movers.ts';
 import { leadRoutes } from './leads/routes.ts';
 import { jobsDataset } from './jobs/export.ts';
 import { jobLinkMergeMovers } from './jobs/merge-movers.ts';
@@ -52,10 +53,10 @@ export const crmArea: Area = {
     mergeRoutes,
   ],
   mergeMovers: {
-    job: [...jobLinkMergeMovers, jobActivityMergeMover],
-    client_account: customerMergeMovers,
-    contact: contactMergeMovers,
-    location: siteMergeMovers,
+    job: [...jobLinkMergeMovers, jobActivityMergeMover, leadMergeMovers.job],
+    client_account: [...customerMergeMovers, leadMergeMovers.client_account],
+    contact: [...contactMergeMovers, leadMergeMovers.contact],
+    location: [...siteMergeMovers, leadMergeMovers.location],
   },
   payloadParts: [jobPayloadPart],
   exportDatasets: [customersDataset, propertiesDataset, jobsDataset],

@@ -448,3 +448,25 @@ describe('the Lead state table, implicit transitions', () => {
     });
   });
 });
+
+describe('merges carry leads', () => {
+  it('a merged-away person, company or job hands its leads to the kept one (the preview counts them)', async () => {
+    const w = await t.workspace();
+    const l = await newLead(w, { company: 'Twin Co', address: '1 Twin Rd, Columbus, OH 43215' });
+    const keptPerson = await created(w, '/v1/contacts', { name: 'Kept Person' });
+    const preview = await ok(w.api.get(`/v1/contacts/${l.contact_id}/merge-preview?into=${keptPerson.id}`));
+    expect(JSON.stringify(preview)).toContain('leads');
+    await ok(w.api.post(`/v1/contacts/${l.contact_id}/merge`, { into_contact_id: keptPerson.id }));
+    const keptCompany = await account(w, 'Kept Co');
+    await ok(
+      w.api.post(`/v1/client-accounts/${l.client_account_id}/merge`, { into_client_account_id: keptCompany.id }),
+    );
+    const keptJob = await created(w, '/v1/jobs', { name: 'Kept job' });
+    await ok(w.api.post(`/v1/jobs/${l.job_id}/merge`, { into_job_id: keptJob.id }));
+    expect((await ok(w.api.get(`/v1/leads/${l.id}`))).data).toMatchObject({
+      contact_id: keptPerson.id,
+      client_account_id: keptCompany.id,
+      job_id: keptJob.id,
+    });
+  });
+});
