@@ -18,10 +18,10 @@ function withAssignee(db: Executor) {
     .select('au.name as assignee_name');
 }
 
-/** The lead as the user may see it. */
-export function findLeadRow(db: Executor, firmId: number, id: number, user: User): Promise<LeadRow | undefined> {
+/** The lead as `user` may see it (null: as written, whoever it is assigned to). */
+export function findLeadRow(db: Executor, firmId: number, id: number, user: User | null): Promise<LeadRow | undefined> {
   let q = withAssignee(db).where('leads.firm_id', '=', firmId).where('leads.id', '=', id);
-  if (can(user, 'sees_own_jobs_only')) q = q.where('leads.assigned_to_user_id', '=', user.id);
+  if (user && can(user, 'sees_own_jobs_only')) q = q.where('leads.assigned_to_user_id', '=', user.id);
   return q.executeTakeFirst();
 }
 

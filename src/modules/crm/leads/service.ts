@@ -52,7 +52,7 @@ export async function getLead(ctx: ServiceContext, id: number) {
 
 /** The lead a write just saved, as written (a member seeing own jobs only may have handed it on). */
 async function writtenLead(ctx: ServiceContext, id: number) {
-  const row = await findLeadRow(ctx.database.db, ctx.auth.firm.id, id, { ...ctx.auth.user, role: 'owner' });
+  const row = await findLeadRow(ctx.database.db, ctx.auth.firm.id, id, null);
   return leadObject(row!);
 }
 
