@@ -21,6 +21,7 @@ import * as assessmentShareLinks from '#db/migrations/016_assessment_share_links
 import * as photoListIndex from '#db/migrations/017_photo_list_index.ts';
 import * as photoCounts from '#db/migrations/018_photo_counts.ts';
 import * as mail from '#db/migrations/019_mail.ts';
+import * as leads from '#db/migrations/020_leads.ts';
 import * as reminders from '#db/migrations/021_reminders.ts';
 import * as portalSequences from '#db/migrations/022_portal_sequences.ts';
 
@@ -45,6 +46,7 @@ const steps: Record<string, Step> = {
   '017_photo_list_index': photoListIndex,
   '018_photo_counts': photoCounts,
   '019_mail': mail,
+  '020_leads': leads,
   '021_reminders': reminders,
   '022_portal_sequences': portalSequences,
 };

@@ -27,6 +27,7 @@ import type {
   JobActivityTable,
   JobStageTable,
   JobTable,
+  LeadTable,
   JobTagTable,
   LocationTable,
   NoteTable,
@@ -75,6 +76,7 @@ export type AccountTask = Selectable<AccountTaskTable>;
 export type Reminder = Selectable<ReminderTable>;
 export type JobActivity = Selectable<JobActivityTable>;
 export type Job = Selectable<JobTable>;
+export type Lead = Selectable<LeadTable>;
 export type SiteAssessment = Selectable<SiteAssessmentTable>;
 export type AssessmentPin = Selectable<AssessmentPinTable>;
 export type Photo = Selectable<PhotoTable>;

@@ -62,6 +62,9 @@ const ACTIONS = new Set([
   'rotate',
   'start',
   'stop',
+  'assign',
+  'convert',
+  'dismiss',
 ]);
 
 /** Where the rule's name would read wrong or collide with another operation's. */
@@ -78,6 +81,7 @@ const NAMED: Record<string, string> = {
   'DELETE /v1/jobs/:job_id/tags/:tag_id': 'remove_job_tag',
   'POST /v1/jobs/:job_id/contacts': 'add_job_contact',
   'DELETE /v1/jobs/:job_id/contacts/:contact_id': 'remove_job_contact',
+  'POST /v1/leads/:id/contacted': 'mark_lead_contacted',
 };
 
 const singular = (word: string) =>

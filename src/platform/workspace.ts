@@ -5,6 +5,37 @@ import { Nullable } from './schemas.ts';
 
 export const REQUIRED_JOB_FIELD_NAMES = ['address', 'company', 'job_type', 'source', 'contact_email'] as const;
 
+const TerritoryRule = Type.Object(
+  {
+    user_id: Type.Integer({ minimum: 1 }),
+    /** Five-digit ZIP codes; the address's last five-digit group is its ZIP. */
+    zips: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]{5}$' }), { maxItems: 500 })),
+    /** City names, any case; a comma-separated part of the address names the city. */
+    cities: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+const ServiceRule = Type.Object(
+  {
+    user_id: Type.Integer({ minimum: 1 }),
+    /** Job types (any case): a lead asking for one of them goes to user_id. */
+    job_types: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100 }),
+  },
+  { additionalProperties: false },
+);
+
+export const LeadRoutingSchema = Type.Object(
+  {
+    /** The office users new leads rotate among; null rotates among every office user. */
+    round_robin_user_ids: Nullable(Type.Array(Type.Integer({ minimum: 1 }), { uniqueItems: true, maxItems: 500 })),
+    territory_rules: Type.Array(TerritoryRule, { maxItems: 200 }),
+    service_rules: Type.Array(ServiceRule, { maxItems: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type LeadRouting = Static<typeof LeadRoutingSchema>;
+
 export const SettingsSchema = Type.Object(
   {
     deletion_locked: Type.Boolean(),
@@ -50,6 +81,12 @@ export const SettingsSchema = Type.Object(
     haul_truck_capacity_tons: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
     /** The asphalt plant trucks load at: the start of automatic driving times. */
     plant_address: Nullable(Type.String({ maxLength: 500 })),
+    /** Minutes a new lead may wait for a first contact: the Call new lead follow-up is due then, and the owner is alerted after. */
+    speed_to_lead_minutes: Type.Integer({ minimum: 1, maximum: 10_080 }),
+    /** The property types a lead may name (POST /v1/leads property_type, any case). */
+    property_types: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { maxItems: 50, uniqueItems: true }),
+    /** Who a new lead goes to (docs/api-decisions.md, "Leads"): territory, then service, then round-robin. */
+    lead_routing: LeadRoutingSchema,
   },
   { additionalProperties: false },
 );
@@ -84,6 +121,9 @@ export const DEFAULT_SETTINGS: Settings = {
   haul_load_unload_hr: 0.5,
   haul_truck_capacity_tons: 16,
   plant_address: null,
+  speed_to_lead_minutes: 30,
+  property_types: ['Residential', 'Commercial', 'HOA', 'Industrial', 'Municipal', 'Church', 'School', 'Other'],
+  lead_routing: { round_robin_user_ids: null, territory_rules: [], service_rules: [] },
 };
 
 export interface Division {

@@ -25,6 +25,7 @@ import { createPin } from '#field/assessment-pins/service.ts';
 import { createPhotoTag } from '#field/photo-tags/service.ts';
 import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoFiles } from './demo-files.ts';
+import { demoLeads } from './demo-leads.ts';
 import { demoPortal } from './demo-portal.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { demoReminders } from './demo-reminders.ts';
@@ -317,6 +318,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     const plan = await enablePlanShareLink(ctx, siteId, '');
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
+  await demoLeads(ctx);
   pages.push(...(await demoPortal(ctx)));
   return { firmId: firm_id, name, key, pages };
 }

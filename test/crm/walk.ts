@@ -126,7 +126,21 @@ export const crmWalk: AreaWalk = {
       }),
     );
     await ok(w.api.post(`/v1/jobs/${job.id}/follow-up-sequence/start`, {}));
+    const lead = (
+      await ok(
+        w.api.post('/v1/leads', {
+          name: `${label} Lead Person`,
+          email: `${label}-lead@l.test`,
+          company: `${label} Lead Company`,
+          address: `9 ${label} Lead Lane`,
+        }),
+      )
+    ).data;
+    const dismissedLead = (await ok(w.api.post('/v1/leads', { name: `${label} Gone Lead`, phone: '6145550999' }))).data;
+    await ok(w.api.post(`/v1/leads/${dismissedLead.id}/dismiss`, {}));
     return {
+      lead: lead.id,
+      dismissedLead: dismissedLead.id,
       job: job.id,
       job2: job2.id,
       ca: ca.id,
@@ -185,6 +199,9 @@ export const crmWalk: AreaWalk = {
     '/v1/reviews',
     '/v1/follow-up-sequence-settings',
     `/v1/jobs/${ids.job}/follow-up-sequence`,
+    '/v1/leads',
+    `/v1/leads/${ids.lead}`,
+    `/v1/leads/${ids.dismissedLead}`,
   ],
   /** The events recorded for the two jobs (the feed shows only some). */
   state: async (t, ids) => (await eventsOf(t.database, ids.job)).length + (await eventsOf(t.database, ids.job2)).length,
@@ -444,6 +461,20 @@ export const crmWalk: AreaWalk = {
     { method: 'POST', path: `/v1/contacts/${a.contact2}/remind-me`, body: { due_date: '2030-01-01' } },
     { method: 'POST', path: `/v1/contacts/${a.contact2}/birthday-reminder`, body: {}, error: 'Contact not found' },
     { method: 'GET', path: `/v1/jobs/${a.job}/activity`, error: 'Job not found' },
+    // leads
+    { method: 'GET', path: `/v1/leads/${a.lead}`, error: 'Lead not found' },
+    { method: 'POST', path: `/v1/leads/${a.lead}/contacted`, body: { how: 'call' }, error: 'Lead not found' },
+    { method: 'POST', path: `/v1/leads/${a.lead}/assign`, body: { user_id: b.owner }, error: 'Lead not found' },
+    { method: 'POST', path: `/v1/leads/${a.lead}/convert`, body: {}, error: 'Lead not found' },
+    { method: 'POST', path: `/v1/leads/${a.lead}/dismiss`, body: { spam: true }, error: 'Lead not found' },
+    { method: 'POST', path: `/v1/leads/${a.dismissedLead}/restore`, body: {}, error: 'Lead not found' },
+    { method: 'POST', path: `/v1/leads/${b.lead}/assign`, body: { user_id: a.owner } },
+    {
+      method: 'POST',
+      path: '/v1/activities',
+      body: { type: 'call', body: 'x', associations: { lead_id: a.lead } },
+      error: 'Lead not found',
+    },
     // merges, in both directions
     { method: 'GET', path: `/v1/client-accounts/${a.ca}/merge-preview?into=${b.ca2}` },
     { method: 'GET', path: `/v1/client-accounts/${b.ca2}/merge-preview?into=${a.ca}` },
@@ -481,6 +512,8 @@ export const crmWalk: AreaWalk = {
       '/v1/search?q=A%20Other%20Customer',
       '/v1/search?q=2%20A%20Plaza',
       '/v1/search?q=A-PID',
+      '/v1/leads?q=A%20Lead',
+      `/v1/leads?assigned_to_user_id=${a.owner}`,
     ]) {
       const res = await api.get(p);
       expect(res.status, p).toBe(200);
@@ -513,6 +546,34 @@ export const crmWalk: AreaWalk = {
     expect(renumber.status).toBe(200);
   },
   routes: {
+    'GET /v1/leads': { needs: 'read', path: () => '/v1/leads' },
+    'GET /v1/leads/{id}': { needs: 'read', path: (a) => `/v1/leads/${a.lead}` },
+    'POST /v1/leads': {
+      needs: 'write',
+      path: () => '/v1/leads',
+      body: () => ({ name: 'Read-only Lead', email: 'ro@l.test' }),
+    },
+    'POST /v1/leads/{id}/contacted': {
+      needs: 'write',
+      path: (a) => `/v1/leads/${a.lead}/contacted`,
+      body: () => ({ how: 'call' }),
+    },
+    'POST /v1/leads/{id}/assign': {
+      needs: 'write',
+      path: (a) => `/v1/leads/${a.lead}/assign`,
+      body: (a) => ({ user_id: a.owner }),
+    },
+    'POST /v1/leads/{id}/convert': { needs: 'write', path: (a) => `/v1/leads/${a.lead}/convert`, body: () => ({}) },
+    'POST /v1/leads/{id}/dismiss': {
+      needs: 'write',
+      path: (a) => `/v1/leads/${a.lead}/dismiss`,
+      body: () => ({ spam: true }),
+    },
+    'POST /v1/leads/{id}/restore': {
+      needs: 'write',
+      path: (a) => `/v1/leads/${a.dismissedLead}/restore`,
+      body: () => ({}),
+    },
     'GET /v1/account-tasks': { needs: 'read', path: () => '/v1/account-tasks' },
     'POST /v1/account-tasks': {
       needs: 'write',

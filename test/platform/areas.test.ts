@@ -35,6 +35,7 @@ describe('the area list', () => {
           'portal messages',
           'reviews',
           'follow-up sequences',
+          'leads',
           'estimates',
           'photos',
           'site assessments',
@@ -52,6 +53,7 @@ describe('the area list', () => {
           'company follow-ups',
           'reminders',
           'portal links',
+          'leads',
           'files',
         ],
         contact: [
@@ -64,9 +66,10 @@ describe('the area list', () => {
           'company follow-ups',
           'reminders',
           'birthday follow-up',
+          'leads',
           'files',
         ],
-        location: ['jobs', 'contact links', 'capital plan links'],
+        location: ['jobs', 'contact links', 'leads', 'capital plan links'],
       },
       payloadParts: ['job', 'estimate'],
       exportDatasets: ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'],
@@ -77,7 +80,14 @@ describe('the area list', () => {
     for (const seen of [app, worker, cli]) expect(seen).toMatchObject(expected);
     expect(app.routes).toBe(worker.routes);
     expect(cli.routes).toBe(app.routes);
-    expect(worker.workerTasks).toEqual(['webhooks', 'mail', 'reminders-due', 'follow-up-sequences', 'workspace-exports']);
+    expect(worker.workerTasks).toEqual([
+      'webhooks',
+      'mail',
+      'lead-escalation',
+      'reminders-due',
+      'follow-up-sequences',
+      'workspace-exports',
+    ]);
   }, 60_000);
 
   it('refuses an area contributed twice, or two areas naming one dataset', () => {

@@ -495,6 +495,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List leads, newest first (with updated_after: oldest change first) */
+        get: operations["list_leads"];
+        put?: never;
+        /** Take in a lead: match or create the person and company, open a job, route it, add the Call new lead follow-up and alert the assignee (nothing is sent to the lead) */
+        post: operations["create_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a lead */
+        get: operations["get_lead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/contacted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record that someone reached out to a new lead (the follow-up closes; the outreach is noted on the person) */
+        post: operations["mark_lead_contacted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hand a lead to an office teammate (a lead nobody has reached out to emails them the new-lead alert) */
+        post: operations["assign_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a lead forward: its job goes to the chosen stage or the next open one */
+        post: operations["convert_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismiss a lead, or mark it spam (archiving the contact and company it created when nothing else uses them) */
+        post: operations["dismiss_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bring a dismissed or spam lead back (an auto-spam lead runs intake again and comes back as a new lead with replaced_lead_id) */
+        post: operations["restore_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/custom-fields": {
         parameters: {
             query?: never;
@@ -2484,7 +2604,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_subscription" | "no_customer_email" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "sequence_not_enabled" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_job" | "no_subscription" | "no_customer_email" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "sequence_not_enabled" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only";
         } & {
             [key: string]: unknown;
         };
@@ -7487,6 +7607,1366 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_leads: {
+        parameters: {
+            query?: {
+                /** @description all (default), open (new and contacted), new, contacted, converted, dismissed, spam */
+                status?: "all" | "open" | "new" | "contacted" | "converted" | "dismissed" | "spam";
+                assigned_to_user_id?: number;
+                /** @description form, portal, api, manual */
+                source_kind?: "form" | "portal" | "api" | "manual";
+                /** @description name, email, phone, company, address */
+                q?: string;
+                /** @description oldest change first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description new, contacted, converted, dismissed, spam */
+                            status: string;
+                            status_label: string;
+                            name: string | null;
+                            display_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            address: string | null;
+                            /** @description Readable labels, comma-separated */
+                            services: string | null;
+                            source: string | null;
+                            /** @description form, portal, api, manual */
+                            source_kind: string;
+                            submitted_at: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            assignment_reason: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_contacted_at: string | null;
+                            /** @description call, email, text, meeting, task or marked */
+                            first_contact_kind: string | null;
+                            first_contacted_by_user_id: number | null;
+                            contact_id: number | null;
+                            client_account_id: number | null;
+                            job_id: number | null;
+                            location_id: number | null;
+                            follow_up_task_id: number | null;
+                            answers: {
+                                label: string;
+                                value: string;
+                            }[];
+                            utm: {
+                                [key: string]: string;
+                            };
+                            match_reasons: string[];
+                            created_records: {
+                                contact: boolean;
+                                account: boolean;
+                                job: boolean;
+                                location: boolean;
+                            };
+                            /** @description UTC, Z, to the second */
+                            escalated_at: string | null;
+                            auto_spam: boolean;
+                            problem: string | null;
+                            on_leads_pipeline: boolean;
+                            pipeline_stage_id: number | null;
+                            estimated_value: number | null;
+                            customer_type: string | null;
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            next_follow_up_at: string | null;
+                            /** @description The auto-spam lead this one was restored from */
+                            replaced_lead_id: number | null;
+                            status_changed_at: string;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    email?: string;
+                    /** @description 10 to 15 digits */
+                    phone?: string;
+                    company?: string;
+                    address?: string;
+                    message?: string;
+                    /** @description The workspace's job types (GET /v1/job-types) */
+                    services?: string[];
+                    /** @description asap, 30_days, this_season, budgeting, unsure */
+                    timing?: string;
+                    /** @description One of the workspace's property types */
+                    property_type?: string;
+                    /** @description Default API */
+                    source?: string;
+                    /** @description Campaign fields (utm_source, utm_medium, utm_campaign …) */
+                    utm?: {
+                        [key: string]: string;
+                    };
+                    /** @description Email the assigned teammate (default true) */
+                    notify?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description new, contacted, converted, dismissed, spam */
+                            status: string;
+                            status_label: string;
+                            name: string | null;
+                            display_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            address: string | null;
+                            /** @description Readable labels, comma-separated */
+                            services: string | null;
+                            source: string | null;
+                            /** @description form, portal, api, manual */
+                            source_kind: string;
+                            submitted_at: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            assignment_reason: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_contacted_at: string | null;
+                            /** @description call, email, text, meeting, task or marked */
+                            first_contact_kind: string | null;
+                            first_contacted_by_user_id: number | null;
+                            contact_id: number | null;
+                            client_account_id: number | null;
+                            job_id: number | null;
+                            location_id: number | null;
+                            follow_up_task_id: number | null;
+                            answers: {
+                                label: string;
+                                value: string;
+                            }[];
+                            utm: {
+                                [key: string]: string;
+                            };
+                            match_reasons: string[];
+                            created_records: {
+                                contact: boolean;
+                                account: boolean;
+                                job: boolean;
+                                location: boolean;
+                            };
+                            /** @description UTC, Z, to the second */
+                            escalated_at: string | null;
+                            auto_spam: boolean;
+                            problem: string | null;
+                            on_leads_pipeline: boolean;
+                            pipeline_stage_id: number | null;
+                            estimated_value: number | null;
+                            customer_type: string | null;
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            next_follow_up_at: string | null;
+                            /** @description The auto-spam lead this one was restored from */
+                            replaced_lead_id: number | null;
+                            status_changed_at: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description new, contacted, converted, dismissed, spam */
+                            status: string;
+                            status_label: string;
+                            name: string | null;
+                            display_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            address: string | null;
+                            /** @description Readable labels, comma-separated */
+                            services: string | null;
+                            source: string | null;
+                            /** @description form, portal, api, manual */
+                            source_kind: string;
+                            submitted_at: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            assignment_reason: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_contacted_at: string | null;
+                            /** @description call, email, text, meeting, task or marked */
+                            first_contact_kind: string | null;
+                            first_contacted_by_user_id: number | null;
+                            contact_id: number | null;
+                            client_account_id: number | null;
+                            job_id: number | null;
+                            location_id: number | null;
+                            follow_up_task_id: number | null;
+                            answers: {
+                                label: string;
+                                value: string;
+                            }[];
+                            utm: {
+                                [key: string]: string;
+                            };
+                            match_reasons: string[];
+                            created_records: {
+                                contact: boolean;
+                                account: boolean;
+                                job: boolean;
+                                location: boolean;
+                            };
+                            /** @description UTC, Z, to the second */
+                            escalated_at: string | null;
+                            auto_spam: boolean;
+                            problem: string | null;
+                            on_leads_pipeline: boolean;
+                            pipeline_stage_id: number | null;
+                            estimated_value: number | null;
+                            customer_type: string | null;
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            next_follow_up_at: string | null;
+                            /** @description The auto-spam lead this one was restored from */
+                            replaced_lead_id: number | null;
+                            status_changed_at: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mark_lead_contacted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description call, email, text, meeting, other (default) */
+                    how?: "call" | "email" | "text" | "meeting" | "other";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description new, contacted, converted, dismissed, spam */
+                            status: string;
+                            status_label: string;
+                            name: string | null;
+                            display_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            address: string | null;
+                            /** @description Readable labels, comma-separated */
+                            services: string | null;
+                            source: string | null;
+                            /** @description form, portal, api, manual */
+                            source_kind: string;
+                            submitted_at: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            assignment_reason: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_contacted_at: string | null;
+                            /** @description call, email, text, meeting, task or marked */
+                            first_contact_kind: string | null;
+                            first_contacted_by_user_id: number | null;
+                            contact_id: number | null;
+                            client_account_id: number | null;
+                            job_id: number | null;
+                            location_id: number | null;
+                            follow_up_task_id: number | null;
+                            answers: {
+                                label: string;
+                                value: string;
+                            }[];
+                            utm: {
+                                [key: string]: string;
+                            };
+                            match_reasons: string[];
+                            created_records: {
+                                contact: boolean;
+                                account: boolean;
+                                job: boolean;
+                                location: boolean;
+                            };
+                            /** @description UTC, Z, to the second */
+                            escalated_at: string | null;
+                            auto_spam: boolean;
+                            problem: string | null;
+                            on_leads_pipeline: boolean;
+                            pipeline_stage_id: number | null;
+                            estimated_value: number | null;
+                            customer_type: string | null;
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            next_follow_up_at: string | null;
+                            /** @description The auto-spam lead this one was restored from */
+                            replaced_lead_id: number | null;
+                            status_changed_at: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    assign_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An office teammate (required) */
+                    user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description new, contacted, converted, dismissed, spam */
+                            status: string;
+                            status_label: string;
+                            name: string | null;
+                            display_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            address: string | null;
+                            /** @description Readable labels, comma-separated */
+                            services: string | null;
+                            source: string | null;
+                            /** @description form, portal, api, manual */
+                            source_kind: string;
+                            submitted_at: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            assignment_reason: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_contacted_at: string | null;
+                            /** @description call, email, text, meeting, task or marked */
+                            first_contact_kind: string | null;
+                            first_contacted_by_user_id: number | null;
+                            contact_id: number | null;
+                            client_account_id: number | null;
+                            job_id: number | null;
+                            location_id: number | null;
+                            follow_up_task_id: number | null;
+                            answers: {
+                                label: string;
+                                value: string;
+                            }[];
+                            utm: {
+                                [key: string]: string;
+                            };
+                            match_reasons: string[];
+                            created_records: {
+                                contact: boolean;
+                                account: boolean;
+                                job: boolean;
+                                location: boolean;
+                            };
+                            /** @description UTC, Z, to the second */
+                            escalated_at: string | null;
+                            auto_spam: boolean;
+                            problem: string | null;
+                            on_leads_pipeline: boolean;
+                            pipeline_stage_id: number | null;
+                            estimated_value: number | null;
+                            customer_type: string | null;
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            next_follow_up_at: string | null;
+                            /** @description The auto-spam lead this one was restored from */
+                            replaced_lead_id: number | null;
+                            status_changed_at: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    convert_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An open or won stage key; default the next open stage after the entry stage */
+                    status?: string;
+                    /** @description Needed when the move would complete open work orders (none exist yet) */
+                    confirm_schedule_completion?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description new, contacted, converted, dismissed, spam */
+                            status: string;
+                            status_label: string;
+                            name: string | null;
+                            display_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            address: string | null;
+                            /** @description Readable labels, comma-separated */
+                            services: string | null;
+                            source: string | null;
+                            /** @description form, portal, api, manual */
+                            source_kind: string;
+                            submitted_at: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            assignment_reason: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_contacted_at: string | null;
+                            /** @description call, email, text, meeting, task or marked */
+                            first_contact_kind: string | null;
+                            first_contacted_by_user_id: number | null;
+                            contact_id: number | null;
+                            client_account_id: number | null;
+                            job_id: number | null;
+                            location_id: number | null;
+                            follow_up_task_id: number | null;
+                            answers: {
+                                label: string;
+                                value: string;
+                            }[];
+                            utm: {
+                                [key: string]: string;
+                            };
+                            match_reasons: string[];
+                            created_records: {
+                                contact: boolean;
+                                account: boolean;
+                                job: boolean;
+                                location: boolean;
+                            };
+                            /** @description UTC, Z, to the second */
+                            escalated_at: string | null;
+                            auto_spam: boolean;
+                            problem: string | null;
+                            on_leads_pipeline: boolean;
+                            pipeline_stage_id: number | null;
+                            estimated_value: number | null;
+                            customer_type: string | null;
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            next_follow_up_at: string | null;
+                            /** @description The auto-spam lead this one was restored from */
+                            replaced_lead_id: number | null;
+                            status_changed_at: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        job: {
+                            id: number;
+                            name: string;
+                            company: string | null;
+                            contact_name: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            bill_to_name: string | null;
+                            bill_to_email: string | null;
+                            address: string | null;
+                            description: string | null;
+                            notes: string | null;
+                            job_type: string | null;
+                            job_types: string[];
+                            status: string;
+                            status_label: string;
+                            source: string | null;
+                            priority: string;
+                            /** @description dollars */
+                            estimated_value: number | null;
+                            probability: number | null;
+                            start_date: string | null;
+                            end_date: string | null;
+                            next_follow_up: string | null;
+                            measurement_count: number;
+                            firm_id: number;
+                            team_id: number | null;
+                            client_account_id: number | null;
+                            client_account_external_ref: string | null;
+                            location_id: number | null;
+                            location_external_ref: string | null;
+                            /** @description site number of the linked location */
+                            site_id: string | null;
+                            external_ref: string | null;
+                            crm_deal_id: string | null;
+                            crm_contact_id: string | null;
+                            crm_company_id: string | null;
+                            estimate_id: number | null;
+                            estimate_number: string | null;
+                            estimate_total: number | null;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            accounting_sync_error: string | null;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                                username: string | null;
+                                email: string;
+                                role: string;
+                                job_title: string | null;
+                                phone_number: string | null;
+                                headshot_url: string | null;
+                                is_firm_owner: boolean;
+                                /** @description UTC, microseconds, no suffix */
+                                created_at: string;
+                            };
+                            assignees?: {
+                                id: number;
+                                name: string;
+                                username: string | null;
+                                email: string;
+                                role: string;
+                                job_title: string | null;
+                                phone_number: string | null;
+                                headshot_url: string | null;
+                                is_firm_owner: boolean;
+                                /** @description UTC, microseconds, no suffix */
+                                created_at: string;
+                            }[];
+                            /** @description UTC, microseconds, no suffix */
+                            created_at: string;
+                            /** @description UTC, microseconds, no suffix */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dismiss_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Mark as spam (default false) */
+                    spam?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description new, contacted, converted, dismissed, spam */
+                            status: string;
+                            status_label: string;
+                            name: string | null;
+                            display_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            address: string | null;
+                            /** @description Readable labels, comma-separated */
+                            services: string | null;
+                            source: string | null;
+                            /** @description form, portal, api, manual */
+                            source_kind: string;
+                            submitted_at: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            assignment_reason: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_contacted_at: string | null;
+                            /** @description call, email, text, meeting, task or marked */
+                            first_contact_kind: string | null;
+                            first_contacted_by_user_id: number | null;
+                            contact_id: number | null;
+                            client_account_id: number | null;
+                            job_id: number | null;
+                            location_id: number | null;
+                            follow_up_task_id: number | null;
+                            answers: {
+                                label: string;
+                                value: string;
+                            }[];
+                            utm: {
+                                [key: string]: string;
+                            };
+                            match_reasons: string[];
+                            created_records: {
+                                contact: boolean;
+                                account: boolean;
+                                job: boolean;
+                                location: boolean;
+                            };
+                            /** @description UTC, Z, to the second */
+                            escalated_at: string | null;
+                            auto_spam: boolean;
+                            problem: string | null;
+                            on_leads_pipeline: boolean;
+                            pipeline_stage_id: number | null;
+                            estimated_value: number | null;
+                            customer_type: string | null;
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            next_follow_up_at: string | null;
+                            /** @description The auto-spam lead this one was restored from */
+                            replaced_lead_id: number | null;
+                            status_changed_at: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restore_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description new, contacted, converted, dismissed, spam */
+                            status: string;
+                            status_label: string;
+                            name: string | null;
+                            display_name: string;
+                            email: string | null;
+                            phone: string | null;
+                            company: string | null;
+                            address: string | null;
+                            /** @description Readable labels, comma-separated */
+                            services: string | null;
+                            source: string | null;
+                            /** @description form, portal, api, manual */
+                            source_kind: string;
+                            submitted_at: string;
+                            assigned_to_user_id: number;
+                            assigned_to: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            assignment_reason: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_contacted_at: string | null;
+                            /** @description call, email, text, meeting, task or marked */
+                            first_contact_kind: string | null;
+                            first_contacted_by_user_id: number | null;
+                            contact_id: number | null;
+                            client_account_id: number | null;
+                            job_id: number | null;
+                            location_id: number | null;
+                            follow_up_task_id: number | null;
+                            answers: {
+                                label: string;
+                                value: string;
+                            }[];
+                            utm: {
+                                [key: string]: string;
+                            };
+                            match_reasons: string[];
+                            created_records: {
+                                contact: boolean;
+                                account: boolean;
+                                job: boolean;
+                                location: boolean;
+                            };
+                            /** @description UTC, Z, to the second */
+                            escalated_at: string | null;
+                            auto_spam: boolean;
+                            problem: string | null;
+                            on_leads_pipeline: boolean;
+                            pipeline_stage_id: number | null;
+                            estimated_value: number | null;
+                            customer_type: string | null;
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            next_follow_up_at: string | null;
+                            /** @description The auto-spam lead this one was restored from */
+                            replaced_lead_id: number | null;
+                            status_changed_at: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -341,6 +341,58 @@ export interface JobCountTable {
   count: number;
 }
 
+/** A lead (020_leads): what was submitted and the records intake matched or made. */
+export interface LeadTable {
+  id: Generated<number>;
+  firm_id: number;
+  status: 'new' | 'contacted' | 'converted' | 'dismissed' | 'spam';
+  name: string;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  address: string | null;
+  message: string | null;
+  /** JSON array of job types. */
+  services: string;
+  timing: string | null;
+  property_type: string | null;
+  source: string | null;
+  source_kind: 'form' | 'portal' | 'api' | 'manual';
+  submitted_at: string;
+  assigned_to_user_id: number;
+  assignment_reason: string | null;
+  assignment_rule: string | null;
+  first_contacted_at: string | null;
+  first_contact_kind: string | null;
+  first_contacted_by_user_id: number | null;
+  contact_id: number | null;
+  client_account_id: number | null;
+  job_id: number | null;
+  location_id: number | null;
+  follow_up_task_id: number | null;
+  entry_stage: string | null;
+  answers: string;
+  utm: string;
+  match_reasons: string;
+  created_records: string;
+  archived_records: string | null;
+  respond_by: string | null;
+  escalated_at: string | null;
+  auto_spam: Flag;
+  problem: string | null;
+  on_leads_pipeline: Flag;
+  pipeline_stage_id: number | null;
+  estimated_value_cents: number | null;
+  customer_type: string | null;
+  notes: string | null;
+  next_follow_up_at: string | null;
+  replaced_lead_id: number | null;
+  replaced_by_lead_id: number | null;
+  status_changed_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** This area's tables, composed into DB (db/tables.ts). */
 export interface CrmTables {
   job_stages: JobStageTable;
@@ -368,6 +420,7 @@ export interface CrmTables {
   follow_up_sequence_settings: FollowUpSequenceSettingsTable;
   job_follow_up_sequences: JobFollowUpSequenceTable;
   job_follow_up_steps: JobFollowUpStepTable;
+  leads: LeadTable;
 }
 
 // ---- the customer portal, reviews and follow-up sequences (022_portal_sequences) -------------

@@ -13,6 +13,9 @@ import { jobActivityRoutes } from './job-activity/routes.ts';
 import { jobDetailRoutes } from './job-details/routes.ts';
 import { jobStageRoutes } from './job-stages/routes.ts';
 import { jobTagRoutes } from './job-tags/routes.ts';
+import { leadEscalationTask } from './leads/escalation.ts';
+import { leadMergeMovers } from './leads/merge-movers.ts';
+import { leadRoutes } from './leads/routes.ts';
 import { jobsDataset } from './jobs/export.ts';
 import { jobLinkMergeMovers } from './jobs/merge-movers.ts';
 import { jobRoutes } from './jobs/routes.ts';
@@ -55,6 +58,7 @@ export const crmArea: Area = {
     jobDetailRoutes,
     jobTagRoutes,
     contactRoutes,
+    leadRoutes,
     customFieldRoutes,
     noteRoutes,
     activityRoutes,
@@ -72,13 +76,24 @@ export const crmArea: Area = {
     followUpSequenceRoutes,
   ],
   mergeMovers: {
-    job: [...jobLinkMergeMovers, jobActivityMergeMover, ...reminderJobMergeMovers, ...portalJobMergeMovers],
-    client_account: [...customerMergeMovers, ...reminderCustomerMergeMovers, ...portalCustomerMergeMovers],
-    contact: [...contactMergeMovers, ...reminderContactMergeMovers],
-    location: siteMergeMovers,
+    job: [
+      ...jobLinkMergeMovers,
+      jobActivityMergeMover,
+      ...reminderJobMergeMovers,
+      ...portalJobMergeMovers,
+      leadMergeMovers.job,
+    ],
+    client_account: [
+      ...customerMergeMovers,
+      ...reminderCustomerMergeMovers,
+      ...portalCustomerMergeMovers,
+      leadMergeMovers.client_account,
+    ],
+    contact: [...contactMergeMovers, ...reminderContactMergeMovers, leadMergeMovers.contact],
+    location: [...siteMergeMovers, leadMergeMovers.location],
   },
   payloadParts: [jobPayloadPart],
   exportDatasets: [customersDataset, propertiesDataset, jobsDataset],
   searchTypes: [jobSearch, clientAccountSearch, contactSearch, locationSearch, noteSearch],
-  workerTasks: (env) => [dueMailTask(env), followUpSequenceTask(env)],
+  workerTasks: (env) => [leadEscalationTask(env), dueMailTask(env), followUpSequenceTask(env)],
 };

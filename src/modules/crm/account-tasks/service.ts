@@ -3,7 +3,8 @@
 // (crm/remind-me) create the same records through insertAccountTask, and every completion goes
 // through completeAccountTask.
 import type { Executor } from '#db/dialect.ts';
-import type { AccountTask } from '#db/tables.ts';
+import type { Transaction } from 'kysely';
+import type { AccountTask, DB } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { invalidField, notFound } from '#platform/errors.ts';
@@ -14,6 +15,7 @@ import { millisOf, now, storedAt } from '#platform/time.ts';
 import { assignableUserOr404, clientAccountOr404, contactOr404, requiredText } from '#crm/notes/parents.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 import { dueFromInput } from '#crm/tasks/due.ts';
+import { leadFollowUpCompleted } from '#crm/leads/implicit.ts';
 import type { TaskType } from '#crm/tasks/serialize.ts';
 import { findAccountTask, listAccountTasks, type AccountTaskFilter } from './repo.ts';
 import type { CreateAccountTaskInput, UpdateAccountTaskInput } from './schemas.ts';
@@ -159,7 +161,11 @@ export async function accountTaskObjectOf(ctx: ServiceContext, db: Executor, id:
  * for every caller). A repeating follow-up records completed_at and moves to its next round,
  * still open; any other is done. Answers false (and changes nothing) when it is already done.
  */
-export async function completeAccountTask(ctx: ServiceContext, trx: Executor, task: AccountTask): Promise<boolean> {
+export async function completeAccountTask(
+  ctx: ServiceContext,
+  trx: Transaction<DB>,
+  task: AccountTask,
+): Promise<boolean> {
   if (task.status !== 'open') return false;
   const t = now();
   const changes: Partial<AccountTask> = { completed_at: t, updated_at: t };
@@ -172,6 +178,8 @@ export async function completeAccountTask(ctx: ServiceContext, trx: Executor, ta
     );
   else changes.status = 'done';
   await trx.updateTable('account_tasks').set(changes).where('id', '=', task.id).execute();
+  // Completing a lead's Call new lead follow-up moves the lead to contacted (document 2, Lead states).
+  await leadFollowUpCompleted(trx, ctx.auth, task);
   return true;
 }
 

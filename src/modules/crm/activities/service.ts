@@ -11,6 +11,8 @@ import { now } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
 import { findJobByRef, findVisibleJob } from '#crm/jobs/repo.ts';
 import { findClientAccountByRef } from '#crm/client-accounts/repo.ts';
+import { leadInteractionLogged } from '#crm/leads/implicit.ts';
+import { findLeadRow } from '#crm/leads/repo.ts';
 import { clientAccountOr404, contactOr404, timestampField, visibleJobOr404 } from '#crm/notes/parents.ts';
 import { findActivity, findActivityByRef, listActivities, type ActivityFilter } from './repo.ts';
 import type { ActivityInput, AssociationsInput } from './schemas.ts';
@@ -77,13 +79,12 @@ async function resolveAssociations(ctx: ServiceContext, trx: Executor, a: Associ
       a.contact_id === null ? null : (await contactOr404(trx, firmId, a.contact_id, 'associations.contact_id')).id;
   }
   if (a.lead_id !== undefined) {
-    // Leads arrive with a later issue: until then no lead id names a record of the workspace.
-    if (a.lead_id !== null)
+    if (a.lead_id !== null && !(await findLeadRow(trx, firmId, a.lead_id, user)))
       throw notFound('Lead not found', {
         field: 'associations.lead_id',
         message: `associations.lead_id ${a.lead_id} is not a lead in this workspace`,
       });
-    links.lead_id = null;
+    links.lead_id = a.lead_id;
   }
   return links;
 }
@@ -166,6 +167,13 @@ export async function upsertActivity(
         };
         assertComplete(row);
         const inserted = await trx.insertInto('activities').values(row).returning('id').executeTakeFirstOrThrow();
+        // A call, email or meeting with a new lead (named, or through its person, job or company): contacted.
+        await leadInteractionLogged(
+          trx,
+          ctx.auth,
+          { leadId: row.lead_id, contactId: row.contact_id, jobId: row.job_id, clientAccountId: row.client_account_id },
+          row.type,
+        );
         if (row.job_id !== null) {
           await logJobActivity(trx, {
             firmId,

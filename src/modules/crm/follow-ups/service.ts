@@ -4,8 +4,9 @@
 // completing. An id outside the workspace is a 404 listing them and nothing changes; rows the
 // user may not act on (a follow-up or reminder on a job they cannot see) and finished rows are
 // skipped and listed with the reason.
+import type { Transaction } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
-import type { AccountTask, Reminder, Task } from '#db/tables.ts';
+import type { AccountTask, DB, Reminder, Task } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { invalidField, notFound } from '#platform/errors.ts';
@@ -106,7 +107,7 @@ export async function bulkFollowUps(ctx: ServiceContext, input: BulkFollowUpsInp
 /** Applies the action to one open row the user may act on; false when it changes nothing. */
 async function act(
   ctx: ServiceContext,
-  trx: Executor,
+  trx: Transaction<DB>,
   kind: Kind,
   row: Row,
   action: BulkFollowUpsInput['action'],

@@ -203,9 +203,21 @@ async function applyUpdate(
 
 // ---- create, update, move ------------------------------------------------------------------
 
-export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{ id: number; created: boolean }> {
+export function createJob(ctx: ServiceContext, input: JobInput): Promise<{ id: number; created: boolean }> {
+  return inWorkspaceTransaction(ctx, (trx) => createJobIn(ctx, trx, input));
+}
+
+/**
+ * Creates (or, with a matching external_ref, updates) a job in `trx`, a workspace transaction the
+ * caller holds (lead intake opens its job this way).
+ */
+export async function createJobIn(
+  ctx: ServiceContext,
+  trx: Trx,
+  input: JobInput,
+): Promise<{ id: number; created: boolean }> {
   const firmId = ctx.auth.firm.id;
-  return inWorkspaceTransaction(ctx, async (trx) => {
+  {
     const stages = await listStages(trx, firmId);
     if (input.external_ref) {
       const match = await findJobByRef(trx, firmId, input.external_ref);
@@ -321,7 +333,7 @@ export async function createJob(ctx: ServiceContext, input: JobInput): Promise<{
     await adjustJobCount(trx, firmId, cols.status!, 1);
     await recordJobCreated(trx, firmId, job.id, stageFor(stages, cols.status!));
     return { id: job.id, created: true };
-  });
+  }
 }
 
 /** The key's creator owns new jobs; when they have left, the workspace owner does. */
@@ -337,6 +349,11 @@ export async function updateJob(ctx: ServiceContext, id: number, input: JobInput
     if (!existing) throw jobNotFound();
     await applyUpdate(ctx, trx, existing, input, await listStages(trx, firmId));
   });
+}
+
+/** Moves `existing` to the stage `status` in the caller's workspace transaction (a lead's convert). */
+export async function moveJobIn(ctx: ServiceContext, trx: Trx, existing: Job, status: string): Promise<void> {
+  await applyUpdate(ctx, trx, existing, { status }, await listStages(trx, ctx.auth.firm.id));
 }
 
 export async function moveJob(ctx: ServiceContext, id: number, status: string): Promise<void> {

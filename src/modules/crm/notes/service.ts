@@ -1,7 +1,8 @@
 // Notes and logged calls, emails and meetings on a job, a person or a company (document 2,
 // Required fields of create calls: "type call, email or meeting logs an interaction").
 import type { Executor } from '#db/dialect.ts';
-import type { Note } from '#db/tables.ts';
+import type { Transaction } from 'kysely';
+import type { DB, Note } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { notFound } from '#platform/errors.ts';
@@ -11,6 +12,7 @@ import { truncate } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
 import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { leadInteractionLogged } from '#crm/leads/implicit.ts';
 import { clientAccountOr404, contactOr404, requiredText, timestampField, visibleJobOr404 } from './parents.ts';
 import { findNote, listNotes, type NoteFilter, type NoteParentColumn } from './repo.ts';
 import type { CreateNoteInput, UpdateNoteInput } from './schemas.ts';
@@ -54,7 +56,7 @@ function snippet(content: string): string {
  */
 export async function addNote(
   ctx: ServiceContext,
-  trx: Executor,
+  trx: Transaction<DB>,
   parent: NoteParent,
   input: CreateNoteInput,
 ): Promise<number> {
@@ -91,6 +93,17 @@ export async function addNote(
       data: { note_id: row.id, type },
     });
   }
+  // A call, email or meeting logged with a new lead's person, job or company: the lead is contacted.
+  await leadInteractionLogged(
+    trx,
+    ctx.auth,
+    {
+      contactId: parent.column === 'contact_id' ? parent.id : null,
+      jobId: parent.column === 'job_id' ? parent.id : null,
+      clientAccountId: parent.column === 'client_account_id' ? parent.id : null,
+    },
+    type,
+  );
   return row.id;
 }
 

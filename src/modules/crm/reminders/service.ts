@@ -4,7 +4,8 @@
 // and stays open) or dismissed (never emails again). A new due time (PATCH due or snooze, a next
 // round) puts a sent reminder back to pending, so its new round emails once more.
 import type { Executor } from '#db/dialect.ts';
-import type { Reminder } from '#db/tables.ts';
+import type { Transaction } from 'kysely';
+import type { DB, Reminder } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { conflict, invalidField, notFound } from '#platform/errors.ts';
@@ -216,7 +217,7 @@ function noteParentOf(r: Reminder): NoteParent | null {
  */
 export async function completeReminderIn(
   ctx: ServiceContext,
-  trx: Executor,
+  trx: Transaction<DB>,
   r: Reminder,
   notes?: string,
 ): Promise<boolean> {
