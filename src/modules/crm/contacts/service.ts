@@ -220,9 +220,10 @@ export async function createContactIn(ctx: ServiceContext, trx: Trx, input: Cont
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (phone) await insertChannel(trx, contact, 'phone', phone, { primary: true });
-  if (email) await insertChannel(trx, contact, 'email', email, { primary: true });
-  if (account) await setPrimaryCompany(trx, contact, account);
+  // A person just made has no channels or links to look up first.
+  if (phone) await insertChannel(trx, contact, 'phone', phone, { primary: true, first: true });
+  if (email) await insertChannel(trx, contact, 'email', email, { primary: true, first: true });
+  if (account) await setPrimaryCompany(trx, contact, account, true);
   return contact;
 }
 

@@ -107,14 +107,17 @@ export async function insertChannel(
   contact: Pick<Contact, 'id' | 'firm_id'>,
   kind: ChannelKind,
   value: string,
-  o: { primary: boolean; label?: string; doNotContact?: boolean },
+  o: { primary: boolean; label?: string; doNotContact?: boolean; first?: boolean },
 ): Promise<ContactChannel> {
-  const last = await trx
-    .selectFrom('contact_channels')
-    .select((eb) => eb.fn.max('position').as('p'))
-    .where('contact_id', '=', contact.id)
-    .where('kind', '=', kind)
-    .executeTakeFirst();
+  // `first`: the caller knows the person has no channel of this kind yet (a person just made).
+  const last = o.first
+    ? undefined
+    : await trx
+        .selectFrom('contact_channels')
+        .select((eb) => eb.fn.max('position').as('p'))
+        .where('contact_id', '=', contact.id)
+        .where('kind', '=', kind)
+        .executeTakeFirst();
   const t = now();
   return trx
     .insertInto('contact_channels')
@@ -259,14 +262,18 @@ export async function setPrimaryCompany(
   trx: Trx,
   contact: Contact,
   account: { id: number; name: string } | null,
+  /** The person was just made, so has no company links yet. */
+  isNew = false,
 ): Promise<Partial<Contact>> {
-  const links = await trx
-    .selectFrom('contact_links')
-    .selectAll()
-    .where('contact_id', '=', contact.id)
-    .where('kind', '=', 'company')
-    .where('ended_on', 'is', null)
-    .execute();
+  const links = isNew
+    ? []
+    : await trx
+        .selectFrom('contact_links')
+        .selectAll()
+        .where('contact_id', '=', contact.id)
+        .where('kind', '=', 'company')
+        .where('ended_on', 'is', null)
+        .execute();
   if (account === null) {
     const primary = links.filter((l) => l.is_primary === 1 || l.target_id === contact.client_account_id);
     if (primary.length > 0)

@@ -215,10 +215,12 @@ export async function createJobIn(
   ctx: ServiceContext,
   trx: Trx,
   input: JobInput,
+  /** The workspace's stages, when the caller has read them in this transaction already. */
+  knownStages?: JobStage[],
 ): Promise<{ id: number; created: boolean }> {
   const firmId = ctx.auth.firm.id;
   {
-    const stages = await listStages(trx, firmId);
+    const stages = knownStages ?? (await listStages(trx, firmId));
     if (input.external_ref) {
       const match = await findJobByRef(trx, firmId, input.external_ref);
       if (match) {

@@ -107,6 +107,7 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
   };
   let problem: string | null = null;
   let entryStage: string | null = null;
+  let accountName: string | null = null;
   const onLeadsPipeline = settings.leads_pipeline && !spamReason;
 
   if (!spamReason) {
@@ -136,6 +137,7 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
         else matchReasons.push(`Company matched by name ${r.account.name}`);
       }
       ids.client_account_id = account.id;
+      accountName = account.name;
     }
     if (!contact) {
       contact = await createContactIn(ctx, trx, {
@@ -166,20 +168,27 @@ export async function runIntake(ctx: ServiceContext, trx: Trx, s: Submission): P
       entryStage = first.key;
       const contact = ids.contact_id;
       const result = await inSavepoint(trx, 'lead_job', async () => {
-        const { id } = await createJobIn(ctx, trx, {
-          name: truncate(`${s.name} - ${s.services.length > 0 ? s.services.join(', ') : 'New lead'}`, 200),
-          client_account_id: ids.client_account_id,
-          ...(s.address ? { address: s.address } : {}),
-          contact_name: truncate(s.name, 200),
-          ...(s.email ? { contact_email: truncate(s.email, 120) } : {}),
-          ...(s.phone ? { contact_phone: s.phone } : {}),
-          ...(s.services.length > 0 ? { job_type: s.services } : {}),
-          ...(s.message ? { description: s.message } : {}),
-          status: first.key,
-          source: truncate(s.source, 100),
-          assigned_to_user_id: routing.userId,
-          allow_duplicate_name: true,
-        });
+        const { id } = await createJobIn(
+          ctx,
+          trx,
+          {
+            name: truncate(`${s.name} - ${s.services.length > 0 ? s.services.join(', ') : 'New lead'}`, 200),
+            client_account_id: ids.client_account_id,
+            // The customer's name as the job's company, as the job would take it: saves reading it again.
+            ...(accountName !== null ? { company: accountName } : {}),
+            ...(s.address ? { address: s.address } : {}),
+            contact_name: truncate(s.name, 200),
+            ...(s.email ? { contact_email: truncate(s.email, 120) } : {}),
+            ...(s.phone ? { contact_phone: s.phone } : {}),
+            ...(s.services.length > 0 ? { job_type: s.services } : {}),
+            ...(s.message ? { description: s.message } : {}),
+            status: first.key,
+            source: truncate(s.source, 100),
+            assigned_to_user_id: routing.userId,
+            allow_duplicate_name: true,
+          },
+          stages,
+        );
         if (contact !== null) {
           await trx
             .insertInto('job_contacts')
