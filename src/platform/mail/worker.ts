@@ -29,7 +29,7 @@ export interface MailWorkerOptions {
   leaseMs: number;
   /** Messages handed to the transport at once. */
   concurrency?: number;
-  /** Per-message limit: a hung server is a failed attempt. */
+  /** Per-message limit (at most a third of the lease): a hung server is a failed attempt. */
   timeoutMs?: number;
 }
 
@@ -65,7 +65,10 @@ export class MailWorker implements BackgroundTask {
   }
 
   async sweep(): Promise<number> {
-    const claimed = await this.claim(this.concurrency * 4);
+    // Two messages per lane at most, each given at most a third of the lease: a claimed batch is
+    // always done (or given up) before its lease runs out, so a slow server never lets a second
+    // worker take over messages this one is still sending.
+    const claimed = await this.claim(this.concurrency * 2);
     if (claimed.length === 0) return 0;
     const outcomes: Outcome[] = [];
     let next = 0;
@@ -99,7 +102,7 @@ export class MailWorker implements BackgroundTask {
     };
     let timer: NodeJS.Timeout | undefined;
     try {
-      const limit = this.options.timeoutMs ?? 60_000;
+      const limit = Math.min(this.options.timeoutMs ?? 60_000, Math.floor(this.options.leaseMs / 3));
       await Promise.race([
         this.transport.send(message),
         new Promise<never>((_, reject) => {

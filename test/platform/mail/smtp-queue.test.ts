@@ -193,6 +193,22 @@ describe('queued mail over SMTP', () => {
     expect(again.status).toBe(409);
   });
 
+  it('gives a hung server at most a third of the lease per message, so a claim never outlives its lease', async () => {
+    await t.sendQueuedMail(); // what earlier tests left queued
+    peer.stall = true;
+    const hung = peer.transport('quotes@groundwork.test', 60_000);
+    const worker = new MailWorker(t.database, hung, { clock, leaseMs: 1500, timeoutMs: 60_000 });
+    const [id] = await queue(message(10));
+    const started = Date.now();
+    expect(await worker.sweep()).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1500);
+    const row = await rowOf(id!);
+    expect(row).toMatchObject({ status: 'queued', attempts: 1, lease_token: null });
+    expect(row.last_error).toMatch(/no answer in 500 ms/);
+    peer.release();
+    await hung.close();
+  });
+
   it('gives up an inline send after its timeout', async () => {
     peer.stall = true;
     const slow = peer.transport('quotes@groundwork.test', 60_000);
