@@ -38,7 +38,7 @@ export async function sendWithin(transport: MailTransport, message: MailMessage,
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new MailSendError(`no answer from the mail server in ${timeoutMs} ms`, false)),
+      () => reject(new MailSendError(`no answer in ${timeoutMs} ms from the mail server`, false)),
       timeoutMs,
     );
   });

@@ -10,7 +10,7 @@ import type { Database } from '#db/database.ts';
 import type { Clock } from '#platform/clock.ts';
 import { now, storedAt } from '#platform/time.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
-import { MailSendError, type MailTransport } from './transport.ts';
+import { MailSendError, sendWithin, type MailTransport } from './transport.ts';
 
 const MINUTE = 60_000;
 /** After failure n the next attempt waits RETRY_DELAYS_MS[n-1]: about 19 hours in all. */
@@ -100,20 +100,12 @@ export class MailWorker implements BackgroundTask {
       html: c.html_body,
       messageId: c.message_id,
     };
-    let timer: NodeJS.Timeout | undefined;
+    const limit = Math.min(this.options.timeoutMs ?? 60_000, Math.floor(this.options.leaseMs / 3));
     try {
-      const limit = Math.min(this.options.timeoutMs ?? 60_000, Math.floor(this.options.leaseMs / 3));
-      await Promise.race([
-        this.transport.send(message),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new MailSendError(`no answer in ${limit} ms`, false)), limit);
-        }),
-      ]);
+      await sendWithin(this.transport, message, limit);
       return null;
     } catch (err) {
       return err instanceof MailSendError ? err : new MailSendError(String((err as Error)?.message ?? err), false);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

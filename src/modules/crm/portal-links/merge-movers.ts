@@ -2,12 +2,10 @@
 // - A job merge moves the merged-away job's portal messages and review links to the kept job; its
 //   running follow-up sequence stops (the kept job's own sequence, if any, carries on) and goes
 //   with the job.
-// - A customer merge: when the kept customer has no portal link, the merged-away customer's link
-//   moves to it and keeps working (now showing the kept customer's jobs, which include the merged
-//   ones); when the kept customer has its own, the merged-away link stops ("replaced by a newer
-//   one", 410) and its row goes.
+// - A customer merge: the merged-away customer's portal link moves to the kept customer (now
+//   showing its jobs, which include the merged ones) or stops, as merges/owned-link-mover.ts says.
 import type { MergeMover } from '#crm/merges/movers.ts';
-import { retireLink } from '#pages/links.ts';
+import { ownedLinkMergeMover } from '#crm/merges/owned-link-mover.ts';
 import { now } from '#platform/time.ts';
 import { stopRunningSequence } from '#crm/follow-up-sequences/runs.ts';
 import { findCustomerLink } from './repo.ts';
@@ -35,30 +33,19 @@ export const portalJobMergeMovers: readonly MergeMover[] = [
 ];
 
 export const portalCustomerMergeMovers: readonly MergeMover[] = [
-  {
+  ownedLinkMergeMover({
     label: 'portal links',
-    async count(db, fromId, scope) {
-      return (await findCustomerLink(db, scope.firmId, fromId)) ? 1 : 0;
+    kind: PORTAL_LINK_KIND,
+    find: findCustomerLink,
+    async reassign(trx, linkId, toId) {
+      await trx
+        .updateTable('portal_links')
+        .set({ client_account_id: toId, updated_at: now() })
+        .where('id', '=', linkId)
+        .execute();
     },
-    async move(trx, fromId, toId, scope) {
-      const away = await findCustomerLink(trx, scope.firmId, fromId);
-      if (!away) return;
-      if (!(await findCustomerLink(trx, scope.firmId, toId))) {
-        await trx
-          .updateTable('portal_links')
-          .set({ client_account_id: toId, updated_at: now() })
-          .where('id', '=', away.id)
-          .execute();
-        return;
-      }
-      if (away.enabled === 1)
-        await retireLink(trx, {
-          firmId: scope.firmId,
-          kind: PORTAL_LINK_KIND,
-          tokenHash: away.token_hash,
-          reason: 'replaced',
-        });
-      await trx.deleteFrom('portal_links').where('id', '=', away.id).execute();
+    async remove(trx, linkId) {
+      await trx.deleteFrom('portal_links').where('id', '=', linkId).execute();
     },
-  },
+  }),
 ];
