@@ -24,6 +24,7 @@ import * as mail from '#db/migrations/019_mail.ts';
 import * as leads from '#db/migrations/020_leads.ts';
 import * as reminders from '#db/migrations/021_reminders.ts';
 import * as portalSequences from '#db/migrations/022_portal_sequences.ts';
+import * as proposals from '#db/migrations/023_proposals.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -49,6 +50,7 @@ const steps: Record<string, Step> = {
   '020_leads': leads,
   '021_reminders': reminders,
   '022_portal_sequences': portalSequences,
+  '023_proposals': proposals,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -41,6 +41,9 @@ import type {
   EstimateCostLineTable,
   EstimateLineTable,
   EstimateRevisionTable,
+  ProposalAuditEventTable,
+  ProposalTable,
+  ProposalTemplateTable,
   EstimateSnapshotTable,
   EstimateTable,
   EstimateTemplateTable,
@@ -100,6 +103,9 @@ export type EstimateLine = Selectable<EstimateLineTable>;
 export type EstimateCostLine = Selectable<EstimateCostLineTable>;
 export type EstimateSnapshot = Selectable<EstimateSnapshotTable>;
 export type EstimateRevision = Selectable<EstimateRevisionTable>;
+export type Proposal = Selectable<ProposalTable>;
+export type ProposalAuditEvent = Selectable<ProposalAuditEventTable>;
+export type ProposalTemplate = Selectable<ProposalTemplateTable>;
 export type PhotoTag = Selectable<PhotoTagTable>;
 export type StoredFile = Selectable<FileTable>;
 export type LibraryFolder = Selectable<LibraryFolderTable>;

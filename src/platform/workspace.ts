@@ -87,6 +87,8 @@ export const SettingsSchema = Type.Object(
     property_types: Type.Array(Type.String({ minLength: 1, maxLength: 80 }), { maxItems: 50, uniqueItems: true }),
     /** Who a new lead goes to (docs/api-decisions.md, "Leads"): territory, then service, then round-robin. */
     lead_routing: LeadRoutingSchema,
+    /** The job stage (key) an accepted proposal moves its job to; null is the pipeline's first won stage. */
+    proposal_acceptance_stage: Nullable(Type.String({ minLength: 1, maxLength: 100 })),
   },
   { additionalProperties: false },
 );
@@ -124,6 +126,7 @@ export const DEFAULT_SETTINGS: Settings = {
   speed_to_lead_minutes: 30,
   property_types: ['Residential', 'Commercial', 'HOA', 'Industrial', 'Municipal', 'Church', 'School', 'Other'],
   lead_routing: { round_robin_user_ids: null, territory_rules: [], service_rules: [] },
+  proposal_acceptance_stage: null,
 };
 
 export interface Division {

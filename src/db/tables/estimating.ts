@@ -254,6 +254,90 @@ export interface EstimateRevisionTable {
   created_at: string;
 }
 
+/** A proposal (023): the customer's view of an estimate, its link, and what the customer decided. */
+export interface ProposalTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  estimate_id: number | null;
+  doc_number: number | null;
+  status: 'draft' | 'sent' | 'viewed' | 'accepted' | 'rejected' | 'void';
+  title: string;
+  client_name: string | null;
+  client_email: string | null;
+  client_company: string | null;
+  valid_until: string | null;
+  is_customer_copy: Flag;
+  approval_status: 'not_required' | 'pending' | 'approved' | 'rejected';
+  approval_requested_by_user_id: number | null;
+  approval_decided_by_user_id: number | null;
+  approval_decided_at: string | null;
+  approval_note: string | null;
+  template_id: string | null;
+  /** JSON ProposalContent (proposals/content.ts). */
+  content: string;
+  /** JSON ProposalSections (proposals/sections.ts). */
+  sections: string;
+  /** JSON PricedLines (proposals/priced.ts). */
+  priced: string;
+  subtotal_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  optional_total_cents: number;
+  priced_at: string;
+  token_salt: string;
+  token_hash: string;
+  link_enabled: Flag;
+  link_expires_on: string | null;
+  sent_at: string | null;
+  sent_to: string | null;
+  sent_by_user_id: number | null;
+  first_viewed_at: string | null;
+  last_viewed_at: string | null;
+  view_count: number;
+  accepted_at: string | null;
+  rejected_at: string | null;
+  decline_reason: string | null;
+  voided_at: string | null;
+  signer_name: string | null;
+  signer_email: string | null;
+  signed_at: string | null;
+  consent_version: string | null;
+  signature_image: string | null;
+  signed_document: string | null;
+  document_sha256: string | null;
+  executed_file_id: number | null;
+  created_by_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One step of what the customer did on a proposal's page; never updated. */
+export interface ProposalAuditEventTable {
+  id: Generated<number>;
+  firm_id: number;
+  proposal_id: number;
+  kind: 'opened' | 'consented' | 'signed' | 'declined';
+  at: string;
+  ip: string | null;
+  user_agent: string | null;
+  data: string | null;
+}
+
+export interface ProposalTemplateTable {
+  id: Generated<number>;
+  firm_id: number;
+  template_key: string;
+  name: string;
+  description: string | null;
+  /** JSON ProposalLayout (proposals/templates.ts). */
+  layout: string;
+  starter: Flag;
+  created_by_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** This area's tables, composed into DB (db/tables.ts). */
 export interface EstimatingTables {
   catalog_items: CatalogItemTable;
@@ -268,4 +352,7 @@ export interface EstimatingTables {
   estimate_cost_lines: EstimateCostLineTable;
   estimate_snapshots: EstimateSnapshotTable;
   estimate_revisions: EstimateRevisionTable;
+  proposals: ProposalTable;
+  proposal_audit_events: ProposalAuditEventTable;
+  proposal_templates: ProposalTemplateTable;
 }

@@ -30,6 +30,8 @@ export interface UserTable {
   role: Role;
   /** admin | estimator | sales | none; read through estimating/estimates/roles.ts, which treats anything else as none. */
   estimating_role: string;
+  /** Proposals with a total above this need an owner's approval before this user sends them; null: no limit. */
+  proposal_send_limit_cents: number | null;
   job_title: string | null;
   phone_number: string | null;
   headshot_url: string | null;
