@@ -80,7 +80,11 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('proposals_firm_updated').on('proposals').columns(['firm_id', 'updated_at', 'id']).execute();
+  await db.schema
+    .createIndex('proposals_firm_updated')
+    .on('proposals')
+    .columns(['firm_id', 'updated_at', 'id'])
+    .execute();
   await db.schema.createIndex('proposals_job').on('proposals').columns(['job_id']).execute();
   await db.schema.createIndex('proposals_estimate').on('proposals').columns(['estimate_id']).execute();
 

@@ -271,7 +271,14 @@ export function buildDocument(inputs: DocumentInputs): ProposalDocument {
         break;
       }
       case 'about':
-        out.push({ id: 'text', key, title: s.about_us.title, html: cleanHtml(content.intro_html), items: [], footer: null });
+        out.push({
+          id: 'text',
+          key,
+          title: s.about_us.title,
+          html: cleanHtml(content.intro_html),
+          items: [],
+          footer: null,
+        });
         break;
       case 'scope': {
         const intro = s.scope.intro ? paragraphs(s.scope.intro) : null;
@@ -297,11 +304,22 @@ export function buildDocument(inputs: DocumentInputs): ProposalDocument {
             title: 'Photos',
             layout: s.photo_layout,
             photos: inputs.photos,
-            show: { titles: s.display.show_photo_titles, captions: s.display.show_photo_captions, dates: s.display.show_photo_dates },
+            show: {
+              titles: s.display.show_photo_titles,
+              captions: s.display.show_photo_captions,
+              dates: s.display.show_photo_dates,
+            },
           });
         break;
       case 'authorization':
-        out.push({ id: 'text', key, title: 'Authorization', html: cleanHtml(content.closing_html), items: [], footer: null });
+        out.push({
+          id: 'text',
+          key,
+          title: 'Authorization',
+          html: cleanHtml(content.closing_html),
+          items: [],
+          footer: null,
+        });
         break;
       case 'terms':
         out.push({
@@ -314,7 +332,12 @@ export function buildDocument(inputs: DocumentInputs): ProposalDocument {
         });
         break;
       case 'acceptance':
-        out.push({ id: 'acceptance', title: 'Acceptance', consent_text: CONSENT_TEXT, consent_version: CONSENT_VERSION });
+        out.push({
+          id: 'acceptance',
+          title: 'Acceptance',
+          consent_text: CONSENT_TEXT,
+          consent_version: CONSENT_VERSION,
+        });
         break;
     }
   }

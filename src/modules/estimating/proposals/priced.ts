@@ -44,7 +44,15 @@ export interface PricedTotals {
 export function notReadyReason(
   estimate: Estimate,
   listed: number,
-): { code: 'estimate_not_priced' | 'estimate_has_no_lines' | 'estimate_has_no_job' | 'estimate_archived' | 'change_order_estimate'; message: string } | null {
+): {
+  code:
+    | 'estimate_not_priced'
+    | 'estimate_has_no_lines'
+    | 'estimate_has_no_job'
+    | 'estimate_archived'
+    | 'change_order_estimate';
+  message: string;
+} | null {
   if (estimate.archived_at !== null)
     return { code: 'estimate_archived', message: 'The estimate is archived; restore it before making a proposal' };
   if (estimate.is_change_order === 1)
@@ -76,7 +84,10 @@ export function pricedOf(
   const inBid = linesInBid(tree)
     .filter((l) => l.hide_on_proposal !== 1 && l.bundle_parent_service_id === null)
     .sort(
-      (a, b) => (areaPosition.get(a.area_id) ?? 0) - (areaPosition.get(b.area_id) ?? 0) || a.position - b.position || a.id - b.id,
+      (a, b) =>
+        (areaPosition.get(a.area_id) ?? 0) - (areaPosition.get(b.area_id) ?? 0) ||
+        a.position - b.position ||
+        a.id - b.id,
     );
   const lines = inBid.map((l: EstimateLine): PricedLine => {
     const n = calc?.lines[String(l.id)] ?? null;

@@ -53,7 +53,14 @@ function filtered(db: Executor, firmId: number, user: User, f: ProposalFilter, r
 }
 
 /** Most recently changed first; with updated_after oldest first (document 3, Proposals). */
-export async function listProposals(db: Executor, firmId: number, user: User, f: ProposalFilter, limit: number, offset: number) {
+export async function listProposals(
+  db: Executor,
+  firmId: number,
+  user: User,
+  f: ProposalFilter,
+  limit: number,
+  offset: number,
+) {
   const sorted = (dir: 'asc' | 'desc', rest?: GroupRest) =>
     filtered(db, firmId, user, f, rest)
       .selectAll('proposals')

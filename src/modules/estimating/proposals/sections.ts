@@ -99,7 +99,11 @@ export function defaultSections(): ProposalSections {
   return {
     about_us: { title: 'About us' },
     scope: { title: 'Scope of work', intro: null },
-    terms: { title: 'Terms and conditions', footer: null, items: DEFAULT_TERMS_ITEMS.map((text) => ({ text, on: true })) },
+    terms: {
+      title: 'Terms and conditions',
+      footer: null,
+      items: DEFAULT_TERMS_ITEMS.map((text) => ({ text, on: true })),
+    },
     custom_sections: [],
     section_order: [...SECTION_IDS],
     pages: Object.fromEntries(PAGE_IDS.map((p) => [p, p !== 'video'])) as Record<PageId, boolean>,
