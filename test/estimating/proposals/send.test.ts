@@ -32,7 +32,12 @@ async function draft(api = w.api, email: string | null = 'customer@example.com')
     })
   ).body.data;
   const e = (await api.post('/v1/estimates', { job_id: job.id })).body.data;
-  await api.post(`/v1/estimates/${e.id}/line-items`, { name: 'Sealcoat', unit: 'SF', quantity: 10_000, unit_cost: 0.25 });
+  await api.post(`/v1/estimates/${e.id}/line-items`, {
+    name: 'Sealcoat',
+    unit: 'SF',
+    quantity: 10_000,
+    unit_cost: 0.25,
+  });
   const p = await api.post(`/v1/estimates/${e.id}/proposal`);
   expect(p.status, JSON.stringify(p.body)).toBe(201);
   return { job, proposal: p.body.data };
@@ -52,7 +57,11 @@ describe('send', () => {
     const [mail] = (await peer.waitFor(before + 1)).slice(before);
     expect(mail.envelopeTo).toEqual(['customer@example.com']);
     expect(mail.parsed.from?.value[0]).toMatchObject({ name: 'Acme Paving', address: 'proposals@groundwork.test' });
-    const owner = await t.database.db.selectFrom('users').select('email').where('id', '=', w.ownerId).executeTakeFirstOrThrow();
+    const owner = await t.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', w.ownerId)
+      .executeTakeFirstOrThrow();
     expect(mail.parsed.replyTo?.value[0].address).toBe(owner.email);
     expect(mail.parsed.text).toContain(proposal.share_url);
     expect(mail.parsed.text).toContain('As we discussed on site.');
@@ -80,7 +89,11 @@ describe('send', () => {
 
     const again = await w.api.post(`/v1/proposals/${proposal.id}/send`, { to: 'boss@example.com' });
     expect(again.status).toBe(200);
-    expect(again.body.data).toMatchObject({ status: 'sent', sent_at: r.body.data.sent_at, sent_to: 'boss@example.com' });
+    expect(again.body.data).toMatchObject({
+      status: 'sent',
+      sent_at: r.body.data.sent_at,
+      sent_to: 'boss@example.com',
+    });
     const second = (await peer.waitFor(before + 2))[before + 1];
     expect(second.envelopeTo).toEqual(['boss@example.com']);
     expect((await proposalEvents(job.id)).length).toBe(1);
@@ -97,7 +110,9 @@ describe('send', () => {
     expect(off.status).toBe(409);
     expect(off.body.code).toBe('link_invalid');
     await w.api.post(`/v1/proposals/${proposal.id}/void`);
-    expect((await w.api.post(`/v1/proposals/${proposal.id}/send`, { to: 'x@example.com' })).body.code).toBe('proposal_void');
+    expect((await w.api.post(`/v1/proposals/${proposal.id}/send`, { to: 'x@example.com' })).body.code).toBe(
+      'proposal_void',
+    );
     const after = (await w.api.get(`/v1/proposals/${proposal.id}`)).body.data;
     expect(after.sent_at).toBeNull();
   });
@@ -108,7 +123,11 @@ describe('send', () => {
     try {
       const r = await w.api.post(`/v1/proposals/${proposal.id}/send`, {});
       expect(r.status).toBe(502);
-      expect(r.body).toMatchObject({ error: 'Proposal email not delivered', code: 'mail_not_delivered', retryable: false });
+      expect(r.body).toMatchObject({
+        error: 'Proposal email not delivered',
+        code: 'mail_not_delivered',
+        retryable: false,
+      });
       const after = (await w.api.get(`/v1/proposals/${proposal.id}`)).body.data;
       expect(after).toMatchObject({ status: 'draft', sent_at: null, sent_to: null, updated_at: proposal.updated_at });
       expect(await proposalEvents(job.id)).toEqual([]);
@@ -123,15 +142,32 @@ describe('send', () => {
     expect(proposal.totals.total).toBeGreaterThan(1000);
     const r = await rep.api.post(`/v1/proposals/${proposal.id}/send`, {});
     expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ code: 'approval_required', approval_status: 'pending', send_limit: 1000, total: proposal.totals.total });
+    expect(r.body).toMatchObject({
+      code: 'approval_required',
+      approval_status: 'pending',
+      send_limit: 1000,
+      total: proposal.totals.total,
+    });
     const pending = (await w.api.get(`/v1/proposals/${proposal.id}`)).body.data;
-    expect(pending).toMatchObject({ status: 'draft', approval_status: 'pending', approval: { requested_by_user_id: rep.id } });
+    expect(pending).toMatchObject({
+      status: 'draft',
+      approval_status: 'pending',
+      approval: { requested_by_user_id: rep.id },
+    });
 
     const notOwner = await rep.api.post(`/v1/proposals/${proposal.id}/approval`, { decision: 'approve' });
     expect(notOwner.status).toBe(403);
-    const rejected = await w.api.post(`/v1/proposals/${proposal.id}/approval`, { decision: 'reject', note: 'Price too low' });
-    expect(rejected.body.data).toMatchObject({ approval_status: 'rejected', approval: { decided_by_user_id: w.ownerId, note: 'Price too low' } });
-    expect((await w.api.post(`/v1/proposals/${proposal.id}/approval`, { decision: 'approve' })).body.code).toBe('approval_not_pending');
+    const rejected = await w.api.post(`/v1/proposals/${proposal.id}/approval`, {
+      decision: 'reject',
+      note: 'Price too low',
+    });
+    expect(rejected.body.data).toMatchObject({
+      approval_status: 'rejected',
+      approval: { decided_by_user_id: w.ownerId, note: 'Price too low' },
+    });
+    expect((await w.api.post(`/v1/proposals/${proposal.id}/approval`, { decision: 'approve' })).body.code).toBe(
+      'approval_not_pending',
+    );
     expect((await rep.api.post(`/v1/proposals/${proposal.id}/send`, {})).status).toBe(409);
     const approved = await w.api.post(`/v1/proposals/${proposal.id}/approval`, { decision: 'approve' });
     expect(approved.body.data.approval_status).toBe('approved');

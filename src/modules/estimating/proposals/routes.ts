@@ -140,8 +140,18 @@ export function proposalRoutes(app: ApiApp, env: Env): void {
         summary:
           'The proposal as a PDF (application/pdf, a download filename); after acceptance the signed document with the signature block',
         params,
-        produces: ['application/pdf'],
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+        response: {
+          200: {
+            description: 'The PDF',
+            headers: {
+              'Content-Disposition': {
+                type: 'string',
+                description: 'attachment; filename="proposal-<doc_number>.pdf"',
+              },
+            },
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
+        },
       },
     },
     async (request, reply) => {
