@@ -33,7 +33,11 @@ async function main(): Promise<void> {
   try {
     console.error(`engine: ${describe}`);
     const { key } = await benchWorkspace(database);
-    const app = await buildApp(database, { adminToken: null, rateLimit: { max: 1e9, windowMs: 1000 }, logLevel: false });
+    const app = await buildApp(database, {
+      adminToken: null,
+      rateLimit: { max: 1e9, windowMs: 1000 },
+      logLevel: false,
+    });
     const api = await listen(app);
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${api}${path}`, {
@@ -68,7 +72,12 @@ async function main(): Promise<void> {
     const pagePath = new URL(proposal.share_url).pathname;
 
     const specs = {
-      job: { url: `${api}/v1/jobs/${job.id}`, method: 'GET' as const, headers: { 'x-api-key': key }, duration: ROUND_S },
+      job: {
+        url: `${api}/v1/jobs/${job.id}`,
+        method: 'GET' as const,
+        headers: { 'x-api-key': key },
+        duration: ROUND_S,
+      },
       page: { url: `${api}${pagePath}`, method: 'GET' as const, headers: {}, duration: ROUND_S },
     };
     await load.run({ ...specs.job, duration: WARMUP_S });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { documentHash, type ProposalDocument } from '#estimating/proposals/document.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { readPdf } from '#test/helpers/pdf-text.ts';
-import { image, uploadPhoto } from '../../field/photos/upload.ts';
+import { image, multipartBody, uploadPhoto } from '../../field/photos/upload.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -100,4 +100,31 @@ it('after acceptance renders the document the customer signed with the signature
   expect(pdf.flat).toContain('2026-11-24');
   expect(pdf.flat.replace(/\s/g, '')).toContain(hash);
   expect(pdf.flat).not.toContain('Renamed afterwards');
+});
+
+it("shows the workspace's logo (a Company Library PNG or JPEG named by settings.logo_file_id) when show_firm_logo is on", async () => {
+  const { payload, contentType } = multipartBody([
+    { name: 'file', filename: 'logo.png', data: await image('png', 240, 80), type: 'image/png' },
+  ]);
+  const up = await t.app.inject({
+    method: 'POST',
+    url: '/v1/library-files',
+    headers: { 'x-api-key': w.key, 'content-type': contentType },
+    payload,
+  });
+  expect(up.statusCode, up.body).toBe(201);
+  const logoId = up.json().data.id;
+  const { p } = await proposal();
+  const images = async () => (await readPdf((await getPdf(p.id)).rawPayload)).pages.reduce((a, pg) => a + pg.images, 0);
+  expect(await images()).toBe(2);
+  expect((await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { logo_file_id: logoId } })).status).toBe(
+    200,
+  );
+  expect(await images()).toBe(3);
+  await w.api.patch(`/v1/proposals/${p.id}`, { display: { show_firm_logo: false } });
+  expect(await images()).toBe(2);
+  // A setting naming a job photo's id or a missing file shows no logo.
+  await w.api.patch(`/v1/proposals/${p.id}`, { display: { show_firm_logo: true } });
+  await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { logo_file_id: 999999 } });
+  expect(await images()).toBe(2);
 });

@@ -4,9 +4,9 @@
 import { zWire } from '#platform/time.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import type { ProposalDocument } from './document.ts';
-import { loadDocument, type PhotoFile } from './load.ts';
+import { loadDocument, workspaceLogo, type LogoFile, type PhotoFile } from './load.ts';
 import { renderProposalPdf, type SignatureBlock } from './pdf.ts';
-import { pdfPhotoBytes } from './pdf-photos.ts';
+import { pdfLogoBytes, pdfPhotoBytes } from './pdf-photos.ts';
 import { proposalPhotos } from './repo.ts';
 import { proposalOr404 } from './service.ts';
 import type { Proposal } from '#db/tables.ts';
@@ -40,14 +40,19 @@ export async function proposalPdf(ctx: ServiceContext, id: number): Promise<{ fi
   const signature = signatureBlockOf(p);
   let document: ProposalDocument;
   let photoFiles: Map<number, PhotoFile>;
+  let logoFile: LogoFile | null;
   if (signature && p.signed_document !== null) {
     document = JSON.parse(p.signed_document) as ProposalDocument;
     const ids = document.sections.flatMap((s) => (s.id === 'photos' ? s.photos.map((ph) => ph.id) : []));
     const rows = ids.length > 0 ? await proposalPhotos(db, p.job_id, ids) : [];
     photoFiles = new Map(rows.map((r) => [r.id, r]));
+    logoFile = document.firm.logo ? await workspaceLogo(db, p.firm_id) : null;
   } else {
-    ({ document, photoFiles } = await loadDocument(db, p));
+    ({ document, photoFiles, logoFile } = await loadDocument(db, p));
   }
-  const photos = await pdfPhotoBytes(ctx.deps.storage, photoFiles);
-  return { filename: pdfFilename(p), body: await renderProposalPdf({ document, photos, signature }) };
+  const [photos, logo] = await Promise.all([
+    pdfPhotoBytes(ctx.deps.storage, photoFiles),
+    pdfLogoBytes(ctx.deps.storage, logoFile),
+  ]);
+  return { filename: pdfFilename(p), body: await renderProposalPdf({ document, photos, signature, logo }) };
 }
