@@ -11,7 +11,7 @@ export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   const env = startEnv(database, depsOptionsOf(config));
-  const demo = config.demo ? await seedDemoWorkspace(env) : null;
+  const demo = config.demo ? await seedDemoWorkspace(env, `http://localhost:${config.port}`) : null;
   const app = await buildApp(database, { ...config, env });
   const worker = config.worker.inServe ? startWorker(env, config, (m) => app.log.error(m)) : null;
   const close = async () => {

@@ -14,7 +14,8 @@ export type LinkKind =
   | 'assessment_report'
   | 'capital_plan'
   | 'customer_portal'
-  | 'review';
+  | 'review'
+  | 'proposal';
 
 /** Why a link stopped, as its 410 page explains. */
 export type RetiredReason = 'disabled' | 'rotated' | 'revoked' | 'replaced';

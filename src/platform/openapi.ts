@@ -65,6 +65,8 @@ const ACTIONS = new Set([
   'assign',
   'convert',
   'dismiss',
+  'send',
+  'void',
 ]);
 
 /** Where the rule's name would read wrong or collide with another operation's. */
@@ -82,6 +84,12 @@ const NAMED: Record<string, string> = {
   'POST /v1/jobs/:job_id/contacts': 'add_job_contact',
   'DELETE /v1/jobs/:job_id/contacts/:contact_id': 'remove_job_contact',
   'POST /v1/leads/:id/contacted': 'mark_lead_contacted',
+  'GET /v1/proposals/:id/pdf': 'get_proposal_pdf',
+  'GET /v1/proposals/:id/signature': 'get_proposal_signature',
+  'POST /v1/proposals/:id/share-link': 'share_proposal',
+  'PATCH /v1/proposals/:id/link': 'update_proposal_link',
+  'POST /v1/proposals/:id/apply-template': 'apply_proposal_template',
+  'POST /v1/proposals/:id/approval': 'decide_proposal_approval',
 };
 
 const singular = (word: string) =>

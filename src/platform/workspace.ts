@@ -89,6 +89,8 @@ export const SettingsSchema = Type.Object(
     lead_routing: LeadRoutingSchema,
     /** The job stage (key) an accepted proposal moves its job to; null is the pipeline's first won stage. */
     proposal_acceptance_stage: Nullable(Type.String({ minLength: 1, maxLength: 100 })),
+    /** The workspace's logo on proposals: a PNG or JPEG in its Company Library (a library file id); null for none. */
+    logo_file_id: Nullable(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: false },
 );
@@ -127,6 +129,7 @@ export const DEFAULT_SETTINGS: Settings = {
   property_types: ['Residential', 'Commercial', 'HOA', 'Industrial', 'Municipal', 'Church', 'School', 'Other'],
   lead_routing: { round_robin_user_ids: null, territory_rules: [], service_rules: [] },
   proposal_acceptance_stage: null,
+  logo_file_id: null,
 };
 
 export interface Division {

@@ -27,6 +27,7 @@ import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoFiles } from './demo-files.ts';
 import { demoLeads } from './demo-leads.ts';
 import { demoPortal } from './demo-portal.ts';
+import { demoProposal } from './demo-proposal.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { demoReminders } from './demo-reminders.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
@@ -147,7 +148,8 @@ const JOBS = [
 ];
 
 /** Creates the demo workspace when the database has no workspace yet; returns null otherwise. */
-export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null> {
+/** `origin` is where the server will answer (serve's base URL): the demo proposal's email links there. */
+export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWorkspace | null> {
   const { database, deps } = env;
   const any = await database.db.selectFrom('firms').select('id').limit(1).executeTakeFirst();
   if (any) return null;
@@ -226,6 +228,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
   const people = new Map<string, number>();
   let n = 0;
   let walkedJobId: number | null = null;
+  let walkedEstimateId: number | null = null;
   for (const j of JOBS) {
     const site = sites[j.site];
     const { id } = await createJob(ctx, {
@@ -278,7 +281,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
         task_type: 'email',
         due_date: now().slice(0, 10),
       });
-      await demoEstimate(ctx, id);
+      walkedEstimateId = await demoEstimate(ctx, id);
       walkedJobId = id;
     }
     n++;
@@ -319,6 +322,7 @@ export async function seedDemoWorkspace(env: Env): Promise<DemoWorkspace | null>
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
   await demoLeads(ctx);
+  if (walkedEstimateId !== null) pages.push(await demoProposal(ctx, walkedEstimateId, origin));
   pages.push(...(await demoPortal(ctx)));
   return { firmId: firm_id, name, key, pages };
 }
@@ -372,7 +376,7 @@ async function demoAssessment(ctx: Parameters<typeof createPin>[0], jobId: numbe
 }
 
 /** An issued estimate from the starter catalog: mill and overlay the lot, crack seal and stripe. */
-async function demoEstimate(ctx: Parameters<typeof createEstimate>[0], jobId: number): Promise<void> {
+async function demoEstimate(ctx: Parameters<typeof createEstimate>[0], jobId: number): Promise<number> {
   const services = await ctx.database.db
     .selectFrom('catalog_services')
     .select(['id', 'name'])
@@ -389,4 +393,5 @@ async function demoEstimate(ctx: Parameters<typeof createEstimate>[0], jobId: nu
     is_optional: true,
   });
   await issueEstimate(ctx, estimate.id, {});
+  return estimate.id;
 }

@@ -23,7 +23,10 @@ export const estimatingWalk: AreaWalk = {
     await ok(w.api.post(`/v1/estimates/${issued.id}/line-items`, { service_id: overlay.id, quantity: 500 }));
     await ok(w.api.post(`/v1/estimates/${issued.id}/issue`, {}));
     await ok(w.api.post(`/v1/estimates/${issued.id}/mark-won`, {}));
+    // The draft estimate's proposal (a draft: every edit route takes it).
+    const proposal = (await ok(w.api.post(`/v1/estimates/${estimate.id}/proposal`, {}))).data;
     return {
+      proposal: proposal.id,
       service: service.id,
       serviceCostLine: serviceFull.cost_lines[0].id,
       item: item.id,
@@ -53,6 +56,10 @@ export const estimatingWalk: AreaWalk = {
     `/v1/estimates/${ids.estimate}/revisions`,
     '/v1/exports/estimates.jsonl',
     '/v1/exports/estimate_lines.jsonl',
+    '/v1/proposals',
+    `/v1/proposals/${ids.proposal}`,
+    `/v1/proposals/${ids.proposal}/signature`,
+    '/v1/proposal-templates',
   ],
   foreignIds: (a, b) => [
     // the catalog
@@ -155,6 +162,49 @@ export const estimatingWalk: AreaWalk = {
     { method: 'POST', path: `/v1/estimates/${a.issuedEstimate}/reopen`, error: 'Estimate not found' },
     { method: 'POST', path: `/v1/estimates/${a.estimate}/recalculate`, error: 'Estimate not found' },
     { method: 'POST', path: `/v1/estimates/${a.issuedEstimate}/change-orders`, body: {}, error: 'Estimate not found' },
+    // proposals
+    { method: 'POST', path: `/v1/estimates/${a.estimate}/proposal`, body: {}, error: 'Estimate not found' },
+    { method: 'GET', path: `/v1/proposals/${a.proposal}`, error: 'Proposal not found' },
+    { method: 'GET', path: `/v1/proposals/${a.proposal}/signature`, error: 'Proposal not found' },
+    { method: 'GET', path: `/v1/proposals/${a.proposal}/pdf`, error: 'Proposal not found' },
+    { method: 'PATCH', path: `/v1/proposals/${a.proposal}`, body: { title: 'Hijack' }, error: 'Proposal not found' },
+    {
+      method: 'POST',
+      path: `/v1/proposals/${a.proposal}/share-link`,
+      body: { regenerate: true },
+      error: 'Proposal not found',
+    },
+    {
+      method: 'PATCH',
+      path: `/v1/proposals/${a.proposal}/link`,
+      body: { enabled: false },
+      error: 'Proposal not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/proposals/${a.proposal}/apply-template`,
+      body: { template_id: 'simple' },
+      error: 'Proposal not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/proposals/${a.proposal}/send`,
+      body: { to: 'x@example.com' },
+      error: 'Proposal not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/proposals/${a.proposal}/approval`,
+      body: { decision: 'approve' },
+      error: 'Proposal not found',
+    },
+    { method: 'POST', path: `/v1/proposals/${a.proposal}/void`, body: {}, error: 'Proposal not found' },
+    {
+      method: 'POST',
+      path: '/v1/proposal-templates',
+      body: { name: 'Stolen layout', proposal_id: a.proposal },
+      error: 'Proposal not found',
+    },
   ],
   routes: {
     'GET /v1/catalog/items': { needs: 'read', path: () => '/v1/catalog/items' },
@@ -258,5 +308,43 @@ export const estimatingWalk: AreaWalk = {
       body: () => ({ description: 'x' }),
     },
     'DELETE /v1/price-lists/{id}': { needs: 'delete', path: (a) => `/v1/price-lists/${a.priceList}` },
+    'POST /v1/estimates/{id}/proposal': { needs: 'write', path: (a) => `/v1/estimates/${a.estimate}/proposal` },
+    'GET /v1/proposals': { needs: 'read', path: () => '/v1/proposals' },
+    'GET /v1/proposals/{id}': { needs: 'read', path: (a) => `/v1/proposals/${a.proposal}` },
+    'GET /v1/proposals/{id}/signature': { needs: 'read', path: (a) => `/v1/proposals/${a.proposal}/signature` },
+    'GET /v1/proposals/{id}/pdf': { needs: 'read', path: (a) => `/v1/proposals/${a.proposal}/pdf` },
+    'PATCH /v1/proposals/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/proposals/${a.proposal}`,
+      body: () => ({ title: 'Read-only edit' }),
+    },
+    'POST /v1/proposals/{id}/share-link': { needs: 'write', path: (a) => `/v1/proposals/${a.proposal}/share-link` },
+    'PATCH /v1/proposals/{id}/link': {
+      needs: 'write',
+      path: (a) => `/v1/proposals/${a.proposal}/link`,
+      body: () => ({ enabled: true }),
+    },
+    'POST /v1/proposals/{id}/apply-template': {
+      needs: 'write',
+      path: (a) => `/v1/proposals/${a.proposal}/apply-template`,
+      body: () => ({ template_id: 'standard' }),
+    },
+    'POST /v1/proposals/{id}/send': {
+      needs: 'write',
+      path: (a) => `/v1/proposals/${a.proposal}/send`,
+      body: () => ({ to: 'walk@example.com' }),
+    },
+    'POST /v1/proposals/{id}/approval': {
+      needs: 'write',
+      path: (a) => `/v1/proposals/${a.proposal}/approval`,
+      body: () => ({ decision: 'approve' }),
+    },
+    'POST /v1/proposals/{id}/void': { needs: 'write', path: (a) => `/v1/proposals/${a.proposal}/void` },
+    'GET /v1/proposal-templates': { needs: 'read', path: () => '/v1/proposal-templates' },
+    'POST /v1/proposal-templates': {
+      needs: 'write',
+      path: () => '/v1/proposal-templates',
+      body: (a) => ({ name: 'RO layout', proposal_id: a.proposal }),
+    },
   },
 };

@@ -37,6 +37,7 @@ describe('the area list', () => {
           'follow-up sequences',
           'leads',
           'estimates',
+          'proposals',
           'photos',
           'site assessments',
           'photo report links',

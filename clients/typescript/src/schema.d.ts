@@ -1791,6 +1791,212 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/estimates/{id}/proposal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make the estimate's proposal (201: a draft with default wording, 30 days' validity and its customer link), or refresh the prices of its draft (200); a sent or decided proposal keeps what the customer saw */
+        post: operations["create_estimate_proposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List proposals: summary rows (no totals, content, signature, pdf_url, link or sections), most recently changed first; with updated_after oldest first */
+        get: operations["list_proposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a proposal with its totals, content, signature, pdf_url, link and sections */
+        get: operations["get_proposal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a draft proposal's fields, wording (HTML is cleaned) and sections; 409 while out for signature or once decided */
+        patch: operations["update_proposal"];
+        trace?: never;
+    };
+    "/v1/proposals/{id}/signature": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The proposal's signature status: signer, time, the SHA-256 of the document signed, the consent and the customer's audit trail */
+        get: operations["get_proposal_signature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The proposal as a PDF (application/pdf, a download filename); after acceptance the signed document with the signature block */
+        get: operations["get_proposal_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}/share-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The customer link to share yourself (turned on if off); regenerate replaces it and the old one stops; a void proposal goes back to draft; never marks sent */
+        post: operations["share_proposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Turn the customer link off or on (the same link) and set its expiry date */
+        patch: operations["update_proposal_link"];
+        trace?: never;
+    };
+    "/v1/proposals/{id}/apply-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply a template's layout, pages and display switches to a draft (wording and prices stay) */
+        post: operations["apply_proposal_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email the customer the proposal's link (EMAILS CUSTOMER); the first send moves draft to sent; may start the follow-up sequence; 409 approval_required over the user's send limit; 502 when the mail server did not take it */
+        post: operations["send_proposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}/approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An owner approves or rejects sending a proposal over the sender's send-approval limit */
+        post: operations["decide_proposal_approval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw the proposal (void): its link tells the customer so; POST …/share-link reopens it as a draft; an accepted proposal cannot be voided */
+        post: operations["void_proposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposal-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Proposal templates: the starter set and the workspace's saved ones (string ids) */
+        get: operations["list_proposal_templates"];
+        put?: never;
+        /** Save a proposal's layout, pages and display switches as a template */
+        post: operations["create_proposal_template"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/photo-tags": {
         parameters: {
             query?: never;
@@ -2604,7 +2810,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_lost" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_job" | "no_subscription" | "no_customer_email" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_error" | "private_target" | "rate_limited" | "read_only_session" | "route_address_missing" | "sequence_not_enabled" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_service" | "unknown_status" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_estimate" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_job" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "out_for_signature" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "route_address_missing" | "sequence_not_enabled" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only";
         } & {
             [key: string]: unknown;
         };
@@ -22182,6 +22388,3325 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_estimate_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_proposals: {
+        parameters: {
+            query?: {
+                estimate_id?: number;
+                job_id?: number;
+                /** @description draft, sent, viewed, accepted, rejected, void */
+                status?: string;
+                /** @description ISO 8601 */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    client_name?: string | null;
+                    client_email?: string | null;
+                    client_company?: string | null;
+                    /** @description YYYY-MM-DD or null */
+                    valid_until?: unknown;
+                    /** @description HTML; cleaned (sanitize-html) when saved */
+                    cover_html?: string | null;
+                    /** @description HTML; cleaned (sanitize-html) when saved */
+                    intro_html?: string | null;
+                    /** @description HTML; cleaned (sanitize-html) when saved */
+                    scope_html?: string | null;
+                    /** @description HTML; cleaned (sanitize-html) when saved */
+                    terms_html?: string | null;
+                    /** @description HTML; cleaned (sanitize-html) when saved */
+                    closing_html?: string | null;
+                    /** @description Hex colour, #RRGGBB */
+                    accent_color?: string;
+                    /** @description body_html is intro_html */
+                    about_us?: {
+                        title?: string;
+                        /** @description HTML; cleaned (sanitize-html) when saved */
+                        body_html?: string | null;
+                    };
+                    /** @description notes_html is scope_html */
+                    scope?: {
+                        title?: string;
+                        intro?: string | null;
+                        /** @description HTML; cleaned (sanitize-html) when saved */
+                        notes_html?: string | null;
+                    };
+                    /** @description body_html is terms_html */
+                    terms?: {
+                        title?: string;
+                        /** @description HTML; cleaned (sanitize-html) when saved */
+                        body_html?: string | null;
+                        footer?: string | null;
+                        /** @description Replaces the list */
+                        items?: {
+                            text: string;
+                            on: boolean;
+                        }[];
+                        /** @description true restores the starter items */
+                        reset?: boolean;
+                    };
+                    /** @description Replaces the custom sections (up to 32) */
+                    custom_sections?: {
+                        /** @description Made from the title when left out */
+                        id?: string;
+                        title: string;
+                        /** @description Plain text */
+                        body?: string | null;
+                        items?: {
+                            text: string;
+                            on: boolean;
+                        }[];
+                        enabled?: boolean;
+                    }[];
+                    section_order?: string[];
+                    /** @description Page id to true or false */
+                    pages?: {
+                        cover?: boolean;
+                        video?: boolean;
+                        overview?: boolean;
+                        about?: boolean;
+                        scope?: boolean;
+                        service_info?: boolean;
+                        pricing?: boolean;
+                        photos?: boolean;
+                        authorization?: boolean;
+                        terms?: boolean;
+                        acceptance?: boolean;
+                    };
+                    /** @description Display switch to true or false */
+                    display?: {
+                        show_firm_logo?: boolean;
+                        show_client_logo?: boolean;
+                        show_preparer_card?: boolean;
+                        show_scope_pin_details?: boolean;
+                        show_quantity_column?: boolean;
+                        show_unit_price_column?: boolean;
+                        show_line_numbers?: boolean;
+                        show_item_numbers?: boolean;
+                        tax_in_item_prices?: boolean;
+                        lump_sum_pricing?: boolean;
+                        group_lines_separately?: boolean;
+                        show_photo_titles?: boolean;
+                        show_photo_captions?: boolean;
+                        show_photo_dates?: boolean;
+                    };
+                    /** @description 0 to 100, at most 2 decimals */
+                    deposit_percent?: number | null;
+                    payment_due_days?: number | null;
+                    /** @description [] is every photo marked for reports */
+                    photo_ids?: number[];
+                    /** @enum {string} */
+                    photo_layout?: "detail" | "grid";
+                    show_photos?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_proposal_signature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            proposal_id: number;
+                            /** @enum {string} */
+                            proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            signer_name: string | null;
+                            signer_email: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            envelope: {
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                executed_file_id: number | null;
+                                decline_reason: string | null;
+                                /** @description What the customer did on the page, oldest first; append-only */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_proposal_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    /** @description attachment; filename="proposal-<doc_number>.pdf" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    share_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Replace the link: the old one stops */
+                    regenerate?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_proposal_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description false turns the link off; true turns the same link on */
+                    enabled?: boolean;
+                    /** @description YYYY-MM-DD or null */
+                    expires_on?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    apply_proposal_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    template_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    send_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Another recipient instead of the proposal's client_email */
+                    to?: string;
+                    /** @description A note shown above the link in the email */
+                    message?: string;
+                    /** @description Start the workspace's follow-up sequence on the job (default true when the sequence is on) */
+                    start_follow_up_sequence?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                        emailed: boolean;
+                        follow_up_sequence: {
+                            started: boolean;
+                            /** @description Why it did not start: not_requested, sequence_not_enabled, already_running, customer_skips_follow_ups, no_customer_email */
+                            reason: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decide_proposal_approval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "approve" | "reject";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    void_proposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_proposal_templates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            starter: boolean;
+                            layout: {
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_proposal_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    /** @description Save this proposal's layout, pages and display switches */
+                    proposal_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            starter: boolean;
+                            layout: {
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -30,6 +30,8 @@ const profile = {
   headshot_url: Nullable(Type.String({ maxLength: 1000 })),
 };
 const flags = Object.fromEntries(USER_FLAGS.map((f) => [f, Type.Boolean()])) as Record<UserFlag, TBoolean>;
+/** Proposals with a total above this (dollars) wait for an owner's approval before this user sends them; null: no limit. */
+const proposalSendLimit = Nullable(Type.Number({ minimum: 0, maximum: 1e9 }));
 
 export const OwnerInput = Body(profile, { required: ['name', 'email'] });
 
@@ -67,6 +69,7 @@ export const CreateUserInput = Body(
     role: OneOf(ROLES),
     estimating_role: OneOf(ESTIMATING_ROLES),
     ...flags,
+    proposal_send_limit: proposalSendLimit,
   },
   { required: ['name', 'email'] },
 );
@@ -76,6 +79,7 @@ export const UpdateUserInput = Body({
   role: OneOf(ROLES),
   estimating_role: OneOf(ESTIMATING_ROLES),
   ...flags,
+  proposal_send_limit: proposalSendLimit,
 });
 
 export const CreateKeyInput = Body(

@@ -6,6 +6,7 @@ import type { User } from '#db/tables.ts';
 import { validateBody } from '#platform/ajv.ts';
 import { inTransaction } from '#platform/context.ts';
 import { conflict, notFound } from '#platform/errors.ts';
+import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import { defaultFlags, USER_FLAGS, type Role } from '#platform/permissions.ts';
 import { now, microWire } from '#platform/time.ts';
 import { CreateUserInput, UpdateUserInput } from './schemas.ts';
@@ -32,6 +33,7 @@ export function adminUserObject(u: User) {
     headshot_url: u.headshot_url,
     is_firm_owner: u.role === 'owner',
     ...Object.fromEntries(USER_FLAGS.map((f) => [f, u[f] === 1])),
+    proposal_send_limit: centsToDollars(u.proposal_send_limit_cents ?? null),
     removed_at: microWire(u.removed_at),
     created_at: microWire(u.created_at),
     updated_at: microWire(u.updated_at),
@@ -60,6 +62,7 @@ export async function insertUser(db: Executor, firmId: number, input: CreateUser
       phone_number: phoneField(input.phone_number, 'phone_number') ?? null,
       headshot_url: input.headshot_url ?? null,
       ...flagValues,
+      proposal_send_limit_cents: input.proposal_send_limit == null ? null : dollarsToCents(input.proposal_send_limit),
       removed_at: null,
       created_at: t,
       updated_at: t,
@@ -118,6 +121,9 @@ export async function updateUser(database: Database, firmId: number, userId: num
       if (input.phone_number !== undefined)
         changes.phone_number = phoneField(input.phone_number, 'phone_number') ?? null;
       for (const f of USER_FLAGS) if (input[f] !== undefined) changes[f] = input[f] ? 1 : 0;
+      if (input.proposal_send_limit !== undefined)
+        changes.proposal_send_limit_cents =
+          input.proposal_send_limit === null ? null : dollarsToCents(input.proposal_send_limit);
       if (Object.keys(changes).length === 0) return adminUserObject(user);
       return adminUserObject(
         await trx

@@ -19,6 +19,7 @@ const NOT_TOOLS: Record<string, string> = {
   create_job_file: 'multipart upload of a file part',
   create_client_account_file: 'multipart upload of a file part',
   create_library_file: 'multipart upload of a file part',
+  get_proposal_pdf: 'binary download (a PDF); get_proposal gives its content',
 };
 
 let t: TestApp;

@@ -79,63 +79,78 @@ export async function startJobSequence(ctx: ServiceContext, jobId: number) {
   return inWorkspaceTransaction(ctx, async (trx) => {
     const job = await visibleJobOr404(trx, firmId, jobId, ctx.auth.user);
     const settings = await sequenceSettingsOf(trx, firmId);
-    if (!sequenceOn(settings))
-      throw unavailable('The workspace has no follow-up sequence turned on', 'sequence_not_enabled');
-    if (await skipsFollowUps(trx, job))
-      throw unavailable("The job's customer company skips automatic follow-ups", 'customer_skips_follow_ups');
-    if (await runningSequence(trx, firmId, job.id))
-      return { ...(await sequenceObject(trx, firmId, job.id, settings)), started_now: false };
-    if (settings.steps.some((s) => s.kind === 'email') && (await customerEmailOf(trx, job)) === null)
-      throw unavailable(
-        "The job has no customer email (contact_email, bill_to_email or the customer's email) for the sequence's emails",
-        'no_customer_email',
-      );
-    const at = now();
-    const run = await trx
-      .insertInto('job_follow_up_sequences')
-      .values({
+    const startedNow = await startSequenceIn(ctx, trx, job, settings);
+    return { ...(await sequenceObject(trx, firmId, job.id, settings)), started_now: startedNow };
+  });
+}
+
+/**
+ * Starts the workspace's sequence on `job` in the caller's workspace transaction: true when it
+ * started, false when one runs already; the documented 400s when it cannot (off, the customer
+ * skips follow-ups, no customer email for an email step). Sending a proposal starts it this way.
+ */
+export async function startSequenceIn(
+  ctx: ServiceContext,
+  trx: Executor,
+  job: Job,
+  settings: SequenceSettings,
+): Promise<boolean> {
+  const firmId = ctx.auth.firm.id;
+  if (!sequenceOn(settings))
+    throw unavailable('The workspace has no follow-up sequence turned on', 'sequence_not_enabled');
+  if (await skipsFollowUps(trx, job))
+    throw unavailable("The job's customer company skips automatic follow-ups", 'customer_skips_follow_ups');
+  if (await runningSequence(trx, firmId, job.id)) return false;
+  if (settings.steps.some((s) => s.kind === 'email') && (await customerEmailOf(trx, job)) === null)
+    throw unavailable(
+      "The job has no customer email (contact_email, bill_to_email or the customer's email) for the sequence's emails",
+      'no_customer_email',
+    );
+  const at = now();
+  const run = await trx
+    .insertInto('job_follow_up_sequences')
+    .values({
+      firm_id: firmId,
+      job_id: job.id,
+      status: 'running',
+      stop_reason: null,
+      stop_on_customer_reply: settings.stop_on_customer_reply ? 1 : 0,
+      started_by_user_id: ctx.auth.user.id,
+      started_at: at,
+      ended_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('job_follow_up_steps')
+    .values(
+      settings.steps.map((s, position) => ({
+        sequence_id: run.id,
         firm_id: firmId,
         job_id: job.id,
-        status: 'running',
-        stop_reason: null,
-        stop_on_customer_reply: settings.stop_on_customer_reply ? 1 : 0,
-        started_by_user_id: ctx.auth.user.id,
-        started_at: at,
-        ended_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('job_follow_up_steps')
-      .values(
-        settings.steps.map((s, position) => ({
-          sequence_id: run.id,
-          firm_id: firmId,
-          job_id: job.id,
-          position,
-          day: s.day,
-          kind: s.kind,
-          subject: s.subject,
-          body: s.body,
-          title: s.title,
-          due_at: storedAt(millisOf(at) + s.day * DAY_MS),
-          status: 'open' as const,
-          done_at: null,
-          task_id: null,
-          mail_id: null,
-        })),
-      )
-      .execute();
-    await logJobActivity(trx, {
-      firmId,
-      jobId: job.id,
-      userId: ctx.auth.user.id,
-      kind: 'follow_up_sequence_started',
-      summary: `Follow-up sequence started (${settings.steps.length} step${settings.steps.length === 1 ? '' : 's'})`,
-      data: { sequence_id: run.id },
-    });
-    return { ...(await sequenceObject(trx, firmId, job.id, settings)), started_now: true };
+        position,
+        day: s.day,
+        kind: s.kind,
+        subject: s.subject,
+        body: s.body,
+        title: s.title,
+        due_at: storedAt(millisOf(at) + s.day * DAY_MS),
+        status: 'open' as const,
+        done_at: null,
+        task_id: null,
+        mail_id: null,
+      })),
+    )
+    .execute();
+  await logJobActivity(trx, {
+    firmId,
+    jobId: job.id,
+    userId: ctx.auth.user.id,
+    kind: 'follow_up_sequence_started',
+    summary: `Follow-up sequence started (${settings.steps.length} step${settings.steps.length === 1 ? '' : 's'})`,
+    data: { sequence_id: run.id },
   });
+  return true;
 }
 
 export async function stopJobSequence(ctx: ServiceContext, jobId: number) {

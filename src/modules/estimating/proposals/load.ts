@@ -3,6 +3,7 @@
 // acceptance all come through here, so they show and sign the same document.
 import type { Executor } from '#db/dialect.ts';
 import type { Proposal } from '#db/tables.ts';
+import { settingsOf } from '#platform/workspace.ts';
 import { buildDocument, type ProposalDocument } from './document.ts';
 import { proposalPhotos } from './repo.ts';
 import { contentOf, pricedOfRow } from './stored.ts';
@@ -19,11 +20,38 @@ export interface LoadedDocument {
   document: ProposalDocument;
   /** The stored objects of the document's photos, by photo id. */
   photoFiles: Map<number, PhotoFile>;
+  /** The workspace's logo when the document shows it. */
+  logoFile: LogoFile | null;
+}
+
+export interface LogoFile {
+  storage_key: string;
+  content_type: string;
+}
+
+const LOGO_TYPES = ['image/png', 'image/jpeg'];
+
+/**
+ * The workspace's logo (settings.logo_file_id): a PNG or JPEG of its Company Library. A setting
+ * naming anything else (another workspace's file, a job file, a PDF, a deleted file) shows no logo.
+ */
+export async function workspaceLogo(db: Executor, firmId: number): Promise<LogoFile | null> {
+  const firm = await db.selectFrom('firms').select('settings').where('id', '=', firmId).executeTakeFirstOrThrow();
+  const id = settingsOf(firm).logo_file_id;
+  if (id === null) return null;
+  const file = await db
+    .selectFrom('files')
+    .select(['storage_key', 'content_type'])
+    .where('firm_id', '=', firmId)
+    .where('id', '=', id)
+    .where('source', '=', 'library')
+    .executeTakeFirst();
+  return file && LOGO_TYPES.includes(file.content_type) ? file : null;
 }
 
 export async function loadDocument(db: Executor, proposal: Proposal): Promise<LoadedDocument> {
   const sections = sectionsOf(proposal.sections);
-  const [firm, job, preparer, photos] = await Promise.all([
+  const [firm, job, preparer, photos, logo] = await Promise.all([
     db.selectFrom('firms').select(['name']).where('id', '=', proposal.firm_id).executeTakeFirstOrThrow(),
     db.selectFrom('jobs').select(['name', 'address']).where('id', '=', proposal.job_id).executeTakeFirstOrThrow(),
     db
@@ -32,16 +60,17 @@ export async function loadDocument(db: Executor, proposal: Proposal): Promise<Lo
       .where('id', '=', proposal.sent_by_user_id ?? proposal.created_by_user_id ?? -1)
       .executeTakeFirst(),
     sections.show_photos ? proposalPhotos(db, proposal.job_id, sections.photo_ids) : Promise.resolve([]),
+    sections.display.show_firm_logo ? workspaceLogo(db, proposal.firm_id) : Promise.resolve(null),
   ]);
   const document = buildDocument({
     proposal,
     content: contentOf(proposal),
     sections,
     priced: pricedOfRow(proposal),
-    firm: { name: firm.name, logo: false },
+    firm: { name: firm.name, logo: logo !== null },
     preparedBy: preparer ? { name: preparer.name, email: preparer.email, phone: preparer.phone_number } : null,
     job: { name: job.name, address: job.address },
     photos: photos.map((p) => ({ id: p.id, title: p.title, caption: p.caption, taken_on: p.taken_at.slice(0, 10) })),
   });
-  return { document, photoFiles: new Map(photos.map((p) => [p.id, p])) };
+  return { document, photoFiles: new Map(photos.map((p) => [p.id, p])), logoFile: logo };
 }

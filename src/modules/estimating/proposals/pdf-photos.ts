@@ -53,3 +53,17 @@ export async function pdfPhotoBytes(storage: Storage, photos: Map<number, PhotoF
   }
   return out;
 }
+
+/** The logo at most 600 px wide as a PNG (a logo keeps its transparency); null when it cannot be read. */
+export async function pdfLogoBytes(storage: Storage, logo: { storage_key: string } | null): Promise<Buffer | null> {
+  if (logo === null) return null;
+  try {
+    const stored = Buffer.concat(await (await storage.get(logo.storage_key)).toArray());
+    return await sharp(stored)
+      .resize({ width: 600, height: 300, fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
+  } catch {
+    return null;
+  }
+}

@@ -46,6 +46,8 @@ export interface PdfInput {
   /** Photo id -> JPEG or PNG bytes ready to embed (pdf-photos.ts). */
   photos: Map<number, Buffer>;
   signature: SignatureBlock | null;
+  /** The workspace's logo (PNG or JPEG) when the document shows it (document.firm.logo). */
+  logo?: Buffer | null;
 }
 
 /** "2026-11-21T06:20:00Z" as "2026-11-21 06:20:00 UTC" (the stored text when it is not a time). */
@@ -56,9 +58,20 @@ function utcTime(iso: string): string {
 
 // ---- sections ----
 
-function cover(l: Layout, doc: ProposalDocument, html: string | null): void {
+/** The logo at the current line, at most `maxW` × `maxH`; answers the height drawn (0 without one). */
+function logoAt(l: Layout, logo: Buffer | null | undefined, maxW: number, maxH: number): number {
+  const img = opened(l, logo ?? undefined);
+  if (img === null) return 0;
+  const scale = Math.min(maxW / img.width, maxH / img.height, 1);
+  l.doc.image(img.bytes, l.left, l.y, { width: img.width * scale, height: img.height * scale });
+  return img.height * scale;
+}
+
+function cover(l: Layout, doc: ProposalDocument, html: string | null, logo: Buffer | null | undefined): void {
   l.doc.save().rect(0, 0, PAGE.width, 16).fill(l.accent).restore();
-  l.y = 150;
+  l.y = 80;
+  if (doc.firm.logo) l.y += logoAt(l, logo, 200, 60);
+  l.y = Math.max(l.y + 10, 150);
   l.flow({ text: doc.firm.name, face: 'bold', size: 13, color: MUTED });
   l.y += 8;
   l.flow({ text: doc.title, face: 'bold', size: 26, color: INK });
@@ -99,7 +112,11 @@ function cover(l: Layout, doc: ProposalDocument, html: string | null): void {
   l.newPage();
 }
 
-function titleBlock(l: Layout, doc: ProposalDocument): void {
+function titleBlock(l: Layout, doc: ProposalDocument, logo: Buffer | null | undefined): void {
+  if (doc.firm.logo) {
+    const h = logoAt(l, logo, 160, 40);
+    if (h > 0) l.y += h + 8;
+  }
   l.flow({ text: doc.title, face: 'bold', size: 20, color: INK });
   l.y += 2;
   const sub = [doc.firm.name, doc.doc_number === null ? null : `Proposal #${doc.doc_number}`]
@@ -481,8 +498,8 @@ export async function renderProposalPdf(input: PdfInput): Promise<Buffer> {
   });
   try {
     const l = new Layout(doc, await installFonts(doc), accentOf(d.accent_color));
-    if (d.cover) cover(l, d, d.cover.html);
-    else titleBlock(l, d);
+    if (d.cover) cover(l, d, d.cover.html, input.logo);
+    else titleBlock(l, d, input.logo);
     for (const s of d.sections) {
       l.sectionTitle(s.title, s.id === 'acceptance' ? acceptanceHeight(l, s, signature) : 60);
       switch (s.id) {

@@ -47,6 +47,13 @@ export const FIRST_CLASS: Readonly<Record<string, string>> = {
   recalculate_estimate: 'Re-price an estimate on demand.',
   issue_estimate:
     'Issue an estimate: freeze its next version (estimate_issued, later estimate_revised); nothing is sent.',
+
+  create_estimate_proposal:
+    'Make the customer proposal of an estimate (a draft with its customer link), or refresh a draft’s prices.',
+  list_proposals: 'List proposals, most recently changed first; filter by estimate_id, job_id or status.',
+  get_proposal: 'Read one proposal: totals, wording, sections, its customer link and the signature status.',
+  send_proposal:
+    'Email the customer the proposal’s link (draft → sent). Emails the customer: confirm the recipient first.',
 };
 
 /** The toolset that selects the first-class tools (the default when `toolsets` is not given). */
