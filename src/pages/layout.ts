@@ -11,6 +11,10 @@ export interface LayoutParts {
   from?: string | null;
   body: HtmlValue;
   nonce: string;
+  /** The page's own CSS after the shared stylesheet. */
+  style?: string;
+  /** The page's own script (our code), run at the end of the body. */
+  script?: string;
 }
 
 const STYLE = `
@@ -68,7 +72,7 @@ fieldset{border:0;padding:0;margin:0 0 12px}
 .check{display:flex;gap:8px;align-items:center}
 `;
 
-export function layout({ title, from, body, nonce }: LayoutParts): Html {
+export function layout({ title, from, body, nonce, style, script }: LayoutParts): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -77,7 +81,7 @@ export function layout({ title, from, body, nonce }: LayoutParts): Html {
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${title}</title>
-<style nonce="${nonce}">${trusted(STYLE)}</style>
+<style nonce="${nonce}">${trusted(STYLE)}${style ? trusted(style) : null}</style>
 </head>
 <body>
 <header>${from ? html`<p>${from}</p>` : null}</header>
@@ -85,6 +89,7 @@ export function layout({ title, from, body, nonce }: LayoutParts): Html {
 <h1>${title}</h1>
 ${body}
 </main>
+${script ? html`<script nonce="${nonce}">${trusted(script)}</script>` : null}
 </body>
 </html>
 `;

@@ -12,6 +12,7 @@ import { assessmentReportPage } from './assessment-report.ts';
 import { capitalPlanPage } from './capital-plan.ts';
 import { portalPage } from './portal.ts';
 import { reviewPage } from './review.ts';
+import { proposalPage } from './proposal.ts';
 
 export type PageModule = (app: FastifyInstance, env: Env) => void;
 
@@ -22,4 +23,5 @@ export const PAGE_MODULES: readonly PageModule[] = [
   capitalPlanPage,
   portalPage,
   reviewPage,
+  proposalPage,
 ];

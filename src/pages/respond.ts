@@ -2,7 +2,8 @@
 // pages"). The Content-Security-Policy allows the page's own inline style (by a nonce made for this
 // answer), images from this server and from the origins the page names (an S3 endpoint serving
 // presigned photo links), forms posted back to this server, and nothing else: no script, no frame,
-// no plugin, no other origin.
+// no plugin, no other origin. A page that needs a script (the proposal's signature pad) brings it
+// inline, and only its answer allows script, by the same nonce.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { HtmlValue } from './html.ts';
@@ -16,9 +17,13 @@ export interface PageAnswer {
   body: HtmlValue;
   /** Absolute URLs of the images the page shows (their origins join img-src). */
   images?: readonly string[];
+  /** CSS of the page's own, after the shared stylesheet (our code or validated values only). */
+  style?: string;
+  /** An inline script the page needs (our code only); its answer then allows script by the nonce. */
+  script?: string;
 }
 
-function policy(nonce: string, images: readonly string[]): string {
+function policy(nonce: string, images: readonly string[], script: boolean): string {
   const origins = new Set<string>();
   for (const url of images) {
     const origin = new URL(url).origin;
@@ -27,6 +32,7 @@ function policy(nonce: string, images: readonly string[]): string {
   const img = ["'self'", ...origins].join(' ');
   return [
     "default-src 'none'",
+    ...(script ? [`script-src 'nonce-${nonce}'`] : []),
     `style-src 'nonce-${nonce}'`,
     `img-src ${img}`,
     "form-action 'self'",
@@ -37,12 +43,19 @@ function policy(nonce: string, images: readonly string[]): string {
 
 export function sendPage(reply: FastifyReply, answer: PageAnswer): FastifyReply {
   const nonce = randomBytes(16).toString('base64');
-  const document = layout({ title: answer.title, from: answer.from, body: answer.body, nonce });
+  const document = layout({
+    title: answer.title,
+    from: answer.from,
+    body: answer.body,
+    nonce,
+    style: answer.style,
+    script: answer.script,
+  });
   return (
     reply
       .status(answer.status ?? 200)
       .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', policy(nonce, answer.images ?? []))
+      .header('content-security-policy', policy(nonce, answer.images ?? [], answer.script !== undefined))
       .header('referrer-policy', 'no-referrer')
       .header('x-robots-tag', 'noindex, nofollow')
       // A page carries links that expire and may sit behind an access code: no cache keeps it.

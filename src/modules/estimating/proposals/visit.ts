@@ -1,0 +1,474 @@
+// The customer's side of a proposal link (its page is src/pages/proposal.ts; document 3, Proposal
+// state table): which proposal a token opens and in what state, counting a customer's open, and
+// the two answers a customer can give. No API key: the token is the credential.
+//
+// - An open by the customer counts (view_count, last_viewed_at, first_viewed_at once) and appends
+//   an `opened` row to the audit trail; the first open of a sent proposal moves it to viewed with
+//   one proposal_viewed. The office's preview (`?preview=`, a second token) changes nothing.
+// - Accepting signs the exact document the page showed: the page sends the hash it rendered, and a
+//   document that changed since is refused ("review it again"). The executed PDF is made and stored
+//   first (storage is never called inside a transaction), then one transaction records the
+//   signature, the audit rows, the job's move and proposal_accepted. A proposal decided meanwhile
+//   (two tabs, two signers) keeps the first answer; the second's stored PDF is removed again.
+// - Declining records the optional reason, the audit row and proposal_declined.
+// Every transition is a conditional UPDATE on the status it leaves, so each event fires exactly once.
+import { timingSafeEqual } from 'node:crypto';
+import sharp from 'sharp';
+import type { Database } from '#db/database.ts';
+import type { Executor } from '#db/dialect.ts';
+import type { Job, Proposal } from '#db/tables.ts';
+import { listStages } from '#crm/job-stages/repo.ts';
+import { moveJobIn } from '#crm/jobs/service.ts';
+import { storeServiceFile } from '#field/files/service.ts';
+import { actingAs } from '#platform/auth.ts';
+import { inTransaction, inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
+import type { Deps } from '#platform/deps.ts';
+import { looksLikeEmail } from '#platform/email-phone.ts';
+import { linkTokenHash } from '#platform/link-tokens.ts';
+import { removeObjects } from '#platform/storage/cleanup.ts';
+import { now, zWire } from '#platform/time.ts';
+import { settingsOf } from '#platform/workspace.ts';
+import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { CONSENT_VERSION } from './consent.ts';
+import { canonicalJson, documentHash, type ProposalDocument } from './document.ts';
+import { recordProposalEvent } from './events.ts';
+import { linkExpired, previewToken, todayIn } from './link.ts';
+import { loadDocument, workspaceLogo, type LoadedDocument } from './load.ts';
+import { renderProposalPdf } from './pdf.ts';
+import { pdfLogoBytes, pdfPhotoBytes } from './pdf-photos.ts';
+import { proposalByTokenHash, proposalPhotos } from './repo.ts';
+
+export const SIGNER_NAME_MAX = 200;
+export const SIGNER_EMAIL_MAX = 254;
+export const DECLINE_REASON_MAX = 2000;
+/** The most a drawn signature's PNG may weigh (decoded). A signature pad's PNG is a few KB. */
+export const SIGNATURE_PNG_MAX = 500 * 1024;
+/** A signature pad is a few hundred pixels; a larger side is refused before it is decoded whole. */
+const SIGNATURE_SIDE_MAX = 4000;
+/** The longest a user agent is kept in the audit trail. */
+const USER_AGENT_MAX = 500;
+
+export interface Sender {
+  firmName: string;
+  timezone: string;
+}
+
+export type ProposalVisit =
+  | { state: 'unknown' }
+  | { state: 'gone'; why: RetiredReason | 'expired' }
+  | { state: 'void'; sender: Sender }
+  | { state: 'open'; proposal: Proposal; sender: Sender; preview: boolean };
+
+/** Who did something on the page, as the audit trail records it. */
+export interface Visitor {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const sameText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * The proposal a token opens. `preview` is the `?preview=` value, if any: the right one (compared
+ * in constant time) makes an office preview, which also shows a link the customer can no longer
+ * open (off or expired), so the office can check it before turning it on again.
+ */
+export async function visitProposal(
+  database: Database,
+  deps: Pick<Deps, 'links'>,
+  token: string,
+  preview?: string,
+): Promise<ProposalVisit> {
+  const hash = linkTokenHash(token);
+  if (hash === null) return { state: 'unknown' };
+  const proposal = await proposalByTokenHash(database.db, hash);
+  if (!proposal) return deadLinkVisit(database.db, 'proposal', token);
+  const firm = await database.db
+    .selectFrom('firms')
+    .select(['name', 'timezone'])
+    .where('id', '=', proposal.firm_id)
+    .executeTakeFirstOrThrow();
+  const sender = { firmName: firm.name, timezone: firm.timezone };
+  const isPreview = preview !== undefined && sameText(preview, await previewToken(deps, proposal));
+  if (proposal.status === 'void') return { state: 'void', sender };
+  if (!isPreview) {
+    if (proposal.link_enabled !== 1) return { state: 'gone', why: 'disabled' };
+    if (linkExpired(proposal, todayIn(firm.timezone))) return { state: 'gone', why: 'expired' };
+  }
+  return { state: 'open', proposal, sender, preview: isPreview };
+}
+
+async function jobStatus(db: Executor, jobId: number): Promise<string> {
+  const job = await db.selectFrom('jobs').select('status').where('id', '=', jobId).executeTakeFirstOrThrow();
+  return job.status;
+}
+
+function auditRow(
+  p: Proposal,
+  kind: 'opened' | 'consented' | 'signed' | 'declined',
+  at: string,
+  who: Visitor,
+  data?: object,
+) {
+  return {
+    firm_id: p.firm_id,
+    proposal_id: p.id,
+    kind,
+    at,
+    ip: who.ip,
+    user_agent: who.userAgent === null ? null : who.userAgent.slice(0, USER_AGENT_MAX),
+    data: data === undefined ? null : JSON.stringify(data),
+  };
+}
+
+/**
+ * A customer's open: counts it, appends `opened`, and moves a sent proposal to viewed. The status
+ * change is its own conditional UPDATE (WHERE status = 'sent'), so of two first opens at once only
+ * one moves it and only that one records proposal_viewed. Answers the proposal as it now is.
+ */
+export async function recordOpen(database: Database, proposal: Proposal, who: Visitor): Promise<Proposal> {
+  return inTransaction(database, async (trx) => {
+    const t = now();
+    await trx
+      .updateTable('proposals')
+      .set((eb) => ({
+        view_count: eb('view_count', '+', 1),
+        last_viewed_at: t,
+        first_viewed_at: eb.fn.coalesce('first_viewed_at', eb.val(t)),
+        updated_at: t,
+      }))
+      .where('id', '=', proposal.id)
+      .execute();
+    await trx
+      .insertInto('proposal_audit_events')
+      .values(auditRow(proposal, 'opened', t, who))
+      .execute();
+    const viewed = await trx
+      .updateTable('proposals')
+      .set({ status: 'viewed', updated_at: t })
+      .where('id', '=', proposal.id)
+      .where('status', '=', 'sent')
+      .returningAll()
+      .executeTakeFirst();
+    if (viewed) {
+      const status = await jobStatus(trx, viewed.job_id);
+      await recordProposalEvent(trx, {
+        type: 'proposal_viewed',
+        proposal: viewed,
+        actorUserId: null,
+        jobStatus: { previous: status, current: status },
+      });
+      return viewed;
+    }
+    return trx.selectFrom('proposals').selectAll().where('id', '=', proposal.id).executeTakeFirstOrThrow();
+  });
+}
+
+/** The states a customer may answer from (document 3: accept and decline only from sent or viewed). */
+export const awaitsAnswer = (p: Pick<Proposal, 'status'>) => p.status === 'sent' || p.status === 'viewed';
+
+/** Past its valid_until (a date in the workspace's time zone; the offer stands through that day). */
+export const offerLapsed = (p: Pick<Proposal, 'valid_until'>, timezone: string) =>
+  p.valid_until !== null && p.valid_until < todayIn(timezone);
+
+/**
+ * What the page shows: the document the customer signed once accepted (kept with the signature,
+ * so later edits never change it), else the current one. Photos of a signed document are looked up
+ * by its ids; a photo deleted since is simply not drawn.
+ */
+export async function shownDocument(db: Executor, p: Proposal): Promise<LoadedDocument> {
+  if (p.status !== 'accepted' || p.signed_document === null) return loadDocument(db, p);
+  const document = JSON.parse(p.signed_document) as ProposalDocument;
+  const ids = document.sections.flatMap((s) => (s.id === 'photos' ? s.photos.map((ph) => ph.id) : []));
+  const rows = ids.length > 0 ? await proposalPhotos(db, p.job_id, ids) : [];
+  const logoFile = document.firm.logo ? await workspaceLogo(db, p.firm_id) : null;
+  return { document, photoFiles: new Map(rows.map((r) => [r.id, r])), logoFile };
+}
+
+// ---- accepting -----------------------------------------------------------------------------
+
+export interface AcceptForm {
+  signerName: string;
+  signerEmail: string;
+  consent: boolean;
+  /** The drawn signature as posted (a PNG data URL), or '' for none. */
+  signature: string;
+  /** The document hash the page was rendered with. */
+  documentHash: string;
+}
+
+export type AcceptProblem =
+  | { problem: 'invalid'; message: string }
+  | { problem: 'not_open' }
+  | { problem: 'lapsed' }
+  | { problem: 'changed' };
+
+export type AcceptResult =
+  | { result: 'accepted'; proposal: Proposal }
+  | { result: 'decided'; proposal: Proposal }
+  | AcceptProblem;
+
+const PNG_DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/;
+
+/** The drawn signature's PNG bytes; null for none; 'bad' when it is not a PNG within the limit. */
+async function signaturePng(value: string): Promise<Buffer | null | 'bad'> {
+  if (value === '') return null;
+  // A cheap refusal before decoding: base64 is 4 characters per 3 bytes.
+  if (value.length > 32 + Math.ceil(SIGNATURE_PNG_MAX / 3) * 4) return 'bad';
+  const m = PNG_DATA_URL.exec(value);
+  if (!m) return 'bad';
+  const bytes = Buffer.from(m[1], 'base64');
+  if (bytes.length === 0 || bytes.length > SIGNATURE_PNG_MAX) return 'bad';
+  try {
+    // Decode it for real: a PNG header on something else is refused, not stored and drawn later.
+    const { format, width, height } = await sharp(bytes).metadata();
+    if (format !== 'png' || !width || !height || width > SIGNATURE_SIDE_MAX || height > SIGNATURE_SIDE_MAX)
+      return 'bad';
+    await sharp(bytes).stats();
+  } catch {
+    return 'bad';
+  }
+  return bytes;
+}
+
+/** The form's rules, in the order the customer reads the form. */
+function formProblem(form: AcceptForm): string | null {
+  const name = form.signerName.trim();
+  if (name === '') return 'Type your full name to sign.';
+  if (Array.from(name).length > SIGNER_NAME_MAX) return `Your name can be at most ${SIGNER_NAME_MAX} characters.`;
+  const email = form.signerEmail.trim();
+  if (email === '') return 'Enter your email address.';
+  if (email.length > SIGNER_EMAIL_MAX || !looksLikeEmail(email))
+    return 'Enter a valid email address, like name@example.com.';
+  if (!form.consent) return 'Tick the box to agree to sign electronically.';
+  return null;
+}
+
+/**
+ * Who the executed PDF is stored as: the teammate who sent the proposal, else who made it; when
+ * that user was removed, the workspace's owner.
+ */
+async function actingUserId(db: Executor, p: Proposal): Promise<number> {
+  for (const id of [p.sent_by_user_id, p.created_by_user_id]) {
+    if (id === null) continue;
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', id)
+      .where('firm_id', '=', p.firm_id)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    if (user) return user.id;
+  }
+  const firm = await db
+    .selectFrom('firms')
+    .select('owner_user_id')
+    .where('id', '=', p.firm_id)
+    .executeTakeFirstOrThrow();
+  if (firm.owner_user_id === null) throw new Error(`workspace ${p.firm_id} has no owner to store the signed proposal`);
+  return firm.owner_user_id;
+}
+
+/** The stage an acceptance moves the job to: the workspace's setting, else the first won stage. */
+async function acceptanceStage(ctx: ServiceContext, trx: Executor): Promise<string | null> {
+  const stages = await listStages(trx, ctx.auth.firm.id);
+  const chosen = settingsOf(ctx.auth.firm).proposal_acceptance_stage;
+  if (chosen !== null) return stages.some((s) => s.key === chosen) ? chosen : null;
+  return stages.find((s) => s.type === 'won')?.key ?? null;
+}
+
+export async function acceptProposal(
+  database: Database,
+  deps: Deps,
+  proposal: Proposal,
+  form: AcceptForm,
+  who: Visitor,
+): Promise<AcceptResult> {
+  if (proposal.status === 'accepted' || proposal.status === 'rejected') return { result: 'decided', proposal };
+  if (!awaitsAnswer(proposal)) return { problem: 'not_open' };
+  const message = formProblem(form);
+  if (message) return { problem: 'invalid', message };
+  const png = await signaturePng(form.signature);
+  if (png === 'bad')
+    return {
+      problem: 'invalid',
+      message: 'The drawn signature could not be read. Clear it and draw it again, or sign with your typed name only.',
+    };
+  const db = database.db;
+  const firm = await db
+    .selectFrom('firms')
+    .select('timezone')
+    .where('id', '=', proposal.firm_id)
+    .executeTakeFirstOrThrow();
+  if (offerLapsed(proposal, firm.timezone)) return { problem: 'lapsed' };
+
+  // The document as it is now: what the customer signs, and what the page's hash must match.
+  const { document, photoFiles, logoFile } = await loadDocument(db, proposal);
+  const sha256 = documentHash(document);
+  if (!sameText(form.documentHash, sha256)) return { problem: 'changed' };
+
+  const signedAt = now();
+  const signer = { name: form.signerName.trim(), email: form.signerEmail.trim() };
+  const [photos, logo] = await Promise.all([
+    pdfPhotoBytes(deps.storage, photoFiles),
+    pdfLogoBytes(deps.storage, logoFile),
+  ]);
+  const pdf = await renderProposalPdf({
+    document,
+    photos,
+    logo,
+    signature: {
+      signer_name: signer.name,
+      signer_email: signer.email,
+      signed_at: zWire(signedAt),
+      document_sha256: sha256,
+      consent_version: CONSENT_VERSION,
+      image_png: png,
+    },
+  });
+  const ctx: ServiceContext = {
+    database,
+    deps,
+    auth: await actingAs(db, proposal.firm_id, await actingUserId(db, proposal)),
+  };
+  const file = await storeServiceFile(ctx, {
+    jobId: proposal.job_id,
+    filename: `Proposal ${proposal.doc_number ?? proposal.id} - signed.pdf`,
+    contentType: 'application/pdf',
+    body: pdf,
+    documentType: 'executed_proposal',
+    source: 'proposal',
+    description: `Signed by ${signer.name} (${signer.email})`,
+  });
+
+  let orphan: string | null = null;
+  try {
+    const outcome = await inWorkspaceTransaction(ctx, async (trx) => {
+      const accepted = await trx
+        .updateTable('proposals')
+        .set({
+          status: 'accepted',
+          accepted_at: signedAt,
+          signer_name: signer.name,
+          signer_email: signer.email,
+          signed_at: signedAt,
+          consent_version: CONSENT_VERSION,
+          signature_image: png === null ? null : `data:image/png;base64,${png.toString('base64')}`,
+          signed_document: canonicalJson(document),
+          document_sha256: sha256,
+          executed_file_id: file.id,
+          updated_at: signedAt,
+        })
+        .where('id', '=', proposal.id)
+        .where('status', 'in', ['sent', 'viewed'])
+        .returningAll()
+        .executeTakeFirst();
+      if (!accepted) {
+        // Decided meanwhile: the first answer stands; this PDF's record goes now, its object after the commit.
+        const row = await trx.selectFrom('files').select('storage_key').where('id', '=', file.id).executeTakeFirst();
+        await trx.deleteFrom('files').where('id', '=', file.id).execute();
+        orphan = row?.storage_key ?? null;
+        const current = await trx
+          .selectFrom('proposals')
+          .selectAll()
+          .where('id', '=', proposal.id)
+          .executeTakeFirstOrThrow();
+        return { result: 'decided' as const, proposal: current };
+      }
+      await trx
+        .insertInto('proposal_audit_events')
+        .values([
+          auditRow(accepted, 'consented', signedAt, who, { consent_version: CONSENT_VERSION }),
+          auditRow(accepted, 'signed', signedAt, who, {
+            signer_name: signer.name,
+            signer_email: signer.email,
+            document_sha256: sha256,
+            drawn_signature: png !== null,
+            executed_file_id: file.id,
+          }),
+        ])
+        .execute();
+      const job = (await trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', accepted.job_id)
+        .executeTakeFirstOrThrow()) as Job;
+      const target = await acceptanceStage(ctx, trx);
+      if (target !== null && target !== job.status) await moveJobIn(ctx, trx, job, target);
+      await recordProposalEvent(trx, {
+        type: 'proposal_accepted',
+        proposal: accepted,
+        actorUserId: null,
+        jobStatus: { previous: job.status, current: await jobStatus(trx, job.id) },
+      });
+      return { result: 'accepted' as const, proposal: accepted };
+    });
+    if (orphan !== null) await removeObjects(deps.storage, [orphan]);
+    return outcome;
+  } catch (err) {
+    // Nothing was recorded: the stored PDF and its record go again (record first, then object).
+    const row = await db.selectFrom('files').select('storage_key').where('id', '=', file.id).executeTakeFirst();
+    if (row) {
+      await db.deleteFrom('files').where('id', '=', file.id).execute();
+      await removeObjects(deps.storage, [row.storage_key]);
+    }
+    throw err;
+  }
+}
+
+// ---- declining -----------------------------------------------------------------------------
+
+export type DeclineResult =
+  | { result: 'declined'; proposal: Proposal }
+  | { result: 'decided'; proposal: Proposal }
+  | { problem: 'not_open' }
+  | { problem: 'invalid'; message: string };
+
+export async function declineProposal(
+  database: Database,
+  proposal: Proposal,
+  reasonText: string,
+  who: Visitor,
+): Promise<DeclineResult> {
+  if (proposal.status === 'accepted' || proposal.status === 'rejected') return { result: 'decided', proposal };
+  if (!awaitsAnswer(proposal)) return { problem: 'not_open' };
+  const reason = reasonText.trim();
+  if (Array.from(reason).length > DECLINE_REASON_MAX)
+    return {
+      problem: 'invalid',
+      message: `The reason can be at most ${DECLINE_REASON_MAX.toLocaleString('en-US')} characters.`,
+    };
+  return inTransaction(database, async (trx) => {
+    const t = now();
+    const rejected = await trx
+      .updateTable('proposals')
+      .set({ status: 'rejected', rejected_at: t, decline_reason: reason === '' ? null : reason, updated_at: t })
+      .where('id', '=', proposal.id)
+      .where('status', 'in', ['sent', 'viewed'])
+      .returningAll()
+      .executeTakeFirst();
+    if (!rejected) {
+      const current = await trx
+        .selectFrom('proposals')
+        .selectAll()
+        .where('id', '=', proposal.id)
+        .executeTakeFirstOrThrow();
+      return { result: 'decided' as const, proposal: current };
+    }
+    await trx
+      .insertInto('proposal_audit_events')
+      .values(auditRow(rejected, 'declined', t, who, { reason: reason === '' ? null : reason }))
+      .execute();
+    const status = await jobStatus(trx, rejected.job_id);
+    await recordProposalEvent(trx, {
+      type: 'proposal_declined',
+      proposal: rejected,
+      actorUserId: null,
+      jobStatus: { previous: status, current: status },
+    });
+    return { result: 'declined' as const, proposal: rejected };
+  });
+}

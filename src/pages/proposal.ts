@@ -1,0 +1,521 @@
+// The proposal page (document 3, Proposal; GUIDE "Customer pages"): GET /share/proposals/<token>
+// shows the proposal as the customer sees it, from the one document the PDF and the signature
+// share (estimating/proposals/document.ts): the cover with the workspace's logo and accent colour,
+// the sections in their order, the pricing table with optional items apart, the photos in the
+// chosen layout, deposit and payment terms, valid-until, and the acceptance with the e-sign consent
+// text and its version. A sent or viewed proposal offers two forms: accept (typed name, email,
+// consent, an optional drawn signature) and decline (an optional reason); each answers 303 back to
+// the page, which then shows the outcome. Everything works without script; the signature pad is
+// the page's one script (a canvas writing a PNG data URL into a hidden field), allowed by the
+// answer's nonce. The office's preview (`?preview=`) shows a banner and no forms, and counts no view.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Proposal } from '#db/tables.ts';
+import { CONSENT_TEXT, CONSENT_VERSION } from '#estimating/proposals/consent.ts';
+import {
+  documentHash,
+  formatMoney,
+  type DocumentPhoto,
+  type DocumentSection,
+  type PricingRow,
+  type ProposalDocument,
+} from '#estimating/proposals/document.ts';
+import { proposalPagePath } from '#estimating/proposals/link.ts';
+import type { LoadedDocument } from '#estimating/proposals/load.ts';
+import {
+  acceptProposal,
+  awaitsAnswer,
+  DECLINE_REASON_MAX,
+  declineProposal,
+  offerLapsed,
+  recordOpen,
+  SIGNATURE_PNG_MAX,
+  SIGNER_EMAIL_MAX,
+  SIGNER_NAME_MAX,
+  shownDocument,
+  type Sender,
+  type Visitor,
+  visitProposal,
+} from '#estimating/proposals/visit.ts';
+import { originOf } from '#platform/routes.ts';
+import type { Storage } from '#platform/storage/storage.ts';
+import { zWire } from '#platform/time.ts';
+import { acceptForms, formField } from './form.ts';
+import { sendGone, sendUnknownLink } from './gone.ts';
+import { html, trusted, type Html } from './html.ts';
+import { pageImageUrl } from './images.ts';
+import type { PageModule } from './pages.ts';
+import { sendPage } from './respond.ts';
+
+type TokenRequest = FastifyRequest<{ Params: { token: string }; Querystring: { preview?: unknown } }>;
+
+/** What the customer typed, shown again when the form is refused. */
+interface Typed {
+  signerName: string;
+  signerEmail: string;
+  consent: boolean;
+  reason: string;
+}
+
+const NOTHING_TYPED: Typed = { signerName: '', signerEmail: '', consent: false, reason: '' };
+
+interface Notice {
+  /** Which form the message belongs to; 'page' puts it above the document. */
+  at: 'accept' | 'decline' | 'page';
+  message: string;
+}
+
+/** Percent-encoding makes a base64 PNG up to three times longer; the other fields are short. */
+const FORM_BYTES = SIGNATURE_PNG_MAX * 3 + 64 * 1024;
+
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/** The page's own CSS: the accent colour (validated hex, so it cannot leave the rule) and the layouts. */
+function pageStyle(accent: string): string {
+  const color = HEX.test(accent) ? accent : '#1f4e79';
+  return `
+header{background:${color}}
+h2{border-bottom:3px solid ${color};padding-bottom:4px}
+button{background:${color}}
+.cover{background:#fff;border-radius:8px;padding:16px;margin:0 0 16px;border-top:6px solid ${color}}
+.cover .logo{display:block;max-width:200px;max-height:80px;width:auto;height:auto;margin:0 0 12px}
+.banner{padding:12px 16px;border-radius:8px;margin:0 0 16px;background:#fff3c4}
+.banner.accepted{background:#e3f9e5}.banner.rejected{background:#ffe3e3}
+.doc-section{background:#fff;border-radius:8px;padding:4px 16px 16px;margin:0 0 16px}
+.facts-list{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:8px 0}
+.facts-list dt{color:#616e7c}.facts-list dd{margin:0}
+.pricing td.num,.pricing th.num{text-align:right;white-space:nowrap}
+.pricing tr.group th{background:#f0f4f8}
+.pricing .desc{display:block;color:#616e7c;font-size:14px}
+.totals td{border:0}.totals tr.total td{font-weight:700;border-top:2px solid #1f2933}
+.photos-detail{list-style:none;padding:0}
+.photos-detail li{margin:0 0 16px}
+.photos-detail img{display:block;width:100%;max-width:720px;height:auto;border-radius:4px;background:#d9e2ec}
+.consent{background:#f5f7fa;border-left:4px solid ${color};padding:8px 12px;margin:8px 0;font-size:15px}
+form.answer{max-width:640px}
+.pad{margin:8px 0}
+.pad canvas{display:block;width:100%;max-width:600px;aspect-ratio:10/3;background:#fff;border:1px dashed #9aa5b1;border-radius:4px;touch-action:none}
+.pad button{background:#616e7c;margin-top:4px}
+`;
+}
+
+/**
+ * The signature pad: the page's one script. Without it (or without script at all) the pad stays
+ * hidden and the typed name is the signature. Drawing writes the canvas as a PNG data URL into the
+ * hidden `signature` field after each stroke; Clear empties both.
+ */
+const SIGNATURE_SCRIPT = `(function(){
+var pad=document.getElementById('signature-pad'),c=document.getElementById('signature-canvas'),out=document.getElementById('signature');
+if(!pad||!c||!out||!c.getContext)return;
+pad.hidden=false;
+var g=c.getContext('2d');g.lineWidth=3;g.lineCap='round';g.lineJoin='round';g.strokeStyle='#102a43';
+var down=false,drawn=false;
+function at(e){var r=c.getBoundingClientRect();return[(e.clientX-r.left)*c.width/r.width,(e.clientY-r.top)*c.height/r.height];}
+c.addEventListener('pointerdown',function(e){down=true;if(c.setPointerCapture)c.setPointerCapture(e.pointerId);var p=at(e);g.beginPath();g.moveTo(p[0],p[1]);e.preventDefault();});
+c.addEventListener('pointermove',function(e){if(!down)return;var p=at(e);g.lineTo(p[0],p[1]);g.stroke();drawn=true;e.preventDefault();});
+function end(){if(!down)return;down=false;if(drawn)out.value=c.toDataURL('image/png');}
+c.addEventListener('pointerup',end);c.addEventListener('pointercancel',end);
+document.getElementById('signature-clear').addEventListener('click',function(){g.clearRect(0,0,c.width,c.height);drawn=false;out.value='';});
+})();`;
+
+const dayFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
+
+/** A YYYY-MM-DD date as "December 24, 2026". */
+const longDate = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
+
+/** A stored UTC time as "2026-11-24 05:30 UTC". */
+const utcMinute = (stored: string) => `${zWire(stored).slice(0, 16).replace('T', ' ')} UTC`;
+
+// ---- the document ----------------------------------------------------------------------------
+
+function pricingRow(
+  row: PricingRow,
+  columns: { quantity: boolean; unit_price: boolean; price: boolean },
+  numbered: boolean,
+): Html {
+  return html`<tr>${numbered ? html`<td>${row.number ?? ''}</td>` : null}<td>${row.name}${
+    row.description ? html`<span class="desc">${row.description}</span>` : null
+  }</td>${columns.quantity ? html`<td class="num">${row.quantity ?? ''}</td>` : null}${
+    columns.unit_price
+      ? html`<td class="num">${row.unit_price_cents === null ? '' : formatMoney(row.unit_price_cents)}</td>`
+      : null
+  }${columns.price ? html`<td class="num">${row.price_cents === null ? '' : formatMoney(row.price_cents)}</td>` : null}</tr>`;
+}
+
+function pricingSection(s: Extract<DocumentSection, { id: 'pricing' }>): Html {
+  const { columns, totals } = s;
+  const numbered = s.groups.some((g) => g.rows.some((r) => r.number !== null));
+  const span =
+    1 + (numbered ? 1 : 0) + (columns.quantity ? 1 : 0) + (columns.unit_price ? 1 : 0) + (columns.price ? 1 : 0);
+  const head = html`<thead><tr>${numbered ? html`<th>#</th>` : null}<th>Item</th>${
+    columns.quantity ? html`<th class="num">Quantity</th>` : null
+  }${columns.unit_price ? html`<th class="num">Unit price</th>` : null}${columns.price ? html`<th class="num">Price</th>` : null}</tr></thead>`;
+  const body = s.groups.map(
+    (g) =>
+      html`${g.name !== null ? html`<tr class="group"><th colspan="${span}">${g.name}</th></tr>` : null}${g.rows.map(
+        (r) => pricingRow(r, columns, numbered),
+      )}`,
+  );
+  const totalRows = totals.tax_included
+    ? html`<tr class="total"><td>Total (tax included)</td><td class="num">${formatMoney(totals.total_cents)}</td></tr>`
+    : html`<tr><td>Subtotal</td><td class="num">${formatMoney(totals.subtotal_cents)}</td></tr>
+<tr><td>Tax</td><td class="num">${formatMoney(totals.tax_cents)}</td></tr>
+<tr class="total"><td>Total</td><td class="num">${formatMoney(totals.total_cents)}</td></tr>`;
+  const optional =
+    s.optional.length > 0
+      ? html`<h3>Optional items</h3><p class="muted">Not included in the total.</p>
+<div class="scroll"><table class="pricing optional">${head}<tbody>${s.optional.map((r) => pricingRow(r, columns, numbered))}</tbody></table></div>
+<p class="muted">Optional items total ${formatMoney(totals.optional_total_cents)}</p>`
+      : null;
+  return html`<div class="scroll"><table class="pricing">${head}<tbody>${body}</tbody></table></div>
+<table class="totals">${totalRows}</table>
+${optional}
+${s.deposit ? html`<p class="deposit"><strong>Deposit:</strong> ${s.deposit.percent}% (${formatMoney(s.deposit.cents)}) due on acceptance.</p>` : null}
+${s.payment_terms ? html`<p class="payment-terms">${s.payment_terms}</p>` : null}`;
+}
+
+interface PhotoLinks {
+  /** Photo id -> the image shown and the full one it opens. */
+  byId: Map<number, { shown: string; full: string }>;
+  logo: string | null;
+  /** Every signed link the page shows, for its Content-Security-Policy. */
+  images: string[];
+}
+
+async function photoLinks(storage: Storage, loaded: LoadedDocument, origin: string): Promise<PhotoLinks> {
+  const byId = new Map<number, { shown: string; full: string }>();
+  const images: string[] = [];
+  await Promise.all(
+    [...loaded.photoFiles.values()].map(async (f) => {
+      const full = await pageImageUrl(storage, f.storage_key, origin, f.content_type);
+      const shown =
+        f.thumbnail_key !== null ? await pageImageUrl(storage, f.thumbnail_key, origin, 'image/jpeg') : full;
+      byId.set(f.id, { shown, full });
+      images.push(shown);
+    }),
+  );
+  let logo: string | null = null;
+  if (loaded.logoFile) {
+    logo = await pageImageUrl(storage, loaded.logoFile.storage_key, origin, loaded.logoFile.content_type);
+    images.push(logo);
+  }
+  return { byId, logo, images };
+}
+
+function photoSection(s: Extract<DocumentSection, { id: 'photos' }>, links: PhotoLinks): Html {
+  const item = (p: DocumentPhoto) => {
+    const link = links.byId.get(p.id);
+    const label = p.title ?? p.caption ?? 'Site photo';
+    const text = html`${s.show.titles && p.title ? html`<h3>${p.title}</h3>` : null}${
+      s.show.captions && p.caption ? html`<p>${p.caption}</p>` : null
+    }${s.show.dates && p.taken_on ? html`<p class="muted"><time datetime="${p.taken_on}">Taken ${longDate(p.taken_on)}</time></p>` : null}`;
+    const picture = link
+      ? html`<a href="${link.full}"><img src="${link.shown}" alt="${label}"></a>`
+      : html`<p class="muted">Photo no longer available.</p>`;
+    return s.layout === 'grid'
+      ? html`<li class="card photo">${picture}<div class="text">${text}</div></li>`
+      : html`<li class="photo">${picture}${text}</li>`;
+  };
+  return s.layout === 'grid'
+    ? html`<ul class="grid photos-grid">${s.photos.map(item)}</ul>`
+    : html`<ul class="photos-detail">${s.photos.map(item)}</ul>`;
+}
+
+function sectionBody(s: DocumentSection, links: PhotoLinks, answer: Html | null): Html {
+  switch (s.id) {
+    case 'overview':
+      return html`<dl class="facts-list">${s.facts.map((f) => html`<dt>${f.label}</dt><dd>${f.value}</dd>`)}</dl>`;
+    case 'text':
+      // The HTML was cleaned to text tags when it was saved and again when the document was built.
+      return html`${s.html ? trusted(s.html) : null}${
+        s.items.length > 0 ? html`<ul>${s.items.map((i) => html`<li>${i}</li>`)}</ul>` : null
+      }${s.footer ? html`<p class="muted">${s.footer}</p>` : null}`;
+    case 'service_info':
+      return html`${s.entries.map((e) => html`<h3>${e.name}</h3>${trusted(e.html)}`)}`;
+    case 'pricing':
+      return pricingSection(s);
+    case 'photos':
+      return photoSection(s, links);
+    case 'acceptance':
+      return html`<p class="consent">${s.consent_text}</p><p class="muted">Consent version ${s.consent_version}</p>${answer}`;
+  }
+}
+
+function cover(doc: ProposalDocument, links: PhotoLinks): Html {
+  return html`<section class="cover">
+${links.logo ? html`<img class="logo" src="${links.logo}" alt="${doc.firm.name}">` : null}
+<p class="muted">${doc.doc_number !== null ? `Proposal #${doc.doc_number}` : 'Proposal'} from ${doc.firm.name}</p>
+${doc.client.name || doc.client.company ? html`<p>Prepared for ${[doc.client.name, doc.client.company].filter(Boolean).join(', ')}</p>` : null}
+<p>${doc.job.name}${doc.job.address ? html`<br><span class="muted">${doc.job.address}</span>` : null}</p>
+${doc.valid_until ? html`<p class="valid-until">Valid until ${longDate(doc.valid_until)}</p>` : null}
+${doc.cover?.html ? trusted(doc.cover.html) : null}
+${
+  doc.prepared_by
+    ? html`<p class="muted">Prepared by ${doc.prepared_by.name}${doc.prepared_by.email ? html` · ${doc.prepared_by.email}` : null}${
+        doc.prepared_by.phone ? html` · ${doc.prepared_by.phone}` : null
+      }</p>`
+    : null
+}
+</section>`;
+}
+
+// ---- the answer forms --------------------------------------------------------------------------
+
+function answerForms(token: string, hash: string, typed: Typed, notice: Notice | null): Html {
+  const path = proposalPagePath(token);
+  const error = (at: Notice['at']) =>
+    notice?.at === at ? html`<p class="error" role="alert">${notice.message}</p>` : null;
+  return html`<form class="wide answer accept" method="post" action="${path}/accept">
+<input type="hidden" name="document_hash" value="${hash}">
+<label for="signer_name">Your full name (your signature)</label>
+<input id="signer_name" name="signer_name" required maxlength="${SIGNER_NAME_MAX}" autocomplete="name" value="${typed.signerName}">
+<label for="signer_email">Your email</label>
+<input id="signer_email" name="signer_email" type="email" required maxlength="${SIGNER_EMAIL_MAX}" autocomplete="email" value="${typed.signerEmail}">
+<div class="pad" id="signature-pad" hidden>
+<p class="muted">Draw your signature (optional)</p>
+<canvas id="signature-canvas" width="600" height="180" aria-label="Signature pad"></canvas>
+<button type="button" id="signature-clear">Clear</button>
+</div>
+<input type="hidden" id="signature" name="signature" value="">
+<label class="check"><input type="checkbox" name="consent" value="yes" required${typed.consent ? html` checked` : null}> I have read the consent above and agree to sign electronically</label>
+${error('accept')}
+<button type="submit">Accept and sign</button>
+</form>
+<details class="decline"${notice?.at === 'decline' ? html` open` : null}>
+<summary>Decline this proposal</summary>
+<form class="wide answer" method="post" action="${path}/decline">
+<label for="reason">Reason (optional)</label>
+<textarea id="reason" name="reason" maxlength="${DECLINE_REASON_MAX}">${typed.reason}</textarea>
+${error('decline')}
+<button type="submit">Decline proposal</button>
+</form>
+</details>`;
+}
+
+/** What stands above the document: the preview banner and what the customer can (no longer) do. */
+function banners(p: Proposal, sender: Sender, preview: boolean, lapsed: boolean): Html {
+  const out: Html[] = [];
+  if (preview)
+    out.push(
+      html`<p class="banner preview"><strong>Office preview.</strong> This is the page your customer sees. Opening it here counts no view, and the answer forms are not shown.</p>`,
+    );
+  if (p.status === 'accepted' && p.signed_at)
+    out.push(
+      html`<p class="banner accepted outcome"><strong>Accepted.</strong> Signed by ${p.signer_name} (${p.signer_email}) on ${utcMinute(
+        p.signed_at,
+      )}. ${sender.firmName} has the signed copy.</p>`,
+    );
+  else if (p.status === 'rejected')
+    out.push(
+      html`<p class="banner rejected outcome"><strong>Declined</strong>${p.rejected_at ? ` on ${utcMinute(p.rejected_at)}` : ''}.${
+        p.decline_reason ? html` Reason given: “${p.decline_reason}”` : null
+      } Contact ${sender.firmName} if you would like a new proposal.</p>`,
+    );
+  else if (p.status === 'draft')
+    out.push(
+      html`<p class="banner draft">This proposal has not been sent yet, so it cannot be accepted here. ${sender.firmName} will send it when it is ready.</p>`,
+    );
+  else if (lapsed && p.valid_until)
+    out.push(
+      html`<p class="banner lapsed">This proposal was valid until ${longDate(p.valid_until)} and can no longer be accepted here. Contact ${sender.firmName} for an updated proposal.</p>`,
+    );
+  return html`${out}`;
+}
+
+interface Shown {
+  token: string;
+  proposal: Proposal;
+  sender: Sender;
+  preview: boolean;
+  typed?: Typed;
+  notice?: Notice | null;
+  status?: number;
+}
+
+async function showProposal(
+  reply: FastifyReply,
+  storage: Storage,
+  origin: string,
+  loaded: LoadedDocument,
+  shown: Shown,
+): Promise<FastifyReply> {
+  const { proposal: p, sender, preview, token } = shown;
+  const doc = loaded.document;
+  const lapsed = offerLapsed(p, sender.timezone);
+  const answerable = !preview && awaitsAnswer(p) && !lapsed;
+  const notice = shown.notice ?? null;
+  const answer = answerable ? answerForms(token, documentHash(doc), shown.typed ?? NOTHING_TYPED, notice) : null;
+  const links = await photoLinks(storage, loaded, origin);
+  const hasAcceptance = doc.sections.some((s) => s.id === 'acceptance');
+  const sections = doc.sections.map(
+    (s) =>
+      html`<section class="doc-section section-${s.id}" id="${s.id === 'text' ? s.key.replace(':', '-') : s.id}"><h2>${s.title}</h2>${sectionBody(
+        s,
+        links,
+        answer,
+      )}</section>`,
+  );
+  // A layout with the acceptance page off still takes an answer: the forms follow the document,
+  // with the consent text they need.
+  const trailing =
+    answer && !hasAcceptance
+      ? html`<section class="doc-section section-acceptance" id="acceptance"><h2>Acceptance</h2><p class="consent">${CONSENT_TEXT}</p><p class="muted">Consent version ${CONSENT_VERSION}</p>${answer}</section>`
+      : null;
+  return sendPage(reply, {
+    status: shown.status ?? 200,
+    title: doc.title,
+    from: sender.firmName,
+    body: html`${banners(p, sender, preview, lapsed)}${
+      notice?.at === 'page' ? html`<p class="error banner" role="alert">${notice.message}</p>` : null
+    }${doc.cover ? cover(doc, links) : html`<p class="muted">From ${doc.firm.name}</p>`}${sections}${trailing}`,
+    images: links.images,
+    style: pageStyle(doc.accent_color),
+    ...(answer ? { script: SIGNATURE_SCRIPT } : {}),
+  });
+}
+
+function sendWithdrawn(reply: FastifyReply, sender: Sender): FastifyReply {
+  return sendPage(reply, {
+    status: 410,
+    title: 'Proposal withdrawn',
+    from: sender.firmName,
+    body: html`<p>${sender.firmName} has withdrawn this proposal, so it can no longer be viewed or accepted.</p><p class="muted">If you expected a proposal, ask ${sender.firmName} for the current one.</p>`,
+  });
+}
+
+const visitorOf = (request: FastifyRequest): Visitor => ({
+  ip: request.ip ?? null,
+  userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
+});
+
+export const proposalPage: PageModule = (app, env) => {
+  app.register(async (scope) => {
+    acceptForms(scope, FORM_BYTES);
+    const storage = env.deps.storage;
+    const db = env.database.db;
+
+    scope.get('/share/proposals/:token', async (request: TokenRequest, reply) => {
+      const { token } = request.params;
+      const preview = typeof request.query.preview === 'string' ? request.query.preview : undefined;
+      const visit = await visitProposal(env.database, env.deps, token, preview);
+      if (visit.state === 'unknown') return sendUnknownLink(reply);
+      if (visit.state === 'gone') return sendGone(reply, visit.why);
+      if (visit.state === 'void') return sendWithdrawn(reply, visit.sender);
+      const proposal = visit.preview
+        ? visit.proposal
+        : await recordOpen(env.database, visit.proposal, visitorOf(request));
+      return showProposal(reply, storage, originOf(request), await shownDocument(db, proposal), {
+        token,
+        proposal,
+        sender: visit.sender,
+        preview: visit.preview,
+      });
+    });
+
+    /** After an answer, the page as it now is (the outcome, or the form with a message). */
+    const again = async (
+      request: TokenRequest,
+      reply: FastifyReply,
+      token: string,
+      shown: Omit<Shown, 'token' | 'preview'>,
+    ) =>
+      showProposal(reply, storage, originOf(request), await shownDocument(db, shown.proposal), {
+        ...shown,
+        token,
+        preview: false,
+      });
+
+    const back = (reply: FastifyReply, token: string) =>
+      reply.status(303).header('cache-control', 'no-store').header('location', proposalPagePath(token)).send();
+
+    scope.post('/share/proposals/:token/accept', async (request: TokenRequest, reply) => {
+      const { token } = request.params;
+      const visit = await visitProposal(env.database, env.deps, token);
+      if (visit.state === 'unknown') return sendUnknownLink(reply);
+      if (visit.state === 'gone') return sendGone(reply, visit.why);
+      if (visit.state === 'void') return sendWithdrawn(reply, visit.sender);
+      const { sender } = visit;
+      const typed: Typed = {
+        signerName: formField(request.body, 'signer_name'),
+        signerEmail: formField(request.body, 'signer_email'),
+        consent: formField(request.body, 'consent') === 'yes',
+        reason: '',
+      };
+      const result = await acceptProposal(
+        env.database,
+        env.deps,
+        visit.proposal,
+        {
+          ...typed,
+          signature: formField(request.body, 'signature'),
+          documentHash: formField(request.body, 'document_hash'),
+        },
+        visitorOf(request),
+      );
+      if ('result' in result) {
+        if (result.result === 'accepted') return back(reply, token);
+        return again(request, reply, token, {
+          proposal: result.proposal,
+          sender,
+          status: 409,
+          notice: { at: 'page', message: 'This proposal was already answered; the answer given first stands.' },
+        });
+      }
+      const proposal = visit.proposal;
+      switch (result.problem) {
+        case 'invalid':
+          return again(request, reply, token, {
+            proposal,
+            sender,
+            typed,
+            status: 400,
+            notice: { at: 'accept', message: result.message },
+          });
+        case 'changed':
+          // The fresh document, with a fresh hash: the customer reads it again before signing.
+          return again(request, reply, token, {
+            proposal,
+            sender,
+            typed,
+            status: 409,
+            notice: {
+              at: 'page',
+              message: `${sender.firmName} changed this proposal after you opened it. Review it again below, then sign.`,
+            },
+          });
+        case 'lapsed':
+          return again(request, reply, token, { proposal, sender, status: 409 });
+        case 'not_open':
+          return again(request, reply, token, { proposal, sender, status: 409 });
+      }
+    });
+
+    scope.post('/share/proposals/:token/decline', async (request: TokenRequest, reply) => {
+      const { token } = request.params;
+      const visit = await visitProposal(env.database, env.deps, token);
+      if (visit.state === 'unknown') return sendUnknownLink(reply);
+      if (visit.state === 'gone') return sendGone(reply, visit.why);
+      if (visit.state === 'void') return sendWithdrawn(reply, visit.sender);
+      const { sender } = visit;
+      const reason = formField(request.body, 'reason');
+      const result = await declineProposal(env.database, visit.proposal, reason, visitorOf(request));
+      if ('result' in result) {
+        if (result.result === 'declined') return back(reply, token);
+        return again(request, reply, token, {
+          proposal: result.proposal,
+          sender,
+          status: 409,
+          notice: { at: 'page', message: 'This proposal was already answered; the answer given first stands.' },
+        });
+      }
+      if (result.problem === 'invalid')
+        return again(request, reply, token, {
+          proposal: visit.proposal,
+          sender,
+          typed: { ...NOTHING_TYPED, reason },
+          status: 400,
+          notice: { at: 'decline', message: result.message },
+        });
+      return again(request, reply, token, { proposal: visit.proposal, sender, status: 409 });
+    });
+  });
+};
