@@ -86,7 +86,7 @@ button{background:${color}}
 .pricing td.num,.pricing th.num{text-align:right;white-space:nowrap}
 .pricing tr.group th{background:#f0f4f8}
 .pricing .desc{display:block;color:#616e7c;font-size:14px}
-.totals td{border:0}.totals tr.total td{font-weight:700;border-top:2px solid #1f2933}
+.totals{max-width:360px;margin:8px 0 0 auto}.totals td{border:0}.totals td.num{text-align:right;white-space:nowrap}.totals tr.total td{font-weight:700;border-top:2px solid #1f2933}
 .photos-detail{list-style:none;padding:0}
 .photos-detail li{margin:0 0 16px}
 .photos-detail img{display:block;width:100%;max-width:720px;height:auto;border-radius:4px;background:#d9e2ec}

@@ -16,7 +16,7 @@ import { timingSafeEqual } from 'node:crypto';
 import sharp from 'sharp';
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
-import type { Job, Proposal } from '#db/tables.ts';
+import type { Proposal } from '#db/tables.ts';
 import { listStages } from '#crm/job-stages/repo.ts';
 import { moveJobIn } from '#crm/jobs/service.ts';
 import { storeServiceFile } from '#field/files/service.ts';
@@ -391,11 +391,7 @@ export async function acceptProposal(
           }),
         ])
         .execute();
-      const job = (await trx
-        .selectFrom('jobs')
-        .selectAll()
-        .where('id', '=', accepted.job_id)
-        .executeTakeFirstOrThrow()) as Job;
+      const job = await trx.selectFrom('jobs').selectAll().where('id', '=', accepted.job_id).executeTakeFirstOrThrow();
       const target = await acceptanceStage(ctx, trx);
       if (target !== null && target !== job.status) await moveJobIn(ctx, trx, job, target);
       await recordProposalEvent(trx, {
