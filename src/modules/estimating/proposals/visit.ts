@@ -24,6 +24,7 @@ import { actingAs } from '#platform/auth.ts';
 import { inTransaction, inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import type { Deps } from '#platform/deps.ts';
 import { looksLikeEmail } from '#platform/email-phone.ts';
+import { can } from '#platform/permissions.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
 import { now, zWire } from '#platform/time.ts';
@@ -249,19 +250,20 @@ function formProblem(form: AcceptForm): string | null {
 
 /**
  * Who the executed PDF is stored as: the teammate who sent the proposal, else who made it; when
- * that user was removed, the workspace's owner.
+ * that user was removed, or sees only their own jobs (the job may have been reassigned since, and
+ * the customer's signature must not fail on who may see it), the workspace's owner.
  */
 async function actingUserId(db: Executor, p: Proposal): Promise<number> {
   for (const id of [p.sent_by_user_id, p.created_by_user_id]) {
     if (id === null) continue;
     const user = await db
       .selectFrom('users')
-      .select('id')
+      .selectAll()
       .where('id', '=', id)
       .where('firm_id', '=', p.firm_id)
       .where('removed_at', 'is', null)
       .executeTakeFirst();
-    if (user) return user.id;
+    if (user && !can(user, 'sees_own_jobs_only')) return user.id;
   }
   const firm = await db
     .selectFrom('firms')
