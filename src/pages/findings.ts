@@ -8,7 +8,8 @@ import type { SeverityCounts } from '#field/site-assessments/rollup.ts';
 const UNIT_NAMES: Record<string, string> = { EA: 'ea', SF: 'sq ft', LF: 'ft', CY: 'cu yd' };
 
 /** 1,234.5 — at most two decimals, grouped. */
-export const amount = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+const AMOUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+export const amount = (value: number) => AMOUNT.format(value);
 
 export const unitName = (unit: string) => UNIT_NAMES[unit] ?? unit;
 

@@ -97,11 +97,16 @@ export interface DocumentInputs {
   photos: DocumentPhoto[];
 }
 
-const money = (cents: number) =>
-  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+// One formatter each, made once: toLocaleString builds a new Intl formatter on every call, which
+// was most of the time of rendering a proposal page.
+const DOLLARS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const QUANTITY = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** Cents as dollars: $1,234.50. Cents are integers, so the division is exact to the cent shown. */
+const money = (cents: number) => `$${DOLLARS.format(cents / 100)}`;
 
 function quantityText(l: PricedLine): string {
-  const q = l.quantity.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  const q = QUANTITY.format(l.quantity);
   return l.unit ? `${q} ${l.unit}` : q;
 }
 
