@@ -33,6 +33,7 @@ import {
   SIGNER_NAME_MAX,
   shownDocument,
   type Sender,
+  type ProposalVisit,
   type Visitor,
   visitProposal,
 } from '#estimating/proposals/visit.ts';
@@ -393,13 +394,18 @@ export const proposalPage: PageModule = (app, env) => {
     const storage = env.deps.storage;
     const db = env.database.db;
 
+    /** What a token that opens no answerable page shows: 404, 410 with the reason, or withdrawn. */
+    const answerClosed = (reply: FastifyReply, visit: Exclude<ProposalVisit, { state: 'open' }>) => {
+      if (visit.state === 'unknown') return sendUnknownLink(reply);
+      if (visit.state === 'gone') return sendGone(reply, visit.why);
+      return sendWithdrawn(reply, visit.sender);
+    };
+
     scope.get('/share/proposals/:token', async (request: TokenRequest, reply) => {
       const { token } = request.params;
       const preview = typeof request.query.preview === 'string' ? request.query.preview : undefined;
       const visit = await visitProposal(env.database, env.deps, token, preview);
-      if (visit.state === 'unknown') return sendUnknownLink(reply);
-      if (visit.state === 'gone') return sendGone(reply, visit.why);
-      if (visit.state === 'void') return sendWithdrawn(reply, visit.sender);
+      if (visit.state !== 'open') return answerClosed(reply, visit);
       const proposal = visit.preview
         ? visit.proposal
         : await recordOpen(env.database, visit.proposal, visitorOf(request));
@@ -430,9 +436,7 @@ export const proposalPage: PageModule = (app, env) => {
     scope.post('/share/proposals/:token/accept', async (request: TokenRequest, reply) => {
       const { token } = request.params;
       const visit = await visitProposal(env.database, env.deps, token);
-      if (visit.state === 'unknown') return sendUnknownLink(reply);
-      if (visit.state === 'gone') return sendGone(reply, visit.why);
-      if (visit.state === 'void') return sendWithdrawn(reply, visit.sender);
+      if (visit.state !== 'open') return answerClosed(reply, visit);
       const { sender } = visit;
       const typed: Typed = {
         signerName: formField(request.body, 'signer_name'),
@@ -492,9 +496,7 @@ export const proposalPage: PageModule = (app, env) => {
     scope.post('/share/proposals/:token/decline', async (request: TokenRequest, reply) => {
       const { token } = request.params;
       const visit = await visitProposal(env.database, env.deps, token);
-      if (visit.state === 'unknown') return sendUnknownLink(reply);
-      if (visit.state === 'gone') return sendGone(reply, visit.why);
-      if (visit.state === 'void') return sendWithdrawn(reply, visit.sender);
+      if (visit.state !== 'open') return answerClosed(reply, visit);
       const { sender } = visit;
       const reason = formField(request.body, 'reason');
       const result = await declineProposal(env.database, visit.proposal, reason, visitorOf(request));

@@ -317,11 +317,23 @@ describe('accepting', () => {
   });
 
   it('a sender who sees only their own jobs, whose job was reassigned since: the executed PDF is stored as the owner', async () => {
-    const rep = await t.user(w.firmId, { name: 'Own Jobs Rep', email: 'ownjobs@example.com', sees_own_jobs_only: true });
+    const rep = await t.user(w.firmId, {
+      name: 'Own Jobs Rep',
+      email: 'ownjobs@example.com',
+      sees_own_jobs_only: true,
+    });
     const n = Date.now();
-    const job = (await ok(rep.api.post('/v1/jobs', { name: `Rep lot ${n}`, contact_email: `rep${n}@example.com` }))).data;
+    const job = (await ok(rep.api.post('/v1/jobs', { name: `Rep lot ${n}`, contact_email: `rep${n}@example.com` })))
+      .data;
     const estimate = (await ok(rep.api.post('/v1/estimates', { job_id: job.id }))).data;
-    await ok(rep.api.post(`/v1/estimates/${estimate.id}/line-items`, { name: 'Seal', unit: 'SF', quantity: 100, unit_cost: 1 }));
+    await ok(
+      rep.api.post(`/v1/estimates/${estimate.id}/line-items`, {
+        name: 'Seal',
+        unit: 'SF',
+        quantity: 100,
+        unit_cost: 1,
+      }),
+    );
     const proposal = (await ok(rep.api.post(`/v1/estimates/${estimate.id}/proposal`))).data;
     expect((await rep.api.post(`/v1/proposals/${proposal.id}/send`, {})).status).toBe(200);
     await ok(w.api.patch(`/v1/jobs/${job.id}`, { assigned_to_user_id: w.ownerId }));

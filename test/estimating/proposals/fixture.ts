@@ -5,6 +5,7 @@ import { defaultContent, type ProposalContent } from '#estimating/proposals/cont
 import { buildDocument, type DocumentPhoto, type ProposalDocument } from '#estimating/proposals/document.ts';
 import type { PricedLine } from '#estimating/proposals/priced.ts';
 import { defaultSections, type ProposalSections } from '#estimating/proposals/sections.ts';
+import { UNSENT } from '#estimating/proposals/service.ts';
 
 const SERVICES = [
   ['Sealcoat main lot', 'sq ft', 0.28],
@@ -51,11 +52,6 @@ export function proposalRow(over: Partial<Proposal> = {}): Proposal {
     client_company: 'Riverside Plaza',
     valid_until: '2026-12-31',
     is_customer_copy: 0,
-    approval_status: 'not_required',
-    approval_requested_by_user_id: null,
-    approval_decided_by_user_id: null,
-    approval_decided_at: null,
-    approval_note: null,
     template_id: null,
     content: '{}',
     sections: '{}',
@@ -67,26 +63,7 @@ export function proposalRow(over: Partial<Proposal> = {}): Proposal {
     priced_at: '2026-11-20T10:00:00.000000',
     token_salt: 'salt',
     token_hash: 'hash',
-    link_enabled: 1,
-    link_expires_on: null,
-    sent_at: null,
-    sent_to: null,
-    sent_by_user_id: null,
-    first_viewed_at: null,
-    last_viewed_at: null,
-    view_count: 0,
-    accepted_at: null,
-    rejected_at: null,
-    decline_reason: null,
-    voided_at: null,
-    signer_name: null,
-    signer_email: null,
-    signed_at: null,
-    consent_version: null,
-    signature_image: null,
-    signed_document: null,
-    document_sha256: null,
-    executed_file_id: null,
+    ...UNSENT,
     created_by_user_id: null,
     created_at: '2026-11-20T10:00:00.000000',
     updated_at: '2026-11-20T10:00:00.000000',

@@ -21,7 +21,7 @@ import { startSequenceIn } from '#crm/follow-up-sequences/service.ts';
 import { recordProposalEvent } from './events.ts';
 import { linkActive, shareUrlOf } from './link.ts';
 import { formatMoney } from './document.ts';
-import { proposalOr404, today, writtenProposal } from './service.ts';
+import { assertNotClosed, proposalOr404, today, writtenProposal } from './service.ts';
 
 /** How long a send waits for the mail server before answering 502. */
 export const SEND_TIMEOUT_MS = 20_000;
@@ -30,21 +30,6 @@ export interface SendInput {
   to?: string;
   message?: string;
   start_follow_up_sequence?: boolean;
-}
-
-function assertSendable(p: Proposal): void {
-  if (p.status === 'accepted' || p.status === 'rejected')
-    throw conflict(`Proposal was ${p.status === 'accepted' ? 'accepted' : 'declined'}`, {
-      code: 'proposal_decided',
-      message: 'A decided proposal is not sent again',
-      status: p.status,
-    });
-  if (p.status === 'void')
-    throw conflict('Proposal is void', {
-      code: 'proposal_void',
-      message: 'Reopen it as a draft with POST …/share-link before sending it',
-      status: p.status,
-    });
 }
 
 /** Over the sender's limit and not approved: the send waits for an owner (approval_status pending). */
@@ -78,7 +63,7 @@ export async function sendProposal(ctx: ServiceContext, id: number, input: SendI
   const to = emailField(input.to, 'to');
   const day = today(ctx);
   const p = await proposalOr404(ctx, ctx.database.db, id);
-  assertSendable(p);
+  assertNotClosed(p, 'send');
   const recipient = to ?? p.client_email;
   if (!recipient)
     throw unprocessable('proposal has no client_email', {

@@ -33,6 +33,35 @@ type Trx = Transaction<DB>;
 
 export const proposalNotFound = () => notFound('Proposal not found');
 
+/** A new proposal's link, sending, viewing, answer and approval columns: on, and nothing happened yet. */
+export const UNSENT = {
+  approval_status: 'not_required',
+  approval_requested_by_user_id: null,
+  approval_decided_by_user_id: null,
+  approval_decided_at: null,
+  approval_note: null,
+  link_enabled: 1,
+  link_expires_on: null,
+  sent_at: null,
+  sent_to: null,
+  sent_by_user_id: null,
+  first_viewed_at: null,
+  last_viewed_at: null,
+  view_count: 0,
+  accepted_at: null,
+  rejected_at: null,
+  decline_reason: null,
+  voided_at: null,
+  signer_name: null,
+  signer_email: null,
+  signed_at: null,
+  consent_version: null,
+  signature_image: null,
+  signed_document: null,
+  document_sha256: null,
+  executed_file_id: null,
+} as const satisfies Partial<Proposal>;
+
 /** Days a new proposal is valid (document 3, Proposal state table: "30 days validity"). */
 export const VALIDITY_DAYS = 30;
 
@@ -154,11 +183,6 @@ export async function proposalFromEstimate(ctx: ServiceContext, estimateId: numb
         client_company: job.company,
         valid_until: addDays(today(ctx), VALIDITY_DAYS),
         is_customer_copy: 0,
-        approval_status: 'not_required',
-        approval_requested_by_user_id: null,
-        approval_decided_by_user_id: null,
-        approval_decided_at: null,
-        approval_note: null,
         template_id: null,
         content: JSON.stringify(defaultContent(ctx.auth.firm.name, clientName)),
         sections: JSON.stringify(defaultSections()),
@@ -167,26 +191,7 @@ export async function proposalFromEstimate(ctx: ServiceContext, estimateId: numb
         priced_at: t,
         token_salt: token.salt,
         token_hash: token.hash,
-        link_enabled: 1,
-        link_expires_on: null,
-        sent_at: null,
-        sent_to: null,
-        sent_by_user_id: null,
-        first_viewed_at: null,
-        last_viewed_at: null,
-        view_count: 0,
-        accepted_at: null,
-        rejected_at: null,
-        decline_reason: null,
-        voided_at: null,
-        signer_name: null,
-        signer_email: null,
-        signed_at: null,
-        consent_version: null,
-        signature_image: null,
-        signed_document: null,
-        document_sha256: null,
-        executed_file_id: null,
+        ...UNSENT,
         created_by_user_id: ctx.auth.user.id,
         created_at: t,
         updated_at: t,
@@ -228,6 +233,25 @@ export async function listProposals(ctx: ServiceContext, filter: ProposalListFil
   return { data, total };
 }
 
+/** 409 for a proposal the customer answered or the office withdrew: it is not changed or sent again. */
+export function assertNotClosed(p: Proposal, doing: 'change' | 'send'): void {
+  if (p.status === 'accepted' || p.status === 'rejected')
+    throw conflict(`Proposal was ${p.status === 'accepted' ? 'accepted' : 'declined'}`, {
+      code: 'proposal_decided',
+      message:
+        doing === 'change'
+          ? 'A decided proposal keeps what the customer decided on'
+          : 'A decided proposal is not sent again',
+      status: p.status,
+    });
+  if (p.status === 'void')
+    throw conflict('Proposal is void', {
+      code: 'proposal_void',
+      message: `Reopen it as a draft with POST …/share-link before ${doing === 'change' ? 'changing' : 'sending'} it`,
+      status: p.status,
+    });
+}
+
 /** The 409s of a proposal that can no longer be edited (document 3: out for signature). */
 export function assertEditable(p: Proposal): void {
   if (p.status === 'sent' || p.status === 'viewed')
@@ -236,18 +260,7 @@ export function assertEditable(p: Proposal): void {
       message: 'The customer has this proposal to sign; void it (POST …/void) to change it',
       status: p.status,
     });
-  if (p.status === 'accepted' || p.status === 'rejected')
-    throw conflict(`Proposal was ${p.status === 'accepted' ? 'accepted' : 'declined'}`, {
-      code: 'proposal_decided',
-      message: 'A decided proposal keeps what the customer decided on',
-      status: p.status,
-    });
-  if (p.status === 'void')
-    throw conflict('Proposal is void', {
-      code: 'proposal_void',
-      message: 'Reopen it as a draft with POST …/share-link before changing it',
-      status: p.status,
-    });
+  assertNotClosed(p, 'change');
 }
 
 export function assertValidDate(value: unknown, field: string): string | null {
