@@ -25,6 +25,7 @@ import * as leads from '#db/migrations/020_leads.ts';
 import * as reminders from '#db/migrations/021_reminders.ts';
 import * as portalSequences from '#db/migrations/022_portal_sequences.ts';
 import * as proposals from '#db/migrations/023_proposals.ts';
+import * as proposalSearch from '#db/migrations/024_proposal_search.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -51,6 +52,7 @@ const steps: Record<string, Step> = {
   '021_reminders': reminders,
   '022_portal_sequences': portalSequences,
   '023_proposals': proposals,
+  '024_proposal_search': proposalSearch,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

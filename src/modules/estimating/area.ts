@@ -8,6 +8,7 @@ import { estimateJobMergeMover } from './estimates/job-estimate.ts';
 import { estimateRoutes } from './estimates/routes.ts';
 import { proposalJobMergeMover } from './proposals/merge-movers.ts';
 import { proposalRoutes } from './proposals/routes.ts';
+import { proposalSearch } from './proposals/search.ts';
 
 export const estimatingArea: Area = {
   name: 'estimating',
@@ -15,4 +16,5 @@ export const estimatingArea: Area = {
   mergeMovers: { job: [estimateJobMergeMover, proposalJobMergeMover] },
   payloadParts: [estimatePayloadPart],
   exportDatasets: [estimatesDataset, estimateLinesDataset],
+  searchTypes: [proposalSearch],
 };
