@@ -74,7 +74,7 @@ describe('the area list', () => {
       },
       payloadParts: ['job', 'estimate'],
       exportDatasets: ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'],
-      searchTypes: ['job', 'client_account', 'contact', 'location', 'note'],
+      searchTypes: ['job', 'client_account', 'contact', 'location', 'note', 'proposal'],
       // Whose stored objects go with a job (photos, files) or a person (files) deleted outright.
       storedObjects: { job: 2, contact: 1 },
     };

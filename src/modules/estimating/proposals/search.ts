@@ -40,7 +40,7 @@ function textMatches(db: Executor, caller: SearchCaller, q: SearchQuery): Promis
   const qb =
     caller.engine === 'sqlite'
       ? db
-          .selectFrom(sql`search_proposals`.as('s') as any)
+          .selectFrom(sql<{ rowid: number }>`search_proposals`.as('s'))
           .crossJoin('proposals')
           .where(sql<boolean>`proposals.id = s.rowid`)
           .where(matchCondition('sqlite', 'search_proposals', '', q))
@@ -49,7 +49,8 @@ function textMatches(db: Executor, caller: SearchCaller, q: SearchQuery): Promis
           .selectFrom('proposals')
           .where(matchCondition('postgres', '', pgSearchText(PROPOSAL_SEARCH_FIELDS, 'proposals'), q))
           .orderBy('proposals.id', 'desc');
-  return visible(qb as SelectQueryBuilder<DB, 'proposals', {}>, caller).execute() as Promise<Row[]>;
+  // Both branches select from proposals (on SQLite behind the FTS table that drives the query).
+  return visible(qb as unknown as SelectQueryBuilder<DB, 'proposals', {}>, caller).execute() as Promise<Row[]>;
 }
 
 /** "1017" or "#1017": the proposal with that document number. */
