@@ -26,6 +26,7 @@ import * as reminders from '#db/migrations/021_reminders.ts';
 import * as portalSequences from '#db/migrations/022_portal_sequences.ts';
 import * as proposals from '#db/migrations/023_proposals.ts';
 import * as proposalSearch from '#db/migrations/024_proposal_search.ts';
+import * as invoices from '#db/migrations/025_invoices.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -53,6 +54,7 @@ const steps: Record<string, Step> = {
   '022_portal_sequences': portalSequences,
   '023_proposals': proposals,
   '024_proposal_search': proposalSearch,
+  '025_invoices': invoices,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -1,6 +1,7 @@
 // The database as Kysely sees it: every area's tables (db/tables/<area>.ts) composed into DB, and
 // the row types code reads. A new area adds its file there and one `extends` here.
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { BillingTables, InvoiceTable } from './tables/billing.ts';
 import type { CrmTables } from './tables/crm.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
 import type {
@@ -53,6 +54,7 @@ import type {
 import type { ExportFileTable, WebhookDeliveryTable, WebhookSubscriptionTable } from './tables/integrations.ts';
 import type { ApiKeyTable, EventTable, FirmTable, UserTable } from './tables/platform.ts';
 
+export type * from './tables/billing.ts';
 export type * from './tables/crm.ts';
 export type * from './tables/estimating.ts';
 export type * from './tables/field.ts';
@@ -60,7 +62,13 @@ export type * from './tables/integrations.ts';
 export type * from './tables/platform.ts';
 export type { Flag } from './tables/shared.ts';
 
-export interface DB extends PlatformTables, CrmTables, EstimatingTables, FieldTables, IntegrationsTables {}
+export interface DB
+  extends PlatformTables,
+    CrmTables,
+    EstimatingTables,
+    BillingTables,
+    FieldTables,
+    IntegrationsTables {}
 
 export type Firm = Selectable<FirmTable>;
 export type User = Selectable<UserTable>;
@@ -110,3 +118,4 @@ export type PhotoTag = Selectable<PhotoTagTable>;
 export type StoredFile = Selectable<FileTable>;
 export type LibraryFolder = Selectable<LibraryFolderTable>;
 export type LibraryFileJob = Selectable<LibraryFileJobTable>;
+export type Invoice = Selectable<InvoiceTable>;

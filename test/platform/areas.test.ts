@@ -24,7 +24,7 @@ describe('the area list', () => {
   it('is seen whole by the app, the worker and the CLI', async () => {
     const [app, worker, cli] = await Promise.all([seenBy('app'), seenBy('worker'), seenBy('cli')]);
     const expected = {
-      areas: ['workspace', 'crm', 'estimating', 'field', 'integrations'],
+      areas: ['workspace', 'crm', 'estimating', 'billing', 'field', 'integrations'],
       mergeMovers: {
         job: [
           'assignees',
@@ -38,6 +38,7 @@ describe('the area list', () => {
           'leads',
           'estimates',
           'proposals',
+          'invoices',
           'photos',
           'site assessments',
           'photo report links',
@@ -72,8 +73,8 @@ describe('the area list', () => {
         ],
         location: ['jobs', 'contact links', 'leads', 'capital plan links'],
       },
-      payloadParts: ['job', 'estimate'],
-      exportDatasets: ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'],
+      payloadParts: ['job', 'estimate', 'invoice'],
+      exportDatasets: ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'invoices', 'events'],
       searchTypes: ['job', 'client_account', 'contact', 'location', 'note', 'proposal'],
       // Whose stored objects go with a job (photos, files) or a person (files) deleted outright.
       storedObjects: { job: 2, contact: 1 },

@@ -3,6 +3,7 @@
 // does not exist, and every route taking a record's id has a foreignIds call. A new route fails
 // here until its area's walk.ts says how to call it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingWalk } from '#test/billing/walk.ts';
 import { crmWalk } from '#test/crm/walk.ts';
 import { estimatingWalk } from '#test/estimating/walk.ts';
 import { fieldWalk } from '#test/field/walk.ts';
@@ -12,7 +13,7 @@ import { integrationsWalk } from '#test/integrations/walk.ts';
 import { usersWalk } from '#test/workspace/walk.ts';
 
 /** Every area's walk. */
-const WALKS: AreaWalk[] = [usersWalk, crmWalk, integrationsWalk, estimatingWalk, fieldWalk];
+const WALKS: AreaWalk[] = [usersWalk, crmWalk, integrationsWalk, estimatingWalk, billingWalk, fieldWalk];
 
 let t: TestApp;
 let published: string[];

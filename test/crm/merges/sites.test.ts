@@ -1,36 +1,27 @@
 // GET /v1/locations/{id}/merge-preview and POST /v1/locations/{id}/merge: jobs and contact links
 // move, the merged site is archived and its old id (and address, external_ref) resolve to the
 // survivor; sites with invoiced jobs need move_invoiced_jobs (document 2, Search and merge).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Area } from '#src/area.ts';
-import { AREAS } from '#src/areas.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { account as customer, job, ok, site } from '#test/helpers/records.ts';
 import { contact, customField, link, linksOf, row, setCustomValues } from './fixtures.ts';
 
-// Invoices arrive with a later area: this file stands in for it with an area whose counter
-// counts the jobs it marks as invoiced.
-const invoiced = new Set<number>();
-const billingStandIn: Area = {
-  name: 'billing-stand-in',
-  routes: [],
-  async invoicedJobCounter(db, firmId, locationId) {
-    const jobs = await db
-      .selectFrom('jobs')
-      .select('id')
-      .where('firm_id', '=', firmId)
-      .where('location_id', '=', locationId)
-      .execute();
-    return jobs.filter((j) => invoiced.has(j.id)).length;
-  },
-};
+/** A job is invoiced once it carries an invoice (the billing area's counter). */
+async function bill(w: Workspace, jobId: number) {
+  await ok(
+    w.api.post('/v1/invoices', {
+      job_id: jobId,
+      line_items: [{ description: 'Sealcoat', amount: 500 }],
+      remit_to_address: '1 Yard Rd',
+    }),
+  );
+}
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startApp({ areas: [...AREAS, billingStandIn] });
+  t = await startApp();
 });
 afterAll(() => t.close());
-afterEach(() => invoiced.clear());
 
 async function pair(w: Workspace) {
   const acme = await customer(w.api, 'Acme Paving');
@@ -84,7 +75,7 @@ describe('GET /v1/locations/{id}/merge-preview', () => {
     const w = await t.workspace();
     const { kept, away } = await pair(w);
     const j = await job(w.api, { name: 'Billed', address: away.address });
-    invoiced.add(j.id);
+    await bill(w, j.id);
     const d = (await ok(w.api.get(`/v1/locations/${away.id}/merge-preview?into=${kept.id}`))).data;
     expect(d.invoiced_job_count).toBe(1);
     expect(d.blockers).toEqual([{ code: 'invoiced_jobs', message: expect.stringContaining('move_invoiced_jobs') }]);
@@ -213,7 +204,7 @@ describe('POST /v1/locations/{id}/merge', () => {
     const w = await t.workspace();
     const { kept, away } = await pair(w);
     const j = await job(w.api, { name: 'Billed', address: away.address });
-    invoiced.add(j.id);
+    await bill(w, j.id);
     const res = await merge(w, away.id, { into_location_id: kept.id });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'Site has invoiced jobs', code: 'invoiced_jobs', invoiced_job_count: 1 });

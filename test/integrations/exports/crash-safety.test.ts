@@ -287,6 +287,7 @@ describe('a server killed while building a workspace_data file', () => {
         'jobs.jsonl',
         'estimates.jsonl',
         'estimate_lines.jsonl',
+        'invoices.jsonl',
         'events.jsonl',
       ]);
       const jobs = jsonLines(entries.get('jobs.jsonl')!);

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'];
+const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'invoices', 'events'];
 
 async function exportOf(w: Workspace | { key: string }, dataset: string, query = '') {
   const res = await rawGet(t, `/v1/exports/${dataset}.jsonl${query}`, w.key);
@@ -20,7 +20,7 @@ async function exportOf(w: Workspace | { key: string }, dataset: string, query =
   return jsonLines(res.bytes);
 }
 
-/** A workspace with one of each record: an archived customer, a site, a job with custom fields and an estimate, feed events. */
+/** A workspace with one of each record: an archived customer, a site, a job with custom fields, an estimate and an invoice, feed events. */
 async function populated() {
   const w = await t.workspace();
   const customer = (
@@ -50,6 +50,15 @@ async function populated() {
       })
     ).status,
   ).toBe(201);
+  expect(
+    (
+      await w.api.post('/v1/invoices', {
+        job_id: job.id,
+        line_items: [{ description: 'Sealcoat', amount: 540 }],
+        remit_to_address: '1 Yard Rd',
+      })
+    ).status,
+  ).toBe(201);
   return { w, customer, site, job };
 }
 
@@ -71,6 +80,7 @@ describe('GET /v1/exports', () => {
       jobs: ['updated_at'],
       estimates: ['updated_at'],
       estimate_lines: ['estimate_updated_at'],
+      invoices: ['updated_at'],
       events: ['occurred_at'],
     });
   });
@@ -372,7 +382,7 @@ describe('headers and gzip', () => {
 describe('errors', () => {
   it('an unknown dataset is 404 Unknown dataset with the list of datasets', async () => {
     const w = await t.workspace();
-    for (const path of ['/v1/exports/widgets.jsonl', '/v1/exports/Jobs.jsonl.gz', '/v1/exports/invoices.jsonl']) {
+    for (const path of ['/v1/exports/widgets.jsonl', '/v1/exports/Jobs.jsonl.gz', '/v1/exports/job_costs.jsonl']) {
       const res = await w.api.get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'events'];
+const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'invoices', 'events'];
 const LEASE_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -184,6 +184,7 @@ describe('building, polling and downloading', () => {
         jobs: 2101,
         estimates: 0,
         estimate_lines: 0,
+        invoices: 0,
         events: expect.any(Number),
       },
       watermark: expect.stringMatching(Z),
