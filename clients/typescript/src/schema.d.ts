@@ -1997,6 +1997,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invoices, newest first; with updated_after oldest updated first */
+        get: operations["list_invoices"];
+        put?: never;
+        /** Create a draft check invoice (nothing is emailed): client fields default from the job's bill-to, then its customer and contact; the remit-to from the last invoice, then the workspace's */
+        post: operations["create_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an invoice with its line items */
+        get: operations["get_invoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit a draft or sent invoice: line_items replaces the list; the figures are worked out again and the due date stays anchored to the issue date */
+        patch: operations["update_invoice"];
+        trace?: never;
+    };
+    "/v1/invoices/{id}/mark-sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a draft invoice sent (issued today; the due date counts from today), or a paid one unpaid again; nothing is emailed */
+        post: operations["mark_sent_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/mark-paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a sent invoice paid today: it joins the payments list (payment_received event); nothing is emailed */
+        post: operations["mark_paid_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Void an invoice of any status (invoices are never deleted); nothing is emailed */
+        post: operations["void_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/mark-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a sent, paid or void invoice back to draft: a paid one loses its payment date and leaves the payments list */
+        post: operations["mark_draft_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A job's invoices, oldest first, without line items (the rows of the invoices export), with what they add up to */
+        get: operations["list_job_invoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payments (one per paid invoice; partial payments are not tracked), most recently paid first */
+        get: operations["list_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/photo-tags": {
         parameters: {
             query?: never;
@@ -2810,7 +2948,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_estimate" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_types" | "invalid_updated_after" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_job" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "open_assessment_exists" | "out_for_signature" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "route_address_missing" | "sequence_not_enabled" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_estimate" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_job" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "online_invoice" | "open_assessment_exists" | "out_for_signature" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "route_address_missing" | "sequence_not_enabled" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -25725,6 +25863,1559 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_invoices: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                /** @description draft, sent, paid, void, open, uncollectible */
+                status?: string;
+                /** @description check, online */
+                payment_method?: string;
+                /** @description ISO 8601 */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    job_id: number;
+                    /** @description An estimate of the same job: the invoice takes its doc_number */
+                    estimate_id?: number | null;
+                    line_items: {
+                        description: string;
+                        /** @description Dollars, more than zero */
+                        amount: number;
+                    }[];
+                    client_name?: string | null;
+                    client_email?: string | null;
+                    client_address?: string | null;
+                    /** @enum {string} */
+                    billing_type?: "line_items" | "full" | "deposit" | "milestone" | "custom";
+                    /** @description 0 is due on receipt */
+                    due_days?: number;
+                    /** @description Dollars; not more than the subtotal */
+                    discount?: number;
+                    /** @description Dollars */
+                    tax?: number;
+                    memo?: string | null;
+                    reference_number?: string | null;
+                    project_name?: string | null;
+                    project_address?: string | null;
+                    remit_to_name?: string | null;
+                    remit_to_address?: string | null;
+                    payment_instructions?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    line_items?: {
+                        description: string;
+                        /** @description Dollars, more than zero */
+                        amount: number;
+                    }[];
+                    client_name?: string | null;
+                    client_email?: string | null;
+                    client_address?: string | null;
+                    /** @enum {string} */
+                    billing_type?: "line_items" | "full" | "deposit" | "milestone" | "custom";
+                    /** @description 0 is due on receipt */
+                    due_days?: number;
+                    /** @description Dollars; not more than the subtotal */
+                    discount?: number;
+                    /** @description Dollars */
+                    tax?: number;
+                    memo?: string | null;
+                    reference_number?: string | null;
+                    project_name?: string | null;
+                    project_address?: string | null;
+                    remit_to_name?: string | null;
+                    remit_to_address?: string | null;
+                    payment_instructions?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mark_sent_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mark_paid_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    void_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mark_draft_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_invoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                        }[];
+                        /** @description invoiced: every invoice but drafts and void ones; paid: the paid ones; outstanding: those awaiting payment (sent, open) */
+                        totals: {
+                            invoiced: number;
+                            invoiced_cents: number;
+                            paid: number;
+                            paid_cents: number;
+                            outstanding: number;
+                            outstanding_cents: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_payments: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                /** @description ISO 8601: payments made after it */
+                paid_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            invoice_id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @description Dollars */
+                            amount: number;
+                            amount_cents: number;
+                            currency: string;
+                            /** @description UTC, Z */
+                            paid_at: string;
+                            /** @description check or online */
+                            payment_method: string;
+                            client_name: string | null;
+                            accounting: {
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                payment_synced_at: string | null;
+                            };
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
