@@ -27,6 +27,7 @@ import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoFiles } from './demo-files.ts';
 import { demoLeads } from './demo-leads.ts';
 import { demoPortal } from './demo-portal.ts';
+import { demoInvoices } from './demo-invoice.ts';
 import { demoProposal } from './demo-proposal.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { demoReminders } from './demo-reminders.ts';
@@ -322,7 +323,10 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
   await demoLeads(ctx);
-  if (walkedEstimateId !== null) pages.push(await demoProposal(ctx, walkedEstimateId, origin));
+  if (walkedEstimateId !== null) {
+    pages.push(await demoProposal(ctx, walkedEstimateId, origin));
+    if (walkedJobId !== null) await demoInvoices(ctx, walkedJobId, walkedEstimateId);
+  }
   pages.push(...(await demoPortal(ctx)));
   return { firmId: firm_id, name, key, pages };
 }
