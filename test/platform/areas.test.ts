@@ -73,7 +73,7 @@ describe('the area list', () => {
         ],
         location: ['jobs', 'contact links', 'leads', 'capital plan links'],
       },
-      payloadParts: ['job', 'estimate', 'invoice'],
+      payloadParts: ['job', 'estimate'],
       exportDatasets: ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'invoices', 'events'],
       searchTypes: ['job', 'client_account', 'contact', 'location', 'note', 'proposal'],
       // Whose stored objects go with a job (photos, files) or a person (files) deleted outright.

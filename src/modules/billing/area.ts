@@ -2,7 +2,6 @@
 // through draft, sent, paid and void, and the payments they record. A job merge carries the
 // invoices; a site merge asks before moving invoiced jobs (invoicedJobCounter).
 import type { Area } from '#src/area.ts';
-import { invoicePayloadPart } from './invoices/events.ts';
 import { invoicesDataset } from './invoices/export.ts';
 import { invoiceJobMergeMover } from './invoices/merge-movers.ts';
 import { countInvoicedJobsOfSite } from './invoices/repo.ts';
@@ -13,7 +12,6 @@ export const billingArea: Area = {
   name: 'billing',
   routes: [invoiceRoutes, paymentRoutes],
   mergeMovers: { job: [invoiceJobMergeMover] },
-  payloadParts: [invoicePayloadPart],
   exportDatasets: [invoicesDataset],
   invoicedJobCounter: countInvoicedJobsOfSite,
 };

@@ -1,13 +1,11 @@
 // Invoice business events (document 1, Events: invoice_created and payment_received, with the
 // data fields it lists), recorded in the write's transaction; `job` rides along because the event
-// names its job. The `invoice` part of their webhook bodies is the invoice as GET shows it now.
+// names its job. Document 1's business payload has no invoice object (only job and estimate), so
+// none is added: a subscriber reads the invoice with GET /v1/invoices/{id}.
 import type { Executor } from '#db/dialect.ts';
 import type { Invoice } from '#db/tables.ts';
-import type { PayloadPart } from '#events/payload-parts.ts';
 import { recordBusinessEvent } from '#events/record.ts';
 import { zWire } from '#platform/time.ts';
-import { invoicesOf } from './repo.ts';
-import { invoiceObject, type InvoiceRow } from './serialize.ts';
 
 type Recorded = Pick<Invoice, 'id' | 'firm_id' | 'job_id' | 'doc_number' | 'amount_cents' | 'status' | 'paid_at'>;
 
@@ -37,12 +35,3 @@ export async function recordPaymentReceived(trx: Executor, i: Recorded): Promise
     data: { ...figures(i), paid_at: zWire(i.paid_at) },
   });
 }
-
-export const invoicePayloadPart: PayloadPart = {
-  field: 'invoice',
-  appliesTo: (event) => event.entity_type === 'invoice',
-  async build(db, event) {
-    const row = await invoicesOf(db, event.firm_id).where('invoices.id', '=', event.entity_id).executeTakeFirst();
-    return row ? invoiceObject(row as InvoiceRow) : null;
-  },
-};
