@@ -56,6 +56,9 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .on('invoices')
     .columns(['firm_id', 'updated_at', 'id'])
     .execute();
+  // Newest first within a workspace: the list's default order and the last remit-to used. Without
+  // it the planner takes the workspace's rows from invoices_firm_updated and sorts them all.
+  await db.schema.createIndex('invoices_firm_id').on('invoices').columns(['firm_id', 'id']).execute();
   await db.schema.createIndex('invoices_job').on('invoices').columns(['job_id']).execute();
   await db.schema.createIndex('invoices_firm_paid').on('invoices').columns(['firm_id', 'paid_at']).execute();
 }
