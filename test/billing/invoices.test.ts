@@ -518,3 +518,22 @@ describe('merges and visibility', () => {
     expect((await reader.api.get('/v1/invoices')).status).toBe(200);
   });
 });
+
+describe('edits racing a payment', () => {
+  it('an edit worked out before a payment never changes the paid invoice: the payment records the amount that stays', async () => {
+    const j = await job(w, { name: `Race job ${Date.now()}` });
+    const inv = await invoice(w, { job_id: j.id });
+    await ok(w.api.post(`/v1/invoices/${inv.id}/mark-sent`));
+    const edits = Array.from({ length: 8 }, (_, i) =>
+      w.api.patch(`/v1/invoices/${inv.id}`, { line_items: [{ description: 'Sealcoat lot', amount: 1300 + i }] }),
+    );
+    const [paid, ...edited] = await Promise.all([w.api.post(`/v1/invoices/${inv.id}/mark-paid`), ...edits]);
+    expect(paid.status).toBe(200);
+    // Each edit either landed before the payment, or was refused: never a 500.
+    for (const e of edited) expect([200, 409]).toContain(e.status);
+    const after = (await ok(w.api.get(`/v1/invoices/${inv.id}`))).data;
+    expect(after.status).toBe('paid');
+    const [payment] = (await feedOf(w, 'payment_received')).filter((e) => e.data.invoice_id === inv.id);
+    expect(payment.data.amount_cents).toBe(after.amount_cents);
+  });
+});

@@ -215,7 +215,7 @@ export async function updateInvoice(ctx: ServiceContext, id: number, input: Upda
             input.remit_to_address !== undefined ? text(input.remit_to_address) : current.remit_to_address,
           )
         : {};
-    await trx
+    const edited = await trx
       .updateTable('invoices')
       .set({
         ...changes,
@@ -228,7 +228,16 @@ export async function updateInvoice(ctx: ServiceContext, id: number, input: Upda
         updated_at: now(),
       })
       .where('id', '=', current.id)
-      .execute();
+      // The edit was worked out from the invoice as read: a payment or void recorded since wins.
+      .where('status', '=', current.status)
+      .where('updated_at', '=', current.updated_at)
+      .returning('id')
+      .executeTakeFirst();
+    if (!edited)
+      throw conflict('The invoice changed while it was being edited', {
+        code: 'concurrent_change',
+        message: 'Read it again (GET /v1/invoices/{id}) and send the edit again',
+      });
   });
   return getInvoice(ctx, id);
 }
