@@ -3,7 +3,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Invoice, User } from '#db/tables.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
-import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
+import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 import type { InvoiceRow } from './serialize.ts';
 
 /** Invoices of the workspace with their creator's name. */
@@ -55,20 +55,17 @@ export async function listInvoices(
   limit: number,
   offset: number,
 ) {
-  const sorted = (dir: 'asc' | 'desc', rest?: GroupRest) =>
-    filtered(db, firmId, user, f, rest)
-      .leftJoin('users', 'users.id', 'invoices.created_by_user_id')
-      .selectAll('invoices')
-      .select('users.name as created_by_name')
-      .orderBy(f.updatedAfter !== undefined ? 'invoices.updated_at' : 'invoices.created_at', dir)
-      .orderBy('invoices.id', dir);
-  const window = f.updatedAfter;
-  const page =
-    window !== undefined
-      ? syncPage(window, { limit, offset }, (rest) =>
-          (rest ? sorted('asc', rest) : sorted('asc').limit(limit).offset(offset)).execute(),
-        )
-      : sorted('desc').limit(limit).offset(offset).execute();
+  const page = newestOrSyncPage(
+    (rest?: GroupRest) =>
+      filtered(db, firmId, user, f, rest)
+        .leftJoin('users', 'users.id', 'invoices.created_by_user_id')
+        .selectAll('invoices')
+        .select('users.name as created_by_name'),
+    'invoices',
+    f.updatedAfter,
+    { limit, offset },
+    'created_at',
+  );
   const [rows, count] = await Promise.all([
     page,
     filtered(db, firmId, user, f)

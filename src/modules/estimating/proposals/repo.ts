@@ -3,7 +3,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Proposal, ProposalAuditEvent, User } from '#db/tables.ts';
 import { onVisibleJob } from '#crm/jobs/repo.ts';
-import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
+import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 export function findProposal(db: Executor, firmId: number, id: number, user: User): Promise<Proposal | undefined> {
   return onVisibleJob(
@@ -61,18 +61,13 @@ export async function listProposals(
   limit: number,
   offset: number,
 ) {
-  const sorted = (dir: 'asc' | 'desc', rest?: GroupRest) =>
-    filtered(db, firmId, user, f, rest)
-      .selectAll('proposals')
-      .orderBy('proposals.updated_at', dir)
-      .orderBy('proposals.id', dir);
-  const window = f.updatedAfter;
-  const page =
-    window !== undefined
-      ? syncPage(window, { limit, offset }, (rest) =>
-          (rest ? sorted('asc', rest) : sorted('asc').limit(limit).offset(offset)).execute(),
-        )
-      : sorted('desc').limit(limit).offset(offset).execute();
+  const page = newestOrSyncPage(
+    (rest?: GroupRest) => filtered(db, firmId, user, f, rest).selectAll('proposals'),
+    'proposals',
+    f.updatedAfter,
+    { limit, offset },
+    'updated_at',
+  );
   const [rows, count] = await Promise.all([
     page,
     filtered(db, firmId, user, f)
