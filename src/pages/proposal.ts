@@ -20,7 +20,7 @@ import {
   type ProposalDocument,
 } from '#estimating/proposals/document.ts';
 import { proposalPagePath } from '#estimating/proposals/link.ts';
-import type { LoadedDocument } from '#estimating/proposals/load.ts';
+import { shownDocument, type LoadedDocument } from '#estimating/proposals/load.ts';
 import {
   acceptProposal,
   awaitsAnswer,
@@ -31,7 +31,6 @@ import {
   SIGNATURE_PNG_MAX,
   SIGNER_EMAIL_MAX,
   SIGNER_NAME_MAX,
-  shownDocument,
   type Sender,
   type ProposalVisit,
   type Visitor,

@@ -74,3 +74,17 @@ export async function loadDocument(db: Executor, proposal: Proposal): Promise<Lo
   });
   return { document, photoFiles: new Map(photos.map((p) => [p.id, p])), logoFile: logo };
 }
+
+/**
+ * What the page and the PDF show: the document the customer signed once accepted (kept with the signature,
+ * so later edits never change it), else the current one. Photos of a signed document are looked up
+ * by its ids; a photo deleted since is simply not drawn.
+ */
+export async function shownDocument(db: Executor, p: Proposal): Promise<LoadedDocument> {
+  if (p.status !== 'accepted' || p.signed_document === null) return loadDocument(db, p);
+  const document = JSON.parse(p.signed_document) as ProposalDocument;
+  const ids = document.sections.flatMap((s) => (s.id === 'photos' ? s.photos.map((ph) => ph.id) : []));
+  const rows = ids.length > 0 ? await proposalPhotos(db, p.job_id, ids) : [];
+  const logoFile = document.firm.logo ? await workspaceLogo(db, p.firm_id) : null;
+  return { document, photoFiles: new Map(rows.map((r) => [r.id, r])), logoFile };
+}

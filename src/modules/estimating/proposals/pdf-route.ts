@@ -1,13 +1,13 @@
 // GET /v1/proposals/{id}/pdf: the proposal as a PDF (pdf.ts renders it). An accepted proposal is
 // rendered from the document the customer signed (kept with the signature), with the signature
-// block, so the PDF shows what was signed even if the estimate or the photos changed since.
+// block, so the PDF shows what was signed even if the estimate or the photos changed since. The
+// acceptance renders its executed PDF through renderLoadedPdf too.
 import { zWire } from '#platform/time.ts';
 import type { ServiceContext } from '#platform/context.ts';
-import type { ProposalDocument } from './document.ts';
-import { loadDocument, workspaceLogo, type LogoFile, type PhotoFile } from './load.ts';
+import type { Storage } from '#platform/storage/storage.ts';
+import { shownDocument, type LoadedDocument } from './load.ts';
 import { renderProposalPdf, type SignatureBlock } from './pdf.ts';
 import { pdfLogoBytes, pdfPhotoBytes } from './pdf-photos.ts';
-import { proposalPhotos } from './repo.ts';
 import { proposalOr404 } from './service.ts';
 import type { Proposal } from '#db/tables.ts';
 
@@ -34,25 +34,22 @@ export function signatureBlockOf(p: Proposal): SignatureBlock | null {
 export const pdfFilename = (p: Pick<Proposal, 'doc_number' | 'id' | 'status'>) =>
   `proposal-${p.doc_number ?? p.id}${p.status === 'accepted' ? '-signed' : ''}.pdf`;
 
-export async function proposalPdf(ctx: ServiceContext, id: number): Promise<{ filename: string; body: Buffer }> {
-  const db = ctx.database.db;
-  const p = await proposalOr404(ctx, db, id);
-  const signature = signatureBlockOf(p);
-  let document: ProposalDocument;
-  let photoFiles: Map<number, PhotoFile>;
-  let logoFile: LogoFile | null;
-  if (signature && p.signed_document !== null) {
-    document = JSON.parse(p.signed_document) as ProposalDocument;
-    const ids = document.sections.flatMap((s) => (s.id === 'photos' ? s.photos.map((ph) => ph.id) : []));
-    const rows = ids.length > 0 ? await proposalPhotos(db, p.job_id, ids) : [];
-    photoFiles = new Map(rows.map((r) => [r.id, r]));
-    logoFile = document.firm.logo ? await workspaceLogo(db, p.firm_id) : null;
-  } else {
-    ({ document, photoFiles, logoFile } = await loadDocument(db, p));
-  }
+/** The PDF of a loaded document: its photos and logo read from storage, then rendered. */
+export async function renderLoadedPdf(
+  storage: Storage,
+  loaded: LoadedDocument,
+  signature: SignatureBlock | null,
+): Promise<Buffer> {
   const [photos, logo] = await Promise.all([
-    pdfPhotoBytes(ctx.deps.storage, photoFiles),
-    pdfLogoBytes(ctx.deps.storage, logoFile),
+    pdfPhotoBytes(storage, loaded.photoFiles),
+    pdfLogoBytes(storage, loaded.logoFile),
   ]);
-  return { filename: pdfFilename(p), body: await renderProposalPdf({ document, photos, signature, logo }) };
+  return renderProposalPdf({ document: loaded.document, photos, signature, logo });
+}
+
+/** The PDF of what the customer sees: the signed document once accepted (load.ts, shownDocument). */
+export async function proposalPdf(ctx: ServiceContext, id: number): Promise<{ filename: string; body: Buffer }> {
+  const p = await proposalOr404(ctx, ctx.database.db, id);
+  const loaded = await shownDocument(ctx.database.db, p);
+  return { filename: pdfFilename(p), body: await renderLoadedPdf(ctx.deps.storage, loaded, signatureBlockOf(p)) };
 }

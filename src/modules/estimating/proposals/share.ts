@@ -6,7 +6,7 @@ import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.t
 import { conflict } from '#platform/errors.ts';
 import { now } from '#platform/time.ts';
 import { retireLink } from '#pages/links.ts';
-import { PROPOSAL_LINK_KIND, shareUrlOf } from './link.ts';
+import { PROPOSAL_LINK_KIND } from './link.ts';
 import { assertPricingAccess, assertValidDate, proposalOr404, today, writtenProposal } from './service.ts';
 
 export async function shareLink(ctx: ServiceContext, id: number, input: { regenerate?: boolean }, origin: string) {
@@ -42,8 +42,8 @@ export async function shareLink(ctx: ServiceContext, id: number, input: { regene
       .execute();
   });
   const data = await writtenProposal(ctx, id, origin);
-  const p = await proposalOr404(ctx, ctx.database.db, id);
-  return { url: (await shareUrlOf(ctx.deps, p, origin, day))!, data };
+  // On and not expired (made so above): the object's share_url is the link to share.
+  return { url: data.share_url!, data };
 }
 
 export async function updateLink(

@@ -31,13 +31,12 @@ import { now, zWire } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
 import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
 import { CONSENT_VERSION } from './consent.ts';
-import { canonicalJson, documentHash, type ProposalDocument } from './document.ts';
+import { canonicalJson, documentHash } from './document.ts';
 import { recordProposalEvent } from './events.ts';
 import { linkExpired, previewToken, todayIn } from './link.ts';
-import { loadDocument, workspaceLogo, type LoadedDocument } from './load.ts';
-import { renderProposalPdf } from './pdf.ts';
-import { pdfLogoBytes, pdfPhotoBytes } from './pdf-photos.ts';
-import { proposalByTokenHash, proposalPhotos } from './repo.ts';
+import { loadDocument } from './load.ts';
+import { renderLoadedPdf } from './pdf-route.ts';
+import { proposalByTokenHash } from './repo.ts';
 
 export const SIGNER_NAME_MAX = 200;
 export const SIGNER_EMAIL_MAX = 254;
@@ -175,20 +174,6 @@ export const awaitsAnswer = (p: Pick<Proposal, 'status'>) => p.status === 'sent'
 export const offerLapsed = (p: Pick<Proposal, 'valid_until'>, timezone: string) =>
   p.valid_until !== null && p.valid_until < todayIn(timezone);
 
-/**
- * What the page shows: the document the customer signed once accepted (kept with the signature,
- * so later edits never change it), else the current one. Photos of a signed document are looked up
- * by its ids; a photo deleted since is simply not drawn.
- */
-export async function shownDocument(db: Executor, p: Proposal): Promise<LoadedDocument> {
-  if (p.status !== 'accepted' || p.signed_document === null) return loadDocument(db, p);
-  const document = JSON.parse(p.signed_document) as ProposalDocument;
-  const ids = document.sections.flatMap((s) => (s.id === 'photos' ? s.photos.map((ph) => ph.id) : []));
-  const rows = ids.length > 0 ? await proposalPhotos(db, p.job_id, ids) : [];
-  const logoFile = document.firm.logo ? await workspaceLogo(db, p.firm_id) : null;
-  return { document, photoFiles: new Map(rows.map((r) => [r.id, r])), logoFile };
-}
-
 // ---- accepting -----------------------------------------------------------------------------
 
 export interface AcceptForm {
@@ -308,28 +293,20 @@ export async function acceptProposal(
   if (offerLapsed(proposal, firm.timezone)) return { problem: 'lapsed' };
 
   // The document as it is now: what the customer signs, and what the page's hash must match.
-  const { document, photoFiles, logoFile } = await loadDocument(db, proposal);
+  const loaded = await loadDocument(db, proposal);
+  const { document } = loaded;
   const sha256 = documentHash(document);
   if (!sameText(form.documentHash, sha256)) return { problem: 'changed' };
 
   const signedAt = now();
   const signer = { name: form.signerName.trim(), email: form.signerEmail.trim() };
-  const [photos, logo] = await Promise.all([
-    pdfPhotoBytes(deps.storage, photoFiles),
-    pdfLogoBytes(deps.storage, logoFile),
-  ]);
-  const pdf = await renderProposalPdf({
-    document,
-    photos,
-    logo,
-    signature: {
-      signer_name: signer.name,
-      signer_email: signer.email,
-      signed_at: zWire(signedAt),
-      document_sha256: sha256,
-      consent_version: CONSENT_VERSION,
-      image_png: png,
-    },
+  const pdf = await renderLoadedPdf(deps.storage, loaded, {
+    signer_name: signer.name,
+    signer_email: signer.email,
+    signed_at: zWire(signedAt),
+    document_sha256: sha256,
+    consent_version: CONSENT_VERSION,
+    image_png: png,
   });
   const ctx: ServiceContext = {
     database,
