@@ -12,7 +12,7 @@ import { LocalStorage } from '#platform/storage/local.ts';
 import { formatMoney, type DocumentSection, type ProposalDocument } from '#estimating/proposals/document.ts';
 import type { PhotoFile } from '#estimating/proposals/load.ts';
 import { renderProposalPdf, type SignatureBlock } from '#estimating/proposals/pdf.ts';
-import { htmlBlocks } from '#estimating/proposals/pdf-html.ts';
+import { htmlBlocks } from '#platform/pdf/html-blocks.ts';
 import { pdfPhotoBytes } from '#estimating/proposals/pdf-photos.ts';
 import { documentOf, line } from './fixture.ts';
 import { readPdf as read } from '#test/helpers/pdf-text.ts';

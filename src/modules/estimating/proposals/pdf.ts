@@ -1,6 +1,6 @@
 // The proposal as a PDF (GET /v1/proposals/{id}/pdf, and the executed copy kept at acceptance):
 // the same ProposalDocument the customer page shows (document.ts), section by section, laid out
-// on US Letter pages by pdf-layout.ts. Photos move whole to the next page, and the footer's
+// on US Letter pages by platform/pdf/layout.ts. Photos move whole to the next page, and the footer's
 // "Page n of m" is written once every page exists (bufferPages).
 //
 // The output is a function of its input: the creation date is the signing time (or the epoch for
@@ -13,8 +13,8 @@ import {
   type PricingRow,
   type ProposalDocument,
 } from './document.ts';
-import { installFonts, type Face } from './pdf-fonts.ts';
-import { htmlBlocks } from './pdf-html.ts';
+import { installFonts, type Face } from '#platform/pdf/fonts.ts';
+import { htmlBlocks } from '#platform/pdf/html-blocks.ts';
 import {
   CELL_PAD,
   FOOTER_Y,
@@ -28,7 +28,7 @@ import {
   type Cell,
   type Part,
   type Row,
-} from './pdf-layout.ts';
+} from '#platform/pdf/layout.ts';
 import { DEFAULT_ACCENT } from './sections.ts';
 
 export interface SignatureBlock {

@@ -1,11 +1,12 @@
-// The page layout under the proposal PDF (pdf.ts): US Letter pages with margins, text through the
-// embedded fonts (pdf-fonts.ts), the cleaned HTML's blocks (pdf-html.ts), and tables. Every page
+// The page layout under our PDFs (the proposal's, estimating/proposals/pdf.ts; the invoice's,
+// billing/invoices/pdf.ts): US Letter pages with margins, text through the embedded fonts
+// (fonts.ts), cleaned HTML's blocks (html-blocks.ts), and tables. Every page
 // break is decided here rather than left to chance: a heading keeps its first lines with it, a
 // table row never straddles the bottom margin (the header row is repeated on the next page, and
 // a row taller than a page is split between pages, never cut), and text placed at a position is
 // clipped to the bottom margin so nothing is ever drawn in the footer's place.
-import type { Face, Fonts } from './pdf-fonts.ts';
-import type { Block, Run } from './pdf-html.ts';
+import type { Face, Fonts } from './fonts.ts';
+import type { Block, Run } from './html-blocks.ts';
 
 // US Letter, in points; the bottom margin leaves room for the footer line.
 export const PAGE = { width: 612, height: 792 };
