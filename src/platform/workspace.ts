@@ -51,7 +51,10 @@ export const SettingsSchema = Type.Object(
     jobs_from_connected_system: Type.Boolean(),
     capital_planning_enabled: Type.Boolean(),
     customer_portal_enabled: Type.Boolean(),
+    /** Request payment online works (document 3: 409 Online payments not set up otherwise). */
     online_payments_connected: Type.Boolean(),
+    /** A Stripe connected account (acct_…) the workspace's online payments go to; null is the server's own account. */
+    stripe_account: Nullable(Type.String({ pattern: '^acct_[A-Za-z0-9]{1,64}$' })),
     remit_to: Type.Union([
       Type.Object(
         { name: Type.String({ maxLength: 200 }), address: Type.String({ maxLength: 500 }) },
@@ -110,6 +113,7 @@ export const DEFAULT_SETTINGS: Settings = {
   capital_planning_enabled: false,
   customer_portal_enabled: false,
   online_payments_connected: false,
+  stripe_account: null,
   remit_to: null,
   photo_limit: null,
   photo_default_visibility: 'external',

@@ -25,6 +25,7 @@ const KNOWN_DEFAULTS = {
   capital_planning_enabled: false,
   customer_portal_enabled: false,
   online_payments_connected: false,
+  stripe_account: null,
   remit_to: null,
   photo_limit: null,
   photo_default_visibility: 'external',

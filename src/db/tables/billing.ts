@@ -1,4 +1,4 @@
-// The billing area: invoices (025_invoices).
+// The billing area: invoices (025_invoices), their links and online payments (026_online_payments).
 import type { Generated } from 'kysely';
 
 export interface InvoiceTable {
@@ -37,9 +37,29 @@ export interface InvoiceTable {
   created_by_user_id: number | null;
   created_at: string;
   updated_at: string;
+  /** The customer link (026): salt and token hash, null until first sent or requested online. */
+  token_salt: string | null;
+  token_hash: string | null;
+  /** Online invoices: test or stripe, and the processor's id of the payment. */
+  payment_processor: 'test' | 'stripe' | null;
+  payment_reference: string | null;
+}
+
+/** A processor's event about one of our invoices, applied once (026_online_payments). */
+export interface PaymentEventTable {
+  processor: 'test' | 'stripe';
+  event_id: string;
+  firm_id: number;
+  invoice_id: number;
+  outcome: 'paid' | 'void' | 'uncollectible';
+  amount_cents: number;
+  currency: string;
+  applied: number;
+  received_at: string;
 }
 
 /** This area's tables, composed into DB (db/tables.ts). */
 export interface BillingTables {
   invoices: InvoiceTable;
+  payment_events: PaymentEventTable;
 }

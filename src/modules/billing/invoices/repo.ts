@@ -107,3 +107,36 @@ export async function countInvoicedJobsOfSite(db: Executor, firmId: number, loca
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** What the job's invoices already bill: every one but drafts and void ones, in cents. */
+export async function billedOfJob(db: Executor, firmId: number, jobId: number): Promise<number> {
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.sum<number | string | null>('amount_cents').as('cents'))
+    .where('firm_id', '=', firmId)
+    .where('job_id', '=', jobId)
+    .where('status', 'not in', ['draft', 'void'])
+    .executeTakeFirstOrThrow();
+  return Number(row.cents ?? 0);
+}
+
+/** The newest online invoice of the estimate of this type and amount made since `since`, not void. */
+export function recentTwin(
+  db: Executor,
+  firmId: number,
+  twin: { estimateId: number; billingType: string; amountCents: number; since: string },
+) {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'created_at'])
+    .where('firm_id', '=', firmId)
+    .where('estimate_id', '=', twin.estimateId)
+    .where('payment_method', '=', 'online')
+    .where('billing_type', '=', twin.billingType)
+    .where('amount_cents', '=', twin.amountCents)
+    .where('status', '!=', 'void')
+    .where('created_at', '>', twin.since)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -6,11 +6,12 @@ import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import type { Permission } from '#platform/permissions.ts';
-import type { ApiApp } from '#platform/routes.ts';
+import { type ApiApp, originOf } from '#platform/routes.ts';
 import { bodyOptional, isOneOf, PageQuery, RecordId } from '#platform/schemas.ts';
 import { syncWindow } from '#platform/sync.ts';
 import {
   CreateInvoiceBody,
+  InvoiceSent,
   INVOICE_STATUSES,
   InvoiceList,
   InvoiceParams,
@@ -28,6 +29,7 @@ import {
   moveInvoice,
   updateInvoice,
 } from './service.ts';
+import { sendInvoice } from './send.ts';
 
 const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
 const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
@@ -129,6 +131,23 @@ export function invoiceRoutes(app: ApiApp, env: Env): void {
       },
     },
     async (request) => ({ data: await updateInvoice(ctx(request), request.params.id, request.body) }),
+  );
+
+  app.post(
+    '/v1/invoices/:id/send',
+    {
+      preValidation: bodyOptional,
+      config: WRITE,
+      schema: {
+        tags,
+        summary:
+          'Email the invoice to client_email with a link to its page (EMAILS CUSTOMER): a draft becomes sent and is issued today; re-sending allowed',
+        params,
+        body: Type.Object({}, { additionalProperties: false }),
+        response: { 200: InvoiceSent },
+      },
+    },
+    async (request) => sendInvoice(ctx(request), request.params.id, originOf(request)),
   );
 
   for (const move of Object.keys(MOVE_SUMMARIES) as InvoiceMove[]) {

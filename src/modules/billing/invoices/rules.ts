@@ -82,3 +82,8 @@ export function paymentTermsOf(dueDays: number): string {
 export function dueDateOf(anchorDate: string, dueDays: number): string {
   return addDays(anchorDate, dueDays);
 }
+
+/** How the customer's documents name an invoice: its document number (the estimate's) or its id. */
+export function invoiceNumberOf(i: { id: number; doc_number: number | null }): string {
+  return i.doc_number === null ? `#${i.id}` : `#${i.doc_number}`;
+}

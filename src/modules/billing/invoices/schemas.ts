@@ -148,3 +148,43 @@ export const JobInvoicesSchema = Type.Object({
     },
   ),
 });
+
+/** POST /v1/invoices/{id}/send: the invoice as it now is, and that the email went. */
+export const InvoiceSent = Type.Object({
+  data: InvoiceSchema,
+  emailed: Type.Boolean({ description: 'Always true: an email the mail server did not take is a 502' }),
+});
+
+/** POST /v1/estimates/{id}/request-payment. */
+export const REQUEST_KINDS = ['full', 'deposit', 'progress', 'itemized'] as const;
+
+export const RequestPaymentBody = Body({
+  kind: StringEnum(REQUEST_KINDS, {
+    description:
+      "full (default): the contract; deposit: the proposal's deposit_percent of it; progress: work done minus what is already billed; itemized: the contract line by line",
+  }),
+  percent_complete: Type.Number({
+    minimum: 0,
+    maximum: 100,
+    description:
+      "progress only: how much of the contract's work is done, in percent (default 100 once the job is in a completed stage)",
+  }),
+  due_days: Type.Integer({ minimum: 0, maximum: 365, description: "Default: the proposal's payment_due_days, else 0" }),
+  memo: Text(2000),
+  reference_number: Text(100),
+  client_name: Text(200),
+  client_email: Text(255),
+  confirm_duplicate: Type.Boolean({
+    description: 'Make the invoice even when it repeats one of the last 10 minutes or bills more than the contract',
+  }),
+});
+export type RequestPaymentInput = Static<typeof RequestPaymentBody>;
+
+export const PaymentRequested = Type.Object({
+  data: Type.Object({
+    invoice: InvoiceSchema,
+    payment_url: Type.String({ description: 'The page where the customer pays (keyless link)' }),
+    emailed: Type.Boolean({ description: 'false: share payment_url yourself instead of requesting again' }),
+    message: Type.String(),
+  }),
+});

@@ -25,13 +25,17 @@ const localDate = (ctx: ServiceContext, stored: string) => storedToLocal(stored,
 const anchorOf = (ctx: ServiceContext, i: Pick<Invoice, 'issued_at' | 'created_at'>) =>
   localDate(ctx, i.issued_at ?? i.created_at);
 
-async function invoiceOr404(ctx: ServiceContext, db: ServiceContext['database']['db'] | Transaction<DB>, id: number) {
+export async function invoiceOr404(
+  ctx: ServiceContext,
+  db: ServiceContext['database']['db'] | Transaction<DB>,
+  id: number,
+) {
   const row = await findInvoice(db, ctx.auth.firm.id, id, ctx.auth.user);
   if (!row) throw notFound('Invoice not found');
   return row;
 }
 
-function refuseOnline(i: Pick<Invoice, 'payment_method'>): void {
+export function refuseOnline(i: Pick<Invoice, 'payment_method'>): void {
   if (i.payment_method === 'online')
     throw conflict('Online invoice', {
       code: 'online_invoice',
@@ -318,6 +322,26 @@ export async function moveInvoice(ctx: ServiceContext, id: number, name: Invoice
     await move.record?.(trx, moved);
   });
   return getInvoice(ctx, id);
+}
+
+/**
+ * The first send's move (document 3, Invoice (check): draft -> sent on POST …/send): the mail has
+ * gone, so a draft becomes sent and issued today, exactly as mark-sent does. A re-send of a sent or
+ * paid invoice moves nothing; neither does one that lost a race with another move.
+ */
+export async function issueOnSend(ctx: ServiceContext, id: number): Promise<void> {
+  const current = await invoiceOr404(ctx, ctx.database.db, id);
+  if (current.status !== 'draft') return;
+  const move: Move = MOVES['mark-sent'];
+  await inTransaction(ctx.database, async (trx) => {
+    const t = now();
+    await trx
+      .updateTable('invoices')
+      .set({ ...move.changes(ctx, current, t), status: move.to, updated_at: t })
+      .where('id', '=', current.id)
+      .where('status', '=', 'draft')
+      .execute();
+  });
 }
 
 /** A job's invoices (rows without line items) and what they add up to. */

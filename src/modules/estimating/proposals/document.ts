@@ -6,6 +6,7 @@
 // job and the photos.
 import { createHash } from 'node:crypto';
 import type { Proposal } from '#db/tables.ts';
+import { formatCents } from '#platform/money.ts';
 import { CONSENT_TEXT, CONSENT_VERSION } from './consent.ts';
 import { cleanHtml, type ProposalContent } from './content.ts';
 import { depositCents, type Priced, type PricedLine } from './priced.ts';
@@ -97,13 +98,9 @@ export interface DocumentInputs {
   photos: DocumentPhoto[];
 }
 
-// One formatter each, made once: toLocaleString builds a new Intl formatter on every call, which
-// was most of the time of rendering a proposal page.
-const DOLLARS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// One formatter, made once (toLocaleString builds one per call); money's is platform/money.ts's.
 const QUANTITY = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-
-/** Cents as dollars: $1,234.50. Cents are integers, so the division is exact to the cent shown. */
-const money = (cents: number) => `$${DOLLARS.format(cents / 100)}`;
+const money = formatCents;
 
 function quantityText(l: PricedLine): string {
   const q = QUANTITY.format(l.quantity);

@@ -5,7 +5,6 @@
 //
 // The output is a function of its input: the creation date is the signing time (or the epoch for
 // an unsigned copy, whose document carries no date), so the same document renders the same bytes.
-import PDFDocument from 'pdfkit';
 import {
   formatMoney,
   type DocumentPhoto,
@@ -13,15 +12,13 @@ import {
   type PricingRow,
   type ProposalDocument,
 } from './document.ts';
-import { installFonts, type Face } from '#platform/pdf/fonts.ts';
+import type { Face } from '#platform/pdf/fonts.ts';
 import { htmlBlocks } from '#platform/pdf/html-blocks.ts';
 import {
   CELL_PAD,
-  FOOTER_Y,
   INK,
-  Layout,
+  type Layout,
   LINE_GAP,
-  MARGIN,
   MUTED,
   PAGE,
   type Align,
@@ -29,6 +26,7 @@ import {
   type Part,
   type Row,
 } from '#platform/pdf/layout.ts';
+import { writePdf } from '#platform/pdf/write.ts';
 import { DEFAULT_ACCENT } from './sections.ts';
 
 export interface SignatureBlock {
@@ -449,29 +447,6 @@ function acceptance(
   }
 }
 
-function footers(l: Layout, doc: ProposalDocument): void {
-  const range = l.doc.bufferedPageRange();
-  const label = [doc.firm.name, doc.title].join(' · ');
-  for (let i = 0; i < range.count; i++) {
-    l.doc.switchToPage(range.start + i);
-    // The footer sits in the bottom margin: lift the margin while writing it, or pdfkit would
-    // take the text as overflowing and open a page.
-    const margin = l.doc.page.margins.bottom;
-    l.doc.page.margins.bottom = 0;
-    const text = l.fonts.use('regular', 8, label);
-    l.doc
-      .fillColor(MUTED)
-      .text(text, l.left, FOOTER_Y, { width: l.width - 110, height: 10, ellipsis: true, lineBreak: false });
-    l.fonts.use('regular', 8, '');
-    l.doc.text(`Page ${i + 1} of ${range.count}`, l.left + l.width - 100, FOOTER_Y, {
-      width: 100,
-      align: 'right',
-      lineBreak: false,
-    });
-    l.doc.page.margins.bottom = margin;
-  }
-}
-
 function accentOf(color: string): string {
   return /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(color) ? color : DEFAULT_ACCENT;
 }
@@ -479,25 +454,15 @@ function accentOf(color: string): string {
 export async function renderProposalPdf(input: PdfInput): Promise<Buffer> {
   const { document: d, signature } = input;
   const signedAt = signature ? new Date(signature.signed_at) : null;
-  const doc = new PDFDocument({
-    size: 'LETTER',
-    margins: MARGIN,
-    bufferPages: true,
-    info: {
-      Title: d.title,
-      Author: d.firm.name,
-      Subject: d.doc_number === null ? 'Proposal' : `Proposal #${d.doc_number}`,
-      CreationDate: signedAt && !Number.isNaN(signedAt.getTime()) ? signedAt : new Date(0),
-    },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  try {
-    const l = new Layout(doc, await installFonts(doc), accentOf(d.accent_color));
+  const info = {
+    title: d.title,
+    author: d.firm.name,
+    subject: d.doc_number === null ? 'Proposal' : `Proposal #${d.doc_number}`,
+    creationDate: signedAt && !Number.isNaN(signedAt.getTime()) ? signedAt : new Date(0),
+    accent: accentOf(d.accent_color),
+    footer: [d.firm.name, d.title].join(' · '),
+  };
+  return writePdf(info, (l) => {
     if (d.cover) cover(l, d, d.cover.html, input.logo);
     else titleBlock(l, d, input.logo);
     for (const s of d.sections) {
@@ -523,12 +488,5 @@ export async function renderProposalPdf(input: PdfInput): Promise<Buffer> {
           break;
       }
     }
-    footers(l, d);
-  } catch (err) {
-    doc.end();
-    await done.catch(() => {});
-    throw err;
-  }
-  doc.end();
-  return done;
+  });
 }
