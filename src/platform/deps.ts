@@ -1,12 +1,14 @@
 // The one dependency bag: every outside service and setting a service may need, built once by
 // whoever starts the process (buildApp, the worker, the CLI) and handed to services on their
 // context. Tests swap an adapter here (a local geocoder, a manual clock) instead of reaching
-// into a module. Imagery and payments join it as they arrive.
+// into a module. Imagery joins it as it arrives.
 import { systemClock, type Clock } from './clock.ts';
 import { geocoderFor, type Geocoder } from './geocoding.ts';
 import { linkTokensFrom, type LinkTokens } from './link-tokens.ts';
 import { mailTransportFor, type MailSettings } from './mail/select.ts';
 import type { MailTransport } from './mail/transport.ts';
+import { paymentsFor, type PaymentSettings } from './payments/select.ts';
+import type { Payments } from './payments/processor.ts';
 import { secretSource } from './storage/secret.ts';
 import { storageFor, type StorageSettings } from './storage/select.ts';
 import type { Storage } from './storage/storage.ts';
@@ -28,6 +30,8 @@ export interface Deps {
   links: LinkTokens;
   /** Email (platform/mail): the outbox folder, or SMTP when GROUNDWORK_SMTP_URL is set. */
   mail: MailTransport;
+  /** Online payments (platform/payments): the built-in test mode, or Stripe when configured. */
+  payments: Payments;
 }
 
 export interface DepsOptions {
@@ -44,6 +48,10 @@ export interface DepsOptions {
   mail?: MailTransport;
   /** How to build the mail transport when none is given (GROUNDWORK_SMTP_URL, GROUNDWORK_MAIL_FROM). */
   mailSettings?: MailSettings;
+  /** Payments to use as they are (tests pass Stripe aimed at a local server speaking its API). */
+  payments?: Payments;
+  /** How to build the payments when none are given (GROUNDWORK_STRIPE_*). */
+  paymentSettings?: PaymentSettings;
 }
 
 /** The bag with the embedded defaults for whatever is not given. */
@@ -59,5 +67,7 @@ export function buildDeps(options: DepsOptions = {}): Deps {
     storage: options.storage ?? storageFor(options.storageSettings ?? { secret: null, s3: null }, dataDir, clock),
     links: linkTokensFrom(secretSource(dataDir, options.storageSettings?.secret ?? null)),
     mail: options.mail ?? mailTransportFor(options.mailSettings ?? { smtpUrl: null, from: null }, dataDir),
+    // Building the Stripe client touches no network: the first checkout does.
+    payments: options.payments ?? paymentsFor(options.paymentSettings ?? null),
   };
 }
