@@ -23,6 +23,7 @@ import type { Env } from '#platform/context.ts';
 import type { Geocoder } from '#platform/geocoding.ts';
 import { objectRoutes } from '#platform/storage/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
+import type { Payments } from '#platform/payments/processor.ts';
 import { PAGE_MODULES } from '#pages/pages.ts';
 
 /**
@@ -38,7 +39,7 @@ function docsPolicy(header: string): string {
 }
 
 export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
-  Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy' | 'storage'>> & {
+  Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy' | 'storage' | 'payments'>> & {
     /** The admin API's limit per client address; the API's (rateLimit) unless given (tests provision freely). */
     adminRateLimit?: RateLimitConfig;
     /** A geocoder to use instead of the one GROUNDWORK_GEOCODER_URL names (tests pass a local server's). */
@@ -48,6 +49,8 @@ export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
     allowPrivateNetwork?: boolean;
     /** A storage to use instead of the one the settings name (tests: a temporary directory, a local S3). */
     storageAdapter?: Storage;
+    /** Payments to use instead of the ones the settings name (tests: Stripe aimed at a local server). */
+    paymentsAdapter?: Payments;
     /** The process's environment when the caller built it already (serve shares it with the worker). */
     env?: Env;
   };
@@ -68,6 +71,8 @@ export async function buildApp(
         allowPrivateNetwork: config.allowPrivateNetwork,
         storage: config.storageAdapter,
         storageSettings: config.storage,
+        payments: config.paymentsAdapter,
+        paymentSettings: config.payments,
       },
       areas,
     );

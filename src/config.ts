@@ -2,6 +2,8 @@
 import type { StorageSettings } from '#platform/storage/select.ts';
 import type { S3Settings } from '#platform/storage/s3.ts';
 import type { MailSettings } from '#platform/mail/select.ts';
+import type { PaymentSettings } from '#platform/payments/select.ts';
+import type { StripeSettings } from '#platform/payments/stripe.ts';
 
 export interface Config {
   port: number;
@@ -25,6 +27,8 @@ export interface Config {
   storage: StorageSettings;
   /** Email: SMTP when GROUNDWORK_SMTP_URL is set, else .eml files in <dataDir>/outbox. */
   mail: MailSettings;
+  /** Online payments: Stripe when GROUNDWORK_STRIPE_SECRET_KEY is set, else the built-in test mode. */
+  payments: PaymentSettings;
   worker: WorkerConfig;
 }
 
@@ -111,6 +115,41 @@ function mailFromEnv(): MailSettings {
   return { smtpUrl, from };
 }
 
+/**
+ * GROUNDWORK_STRIPE_*: null unless a secret key is set; a key without its webhook secret stops the
+ * start (payments would be taken and never reach the invoice). Values are never repeated in messages.
+ */
+function stripeFromEnv(): StripeSettings | null {
+  const secretKey = env('GROUNDWORK_STRIPE_SECRET_KEY');
+  const webhookSecret = env('GROUNDWORK_STRIPE_WEBHOOK_SECRET');
+  const apiUrl = env('GROUNDWORK_STRIPE_API_URL');
+  if (!secretKey) {
+    const stray = [
+      ['GROUNDWORK_STRIPE_WEBHOOK_SECRET', webhookSecret],
+      ['GROUNDWORK_STRIPE_API_URL', apiUrl],
+    ].filter(([, value]) => value !== null);
+    if (stray.length > 0)
+      throw new Error(
+        `${stray.map(([name]) => name).join(', ')} set but GROUNDWORK_STRIPE_SECRET_KEY is not: set it to take payments with Stripe`,
+      );
+    return null;
+  }
+  // A publishable key (pk_…) is the usual mix-up: it cannot create Checkout Sessions.
+  if (!/^(sk|rk)_/.test(secretKey))
+    throw new Error(
+      'GROUNDWORK_STRIPE_SECRET_KEY must be a secret key (sk_live_…, sk_test_…) or a restricted key (rk_…)',
+    );
+  if (!webhookSecret)
+    throw new Error(
+      'GROUNDWORK_STRIPE_SECRET_KEY is set, so GROUNDWORK_STRIPE_WEBHOOK_SECRET must be set too (the whsec_… signing secret of the webhook endpoint)',
+    );
+  if (apiUrl !== null && !/^https?:\/\/[^/]+\/?$/.test(apiUrl))
+    throw new Error(
+      `GROUNDWORK_STRIPE_API_URL must be an http:// or https:// URL with no path (Stripe's /v1 is added), got "${apiUrl}"`,
+    );
+  return { secretKey, webhookSecret, apiUrl };
+}
+
 export function loadConfig(): Config {
   return {
     port: intFromEnv('PORT', 3000),
@@ -130,6 +169,7 @@ export function loadConfig(): Config {
     geocoderUrl: process.env.GROUNDWORK_GEOCODER_URL || null,
     storage: { secret: storageSecretFromEnv(), s3: s3FromEnv() },
     mail: mailFromEnv(),
+    payments: { stripe: stripeFromEnv() },
     worker: {
       inServe: process.env.GROUNDWORK_WORKER !== 'false',
       pollMs: intFromEnv('GROUNDWORK_WORKER_POLL_MS', 500),

@@ -15,12 +15,13 @@ export function startEnv(database: Database, options: DepsOptions = {}, areas: r
 
 /** The dependency settings of the loaded configuration (serve and `groundwork worker`). */
 export function depsOptionsOf(
-  config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'worker' | 'storage' | 'mail'>,
+  config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'worker' | 'storage' | 'mail' | 'payments'>,
 ): DepsOptions {
   return {
     dataDir: config.dataDir,
     storageSettings: config.storage,
     mailSettings: config.mail,
+    paymentSettings: config.payments,
     geocoderUrl: config.geocoderUrl ?? undefined,
     allowPrivateNetwork: config.worker.allowPrivateNetwork,
   };

@@ -7,8 +7,8 @@ import { geocoderFor, type Geocoder } from './geocoding.ts';
 import { linkTokensFrom, type LinkTokens } from './link-tokens.ts';
 import { mailTransportFor, type MailSettings } from './mail/select.ts';
 import type { MailTransport } from './mail/transport.ts';
+import { paymentsFor, type PaymentSettings } from './payments/select.ts';
 import type { Payments } from './payments/processor.ts';
-import { testModePayments } from './payments/test-mode.ts';
 import { secretSource } from './storage/secret.ts';
 import { storageFor, type StorageSettings } from './storage/select.ts';
 import type { Storage } from './storage/storage.ts';
@@ -48,8 +48,10 @@ export interface DepsOptions {
   mail?: MailTransport;
   /** How to build the mail transport when none is given (GROUNDWORK_SMTP_URL, GROUNDWORK_MAIL_FROM). */
   mailSettings?: MailSettings;
-  /** Online payments to use as they are (tests pass a Stripe adapter aimed at a local server). */
+  /** Payments to use as they are (tests pass Stripe aimed at a local server speaking its API). */
   payments?: Payments;
+  /** How to build the payments when none are given (GROUNDWORK_STRIPE_*). */
+  paymentSettings?: PaymentSettings;
 }
 
 /** The bag with the embedded defaults for whatever is not given. */
@@ -65,6 +67,7 @@ export function buildDeps(options: DepsOptions = {}): Deps {
     storage: options.storage ?? storageFor(options.storageSettings ?? { secret: null, s3: null }, dataDir, clock),
     links: linkTokensFrom(secretSource(dataDir, options.storageSettings?.secret ?? null)),
     mail: options.mail ?? mailTransportFor(options.mailSettings ?? { smtpUrl: null, from: null }, dataDir),
-    payments: options.payments ?? testModePayments,
+    // Building the Stripe client touches no network: the first checkout does.
+    payments: options.payments ?? paymentsFor(options.paymentSettings ?? null),
   };
 }
