@@ -25,6 +25,7 @@ import { objectRoutes } from '#platform/storage/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import type { Payments } from '#platform/payments/processor.ts';
 import { PAGE_MODULES } from '#pages/pages.ts';
+import { paymentWebhookRoutes } from '#billing/online-payments/webhook.ts';
 
 /**
  * The reference UI's policy instead of the API's (which allows nothing): swagger-ui's own, with
@@ -143,6 +144,9 @@ export async function buildApp(
     });
     for (const register of PAGE_MODULES) register(pages, env);
   });
+
+  // The payment processor's signed webhook: keyless like the pages, its signature the credential.
+  paymentWebhookRoutes(app, env);
 
   await app.register(swaggerUi, {
     routePrefix: '/v1/docs',

@@ -18,6 +18,7 @@ import type { Storage } from '#platform/storage/storage.ts';
 import type { Clock } from '#platform/clock.ts';
 import type { Env } from '#platform/context.ts';
 import type { MailTransport } from '#platform/mail/transport.ts';
+import type { Payments } from '#platform/payments/processor.ts';
 import { MailWorker } from '#platform/mail/worker.ts';
 import { startEnv } from '#src/env.ts';
 
@@ -145,6 +146,8 @@ export interface AppOptions {
   mail?: MailTransport;
   /** The clock of worker tasks (a ManualClock walks schedules); the system clock unless given. */
   clock?: Clock;
+  /** Online payments: the built-in test mode unless given (Stripe aimed at a local Stripe-protocol server). */
+  payments?: Payments;
 }
 
 export async function startApp(options: AppOptions = {}): Promise<TestApp> {
@@ -159,6 +162,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       storage: options.storage,
       mail: options.mail,
       clock: options.clock,
+      payments: options.payments,
     },
     options.areas,
   );

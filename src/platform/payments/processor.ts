@@ -49,6 +49,12 @@ export interface PaymentEvent {
   currency: string;
   /** The processor's id of the payment (Stripe: the Checkout Session id), kept on the invoice. */
   reference: string | null;
+  /**
+   * The connected account the payment went to (Stripe Connect), null for the server's own. An event
+   * pays an invoice only when this is the workspace's account: the owner of another connected
+   * account could otherwise make a checkout naming someone else's invoice and pay it to themselves.
+   */
+  account: string | null;
 }
 
 /** A webhook whose signature does not verify (forged, altered, or signed with another secret). */

@@ -140,6 +140,9 @@ export function paymentEventOf(event: Stripe.Event): PaymentEvent | null {
     amountCents: session.amount_total,
     currency: session.currency.toUpperCase(),
     reference: session.id,
+    // A connected account's events arrive on the platform's endpoint too: which account took the
+    // money decides whether the event may pay the invoice (apply.ts compares the workspace's).
+    account: event.account ?? null,
   };
 }
 

@@ -125,6 +125,20 @@ export class Layout {
     this.doc.x = this.left;
   }
 
+  /** Label and value rows (the label in a narrow column), each kept whole on a page. */
+  facts(rows: readonly { label: string; value: string }[], labelWidth = 120): void {
+    for (const f of rows) {
+      const value: Part = { text: f.value, face: 'regular', size: 10, color: INK };
+      const h = Math.max(this.measure(value, this.width - labelWidth), 12);
+      this.need(h);
+      const y = this.y;
+      this.place({ text: f.label, face: 'bold', size: 9, color: MUTED }, this.left, y + 1, labelWidth - 8);
+      this.y = y;
+      this.flow(value, { x: this.left + labelWidth });
+      this.y += 5;
+    }
+  }
+
   rule(color: Fill = RULE, weight = 0.75): void {
     this.doc
       .moveTo(this.left, this.y)

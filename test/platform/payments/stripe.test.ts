@@ -59,7 +59,11 @@ async function paidSession(overrides: Partial<CheckoutRequest> = {}, status: 'pa
   return server.completeSession(reference, status);
 }
 
-function webhook(type: string, object: object, options: { secret?: string; timestamp?: number } = {}) {
+function webhook(
+  type: string,
+  object: object,
+  options: { secret?: string; timestamp?: number; account?: string } = {},
+) {
   const { payload, signature, event } = signedEvent(type, object, options.secret ?? WEBHOOK_SECRET, options);
   return { body: Buffer.from(payload), signature, event };
 }
@@ -229,7 +233,14 @@ describe('readWebhook', () => {
       amountCents: 125050,
       currency: 'USD',
       reference: session.id,
+      account: null,
     });
+  });
+
+  it("names the connected account an event came from, so only that workspace's invoices can be paid by it", async () => {
+    const session = await paidSession();
+    const { body, signature } = webhook('checkout.session.completed', session, { account: 'acct_1Connected' });
+    expect(await payments.readWebhook(body, signature)).toMatchObject({ invoiceId: 1042, account: 'acct_1Connected' });
   });
 
   it('reads a bank debit that succeeds later (async_payment_succeeded) as paid, and its pending completion as nothing', async () => {

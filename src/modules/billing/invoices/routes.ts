@@ -30,6 +30,7 @@ import {
   updateInvoice,
 } from './service.ts';
 import { sendInvoice } from './send.ts';
+import { invoicePdf } from './pdf.ts';
 
 const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
 const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
@@ -115,6 +116,34 @@ export function invoiceRoutes(app: ApiApp, env: Env): void {
       schema: { tags, summary: 'Read an invoice with its line items', params, response: { 200: OneInvoice } },
     },
     async (request) => ({ data: await getInvoice(ctx(request), request.params.id) }),
+  );
+
+  app.get(
+    '/v1/invoices/:id/pdf',
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary: 'The invoice as a PDF (application/pdf), as its customer page shows it',
+        params,
+        response: {
+          200: {
+            description: 'The PDF',
+            headers: {
+              'Content-Disposition': { type: 'string', description: 'attachment; filename="invoice-<number>.pdf"' },
+            },
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const pdf = await invoicePdf(ctx(request), request.params.id);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', `attachment; filename="${pdf.filename}"`)
+        .send(pdf.body);
+    },
   );
 
   app.patch(

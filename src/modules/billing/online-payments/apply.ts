@@ -12,6 +12,7 @@ import { recordPaymentReceived } from '#billing/invoices/events.ts';
 import { inTransaction } from '#platform/context.ts';
 import type { PaymentEvent } from '#platform/payments/processor.ts';
 import { now } from '#platform/time.ts';
+import { settingsOf } from '#platform/workspace.ts';
 
 export type Applied =
   /** The invoice moved (paid, void or uncollectible). */
@@ -19,9 +20,11 @@ export type Applied =
   /** This event was applied before: nothing changed now. */
   | { result: 'replayed' }
   /** Recorded, but it moves nothing: the invoice is no longer open, or the amount falls short. */
-  | { result: 'ignored'; reason: 'not_open' | 'amount_short' | 'currency_differs' }
+  | { result: 'ignored'; reason: Ignored }
   /** No online invoice of ours matches the event (another system's checkout on the same account). */
   | { result: 'unknown_invoice' };
+
+type Ignored = 'not_open' | 'amount_short' | 'currency_differs' | 'other_account';
 
 export async function applyPaymentEvent(database: Database, event: PaymentEvent): Promise<Applied> {
   return inTransaction(database, async (trx) => {
@@ -34,8 +37,13 @@ export async function applyPaymentEvent(database: Database, event: PaymentEvent)
       .where('payment_method', '=', 'online')
       .executeTakeFirst();
     if (!invoice) return { result: 'unknown_invoice' } as const;
+    const firm = await trx
+      .selectFrom('firms')
+      .select('settings')
+      .where('id', '=', event.firmId)
+      .executeTakeFirstOrThrow();
     const t = now();
-    const why = reasonToIgnore(invoice, event);
+    const why = reasonToIgnore(invoice, event, settingsOf(firm).stripe_account);
     const recorded = await trx
       .insertInto('payment_events')
       .values({
@@ -73,13 +81,12 @@ export async function applyPaymentEvent(database: Database, event: PaymentEvent)
 }
 
 /**
- * Why an event moves nothing: only an open invoice moves (a paid one stays paid when a second
+ * Why an event moves nothing: a Stripe payment taken by an account that is not the workspace's
+ * pays nothing of it; only an open invoice moves (a paid one stays paid when a second
  * checkout of it completes), and a payment must cover the invoice in its currency.
  */
-function reasonToIgnore(
-  invoice: Invoice,
-  event: PaymentEvent,
-): 'not_open' | 'amount_short' | 'currency_differs' | null {
+function reasonToIgnore(invoice: Invoice, event: PaymentEvent, account: string | null): Ignored | null {
+  if (event.processor === 'stripe' && event.account !== account) return 'other_account';
   if (invoice.status !== 'open') return 'not_open';
   if (event.outcome !== 'paid') return null;
   if (event.currency.toUpperCase() !== invoice.currency.toUpperCase()) return 'currency_differs';

@@ -127,17 +127,7 @@ function titleBlock(l: Layout, doc: ProposalDocument, logo: Buffer | null | unde
 }
 
 function overview(l: Layout, s: Extract<DocumentSection, { id: 'overview' }>): void {
-  const labelW = 120;
-  for (const f of s.facts) {
-    const value: Part = { text: f.value, face: 'regular', size: 10, color: INK };
-    const h = Math.max(l.measure(value, l.width - labelW), 12);
-    l.need(h);
-    const y = l.y;
-    l.place({ text: f.label, face: 'bold', size: 9, color: MUTED }, l.left, y + 1, labelW - 8);
-    l.y = y;
-    l.flow(value, { x: l.left + labelW });
-    l.y += 5;
-  }
+  l.facts(s.facts);
 }
 
 function textSection(l: Layout, s: Extract<DocumentSection, { id: 'text' }>): void {

@@ -1,0 +1,89 @@
+// What a payment request bills (billing/online-payments/amounts.ts) as properties over any contract:
+// every kind's amount is its lines minus discount plus tax to the cent; full and itemized bill the
+// contract exactly; a deposit is the percent of the total, half up; and progress billing never takes
+// the job's invoices past the contract (so without confirm_duplicate nothing is billed past it).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Contract, overContract, percentOf, requestedOf } from '#billing/online-payments/amounts.ts';
+
+const cents = (max = 50_000_000) => fc.integer({ min: 1, max });
+const percent = fc.integer({ min: 0, max: 10_000 }).map((bp) => bp / 100);
+
+const contract: fc.Arbitrary<Contract> = fc
+  .record({
+    lines: fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }), priceCents: cents(5_000_000) }), {
+      minLength: 0,
+      maxLength: 30,
+    }),
+    skew: fc.integer({ min: -50, max: 50 }),
+    taxCents: fc.integer({ min: 0, max: 1_000_000 }),
+    depositPercent: fc.option(percent, { nil: null }),
+  })
+  .map(({ lines, skew, taxCents, depositPercent }) => {
+    // Shown line prices are rounded per line: the subtotal may miss their sum by a few cents.
+    const subtotalCents = Math.max(1, lines.reduce((s, l) => s + l.priceCents, 0) + skew);
+    return { title: 'Lot', subtotalCents, taxCents, totalCents: subtotalCents + taxCents, depositPercent, lines };
+  });
+
+const sum = (lines: { amount_cents: number }[]) => lines.reduce((s, l) => s + l.amount_cents, 0);
+
+describe('requestedOf', () => {
+  it('amount = lines - discount + tax for every kind; every line bills something', () => {
+    fc.assert(
+      fc.property(contract, fc.integer({ min: 0, max: 60_000_000 }), percent, (c, billed, done) => {
+        for (const kind of ['full', 'deposit', 'progress', 'itemized'] as const) {
+          const r = requestedOf(kind, c, billed, done);
+          if ('refused' in r) continue;
+          expect(r.amountCents).toBe(sum(r.lines) - r.discountCents + r.taxCents);
+          for (const l of r.lines) expect(l.amount_cents).toBeGreaterThan(0);
+          expect(r.amountCents).toBeGreaterThan(0);
+        }
+      }),
+    );
+  });
+
+  it('full and itemized bill the contract exactly', () => {
+    fc.assert(
+      fc.property(contract, (c) => {
+        for (const kind of ['full', 'itemized'] as const) {
+          const r = requestedOf(kind, c, 0, 100);
+          expect('refused' in r).toBe(false);
+          if (!('refused' in r)) expect(r.amountCents).toBe(c.totalCents);
+        }
+      }),
+    );
+  });
+
+  it('a deposit is the percent of the total, half up; none without a percent', () => {
+    fc.assert(
+      fc.property(contract, (c) => {
+        const r = requestedOf('deposit', c, 0, 100);
+        const expected =
+          c.depositPercent === null
+            ? 0
+            : Math.floor((c.totalCents * Math.round(c.depositPercent * 100) + 5000) / 10_000);
+        if (expected <= 0) expect(r).toMatchObject({ refused: 'no_deposit' });
+        else expect(r).toMatchObject({ amountCents: expected });
+      }),
+    );
+  });
+
+  it('progress billing, repeated at any percentages, never bills past the contract and ends at it', () => {
+    fc.assert(
+      fc.property(contract, fc.array(percent, { minLength: 1, maxLength: 10 }), (c, steps) => {
+        let billed = 0;
+        for (const done of [...steps, 100]) {
+          const r = requestedOf('progress', c, billed, done);
+          if ('refused' in r) {
+            expect(percentOf(c.totalCents, done)).toBeLessThanOrEqual(billed);
+            continue;
+          }
+          expect(overContract(c, billed, r.amountCents)).toBe(false);
+          billed += r.amountCents;
+          expect(billed).toBe(percentOf(c.totalCents, done));
+        }
+        expect(billed).toBe(c.totalCents);
+      }),
+    );
+  });
+});
