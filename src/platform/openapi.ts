@@ -93,6 +93,8 @@ const NAMED: Record<string, string> = {
   'PATCH /v1/proposals/:id/link': 'update_proposal_link',
   'POST /v1/proposals/:id/apply-template': 'apply_proposal_template',
   'POST /v1/proposals/:id/approval': 'decide_proposal_approval',
+  'GET /v1/invoices/:id/pdf': 'get_invoice_pdf',
+  'POST /v1/estimates/:id/request-payment': 'request_estimate_payment',
 };
 
 const singular = (word: string) =>

@@ -53,6 +53,10 @@ export const billingWalk: AreaWalk = {
     { method: 'POST', path: `/v1/invoices/${a.invoice}/void`, error: 'Invoice not found' },
     { method: 'POST', path: `/v1/invoices/${a.paidInvoice}/mark-draft`, error: 'Invoice not found' },
     { method: 'GET', path: `/v1/jobs/${a.job}/invoices`, error: 'Job not found' },
+    { method: 'POST', path: `/v1/invoices/${a.sentInvoice}/send`, error: 'Invoice not found' },
+    { method: 'GET', path: `/v1/invoices/${a.invoice}/pdf`, error: 'Invoice not found' },
+    // The estimating walk's estimate has a proposal: only the workspace check stands in the way.
+    { method: 'POST', path: `/v1/estimates/${a.estimate}/request-payment`, body: {}, error: 'Estimate not found' },
   ],
   async lookups({ A, B }) {
     // B's lists filtered by A's job show nothing of A's.
@@ -80,5 +84,12 @@ export const billingWalk: AreaWalk = {
     'POST /v1/invoices/{id}/mark-draft': { needs: 'write', path: (a) => `/v1/invoices/${a.paidInvoice}/mark-draft` },
     'GET /v1/jobs/{id}/invoices': { needs: 'read', path: (a) => `/v1/jobs/${a.job}/invoices` },
     'GET /v1/payments': { needs: 'read', path: () => '/v1/payments' },
+    'POST /v1/invoices/{id}/send': { needs: 'write', path: (a) => `/v1/invoices/${a.sentInvoice}/send` },
+    'GET /v1/invoices/{id}/pdf': { needs: 'read', path: (a) => `/v1/invoices/${a.invoice}/pdf` },
+    'POST /v1/estimates/{id}/request-payment': {
+      needs: 'write',
+      path: (a) => `/v1/estimates/${a.estimate}/request-payment`,
+      body: () => ({}),
+    },
   },
 };

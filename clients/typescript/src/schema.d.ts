@@ -2033,6 +2033,40 @@ export interface paths {
         patch: operations["update_invoice"];
         trace?: never;
     };
+    "/v1/invoices/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoice as a PDF (application/pdf), as its customer page shows it */
+        get: operations["get_invoice_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invoices/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email the invoice to client_email with a link to its page (EMAILS CUSTOMER): a draft becomes sent and is issued today; re-sending allowed */
+        post: operations["send_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invoices/{id}/mark-sent": {
         parameters: {
             query?: never;
@@ -2129,6 +2163,23 @@ export interface paths {
         get: operations["list_payments"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/estimates/{id}/request-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request payment online (EMAILS CUSTOMER a pay page): an open online invoice billed from the estimate's proposal, with the customer's payment_url */
+        post: operations["request_estimate_payment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2948,7 +2999,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_estimate" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_job" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "office_user_required" | "online_invoice" | "open_assessment_exists" | "out_for_signature" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "route_address_missing" | "sequence_not_enabled" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_estimate" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "route_address_missing" | "sequence_not_enabled" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -26536,6 +26587,243 @@ export interface operations {
             };
         };
     };
+    get_invoice_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    /** @description attachment; filename="invoice-<number>.pdf" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    send_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                            /** @enum {string} */
+                            payment_method: "check" | "online";
+                            /** @description full, deposit, milestone, custom, line_items, recurring */
+                            billing_type: string;
+                            /** @description The first line item, or a count of line items */
+                            description: string;
+                            currency: string;
+                            subtotal: number;
+                            subtotal_cents: number;
+                            discount: number;
+                            discount_cents: number;
+                            tax: number;
+                            tax_cents: number;
+                            /** @description subtotal - discount + tax */
+                            amount: number;
+                            amount_cents: number;
+                            due_days: number;
+                            /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                            due_date: string;
+                            /** @description Net 30, Due on receipt */
+                            payment_terms: string;
+                            /** @description UTC, Z, to the second */
+                            issued_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            paid_at: string | null;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_address: string | null;
+                            project_name: string | null;
+                            project_address: string | null;
+                            reference_number: string | null;
+                            memo: string | null;
+                            remit_to_name: string | null;
+                            remit_to_address: string | null;
+                            payment_instructions: string | null;
+                            sender_name: string | null;
+                            sender_email: string | null;
+                            created_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            estimate_id: number | null;
+                            /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                            quickbooks: {
+                                has_invoice: boolean;
+                                has_payment: boolean;
+                                /** @description UTC, Z, to the second */
+                                invoice_synced_at: string | null;
+                                sync_error: string | null;
+                            };
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z */
+                            updated_at: string;
+                            line_items: {
+                                description: string;
+                                /** @description Dollars */
+                                amount: number;
+                                amount_cents: number;
+                            }[];
+                        };
+                        /** @description Always true: an email the mail server did not take is a 502 */
+                        emailed: boolean;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     mark_sent_invoice: {
         parameters: {
             query?: never;
@@ -27416,6 +27704,195 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    request_estimate_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description full (default): the contract; deposit: the proposal's deposit_percent of it; progress: work done minus what is already billed; itemized: the contract line by line
+                     * @enum {string}
+                     */
+                    kind?: "full" | "deposit" | "progress" | "itemized";
+                    /** @description progress only: how much of the contract's work is done, in percent (default 100 once the job is in a completed stage) */
+                    percent_complete?: number;
+                    /** @description Default: the proposal's payment_due_days, else 0 */
+                    due_days?: number;
+                    memo?: string | null;
+                    reference_number?: string | null;
+                    client_name?: string | null;
+                    client_email?: string | null;
+                    /** @description Make the invoice even when it repeats one of the last 10 minutes or bills more than the contract */
+                    confirm_duplicate?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            invoice: {
+                                id: number;
+                                job_id: number;
+                                doc_number: number | null;
+                                /** @enum {string} */
+                                status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
+                                /** @enum {string} */
+                                payment_method: "check" | "online";
+                                /** @description full, deposit, milestone, custom, line_items, recurring */
+                                billing_type: string;
+                                /** @description The first line item, or a count of line items */
+                                description: string;
+                                currency: string;
+                                subtotal: number;
+                                subtotal_cents: number;
+                                discount: number;
+                                discount_cents: number;
+                                tax: number;
+                                tax_cents: number;
+                                /** @description subtotal - discount + tax */
+                                amount: number;
+                                amount_cents: number;
+                                due_days: number;
+                                /** @description YYYY-MM-DD: the issue date (the creation date until issued) plus due_days */
+                                due_date: string;
+                                /** @description Net 30, Due on receipt */
+                                payment_terms: string;
+                                /** @description UTC, Z, to the second */
+                                issued_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                paid_at: string | null;
+                                client_name: string | null;
+                                client_email: string | null;
+                                client_address: string | null;
+                                project_name: string | null;
+                                project_address: string | null;
+                                reference_number: string | null;
+                                memo: string | null;
+                                remit_to_name: string | null;
+                                remit_to_address: string | null;
+                                payment_instructions: string | null;
+                                sender_name: string | null;
+                                sender_email: string | null;
+                                created_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                estimate_id: number | null;
+                                /** @description The accounting copy (key named quickbooks by the spec); no accounting system is connected yet */
+                                quickbooks: {
+                                    has_invoice: boolean;
+                                    has_payment: boolean;
+                                    /** @description UTC, Z, to the second */
+                                    invoice_synced_at: string | null;
+                                    sync_error: string | null;
+                                };
+                                /** @description UTC, Z */
+                                created_at: string;
+                                /** @description UTC, Z */
+                                updated_at: string;
+                                line_items: {
+                                    description: string;
+                                    /** @description Dollars */
+                                    amount: number;
+                                    amount_cents: number;
+                                }[];
+                            };
+                            /** @description The page where the customer pays (keyless link) */
+                            payment_url: string;
+                            /** @description false: share payment_url yourself instead of requesting again */
+                            emailed: boolean;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

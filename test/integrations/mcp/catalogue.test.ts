@@ -20,6 +20,7 @@ const NOT_TOOLS: Record<string, string> = {
   create_client_account_file: 'multipart upload of a file part',
   create_library_file: 'multipart upload of a file part',
   get_proposal_pdf: 'binary download (a PDF); get_proposal gives its content',
+  get_invoice_pdf: 'binary download (a PDF); get_invoice gives its content',
 };
 
 let t: TestApp;
