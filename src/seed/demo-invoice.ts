@@ -1,10 +1,20 @@
 // The demo workspace's invoices: the walked job's deposit invoice, billed from its estimate and
-// paid (so GET /v1/payments has a row), and a progress invoice sent and waiting. Check invoices:
-// nothing is emailed.
+// paid (so GET /v1/payments has a row); a progress invoice sent to the customer; and an online
+// invoice for the next stretch of work, requested from the proposal, that the customer pays on the
+// built-in test-mode page (card 4242 4242 4242 4242). The two emails go only to the embedded outbox
+// (with an SMTP server configured the demo would otherwise mail its made-up customer): then the
+// progress invoice is only marked sent and no online invoice is requested.
 import type { ServiceContext } from '#platform/context.ts';
 import { createInvoice, moveInvoice } from '#billing/invoices/service.ts';
+import { sendInvoice } from '#billing/invoices/send.ts';
+import { requestPayment } from '#billing/online-payments/request.ts';
 
-export async function demoInvoices(ctx: ServiceContext, jobId: number, estimateId: number): Promise<void> {
+export async function demoInvoices(
+  ctx: ServiceContext,
+  jobId: number,
+  estimateId: number,
+  origin: string,
+): Promise<{ label: string; path: string }[]> {
   const remit = { remit_to_name: ctx.auth.firm.name, remit_to_address: '1200 Industrial Pkwy, Columbus, OH 43228' };
   const deposit = await createInvoice(ctx, {
     job_id: jobId,
@@ -27,5 +37,21 @@ export async function demoInvoices(ctx: ServiceContext, jobId: number, estimateI
     memo: 'Thank you for your business.',
     reference_number: 'PO-5521',
   });
-  await moveInvoice(ctx, progress.id, 'mark-sent');
+  if (ctx.deps.mail.kind !== 'outbox') {
+    await moveInvoice(ctx, progress.id, 'mark-sent');
+    return [];
+  }
+  await sendInvoice(ctx, progress.id, origin);
+  const online = await requestPayment(
+    ctx,
+    estimateId,
+    { kind: 'progress', percent_complete: 75, memo: 'Paving of the east lot is done.' },
+    origin,
+  );
+  return [
+    {
+      label: 'Invoice (online, pay with test card 4242 4242 4242 4242)',
+      path: online.data.payment_url.slice(origin.length),
+    },
+  ];
 }

@@ -175,6 +175,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
       operations_enabled: true,
       crew_scheduling_enabled: true,
       capital_planning_enabled: true,
+      // Online payments in the built-in test mode (or Stripe, when the server is configured for it).
+      online_payments_connected: true,
       remit_to: { name, address: '77 Tar Rd, Columbus, OH 43215' },
     },
   });
@@ -325,7 +327,7 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
   await demoLeads(ctx);
   if (walkedEstimateId !== null) {
     pages.push(await demoProposal(ctx, walkedEstimateId, origin));
-    if (walkedJobId !== null) await demoInvoices(ctx, walkedJobId, walkedEstimateId);
+    if (walkedJobId !== null) pages.push(...(await demoInvoices(ctx, walkedJobId, walkedEstimateId, origin)));
   }
   pages.push(...(await demoPortal(ctx)));
   return { firmId: firm_id, name, key, pages };
