@@ -324,3 +324,15 @@ describe('paying on the built-in test-mode page', () => {
     expect(pdf.headers['content-type']).toBe('application/pdf');
   });
 });
+
+describe('POST /payments/stripe/webhook in test mode', () => {
+  it('is 404: no processor is configured, so nothing can be paid by a posted event', async () => {
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/payments/stripe/webhook',
+      payload: '{}',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+    });
+    expect(r.statusCode).toBe(404);
+  });
+});
