@@ -1,5 +1,6 @@
 // The mail transport: one small interface with the embedded default (an outbox folder of .eml
 // files, outbox.ts) and SMTP (smtp.ts, nodemailer) when GROUNDWORK_SMTP_URL is set (select.ts).
+import { ApiError } from '#platform/errors.ts';
 import type { MailMessage } from './message.ts';
 
 export interface MailTransport {
@@ -47,4 +48,16 @@ export async function sendWithin(transport: MailTransport, message: MailMessage,
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The 502 of a call that reports whether its email went (proposal, invoice and change-order sends):
+ * the mail server did not take the message, so the call recorded nothing and may be sent again.
+ */
+export function mailNotDelivered(what: string, err: MailSendError): ApiError {
+  return new ApiError(502, `${what} email not delivered`, {
+    code: 'mail_not_delivered',
+    message: `The mail server did not take the message (${err.message}); nothing was recorded, send again`,
+    retryable: !err.permanent,
+  });
 }

@@ -1,21 +1,12 @@
 // The mail settings: the outbox unless GROUNDWORK_SMTP_URL names an smtp:// or smtps:// server;
 // GROUNDWORK_MAIL_FROM is a bare address. A wrong value stops the start instead of losing mail.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '#src/config.ts';
 import { buildDeps } from '#platform/deps.ts';
+import { envVars } from '#test/helpers/env-vars.ts';
 
 const NAMES = ['GROUNDWORK_SMTP_URL', 'GROUNDWORK_MAIL_FROM'];
-const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
-afterEach(() => {
-  for (const n of NAMES) {
-    if (saved[n] === undefined) delete process.env[n];
-    else process.env[n] = saved[n];
-  }
-});
-const set = (vars: Record<string, string>) => {
-  for (const n of NAMES) delete process.env[n];
-  Object.assign(process.env, vars);
-};
+const set = envVars(NAMES);
 
 describe('mail settings', () => {
   it('default to the outbox with the local sender', async () => {

@@ -21,6 +21,7 @@ import {
   type StripeServer,
   stripeId,
 } from '#test/helpers/stripe-server.ts';
+import { envVars } from '#test/helpers/env-vars.ts';
 
 const WEBHOOK_SECRET = `whsec_${stripeId('x', 32).slice(2)}`;
 
@@ -321,17 +322,7 @@ describe('readWebhook', () => {
 
 describe('paymentsFor and the GROUNDWORK_STRIPE_* settings', () => {
   const NAMES = ['GROUNDWORK_STRIPE_SECRET_KEY', 'GROUNDWORK_STRIPE_WEBHOOK_SECRET', 'GROUNDWORK_STRIPE_API_URL'];
-  const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
-  afterEach(() => {
-    for (const n of NAMES) {
-      if (saved[n] === undefined) delete process.env[n];
-      else process.env[n] = saved[n];
-    }
-  });
-  const set = (vars: Record<string, string>) => {
-    for (const n of NAMES) delete process.env[n];
-    Object.assign(process.env, vars);
-  };
+  const set = envVars(NAMES);
   const KEY = 'sk_test_51SettingsTestKey00000000000000000000abcd';
 
   it('choose the built-in test mode without a key, and Stripe with one', () => {

@@ -1,7 +1,8 @@
 // The storage settings: S3 only with a bucket, and a bucket only with its region and credentials;
 // a short GROUNDWORK_STORAGE_SECRET stops the start.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '#src/config.ts';
+import { envVars } from '#test/helpers/env-vars.ts';
 
 const NAMES = [
   'GROUNDWORK_S3_ENDPOINT',
@@ -12,17 +13,7 @@ const NAMES = [
   'GROUNDWORK_S3_FORCE_PATH_STYLE',
   'GROUNDWORK_STORAGE_SECRET',
 ];
-const saved = Object.fromEntries(NAMES.map((n) => [n, process.env[n]]));
-afterEach(() => {
-  for (const n of NAMES) {
-    if (saved[n] === undefined) delete process.env[n];
-    else process.env[n] = saved[n];
-  }
-});
-const set = (vars: Record<string, string>) => {
-  for (const n of NAMES) delete process.env[n];
-  Object.assign(process.env, vars);
-};
+const set = envVars(NAMES);
 
 describe('storage settings', () => {
   it('default to the local adapter with a generated secret', () => {

@@ -5,8 +5,8 @@
 // mail server did not take is a 502 with the invoice unchanged, so an invoice is never marked sent
 // for a customer who got nothing. The link is made (once) before the mail, since the mail carries it.
 import type { ServiceContext } from '#platform/context.ts';
-import { ApiError, conflict, unprocessable } from '#platform/errors.ts';
-import { MailSendError } from '#platform/mail/transport.ts';
+import { conflict, unprocessable } from '#platform/errors.ts';
+import { MailSendError, mailNotDelivered } from '#platform/mail/transport.ts';
 import { invoicePageUrl, invoiceToken } from './link.ts';
 import { mailInvoice } from './mail.ts';
 import { getInvoice, invoiceOr404, issueOnSend, refuseOnline } from './service.ts';
@@ -31,11 +31,7 @@ export async function sendInvoice(ctx: ServiceContext, id: number, origin: strin
     await mailInvoice(ctx, invoice, invoice.client_email, invoicePageUrl(origin, token));
   } catch (err) {
     if (!(err instanceof MailSendError)) throw err;
-    throw new ApiError(502, 'Invoice email not delivered', {
-      code: 'mail_not_delivered',
-      message: `The mail server did not take the message (${err.message}); nothing was recorded, send again`,
-      retryable: !err.permanent,
-    });
+    throw mailNotDelivered('Invoice', err);
   }
   await issueOnSend(ctx, invoice.id);
   return { data: await getInvoice(ctx, invoice.id), emailed: true as const };

@@ -13,7 +13,7 @@ import { ApiError, conflict, forbidden, unprocessable } from '#platform/errors.t
 import { newMessageId } from '#platform/mail/message.ts';
 import { senderOf } from '#platform/mail/queue.ts';
 import { customerFooter, renderMail } from '#platform/mail/templates.ts';
-import { MailSendError, sendWithin } from '#platform/mail/transport.ts';
+import { MailSendError, mailNotDelivered, sendWithin } from '#platform/mail/transport.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { now } from '#platform/time.ts';
 import { sequenceOn, sequenceSettingsOf } from '#crm/follow-up-sequences/settings.ts';
@@ -112,11 +112,7 @@ export async function sendProposal(ctx: ServiceContext, id: number, input: SendI
     );
   } catch (err) {
     if (!(err instanceof MailSendError)) throw err;
-    throw new ApiError(502, 'Proposal email not delivered', {
-      code: 'mail_not_delivered',
-      message: `The mail server did not take the message (${err.message}); nothing was recorded, send again`,
-      retryable: !err.permanent,
-    });
+    throw mailNotDelivered('Proposal', err);
   }
 
   const sequence = await inWorkspaceTransaction(ctx, async (trx) => {
