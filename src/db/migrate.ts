@@ -27,6 +27,7 @@ import * as portalSequences from '#db/migrations/022_portal_sequences.ts';
 import * as proposals from '#db/migrations/023_proposals.ts';
 import * as proposalSearch from '#db/migrations/024_proposal_search.ts';
 import * as invoices from '#db/migrations/025_invoices.ts';
+import * as changeOrders from '#db/migrations/027_change_orders.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -55,6 +56,7 @@ const steps: Record<string, Step> = {
   '023_proposals': proposals,
   '024_proposal_search': proposalSearch,
   '025_invoices': invoices,
+  '027_change_orders': changeOrders,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {
