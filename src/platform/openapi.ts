@@ -70,6 +70,8 @@ const ACTIONS = new Set([
   'dismiss',
   'send',
   'void',
+  'approve',
+  'decline',
 ]);
 
 /** Where the rule's name would read wrong or collide with another operation's. */
@@ -93,6 +95,7 @@ const NAMED: Record<string, string> = {
   'PATCH /v1/proposals/:id/link': 'update_proposal_link',
   'POST /v1/proposals/:id/apply-template': 'apply_proposal_template',
   'POST /v1/proposals/:id/approval': 'decide_proposal_approval',
+  'POST /v1/change-orders/:id/stage': 'move_change_order_stage',
 };
 
 const singular = (word: string) =>
