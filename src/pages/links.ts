@@ -15,7 +15,8 @@ export type LinkKind =
   | 'capital_plan'
   | 'customer_portal'
   | 'review'
-  | 'proposal';
+  | 'proposal'
+  | 'change_order';
 
 /** Why a link stopped, as its 410 page explains. */
 export type RetiredReason = 'disabled' | 'rotated' | 'revoked' | 'replaced';

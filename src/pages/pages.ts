@@ -13,6 +13,7 @@ import { capitalPlanPage } from './capital-plan.ts';
 import { portalPage } from './portal.ts';
 import { reviewPage } from './review.ts';
 import { proposalPage } from './proposal.ts';
+import { changeOrderPage } from './change-order.ts';
 
 export type PageModule = (app: FastifyInstance, env: Env) => void;
 
@@ -24,4 +25,5 @@ export const PAGE_MODULES: readonly PageModule[] = [
   portalPage,
   reviewPage,
   proposalPage,
+  changeOrderPage,
 ];

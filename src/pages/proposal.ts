@@ -80,11 +80,6 @@ h2{border-bottom:3px solid ${color};padding-bottom:4px}
 button{background:${color}}
 .cover{background:#fff;border-radius:8px;padding:16px;margin:0 0 16px;border-top:6px solid ${color}}
 .cover .logo{display:block;max-width:200px;max-height:80px;width:auto;height:auto;margin:0 0 12px}
-.banner{padding:12px 16px;border-radius:8px;margin:0 0 16px;background:#fff3c4}
-.banner.accepted{background:#e3f9e5}.banner.rejected{background:#ffe3e3}
-.doc-section{background:#fff;border-radius:8px;padding:4px 16px 16px;margin:0 0 16px}
-.facts-list{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:8px 0}
-.facts-list dt{color:#616e7c}.facts-list dd{margin:0}
 .pricing td.num,.pricing th.num{text-align:right;white-space:nowrap}
 .pricing tr.group th{background:#f0f4f8}
 .pricing .desc{display:block;color:#616e7c;font-size:14px}

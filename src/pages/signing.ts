@@ -28,9 +28,17 @@ c.addEventListener('pointerup',end);c.addEventListener('pointercancel',end);
 document.getElementById('signature-clear').addEventListener('click',function(){g.clearRect(0,0,c.width,c.height);drawn=false;out.value='';});
 })();`;
 
-/** The consent text block and the pad, in the page's accent colour (a validated hex). */
+/**
+ * A signing page's document parts (sections, the terms as a list, the outcome banners) and its
+ * consent block and pad, in the page's accent colour (a validated hex).
+ */
 export function signingStyle(color: string): string {
   return `
+.banner{padding:12px 16px;border-radius:8px;margin:0 0 16px;background:#fff3c4}
+.banner.accepted{background:#e3f9e5}.banner.rejected{background:#ffe3e3}
+.doc-section{background:#fff;border-radius:8px;padding:4px 16px 16px;margin:0 0 16px}
+.facts-list{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:8px 0}
+.facts-list dt{color:#616e7c}.facts-list dd{margin:0}
 .consent{background:#f5f7fa;border-left:4px solid ${color};padding:8px 12px;margin:8px 0;font-size:15px}
 form.answer{max-width:640px}
 .pad{margin:8px 0}

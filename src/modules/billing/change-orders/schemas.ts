@@ -16,6 +16,7 @@ import {
   StringEnum,
   TEXT_CEILING,
 } from '#platform/schemas.ts';
+import { AuditEventSchema } from '#estimating/proposals/schemas.ts';
 import { CHANGE_ORDER_STAGE_MEANINGS } from '#platform/workspace.ts';
 
 export const CHANGE_ORDER_STATUSES = ['draft', 'sent', 'approved', 'declined', 'void'] as const;
@@ -94,6 +95,18 @@ export const ChangeOrderSchema = Type.Object({
   sent_at: NullableInstant(),
   decision_comment: NullableString(),
   share_url: Nullable(Type.String({ description: "The customer's review-and-sign page; made by the first send" })),
+  signature: Type.Object(
+    {
+      consent_version: NullableString(),
+      consent_text: NullableString(),
+      document_sha256: Nullable(
+        Type.String({ description: 'SHA-256 (hex) of the canonical JSON document the customer signed' }),
+      ),
+      drawn_signature: Type.Boolean({ description: 'The signer drew a signature as well as typing their name' }),
+      audit_trail: Type.Array(AuditEventSchema, { description: 'What the customer did on the page, oldest first' }),
+    },
+    { description: "The customer's signature and what they did on the page (as a proposal's signature envelope)" },
+  ),
   exported_at: NullableInstant(),
   export_ref: NullableString(),
 });

@@ -1,6 +1,9 @@
 // A change order to the wire: dollars, Z times, its figures (live from its estimate while a priced
 // one is open: figures.ts), the kind's and stage's labels. The list rows leave out the workflow
 // (stage, sending, the decision and signature, the revised contract and lines).
+import type { ChangeOrderAuditEvent } from '#db/tables.ts';
+import { auditEntry } from '#estimating/proposals/serialize.ts';
+import { consentText } from '#platform/e-sign.ts';
 import type { ChangeOrderStage } from '#platform/workspace.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { storedOneOf } from '#platform/schemas.ts';
@@ -79,6 +82,7 @@ export interface ObjectParts {
   /** The job's contract and budget with this change order (null when declined or void). */
   revised: JobMoney | null;
   shareUrl: string | null;
+  trail: ChangeOrderAuditEvent[];
 }
 
 export function changeOrderObject(row: ChangeOrderRow, parts: ObjectParts): ChangeOrderObject {
@@ -98,6 +102,13 @@ export function changeOrderObject(row: ChangeOrderRow, parts: ObjectParts): Chan
     sent_at: zWire(row.sent_at),
     decision_comment: row.decision_comment,
     share_url: parts.shareUrl,
+    signature: {
+      consent_version: row.consent_version,
+      consent_text: row.consent_version === null ? null : consentText('change order'),
+      document_sha256: row.document_sha256,
+      drawn_signature: row.signature_image !== null,
+      audit_trail: parts.trail.map(auditEntry),
+    },
     exported_at: zWire(row.exported_at),
     export_ref: row.export_ref,
   };

@@ -82,8 +82,8 @@ async function linesOf(db: Executor, row: ChangeOrderRow): Promise<CostCodeLine[
   return parseLines(row.lines) ?? [];
 }
 
-/** The job's contract and budget with this change order: as posted, as it would post, or none. */
-async function revisedOf(db: Executor, row: ChangeOrderRow): Promise<JobMoney | null> {
+/** The job's contract and budget with this change order: as posted, as it would post, or none (the customer page shows it too). */
+export async function revisedOf(db: Executor, row: ChangeOrderRow): Promise<JobMoney | null> {
   if (row.status === 'approved')
     return { contract_cents: row.revised_contract_cents, budget_cents: row.revised_budget_cents };
   if (row.status !== 'draft' && row.status !== 'sent') return null;
@@ -101,12 +101,19 @@ export async function changeOrderAnswer(
   row: ChangeOrderRow,
   origin: string,
 ): Promise<ChangeOrderObject> {
-  const [lines, revised, shareUrl] = await Promise.all([
-    linesOf(ctx.database.db, row),
-    revisedOf(ctx.database.db, row),
+  const db = ctx.database.db;
+  const [lines, revised, shareUrl, trail] = await Promise.all([
+    linesOf(db, row),
+    revisedOf(db, row),
     shareUrlOf(ctx.deps, row, origin),
+    db
+      .selectFrom('change_order_audit_events')
+      .selectAll()
+      .where('change_order_id', '=', row.id)
+      .orderBy('id')
+      .execute(),
   ]);
-  return changeOrderObject(row, { stages: changeOrderStages(ctx.auth.settings), lines, revised, shareUrl });
+  return changeOrderObject(row, { stages: changeOrderStages(ctx.auth.settings), lines, revised, shareUrl, trail });
 }
 
 export async function writtenChangeOrder(ctx: ServiceContext, id: number, origin: string) {

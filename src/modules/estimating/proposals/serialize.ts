@@ -45,6 +45,17 @@ export function proposalSummary(p: Proposal, shareUrl: string | null): ProposalS
   };
 }
 
+/** A stored audit-trail row (proposals' and change orders' share the shape) on the wire. */
+export function auditEntry(a: Pick<ProposalAuditEvent, 'kind' | 'at' | 'ip' | 'user_agent' | 'data'>) {
+  return {
+    kind: a.kind,
+    at: zWire(a.at),
+    ip: a.ip,
+    user_agent: a.user_agent,
+    data: a.data === null ? null : (JSON.parse(a.data) as Record<string, unknown>),
+  };
+}
+
 export function signatureObject(p: Proposal, trail: ProposalAuditEvent[]): SignatureObject {
   return {
     proposal_id: p.id,
@@ -62,13 +73,7 @@ export function signatureObject(p: Proposal, trail: ProposalAuditEvent[]): Signa
       drawn_signature: p.signature_image !== null,
       executed_file_id: p.executed_file_id,
       decline_reason: p.decline_reason,
-      audit_trail: trail.map((a) => ({
-        kind: a.kind,
-        at: zWire(a.at),
-        ip: a.ip,
-        user_agent: a.user_agent,
-        data: a.data === null ? null : (JSON.parse(a.data) as Record<string, unknown>),
-      })),
+      audit_trail: trail.map(auditEntry),
     },
   };
 }
