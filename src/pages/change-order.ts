@@ -30,6 +30,9 @@ import type { PageModule } from './pages.ts';
 import { sendPage } from './respond.ts';
 import {
   consentCheckbox,
+  declineDetails,
+  formError,
+  type Notice,
   SIGNATURE_SCRIPT,
   SIGNING_FORM_BYTES,
   signaturePadFields,
@@ -50,11 +53,6 @@ interface Typed {
 }
 
 const NOTHING_TYPED: Typed = { signatureName: '', consent: false, comment: '' };
-
-interface Notice {
-  at: 'approve' | 'decline' | 'page';
-  message: string;
-}
 
 const days = (n: number) =>
   n === 0 ? 'No change' : `${n > 0 ? '+' : '−'}${Math.abs(n)} day${Math.abs(n) === 1 ? '' : 's'}`;
@@ -85,26 +83,21 @@ ${doc.description ? html`<p class="notes">${doc.description}</p>` : null}
 
 function answerForms(token: string, hash: string, typed: Typed, notice: Notice | null): Html {
   const path = changeOrderPagePath(token);
-  const error = (at: Notice['at']) =>
-    notice?.at === at ? html`<p class="error" role="alert">${notice.message}</p>` : null;
   return html`<form class="wide answer approve" method="post" action="${path}/approve">
 <input type="hidden" name="document_hash" value="${hash}">
 <label for="signature_name">Your full name (your signature)</label>
 <input id="signature_name" name="signature_name" required maxlength="${SIGNER_NAME_MAX}" autocomplete="name" value="${typed.signatureName}">
 ${signaturePadFields()}
 ${consentCheckbox(typed.consent)}
-${error('approve')}
+${formError(notice, 'sign')}
 <button type="submit">Approve and sign</button>
 </form>
-<details class="decline"${notice?.at === 'decline' ? html` open` : null}>
-<summary>Decline this change order</summary>
-<form class="wide answer" method="post" action="${path}/decline">
-<label for="comment">Comment (optional)</label>
-<textarea id="comment" name="comment" maxlength="${COMMENT_MAX}">${typed.comment}</textarea>
-${error('decline')}
-<button type="submit">Decline change order</button>
-</form>
-</details>`;
+${declineDetails({
+  what: 'change order',
+  action: `${path}/decline`,
+  field: { name: 'comment', label: 'Comment', max: COMMENT_MAX, value: typed.comment },
+  notice,
+})}`;
 }
 
 function banner(co: ChangeOrderRow, sender: Sender): Html | null {
@@ -242,7 +235,7 @@ export const changeOrderPage: PageModule = (app, env) => {
           return show(reply, token, visit.sender, {
             typed,
             status: 400,
-            notice: { at: 'approve', message: result.message },
+            notice: { at: 'sign', message: result.message },
           });
         case 'changed':
           return show(reply, token, visit.sender, {

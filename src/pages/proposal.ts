@@ -43,6 +43,9 @@ import type { PageModule } from './pages.ts';
 import { sendPage } from './respond.ts';
 import {
   consentCheckbox,
+  declineDetails,
+  formError,
+  type Notice,
   SIGNATURE_SCRIPT,
   SIGNING_FORM_BYTES,
   signaturePadFields,
@@ -62,12 +65,6 @@ interface Typed {
 }
 
 const NOTHING_TYPED: Typed = { signerName: '', signerEmail: '', consent: false, reason: '' };
-
-interface Notice {
-  /** Which form the message belongs to; 'page' puts it above the document. */
-  at: 'accept' | 'decline' | 'page';
-  message: string;
-}
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
@@ -232,8 +229,6 @@ ${
 
 function answerForms(token: string, hash: string, typed: Typed, notice: Notice | null): Html {
   const path = proposalPagePath(token);
-  const error = (at: Notice['at']) =>
-    notice?.at === at ? html`<p class="error" role="alert">${notice.message}</p>` : null;
   return html`<form class="wide answer accept" method="post" action="${path}/accept">
 <input type="hidden" name="document_hash" value="${hash}">
 <label for="signer_name">Your full name (your signature)</label>
@@ -242,18 +237,15 @@ function answerForms(token: string, hash: string, typed: Typed, notice: Notice |
 <input id="signer_email" name="signer_email" type="email" required maxlength="${SIGNER_EMAIL_MAX}" autocomplete="email" value="${typed.signerEmail}">
 ${signaturePadFields()}
 ${consentCheckbox(typed.consent)}
-${error('accept')}
+${formError(notice, 'sign')}
 <button type="submit">Accept and sign</button>
 </form>
-<details class="decline"${notice?.at === 'decline' ? html` open` : null}>
-<summary>Decline this proposal</summary>
-<form class="wide answer" method="post" action="${path}/decline">
-<label for="reason">Reason (optional)</label>
-<textarea id="reason" name="reason" maxlength="${DECLINE_REASON_MAX}">${typed.reason}</textarea>
-${error('decline')}
-<button type="submit">Decline proposal</button>
-</form>
-</details>`;
+${declineDetails({
+  what: 'proposal',
+  action: `${path}/decline`,
+  field: { name: 'reason', label: 'Reason', max: DECLINE_REASON_MAX, value: typed.reason },
+  notice,
+})}`;
 }
 
 /** What stands above the document: the preview banner and what the customer can (no longer) do. */
@@ -431,7 +423,7 @@ export const proposalPage: PageModule = (app, env) => {
             sender,
             typed,
             status: 400,
-            notice: { at: 'accept', message: result.message },
+            notice: { at: 'sign', message: result.message },
           });
         case 'changed':
           // The fresh document, with a fresh hash: the customer reads it again before signing.

@@ -67,3 +67,32 @@ export const visitorOf = (request: FastifyRequest): Visitor => ({
 
 /** A stored UTC time as "2026-11-24 05:30 UTC". */
 export const utcMinute = (stored: string) => `${zWire(stored).slice(0, 16).replace('T', ' ')} UTC`;
+
+/** What a signing page's forms say back: which form a message belongs to ('page' puts it on top). */
+export interface Notice {
+  at: 'sign' | 'decline' | 'page';
+  message: string;
+}
+
+/** The message for one form, if it is that form's. */
+export const formError = (notice: Notice | null, at: Notice['at']): Html | null =>
+  notice?.at === at ? html`<p class="error" role="alert">${notice.message}</p>` : null;
+
+/** The decline form, folded away under the signing form, with its one optional text field. */
+export function declineDetails(d: {
+  /** The document's name: "proposal", "change order". */
+  what: string;
+  action: string;
+  field: { name: string; label: string; max: number; value: string };
+  notice: Notice | null;
+}): Html {
+  return html`<details class="decline"${d.notice?.at === 'decline' ? html` open` : null}>
+<summary>Decline this ${d.what}</summary>
+<form class="wide answer" method="post" action="${d.action}">
+<label for="${d.field.name}">${d.field.label} (optional)</label>
+<textarea id="${d.field.name}" name="${d.field.name}" maxlength="${d.field.max}">${d.field.value}</textarea>
+${formError(d.notice, 'decline')}
+<button type="submit">Decline ${d.what}</button>
+</form>
+</details>`;
+}

@@ -37,8 +37,19 @@ export interface Visitor {
   userAgent: string | null;
 }
 
-/** The user agent as an audit row keeps it (cut to a sane length). */
-export const keptUserAgent = (who: Visitor) => (who.userAgent === null ? null : who.userAgent.slice(0, USER_AGENT_MAX));
+/**
+ * One step of a signer's audit trail (opened, consented, signed, declined) as its row keeps it: the
+ * UTC time, where from (the user agent cut to a sane length) and what else the step recorded.
+ */
+export function auditStep<K extends string>(kind: K, at: string, who: Visitor, data?: object) {
+  return {
+    kind,
+    at,
+    ip: who.ip,
+    user_agent: who.userAgent === null ? null : who.userAgent.slice(0, USER_AGENT_MAX),
+    data: data === undefined ? null : JSON.stringify(data),
+  };
+}
 
 /** Two secrets compared in constant time (a page's document hash, a preview token). */
 export function sameText(a: string, b: string): boolean {

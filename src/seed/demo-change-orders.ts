@@ -5,7 +5,7 @@
 // lands in the outbox folder); with an SMTP server configured it waits in Ready to send.
 import type { ServiceContext } from '#platform/context.ts';
 import { addLine } from '#estimating/estimates/lines.ts';
-import { approveChangeOrder, moveToStage } from '#billing/change-orders/moves.ts';
+import { decideChangeOrder, moveToStage } from '#billing/change-orders/moves.ts';
 import { sendChangeOrder } from '#billing/change-orders/send.ts';
 import { createChangeOrder } from '#billing/change-orders/service.ts';
 
@@ -25,7 +25,7 @@ export async function demoChangeOrders(
     },
     origin,
   );
-  await approveChangeOrder(ctx, quick.data.id, { comment: 'Approved by Marcus on site' }, origin);
+  await decideChangeOrder(ctx, quick.data.id, 'approved', { comment: 'Approved by Marcus on site' }, origin);
 
   const tm = await createChangeOrder(
     ctx,

@@ -30,6 +30,7 @@ const WORKFLOW_FIELDS = [
   'sent_at',
   'decision_comment',
   'share_url',
+  'signature',
   'exported_at',
   'export_ref',
 ];
@@ -189,11 +190,18 @@ describe('POST /v1/change-orders: quick', () => {
 });
 
 describe('POST /v1/change-orders: tm and full', () => {
-  it('400 Job has no estimate; 403 for a user whose estimating role cannot start change orders', async () => {
+  it('400 Job has no estimate, 409 for an estimate never issued; 403 for a user whose estimating role cannot start change orders', async () => {
     const bare = await job(w);
     const none = await w.api.post('/v1/change-orders', { job_id: bare.id, kind: 'tm' });
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({ error: 'Job has no estimate', code: 'job_has_no_estimate' });
+    // An estimate never issued cannot take a change order yet (as POST /v1/estimates/{id}/change-orders answers).
+    const drafted = await job(w);
+    await addLine(w.api, (await ok(w.api.post('/v1/estimates', { job_id: drafted.id }))).data.id, {});
+    const unissued = await w.api.post('/v1/change-orders', { job_id: drafted.id, kind: 'full' });
+    expect(unissued.status).toBe(409);
+    expect(unissued.body.code).toBe('not_issued');
+    expect((await ok(w.api.get(`/v1/change-orders?job_id=${drafted.id}`))).total).toBe(0);
     const { job: j } = await wonJob(w.api);
     const sales = await t.user(w.firmId, { name: 'Sam Sales', estimating_role: 'sales' });
     const refused = await sales.api.post('/v1/change-orders', { job_id: j.id, kind: 'full' });

@@ -4,9 +4,9 @@
 // with the job's revised contract, and change_order_approved reaches a webhook receiver. Also:
 // approving with script off (typed name only) and declining with a comment.
 import sharp from 'sharp';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, listen } from '#test/helpers/browser.ts';
+import { drawSignature, launchBrowser, listen } from '#test/helpers/browser.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import { ok } from '#test/helpers/records.ts';
@@ -50,21 +50,6 @@ async function sent(body: Record<string, unknown> = {}) {
   });
   const res = await ok(w.api.post(`/v1/change-orders/${co.id}/send`));
   return { job, estimate, co, url: `${base}${new URL(res.url).pathname}` };
-}
-
-/** Draws a zigzag on the signature pad with the mouse, as a customer would with a finger. */
-async function drawSignature(page: Page): Promise<void> {
-  const pad = page.locator('#signature-canvas');
-  await pad.scrollIntoViewIfNeeded();
-  const box = await pad.boundingBox();
-  if (!box) throw new Error('the signature pad is not shown');
-  await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++)
-    await page.mouse.move(box.x + 20 + i * ((box.width - 40) / 12), box.y + box.height * (i % 2 === 0 ? 0.7 : 0.3), {
-      steps: 4,
-    });
-  await page.mouse.up();
 }
 
 describe('the change-order page', () => {

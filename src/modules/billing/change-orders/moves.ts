@@ -157,38 +157,38 @@ async function closedSince(trx: Executor, id: number): Promise<never> {
   throw conflict('The change order changed while it was being decided', { code: 'concurrent_change' });
 }
 
-const commentOf = (input: DecisionInput) => input.comment?.trim() || null;
-
-export async function approveChangeOrder(ctx: ServiceContext, id: number, input: DecisionInput, origin: string) {
-  assertOperations(ctx);
-  const current = await changeOrderOr404(ctx, ctx.database.db, id);
-  refuseClosed(current);
-  const stage = firstStage(changeOrderStages(ctx.auth.settings), 'approved');
+/** The office's decision, as POST …/approve, …/decline or a move to a stage of that meaning records it. */
+async function decideAsOffice(
+  ctx: ServiceContext,
+  current: ChangeOrder,
+  meaning: 'approved' | 'declined',
+  stage: string,
+  comment: string | null,
+): Promise<void> {
   await inWorkspaceTransaction(ctx, async (trx) => {
-    const done = await approveIn(trx, current, stage, {
-      source: 'office',
-      userId: ctx.auth.user.id,
-      comment: commentOf(input),
-    });
-    if (!done) await closedSince(trx, id);
+    const office = { source: 'office' as const, userId: ctx.auth.user.id, comment };
+    const done =
+      meaning === 'approved'
+        ? await approveIn(trx, current, stage, office)
+        : await declineIn(trx, current, stage, office);
+    if (!done) await closedSince(trx, current.id);
   });
-  return writtenChangeOrder(ctx, id, origin);
 }
 
-export async function declineChangeOrder(ctx: ServiceContext, id: number, input: DecisionInput, origin: string) {
+/** POST …/approve and …/decline: the office's decision on a draft or sent change order. */
+export async function decideChangeOrder(
+  ctx: ServiceContext,
+  id: number,
+  meaning: 'approved' | 'declined',
+  input: DecisionInput,
+  origin: string,
+) {
   assertOperations(ctx);
   const current = await changeOrderOr404(ctx, ctx.database.db, id);
-  // Document 3: not allowed once the customer signed; signing approves, so it is decided too.
+  // Document 3: no decline once the customer signed; signing approves, so that is decided too.
   refuseClosed(current);
-  const stage = firstStage(changeOrderStages(ctx.auth.settings), 'declined');
-  await inWorkspaceTransaction(ctx, async (trx) => {
-    const done = await declineIn(trx, current, stage, {
-      source: 'office',
-      userId: ctx.auth.user.id,
-      comment: commentOf(input),
-    });
-    if (!done) await closedSince(trx, id);
-  });
+  const stage = firstStage(changeOrderStages(ctx.auth.settings), meaning);
+  await decideAsOffice(ctx, current, meaning, stage, input.comment?.trim() || null);
   return writtenChangeOrder(ctx, id, origin);
 }
 
@@ -212,32 +212,36 @@ export async function moveToStage(ctx: ServiceContext, id: number, key: string, 
       message: 'stage must be a key from GET /v1/change-order-stages',
     });
   refuseClosed(current);
+  if (stage.meaning === 'approved' || stage.meaning === 'declined') {
+    await decideAsOffice(ctx, current, stage.meaning, stage.key, null);
+    return writtenChangeOrder(ctx, id, origin);
+  }
   const link = stage.meaning === 'sent' ? await linkFor(ctx.deps, current, origin) : null;
   await inWorkspaceTransaction(ctx, async (trx) => {
-    let done: unknown;
-    if (stage.meaning === 'approved')
-      done = await approveIn(trx, current, stage.key, { source: 'office', userId: ctx.auth.user.id, comment: null });
-    else if (stage.meaning === 'declined')
-      done = await declineIn(trx, current, stage.key, { source: 'office', userId: ctx.auth.user.id, comment: null });
-    else {
-      const t = now();
-      done = await trx
+    const t = now();
+    const moved = await trx
+      .updateTable('change_orders')
+      .set({
+        status: STATUS_OF_MEANING[stage.meaning],
+        stage: stage.key,
+        ...(stage.meaning === 'sent' && current.sent_at === null
+          ? { sent_at: t, sent_by_user_id: ctx.auth.user.id }
+          : {}),
+        updated_at: t,
+      })
+      .where('id', '=', current.id)
+      .where('status', 'in', OPEN)
+      .returning('id')
+      .executeTakeFirst();
+    if (!moved) await closedSince(trx, id);
+    // Its link, unless a send made one meanwhile (the emailed link must keep working).
+    if (link)
+      await trx
         .updateTable('change_orders')
-        .set({
-          status: STATUS_OF_MEANING[stage.meaning],
-          stage: stage.key,
-          ...(link ? { token_salt: link.salt, token_hash: link.hash } : {}),
-          ...(stage.meaning === 'sent' && current.sent_at === null
-            ? { sent_at: t, sent_by_user_id: ctx.auth.user.id }
-            : {}),
-          updated_at: t,
-        })
+        .set({ token_salt: link.salt, token_hash: link.hash })
         .where('id', '=', current.id)
-        .where('status', 'in', OPEN)
-        .returning('id')
-        .executeTakeFirst();
-    }
-    if (!done) await closedSince(trx, id);
+        .where('token_salt', 'is', null)
+        .execute();
   });
   return writtenChangeOrder(ctx, id, origin);
 }

@@ -8,7 +8,7 @@ import { pageOf } from '#platform/pagination.ts';
 import type { Permission } from '#platform/permissions.ts';
 import { originOf, type ApiApp } from '#platform/routes.ts';
 import { bodyOptional, isOneOf } from '#platform/schemas.ts';
-import { approveChangeOrder, declineChangeOrder, moveToStage, voidChangeOrder } from './moves.ts';
+import { decideChangeOrder, moveToStage, voidChangeOrder } from './moves.ts';
 import {
   CHANGE_ORDER_STATUSES,
   ChangeOrderList,
@@ -138,7 +138,7 @@ export function changeOrderRoutes(app: ApiApp, env: Env): void {
       },
     },
     async (request) => ({
-      data: await approveChangeOrder(ctx(request), request.params.id, request.body, originOf(request)),
+      data: await decideChangeOrder(ctx(request), request.params.id, 'approved', request.body, originOf(request)),
     }),
   );
 
@@ -156,7 +156,7 @@ export function changeOrderRoutes(app: ApiApp, env: Env): void {
       },
     },
     async (request) => ({
-      data: await declineChangeOrder(ctx(request), request.params.id, request.body, originOf(request)),
+      data: await decideChangeOrder(ctx(request), request.params.id, 'declined', request.body, originOf(request)),
     }),
   );
 

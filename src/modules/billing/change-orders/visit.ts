@@ -18,7 +18,7 @@ import {
   BAD_SIGNATURE_MESSAGE,
   CONSENT_VERSION,
   consentText,
-  keptUserAgent,
+  auditStep,
   pngDataUrl,
   sameText,
   signaturePng,
@@ -104,15 +104,7 @@ export async function changeOrderDocument(
 }
 
 function auditRow(co: ChangeOrderRow, kind: ChangeOrderAuditEvent['kind'], at: string, who: Visitor, data?: object) {
-  return {
-    firm_id: co.firm_id,
-    change_order_id: co.id,
-    kind,
-    at,
-    ip: who.ip,
-    user_agent: keptUserAgent(who),
-    data: data === undefined ? null : JSON.stringify(data),
-  };
+  return { firm_id: co.firm_id, change_order_id: co.id, ...auditStep(kind, at, who, data) };
 }
 
 /** A customer's open: counts it and appends `opened`. Answers the change order as it now is. */

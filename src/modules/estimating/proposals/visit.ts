@@ -25,7 +25,7 @@ import { looksLikeEmail } from '#platform/email-phone.ts';
 import {
   BAD_SIGNATURE_MESSAGE,
   CONSENT_VERSION,
-  keptUserAgent,
+  auditStep,
   pngDataUrl,
   sameText,
   signaturePng,
@@ -101,15 +101,7 @@ function auditRow(
   who: Visitor,
   data?: object,
 ) {
-  return {
-    firm_id: p.firm_id,
-    proposal_id: p.id,
-    kind,
-    at,
-    ip: who.ip,
-    user_agent: keptUserAgent(who),
-    data: data === undefined ? null : JSON.stringify(data),
-  };
+  return { firm_id: p.firm_id, proposal_id: p.id, ...auditStep(kind, at, who, data) };
 }
 
 /**
