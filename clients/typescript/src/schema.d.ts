@@ -27786,6 +27786,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
@@ -27866,6 +27887,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
@@ -28022,6 +28064,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
@@ -28172,6 +28235,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
@@ -28341,6 +28425,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
@@ -28517,6 +28622,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
@@ -28688,6 +28814,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
@@ -28859,6 +29006,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
@@ -29028,6 +29196,27 @@ export interface operations {
                             decision_comment: string | null;
                             /** @description The customer's review-and-sign page; made by the first send */
                             share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
                             /** @description UTC, Z, to the second */
                             exported_at: string | null;
                             export_ref: string | null;
