@@ -28,6 +28,7 @@ import * as proposals from '#db/migrations/023_proposals.ts';
 import * as proposalSearch from '#db/migrations/024_proposal_search.ts';
 import * as invoices from '#db/migrations/025_invoices.ts';
 import * as onlinePayments from '#db/migrations/026_online_payments.ts';
+import * as changeOrders from '#db/migrations/027_change_orders.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -57,6 +58,7 @@ const steps: Record<string, Step> = {
   '024_proposal_search': proposalSearch,
   '025_invoices': invoices,
   '026_online_payments': onlinePayments,
+  '027_change_orders': changeOrders,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

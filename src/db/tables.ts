@@ -1,7 +1,15 @@
 // The database as Kysely sees it: every area's tables (db/tables/<area>.ts) composed into DB, and
 // the row types code reads. A new area adds its file there and one `extends` here.
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { BillingTables, InvoiceTable, PaymentEventTable } from './tables/billing.ts';
+import type {
+  BillingTables,
+  ChangeOrderAuditEventTable,
+  ChangeOrderTable,
+  ChangeOrderTables,
+  InvoiceTable,
+  JobContractTable,
+  PaymentEventTable,
+} from './tables/billing.ts';
 import type { CrmTables } from './tables/crm.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
 import type {
@@ -67,6 +75,7 @@ export interface DB
     CrmTables,
     EstimatingTables,
     BillingTables,
+    ChangeOrderTables,
     FieldTables,
     IntegrationsTables {}
 
@@ -120,3 +129,6 @@ export type LibraryFolder = Selectable<LibraryFolderTable>;
 export type LibraryFileJob = Selectable<LibraryFileJobTable>;
 export type Invoice = Selectable<InvoiceTable>;
 export type PaymentEventRow = Selectable<PaymentEventTable>;
+export type ChangeOrder = Selectable<ChangeOrderTable>;
+export type ChangeOrderAuditEvent = Selectable<ChangeOrderAuditEventTable>;
+export type JobContract = Selectable<JobContractTable>;

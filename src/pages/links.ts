@@ -16,7 +16,8 @@ export type LinkKind =
   | 'customer_portal'
   | 'review'
   | 'proposal'
-  | 'invoice';
+  | 'invoice'
+  | 'change_order';
 
 /** Why a link stopped, as its 410 page explains. */
 export type RetiredReason = 'disabled' | 'rotated' | 'revoked' | 'replaced';

@@ -14,6 +14,7 @@ import { portalPage } from './portal.ts';
 import { reviewPage } from './review.ts';
 import { proposalPage } from './proposal.ts';
 import { invoicePage } from './invoice.ts';
+import { changeOrderPage } from './change-order.ts';
 
 export type PageModule = (app: FastifyInstance, env: Env) => void;
 
@@ -26,4 +27,5 @@ export const PAGE_MODULES: readonly PageModule[] = [
   reviewPage,
   proposalPage,
   invoicePage,
+  changeOrderPage,
 ];

@@ -10,7 +10,6 @@
 // answer's nonce. The office's preview (`?preview=`) shows a banner and no forms, and counts no view.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Proposal } from '#db/tables.ts';
-import { CONSENT_TEXT, CONSENT_VERSION } from '#estimating/proposals/consent.ts';
 import {
   documentHash,
   formatMoney,
@@ -28,23 +27,32 @@ import {
   declineProposal,
   offerLapsed,
   recordOpen,
-  SIGNATURE_PNG_MAX,
   SIGNER_EMAIL_MAX,
-  SIGNER_NAME_MAX,
   type Sender,
   type ProposalVisit,
-  type Visitor,
   visitProposal,
 } from '#estimating/proposals/visit.ts';
+import { CONSENT_VERSION, consentText, SIGNER_NAME_MAX } from '#platform/e-sign.ts';
 import { originOf } from '#platform/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
-import { zWire } from '#platform/time.ts';
 import { acceptForms, formField } from './form.ts';
 import { sendGone, sendUnknownLink } from './gone.ts';
 import { html, trusted, type Html } from './html.ts';
 import { pageImageUrl } from './images.ts';
 import type { PageModule } from './pages.ts';
 import { sendPage } from './respond.ts';
+import {
+  consentCheckbox,
+  declineDetails,
+  formError,
+  type Notice,
+  SIGNATURE_SCRIPT,
+  SIGNING_FORM_BYTES,
+  signaturePadFields,
+  signingStyle,
+  utcMinute,
+  visitorOf,
+} from './signing.ts';
 
 type TokenRequest = FastifyRequest<{ Params: { token: string }; Querystring: { preview?: unknown } }>;
 
@@ -58,15 +66,6 @@ interface Typed {
 
 const NOTHING_TYPED: Typed = { signerName: '', signerEmail: '', consent: false, reason: '' };
 
-interface Notice {
-  /** Which form the message belongs to; 'page' puts it above the document. */
-  at: 'accept' | 'decline' | 'page';
-  message: string;
-}
-
-/** Percent-encoding makes a base64 PNG up to three times longer; the other fields are short. */
-const FORM_BYTES = SIGNATURE_PNG_MAX * 3 + 64 * 1024;
-
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /** The page's own CSS: the accent colour (validated hex, so it cannot leave the rule) and the layouts. */
@@ -78,11 +77,6 @@ h2{border-bottom:3px solid ${color};padding-bottom:4px}
 button{background:${color}}
 .cover{background:#fff;border-radius:8px;padding:16px;margin:0 0 16px;border-top:6px solid ${color}}
 .cover .logo{display:block;max-width:200px;max-height:80px;width:auto;height:auto;margin:0 0 12px}
-.banner{padding:12px 16px;border-radius:8px;margin:0 0 16px;background:#fff3c4}
-.banner.accepted{background:#e3f9e5}.banner.rejected{background:#ffe3e3}
-.doc-section{background:#fff;border-radius:8px;padding:4px 16px 16px;margin:0 0 16px}
-.facts-list{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:8px 0}
-.facts-list dt{color:#616e7c}.facts-list dd{margin:0}
 .pricing td.num,.pricing th.num{text-align:right;white-space:nowrap}
 .pricing tr.group th{background:#f0f4f8}
 .pricing .desc{display:block;color:#616e7c;font-size:14px}
@@ -90,40 +84,13 @@ button{background:${color}}
 .photos-detail{list-style:none;padding:0}
 .photos-detail li{margin:0 0 16px}
 .photos-detail img{display:block;width:100%;max-width:720px;height:auto;border-radius:4px;background:#d9e2ec}
-.consent{background:#f5f7fa;border-left:4px solid ${color};padding:8px 12px;margin:8px 0;font-size:15px}
-form.answer{max-width:640px}
-.pad{margin:8px 0}
-.pad canvas{display:block;width:100%;max-width:600px;aspect-ratio:10/3;background:#fff;border:1px dashed #9aa5b1;border-radius:4px;touch-action:none}
-.pad button{background:#616e7c;margin-top:4px}
-`;
+${signingStyle(color)}`;
 }
-
-/**
- * The signature pad: the page's one script. Without it (or without script at all) the pad stays
- * hidden and the typed name is the signature. Drawing writes the canvas as a PNG data URL into the
- * hidden `signature` field after each stroke; Clear empties both.
- */
-const SIGNATURE_SCRIPT = `(function(){
-var pad=document.getElementById('signature-pad'),c=document.getElementById('signature-canvas'),out=document.getElementById('signature');
-if(!pad||!c||!out||!c.getContext)return;
-pad.hidden=false;
-var g=c.getContext('2d');g.lineWidth=3;g.lineCap='round';g.lineJoin='round';g.strokeStyle='#102a43';
-var down=false,drawn=false;
-function at(e){var r=c.getBoundingClientRect();return[(e.clientX-r.left)*c.width/r.width,(e.clientY-r.top)*c.height/r.height];}
-c.addEventListener('pointerdown',function(e){down=true;if(c.setPointerCapture)c.setPointerCapture(e.pointerId);var p=at(e);g.beginPath();g.moveTo(p[0],p[1]);e.preventDefault();});
-c.addEventListener('pointermove',function(e){if(!down)return;var p=at(e);g.lineTo(p[0],p[1]);g.stroke();drawn=true;e.preventDefault();});
-function end(){if(!down)return;down=false;if(drawn)out.value=c.toDataURL('image/png');}
-c.addEventListener('pointerup',end);c.addEventListener('pointercancel',end);
-document.getElementById('signature-clear').addEventListener('click',function(){g.clearRect(0,0,c.width,c.height);drawn=false;out.value='';});
-})();`;
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: 'long', day: 'numeric' });
 
 /** A YYYY-MM-DD date as "December 24, 2026". */
 const longDate = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
-
-/** A stored UTC time as "2026-11-24 05:30 UTC". */
-const utcMinute = (stored: string) => `${zWire(stored).slice(0, 16).replace('T', ' ')} UTC`;
 
 // ---- the document ----------------------------------------------------------------------------
 
@@ -262,33 +229,23 @@ ${
 
 function answerForms(token: string, hash: string, typed: Typed, notice: Notice | null): Html {
   const path = proposalPagePath(token);
-  const error = (at: Notice['at']) =>
-    notice?.at === at ? html`<p class="error" role="alert">${notice.message}</p>` : null;
   return html`<form class="wide answer accept" method="post" action="${path}/accept">
 <input type="hidden" name="document_hash" value="${hash}">
 <label for="signer_name">Your full name (your signature)</label>
 <input id="signer_name" name="signer_name" required maxlength="${SIGNER_NAME_MAX}" autocomplete="name" value="${typed.signerName}">
 <label for="signer_email">Your email</label>
 <input id="signer_email" name="signer_email" type="email" required maxlength="${SIGNER_EMAIL_MAX}" autocomplete="email" value="${typed.signerEmail}">
-<div class="pad" id="signature-pad" hidden>
-<p class="muted">Draw your signature (optional)</p>
-<canvas id="signature-canvas" width="600" height="180" aria-label="Signature pad"></canvas>
-<button type="button" id="signature-clear">Clear</button>
-</div>
-<input type="hidden" id="signature" name="signature" value="">
-<label class="check"><input type="checkbox" name="consent" value="yes" required${typed.consent ? html` checked` : null}> I have read the consent above and agree to sign electronically</label>
-${error('accept')}
+${signaturePadFields()}
+${consentCheckbox(typed.consent)}
+${formError(notice, 'sign')}
 <button type="submit">Accept and sign</button>
 </form>
-<details class="decline"${notice?.at === 'decline' ? html` open` : null}>
-<summary>Decline this proposal</summary>
-<form class="wide answer" method="post" action="${path}/decline">
-<label for="reason">Reason (optional)</label>
-<textarea id="reason" name="reason" maxlength="${DECLINE_REASON_MAX}">${typed.reason}</textarea>
-${error('decline')}
-<button type="submit">Decline proposal</button>
-</form>
-</details>`;
+${declineDetails({
+  what: 'proposal',
+  action: `${path}/decline`,
+  field: { name: 'reason', label: 'Reason', max: DECLINE_REASON_MAX, value: typed.reason },
+  notice,
+})}`;
 }
 
 /** What stands above the document: the preview banner and what the customer can (no longer) do. */
@@ -358,7 +315,7 @@ async function showProposal(
   // with the consent text they need.
   const trailing =
     answer && !hasAcceptance
-      ? html`<section class="doc-section section-acceptance" id="acceptance"><h2>Acceptance</h2><p class="consent">${CONSENT_TEXT}</p><p class="muted">Consent version ${CONSENT_VERSION}</p>${answer}</section>`
+      ? html`<section class="doc-section section-acceptance" id="acceptance"><h2>Acceptance</h2><p class="consent">${consentText('proposal')}</p><p class="muted">Consent version ${CONSENT_VERSION}</p>${answer}</section>`
       : null;
   return sendPage(reply, {
     status: shown.status ?? 200,
@@ -382,14 +339,9 @@ function sendWithdrawn(reply: FastifyReply, sender: Sender): FastifyReply {
   });
 }
 
-const visitorOf = (request: FastifyRequest): Visitor => ({
-  ip: request.ip ?? null,
-  userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
-});
-
 export const proposalPage: PageModule = (app, env) => {
   app.register(async (scope) => {
-    acceptForms(scope, FORM_BYTES);
+    acceptForms(scope, SIGNING_FORM_BYTES);
     const storage = env.deps.storage;
     const db = env.database.db;
 
@@ -471,7 +423,7 @@ export const proposalPage: PageModule = (app, env) => {
             sender,
             typed,
             status: 400,
-            notice: { at: 'accept', message: result.message },
+            notice: { at: 'sign', message: result.message },
           });
         case 'changed':
           // The fresh document, with a fresh hash: the customer reads it again before signing.

@@ -77,7 +77,8 @@ export async function inTransaction<T>(
  * workspace row (db/dialect.ts, lockFirm).
  */
 export function inWorkspaceTransaction<T>(
-  ctx: ServiceContext,
+  // Only the workspace is needed: a customer's answer on a page (no key) takes the same lock.
+  ctx: Pick<ServiceContext, 'database'> & { auth: { firm: { id: number } } },
   work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>,
   options: Omit<TransactionOptions, 'uniqueRace'> = {},
 ): Promise<T> {

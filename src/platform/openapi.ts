@@ -70,6 +70,8 @@ const ACTIONS = new Set([
   'dismiss',
   'send',
   'void',
+  'approve',
+  'decline',
 ]);
 
 /** Where the rule's name would read wrong or collide with another operation's. */
@@ -95,6 +97,7 @@ const NAMED: Record<string, string> = {
   'POST /v1/proposals/:id/approval': 'decide_proposal_approval',
   'GET /v1/invoices/:id/pdf': 'get_invoice_pdf',
   'POST /v1/estimates/:id/request-payment': 'request_estimate_payment',
+  'POST /v1/change-orders/:id/stage': 'move_change_order_stage',
 };
 
 const singular = (word: string) =>

@@ -1,7 +1,7 @@
 // The workspace (firm) model that later areas gate on: settings with their defaults and parsing.
 import { Type, type Static } from '@sinclair/typebox';
 import type { Firm } from '#db/tables.ts';
-import { Nullable } from './schemas.ts';
+import { Nullable, StringEnum } from './schemas.ts';
 
 export const REQUIRED_JOB_FIELD_NAMES = ['address', 'company', 'job_type', 'source', 'contact_email'] as const;
 
@@ -36,10 +36,37 @@ export const LeadRoutingSchema = Type.Object(
 );
 export type LeadRouting = Static<typeof LeadRoutingSchema>;
 
+/** What a change-order stage means: it sets the change order's status (document 3, Change order). */
+export const CHANGE_ORDER_STAGE_MEANINGS = ['working', 'sent', 'approved', 'declined'] as const;
+
+export const ChangeOrderStageSchema = Type.Object(
+  {
+    key: Type.String({ pattern: '^[a-z0-9_]{1,50}$', description: 'lower-case letters, digits and _' }),
+    label: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+    meaning: StringEnum(CHANGE_ORDER_STAGE_MEANINGS),
+  },
+  { additionalProperties: false },
+);
+export type ChangeOrderStage = Static<typeof ChangeOrderStageSchema>;
+
 export const SettingsSchema = Type.Object(
   {
     deletion_locked: Type.Boolean(),
     operations_enabled: Type.Boolean(),
+    /**
+     * The workspace's own change-order stages (GET /v1/change-order-stages), in order; null keeps the
+     * defaults. Each meaning appears at least once: a change order sent, approved or declined moves
+     * to the first stage of that meaning, and a new one starts in the first working stage.
+     */
+    change_order_stages: Nullable(
+      Type.Array(ChangeOrderStageSchema, {
+        minItems: 4,
+        maxItems: 50,
+        allOf: CHANGE_ORDER_STAGE_MEANINGS.map((meaning) => ({
+          contains: { type: 'object', properties: { meaning: { const: meaning } }, required: ['meaning'] },
+        })),
+      }),
+    ),
     crew_scheduling_enabled: Type.Boolean(),
     daily_log_signoff: Type.Boolean(),
     payroll_signoff: Type.Boolean(),
@@ -103,6 +130,7 @@ export type Settings = Static<typeof SettingsSchema>;
 export const DEFAULT_SETTINGS: Settings = {
   deletion_locked: false,
   operations_enabled: false,
+  change_order_stages: null,
   crew_scheduling_enabled: false,
   daily_log_signoff: false,
   payroll_signoff: false,

@@ -27,6 +27,7 @@ import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
 import { demoFiles } from './demo-files.ts';
 import { demoLeads } from './demo-leads.ts';
 import { demoPortal } from './demo-portal.ts';
+import { demoChangeOrders } from './demo-change-orders.ts';
 import { demoInvoices } from './demo-invoice.ts';
 import { demoProposal } from './demo-proposal.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
@@ -327,7 +328,11 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
   await demoLeads(ctx);
   if (walkedEstimateId !== null) {
     pages.push(await demoProposal(ctx, walkedEstimateId, origin));
-    if (walkedJobId !== null) pages.push(...(await demoInvoices(ctx, walkedJobId, walkedEstimateId, origin)));
+    if (walkedJobId !== null) {
+      pages.push(...(await demoInvoices(ctx, walkedJobId, walkedEstimateId, origin)));
+      const changeOrderPage = await demoChangeOrders(ctx, walkedJobId, origin);
+      if (changeOrderPage) pages.push(changeOrderPage);
+    }
   }
   pages.push(...(await demoPortal(ctx)));
   return { firmId: firm_id, name, key, pages };

@@ -1,20 +1,22 @@
 // The demo workspace's invoices (src/seed/demo-invoice.ts): a paid deposit invoice, a progress
 // invoice sent to the customer (its email in the outbox, linking its page), and an online invoice
-// requested from the proposal whose page takes the test card out of the box.
+// requested from the proposal whose page takes the test card out of the box; and its change orders
+// (src/seed/demo-change-orders.ts): an approved quick one and a sent tm one with its email in the outbox.
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedDemoWorkspace } from '#src/seed/demo.ts';
 import { listOutbox, readOutboxMessage } from '#platform/mail/outbox.ts';
+import { seedDemoWorkspace } from '#src/seed/demo.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 
 let t: TestApp;
+let demo: Awaited<ReturnType<typeof seedDemoWorkspace>>;
 beforeAll(async () => {
   t = await startApp();
-});
+  demo = await seedDemoWorkspace(t.env, 'http://groundwork.test');
+}, 60_000);
 afterAll(() => t.close());
 
 it('has a paid deposit invoice, a sent progress invoice, an open online invoice and one payment', async () => {
-  const demo = await seedDemoWorkspace(t.env, 'http://groundwork.test');
   const api = t.as(demo!.key);
   const invoices = (await api.get('/v1/invoices')).body.data;
   expect(invoices.map((i: any) => [i.billing_type, i.status, i.payment_method]).sort()).toEqual([
@@ -49,4 +51,37 @@ it('has a paid deposit invoice, a sent progress invoice, an open online invoice 
   expect(page?.path).toMatch(/^\/share\/invoices\//);
   const shown = await t.app.inject({ method: 'GET', url: page!.path });
   expect(shown.body).toContain('TEST MODE');
-}, 60_000);
+});
+
+it('has an approved quick change order and a sent tm one, with its email in the outbox and its page listed', async () => {
+  const api = t.as(demo!.key);
+  const list = (await api.get('/v1/change-orders')).body;
+  expect(list.total).toBe(2);
+  const [tm, quick] = list.change_orders;
+  expect(quick).toMatchObject({ kind: 'quick', status: 'approved', co_number: 1, amount_delta: 1850, days_delta: 1 });
+  expect(tm).toMatchObject({ kind: 'tm', status: 'sent', co_number: 2, pricing_mode: 'additive', days_delta: 2 });
+  expect(tm.amount_delta).toBeGreaterThan(0);
+  const detail = (await api.get(`/v1/change-orders/${tm.id}`)).body.data;
+  expect(detail.lines.map((l: any) => l.cost_code)).toEqual(['02-630', '31-220']);
+  expect(detail.revised_contract).not.toBeNull();
+  const approved = (await api.get(`/v1/change-orders/${quick.id}`)).body.data;
+  expect(approved).toMatchObject({ approval_source: 'office', decision_comment: 'Approved by Marcus on site' });
+  const events = (await api.get('/v1/events?limit=200')).body.data.filter(
+    (e: any) => e.event_type === 'change_order_approved',
+  );
+  expect(events).toHaveLength(1);
+  expect(demo!.pages).toContainEqual({
+    label: 'Change order (sent, ready to sign)',
+    path: new URL(detail.share_url).pathname,
+  });
+  const outbox = await listOutbox(t.dataDir);
+  const texts = await Promise.all(
+    outbox.map(async (m) => {
+      const raw = await readOutboxMessage(t.dataDir, m.name);
+      return raw === null ? '' : ((await simpleParser(raw)).text ?? '');
+    }),
+  );
+  // The email links where the demo's server answers.
+  const link = `http://groundwork.test${new URL(detail.share_url).pathname}`;
+  expect(texts.some((text) => text.includes(link) && text.includes('change order'))).toBe(true);
+});

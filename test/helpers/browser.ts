@@ -55,3 +55,19 @@ export function drawnImages(page: Page): Promise<{ src: string; width: number }[
     images.map((img) => ({ src: (img as HTMLImageElement).src, width: (img as HTMLImageElement).naturalWidth })),
   );
 }
+
+/** Draws a zigzag on a signing page's pad with the mouse, as a customer would with a finger. */
+export async function drawSignature(page: Page): Promise<void> {
+  const pad = page.locator('#signature-canvas');
+  // The mouse works in the viewport: the pad, at the foot of a long page, comes into view first.
+  await pad.scrollIntoViewIfNeeded();
+  const box = await pad.boundingBox();
+  if (!box) throw new Error('the signature pad is not shown');
+  await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++)
+    await page.mouse.move(box.x + 20 + i * ((box.width - 40) / 12), box.y + box.height * (i % 2 === 0 ? 0.7 : 0.3), {
+      steps: 4,
+    });
+  await page.mouse.up();
+}

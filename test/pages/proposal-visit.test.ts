@@ -6,6 +6,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import { pageVisitor } from '#test/helpers/page-visitor.ts';
 import { ok } from '#test/helpers/records.ts';
 import { documentHashIn, proposalEvents, proposalOnJob } from './proposal-kit.ts';
 
@@ -20,20 +21,7 @@ afterAll(() => t?.close());
 
 const UA = 'Mozilla/5.0 (proposal-visit test)';
 
-async function getPage(path: string) {
-  const r = await t.app.inject({ method: 'GET', url: path, headers: { 'user-agent': UA } });
-  return { status: r.statusCode, text: r.body, headers: r.headers };
-}
-
-async function post(path: string, fields: Record<string, string>) {
-  const r = await t.app.inject({
-    method: 'POST',
-    url: path,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA },
-    payload: new URLSearchParams(fields).toString(),
-  });
-  return { status: r.statusCode, text: r.body, headers: r.headers };
-}
+const { getPage, post } = pageVisitor(() => t, UA);
 
 const proposalOf = async (id: number) => (await ok(w.api.get(`/v1/proposals/${id}`))).data;
 const signatureOf = async (id: number) => (await ok(w.api.get(`/v1/proposals/${id}/signature`))).data;

@@ -6,9 +6,9 @@
 // webhook receiver. Also: signing with script off (typed name only), declining with a reason, and
 // the expired, turned-off and withdrawn links.
 import sharp from 'sharp';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawnImages, launchBrowser, listen } from '#test/helpers/browser.ts';
+import { drawnImages, drawSignature, launchBrowser, listen } from '#test/helpers/browser.ts';
 import { image, uploadPhoto } from '#test/field/photos/upload.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
@@ -40,22 +40,6 @@ afterAll(async () => {
 });
 
 const proposalOf = async (id: number) => (await ok(w.api.get(`/v1/proposals/${id}`))).data;
-
-/** Draws a zigzag on the signature pad with the mouse, as a customer would with a finger. */
-async function drawSignature(page: Page): Promise<void> {
-  const pad = page.locator('#signature-canvas');
-  // The mouse works in the viewport: the pad, at the foot of a long page, comes into view first.
-  await pad.scrollIntoViewIfNeeded();
-  const box = await pad.boundingBox();
-  if (!box) throw new Error('the signature pad is not shown');
-  await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++)
-    await page.mouse.move(box.x + 20 + i * ((box.width - 40) / 12), box.y + box.height * (i % 2 === 0 ? 0.7 : 0.3), {
-      steps: 4,
-    });
-  await page.mouse.up();
-}
 
 describe('the proposal page', () => {
   it('shows the proposal; the first open moves it to viewed once, every open counts, the preview does not', async () => {

@@ -82,14 +82,16 @@ describe('groundwork serve', () => {
         await fetch(`http://127.0.0.1:${port}/v1/client-accounts`, { headers: { 'X-API-Key': key! } })
       ).json();
       expect(customers.pagination.total).toBeGreaterThanOrEqual(3);
-      // An issued estimate built from the starter catalog.
+      // An issued estimate built from the starter catalog, and the demo tm change order's estimate from it.
       const estimates = await (
         await fetch(`http://127.0.0.1:${port}/v1/estimates`, { headers: { 'X-API-Key': key! } })
       ).json();
+      const issued = estimates.data.find((e: { is_change_order: boolean }) => !e.is_change_order);
       expect(estimates.data).toEqual([
+        expect.objectContaining({ status: 'change_order', is_change_order: true, parent_estimate_id: issued.id }),
         expect.objectContaining({ status: 'estimate', current_version: 1, priced: true }),
       ]);
-      expect(estimates.data[0].totals.price).toBeGreaterThan(10_000);
+      expect(issued.totals.price).toBeGreaterThan(10_000);
       const photoTags = await (
         await fetch(`http://127.0.0.1:${port}/v1/photo-tags`, { headers: { 'X-API-Key': key! } })
       ).json();

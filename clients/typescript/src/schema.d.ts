@@ -2186,6 +2186,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/change-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List change orders, newest first: rows without workflow fields (stage, sending, decision, lines) */
+        get: operations["list_change_orders"];
+        put?: never;
+        /** Create a change order in the first working stage (nothing is sent): quick with its amount, or tm or full from a change-order estimate of the job's estimate (estimator or admin); a repeated request_key answers the first one's (200) */
+        post: operations["create_change_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/change-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a change order with its stage, lines by cost code, revised contract and decision */
+        get: operations["get_change_order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Edit a draft or sent change order (approved or declined: 400); amount_delta is for quick ones */
+        patch: operations["update_change_order"];
+        trace?: never;
+    };
+    "/v1/change-orders/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** EMAILS CUSTOMER a review-and-sign link at customer_email (draft → sent); with no customer_email nothing is emailed (emailed false) and the link is still made */
+        post: operations["send_change_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/change-orders/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record the office's approval of a draft or sent change order: posts it to the job's contract value and budget (change_order_approved) */
+        post: operations["approve_change_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/change-orders/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record the office's decline of a draft or sent change order (not once the customer signed) */
+        post: operations["decline_change_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/change-orders/{id}/stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a draft or sent change order to a stage (a key from GET /v1/change-order-stages); the stage's meaning sets its status; nothing is emailed */
+        post: operations["move_change_order_stage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/change-orders/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Void a change order (it keeps its number); a signed or an approved priced one is 409; a voided approved quick one takes back what it posted */
+        post: operations["void_change_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/change-order-stages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's change-order stages in order; each stage's meaning sets a change order's status */
+        get: operations["list_change_order_stages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/photo-tags": {
         parameters: {
             query?: never;
@@ -2999,7 +3137,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_estimate" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "route_address_missing" | "sequence_not_enabled" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_key_reused" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -27893,6 +28031,1795 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_change_orders: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                /** @description draft, sent, approved, declined, void */
+                status?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        change_orders: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_change_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    job_id: number;
+                    kind?: "quick" | "tm" | "full";
+                    /** @description Required for quick; tm and full default to "Change order <co_number>" */
+                    title?: string;
+                    description?: string | null;
+                    /** @description Dollars, plus or minus (quick only: tm and full are priced by their estimate) */
+                    amount_delta?: number;
+                    days_delta?: number;
+                    customer_name?: string | null;
+                    customer_email?: string | null;
+                    /** @description full: additive (default) or revision; tm is additive */
+                    pricing_mode?: "additive" | "revision";
+                    /** @description A UUID: a create repeated with it answers the change order the first one made (200) */
+                    request_key?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_change_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_change_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    description?: string | null;
+                    /** @description Dollars, plus or minus (quick only: tm and full are priced by their estimate) */
+                    amount_delta?: number;
+                    days_delta?: number;
+                    customer_name?: string | null;
+                    customer_email?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    send_change_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                        /** @description The customer's review-and-sign page */
+                        url: string;
+                        /** @description false: no customer_email; share url yourself */
+                        emailed: boolean;
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approve_change_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decline_change_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    move_change_order_stage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    stage: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    void_change_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description Number within the job; a void change order keeps its number */
+                            co_number: number;
+                            /** @enum {string} */
+                            kind: "quick" | "tm" | "full";
+                            kind_label: string;
+                            /**
+                             * @description Priced kinds (tm, full); null for quick
+                             * @enum {string|null}
+                             */
+                            pricing_mode: "additive" | "revision" | null;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "approved" | "declined" | "void";
+                            job_id: number;
+                            job_number: number;
+                            job_name: string;
+                            customer: string | null;
+                            customer_name: string | null;
+                            customer_email: string | null;
+                            /** @description Dollars, plus or minus: the change to the contract price, tax included */
+                            amount_delta: number;
+                            /** @description Dollars: the tax within amount_delta */
+                            tax_delta: number;
+                            /** @description Dollars: the change to the cost budget */
+                            cost_delta: number;
+                            days_delta: number;
+                            ep_estimate_id: number | null;
+                            est_proposal_id: number | null;
+                            /** @enum {string} */
+                            source: "office" | "field";
+                            /** @description UTC, Z */
+                            created_at: string;
+                            /** @description UTC, Z; for a priced change order not yet decided, also moved by its estimate's changes */
+                            updated_at: string;
+                            stage: string;
+                            stage_label: string;
+                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            revised_contract: number | null;
+                            revised_budget: number | null;
+                            /** @description By cost code (priced kinds); empty for quick */
+                            lines: {
+                                cost_code: string | null;
+                                /** @description Dollars before tax, plus or minus */
+                                amount: number;
+                                /** @description Dollars, plus or minus */
+                                cost: number;
+                            }[];
+                            /** @description UTC, Z, to the second */
+                            approved_at: string | null;
+                            /** @enum {string|null} */
+                            approval_source: "office" | "customer" | null;
+                            signature_name: string | null;
+                            /** @description UTC, Z, to the second */
+                            signed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            declined_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            decision_comment: string | null;
+                            /** @description The customer's review-and-sign page; made by the first send */
+                            share_url: string | null;
+                            /** @description The customer's signature and what they did on the page (as a proposal's signature envelope) */
+                            signature: {
+                                consent_version: string | null;
+                                consent_text: string | null;
+                                /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                document_sha256: string | null;
+                                /** @description The signer drew a signature as well as typing their name */
+                                drawn_signature: boolean;
+                                /** @description What the customer did on the page, oldest first */
+                                audit_trail: {
+                                    /** @description opened, consented, signed, declined */
+                                    kind: string;
+                                    /** @description UTC, Z */
+                                    at: string;
+                                    ip: string | null;
+                                    user_agent: string | null;
+                                    data: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                }[];
+                            };
+                            /** @description UTC, Z, to the second */
+                            exported_at: string | null;
+                            export_ref: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_change_order_stages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            meaning: "working" | "sent" | "approved" | "declined";
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

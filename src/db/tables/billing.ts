@@ -63,3 +63,92 @@ export interface BillingTables {
   invoices: InvoiceTable;
   payment_events: PaymentEventTable;
 }
+
+// ---- change orders (027_change_orders) -------------------------------------------------------
+
+export interface ChangeOrderTable {
+  id: Generated<number>;
+  firm_id: number;
+  job_id: number;
+  co_number: number;
+  kind: 'quick' | 'tm' | 'full';
+  pricing_mode: 'additive' | 'revision' | null;
+  title: string;
+  description: string;
+  status: 'draft' | 'sent' | 'approved' | 'declined' | 'void';
+  stage: string;
+  source: 'office' | 'field';
+  customer_name: string | null;
+  customer_email: string | null;
+  amount_delta_cents: number;
+  tax_delta_cents: number;
+  cost_delta_cents: number;
+  days_delta: number;
+  /** JSON CostCodeLine[] (billing/change-orders/figures.ts), frozen once decided; null while live. */
+  lines: string | null;
+  base_price_cents: number | null;
+  base_tax_cents: number | null;
+  base_cost_cents: number | null;
+  /** JSON CostCodeLine[]: what a revision is measured against. */
+  base_lines: string | null;
+  revised_contract_cents: number | null;
+  revised_budget_cents: number | null;
+  ep_estimate_id: number | null;
+  request_key: string | null;
+  approved_at: string | null;
+  approval_source: 'office' | 'customer' | null;
+  declined_at: string | null;
+  decided_by_user_id: number | null;
+  decision_comment: string | null;
+  voided_at: string | null;
+  signature_name: string | null;
+  signed_at: string | null;
+  consent_version: string | null;
+  signature_image: string | null;
+  signed_document: string | null;
+  document_sha256: string | null;
+  sent_at: string | null;
+  sent_to: string | null;
+  sent_by_user_id: number | null;
+  token_salt: string | null;
+  token_hash: string | null;
+  first_viewed_at: string | null;
+  last_viewed_at: string | null;
+  view_count: Generated<number>;
+  exported_at: string | null;
+  export_ref: string | null;
+  created_by_user_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChangeOrderAuditEventTable {
+  id: Generated<number>;
+  firm_id: number;
+  change_order_id: number;
+  kind: 'opened' | 'consented' | 'signed' | 'declined';
+  at: string;
+  ip: string | null;
+  user_agent: string | null;
+  /** JSON. */
+  data: string | null;
+}
+
+/** What approved change orders posted to a job (its revised contract and budget). */
+export interface JobContractTable {
+  job_id: number;
+  firm_id: number;
+  approved_amount_cents: number;
+  approved_tax_cents: number;
+  approved_cost_cents: number;
+  approved_days: number;
+  approved_count: number;
+  updated_at: string;
+}
+
+/** The change-order tables, composed into DB with BillingTables (db/tables.ts). */
+export interface ChangeOrderTables {
+  change_orders: ChangeOrderTable;
+  change_order_audit_events: ChangeOrderAuditEventTable;
+  job_contracts: JobContractTable;
+}

@@ -1,8 +1,14 @@
-// The billing area (document 3, Invoices and payments): check invoices the office makes, sends and
-// moves through draft, sent, paid and void; online invoices requested from a proposal and paid
-// through the payment processor (online-payments/); and the payments they record. A job merge carries the
-// invoices; a site merge asks before moving invoiced jobs (invoicedJobCounter).
+// The billing area (document 3, Invoices and payments; Change orders): check invoices the office
+// makes, sends and moves through draft, sent, paid and void; online invoices requested from a
+// proposal and paid through the payment processor (online-payments/); the payments they record; and
+// change orders with their stages, customer link and what their approval posts to the job. A job
+// merge carries the invoices and change orders; a site merge asks before moving invoiced jobs
+// (invoicedJobCounter).
 import type { Area } from '#src/area.ts';
+import { jobContractMergeMover } from './change-orders/contract.ts';
+import { changeOrdersDataset } from './change-orders/export.ts';
+import { changeOrderJobMergeMover } from './change-orders/merge-movers.ts';
+import { changeOrderRoutes } from './change-orders/routes.ts';
 import { invoicesDataset } from './invoices/export.ts';
 import { invoiceJobMergeMover } from './invoices/merge-movers.ts';
 import { countInvoicedJobsOfSite } from './invoices/repo.ts';
@@ -12,8 +18,8 @@ import { paymentRoutes } from './payments/routes.ts';
 
 export const billingArea: Area = {
   name: 'billing',
-  routes: [invoiceRoutes, paymentRoutes, onlinePaymentRoutes],
-  mergeMovers: { job: [invoiceJobMergeMover] },
-  exportDatasets: [invoicesDataset],
+  routes: [invoiceRoutes, paymentRoutes, onlinePaymentRoutes, changeOrderRoutes],
+  mergeMovers: { job: [invoiceJobMergeMover, changeOrderJobMergeMover, jobContractMergeMover] },
+  exportDatasets: [invoicesDataset, changeOrdersDataset],
   invoicedJobCounter: countInvoicedJobsOfSite,
 };

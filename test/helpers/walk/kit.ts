@@ -106,7 +106,10 @@ const bodyOf = (method: string, c: CallCase, a: Ids) =>
   c.body ? c.body(a) : method === 'DELETE' || method === 'GET' ? undefined : {};
 
 async function provision(t: TestApp, walks: AreaWalk[], label: string): Promise<Side> {
-  const w = await t.workspace(Object.assign({}, ...walks.map((x) => x.workspace ?? {})));
+  // Settings merge key by key, so one area's switches never drop another's.
+  const body = Object.assign({}, ...walks.map((x) => x.workspace ?? {}));
+  body.settings = Object.assign({}, ...walks.map((x) => (x.workspace?.settings as object | undefined) ?? {}));
+  const w = await t.workspace(body);
   const ids: Record<string, unknown> = {};
   for (const walk of walks) {
     const made = await walk.provision({ t, w, label, ids: strictIds(ids) });

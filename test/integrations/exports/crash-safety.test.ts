@@ -288,6 +288,7 @@ describe('a server killed while building a workspace_data file', () => {
         'estimates.jsonl',
         'estimate_lines.jsonl',
         'invoices.jsonl',
+        'change_orders.jsonl',
         'events.jsonl',
       ]);
       const jobs = jsonLines(entries.get('jobs.jsonl')!);

@@ -12,7 +12,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'invoices', 'events'];
+const DATASETS = [
+  'customers',
+  'properties',
+  'jobs',
+  'estimates',
+  'estimate_lines',
+  'invoices',
+  'change_orders',
+  'events',
+];
 
 async function exportOf(w: Workspace | { key: string }, dataset: string, query = '') {
   const res = await rawGet(t, `/v1/exports/${dataset}.jsonl${query}`, w.key);
@@ -22,7 +31,7 @@ async function exportOf(w: Workspace | { key: string }, dataset: string, query =
 
 /** A workspace with one of each record: an archived customer, a site, a job with custom fields, an estimate and an invoice, feed events. */
 async function populated() {
-  const w = await t.workspace();
+  const w = await t.workspace({ settings: { operations_enabled: true } });
   const customer = (
     await w.api.post('/v1/client-accounts', { name: 'Acme HOA', external_ref: 'crm-1', email: 'a@acme.test' })
   ).body.data;
@@ -59,6 +68,9 @@ async function populated() {
       })
     ).status,
   ).toBe(201);
+  expect(
+    (await w.api.post('/v1/change-orders', { job_id: job.id, title: 'Extra crack fill', amount_delta: 75 })).status,
+  ).toBe(201);
   return { w, customer, site, job };
 }
 
@@ -81,6 +93,7 @@ describe('GET /v1/exports', () => {
       estimates: ['updated_at'],
       estimate_lines: ['estimate_updated_at'],
       invoices: ['updated_at'],
+      change_orders: ['updated_at'],
       events: ['occurred_at'],
     });
   });

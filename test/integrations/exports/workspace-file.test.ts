@@ -18,7 +18,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DATASETS = ['customers', 'properties', 'jobs', 'estimates', 'estimate_lines', 'invoices', 'events'];
+const DATASETS = [
+  'customers',
+  'properties',
+  'jobs',
+  'estimates',
+  'estimate_lines',
+  'invoices',
+  'change_orders',
+  'events',
+];
 const LEASE_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -185,6 +194,7 @@ describe('building, polling and downloading', () => {
         estimates: 0,
         estimate_lines: 0,
         invoices: 0,
+        change_orders: 0,
         events: expect.any(Number),
       },
       watermark: expect.stringMatching(Z),

@@ -11,6 +11,7 @@ import {
   recordEstimateDeclined,
   recordEstimateIssued,
 } from './events.ts';
+import type { Places } from './drive-times.ts';
 import { findEstimate, loadTree, totalsColumnsOf, type EstimateTree } from './repo.ts';
 import { assertEstimateRole, canOverrideProfitFloor } from './roles.ts';
 import type { ChangeOrderInput, IssueInput, MarkLostInput } from './schemas.ts';
@@ -272,72 +273,89 @@ async function copyContent(trx: Trx, from: EstimateTree, to: Estimate, at: strin
  */
 export async function createChangeOrder(ctx: ServiceContext, parentId: number, body: ChangeOrderInput) {
   assertEstimateRole(ctx.auth.user, 'change_order');
-  return inEstimateTransaction(ctx, async (trx, places) => {
-    let parent = await findEstimate(trx, ctx.auth.firm.id, parentId, ctx.auth.user);
-    if (!parent) throw estimateNotFound();
-    if (parent.is_change_order === 1 && parent.parent_estimate_id !== null) {
-      parent = (await findEstimate(trx, ctx.auth.firm.id, parent.parent_estimate_id, ctx.auth.user)) ?? parent;
-    }
-    assertStatus(parent, { statuses: ['draft', 'estimate', 'won', 'change_order'] });
-    if (parent.current_version === null) {
-      throw conflict('Estimate has not been issued', {
-        code: 'not_issued',
-        message: 'Change orders start from an issued or won estimate',
-      });
-    }
-    const at = now();
-    const mode = body.pricing_mode ?? 'additive';
-    const siblings = await trx
-      .selectFrom('estimates')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('parent_estimate_id', '=', parent.id)
-      .executeTakeFirstOrThrow();
-    const e = await insertEstimate(
-      trx,
-      ctx,
-      {
-        job_id: parent.job_id,
-        name: body.name?.trim() || `${parent.name} — change order ${Number(siblings.n) + 1}`,
-        status: 'change_order',
-        is_change_order: 1,
-        parent_estimate_id: parent.id,
-        change_order_mode: mode,
-        template_id: null,
-        pricing: parent.pricing,
-        // Job-level money (mobilization, bond…) was charged on the original; an additive change order prices its scope alone.
-        job_costs: mode === 'revision' ? parent.job_costs : null,
-      },
-      at,
-    );
-    if (mode === 'revision') {
-      await copyContent(trx, await loadTree(trx, parent), e, at);
-    } else {
-      await trx
-        .insertInto('estimate_areas')
-        .values({
-          firm_id: e.firm_id,
-          estimate_id: e.id,
-          name: 'Change order',
-          position: 1,
-          quantity_source: 'manual',
-          takeoff_id: null,
-          active: 1,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-    }
-    const tree = await repriceAndLog(
-      { ctx, trx, settings: ctx.auth.settings, at, places },
-      e.id,
-      {
-        action: 'created',
-        summary: `Change order (${mode}) of estimate ${parent.id}`,
-        changes: { parent_estimate_id: parent.id, pricing_mode: mode },
-      },
-      { totalBefore: null },
-    );
-    await recordEstimateCreated(trx, tree.estimate);
-    return estimateObject(tree);
-  });
+  return inEstimateTransaction(ctx, async (trx, places) =>
+    estimateObject((await startChangeOrderEstimate(ctx, trx, places, parentId, body)).tree),
+  );
+}
+
+/**
+ * The change-order estimate itself, in the caller's workspace transaction (opened by
+ * inEstimateTransaction, so drive times are looked up outside it): the billing area's change
+ * orders make theirs in the transaction that records the change order, so the two exist together
+ * or not at all. The caller checks the estimating role. Answers the priced change-order estimate
+ * and the estimate it hangs off.
+ */
+export async function startChangeOrderEstimate(
+  ctx: ServiceContext,
+  trx: Trx,
+  places: Places,
+  parentId: number,
+  body: ChangeOrderInput,
+): Promise<{ tree: EstimateTree; parent: Estimate }> {
+  let parent = await findEstimate(trx, ctx.auth.firm.id, parentId, ctx.auth.user);
+  if (!parent) throw estimateNotFound();
+  if (parent.is_change_order === 1 && parent.parent_estimate_id !== null) {
+    parent = (await findEstimate(trx, ctx.auth.firm.id, parent.parent_estimate_id, ctx.auth.user)) ?? parent;
+  }
+  assertStatus(parent, { statuses: ['draft', 'estimate', 'won', 'change_order'] });
+  if (parent.current_version === null) {
+    throw conflict('Estimate has not been issued', {
+      code: 'not_issued',
+      message: 'Change orders start from an issued or won estimate',
+    });
+  }
+  const at = now();
+  const mode = body.pricing_mode ?? 'additive';
+  const siblings = await trx
+    .selectFrom('estimates')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('parent_estimate_id', '=', parent.id)
+    .executeTakeFirstOrThrow();
+  const e = await insertEstimate(
+    trx,
+    ctx,
+    {
+      job_id: parent.job_id,
+      name: body.name?.trim() || `${parent.name} — change order ${Number(siblings.n) + 1}`,
+      status: 'change_order',
+      is_change_order: 1,
+      parent_estimate_id: parent.id,
+      change_order_mode: mode,
+      template_id: null,
+      pricing: parent.pricing,
+      // Job-level money (mobilization, bond…) was charged on the original; an additive change order prices its scope alone.
+      job_costs: mode === 'revision' ? parent.job_costs : null,
+    },
+    at,
+  );
+  if (mode === 'revision') {
+    await copyContent(trx, await loadTree(trx, parent), e, at);
+  } else {
+    await trx
+      .insertInto('estimate_areas')
+      .values({
+        firm_id: e.firm_id,
+        estimate_id: e.id,
+        name: 'Change order',
+        position: 1,
+        quantity_source: 'manual',
+        takeoff_id: null,
+        active: 1,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  }
+  const tree = await repriceAndLog(
+    { ctx, trx, settings: ctx.auth.settings, at, places },
+    e.id,
+    {
+      action: 'created',
+      summary: `Change order (${mode}) of estimate ${parent.id}`,
+      changes: { parent_estimate_id: parent.id, pricing_mode: mode },
+    },
+    { totalBefore: null },
+  );
+  await recordEstimateCreated(trx, tree.estimate);
+  return { tree, parent };
 }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Proposal } from '#db/tables.ts';
 import { formatCents } from '#platform/money.ts';
-import { CONSENT_TEXT, CONSENT_VERSION } from './consent.ts';
+import { CONSENT_VERSION, consentText } from '#platform/e-sign.ts';
 import { cleanHtml, type ProposalContent } from './content.ts';
 import { depositCents, type Priced, type PricedLine } from './priced.ts';
 import { orderedSections, type CustomSection, type ProposalSections } from './sections.ts';
@@ -337,7 +337,7 @@ export function buildDocument(inputs: DocumentInputs): ProposalDocument {
         out.push({
           id: 'acceptance',
           title: 'Acceptance',
-          consent_text: CONSENT_TEXT,
+          consent_text: consentText('proposal'),
           consent_version: CONSENT_VERSION,
         });
         break;
@@ -371,7 +371,8 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export function documentHash(doc: ProposalDocument): string {
+/** The SHA-256 (hex) of a signed document's canonical JSON (proposals and change orders). */
+export function documentHash(doc: unknown): string {
   return createHash('sha256').update(canonicalJson(doc)).digest('hex');
 }
 

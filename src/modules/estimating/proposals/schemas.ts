@@ -67,7 +67,8 @@ export const SectionsSchema = Type.Object({
   accent_color: Type.String(),
 });
 
-const Audit = Type.Object({
+/** One step of a customer's audit trail on a signing page (proposals and change orders). */
+export const AuditEventSchema = Type.Object({
   kind: Type.String({ description: 'opened, consented, signed, declined' }),
   at: Type.String({ description: 'UTC, Z' }),
   ip: NullableString(),
@@ -94,7 +95,9 @@ export const SignatureSchema = Type.Object({
       Type.Integer({ description: 'The executed PDF among the job files (document_type executed_proposal)' }),
     ),
     decline_reason: NullableString(),
-    audit_trail: Type.Array(Audit, { description: 'What the customer did on the page, oldest first; append-only' }),
+    audit_trail: Type.Array(AuditEventSchema, {
+      description: 'What the customer did on the page, oldest first; append-only',
+    }),
   }),
 });
 

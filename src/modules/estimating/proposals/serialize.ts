@@ -4,7 +4,7 @@ import type { Proposal, ProposalAuditEvent } from '#db/tables.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { storedOneOf } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
-import { CONSENT_TEXT } from './consent.ts';
+import { consentText } from '#platform/e-sign.ts';
 import { depositCents } from './priced.ts';
 import {
   APPROVAL_STATUSES,
@@ -45,6 +45,17 @@ export function proposalSummary(p: Proposal, shareUrl: string | null): ProposalS
   };
 }
 
+/** A stored audit-trail row (proposals' and change orders' share the shape) on the wire. */
+export function auditEntry(a: Pick<ProposalAuditEvent, 'kind' | 'at' | 'ip' | 'user_agent' | 'data'>) {
+  return {
+    kind: a.kind,
+    at: zWire(a.at),
+    ip: a.ip,
+    user_agent: a.user_agent,
+    data: a.data === null ? null : (JSON.parse(a.data) as Record<string, unknown>),
+  };
+}
+
 export function signatureObject(p: Proposal, trail: ProposalAuditEvent[]): SignatureObject {
   return {
     proposal_id: p.id,
@@ -58,17 +69,11 @@ export function signatureObject(p: Proposal, trail: ProposalAuditEvent[]): Signa
       document_sha256: p.document_sha256,
       consent_version: p.consent_version,
       // The text of the version recorded: one version, one text (consent.ts).
-      consent_text: p.consent_version === null ? null : CONSENT_TEXT,
+      consent_text: p.consent_version === null ? null : consentText('proposal'),
       drawn_signature: p.signature_image !== null,
       executed_file_id: p.executed_file_id,
       decline_reason: p.decline_reason,
-      audit_trail: trail.map((a) => ({
-        kind: a.kind,
-        at: zWire(a.at),
-        ip: a.ip,
-        user_agent: a.user_agent,
-        data: a.data === null ? null : (JSON.parse(a.data) as Record<string, unknown>),
-      })),
+      audit_trail: trail.map(auditEntry),
     },
   };
 }

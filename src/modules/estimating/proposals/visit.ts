@@ -12,8 +12,6 @@
 //   (two tabs, two signers) keeps the first answer; the second's stored PDF is removed again.
 // - Declining records the optional reason, the audit row and proposal_declined.
 // Every transition is a conditional UPDATE on the status it leaves, so each event fires exactly once.
-import { timingSafeEqual } from 'node:crypto';
-import sharp from 'sharp';
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
 import type { Proposal } from '#db/tables.ts';
@@ -24,13 +22,22 @@ import { actingAs } from '#platform/auth.ts';
 import { inTransaction, inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import type { Deps } from '#platform/deps.ts';
 import { looksLikeEmail } from '#platform/email-phone.ts';
+import {
+  BAD_SIGNATURE_MESSAGE,
+  CONSENT_VERSION,
+  auditStep,
+  pngDataUrl,
+  sameText,
+  signaturePng,
+  signerNameProblem,
+  type Visitor,
+} from '#platform/e-sign.ts';
 import { can } from '#platform/permissions.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
 import { now, zWire } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
 import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
-import { CONSENT_VERSION } from './consent.ts';
 import { canonicalJson, documentHash } from './document.ts';
 import { recordProposalEvent } from './events.ts';
 import { linkExpired, previewToken, todayIn } from './link.ts';
@@ -38,15 +45,8 @@ import { loadDocument } from './load.ts';
 import { renderLoadedPdf } from './pdf-route.ts';
 import { proposalByTokenHash } from './repo.ts';
 
-export const SIGNER_NAME_MAX = 200;
 export const SIGNER_EMAIL_MAX = 254;
 export const DECLINE_REASON_MAX = 2000;
-/** The most a drawn signature's PNG may weigh (decoded). A signature pad's PNG is a few KB. */
-export const SIGNATURE_PNG_MAX = 500 * 1024;
-/** A signature pad is a few hundred pixels; a larger side is refused before it is decoded whole. */
-const SIGNATURE_SIDE_MAX = 4000;
-/** The longest a user agent is kept in the audit trail. */
-const USER_AGENT_MAX = 500;
 
 export interface Sender {
   firmName: string;
@@ -58,18 +58,6 @@ export type ProposalVisit =
   | { state: 'gone'; why: RetiredReason | 'expired' }
   | { state: 'void'; sender: Sender }
   | { state: 'open'; proposal: Proposal; sender: Sender; preview: boolean };
-
-/** Who did something on the page, as the audit trail records it. */
-export interface Visitor {
-  ip: string | null;
-  userAgent: string | null;
-}
-
-const sameText = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 /**
  * The proposal a token opens. `preview` is the `?preview=` value, if any: the right one (compared
@@ -113,15 +101,7 @@ function auditRow(
   who: Visitor,
   data?: object,
 ) {
-  return {
-    firm_id: p.firm_id,
-    proposal_id: p.id,
-    kind,
-    at,
-    ip: who.ip,
-    user_agent: who.userAgent === null ? null : who.userAgent.slice(0, USER_AGENT_MAX),
-    data: data === undefined ? null : JSON.stringify(data),
-  };
+  return { firm_id: p.firm_id, proposal_id: p.id, ...auditStep(kind, at, who, data) };
 }
 
 /**
@@ -197,34 +177,10 @@ export type AcceptResult =
   | { result: 'decided'; proposal: Proposal }
   | AcceptProblem;
 
-const PNG_DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/;
-
-/** The drawn signature's PNG bytes; null for none; 'bad' when it is not a PNG within the limit. */
-async function signaturePng(value: string): Promise<Buffer | null | 'bad'> {
-  if (value === '') return null;
-  // A cheap refusal before decoding: base64 is 4 characters per 3 bytes.
-  if (value.length > 32 + Math.ceil(SIGNATURE_PNG_MAX / 3) * 4) return 'bad';
-  const m = PNG_DATA_URL.exec(value);
-  if (!m) return 'bad';
-  const bytes = Buffer.from(m[1], 'base64');
-  if (bytes.length === 0 || bytes.length > SIGNATURE_PNG_MAX) return 'bad';
-  try {
-    // Decode it for real: a PNG header on something else is refused, not stored and drawn later.
-    const { format, width, height } = await sharp(bytes).metadata();
-    if (format !== 'png' || !width || !height || width > SIGNATURE_SIDE_MAX || height > SIGNATURE_SIDE_MAX)
-      return 'bad';
-    await sharp(bytes).stats();
-  } catch {
-    return 'bad';
-  }
-  return bytes;
-}
-
 /** The form's rules, in the order the customer reads the form. */
 function formProblem(form: AcceptForm): string | null {
-  const name = form.signerName.trim();
-  if (name === '') return 'Type your full name to sign.';
-  if (Array.from(name).length > SIGNER_NAME_MAX) return `Your name can be at most ${SIGNER_NAME_MAX} characters.`;
+  const nameProblem = signerNameProblem(form.signerName);
+  if (nameProblem) return nameProblem;
   const email = form.signerEmail.trim();
   if (email === '') return 'Enter your email address.';
   if (email.length > SIGNER_EMAIL_MAX || !looksLikeEmail(email))
@@ -279,11 +235,7 @@ export async function acceptProposal(
   const message = formProblem(form);
   if (message) return { problem: 'invalid', message };
   const png = await signaturePng(form.signature);
-  if (png === 'bad')
-    return {
-      problem: 'invalid',
-      message: 'The drawn signature could not be read. Clear it and draw it again, or sign with your typed name only.',
-    };
+  if (png === 'bad') return { problem: 'invalid', message: BAD_SIGNATURE_MESSAGE };
   const db = database.db;
   const firm = await db
     .selectFrom('firms')
@@ -335,7 +287,7 @@ export async function acceptProposal(
           signer_email: signer.email,
           signed_at: signedAt,
           consent_version: CONSENT_VERSION,
-          signature_image: png === null ? null : `data:image/png;base64,${png.toString('base64')}`,
+          signature_image: png === null ? null : pngDataUrl(png),
           signed_document: canonicalJson(document),
           document_sha256: sha256,
           executed_file_id: file.id,
