@@ -1,7 +1,8 @@
-// What a payment request bills (billing/online-payments/amounts.ts) as properties over any contract:
-// every kind's amount is its lines minus discount plus tax to the cent; full and itemized bill the
-// contract exactly; a deposit is the percent of the total, half up; and progress billing never takes
-// the job's invoices past the contract (so without confirm_duplicate nothing is billed past it).
+// What a payment request bills (billing/online-payments/amounts.ts) as properties over any contract,
+// change orders included: every kind's amount is its lines minus discount plus tax to the cent, each
+// line billing something; full and itemized bill the revised contract exactly; a deposit is the
+// percent of what the proposal offered, half up; and progress billing never takes the job's invoices
+// past the contract (so without confirm_duplicate nothing is billed past it).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Contract, overContract, percentOf, requestedOf } from '#billing/online-payments/amounts.ts';
@@ -18,11 +19,18 @@ const contract: fc.Arbitrary<Contract> = fc
     skew: fc.integer({ min: -50, max: 50 }),
     taxCents: fc.integer({ min: 0, max: 1_000_000 }),
     depositPercent: fc.option(percent, { nil: null }),
+    changeOrders: fc.record({
+      count: fc.integer({ min: 0, max: 5 }),
+      subtotalCents: fc.integer({ min: -2_000_000, max: 5_000_000 }),
+      taxCents: fc.integer({ min: -100_000, max: 300_000 }),
+    }),
   })
-  .map(({ lines, skew, taxCents, depositPercent }) => {
+  .map(({ lines, skew, taxCents, depositPercent, changeOrders }) => {
     // Shown line prices are rounded per line: the subtotal may miss their sum by a few cents.
     const subtotalCents = Math.max(1, lines.reduce((s, l) => s + l.priceCents, 0) + skew);
-    return { title: 'Lot', subtotalCents, taxCents, totalCents: subtotalCents + taxCents, depositPercent, lines };
+    const co = changeOrders.count === 0 ? { count: 0, subtotalCents: 0, taxCents: 0 } : changeOrders;
+    const totalCents = subtotalCents + taxCents + co.subtotalCents + co.taxCents;
+    return { title: 'Lot', subtotalCents, taxCents, depositPercent, lines, changeOrders: co, totalCents };
   });
 
 const sum = (lines: { amount_cents: number }[]) => lines.reduce((s, l) => s + l.amount_cents, 0);
@@ -42,27 +50,27 @@ describe('requestedOf', () => {
     );
   });
 
-  it('full and itemized bill the contract exactly', () => {
+  it('full and itemized bill the revised contract exactly (nothing when it comes to nothing)', () => {
     fc.assert(
       fc.property(contract, (c) => {
         for (const kind of ['full', 'itemized'] as const) {
           const r = requestedOf(kind, c, 0, 100);
-          expect('refused' in r).toBe(false);
-          if (!('refused' in r)) expect(r.amountCents).toBe(c.totalCents);
+          if (c.totalCents <= 0) expect(r).toMatchObject({ refused: 'nothing_to_bill' });
+          else expect(r).toMatchObject({ amountCents: c.totalCents });
         }
       }),
     );
   });
 
-  it('a deposit is the percent of the total, half up; none without a percent', () => {
+  it("a deposit is the percent of the proposal's total, half up; none without a percent", () => {
     fc.assert(
       fc.property(contract, (c) => {
         const r = requestedOf('deposit', c, 0, 100);
+        // Of what the proposal offered: change orders approved later do not raise the deposit.
+        const offered = c.subtotalCents + c.taxCents;
         const expected =
-          c.depositPercent === null
-            ? 0
-            : Math.floor((c.totalCents * Math.round(c.depositPercent * 100) + 5000) / 10_000);
-        if (expected <= 0) expect(r).toMatchObject({ refused: 'no_deposit' });
+          c.depositPercent === null ? 0 : Math.floor((offered * Math.round(c.depositPercent * 100) + 5000) / 10_000);
+        if (expected <= 0) expect('refused' in r).toBe(true);
         else expect(r).toMatchObject({ amountCents: expected });
       }),
     );
@@ -71,6 +79,7 @@ describe('requestedOf', () => {
   it('progress billing, repeated at any percentages, never bills past the contract and ends at it', () => {
     fc.assert(
       fc.property(contract, fc.array(percent, { minLength: 1, maxLength: 10 }), (c, steps) => {
+        fc.pre(c.totalCents > 0);
         let billed = 0;
         for (const done of [...steps, 100]) {
           const r = requestedOf('progress', c, billed, done);

@@ -19,7 +19,7 @@ beforeAll(async () => {
   t = await startApp({ mail: peer.transport('billing@groundwork.test', 5_000) });
   w = await t.workspace({
     name: 'Acme Paving',
-    settings: { online_payments_connected: true },
+    settings: { online_payments_connected: true, operations_enabled: true },
     job_stages: [{ key: 'completed', label: 'Completed', type: 'won', completed: true }],
   });
 });
@@ -157,6 +157,23 @@ describe('request-payment: the kinds and their figures', () => {
     expect(names).not.toContain('Crack fill');
     expect(r.invoice.amount).toBe(m.proposal.totals.total);
     expect(r.invoice.subtotal_cents - r.invoice.discount_cents + r.invoice.tax_cents).toBe(r.invoice.amount_cents);
+  });
+
+  it('bills the revised contract: approved change orders join the full invoice and the over_contract limit', async () => {
+    const m = await proposalOnJob(w);
+    const co = await w.api.post('/v1/change-orders', { job_id: m.job.id, title: 'Extra drain inlet', amount_delta: 500 });
+    expect(co.status, JSON.stringify(co.body)).toBe(201);
+    await ok(w.api.post(`/v1/change-orders/${co.body.data.id}/approve`));
+    const r = await requested(m.proposal.estimate_id);
+    const totalCents = Math.round(m.proposal.totals.total * 100);
+    expect(r.invoice.amount_cents).toBe(totalCents + 50_000);
+    expect(r.invoice.line_items.map((l: any) => [l.description, l.amount])).toEqual([
+      [m.proposal.title, m.proposal.totals.subtotal],
+      ['Approved change orders (1)', 500],
+    ]);
+    // The whole revised contract is billed: one more cent is over it.
+    const more = await request(m.proposal.estimate_id, { kind: 'progress', percent_complete: 100 });
+    expect(more.body.code).toBe('nothing_to_bill');
   });
 
   it('client fields sent win; emailed false (share the link) without any customer email', async () => {

@@ -2,8 +2,8 @@
 // deposit, progress = work done minus already billed, itemized), worked out purely from the
 // contract and what the job's invoices already bill. All integer cents; no database, no clock.
 //
-// The contract is the proposal's total (what the customer was offered, frozen once sent). "Work
-// done" is the share of the contract the office says is complete (percent_complete), or all of it
+// The contract is the proposal's total (what the customer was offered, frozen once sent) plus what
+// approved change orders posted to the job (the revised contract). "Work done" is the share of the contract the office says is complete (percent_complete), or all of it
 // once the job sits in a completed stage; docs/api-decisions.md ("Online payments") says how it
 // will come from work-order progress once work orders exist.
 import type { StoredLineItem } from '#billing/invoices/rules.ts';
@@ -13,13 +13,16 @@ export type RequestKind = 'full' | 'deposit' | 'progress' | 'itemized';
 
 export interface Contract {
   title: string;
+  /** The proposal's figures. */
   subtotalCents: number;
   taxCents: number;
-  /** subtotal + tax: what the customer agreed to pay in all. */
-  totalCents: number;
   depositPercent: number | null;
-  /** The proposal's priced lines that are in the total (optional ones are not). */
+  /** The proposal's priced lines that are in its total (optional ones are not). */
   lines: readonly { name: string; priceCents: number }[];
+  /** What approved change orders added (negative: took off), before tax, and their tax. */
+  changeOrders: { count: number; subtotalCents: number; taxCents: number };
+  /** The revised contract: the proposal's subtotal and tax with the change orders'. */
+  totalCents: number;
 }
 
 export interface Requested {
@@ -43,25 +46,33 @@ export function percentOf(cents: number, percent: number): number {
 const sum = (lines: readonly StoredLineItem[]) => lines.reduce((s, l) => s + l.amount_cents, 0);
 
 /**
- * The contract line by line: its priced lines at their shown prices, tax apart. Shown prices are
- * rounded per line, so they may miss the subtotal by a few cents: the difference is its own line
- * (or, when the lines come to more, a discount), so the invoice always bills the contract exactly.
+ * The whole contract as the invoice bills it: `lines` for the proposal's part, then the approved
+ * change orders as one line (or, when they took money off, a discount), and all the tax. A line is
+ * never zero or negative (document 3: amount > 0), so a cent gap or a reduction is a discount.
+ */
+function wholeContract(c: Contract, lines: StoredLineItem[], billingType: Requested['billingType']): Requested {
+  const co = c.changeOrders;
+  if (co.count > 0 && co.subtotalCents > 0)
+    lines.push({ description: `Approved change orders (${co.count})`, amount_cents: co.subtotalCents });
+  const wanted = c.subtotalCents + co.subtotalCents;
+  const gap = wanted - sum(lines);
+  if (gap > 0) lines.push({ description: 'Rounding of line prices', amount_cents: gap });
+  const discountCents = gap < 0 ? -gap : 0;
+  const taxCents = c.taxCents + co.taxCents;
+  return { billingType, lines, discountCents, taxCents, amountCents: sum(lines) - discountCents + taxCents };
+}
+
+/**
+ * The contract line by line: the proposal's priced lines at their shown prices. Shown prices are
+ * rounded per line, so they may miss the subtotal by a few cents: wholeContract closes the gap, so
+ * the invoice always bills the contract exactly.
  */
 function itemized(c: Contract): Requested {
   const lines = c.lines
     .filter((l) => l.priceCents > 0)
     .map((l): StoredLineItem => ({ description: l.name, amount_cents: l.priceCents }));
-  const gap = c.subtotalCents - sum(lines);
-  if (gap > 0) lines.push({ description: 'Rounding of line prices', amount_cents: gap });
   if (lines.length === 0) lines.push({ description: c.title, amount_cents: c.subtotalCents });
-  const discountCents = gap < 0 ? -gap : 0;
-  return {
-    billingType: 'line_items',
-    lines,
-    discountCents,
-    taxCents: c.taxCents,
-    amountCents: sum(lines) - discountCents + c.taxCents,
-  };
+  return wholeContract(c, lines, 'line_items');
 }
 
 export function requestedOf(
@@ -70,19 +81,27 @@ export function requestedOf(
   billedCents: number,
   percentComplete: number,
 ): Requested | NothingToBill {
+  const r = requestedBy(kind, c, billedCents, percentComplete);
+  // Change orders that took off more than the proposal asked leave nothing to bill.
+  if (!('refused' in r) && r.amountCents <= 0)
+    return { refused: 'nothing_to_bill', message: 'The revised contract comes to nothing: there is nothing to bill' };
+  return r;
+}
+
+function requestedBy(
+  kind: RequestKind,
+  c: Contract,
+  billedCents: number,
+  percentComplete: number,
+): Requested | NothingToBill {
   switch (kind) {
     case 'full':
-      return {
-        billingType: 'full',
-        lines: [{ description: c.title, amount_cents: c.subtotalCents }],
-        discountCents: 0,
-        taxCents: c.taxCents,
-        amountCents: c.totalCents,
-      };
+      return wholeContract(c, [{ description: c.title, amount_cents: c.subtotalCents }], 'full');
     case 'itemized':
       return itemized(c);
     case 'deposit': {
-      const deposit = depositCents(c.totalCents, c.depositPercent);
+      // The proposal's deposit is a share of what the proposal offered, not of later change orders.
+      const deposit = depositCents(c.subtotalCents + c.taxCents, c.depositPercent);
       if (deposit === null || deposit <= 0)
         return {
           refused: 'no_deposit',

@@ -41,16 +41,25 @@ export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
 const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
 
-function contractOf(p: Proposal): Contract {
+/** The revised contract: the proposal, and what the job's approved change orders posted (job_contracts). */
+async function contractOf(trx: Transaction<DB>, p: Proposal): Promise<Contract> {
   const sections = sectionsOf(p.sections);
   const priced = JSON.parse(p.priced) as { lines: PricedLine[] };
+  const posted = await trx.selectFrom('job_contracts').selectAll().where('job_id', '=', p.job_id).executeTakeFirst();
+  const changeOrders = {
+    count: Number(posted?.approved_count ?? 0),
+    // amount_delta is a change order's price with its tax (as an estimate's price_cents is).
+    subtotalCents: Number(posted?.approved_amount_cents ?? 0) - Number(posted?.approved_tax_cents ?? 0),
+    taxCents: Number(posted?.approved_tax_cents ?? 0),
+  };
   return {
     title: p.title,
     subtotalCents: Number(p.subtotal_cents),
     taxCents: Number(p.tax_cents),
-    totalCents: Number(p.total_cents),
     depositPercent: sections.deposit_percent,
     lines: priced.lines.filter((l) => !l.optional).map((l) => ({ name: l.name, priceCents: l.price_cents })),
+    changeOrders,
+    totalCents: Number(p.total_cents) + changeOrders.subtotalCents + changeOrders.taxCents,
   };
 }
 
@@ -96,7 +105,6 @@ export async function requestPayment(
   const job = await findVisibleJob(ctx.database.db, firmId, estimate.job_id, ctx.auth.user);
   if (!job) throw notFound('Estimate not found');
   const kind = input.kind ?? 'full';
-  const contract = contractOf(proposal);
   const sections = sectionsOf(proposal.sections);
   const dueDays = input.due_days ?? sections.payment_due_days ?? 0;
   // The link is derived from a salt made here (no I/O beyond the server secret), so the transaction
@@ -104,6 +112,8 @@ export async function requestPayment(
   const link = await ctx.deps.links.issue(INVOICE_LINK_KIND);
 
   const invoiceId = await inWorkspaceTransaction(ctx, async (trx) => {
+    // Read inside the lock: an approval or another invoice committed meanwhile counts.
+    const contract = await contractOf(trx, proposal);
     const billed = await billedOfJob(trx, firmId, job.id);
     const percent = kind === 'progress' ? await percentComplete(trx, job, input.percent_complete) : 100;
     const requested = requestedOf(kind, contract, billed, percent);
