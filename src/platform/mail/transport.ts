@@ -54,10 +54,10 @@ export async function sendWithin(transport: MailTransport, message: MailMessage,
  * The 502 of a call that reports whether its email went (proposal, invoice and change-order sends):
  * the mail server did not take the message, so the call recorded nothing and may be sent again.
  */
-export function mailNotDelivered(what: string, err: MailSendError): ApiError {
+export function mailNotDelivered(what: string, err: MailSendError, kept = 'nothing was recorded'): ApiError {
   return new ApiError(502, `${what} email not delivered`, {
     code: 'mail_not_delivered',
-    message: `The mail server did not take the message (${err.message}); nothing was recorded, send again`,
+    message: `The mail server did not take the message (${err.message}); ${kept}, send again`,
     retryable: !err.permanent,
   });
 }

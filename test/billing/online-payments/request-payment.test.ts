@@ -161,7 +161,11 @@ describe('request-payment: the kinds and their figures', () => {
 
   it('bills the revised contract: approved change orders join the full invoice and the over_contract limit', async () => {
     const m = await proposalOnJob(w);
-    const co = await w.api.post('/v1/change-orders', { job_id: m.job.id, title: 'Extra drain inlet', amount_delta: 500 });
+    const co = await w.api.post('/v1/change-orders', {
+      job_id: m.job.id,
+      title: 'Extra drain inlet',
+      amount_delta: 500,
+    });
     expect(co.status, JSON.stringify(co.body)).toBe(201);
     await ok(w.api.post(`/v1/change-orders/${co.body.data.id}/approve`));
     const r = await requested(m.proposal.estimate_id);

@@ -8,11 +8,10 @@
 // stage. Sending a sent change order again re-sends the same link.
 import type { ChangeOrder } from '#db/tables.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
-import { ApiError } from '#platform/errors.ts';
 import { newMessageId } from '#platform/mail/message.ts';
 import { senderOf } from '#platform/mail/queue.ts';
 import { customerFooter, renderMail } from '#platform/mail/templates.ts';
-import { MailSendError, sendWithin } from '#platform/mail/transport.ts';
+import { MailSendError, mailNotDelivered, sendWithin } from '#platform/mail/transport.ts';
 import { now } from '#platform/time.ts';
 import { signedMoney } from './figures.ts';
 import { linkFor } from './link.ts';
@@ -79,11 +78,7 @@ export async function sendChangeOrder(ctx: ServiceContext, id: number, origin: s
       );
     } catch (err) {
       if (!(err instanceof MailSendError)) throw err;
-      throw new ApiError(502, 'Change order email not delivered', {
-        code: 'mail_not_delivered',
-        message: `The mail server did not take the message (${err.message}); the change order was not marked sent, send again`,
-        retryable: !err.permanent,
-      });
+      throw mailNotDelivered('Change order', err, 'the change order was not marked sent');
     }
   }
 
