@@ -125,7 +125,7 @@ function requestedBy(
         };
       return {
         billingType: 'milestone',
-        lines: [{ description: `Progress billing: ${percentComplete}% of ${c.title} complete`, amount_cents: due }],
+        lines: [{ description: `Progress billing, ${percentComplete}% complete: ${c.title}`, amount_cents: due }],
         discountCents: 0,
         taxCents: 0,
         amountCents: due,
