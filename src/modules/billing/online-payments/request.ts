@@ -209,7 +209,7 @@ async function mailPayPage(
       message: `No customer email on the job or the proposal: share payment_url with the customer yourself${testNote}`,
     };
   try {
-    await mailInvoice(ctx, { ...invoice, amount_cents: invoice.amount_cents }, invoice.client_email, url);
+    await mailInvoice(ctx, invoice, invoice.client_email, url);
     return { emailed: true, message: `Payment page emailed to ${invoice.client_email}${testNote}` };
   } catch (err) {
     if (!(err instanceof MailSendError)) throw err;
