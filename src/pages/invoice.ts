@@ -22,8 +22,7 @@ import { formatCents } from '#platform/money.ts';
 import { PaymentsUnavailable } from '#platform/payments/processor.ts';
 import { chargeTestCard, type CardInput } from '#platform/payments/test-mode.ts';
 import { originOf } from '#platform/routes.ts';
-import { storedToLocal } from '#platform/time-zone.ts';
-import { now } from '#platform/time.ts';
+import { todayIn } from '#platform/time-zone.ts';
 import { acceptForms, formField } from './form.ts';
 import { sendGone, sendUnknownLink } from './gone.ts';
 import { html, type Html } from './html.ts';
@@ -210,7 +209,7 @@ export const invoicePage: PageModule = (app, env) => {
         expiry: formField(request.body, 'expiry'),
         cvc: formField(request.body, 'cvc'),
       };
-      const outcome = chargeTestCard(card, storedToLocal(now(), sender.timezone).date);
+      const outcome = chargeTestCard(card, todayIn(sender.timezone));
       if (!outcome.ok)
         return sendPage(reply, {
           status: 402,

@@ -1,6 +1,6 @@
 // Local dates and times in a workspace's time zone (IANA name) and the UTC instants they name.
 // Follow-ups today; reminders, crew schedules and daily logs read local times the same way.
-import { millisOf, storedAt } from './time.ts';
+import { millisOf, now, storedAt } from './time.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -59,3 +59,6 @@ export function storedToLocal(stored: string, timeZone: string): { date: string;
   const wall = new Date(wallMillis(millisOf(stored), timeZone)).toISOString();
   return { date: wall.slice(0, 10), time: wall.slice(11, 16) };
 }
+
+/** The date (YYYY-MM-DD) it is now in `timeZone`: link expiry, validity and card expiry are dates there. */
+export const todayIn = (timeZone: string) => storedToLocal(now(), timeZone).date;

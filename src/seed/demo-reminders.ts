@@ -2,8 +2,7 @@
 // API: a yearly contract renewal and a half-yearly maintenance check-in on customers, a follow-up on
 // the walked job for the estimator, and "remind me to call" on a person with an email the day before.
 import type { ServiceContext } from '#platform/context.ts';
-import { now } from '#platform/time.ts';
-import { storedToLocal } from '#platform/time-zone.ts';
+import { todayIn } from '#platform/time-zone.ts';
 import { createReminder } from '#crm/reminders/service.ts';
 import { addDays } from '#crm/reminders/when.ts';
 import { remindMeOnContact } from '#crm/remind-me/service.ts';
@@ -17,7 +16,7 @@ export interface DemoReminderRecords {
 
 /** Adds the demo reminders; dates count from today in the workspace's time zone. */
 export async function demoReminders(ctx: ServiceContext, r: DemoReminderRecords): Promise<void> {
-  const today = storedToLocal(now(), ctx.auth.firm.timezone).date;
+  const today = todayIn(ctx.auth.firm.timezone);
   await createReminder(ctx, {
     title: 'Sealcoating contract renews',
     description: 'Two-year maintenance contract; offer the same price if they renew before the spring.',

@@ -9,16 +9,11 @@
 // sent, and a preview neither counts as a view nor offers the accept form.
 import type { Proposal } from '#db/tables.ts';
 import type { Deps } from '#platform/deps.ts';
-import { storedToLocal } from '#platform/time-zone.ts';
-import { now } from '#platform/time.ts';
 
 export const PROPOSAL_LINK_KIND = 'proposal';
 export const PROPOSAL_PREVIEW_KIND = 'proposal_preview';
 
 export const proposalPagePath = (token: string) => `/share/proposals/${token}`;
-
-/** The workspace's date today (YYYY-MM-DD) in its time zone: link expiry and validity are dates there. */
-export const todayIn = (timeZone: string) => storedToLocal(now(), timeZone).date;
 
 type LinkFields = Pick<Proposal, 'link_enabled' | 'link_expires_on' | 'status'>;
 

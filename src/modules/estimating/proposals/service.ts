@@ -17,7 +17,8 @@ import { effectivePricing } from '#estimating/estimates/calculation.ts';
 import { findEstimate, loadTree } from '#estimating/estimates/repo.ts';
 import { estimateNotFound } from '#estimating/estimates/write.ts';
 import { defaultContent } from './content.ts';
-import { PROPOSAL_LINK_KIND, linkObjectOf, shareUrlOf, todayIn } from './link.ts';
+import { PROPOSAL_LINK_KIND, linkObjectOf, shareUrlOf } from './link.ts';
+import { todayIn } from '#platform/time-zone.ts';
 import { notReadyReason, pricedOf, totalsOfEstimate } from './priced.ts';
 import {
   auditTrail,
