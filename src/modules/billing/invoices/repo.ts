@@ -6,14 +6,24 @@ import { onVisibleJob } from '#crm/jobs/repo.ts';
 import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 import type { InvoiceRow } from './serialize.ts';
 
-/** Invoices of the workspace with their creator's name. */
-export function invoicesOf(db: Executor, firmId: number) {
-  return db
+/** Invoices with their creator's name. */
+const withCreator = (db: Executor) =>
+  db
     .selectFrom('invoices')
     .leftJoin('users', 'users.id', 'invoices.created_by_user_id')
     .selectAll('invoices')
-    .select('users.name as created_by_name')
-    .where('invoices.firm_id', '=', firmId);
+    .select('users.name as created_by_name');
+
+/** Invoices of the workspace with their creator's name. */
+export function invoicesOf(db: Executor, firmId: number) {
+  return withCreator(db).where('invoices.firm_id', '=', firmId);
+}
+
+/** The invoice a customer link opens (any workspace: the token is the credential). */
+export function invoiceByTokenHash(db: Executor, tokenHash: string): Promise<InvoiceRow | undefined> {
+  return withCreator(db).where('invoices.token_hash', '=', tokenHash).executeTakeFirst() as Promise<
+    InvoiceRow | undefined
+  >;
 }
 
 export function findInvoice(db: Executor, firmId: number, id: number, user: User): Promise<InvoiceRow | undefined> {

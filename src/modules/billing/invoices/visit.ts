@@ -7,7 +7,7 @@ import type { Database } from '#db/database.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { settingsOf } from '#platform/workspace.ts';
 import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
-import { invoicesOf } from './repo.ts';
+import { invoiceByTokenHash } from './repo.ts';
 import type { InvoiceRow } from './serialize.ts';
 
 export interface InvoiceSender {
@@ -26,15 +26,8 @@ export type InvoiceVisit =
 export async function visitInvoice(database: Database, token: string): Promise<InvoiceVisit> {
   const hash = linkTokenHash(token);
   if (hash === null) return { state: 'unknown' };
-  const firmOf = await database.db
-    .selectFrom('invoices')
-    .select('firm_id')
-    .where('token_hash', '=', hash)
-    .executeTakeFirst();
-  if (!firmOf) return deadLinkVisit(database.db, 'invoice', token);
-  const invoice = (await invoicesOf(database.db, firmOf.firm_id)
-    .where('invoices.token_hash', '=', hash)
-    .executeTakeFirstOrThrow()) as InvoiceRow;
+  const invoice = await invoiceByTokenHash(database.db, hash);
+  if (!invoice) return deadLinkVisit(database.db, 'invoice', token);
   const firm = await database.db
     .selectFrom('firms')
     .select(['name', 'timezone', 'settings'])
