@@ -27,7 +27,7 @@ import { acceptForms, formField } from './form.ts';
 import { sendGone, sendUnknownLink } from './gone.ts';
 import { html, type Html } from './html.ts';
 import type { PageModule } from './pages.ts';
-import { sendPage } from './respond.ts';
+import { sendPage, sendPageFile } from './respond.ts';
 
 type TokenRequest = FastifyRequest<{ Params: { token: string }; Querystring: { paid?: unknown } }>;
 
@@ -147,13 +147,11 @@ export const invoicePage: PageModule = (app, env) => {
       if (visit.state !== 'open') return answerClosed(reply, visit);
       const d = invoiceDocument(visit.invoice, { name: visit.sender.firmName, timezone: visit.sender.timezone });
       const pdf = await renderInvoicePdf(d, visit.invoice.issued_at);
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `inline; filename="${invoiceFilename(visit.invoice)}"`)
-        .header('cache-control', 'no-store')
-        .header('referrer-policy', 'no-referrer')
-        .header('x-robots-tag', 'noindex, nofollow')
-        .send(pdf);
+      return sendPageFile(reply, {
+        contentType: 'application/pdf',
+        filename: invoiceFilename(visit.invoice),
+        body: pdf,
+      });
     });
 
     const back = (reply: FastifyReply, token: string) =>

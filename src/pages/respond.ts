@@ -51,15 +51,31 @@ export function sendPage(reply: FastifyReply, answer: PageAnswer): FastifyReply 
     style: answer.style,
     script: answer.script,
   });
+  return privately(reply)
+    .status(answer.status ?? 200)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', policy(nonce, answer.images ?? [], answer.script !== undefined))
+    .send(document.markup);
+}
+
+/** What every answer behind a customer link carries: no referrer, no indexing, no cache. */
+function privately(reply: FastifyReply): FastifyReply {
   return (
     reply
-      .status(answer.status ?? 200)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', policy(nonce, answer.images ?? [], answer.script !== undefined))
       .header('referrer-policy', 'no-referrer')
       .header('x-robots-tag', 'noindex, nofollow')
       // A page carries links that expire and may sit behind an access code: no cache keeps it.
       .header('cache-control', 'no-store')
-      .send(document.markup)
   );
+}
+
+/** A document a page offers (an invoice's PDF), shown in the browser, with the pages' headers. */
+export function sendPageFile(
+  reply: FastifyReply,
+  file: { contentType: string; filename: string; body: Buffer },
+): FastifyReply {
+  return privately(reply)
+    .header('content-type', file.contentType)
+    .header('content-disposition', `inline; filename="${file.filename}"`)
+    .send(file.body);
 }
