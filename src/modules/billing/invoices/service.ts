@@ -44,7 +44,7 @@ export function refuseOnline(i: Pick<Invoice, 'payment_method'>): void {
 }
 
 /** Blank text is no value. */
-const text = (value: string | null | undefined) => {
+export const text = (value: string | null | undefined) => {
   if (value === undefined) return undefined;
   const trimmed = value?.trim() ?? '';
   return trimmed === '' ? null : trimmed;

@@ -27,7 +27,7 @@ import { mailInvoice } from '#billing/invoices/mail.ts';
 import { billedOfJob, recentTwin } from '#billing/invoices/repo.ts';
 import { dueDateOf } from '#billing/invoices/rules.ts';
 import type { RequestPaymentInput } from '#billing/invoices/schemas.ts';
-import { getInvoice } from '#billing/invoices/service.ts';
+import { getInvoice, text } from '#billing/invoices/service.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { conflict, notFound } from '#platform/errors.ts';
 import { MailSendError } from '#platform/mail/transport.ts';
@@ -38,8 +38,6 @@ import { type Contract, overContract, requestedOf } from './amounts.ts';
 
 /** How far back an identical request counts as a duplicate (document 3: within 10 minutes). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
-
-const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
 
 /** The revised contract: the proposal, and what the job's approved change orders posted (job_contracts). */
 async function contractOf(trx: Transaction<DB>, p: Proposal): Promise<Contract> {
@@ -170,8 +168,8 @@ export async function requestPayment(
         client_address: null,
         project_name: job.name,
         project_address: job.address,
-        reference_number: text(input.reference_number),
-        memo: text(input.memo),
+        reference_number: text(input.reference_number) ?? null,
+        memo: text(input.memo) ?? null,
         remit_to_name: null,
         remit_to_address: null,
         payment_instructions: null,
