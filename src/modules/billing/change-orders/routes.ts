@@ -32,6 +32,13 @@ const tags = ['Change orders'];
 const params = ChangeOrderParams;
 const NoBody = Type.Object({}, { additionalProperties: false });
 
+/** The office's decisions (document 3: POST …/approve, …/decline). */
+const DECISION_SUMMARIES = {
+  approve:
+    "Record the office's approval of a draft or sent change order: posts it to the job's contract value and budget (change_order_approved)",
+  decline: "Record the office's decline of a draft or sent change order (not once the customer signed)",
+} as const;
+
 export function changeOrderRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
 
@@ -123,42 +130,28 @@ export function changeOrderRoutes(app: ApiApp, env: Env): void {
     async (request) => sendChangeOrder(ctx(request), request.params.id, originOf(request)),
   );
 
-  app.post(
-    '/v1/change-orders/:id/approve',
-    {
-      preValidation: bodyOptional,
-      config: WRITE,
-      schema: {
-        tags,
-        summary:
-          "Record the office's approval of a draft or sent change order: posts it to the job's contract value and budget (change_order_approved)",
-        params,
-        body: DecisionBody,
-        response: { 200: OneChangeOrder },
+  for (const [action, meaning] of [
+    ['approve', 'approved'],
+    ['decline', 'declined'],
+  ] as const) {
+    app.post(
+      `/v1/change-orders/:id/${action}`,
+      {
+        preValidation: bodyOptional,
+        config: WRITE,
+        schema: {
+          tags,
+          summary: DECISION_SUMMARIES[action],
+          params,
+          body: DecisionBody,
+          response: { 200: OneChangeOrder },
+        },
       },
-    },
-    async (request) => ({
-      data: await decideChangeOrder(ctx(request), request.params.id, 'approved', request.body, originOf(request)),
-    }),
-  );
-
-  app.post(
-    '/v1/change-orders/:id/decline',
-    {
-      preValidation: bodyOptional,
-      config: WRITE,
-      schema: {
-        tags,
-        summary: "Record the office's decline of a draft or sent change order (not once the customer signed)",
-        params,
-        body: DecisionBody,
-        response: { 200: OneChangeOrder },
-      },
-    },
-    async (request) => ({
-      data: await decideChangeOrder(ctx(request), request.params.id, 'declined', request.body, originOf(request)),
-    }),
-  );
+      async (request) => ({
+        data: await decideChangeOrder(ctx(request), request.params.id, meaning, request.body, originOf(request)),
+      }),
+    );
+  }
 
   app.post(
     '/v1/change-orders/:id/stage',
