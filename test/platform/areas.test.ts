@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compileAreas, type Area } from '#src/area.ts';
 import { AREAS } from '#src/areas.ts';
 import { REPO_ROOT } from '#test/helpers/paths.ts';
+import { EXPORT_DATASETS } from '#test/helpers/datasets.ts';
 
 const run = promisify(execFile);
 
@@ -76,16 +77,7 @@ describe('the area list', () => {
         location: ['jobs', 'contact links', 'leads', 'capital plan links'],
       },
       payloadParts: ['job', 'estimate'],
-      exportDatasets: [
-        'customers',
-        'properties',
-        'jobs',
-        'estimates',
-        'estimate_lines',
-        'invoices',
-        'change_orders',
-        'events',
-      ],
+      exportDatasets: [...EXPORT_DATASETS],
       searchTypes: ['job', 'client_account', 'contact', 'location', 'note', 'proposal'],
       // Whose stored objects go with a job (photos, files) or a person (files) deleted outright.
       storedObjects: { job: 2, contact: 1 },

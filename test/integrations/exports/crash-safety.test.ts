@@ -20,6 +20,7 @@ import { jobsDataset } from '#crm/jobs/export.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { jsonLines, unzip } from './helpers.ts';
 import { REPO_ROOT } from '#test/helpers/paths.ts';
+import { EXPORT_DATASETS } from '#test/helpers/datasets.ts';
 
 const root = REPO_ROOT;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -281,16 +282,7 @@ describe('a server killed while building a workspace_data file', () => {
       const download = await fetch(ready.download_url);
       expect(download.status).toBe(200);
       const entries = await unzip(Buffer.from(await download.arrayBuffer()));
-      expect([...entries.keys()]).toEqual([
-        'customers.jsonl',
-        'properties.jsonl',
-        'jobs.jsonl',
-        'estimates.jsonl',
-        'estimate_lines.jsonl',
-        'invoices.jsonl',
-        'change_orders.jsonl',
-        'events.jsonl',
-      ]);
+      expect([...entries.keys()]).toEqual(EXPORT_DATASETS.map((d) => `${d}.jsonl`));
       const jobs = jsonLines(entries.get('jobs.jsonl')!);
       expect(jobs.length).toBe(JOBS);
       const after = await database.db

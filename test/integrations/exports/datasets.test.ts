@@ -5,23 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertJobs } from '../../../bench/seed.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { MICRO, Z, jsonLines, rawGet } from './helpers.ts';
+import { EXPORT_DATASETS } from '#test/helpers/datasets.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startApp();
 });
 afterAll(() => t.close());
-
-const DATASETS = [
-  'customers',
-  'properties',
-  'jobs',
-  'estimates',
-  'estimate_lines',
-  'invoices',
-  'change_orders',
-  'events',
-];
 
 async function exportOf(w: Workspace | { key: string }, dataset: string, query = '') {
   const res = await rawGet(t, `/v1/exports/${dataset}.jsonl${query}`, w.key);
@@ -79,7 +69,7 @@ describe('GET /v1/exports', () => {
     const w = await t.workspace();
     const res = await w.api.get('/v1/exports');
     expect(res.status).toBe(200);
-    expect(res.body.data.map((d: { dataset: string }) => d.dataset)).toEqual(DATASETS);
+    expect(res.body.data.map((d: { dataset: string }) => d.dataset)).toEqual(EXPORT_DATASETS);
     for (const d of res.body.data) {
       expect(Object.keys(d).sort()).toEqual(['changed_since_fields', 'dataset', 'description', 'url']);
       expect(d.url).toBe(`/v1/exports/${d.dataset}.jsonl`);
@@ -234,7 +224,7 @@ describe('dataset rows', () => {
 
   it('an empty dataset is 200 with an empty body', async () => {
     const w = await t.workspace();
-    for (const d of DATASETS) {
+    for (const d of EXPORT_DATASETS) {
       const res = await rawGet(t, `/v1/exports/${d}.jsonl`, w.key);
       expect(res.status).toBe(200);
       expect(res.bytes.length).toBe(0);
@@ -377,7 +367,7 @@ describe('headers and gzip', () => {
   it('.jsonl.gz is the same bytes gzip-compressed, as application/gzip', async () => {
     const { w } = await populated();
     await insertJobs(t.database, w.firmId, w.ownerId, 1500);
-    for (const d of DATASETS) {
+    for (const d of EXPORT_DATASETS) {
       const plain = await rawGet(t, `/v1/exports/${d}.jsonl`, w.key);
       const gz = await rawGet(t, `/v1/exports/${d}.jsonl.gz`, w.key);
       expect(gz.status).toBe(200);
@@ -402,7 +392,7 @@ describe('errors', () => {
         error: 'Unknown dataset',
         message: expect.any(String),
         code: 'unknown_dataset',
-        datasets: DATASETS,
+        datasets: EXPORT_DATASETS,
       });
     }
   });
@@ -424,7 +414,7 @@ describe('errors', () => {
         error: 'Use /api/v1/exports/<dataset>.jsonl or .jsonl.gz',
         message: expect.stringContaining('/v1/exports/<dataset>.jsonl'),
         code: 'invalid_export_path',
-        datasets: DATASETS,
+        datasets: EXPORT_DATASETS,
       });
     }
     // Deeper paths name no route at all.
@@ -459,7 +449,7 @@ describe('scope', () => {
     const a = await populated();
     const b = await populated();
     await insertJobs(t.database, b.w.firmId, b.w.ownerId, 1200);
-    for (const d of DATASETS) {
+    for (const d of EXPORT_DATASETS) {
       const rowsA = await exportOf(a.w, d);
       const rowsB = await exportOf(b.w, d);
       expect(rowsA.length).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { storedAt } from '#platform/time.ts';
 import { ManualClock } from '#platform/clock.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { Z, jsonLines, rawGet, unzip } from './helpers.ts';
+import { EXPORT_DATASETS } from '#test/helpers/datasets.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -18,16 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const DATASETS = [
-  'customers',
-  'properties',
-  'jobs',
-  'estimates',
-  'estimate_lines',
-  'invoices',
-  'change_orders',
-  'events',
-];
 const LEASE_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -211,8 +202,8 @@ describe('building, polling and downloading', () => {
     expect(download.bytes.length).toBe(poll.size_bytes);
 
     const entries = await unzip(download.bytes);
-    expect([...entries.keys()]).toEqual(DATASETS.map((d) => `${d}.jsonl`));
-    for (const d of DATASETS) {
+    expect([...entries.keys()]).toEqual(EXPORT_DATASETS.map((d) => `${d}.jsonl`));
+    for (const d of EXPORT_DATASETS) {
       const stream = await rawGet(t, `/v1/exports/${d}.jsonl`, w.key);
       expect(entries.get(`${d}.jsonl`)!.equals(stream.bytes), d).toBe(true);
       expect(jsonLines(stream.bytes).length).toBe(poll.row_counts[d]);
@@ -460,7 +451,7 @@ describe('failures and crashes', () => {
     const ready = (await w.api.get(f.url)).body.data;
     expect(ready.status).toBe('ready');
     const entries = await unzip((await rawGet(t, linkPath(ready.download_url))).bytes);
-    expect([...entries.keys()]).toEqual(DATASETS.map((d) => `${d}.jsonl`));
+    expect([...entries.keys()]).toEqual(EXPORT_DATASETS.map((d) => `${d}.jsonl`));
     const attempts = await t.database.db
       .selectFrom('export_files')
       .select('attempts')
