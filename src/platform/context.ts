@@ -77,16 +77,28 @@ export async function inTransaction<T>(
  * workspace row (db/dialect.ts, lockFirm).
  */
 export function inWorkspaceTransaction<T>(
-  // Only the workspace is needed: a customer's answer on a page (no key) takes the same lock.
-  ctx: Pick<ServiceContext, 'database'> & { auth: { firm: { id: number } } },
+  ctx: Pick<ServiceContext, 'database' | 'auth'>,
+  work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>,
+  options: Omit<TransactionOptions, 'uniqueRace'> = {},
+): Promise<T> {
+  return inFirmTransaction(ctx.database, ctx.auth.firm.id, work, options);
+}
+
+/**
+ * The workspace lock by the workspace's id alone, for writers with no key behind them: a customer's
+ * answer on a page, a payment processor's event, the operator's catalog import.
+ */
+export function inFirmTransaction<T>(
+  database: Database,
+  firmId: number,
   work: (trx: import('kysely').Transaction<import('#db/tables.ts').DB>) => Promise<T>,
   options: Omit<TransactionOptions, 'uniqueRace'> = {},
 ): Promise<T> {
   // No uniqueRace: writers of one workspace take turns here, so a look-up before an insert is never stale.
   return inTransaction(
-    ctx.database,
+    database,
     async (trx) => {
-      await ctx.database.dialect.lockFirm(trx, ctx.auth.firm.id);
+      await database.dialect.lockFirm(trx, firmId);
       return work(trx);
     },
     options,

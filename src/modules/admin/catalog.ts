@@ -1,7 +1,7 @@
 // A workspace's catalog as one document, for the operator: import (merge or replace) and export.
 // The document's rules are in #estimating/catalog/document.ts.
 import type { Database } from '#db/database.ts';
-import { inTransaction } from '#platform/context.ts';
+import { inFirmTransaction } from '#platform/context.ts';
 import { invalidField } from '#platform/errors.ts';
 import { applyCatalog, exportCatalog as catalogDocument } from '#estimating/catalog/document.ts';
 import { firmOrThrow } from './shared.ts';
@@ -12,8 +12,7 @@ import { firmOrThrow } from './shared.ts';
  */
 export async function importCatalog(database: Database, firmId: number, body: unknown, mode: unknown = 'merge') {
   if (mode !== 'merge' && mode !== 'replace') throw invalidField('mode', 'mode must be merge or replace');
-  return inTransaction(database, async (trx) => {
-    await database.dialect.lockFirm(trx, firmId);
+  return inFirmTransaction(database, firmId, async (trx) => {
     await firmOrThrow(trx, firmId);
     return applyCatalog(trx, firmId, body, mode);
   });

@@ -13,7 +13,7 @@
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
 import { canonicalJson, documentHash } from '#estimating/proposals/document.ts';
-import { inTransaction, inWorkspaceTransaction } from '#platform/context.ts';
+import { inFirmTransaction, inTransaction } from '#platform/context.ts';
 import {
   BAD_SIGNATURE_MESSAGE,
   CONSENT_VERSION,
@@ -148,9 +148,6 @@ export type AnswerResult =
   | { problem: 'not_open' }
   | { problem: 'changed' };
 
-/** The workspace's lock for an answer given on the page (no key: the change order names the workspace). */
-const workspaceOf = (database: Database, co: ChangeOrderRow) => ({ database, auth: { firm: { id: co.firm_id } } });
-
 async function stageFor(db: Executor, firmId: number, meaning: 'approved' | 'declined'): Promise<string> {
   const firm = await db.selectFrom('firms').select('settings').where('id', '=', firmId).executeTakeFirstOrThrow();
   return firstStage(changeOrderStages(settingsOf(firm)), meaning);
@@ -171,7 +168,7 @@ export async function approveByCustomer(
   const png = await signaturePng(form.signature);
   if (png === 'bad') return { problem: 'invalid', message: BAD_SIGNATURE_MESSAGE };
   const name = form.signatureName.trim();
-  return inWorkspaceTransaction(workspaceOf(database, co), async (trx) => {
+  return inFirmTransaction(database, co.firm_id, async (trx) => {
     const fresh = await changeOrderById(trx, co.id);
     if (decided(fresh)) return { result: 'decided' as const };
     if (!awaitsAnswer(fresh)) return { problem: 'not_open' as const };
@@ -217,7 +214,7 @@ export async function declineByCustomer(
       problem: 'invalid',
       message: `The comment can be at most ${COMMENT_MAX.toLocaleString('en-US')} characters.`,
     };
-  return inWorkspaceTransaction(workspaceOf(database, co), async (trx) => {
+  return inFirmTransaction(database, co.firm_id, async (trx) => {
     const fresh = await changeOrderById(trx, co.id);
     if (decided(fresh)) return { result: 'decided' as const };
     if (!awaitsAnswer(fresh)) return { problem: 'not_open' as const };

@@ -9,7 +9,7 @@
 import type { Database } from '#db/database.ts';
 import type { Invoice } from '#db/tables.ts';
 import { recordPaymentReceived } from '#billing/invoices/events.ts';
-import { inTransaction } from '#platform/context.ts';
+import { inFirmTransaction } from '#platform/context.ts';
 import type { PaymentEvent } from '#platform/payments/processor.ts';
 import { now } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
@@ -27,8 +27,7 @@ export type Applied =
 type Ignored = 'not_open' | 'amount_short' | 'currency_differs' | 'other_account';
 
 export async function applyPaymentEvent(database: Database, event: PaymentEvent): Promise<Applied> {
-  return inTransaction(database, async (trx) => {
-    await database.dialect.lockFirm(trx, event.firmId);
+  return inFirmTransaction(database, event.firmId, async (trx) => {
     const invoice = await trx
       .selectFrom('invoices')
       .selectAll()
