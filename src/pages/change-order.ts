@@ -21,7 +21,8 @@ import {
   visitChangeOrder,
 } from '#billing/change-orders/visit.ts';
 import { COMMENT_MAX } from '#billing/change-orders/schemas.ts';
-import { documentHash, formatMoney } from '#estimating/proposals/document.ts';
+import { documentHash } from '#estimating/proposals/document.ts';
+import { formatCents } from '#platform/money.ts';
 import { SIGNER_NAME_MAX } from '#platform/e-sign.ts';
 import { acceptForms, formField } from './form.ts';
 import { sendGone, sendUnknownLink } from './gone.ts';
@@ -72,7 +73,7 @@ function terms(doc: ChangeOrderDocument): Html {
     ],
     ['Schedule change', days(doc.days_delta)],
     ...(doc.revised_contract_cents !== null
-      ? ([['New contract total', formatMoney(doc.revised_contract_cents)]] as [string, string][])
+      ? ([['New contract total', formatCents(doc.revised_contract_cents)]] as [string, string][])
       : []),
   ];
   return html`<section class="doc-section" id="terms"><h2>${doc.title}</h2>

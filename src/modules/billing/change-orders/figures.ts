@@ -7,8 +7,8 @@
 import type { ChangeOrder, Estimate } from '#db/tables.ts';
 import { calculationOf, linesInBid } from '#estimating/estimates/calculation.ts';
 import type { EstimateTree } from '#estimating/estimates/repo.ts';
-import { formatMoney } from '#estimating/proposals/document.ts';
-import { centsToDollars, dollarsToCents } from '#platform/money.ts';
+
+import { centsToDollars, dollarsToCents, formatCents } from '#platform/money.ts';
 
 /** One cost code's share of a change order, in cents (before tax). */
 export interface CostCodeLine {
@@ -103,4 +103,4 @@ export const wireLines = (lines: CostCodeLine[]) =>
 
 /** A change in dollars as the customer reads it: "+$1,250.00", "−$80.00", "$0.00". */
 export const signedMoney = (cents: number) =>
-  cents === 0 ? formatMoney(0) : `${cents < 0 ? '−' : '+'}${formatMoney(Math.abs(cents))}`;
+  cents === 0 ? formatCents(0) : `${cents < 0 ? '−' : '+'}${formatCents(Math.abs(cents))}`;
