@@ -24,7 +24,7 @@ import type { Geocoder } from '#platform/geocoding.ts';
 import { objectRoutes } from '#platform/storage/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import type { Payments } from '#platform/payments/processor.ts';
-import { PAGE_MODULES } from '#pages/pages.ts';
+import { installPages } from '#pages/pages.ts';
 import { paymentWebhookRoutes } from '#billing/online-payments/webhook.ts';
 
 /**
@@ -77,7 +77,7 @@ export async function buildApp(
       },
       areas,
     );
-  const { routes } = installAreas(areas);
+  const { routes, pages } = installAreas(areas);
   const app = Fastify({
     logger: config.logLevel === false ? false : { level: config.logLevel ?? 'info' },
     // Keys are server secrets (document 1): no CORS headers are ever sent.
@@ -138,12 +138,7 @@ export async function buildApp(
   });
 
   // Customer pages: keyless HTML outside /v1, and never OpenAPI operations (so never MCP tools).
-  await app.register(async (pages) => {
-    pages.addHook('onRoute', (route) => {
-      route.schema = { ...route.schema, hide: true };
-    });
-    for (const register of PAGE_MODULES) register(pages, env);
-  });
+  await installPages(app, env, pages);
 
   // The payment processor's signed webhook: keyless like the pages, its signature the credential.
   paymentWebhookRoutes(app, env);

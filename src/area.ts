@@ -12,6 +12,7 @@ import type { DB } from '#db/tables.ts';
 import type { PayloadPart } from '#events/payload-parts.ts';
 import type { Env } from '#platform/context.ts';
 import type { RouteModule } from '#platform/routes.ts';
+import type { PageModule } from '#pages/pages.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import type { InvoicedJobCounter, MergeKind, MergeMover } from '#crm/merges/movers.ts';
 import type { SearchType, SearchTypeName } from '#crm/search/registry.ts';
@@ -22,6 +23,8 @@ export interface Area {
   name: string;
   /** Route modules, registered in this order under /v1. */
   routes: readonly RouteModule[];
+  /** Customer pages (keyless HTML outside /v1), each beside the visit.ts of its resource. */
+  pages?: readonly PageModule[];
   /** What a merge of each kind of record moves to the kept one (tables pointing at it). */
   mergeMovers?: { readonly [K in MergeKind]?: readonly MergeMover[] };
   /** Records riding along in webhook bodies (`job`, `estimate`). */
@@ -56,6 +59,7 @@ export type WorkspaceStarter = (trx: Transaction<DB>, firmId: number) => Promise
 export interface Contributions {
   areas: readonly Area[];
   routes: readonly RouteModule[];
+  pages: readonly PageModule[];
   mergeMovers: { readonly [K in MergeKind]: readonly MergeMover[] };
   payloadParts: readonly PayloadPart[];
   exportDatasets: readonly Dataset[];
@@ -94,6 +98,7 @@ export function compileAreas(areas: readonly Area[]): Contributions {
   return Object.freeze({
     areas,
     routes: all((a) => a.routes),
+    pages: all((a) => a.pages),
     mergeMovers: {
       job: all((a) => a.mergeMovers?.job),
       client_account: all((a) => a.mergeMovers?.client_account),

@@ -3,8 +3,8 @@
 // one), 404 for a token that was never a link. Neither names the workspace or the record: whoever
 // holds a dead link learns nothing from it.
 import type { FastifyReply } from 'fastify';
-import { html } from './html.ts';
-import type { RetiredReason } from './links.ts';
+import { html } from '#platform/html.ts';
+import type { RetiredReason } from '#platform/customer-links.ts';
 import { sendPage } from './respond.ts';
 
 const WHY: Record<RetiredReason | 'expired', string> = {

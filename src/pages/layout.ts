@@ -2,7 +2,7 @@
 // header, one small stylesheet (inline, allowed by the answer's nonce), and the noindex robots tag
 // (the header says it too; the tag covers a saved copy). No script: a page that needs one (a
 // signature pad) brings its own under the same nonce.
-import { html, trusted, type Html, type HtmlValue } from './html.ts';
+import { html, trusted, type Html, type HtmlValue } from '#platform/html.ts';
 
 export interface LayoutParts {
   /** The tab title and the page's heading. */

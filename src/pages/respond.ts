@@ -6,7 +6,7 @@
 // inline, and only its answer allows script, by the same nonce.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import type { HtmlValue } from './html.ts';
+import type { HtmlValue } from '#platform/html.ts';
 import { layout } from './layout.ts';
 
 export interface PageAnswer {

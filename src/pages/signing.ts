@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import { SIGNATURE_PNG_MAX, type Visitor } from '#platform/e-sign.ts';
 import { zWire } from '#platform/time.ts';
-import { html, type Html } from './html.ts';
+import { html, type Html } from '#platform/html.ts';
 
 /** Percent-encoding makes a base64 PNG up to three times longer; the other fields are short. */
 export const SIGNING_FORM_BYTES = SIGNATURE_PNG_MAX * 3 + 64 * 1024;

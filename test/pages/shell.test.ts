@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { html, trusted } from '#pages/html.ts';
+import { html, trusted } from '#platform/html.ts';
 import { sendGone, sendUnknownLink } from '#pages/gone.ts';
 import { sendPage } from '#pages/respond.ts';
 import { linkTokenHash, linkTokensFrom, LINK_TOKEN_LENGTH } from '#platform/link-tokens.ts';

@@ -16,9 +16,12 @@ import { invoiceRoutes } from './invoices/routes.ts';
 import { onlinePaymentRoutes } from './online-payments/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 
+import { invoicePage } from './invoices/page.ts';
+import { changeOrderPage } from './change-orders/page.ts';
 export const billingArea: Area = {
   name: 'billing',
   routes: [invoiceRoutes, paymentRoutes, onlinePaymentRoutes, changeOrderRoutes],
+  pages: [invoicePage, changeOrderPage],
   mergeMovers: { job: [invoiceJobMergeMover, changeOrderJobMergeMover, jobContractMergeMover] },
   exportDatasets: [invoicesDataset, changeOrdersDataset],
   invoicedJobCounter: countInvoicedJobsOfSite,

@@ -48,6 +48,8 @@ import { portalMessageRoutes } from './portal-messages/routes.ts';
 import { reviewRoutes } from './reviews/routes.ts';
 import { portalCustomerMergeMovers, portalJobMergeMovers } from './portal-links/merge-movers.ts';
 
+import { portalPage } from './portal-links/page.ts';
+import { reviewPage } from './reviews/page.ts';
 export const crmArea: Area = {
   name: 'crm',
   routes: [
@@ -75,6 +77,7 @@ export const crmArea: Area = {
     reviewRoutes,
     followUpSequenceRoutes,
   ],
+  pages: [portalPage, reviewPage],
   mergeMovers: {
     job: [
       ...jobLinkMergeMovers,

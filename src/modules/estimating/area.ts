@@ -10,9 +10,11 @@ import { proposalJobMergeMover } from './proposals/merge-movers.ts';
 import { proposalRoutes } from './proposals/routes.ts';
 import { proposalSearch } from './proposals/search.ts';
 
+import { proposalPage } from './proposals/page.ts';
 export const estimatingArea: Area = {
   name: 'estimating',
   routes: [catalogRoutes, estimateRoutes, proposalRoutes],
+  pages: [proposalPage],
   mergeMovers: { job: [estimateJobMergeMover, proposalJobMergeMover] },
   payloadParts: [estimatePayloadPart],
   exportDatasets: [estimatesDataset, estimateLinesDataset],

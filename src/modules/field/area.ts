@@ -24,6 +24,10 @@ import { planShareLinkRoutes } from './plan-share-links/routes.ts';
 import { assessmentMergeMovers } from './site-assessments/merge-movers.ts';
 import { siteAssessmentRoutes } from './site-assessments/routes.ts';
 
+import { photoReportPage } from './photo-share-links/page.ts';
+import { photoSelectionPage } from './photo-selection-shares/page.ts';
+import { assessmentReportPage } from './assessment-share-links/page.ts';
+import { capitalPlanPage } from './plan-share-links/page.ts';
 export const fieldArea: Area = {
   name: 'field',
   routes: [
@@ -40,6 +44,7 @@ export const fieldArea: Area = {
     assessmentShareLinkRoutes,
     planShareLinkRoutes,
   ],
+  pages: [photoReportPage, photoSelectionPage, assessmentReportPage, capitalPlanPage],
   mergeMovers: {
     job: [...photoMergeMovers, ...assessmentMergeMovers, ...photoShareMergeMovers, ...fileJobMergeMovers],
     client_account: fileAccountMergeMovers,

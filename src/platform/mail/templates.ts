@@ -1,7 +1,7 @@
 // Every message's two bodies come from one content description, so the plain-text and HTML parts
 // always say the same thing. Values are escaped in the HTML part (pages/html.ts), so a lead's name
 // or a reminder's title can never become markup in a teammate's or a customer's mail program.
-import { html, type Html } from '#pages/html.ts';
+import { html, type Html } from '#platform/html.ts';
 
 export interface MailContent {
   subject: string;

@@ -28,7 +28,7 @@ import {
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { now } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
-import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import type { ChangeOrderAuditEvent } from '#db/tables.ts';
 import { approveIn, declineIn } from './moves.ts';
 import { type ChangeOrderRow, changeOrderById, changeOrderByTokenHash } from './repo.ts';

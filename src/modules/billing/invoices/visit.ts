@@ -6,7 +6,7 @@
 import type { Database } from '#db/database.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { settingsOf } from '#platform/workspace.ts';
-import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import { invoiceByTokenHash } from './repo.ts';
 import type { InvoiceRow } from './serialize.ts';
 

@@ -10,7 +10,7 @@ import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.t
 import { forbidden } from '#platform/errors.ts';
 import { can } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
-import { retireLink } from '#pages/links.ts';
+import { retireLink } from '#platform/customer-links.ts';
 import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { clientAccountNotFound } from '#crm/client-accounts/service.ts';
 import { findCustomerLink, type PortalLink } from './repo.ts';

@@ -11,7 +11,7 @@ import { inTransaction } from '#platform/context.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { millisOf, now, storedAt } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
-import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import { insertMessage, recentMessages } from '#crm/portal-messages/repo.ts';
 import { DEFAULT_MESSAGES } from '#crm/portal-messages/schemas.ts';
 import type { PortalMessage } from '#crm/portal-messages/serialize.ts';

@@ -5,7 +5,7 @@
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { conflict } from '#platform/errors.ts';
 import { now } from '#platform/time.ts';
-import { retireLink } from '#pages/links.ts';
+import { retireLink } from '#platform/customer-links.ts';
 import { PROPOSAL_LINK_KIND } from './link.ts';
 import { assertPricingAccess, assertValidDate, proposalOr404, today, writtenProposal } from './service.ts';
 

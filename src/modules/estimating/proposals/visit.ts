@@ -37,7 +37,7 @@ import { linkTokenHash } from '#platform/link-tokens.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
 import { now, zWire } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
-import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import { canonicalJson, documentHash } from './document.ts';
 import { recordProposalEvent } from './events.ts';
 import { linkExpired, previewToken } from './link.ts';

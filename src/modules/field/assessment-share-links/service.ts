@@ -11,7 +11,7 @@ import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.t
 import { badRequest, notFound } from '#platform/errors.ts';
 import { pageOf } from '#platform/pagination.ts';
 import { now, zWire } from '#platform/time.ts';
-import { retireLink } from '#pages/links.ts';
+import { retireLink } from '#platform/customer-links.ts';
 import { findAssessmentLink, listAssessmentLinks, scopeOf, type AssessmentShareLink } from './repo.ts';
 import type { AssessmentShareLinkObject, CreateAssessmentShareLinkInput } from './schemas.ts';
 

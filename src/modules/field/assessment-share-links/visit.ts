@@ -9,7 +9,7 @@ import { pinLabel } from '#field/assessment-pins/label.ts';
 import { pinRows, type PinRow } from '#field/assessment-pins/repo.ts';
 import { storedOneOf } from '#platform/schemas.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
-import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import { SEVERITIES, SIZES, type Severity } from '#field/assessment-pins/schemas.ts';
 import { rollUp, type ServiceRollup, type SeverityCounts } from '#field/site-assessments/rollup.ts';
 import { findLiveLinkByHash, scopeOf, type AssessmentShareLink } from './repo.ts';

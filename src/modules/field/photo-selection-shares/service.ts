@@ -7,7 +7,7 @@ import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.t
 import { invalidField, notFound } from '#platform/errors.ts';
 import { pageOf } from '#platform/pagination.ts';
 import { now, zWire } from '#platform/time.ts';
-import { retireLink } from '#pages/links.ts';
+import { retireLink } from '#platform/customer-links.ts';
 import { daysFromNow, isPast, shareUrl, visibleJob } from '#field/photo-share-links/shared.ts';
 import { findJobShare, listJobShares, shownPhotoIds, type PhotoSelectionShare } from './repo.ts';
 import type { CreatePhotoSelectionShareInput, PhotoSelectionShareObject } from './schemas.ts';

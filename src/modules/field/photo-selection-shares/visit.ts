@@ -2,7 +2,7 @@
 // link a token opens and in what state, and the photos it shows.
 import type { Database } from '#db/database.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
-import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import { isPast, senderOf, type LinkSender, type SharedPhoto } from '#field/photo-share-links/shared.ts';
 import { findShareByTokenHash, selectionPhotos, type PhotoSelectionShare } from './repo.ts';
 

@@ -4,7 +4,7 @@
 // one report link, so when both have one the kept job's stays and the other's page says it was
 // replaced by a newer link.
 import type { MergeMover } from '#crm/merges/movers.ts';
-import { retireLink } from '#pages/links.ts';
+import { retireLink } from '#platform/customer-links.ts';
 import { now } from '#platform/time.ts';
 
 export const photoShareMergeMovers: readonly MergeMover[] = [

@@ -7,7 +7,7 @@ import { logJobActivity } from '#crm/job-activity/log.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
 import { invalidField, notFound } from '#platform/errors.ts';
 import { now, zWire } from '#platform/time.ts';
-import { retireLink } from '#pages/links.ts';
+import { retireLink } from '#platform/customer-links.ts';
 import { hashAccessCode } from './access.ts';
 import { findLinkOfJob, type PhotoShareLink } from './repo.ts';
 import type { CreatePhotoShareLinkInput, PhotoShareLinkObject, UpdatePhotoShareLinkInput } from './schemas.ts';

@@ -3,7 +3,7 @@
 // per-link allowance of wrong codes.
 import type { Database } from '#db/database.ts';
 import { linkTokenHash, type LinkTokens } from '#platform/link-tokens.ts';
-import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import {
   accessCodeMatches,
   accessPass,

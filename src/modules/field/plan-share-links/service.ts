@@ -13,7 +13,7 @@ import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.t
 import { forbidden } from '#platform/errors.ts';
 import { can } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
-import { retireLink } from '#pages/links.ts';
+import { retireLink } from '#platform/customer-links.ts';
 import { findSiteLink, type PlanShareLink } from './repo.ts';
 import type { PlanShareLinkObject } from './schemas.ts';
 

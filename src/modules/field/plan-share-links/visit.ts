@@ -13,7 +13,7 @@ import type { Executor } from '#db/dialect.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { settingsOf } from '#platform/workspace.ts';
-import { deadLinkVisit, type RetiredReason } from '#pages/links.ts';
+import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import { customerLabel, externalPins } from '#field/assessment-share-links/visit.ts';
 import type { MeasurementUnit } from '#field/assessment-pins/measurement.ts';
 import { rollUp, type SeverityCounts } from '#field/site-assessments/rollup.ts';

@@ -10,7 +10,8 @@
 // a card that goes through is applied as a payment event through the same code as the webhook's.
 // Everything works without script.
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import { invoiceDocument, type InvoiceDocument } from '#billing/invoices/document.ts';
 import { invoicePagePath } from '#billing/invoices/link.ts';
 import { invoiceFilename, renderInvoicePdf } from '#billing/invoices/pdf.ts';
@@ -23,13 +24,15 @@ import { PaymentsUnavailable } from '#platform/payments/processor.ts';
 import { chargeTestCard, type CardInput } from '#platform/payments/test-mode.ts';
 import { originOf } from '#platform/routes.ts';
 import { todayIn } from '#platform/time-zone.ts';
-import { acceptForms, formField } from './form.ts';
-import { sendGone, sendUnknownLink } from './gone.ts';
-import { html, type Html } from './html.ts';
-import type { PageModule } from './pages.ts';
-import { sendPage, sendPageFile } from './respond.ts';
+import { acceptForms, formBody } from '#pages/form.ts';
+import { sendGone, sendUnknownLink } from '#pages/gone.ts';
+import { html, type Html } from '#platform/html.ts';
+import { type PageModule, pageScope, TokenParams } from '#pages/pages.ts';
+import { sendPage, sendPageFile } from '#pages/respond.ts';
+/** `?paid=1`: the page a payment returns to says so while the processor's event is on its way. */
+const ReturnQuery = Type.Object({ paid: Type.Optional(Type.String()) });
 
-type TokenRequest = FastifyRequest<{ Params: { token: string }; Querystring: { paid?: unknown } }>;
+const PayForm = formBody('attempt', 'name', 'number', 'expiry', 'cvc');
 
 const STYLE = `
 .standing{font-size:18px;font-weight:600;margin:0 0 12px}
@@ -101,7 +104,7 @@ const newAttempt = () => randomBytes(16).toString('hex');
 const ATTEMPT = /^[0-9a-f]{32}$/;
 
 export const invoicePage: PageModule = (app, env) => {
-  app.register(async (scope) => {
+  pageScope(app, (scope) => {
     acceptForms(scope);
     const payments = env.deps.payments;
 
@@ -136,13 +139,17 @@ export const invoicePage: PageModule = (app, env) => {
       });
     };
 
-    scope.get('/share/invoices/:token', async (request: TokenRequest, reply) => {
-      const visit = await visitInvoice(env.database, request.params.token);
-      if (visit.state !== 'open') return answerClosed(reply, visit);
-      return showInvoice(reply, visit.invoice, visit.sender, request.params.token, request.query.paid === '1');
-    });
+    scope.get(
+      '/share/invoices/:token',
+      { schema: { params: TokenParams, querystring: ReturnQuery } },
+      async (request, reply) => {
+        const visit = await visitInvoice(env.database, request.params.token);
+        if (visit.state !== 'open') return answerClosed(reply, visit);
+        return showInvoice(reply, visit.invoice, visit.sender, request.params.token, request.query.paid === '1');
+      },
+    );
 
-    scope.get('/share/invoices/:token/pdf', async (request: TokenRequest, reply) => {
+    scope.get('/share/invoices/:token/pdf', { schema: { params: TokenParams } }, async (request, reply) => {
       const visit = await visitInvoice(env.database, request.params.token);
       if (visit.state !== 'open') return answerClosed(reply, visit);
       const d = invoiceDocument(visit.invoice, { name: visit.sender.firmName, timezone: visit.sender.timezone });
@@ -157,7 +164,7 @@ export const invoicePage: PageModule = (app, env) => {
     const back = (reply: FastifyReply, token: string) =>
       reply.status(303).header('cache-control', 'no-store').header('location', invoicePagePath(token)).send();
 
-    scope.get('/share/invoices/:token/pay', async (request: TokenRequest, reply) => {
+    scope.get('/share/invoices/:token/pay', { schema: { params: TokenParams } }, async (request, reply) => {
       const { token } = request.params;
       const visit = await visitInvoice(env.database, token);
       if (visit.state !== 'open') return answerClosed(reply, visit);
@@ -190,45 +197,49 @@ export const invoicePage: PageModule = (app, env) => {
     });
 
     /** The test-mode card form's answer: a payment event applied like a webhook's, or the form again. */
-    scope.post('/share/invoices/:token/pay', async (request: TokenRequest, reply) => {
-      const { token } = request.params;
-      const visit = await visitInvoice(env.database, token);
-      if (visit.state !== 'open') return answerClosed(reply, visit);
-      if (!payments.testMode || !payable(visit.invoice)) return back(reply, token);
-      const { invoice, sender } = visit;
-      const posted = formField(request.body, 'attempt');
-      const form: CardForm = {
-        attempt: ATTEMPT.test(posted) ? posted : newAttempt(),
-        name: formField(request.body, 'name').slice(0, 200),
-        problem: null,
-      };
-      const card: CardInput = {
-        number: formField(request.body, 'number'),
-        expiry: formField(request.body, 'expiry'),
-        cvc: formField(request.body, 'cvc'),
-      };
-      const outcome = chargeTestCard(card, todayIn(sender.timezone));
-      if (!outcome.ok)
-        return sendPage(reply, {
-          status: 402,
-          title: `Pay invoice (test mode)`,
-          from: sender.firmName,
-          style: STYLE,
-          body: cardForm(invoice, token, { ...form, problem: outcome.message }),
+    scope.post(
+      '/share/invoices/:token/pay',
+      { schema: { params: TokenParams, body: PayForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const visit = await visitInvoice(env.database, token);
+        if (visit.state !== 'open') return answerClosed(reply, visit);
+        if (!payments.testMode || !payable(visit.invoice)) return back(reply, token);
+        const { invoice, sender } = visit;
+        const posted = request.body.attempt ?? '';
+        const form: CardForm = {
+          attempt: ATTEMPT.test(posted) ? posted : newAttempt(),
+          name: (request.body.name ?? '').slice(0, 200),
+          problem: null,
+        };
+        const card: CardInput = {
+          number: request.body.number ?? '',
+          expiry: request.body.expiry ?? '',
+          cvc: request.body.cvc ?? '',
+        };
+        const outcome = chargeTestCard(card, todayIn(sender.timezone));
+        if (!outcome.ok)
+          return sendPage(reply, {
+            status: 402,
+            title: `Pay invoice (test mode)`,
+            from: sender.firmName,
+            style: STYLE,
+            body: cardForm(invoice, token, { ...form, problem: outcome.message }),
+          });
+        // The attempt id makes the event id: the same form posted twice is one event, applied once.
+        await applyPaymentEvent(env.database, {
+          processor: 'test',
+          eventId: `test_${form.attempt}`,
+          firmId: invoice.firm_id,
+          invoiceId: invoice.id,
+          outcome: 'paid',
+          amountCents: Number(invoice.amount_cents),
+          currency: invoice.currency,
+          reference: `test_${outcome.brand.toLowerCase().replace(/\W+/g, '_')}_${outcome.last4}_${form.attempt.slice(0, 8)}`,
+          account: null,
         });
-      // The attempt id makes the event id: the same form posted twice is one event, applied once.
-      await applyPaymentEvent(env.database, {
-        processor: 'test',
-        eventId: `test_${form.attempt}`,
-        firmId: invoice.firm_id,
-        invoiceId: invoice.id,
-        outcome: 'paid',
-        amountCents: Number(invoice.amount_cents),
-        currency: invoice.currency,
-        reference: `test_${outcome.brand.toLowerCase().replace(/\W+/g, '_')}_${outcome.last4}_${form.attempt.slice(0, 8)}`,
-        account: null,
-      });
-      return back(reply, token);
-    });
+        return back(reply, token);
+      },
+    );
   });
 };

@@ -1,16 +1,12 @@
-// The chosen-photos page (document 2, photo-selection-shares): GET /share/photo-selections/<token>
-// shows the photos the link was made with that are still there and still external, in the order
-// chosen, under its title and the workspace's name. A revoked or expired link answers its 410 page.
-import type { FastifyRequest } from 'fastify';
 import { photosOfSelection, visitSelection } from '#field/photo-selection-shares/visit.ts';
 import { originOf } from '#platform/routes.ts';
-import { sendGone, sendUnknownLink } from './gone.ts';
-import type { PageModule } from './pages.ts';
-import { photoGallery } from './photo-gallery.ts';
-import { sendPage } from './respond.ts';
+import { sendGone, sendUnknownLink } from '#pages/gone.ts';
+import { type PageModule, TokenParams } from '#pages/pages.ts';
+import { photoGallery } from '#field/photo-share-links/gallery.ts';
+import { sendPage } from '#pages/respond.ts';
 
 export const photoSelectionPage: PageModule = (app, env) => {
-  app.get('/share/photo-selections/:token', async (request: FastifyRequest<{ Params: { token: string } }>, reply) => {
+  app.get('/share/photo-selections/:token', { schema: { params: TokenParams } }, async (request, reply) => {
     const visit = await visitSelection(env.database, request.params.token);
     if (visit.state === 'unknown') return sendUnknownLink(reply);
     if (visit.state === 'gone') return sendGone(reply, visit.why);

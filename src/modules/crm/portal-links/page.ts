@@ -7,21 +7,23 @@
 // over-long message or a point off the globe shows the form again (400) with what was typed; past
 // the link's allowance of posts the page answers 429. A link turned off or rotated, or a
 // workspace with the portal off, answers 410.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { type Static, Type } from '@sinclair/typebox';
 import { type Portal, type PortalJob, postCustomerMessage, visitPortal } from '#crm/portal-links/visit.ts';
 import { MESSAGE_MAX } from '#crm/portal-messages/schemas.ts';
 import type { PortalMessage } from '#crm/portal-messages/serialize.ts';
 import { zWire } from '#platform/time.ts';
-import { acceptForms, formField } from './form.ts';
-import { sendGone, sendUnknownLink } from './gone.ts';
-import { html, type Html } from './html.ts';
-import type { PageModule } from './pages.ts';
-import { sendPage } from './respond.ts';
+import { acceptForms, formBody } from '#pages/form.ts';
+import { sendGone, sendUnknownLink } from '#pages/gone.ts';
+import { html, type Html } from '#platform/html.ts';
+import { type PageModule, pageScope, TokenParams } from '#pages/pages.ts';
+import { sendPage } from '#pages/respond.ts';
+
+/** A job of the portal: an id that is not a positive integer names none (the unknown-link page). */
+const JobParams = Type.Object({ ...TokenParams.properties, job_id: Type.Integer({ minimum: 1 }) });
+const MessageForm = formBody('body', 'latitude', 'longitude');
 
 const pathOf = (token: string) => `/share/portal/${token}`;
-
-type TokenRequest = FastifyRequest<{ Params: { token: string } }>;
-type PostRequest = FastifyRequest<{ Params: { token: string; job_id: string } }>;
 
 type FormKind = 'reply' | 'map';
 
@@ -118,11 +120,11 @@ function coordinate(text: string, limit: number): number | null {
 }
 
 export const portalPage: PageModule = (app, env) => {
-  app.register(async (scope) => {
+  pageScope(app, (scope) => {
     // Up to 12 bytes a character once percent-encoded (an emoji), and the other fields.
     acceptForms(scope, MESSAGE_MAX * 12 + 1024);
 
-    scope.get('/share/portal/:token', async (request: TokenRequest, reply) => {
+    scope.get('/share/portal/:token', { schema: { params: TokenParams } }, async (request, reply) => {
       const { token } = request.params;
       const visit = await visitPortal(env.database.db, token);
       if (visit.state === 'unknown') return sendUnknownLink(reply);
@@ -130,18 +132,21 @@ export const portalPage: PageModule = (app, env) => {
       return sendPortal(reply, token, visit.portal, null);
     });
 
-    const post = (form: FormKind) => async (request: PostRequest, reply: FastifyReply) => {
-      const { token } = request.params;
+    const post = async (
+      form: FormKind,
+      { token, job_id: jobId }: Static<typeof JobParams>,
+      fields: Static<typeof MessageForm>,
+      reply: FastifyReply,
+    ) => {
       const visit = await visitPortal(env.database.db, token);
       if (visit.state === 'unknown') return sendUnknownLink(reply);
       if (visit.state === 'gone') return sendGone(reply, visit.why);
       const { portal } = visit;
-      const jobId = /^\d{1,10}$/.test(request.params.job_id) ? Number(request.params.job_id) : -1;
       if (!portal.jobs.some((j) => j.id === jobId)) return sendUnknownLink(reply);
       const typed = {
-        body: formField(request.body, 'body'),
-        latitude: formField(request.body, 'latitude'),
-        longitude: formField(request.body, 'longitude'),
+        body: fields.body ?? '',
+        latitude: fields.latitude ?? '',
+        longitude: fields.longitude ?? '',
       };
       const refuse = (message: string) => sendPortal(reply, token, portal, { jobId, form, message, typed }, 400);
       const body = typed.body.trim();
@@ -178,7 +183,12 @@ export const portalPage: PageModule = (app, env) => {
         .send();
     };
 
-    scope.post('/share/portal/:token/jobs/:job_id/messages', post('reply'));
-    scope.post('/share/portal/:token/jobs/:job_id/map-comments', post('map'));
+    const schema = { params: JobParams, body: MessageForm };
+    scope.post('/share/portal/:token/jobs/:job_id/messages', { schema }, (request, reply) =>
+      post('reply', request.params, request.body, reply),
+    );
+    scope.post('/share/portal/:token/jobs/:job_id/map-comments', { schema }, (request, reply) =>
+      post('map', request.params, request.body, reply),
+    );
   });
 };

@@ -4,18 +4,18 @@
 // and answers 303 back to the page, which then shows a thank-you; a review already written cannot
 // be written again (409 with the thank-you). A missing or out-of-range rating or over-long words
 // show the form again (400) with what was typed.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Review } from '#crm/reviews/serialize.ts';
 import { REVIEW_CONTENT_MAX, submitReview, visitReview } from '#crm/reviews/visit.ts';
-import { acceptForms, formField } from './form.ts';
-import { sendUnknownLink } from './gone.ts';
-import { html, type Html } from './html.ts';
-import type { PageModule } from './pages.ts';
-import { sendPage } from './respond.ts';
+import { acceptForms, formBody } from '#pages/form.ts';
+import { sendUnknownLink } from '#pages/gone.ts';
+import { html, type Html } from '#platform/html.ts';
+import { type PageModule, pageScope, TokenParams } from '#pages/pages.ts';
+import { sendPage } from '#pages/respond.ts';
+
+const ReviewForm = formBody('rating', 'content', 'is_public');
 
 const pathOf = (token: string) => `/share/reviews/${token}`;
-
-type TokenRequest = FastifyRequest<{ Params: { token: string } }>;
 
 const WORDS = ['', 'Poor', 'Fair', 'Good', 'Very good', 'Excellent'];
 const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(5 - n);
@@ -52,14 +52,14 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : null}
 }
 
 export const reviewPage: PageModule = (app, env) => {
-  app.register(async (scope) => {
+  pageScope(app, (scope) => {
     // Up to 12 bytes a character once percent-encoded (an emoji), and the other fields.
     acceptForms(scope, REVIEW_CONTENT_MAX * 12 + 1024);
 
     const show = (reply: FastifyReply, firmName: string, jobName: string, body: Html, status = 200) =>
       sendPage(reply, { status, title: `Review: ${jobName}`, from: firmName, body });
 
-    scope.get('/share/reviews/:token', async (request: TokenRequest, reply) => {
+    scope.get('/share/reviews/:token', { schema: { params: TokenParams } }, async (request, reply) => {
       const { token } = request.params;
       const visit = await visitReview(env.database, token);
       if (visit.state === 'unknown') return sendUnknownLink(reply);
@@ -68,40 +68,44 @@ export const reviewPage: PageModule = (app, env) => {
       return show(reply, firmName, jobName, form(token, firmName, { rating: '', content: '', isPublic: false }, null));
     });
 
-    scope.post('/share/reviews/:token', async (request: TokenRequest, reply) => {
-      const { token } = request.params;
-      const visit = await visitReview(env.database, token);
-      if (visit.state === 'unknown') return sendUnknownLink(reply);
-      const { review, firmName, jobName } = visit;
-      const already = () =>
-        show(
-          reply,
-          firmName,
-          jobName,
-          html`<p class="error" role="alert">This review was already sent; it cannot be changed.</p>${thanks(review)}`,
-          409,
-        );
-      if (review.submitted === 1) return already();
-      const typed = {
-        rating: formField(request.body, 'rating').trim(),
-        content: formField(request.body, 'content'),
-        isPublic: formField(request.body, 'is_public') === 'yes',
-      };
-      const refuse = (message: string) => show(reply, firmName, jobName, form(token, firmName, typed, message), 400);
-      if (!/^[1-5]$/.test(typed.rating)) return refuse('Choose from 1 to 5 stars.');
-      const content = typed.content.trim();
-      if (Array.from(content).length > REVIEW_CONTENT_MAX)
-        return refuse(`Reviews can be at most ${REVIEW_CONTENT_MAX.toLocaleString('en-US')} characters.`);
-      const wrote = await submitReview(env.database, review.id, {
-        rating: Number(typed.rating),
-        content: content === '' ? null : content,
-        isPublic: typed.isPublic,
-      });
-      if (!wrote) {
-        const again = await visitReview(env.database, token);
-        if (again.state === 'open') return show(reply, firmName, jobName, thanks(again.review), 409);
-      }
-      return reply.status(303).header('cache-control', 'no-store').header('location', pathOf(token)).send();
-    });
+    scope.post(
+      '/share/reviews/:token',
+      { schema: { params: TokenParams, body: ReviewForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const visit = await visitReview(env.database, token);
+        if (visit.state === 'unknown') return sendUnknownLink(reply);
+        const { review, firmName, jobName } = visit;
+        const already = () =>
+          show(
+            reply,
+            firmName,
+            jobName,
+            html`<p class="error" role="alert">This review was already sent; it cannot be changed.</p>${thanks(review)}`,
+            409,
+          );
+        if (review.submitted === 1) return already();
+        const typed = {
+          rating: (request.body.rating ?? '').trim(),
+          content: request.body.content ?? '',
+          isPublic: (request.body.is_public ?? '') === 'yes',
+        };
+        const refuse = (message: string) => show(reply, firmName, jobName, form(token, firmName, typed, message), 400);
+        if (!/^[1-5]$/.test(typed.rating)) return refuse('Choose from 1 to 5 stars.');
+        const content = typed.content.trim();
+        if (Array.from(content).length > REVIEW_CONTENT_MAX)
+          return refuse(`Reviews can be at most ${REVIEW_CONTENT_MAX.toLocaleString('en-US')} characters.`);
+        const wrote = await submitReview(env.database, review.id, {
+          rating: Number(typed.rating),
+          content: content === '' ? null : content,
+          isPublic: typed.isPublic,
+        });
+        if (!wrote) {
+          const again = await visitReview(env.database, token);
+          if (again.state === 'open') return show(reply, firmName, jobName, thanks(again.review), 409);
+        }
+        return reply.status(303).header('cache-control', 'no-store').header('location', pathOf(token)).send();
+      },
+    );
   });
 };

@@ -1,17 +1,9 @@
-// The capital plan page (document 2, Capital plan link): GET /share/plans/<token> shows a site's
-// completed assessments over time under the workspace's name: a summary of each service's
-// quantities per year (newest first) for budgeting, then each assessment, newest first, with its
-// date, findings per service and severity totals. What it takes in is decided in
-// field/plan-share-links/visit.ts. A link turned off, rotated or replaced answers its 410 page.
-import type { FastifyRequest } from 'fastify';
 import { visitCapitalPlan, type CapitalPlan, type PlanAssessment } from '#field/plan-share-links/visit.ts';
-import { longDate, plural, quantitiesText, severityCounts, swatch } from './findings.ts';
-import { sendGone, sendUnknownLink } from './gone.ts';
-import { html, type Html } from './html.ts';
-import type { PageModule } from './pages.ts';
-import { sendPage } from './respond.ts';
-
-type TokenRequest = FastifyRequest<{ Params: { token: string } }>;
+import { longDate, plural, quantitiesText, severityCounts, swatch } from '#field/site-assessments/findings.ts';
+import { sendGone, sendUnknownLink } from '#pages/gone.ts';
+import { html, type Html } from '#platform/html.ts';
+import { type PageModule, TokenParams } from '#pages/pages.ts';
+import { sendPage } from '#pages/respond.ts';
 
 function summaryTable(plan: CapitalPlan): Html {
   const head = plan.years.map((y) => html`<th scope="col">${y}</th>`);
@@ -49,7 +41,7 @@ ${
 }
 
 export const capitalPlanPage: PageModule = (app, env) => {
-  app.get('/share/plans/:token', async (request: TokenRequest, reply) => {
+  app.get('/share/plans/:token', { schema: { params: TokenParams } }, async (request, reply) => {
     const visit = await visitCapitalPlan(env.database.db, request.params.token);
     if (visit.state === 'unknown') return sendUnknownLink(reply);
     if (visit.state === 'gone') return sendGone(reply, visit.why);

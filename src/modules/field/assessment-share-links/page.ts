@@ -1,10 +1,3 @@
-// The assessment report page (document 2, Assessment report link): GET /share/assessments/<token>
-// shows a site assessment to the customer under the workspace's name: where and when, a summary
-// per service (color, findings, quantities, severities), then each service's findings with their
-// severity, size, measurements, notes and photos. A scoped link shows only its services. What it
-// shows and leaves out is decided in field/assessment-share-links/visit.ts. A revoked link answers
-// its 410 page, a token that never was one 404.
-import type { FastifyRequest } from 'fastify';
 import type { Storage } from '#platform/storage/storage.ts';
 import { originOf } from '#platform/routes.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
@@ -15,14 +8,20 @@ import {
   type ReportPhoto,
   type ReportPin,
 } from '#field/assessment-share-links/visit.ts';
-import { amount, longDate, plural, quantitiesText, severityBadge, severityCounts, swatch } from './findings.ts';
-import { sendGone, sendUnknownLink } from './gone.ts';
-import { html, type Html } from './html.ts';
-import { pageImageUrl } from './images.ts';
-import type { PageModule } from './pages.ts';
-import { sendPage } from './respond.ts';
-
-type TokenRequest = FastifyRequest<{ Params: { token: string } }>;
+import {
+  amount,
+  longDate,
+  plural,
+  quantitiesText,
+  severityBadge,
+  severityCounts,
+  swatch,
+} from '#field/site-assessments/findings.ts';
+import { sendGone, sendUnknownLink } from '#pages/gone.ts';
+import { html, type Html } from '#platform/html.ts';
+import { pageImageUrl } from '#pages/images.ts';
+import { type PageModule, TokenParams } from '#pages/pages.ts';
+import { sendPage } from '#pages/respond.ts';
 
 /** Signs what the page shows of a photo; `images` collects the inline images' URLs for the policy. */
 async function photoFigure(storage: Storage, origin: string, photo: ReportPhoto, images: string[]): Promise<Html> {
@@ -108,7 +107,7 @@ function when(report: AssessmentReport): string {
 }
 
 export const assessmentReportPage: PageModule = (app, env) => {
-  app.get('/share/assessments/:token', async (request: TokenRequest, reply) => {
+  app.get('/share/assessments/:token', { schema: { params: TokenParams } }, async (request, reply) => {
     const visit = await visitAssessmentReport(env.database.db, request.params.token);
     if (visit.state === 'unknown') return sendUnknownLink(reply);
     if (visit.state === 'gone') return sendGone(reply, visit.why);

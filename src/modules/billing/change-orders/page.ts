@@ -5,7 +5,7 @@
 // comment); each answers 303 back to the page, which then shows the outcome. Everything works
 // without script; the signature pad is the page's one script. A void change order's link says it
 // was withdrawn (410); a change order moved back to a working stage says it is being revised.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { signedMoney } from '#billing/change-orders/figures.ts';
 import { changeOrderPagePath } from '#billing/change-orders/link.ts';
 import type { ChangeOrderRow } from '#billing/change-orders/repo.ts';
@@ -24,11 +24,11 @@ import { COMMENT_MAX } from '#billing/change-orders/schemas.ts';
 import { documentHash } from '#estimating/proposals/document.ts';
 import { formatCents } from '#platform/money.ts';
 import { SIGNER_NAME_MAX } from '#platform/e-sign.ts';
-import { acceptForms, formField } from './form.ts';
-import { sendGone, sendUnknownLink } from './gone.ts';
-import { html, type Html } from './html.ts';
-import type { PageModule } from './pages.ts';
-import { sendPage } from './respond.ts';
+import { acceptForms, formBody } from '#pages/form.ts';
+import { sendGone, sendUnknownLink } from '#pages/gone.ts';
+import { html, type Html } from '#platform/html.ts';
+import { type PageModule, pageScope, TokenParams } from '#pages/pages.ts';
+import { sendPage } from '#pages/respond.ts';
 import {
   consentCheckbox,
   declineDetails,
@@ -40,9 +40,10 @@ import {
   signingStyle,
   utcMinute,
   visitorOf,
-} from './signing.ts';
+} from '#pages/signing.ts';
 
-type TokenRequest = FastifyRequest<{ Params: { token: string } }>;
+const ApproveForm = formBody('signature_name', 'consent', 'signature', 'document_hash');
+const DeclineForm = formBody('comment');
 
 const ACCENT = '#243b53';
 
@@ -160,7 +161,7 @@ function sendWithdrawn(reply: FastifyReply, sender: Sender): FastifyReply {
 }
 
 export const changeOrderPage: PageModule = (app, env) => {
-  app.register(async (scope) => {
+  pageScope(app, (scope) => {
     acceptForms(scope, SIGNING_FORM_BYTES);
     const db = env.database.db;
 
@@ -189,7 +190,7 @@ export const changeOrderPage: PageModule = (app, env) => {
       });
     };
 
-    scope.get('/share/change-orders/:token', async (request: TokenRequest, reply) => {
+    scope.get('/share/change-orders/:token', { schema: { params: TokenParams } }, async (request, reply) => {
       const { token } = request.params;
       const visit = await visitChangeOrder(env.database, token);
       if (visit.state !== 'open') return closed(reply, visit);
@@ -207,68 +208,76 @@ export const changeOrderPage: PageModule = (app, env) => {
 
     const ALREADY = 'This change order was already answered; the answer given first stands.';
 
-    scope.post('/share/change-orders/:token/approve', async (request: TokenRequest, reply) => {
-      const { token } = request.params;
-      const visit = await visitChangeOrder(env.database, token);
-      if (visit.state !== 'open') return closed(reply, visit);
-      const typed: Typed = {
-        signatureName: formField(request.body, 'signature_name'),
-        consent: formField(request.body, 'consent') === 'yes',
-        comment: '',
-      };
-      const result = await approveByCustomer(
-        env.database,
-        visit.sender,
-        visit.changeOrder,
-        {
-          ...typed,
-          signature: formField(request.body, 'signature'),
-          documentHash: formField(request.body, 'document_hash'),
-        },
-        visitorOf(request),
-      );
-      if ('result' in result) {
-        if (result.result === 'answered') return back(reply, token);
-        return show(reply, token, visit.sender, { status: 409, notice: { at: 'page', message: ALREADY } });
-      }
-      switch (result.problem) {
-        case 'invalid':
-          return show(reply, token, visit.sender, {
-            typed,
-            status: 400,
-            notice: { at: 'sign', message: result.message },
-          });
-        case 'changed':
-          return show(reply, token, visit.sender, {
-            typed,
-            status: 409,
-            notice: {
-              at: 'page',
-              message: `${visit.sender.firmName} changed this change order after you opened it. Review it again below, then sign.`,
-            },
-          });
-        case 'not_open':
-          return show(reply, token, visit.sender, { status: 409 });
-      }
-    });
+    scope.post(
+      '/share/change-orders/:token/approve',
+      { schema: { params: TokenParams, body: ApproveForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const visit = await visitChangeOrder(env.database, token);
+        if (visit.state !== 'open') return closed(reply, visit);
+        const typed: Typed = {
+          signatureName: request.body.signature_name ?? '',
+          consent: (request.body.consent ?? '') === 'yes',
+          comment: '',
+        };
+        const result = await approveByCustomer(
+          env.database,
+          visit.sender,
+          visit.changeOrder,
+          {
+            ...typed,
+            signature: request.body.signature ?? '',
+            documentHash: request.body.document_hash ?? '',
+          },
+          visitorOf(request),
+        );
+        if ('result' in result) {
+          if (result.result === 'answered') return back(reply, token);
+          return show(reply, token, visit.sender, { status: 409, notice: { at: 'page', message: ALREADY } });
+        }
+        switch (result.problem) {
+          case 'invalid':
+            return show(reply, token, visit.sender, {
+              typed,
+              status: 400,
+              notice: { at: 'sign', message: result.message },
+            });
+          case 'changed':
+            return show(reply, token, visit.sender, {
+              typed,
+              status: 409,
+              notice: {
+                at: 'page',
+                message: `${visit.sender.firmName} changed this change order after you opened it. Review it again below, then sign.`,
+              },
+            });
+          case 'not_open':
+            return show(reply, token, visit.sender, { status: 409 });
+        }
+      },
+    );
 
-    scope.post('/share/change-orders/:token/decline', async (request: TokenRequest, reply) => {
-      const { token } = request.params;
-      const visit = await visitChangeOrder(env.database, token);
-      if (visit.state !== 'open') return closed(reply, visit);
-      const comment = formField(request.body, 'comment');
-      const result = await declineByCustomer(env.database, visit.changeOrder, comment, visitorOf(request));
-      if ('result' in result) {
-        if (result.result === 'answered') return back(reply, token);
-        return show(reply, token, visit.sender, { status: 409, notice: { at: 'page', message: ALREADY } });
-      }
-      if (result.problem === 'invalid')
-        return show(reply, token, visit.sender, {
-          typed: { ...NOTHING_TYPED, comment },
-          status: 400,
-          notice: { at: 'decline', message: result.message },
-        });
-      return show(reply, token, visit.sender, { status: 409 });
-    });
+    scope.post(
+      '/share/change-orders/:token/decline',
+      { schema: { params: TokenParams, body: DeclineForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const visit = await visitChangeOrder(env.database, token);
+        if (visit.state !== 'open') return closed(reply, visit);
+        const comment = request.body.comment ?? '';
+        const result = await declineByCustomer(env.database, visit.changeOrder, comment, visitorOf(request));
+        if ('result' in result) {
+          if (result.result === 'answered') return back(reply, token);
+          return show(reply, token, visit.sender, { status: 409, notice: { at: 'page', message: ALREADY } });
+        }
+        if (result.problem === 'invalid')
+          return show(reply, token, visit.sender, {
+            typed: { ...NOTHING_TYPED, comment },
+            status: 400,
+            notice: { at: 'decline', message: result.message },
+          });
+        return show(reply, token, visit.sender, { status: 409 });
+      },
+    );
   });
 };

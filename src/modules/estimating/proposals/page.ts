@@ -9,6 +9,7 @@
 // the page's one script (a canvas writing a PNG data URL into a hidden field), allowed by the
 // answer's nonce. The office's preview (`?preview=`) shows a banner and no forms, and counts no view.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { Proposal } from '#db/tables.ts';
 import {
   documentHash,
@@ -35,12 +36,12 @@ import {
 import { CONSENT_VERSION, consentText, SIGNER_NAME_MAX } from '#platform/e-sign.ts';
 import { originOf } from '#platform/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
-import { acceptForms, formField } from './form.ts';
-import { sendGone, sendUnknownLink } from './gone.ts';
-import { html, trusted, type Html } from './html.ts';
-import { pageImageUrl } from './images.ts';
-import type { PageModule } from './pages.ts';
-import { sendPage } from './respond.ts';
+import { acceptForms, formBody } from '#pages/form.ts';
+import { sendGone, sendUnknownLink } from '#pages/gone.ts';
+import { html, trusted, type Html } from '#platform/html.ts';
+import { pageImageUrl } from '#pages/images.ts';
+import { type PageModule, pageScope, TokenParams } from '#pages/pages.ts';
+import { sendPage } from '#pages/respond.ts';
 import {
   consentCheckbox,
   declineDetails,
@@ -52,9 +53,12 @@ import {
   signingStyle,
   utcMinute,
   visitorOf,
-} from './signing.ts';
+} from '#pages/signing.ts';
+/** `?preview=<token>`: the office's preview (estimating/proposals/link.ts). */
+const PreviewQuery = Type.Object({ preview: Type.Optional(Type.String()) });
 
-type TokenRequest = FastifyRequest<{ Params: { token: string }; Querystring: { preview?: unknown } }>;
+const AcceptForm = formBody('signer_name', 'signer_email', 'consent', 'signature', 'document_hash');
+const DeclineForm = formBody('reason');
 
 /** What the customer typed, shown again when the form is refused. */
 interface Typed {
@@ -340,7 +344,7 @@ function sendWithdrawn(reply: FastifyReply, sender: Sender): FastifyReply {
 }
 
 export const proposalPage: PageModule = (app, env) => {
-  app.register(async (scope) => {
+  pageScope(app, (scope) => {
     acceptForms(scope, SIGNING_FORM_BYTES);
     const storage = env.deps.storage;
     const db = env.database.db;
@@ -352,25 +356,28 @@ export const proposalPage: PageModule = (app, env) => {
       return sendWithdrawn(reply, visit.sender);
     };
 
-    scope.get('/share/proposals/:token', async (request: TokenRequest, reply) => {
-      const { token } = request.params;
-      const preview = typeof request.query.preview === 'string' ? request.query.preview : undefined;
-      const visit = await visitProposal(env.database, env.deps, token, preview);
-      if (visit.state !== 'open') return answerClosed(reply, visit);
-      const proposal = visit.preview
-        ? visit.proposal
-        : await recordOpen(env.database, visit.proposal, visitorOf(request));
-      return showProposal(reply, storage, originOf(request), await shownDocument(db, proposal), {
-        token,
-        proposal,
-        sender: visit.sender,
-        preview: visit.preview,
-      });
-    });
+    scope.get(
+      '/share/proposals/:token',
+      { schema: { params: TokenParams, querystring: PreviewQuery } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const visit = await visitProposal(env.database, env.deps, token, request.query.preview);
+        if (visit.state !== 'open') return answerClosed(reply, visit);
+        const proposal = visit.preview
+          ? visit.proposal
+          : await recordOpen(env.database, visit.proposal, visitorOf(request));
+        return showProposal(reply, storage, originOf(request), await shownDocument(db, proposal), {
+          token,
+          proposal,
+          sender: visit.sender,
+          preview: visit.preview,
+        });
+      },
+    );
 
     /** After an answer, the page as it now is (the outcome, or the form with a message). */
     const again = async (
-      request: TokenRequest,
+      request: FastifyRequest,
       reply: FastifyReply,
       token: string,
       shown: Omit<Shown, 'token' | 'preview'>,
@@ -384,91 +391,99 @@ export const proposalPage: PageModule = (app, env) => {
     const back = (reply: FastifyReply, token: string) =>
       reply.status(303).header('cache-control', 'no-store').header('location', proposalPagePath(token)).send();
 
-    scope.post('/share/proposals/:token/accept', async (request: TokenRequest, reply) => {
-      const { token } = request.params;
-      const visit = await visitProposal(env.database, env.deps, token);
-      if (visit.state !== 'open') return answerClosed(reply, visit);
-      const { sender } = visit;
-      const typed: Typed = {
-        signerName: formField(request.body, 'signer_name'),
-        signerEmail: formField(request.body, 'signer_email'),
-        consent: formField(request.body, 'consent') === 'yes',
-        reason: '',
-      };
-      const result = await acceptProposal(
-        env.database,
-        env.deps,
-        visit.proposal,
-        {
-          ...typed,
-          signature: formField(request.body, 'signature'),
-          documentHash: formField(request.body, 'document_hash'),
-        },
-        visitorOf(request),
-      );
-      if ('result' in result) {
-        if (result.result === 'accepted') return back(reply, token);
-        return again(request, reply, token, {
-          proposal: result.proposal,
-          sender,
-          status: 409,
-          notice: { at: 'page', message: 'This proposal was already answered; the answer given first stands.' },
-        });
-      }
-      const proposal = visit.proposal;
-      switch (result.problem) {
-        case 'invalid':
+    scope.post(
+      '/share/proposals/:token/accept',
+      { schema: { params: TokenParams, body: AcceptForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const visit = await visitProposal(env.database, env.deps, token);
+        if (visit.state !== 'open') return answerClosed(reply, visit);
+        const { sender } = visit;
+        const typed: Typed = {
+          signerName: request.body.signer_name ?? '',
+          signerEmail: request.body.signer_email ?? '',
+          consent: (request.body.consent ?? '') === 'yes',
+          reason: '',
+        };
+        const result = await acceptProposal(
+          env.database,
+          env.deps,
+          visit.proposal,
+          {
+            ...typed,
+            signature: request.body.signature ?? '',
+            documentHash: request.body.document_hash ?? '',
+          },
+          visitorOf(request),
+        );
+        if ('result' in result) {
+          if (result.result === 'accepted') return back(reply, token);
           return again(request, reply, token, {
-            proposal,
+            proposal: result.proposal,
             sender,
-            typed,
-            status: 400,
-            notice: { at: 'sign', message: result.message },
-          });
-        case 'changed':
-          // The fresh document, with a fresh hash: the customer reads it again before signing.
-          return again(request, reply, token, {
-            proposal,
-            sender,
-            typed,
             status: 409,
-            notice: {
-              at: 'page',
-              message: `${sender.firmName} changed this proposal after you opened it. Review it again below, then sign.`,
-            },
+            notice: { at: 'page', message: 'This proposal was already answered; the answer given first stands.' },
           });
-        case 'lapsed':
-          return again(request, reply, token, { proposal, sender, status: 409 });
-        case 'not_open':
-          return again(request, reply, token, { proposal, sender, status: 409 });
-      }
-    });
+        }
+        const proposal = visit.proposal;
+        switch (result.problem) {
+          case 'invalid':
+            return again(request, reply, token, {
+              proposal,
+              sender,
+              typed,
+              status: 400,
+              notice: { at: 'sign', message: result.message },
+            });
+          case 'changed':
+            // The fresh document, with a fresh hash: the customer reads it again before signing.
+            return again(request, reply, token, {
+              proposal,
+              sender,
+              typed,
+              status: 409,
+              notice: {
+                at: 'page',
+                message: `${sender.firmName} changed this proposal after you opened it. Review it again below, then sign.`,
+              },
+            });
+          case 'lapsed':
+            return again(request, reply, token, { proposal, sender, status: 409 });
+          case 'not_open':
+            return again(request, reply, token, { proposal, sender, status: 409 });
+        }
+      },
+    );
 
-    scope.post('/share/proposals/:token/decline', async (request: TokenRequest, reply) => {
-      const { token } = request.params;
-      const visit = await visitProposal(env.database, env.deps, token);
-      if (visit.state !== 'open') return answerClosed(reply, visit);
-      const { sender } = visit;
-      const reason = formField(request.body, 'reason');
-      const result = await declineProposal(env.database, visit.proposal, reason, visitorOf(request));
-      if ('result' in result) {
-        if (result.result === 'declined') return back(reply, token);
-        return again(request, reply, token, {
-          proposal: result.proposal,
-          sender,
-          status: 409,
-          notice: { at: 'page', message: 'This proposal was already answered; the answer given first stands.' },
-        });
-      }
-      if (result.problem === 'invalid')
-        return again(request, reply, token, {
-          proposal: visit.proposal,
-          sender,
-          typed: { ...NOTHING_TYPED, reason },
-          status: 400,
-          notice: { at: 'decline', message: result.message },
-        });
-      return again(request, reply, token, { proposal: visit.proposal, sender, status: 409 });
-    });
+    scope.post(
+      '/share/proposals/:token/decline',
+      { schema: { params: TokenParams, body: DeclineForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const visit = await visitProposal(env.database, env.deps, token);
+        if (visit.state !== 'open') return answerClosed(reply, visit);
+        const { sender } = visit;
+        const reason = request.body.reason ?? '';
+        const result = await declineProposal(env.database, visit.proposal, reason, visitorOf(request));
+        if ('result' in result) {
+          if (result.result === 'declined') return back(reply, token);
+          return again(request, reply, token, {
+            proposal: result.proposal,
+            sender,
+            status: 409,
+            notice: { at: 'page', message: 'This proposal was already answered; the answer given first stands.' },
+          });
+        }
+        if (result.problem === 'invalid')
+          return again(request, reply, token, {
+            proposal: visit.proposal,
+            sender,
+            typed: { ...NOTHING_TYPED, reason },
+            status: 400,
+            notice: { at: 'decline', message: result.message },
+          });
+        return again(request, reply, token, { proposal: visit.proposal, sender, status: 409 });
+      },
+    );
   });
 };

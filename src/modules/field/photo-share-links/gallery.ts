@@ -5,8 +5,8 @@
 import type { SharedPhoto } from '#field/photo-share-links/shared.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
-import { html, type Html } from './html.ts';
-import { pageImageUrl } from './images.ts';
+import { html, type Html } from '#platform/html.ts';
+import { pageImageUrl } from '#pages/images.ts';
 
 const dayFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',

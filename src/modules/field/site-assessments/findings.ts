@@ -2,7 +2,7 @@
 // service's color swatch, quantities with their units, severity badges and dates. Colors are drawn
 // as SVG fills, not style attributes: the pages' policy allows only the nonce'd stylesheet, and a
 // presentation attribute is not a style.
-import { html, type Html } from './html.ts';
+import { html, type Html } from '#platform/html.ts';
 import type { SeverityCounts } from '#field/site-assessments/rollup.ts';
 
 const UNIT_NAMES: Record<string, string> = { EA: 'ea', SF: 'sq ft', LF: 'ft', CY: 'cu yd' };

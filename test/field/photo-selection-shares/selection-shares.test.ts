@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock } from '#platform/time.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, logOf, ok, Z_SECONDS } from '#test/helpers/records.ts';
-import { image, uploadPhoto } from '../photos/upload.ts';
+import { image, uploadPhoto } from '#test/field/photos/upload.ts';
 
 let t: TestApp;
 let w: Workspace;

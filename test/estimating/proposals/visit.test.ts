@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { pageVisitor } from '#test/helpers/page-visitor.ts';
 import { ok } from '#test/helpers/records.ts';
-import { documentHashIn, proposalEvents, proposalOnJob } from './proposal-kit.ts';
+import { documentHashIn, proposalEvents, proposalOnJob } from './page-kit.ts';
 
 let t: TestApp;
 let w: Workspace;

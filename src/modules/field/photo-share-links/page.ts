@@ -4,23 +4,23 @@
 // only (HttpOnly, SameSite=Lax) and sends the visitor back to the photos (303). Wrong codes
 // count against the link (field/photo-share-links/access.ts): past the allowance the page answers
 // 429 until the window has passed. A link turned off or replaced, or expired, answers its 410 page.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { LinkSender } from '#field/photo-share-links/shared.ts';
 import { checkAccessCode, mayView, photosOfReport, visitReport } from '#field/photo-share-links/visit.ts';
 import { originOf } from '#platform/routes.ts';
-import { acceptForms, cookieOf, formField } from './form.ts';
-import { sendGone, sendUnknownLink } from './gone.ts';
-import { html } from './html.ts';
-import type { PageModule } from './pages.ts';
-import { photoGallery } from './photo-gallery.ts';
-import { sendPage } from './respond.ts';
+import { acceptForms, cookieOf, formBody } from '#pages/form.ts';
+import { sendGone, sendUnknownLink } from '#pages/gone.ts';
+import { html } from '#platform/html.ts';
+import { type PageModule, pageScope, TokenParams } from '#pages/pages.ts';
+import { photoGallery } from './gallery.ts';
+import { sendPage } from '#pages/respond.ts';
+
+const CodeForm = formBody('code');
 
 /** The cookie a right access code sets, scoped to the link's own path. */
 export const PHOTO_PASS_COOKIE = 'photo_pass';
 
 const pathOf = (token: string) => `/share/photos/${token}`;
-
-type TokenRequest = FastifyRequest<{ Params: { token: string } }>;
 
 function sendCodeForm(
   reply: FastifyReply,
@@ -48,10 +48,10 @@ function minutes(seconds: number): string {
 }
 
 export const photoReportPage: PageModule = (app, env) => {
-  app.register(async (scope) => {
+  pageScope(app, (scope) => {
     acceptForms(scope);
 
-    scope.get('/share/photos/:token', async (request: TokenRequest, reply) => {
+    scope.get('/share/photos/:token', { schema: { params: TokenParams } }, async (request, reply) => {
       const { token } = request.params;
       const visit = await visitReport(env.database, token);
       if (visit.state === 'unknown') return sendUnknownLink(reply);
@@ -74,7 +74,7 @@ export const photoReportPage: PageModule = (app, env) => {
       });
     });
 
-    scope.post('/share/photos/:token', async (request: TokenRequest, reply) => {
+    scope.post('/share/photos/:token', { schema: { params: TokenParams, body: CodeForm } }, async (request, reply) => {
       const { token } = request.params;
       const visit = await visitReport(env.database, token);
       if (visit.state === 'unknown') return sendUnknownLink(reply);
@@ -82,7 +82,7 @@ export const photoReportPage: PageModule = (app, env) => {
       const { link, sender } = visit;
       const back = () => reply.status(303).header('cache-control', 'no-store').header('location', pathOf(token)).send();
       if (link.access_code_hash === null) return back();
-      const code = formField(request.body, 'code').trim();
+      const code = (request.body.code ?? '').trim();
       if (code === '') return sendCodeForm(reply, sender, token, { status: 400, message: 'Enter the access code.' });
       const check = await checkAccessCode(env.database, env.deps.links, link, code);
       if (check.result === 'locked') {
