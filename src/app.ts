@@ -14,7 +14,7 @@ import { installSecurityHeaders } from '#platform/security-headers.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import { installJsonParser } from '#platform/json-body.ts';
 import { componentName, describeOperation, ErrorSchema } from '#platform/openapi.ts';
-import { adminRoutes } from '#admin/routes.ts';
+import { adminRoutes } from '#admin/index.ts';
 import { installAreas, type Area } from './area.ts';
 import { AREAS } from './areas.ts';
 import { startEnv } from './env.ts';
@@ -25,7 +25,7 @@ import { objectRoutes } from '#platform/storage/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import type { Payments } from '#platform/payments/processor.ts';
 import { installPages } from '#pages/pages.ts';
-import { paymentWebhookRoutes } from '#billing/online-payments/webhook.ts';
+import { paymentWebhookRoutes } from '#billing/index.ts';
 
 /**
  * The reference UI's policy instead of the API's (which allows nothing): swagger-ui's own, with

@@ -8,15 +8,13 @@
 // imported, so what a merge moves or an export holds never depends on which files some entry
 // point happened to load.
 import type { Transaction } from 'kysely';
-import type { DB } from '#db/tables.ts';
+import type { Engine, Executor } from '#db/dialect.ts';
+import type { DB, User } from '#db/tables.ts';
 import type { PayloadPart } from '#events/payload-parts.ts';
 import type { Env } from '#platform/context.ts';
 import type { RouteModule } from '#platform/routes.ts';
 import type { PageModule } from '#pages/pages.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
-import type { InvoicedJobCounter, MergeKind, MergeMover } from '#crm/merges/movers.ts';
-import type { SearchType, SearchTypeName } from '#crm/search/registry.ts';
-import type { Dataset } from '#integrations/exports/datasets.ts';
 
 export interface Area {
   /** The folder under src/modules. */
@@ -156,4 +154,143 @@ export function contributions(): Contributions {
   if (!installed)
     throw new Error('no areas installed: the entry point must call installAreas(AREAS) from src/areas.ts first');
   return installed;
+}
+
+// ---- The contract's parts: what a manifest entry is ----------------------------------------
+// Defined here, not in the area that runs them, so that every area types its contributions
+// against the contract rather than against another area's files.
+
+// Merges (document 2, Search and merge; crm/merges runs them).
+
+export type MergeKind = 'job' | RecordMergeKind;
+
+/** The records merged with a preview and field choices (document 2, Search and merge). */
+export type RecordMergeKind = 'client_account' | 'contact' | 'location';
+
+/** The merge a mover works for. */
+export interface MergeScope {
+  firmId: number;
+  /** The key's user (authors of anything a mover logs). */
+  userId: number;
+  keptId: number;
+  awayId: number;
+  /** The kept record's name after the merge, and the merged-away record's name. */
+  keptName: string;
+  awayName: string;
+  /** The field choices resolved for every differing field ('keep', 'drop' or 'both'); empty for jobs. */
+  choices: Readonly<Record<string, string>>;
+}
+
+/**
+ * Moves one kind of row from the merged-away record to the kept one, inside the merge's
+ * transaction. Rows a mover leaves behind go with the merged-away record (ON DELETE CASCADE).
+ */
+export interface MergeMover {
+  /** Plural noun shown in a merge preview's moves, e.g. 'jobs'. */
+  label: string;
+  /**
+   * How many rows the merge would move (the preview runs it outside a transaction). Kinds with a
+   * preview (customers, contacts, sites) need it on every mover; job merges have no preview.
+   */
+  count?(db: Executor, fromId: number, scope: MergeScope): Promise<number>;
+  move(trx: Transaction<DB>, fromId: number, toId: number, scope: MergeScope): Promise<void>;
+}
+
+/** Counts jobs of a site that carry invoices (document 2: such a site needs move_invoiced_jobs). */
+export type InvoicedJobCounter = (db: Executor, firmId: number, locationId: number) => Promise<number>;
+
+// Search (document 2, Search and merge; crm/search runs it). A record kind joins GET /v1/search by
+// a SearchType in its area's manifest; `search` returns the type's best `limit` hits for the key's
+// user, best first. Kinds the spec names whose records do not exist yet are accepted in `types`
+// and return nothing.
+
+export interface SearchQuery {
+  /** Trimmed, inner whitespace collapsed to single spaces: what is matched and echoed back. */
+  text: string;
+  /** Lower-cased `text` (ranking compares folded values). */
+  folded: string;
+  /** Two characters: word-start matching. */
+  short: boolean;
+}
+
+/** How a hit matched: 0 exact, 1 prefix, 2 contains. */
+export type Rank = 0 | 1 | 2;
+
+/** Every type name GET /v1/search accepts (document 2, Search and merge), in response order. */
+export const SEARCH_TYPE_NAMES = [
+  'job',
+  'client_account',
+  'contact',
+  'location',
+  'lead',
+  'proposal',
+  'invoice',
+  'note',
+  'project',
+  'measurement',
+] as const;
+export type SearchTypeName = (typeof SEARCH_TYPE_NAMES)[number];
+
+/** Who is searching: results are what this user sees in this workspace. */
+export interface SearchCaller {
+  firmId: number;
+  user: User;
+  engine: Engine;
+}
+
+/** One result as the API returns it. */
+export interface SearchResult {
+  type: SearchTypeName;
+  id: number;
+  title: string;
+  subtitle: string | null;
+  status: string | null;
+  app_url: string;
+}
+
+/** A result with what orders it within its type. */
+export interface SearchHit extends SearchResult {
+  rank: Rank;
+  /** Stored-form timestamp (sorts as text). */
+  updated_at: string;
+}
+
+export interface SearchType {
+  type: SearchTypeName;
+  search(db: Executor, caller: SearchCaller, q: SearchQuery, limit: number): Promise<SearchHit[]>;
+}
+
+// Bulk export (document 3, Bulk data export; integrations/exports runs it). Each area declares its
+// datasets next to its queries (<resource>/export.ts) with defineDataset.
+
+/** Whose rows, and which: the workspace, the user whose visibility applies, the changed-since bound. */
+export interface ExportScope {
+  firmId: number;
+  /** Users who see only their own jobs export only those jobs (and the records hanging on them). */
+  user: User;
+  /** Stored-form timestamp: only rows where any changed-since field is later. */
+  updatedAfter?: string;
+}
+
+/** One keyset page: rows with an id above `afterId`, in id order, at most `limit` of them. */
+export interface BatchRequest extends ExportScope {
+  afterId: number;
+  limit: number;
+}
+
+export interface Dataset<Row extends { id: number } = { id: number }> {
+  /** The name in the URL (/v1/exports/<name>.jsonl) and in the workspace zip (<name>.jsonl). */
+  name: string;
+  description: string;
+  /** Wire field names; updated_after keeps rows where any of them is later. */
+  changedSinceFields: readonly string[];
+  /** Reads one keyset page; must scope by firm_id and by the user's visibility. */
+  readBatch(db: Executor, request: BatchRequest): Promise<Row[]>;
+  /** The exported row: one JSON line. */
+  toRow(row: Row): unknown;
+}
+
+/** Declares a dataset (typed identity: the row type flows from readBatch to toRow). */
+export function defineDataset<Row extends { id: number }>(dataset: Dataset<Row>): Dataset<Row> {
+  return dataset;
 }

@@ -8,11 +8,28 @@ import { startEnv } from '#src/env.ts';
 import { migrateToLatest } from '#db/migrate.ts';
 import { ApiError } from '#platform/errors.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
-import { addJobStage, createWorkspace, getWorkspace, listWorkspaces, updateWorkspace } from '#admin/workspaces.ts';
-import { createUser, listUsers, removeUser, updateUser } from '#admin/users.ts';
-import { createApiKey, createPartnerKey, listApiKeys, revokeApiKey, revokePartnerKey } from '#admin/keys.ts';
-import { exportCatalog, importCatalog } from '#admin/catalog.ts';
-import { mailQueue, outboxMessage, outboxMessages, retryMail } from '#admin/mail.ts';
+import {
+  addJobStage,
+  createApiKey,
+  createPartnerKey,
+  createUser,
+  createWorkspace,
+  exportCatalog,
+  getWorkspace,
+  importCatalog,
+  listApiKeys,
+  listUsers,
+  listWorkspaces,
+  mailQueue,
+  outboxMessage,
+  outboxMessages,
+  removeUser,
+  retryMail,
+  revokeApiKey,
+  revokePartnerKey,
+  updateUser,
+  updateWorkspace,
+} from '#admin/index.ts';
 
 export const ADMIN_USAGE = `groundwork admin <command> [--json]
 

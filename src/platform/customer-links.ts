@@ -4,8 +4,8 @@
 // (404). Expiry needs no row here: the live row knows its expires_at.
 import type { Kysely } from 'kysely';
 import type { DB } from '#db/tables.ts';
-import { linkTokenHash } from '#platform/link-tokens.ts';
-import { now } from '#platform/time.ts';
+import { linkTokenHash } from './link-tokens.ts';
+import { now } from './time.ts';
 
 /** Link kinds, as retired_links and the token derivation (platform/link-tokens.ts) name them. */
 export type LinkKind =

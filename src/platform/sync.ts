@@ -14,7 +14,7 @@
 //    so no later write can land in a second the client has already passed.
 //
 // A list of records that never change (files: created_after) reads the same window over created_at.
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { parseAfter, type Page } from './pagination.ts';
 import { endOfSecond, now, startOfSecond } from './time.ts';
 
@@ -128,4 +128,15 @@ export function newestOrSyncPage<R extends WindowRow>(
     const q = rows(rest).orderBy(`${table}.${window.column}`).orderBy(`${table}.id`);
     return (rest ? q : q.limit(page.limit).offset(page.offset)).execute();
   });
+}
+
+/**
+ * "Any changed-since field is later than `after`", for the given columns (qualified when the
+ * query joins). A null field never counts as later.
+ */
+export function changedSince(columns: readonly string[], after: string): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.join(
+    columns.map((c) => sql`${sql.ref(c)} > ${after}`),
+    sql` or `,
+  )})`;
 }

@@ -139,6 +139,14 @@ export function isDate(text: string): boolean {
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }
 
+/** Whole days from a YYYY-MM-DD date. */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number);
+  const next = new Date(0);
+  next.setUTCFullYear(y!, m! - 1, d! + days);
+  return next.toISOString().slice(0, 10);
+}
+
 /** The first microsecond of the second a stored timestamp falls in. */
 export function startOfSecond(stored: string): string {
   return stored.slice(0, 19) + '.000000';

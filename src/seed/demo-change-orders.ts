@@ -4,10 +4,8 @@
 // of the box. As with the demo proposal it is sent only through the embedded outbox (the .eml
 // lands in the outbox folder); with an SMTP server configured it waits in Ready to send.
 import type { ServiceContext } from '#platform/context.ts';
-import { addLine } from '#estimating/estimates/lines.ts';
-import { decideChangeOrder, moveToStage } from '#billing/change-orders/moves.ts';
-import { sendChangeOrder } from '#billing/change-orders/send.ts';
-import { createChangeOrder } from '#billing/change-orders/service.ts';
+import { addLine } from '#estimating/index.ts';
+import { createChangeOrder, decideChangeOrder, moveToStage, sendChangeOrder } from '#billing/index.ts';
 
 export async function demoChangeOrders(
   ctx: ServiceContext,

@@ -2,9 +2,7 @@
 // them: the walked job's takeoff quantities (a CSV on the job, for the crew too), and a Company
 // Library folder with the crew safety checklist, linked to that job.
 import type { ServiceContext } from '#platform/context.ts';
-import { attachLibraryFile } from '#field/files/library.ts';
-import { recordUpload, storeFileObject } from '#field/files/service.ts';
-import { createLibraryFolder } from '#field/library-folders/service.ts';
+import { attachLibraryFile, createLibraryFolder, recordFileUpload, storeFileObject } from '#field/index.ts';
 
 const QUANTITIES = [
   'area,service,quantity,unit',
@@ -29,13 +27,13 @@ const CHECKLIST = [
 /** Adds the demo files to the walked job and the Company Library. */
 export async function demoFiles(ctx: ServiceContext, jobId: number): Promise<void> {
   const quantities = await storeFileObject(ctx, Buffer.from(QUANTITIES), 'text/csv', 'Takeoff quantities.csv');
-  await recordUpload(ctx, { kind: 'job', jobId }, quantities, {
+  await recordFileUpload(ctx, { kind: 'job', jobId }, quantities, {
     description: 'Quantities from the lot walk, for the crew',
     audience: 'field',
   });
   const folder = await createLibraryFolder(ctx, { name: 'Safety' });
   const checklist = await storeFileObject(ctx, Buffer.from(CHECKLIST), 'text/plain', 'Crew safety checklist.txt');
-  const { data } = await recordUpload(ctx, { kind: 'library' }, checklist, {
+  const { data } = await recordFileUpload(ctx, { kind: 'library' }, checklist, {
     description: 'Read on site before every job',
     folder_id: folder.data.id,
   });

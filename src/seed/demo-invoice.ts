@@ -5,9 +5,7 @@
 // (with an SMTP server configured the demo would otherwise mail its made-up customer): then the
 // progress invoice is only marked sent and no online invoice is requested.
 import type { ServiceContext } from '#platform/context.ts';
-import { createInvoice, moveInvoice } from '#billing/invoices/service.ts';
-import { sendInvoice } from '#billing/invoices/send.ts';
-import { requestPayment } from '#billing/online-payments/request.ts';
+import { createInvoice, moveInvoice, requestPayment, sendInvoice } from '#billing/index.ts';
 
 export async function demoInvoices(
   ctx: ServiceContext,

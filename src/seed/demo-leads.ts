@@ -2,7 +2,7 @@
 // lead waiting for a call (its alert queued for the assignee), one someone called, one moving
 // forward (its job in the next stage), one dismissed, and one the auto-spam rule caught.
 import type { ServiceContext } from '#platform/context.ts';
-import { convertLead, createLead, dismissLead, markContacted } from '#crm/leads/service.ts';
+import { convertLead, createLead, dismissLead, markContacted } from '#crm/index.ts';
 
 export async function demoLeads(ctx: ServiceContext): Promise<void> {
   await createLead(ctx, {

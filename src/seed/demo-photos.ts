@@ -4,9 +4,7 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ServiceContext } from '#platform/context.ts';
-import { sniff } from '#field/photos/media.ts';
-import { recordUpload, storeUpload } from '#field/photos/service.ts';
-import { addPinPhotos, preflightPinPhotos } from '#field/assessment-pins/photos.ts';
+import { addPinPhotos, preflightPinPhotos, recordPhotoUpload, sniff, storeUpload } from '#field/index.ts';
 
 /** A parking-lot photo, 960×640: stall lines, and with `cracked` an alligator-cracked patch. */
 function lotSvg(cracked: boolean): string {
@@ -54,7 +52,7 @@ export async function demoPhotos(ctx: ServiceContext, jobId: number, tagId: numb
       .jpeg({ quality: 82 })
       .toBuffer();
     const stored = await storeUpload(ctx, Readable.from([data]), sniff(data)!);
-    await recordUpload(
+    await recordPhotoUpload(
       ctx,
       jobId,
       stored,

@@ -3,16 +3,18 @@
 // the office and the customer's answer on their job, two review links (one already written), and
 // the workspace's follow-up sequence configured (on, but started on no job: the demo emails
 // nobody). Answers the customer pages to print: the portal and the review still waiting.
-import { updateWorkspace } from '#admin/workspaces.ts';
+import { updateWorkspace } from '#admin/index.ts';
 import { actingAs } from '#platform/auth.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { now } from '#platform/time.ts';
-import { saveSequenceSettings } from '#crm/follow-up-sequences/settings.ts';
-import { enablePortalLink } from '#crm/portal-links/service.ts';
-import { insertMessage } from '#crm/portal-messages/repo.ts';
-import { postPortalMessage } from '#crm/portal-messages/service.ts';
-import { requestReview } from '#crm/reviews/service.ts';
-import { submitReview } from '#crm/reviews/visit.ts';
+import {
+  enablePortalLink,
+  insertMessage,
+  postPortalMessage,
+  requestReview,
+  saveSequenceSettings,
+  submitReview,
+} from '#crm/index.ts';
 
 export async function demoPortal(owner: ServiceContext): Promise<{ label: string; path: string }[]> {
   const firmId = owner.auth.firm.id;

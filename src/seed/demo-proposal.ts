@@ -3,9 +3,7 @@
 // through the embedded outbox (the .eml lands in the outbox folder, GET /admin/v1/outbox): with an
 // SMTP server configured the demo would otherwise email its made-up customer, so it stays a draft.
 import type { ServiceContext } from '#platform/context.ts';
-import { proposalFromEstimate } from '#estimating/proposals/service.ts';
-import { sendProposal } from '#estimating/proposals/send.ts';
-import { updateProposal } from '#estimating/proposals/update.ts';
+import { proposalFromEstimate, sendProposal, updateProposal } from '#estimating/index.ts';
 
 export async function demoProposal(
   ctx: ServiceContext,

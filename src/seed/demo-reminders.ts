@@ -3,9 +3,8 @@
 // the walked job for the estimator, and "remind me to call" on a person with an email the day before.
 import type { ServiceContext } from '#platform/context.ts';
 import { todayIn } from '#platform/time-zone.ts';
-import { createReminder } from '#crm/reminders/service.ts';
-import { addDays } from '#crm/reminders/when.ts';
-import { remindMeOnContact } from '#crm/remind-me/service.ts';
+import { createReminder, remindMeOnContact } from '#crm/index.ts';
+import { addDays } from '#platform/time.ts';
 
 export interface DemoReminderRecords {
   customerIds: number[];

@@ -6,24 +6,30 @@ import type { Env } from '#platform/context.ts';
 import { actingAs } from '#platform/auth.ts';
 import { PERMISSIONS } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
-import { addJobStage, createWorkspace } from '#admin/workspaces.ts';
-import { createUser } from '#admin/users.ts';
-import { createApiKey } from '#admin/keys.ts';
-import { upsertClientAccount } from '#crm/client-accounts/service.ts';
-import { upsertLocation } from '#crm/locations/service.ts';
-import { createJob, moveJob } from '#crm/jobs/service.ts';
-import { createContact } from '#crm/contacts/service.ts';
-import { addJobPerson } from '#crm/contacts/job-people.ts';
-import { createField, setRecordValues } from '#crm/custom-fields/service.ts';
-import { createNote } from '#crm/notes/service.ts';
-import { createTask } from '#crm/tasks/service.ts';
-import { createAccountTask } from '#crm/account-tasks/service.ts';
-import { createEstimate } from '#estimating/estimates/service.ts';
-import { addLine } from '#estimating/estimates/lines.ts';
-import { issueEstimate } from '#estimating/estimates/lifecycle.ts';
-import { createPin } from '#field/assessment-pins/service.ts';
-import { createPhotoTag } from '#field/photo-tags/service.ts';
-import { createPhotoShareLink } from '#field/photo-share-links/service.ts';
+import { addJobStage, createApiKey, createUser, createWorkspace } from '#admin/index.ts';
+import {
+  addJobPerson,
+  createAccountTask,
+  createContact,
+  createField,
+  createJob,
+  createNote,
+  createTask,
+  moveJob,
+  setRecordValues,
+  upsertClientAccount,
+  upsertLocation,
+} from '#crm/index.ts';
+import { addLine, createEstimate, issueEstimate } from '#estimating/index.ts';
+import {
+  completeSiteAssessment,
+  createAssessmentShareLink,
+  createPhotoShareLink,
+  createPhotoTag,
+  createPin,
+  createSiteAssessment,
+  enablePlanShareLink,
+} from '#field/index.ts';
 import { demoFiles } from './demo-files.ts';
 import { demoLeads } from './demo-leads.ts';
 import { demoPortal } from './demo-portal.ts';
@@ -32,9 +38,6 @@ import { demoInvoices } from './demo-invoice.ts';
 import { demoProposal } from './demo-proposal.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { demoReminders } from './demo-reminders.ts';
-import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
-import { createAssessmentShareLink } from '#field/assessment-share-links/service.ts';
-import { enablePlanShareLink } from '#field/plan-share-links/service.ts';
 
 export interface DemoWorkspace {
   firmId: number;

@@ -7,7 +7,7 @@
 // A trucking line with a haul_material is a haul: its formula gives the tons hauled, and the
 // estimate turns them into truck hours (loads by the truck's capacity_tons, times the cycle of
 // driving plus loading and dumping; docs/pricing.md).
-import type { CatalogDocumentInput } from '#estimating/catalog/document.ts';
+import type { CatalogDocumentInput } from '#estimating/index.ts';
 
 const hma = (depth: number) => `quantity * ${depth} * 0.0575`;
 

@@ -3,7 +3,7 @@
 import type { Database } from '#db/database.ts';
 import { inFirmTransaction } from '#platform/context.ts';
 import { invalidField } from '#platform/errors.ts';
-import { applyCatalog, exportCatalog as catalogDocument } from '#estimating/catalog/document.ts';
+import { applyCatalog, exportCatalog as catalogDocument } from '#estimating/index.ts';
 import { firmOrThrow } from './shared.ts';
 
 /**

@@ -17,8 +17,8 @@ import {
   jobTypesOf,
   settingsOf,
 } from '#platform/workspace.ts';
-import { listStages } from '#crm/job-stages/repo.ts';
-import { applyCatalog } from '#estimating/catalog/document.ts';
+import { listStages } from '#crm/index.ts';
+import { applyCatalog } from '#estimating/index.ts';
 import { STARTER_CATALOG } from '#seed/starter-catalog.ts';
 import { contributions } from '#src/area.ts';
 import { CreateWorkspaceInput, StageInput, UpdateWorkspaceInput } from './schemas.ts';

@@ -7,7 +7,7 @@
 // is the original plus what approved change orders posted; with no original it is null.
 import type { Executor } from '#db/dialect.ts';
 import type { ChangeOrder } from '#db/tables.ts';
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 import { now } from '#platform/time.ts';
 import type { Figures } from './figures.ts';
 

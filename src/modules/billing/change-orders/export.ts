@@ -3,7 +3,8 @@
 // decision_comment, sent_at, signed_at, created_at, updated_at), changed-since by updated_at, only
 // change orders on jobs the user sees. An open priced change order's figures follow its estimate,
 // so an estimate change makes it changed too (its updated_at on the wire moves with it).
-import { changedSince, defineDataset } from '#integrations/exports/datasets.ts';
+import { changedSince } from '#platform/sync.ts';
+import { defineDataset } from '#src/area.ts';
 import { type ChangeOrderRow, changeOrdersOf } from './repo.ts';
 import { changeOrderExportRow } from './serialize.ts';
 

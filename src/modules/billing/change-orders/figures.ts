@@ -5,8 +5,7 @@
 // new scope alone; a revision is a repriced copy of the job's estimate, so its change is the copy's
 // figures less the ones it was copied from (base_*), by cost code too.
 import type { ChangeOrder, Estimate } from '#db/tables.ts';
-import { calculationOf, linesInBid } from '#estimating/estimates/calculation.ts';
-import type { EstimateTree } from '#estimating/estimates/repo.ts';
+import { calculationOf, type EstimateTree, linesInBid } from '#estimating/index.ts';
 
 import { centsToDollars, dollarsToCents, formatCents } from '#platform/money.ts';
 

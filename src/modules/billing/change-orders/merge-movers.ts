@@ -1,7 +1,7 @@
 // A job merge moves the merged-away job's change orders to the kept job (they are never deleted),
 // numbered after the kept job's own so co_number stays unique within the job, in their order.
 // What their approvals posted moves with them (contract.ts, jobContractMergeMover).
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 import { now } from '#platform/time.ts';
 import { nextCoNumber } from './repo.ts';
 

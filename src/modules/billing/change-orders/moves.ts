@@ -6,7 +6,7 @@
 // leaves, so of two decisions at once only one happens and the event fires exactly once.
 import type { Executor } from '#db/dialect.ts';
 import type { ChangeOrder } from '#db/tables.ts';
-import { loadTree } from '#estimating/estimates/repo.ts';
+import { loadTree } from '#estimating/index.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { badRequest, conflict } from '#platform/errors.ts';
 import { now } from '#platform/time.ts';

@@ -6,9 +6,9 @@
 // without script; the signature pad is the page's one script. A void change order's link says it
 // was withdrawn (410); a change order moved back to a working stage says it is being revised.
 import type { FastifyReply } from 'fastify';
-import { signedMoney } from '#billing/change-orders/figures.ts';
-import { changeOrderPagePath } from '#billing/change-orders/link.ts';
-import type { ChangeOrderRow } from '#billing/change-orders/repo.ts';
+import { signedMoney } from './figures.ts';
+import { changeOrderPagePath } from './link.ts';
+import type { ChangeOrderRow } from './repo.ts';
 import {
   approveByCustomer,
   awaitsAnswer,
@@ -19,9 +19,9 @@ import {
   recordOpen,
   type Sender,
   visitChangeOrder,
-} from '#billing/change-orders/visit.ts';
-import { COMMENT_MAX } from '#billing/change-orders/schemas.ts';
-import { documentHash } from '#estimating/proposals/document.ts';
+} from './visit.ts';
+import { COMMENT_MAX } from './schemas.ts';
+import { documentHash } from '#estimating/index.ts';
 import { formatCents } from '#platform/money.ts';
 import { SIGNER_NAME_MAX } from '#platform/e-sign.ts';
 import { acceptForms, formBody } from '#pages/form.ts';

@@ -3,7 +3,7 @@
 // proposal), lists, the one a customer link opens, the next number of a job, a request_key's.
 import type { Executor } from '#db/dialect.ts';
 import type { ChangeOrder, User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 
 /** A change order with the joined fields its wire shape shows. */
 export type ChangeOrderRow = ChangeOrder & {

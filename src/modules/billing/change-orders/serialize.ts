@@ -2,7 +2,7 @@
 // one is open: figures.ts), the kind's and stage's labels. The list rows leave out the workflow
 // (stage, sending, the decision and signature, the revised contract and lines).
 import type { ChangeOrderAuditEvent } from '#db/tables.ts';
-import { auditEntry } from '#estimating/proposals/serialize.ts';
+import { auditEntry } from '#estimating/index.ts';
 import { consentText } from '#platform/e-sign.ts';
 import type { ChangeOrderStage } from '#platform/workspace.ts';
 import { centsToDollars } from '#platform/money.ts';

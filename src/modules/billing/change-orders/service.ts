@@ -8,12 +8,15 @@
 // send.ts, the customer's answers in visit.ts.
 import type { Executor } from '#db/dialect.ts';
 import type { ChangeOrder, Job } from '#db/tables.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
-import type { Places } from '#estimating/estimates/drive-times.ts';
-import { startChangeOrderEstimate } from '#estimating/estimates/lifecycle.ts';
-import { loadTree } from '#estimating/estimates/repo.ts';
-import { assertEstimateRole } from '#estimating/estimates/roles.ts';
-import { inEstimateTransaction, type Trx } from '#estimating/estimates/write.ts';
+import { findVisibleJob } from '#crm/index.ts';
+import {
+  assertEstimateRole,
+  inEstimateTransaction,
+  loadTree,
+  type Places,
+  startChangeOrderEstimate,
+  type Trx,
+} from '#estimating/index.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { emailField } from '#platform/email-phone.ts';
 import { badRequest, conflict, forbidden, invalidField, notFound } from '#platform/errors.ts';

@@ -12,7 +12,7 @@
 // tabs, the office deciding meanwhile) finds the first one standing.
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
-import { canonicalJson, documentHash } from '#estimating/proposals/document.ts';
+import { canonicalJson, documentHash } from '#estimating/index.ts';
 import { inFirmTransaction, inTransaction } from '#platform/context.ts';
 import {
   BAD_SIGNATURE_MESSAGE,

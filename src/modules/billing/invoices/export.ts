@@ -1,8 +1,9 @@
 // The invoices export dataset (document 3, Export dataset rows: the shape of GET
 // /v1/jobs/{id}/invoices, whose rows leave line items out, as the export promises), changed-since
 // by updated_at, only invoices on jobs the user sees.
-import { onVisibleJob } from '#crm/jobs/repo.ts';
-import { changedSince, defineDataset } from '#integrations/exports/datasets.ts';
+import { onVisibleJob } from '#crm/index.ts';
+import { changedSince } from '#platform/sync.ts';
+import { defineDataset } from '#src/area.ts';
 import { invoicesOf } from './repo.ts';
 import { type InvoiceRow, invoiceSummary } from './serialize.ts';
 

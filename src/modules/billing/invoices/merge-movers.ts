@@ -1,6 +1,6 @@
 // A job merge moves the merged-away job's invoices to the kept job: invoices are never deleted,
 // so none may go with the merged-away job.
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 import { now } from '#platform/time.ts';
 
 export const invoiceJobMergeMover: MergeMover = {

@@ -12,11 +12,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { invoiceDocument, type InvoiceDocument } from '#billing/invoices/document.ts';
-import { invoicePagePath } from '#billing/invoices/link.ts';
-import { invoiceFilename, renderInvoicePdf } from '#billing/invoices/pdf.ts';
-import type { InvoiceRow } from '#billing/invoices/serialize.ts';
-import { payable, type InvoiceSender, visitInvoice, type InvoiceVisit } from '#billing/invoices/visit.ts';
+import { invoiceDocument, type InvoiceDocument } from './document.ts';
+import { invoicePagePath } from './link.ts';
+import { invoiceFilename, renderInvoicePdf } from './pdf.ts';
+import type { InvoiceRow } from './serialize.ts';
+import { payable, type InvoiceSender, visitInvoice, type InvoiceVisit } from './visit.ts';
 import { applyPaymentEvent } from '#billing/online-payments/apply.ts';
 import { startCheckoutOf } from '#billing/online-payments/checkout.ts';
 import { formatCents } from '#platform/money.ts';

@@ -2,7 +2,7 @@
 // workspace's last remit-to, and the count of a site's invoiced jobs.
 import type { Executor } from '#db/dialect.ts';
 import type { Invoice, User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 import type { InvoiceRow } from './serialize.ts';
 

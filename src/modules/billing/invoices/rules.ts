@@ -1,7 +1,7 @@
 // The money of an invoice (document 3, Invoice: amount = subtotal - discount + tax), in integer
 // cents from the wire's dollars (platform/money.ts), and the wording rules that follow from the
 // figures: the description, the payment terms and the due date. Pure: no database, no clock.
-import { addDays } from '#crm/reminders/when.ts';
+import { addDays } from '#platform/time.ts';
 import { badRequest } from '#platform/errors.ts';
 import { dollarsToCents } from '#platform/money.ts';
 

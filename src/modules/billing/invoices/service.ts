@@ -3,8 +3,8 @@
 // their payment processor, so every change to one is refused (409 online_invoice).
 import type { Transaction } from 'kysely';
 import type { DB, Invoice, Job } from '#db/tables.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
-import { findEstimate } from '#estimating/estimates/repo.ts';
+import { findVisibleJob } from '#crm/index.ts';
+import { findEstimate } from '#estimating/index.ts';
 import { inTransaction, type ServiceContext } from '#platform/context.ts';
 import { badRequest, conflict, notFound } from '#platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';

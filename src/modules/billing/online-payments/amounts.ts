@@ -7,7 +7,7 @@
 // once the job sits in a completed stage; docs/api-decisions.md ("Online payments") says how it
 // will come from work-order progress once work orders exist.
 import type { StoredLineItem } from '#billing/invoices/rules.ts';
-import { depositCents } from '#estimating/proposals/priced.ts';
+import { depositCents } from '#estimating/index.ts';
 
 export type RequestKind = 'full' | 'deposit' | 'progress' | 'itemized';
 

@@ -15,12 +15,14 @@
 // requesting again (which would be a duplicate).
 import type { Transaction } from 'kysely';
 import type { DB, Job, Proposal } from '#db/tables.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
-import { findEstimate } from '#estimating/estimates/repo.ts';
-import type { PricedLine } from '#estimating/proposals/priced.ts';
-import { proposalOfEstimate } from '#estimating/proposals/repo.ts';
-import { assertPricingAccess } from '#estimating/proposals/service.ts';
-import { sectionsOf } from '#estimating/proposals/sections.ts';
+import { findVisibleJob } from '#crm/index.ts';
+import {
+  assertPricingAccess,
+  findEstimate,
+  type PricedLine,
+  proposalOfEstimate,
+  sectionsOf,
+} from '#estimating/index.ts';
 import { recordInvoiceCreated } from '#billing/invoices/events.ts';
 import { invoicePageUrl, INVOICE_LINK_KIND } from '#billing/invoices/link.ts';
 import { mailInvoice } from '#billing/invoices/mail.ts';

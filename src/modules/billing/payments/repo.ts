@@ -2,7 +2,7 @@
 // from the invoices, most recently paid first.
 import type { Executor } from '#db/dialect.ts';
 import type { User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 
 export interface PaymentFilter {
   jobId?: number;

@@ -1,6 +1,6 @@
 import type { Executor } from '#db/dialect.ts';
 import type { User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/jobs/access.ts';
 import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 import type { ActivityRow } from './serialize.ts';
 

@@ -1,7 +1,8 @@
 // The customers export dataset (document 3, Export dataset rows): the customer object, which
 // already carries archived_at, for every customer of the workspace, archived ones included (a
 // sync client learns of archiving from archived_at).
-import { changedSince, defineDataset } from '#integrations/exports/datasets.ts';
+import { changedSince } from '#platform/sync.ts';
+import { defineDataset } from '#src/area.ts';
 import { clientAccountObject } from './serialize.ts';
 
 export const customersDataset = defineDataset({

@@ -10,7 +10,7 @@ import { now } from '#platform/time.ts';
 import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { clientAccountNotFound } from '#crm/client-accounts/service.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { jobNotFound, saveJobChanges } from '#crm/jobs/service.ts';
 import { companyPeople, findContact, peopleOnJob, type PersonOnJob } from './repo.ts';
 import { displayNameOf, JOB_ROLES } from './rules.ts';

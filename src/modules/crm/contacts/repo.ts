@@ -4,7 +4,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Engine, Executor } from '#db/dialect.ts';
 import type { Contact, ContactChannel, DB, Job, JobContactTable, User } from '#db/tables.ts';
 import { CASEFOLD_FUNCTION, containsText } from '#db/text-search.ts';
-import { onVisibleJob, visibleTo } from '#crm/jobs/repo.ts';
+import { onVisibleJob, visibleTo } from '#crm/jobs/access.ts';
 import { emailKey } from '#platform/email-phone.ts';
 import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 

@@ -16,7 +16,7 @@ import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { upsertClientAccountIn } from '#crm/client-accounts/service.ts';
 import { applyCustomFieldValues } from '#crm/custom-fields/values.ts';
 import { saveJobChanges } from '#crm/jobs/service.ts';
-import { findActiveUser } from '#workspace/users/repo.ts';
+import { findActiveUser } from '#workspace/index.ts';
 import {
   channelRows,
   findContact,

@@ -10,7 +10,7 @@ import { alreadyArchived } from '#platform/records.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { jobNotFound, saveJobChanges } from '#crm/jobs/service.ts';
 import {
   findDefinition,

@@ -13,11 +13,11 @@ import { invalidField, notFound } from '#platform/errors.ts';
 import { can } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
 import { completeAccountTask } from '#crm/account-tasks/service.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { completeReminderIn, isOpen, mayActOn, rescheduleReminder } from '#crm/reminders/service.ts';
 import { snoozedUntil, type Snooze } from '#crm/reminders/when.ts';
 import { completeTask } from '#crm/tasks/service.ts';
-import { findActiveUser } from '#workspace/users/repo.ts';
+import { findActiveUser } from '#workspace/index.ts';
 import type { BulkFollowUpsInput } from './schemas.ts';
 
 type Kind = 'task_ids' | 'account_task_ids' | 'reminder_ids';

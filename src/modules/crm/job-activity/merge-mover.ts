@@ -1,6 +1,6 @@
 // A job merge moves the merged-away job's notes, activities, follow-ups and activity log to the
 // kept job, and notes the merge in the kept job's log (listed in the CRM manifest).
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 import { logJobActivity } from './log.ts';
 
 export const jobActivityMergeMover: MergeMover = {

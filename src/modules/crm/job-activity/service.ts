@@ -1,7 +1,7 @@
 // GET /v1/jobs/{id}/activity: the job page's activity log.
 import type { ServiceContext } from '#platform/context.ts';
 import type { Page } from '#platform/pagination.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { jobNotFound } from '#crm/jobs/service.ts';
 import { listJobActivity } from './repo.ts';
 import { jobActivityEntryObject } from './serialize.ts';

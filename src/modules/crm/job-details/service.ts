@@ -12,12 +12,13 @@ import { divisionsOf } from '#platform/workspace.ts';
 import { tagsOfJob } from '#crm/job-tags/repo.ts';
 import { tagObject } from '#crm/job-tags/service.ts';
 import { siteColumns } from '#crm/jobs/links.ts';
-import { findJobByNumber, findVisibleJob } from '#crm/jobs/repo.ts';
+import { findJobByNumber } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { jobNotFound, saveJobChanges } from '#crm/jobs/service.ts';
 import { findLocation } from '#crm/locations/repo.ts';
 import { upsertLocationIn } from '#crm/locations/service.ts';
 import { locationSummary } from '#crm/locations/serialize.ts';
-import { findActiveUser } from '#workspace/users/repo.ts';
+import { findActiveUser } from '#workspace/index.ts';
 import type { JobDetailsInput, JobLocationInput, OperationsAssignmentInput } from './schemas.ts';
 
 type Trx = Transaction<DB>;

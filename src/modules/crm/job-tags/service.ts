@@ -5,7 +5,7 @@ import { inTransaction, inWorkspaceTransaction } from '#platform/context.ts';
 import { conflict, notFound } from '#platform/errors.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { jobNotFound } from '#crm/jobs/service.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
 import { findTagByName, findTagsByIds, tagsOfJob } from './repo.ts';

@@ -1,6 +1,6 @@
 // The jobs export dataset (document 3, Export dataset rows): the job object of GET /v1/jobs/{id}
 // (custom_fields included), for the jobs the caller sees.
-import { defineDataset } from '#integrations/exports/datasets.ts';
+import { defineDataset } from '#src/area.ts';
 import { jobRowsAfter } from './repo.ts';
 import { jobObject } from './serialize.ts';
 

@@ -2,7 +2,7 @@
 // Every area that hangs records on a job lists its own mover in its manifest (`mergeMovers.job`,
 // src/area.ts), so a merge never leaves records pointing at a deleted job.
 import { sql } from 'kysely';
-import type { MergeMover, MergeScope } from '#crm/merges/movers.ts';
+import type { MergeMover, MergeScope } from '#src/area.ts';
 import { moversOf } from '#crm/merges/movers.ts';
 
 /**

@@ -8,6 +8,7 @@ import { can } from '#platform/permissions.ts';
 import { compiledOnce } from '#db/compiled-once.ts';
 import { containsText } from '#db/text-search.ts';
 import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
+import { ownedBy, visibleTo } from './access.ts';
 
 /** The job columns the job object shows (details live in job-details and read the whole row). */
 const JOB_OBJECT_COLUMNS = [
@@ -87,27 +88,6 @@ function joined(db: Executor) {
     ]);
 }
 
-/** Restricts to jobs the user may see: all of them, or those they own or are assigned to. */
-export function visibleTo<O>(qb: SelectQueryBuilder<DB, 'jobs' | any, O>, user: User): SelectQueryBuilder<DB, any, O> {
-  return can(user, 'sees_own_jobs_only') ? ownedBy(qb, user.id) : qb;
-}
-
-/** Jobs the user owns or is an assignee of. */
-function ownedBy<O>(qb: SelectQueryBuilder<DB, 'jobs' | any, O>, userId: number): SelectQueryBuilder<DB, any, O> {
-  return qb.where((eb) =>
-    eb.or([
-      eb('jobs.assigned_to_user_id', '=', userId),
-      eb.exists(
-        eb
-          .selectFrom('job_assignees as ja')
-          .select('ja.job_id')
-          .whereRef('ja.job_id', '=', 'jobs.id')
-          .where('ja.user_id', '=', userId),
-      ),
-    ]),
-  );
-}
-
 // The single-job read is the hottest query of the API: compiled once (db/compiled-once.ts).
 const jobRowById = compiledOnce((db, firmId: number, id: number) =>
   joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id),
@@ -128,13 +108,6 @@ export async function findJobRow(
       ? await ownJobRowById(db, firmId, id, user.id)
       : await jobRowById(db, firmId, id);
   return rows[0] as JobRow | undefined;
-}
-
-export async function findVisibleJob(db: Executor, firmId: number, id: number, user: User): Promise<Job | undefined> {
-  return visibleTo(
-    db.selectFrom('jobs').selectAll('jobs').where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id),
-    user,
-  ).executeTakeFirst() as Promise<Job | undefined>;
 }
 
 export function findJobByRef(db: Executor, firmId: number, ref: string): Promise<Job | undefined> {
@@ -266,29 +239,6 @@ export async function extraAssignees(db: Executor, jobIds: number[]): Promise<Ma
     out.set(r.assignee_job_id, list);
   }
   return out;
-}
-
-/**
- * For records that belong to a job (events, deliveries): a filter keeping those whose job the
- * user may see, and those that belong to no job. Users who see every job get no filter.
- */
-export function onVisibleJob<QB extends SelectQueryBuilder<DB, any, any>>(
-  qb: QB,
-  jobIdColumn: string,
-  firmId: number,
-  user: User,
-): QB {
-  if (!can(user, 'sees_own_jobs_only')) return qb;
-  return qb.where((eb: any) =>
-    eb.or([
-      eb(jobIdColumn, 'is', null),
-      eb(
-        jobIdColumn,
-        'in',
-        ownedBy(eb.selectFrom('jobs').select('jobs.id').where('jobs.firm_id', '=', firmId), user.id),
-      ),
-    ]),
-  ) as QB;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { User } from '#db/tables.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { Nullable, NullableInteger, NullableString } from '#platform/schemas.ts';
 import { microWire } from '#platform/time.ts';
-import { UserSchema, userObject } from '#workspace/users/serialize.ts';
+import { userObject, UserSchema } from '#workspace/index.ts';
 import type { JobRow } from './repo.ts';
 
 export const JobSchema = Type.Object({

@@ -13,7 +13,7 @@ import { now } from '#platform/time.ts';
 import { objectsGoingWith } from '#src/area.ts';
 import { jobTypesOf } from '#platform/workspace.ts';
 import { listStages } from '#crm/job-stages/repo.ts';
-import { findActiveUser } from '#workspace/users/repo.ts';
+import { findActiveUser } from '#workspace/index.ts';
 import { recordJobCreated, recordJobStatusChanged, recordJobUpdated } from './events.ts';
 import { assertDateOrder, jobColumns, stageFor } from './fields.ts';
 import type { JobInput } from './schemas.ts';
@@ -27,10 +27,10 @@ import {
   findJobByName,
   findJobByRef,
   findJobRow,
-  findVisibleJob,
   listJobRows,
   type JobFilter,
 } from './repo.ts';
+import { findVisibleJob } from './access.ts';
 import { jobObject } from './serialize.ts';
 
 type Trx = Transaction<DB>;

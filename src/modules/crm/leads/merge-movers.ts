@@ -2,7 +2,7 @@
 // merged-away job, customer, person or site hands its leads to the kept one (document 2: a merge
 // moves everything over).
 import type { Executor } from '#db/dialect.ts';
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 
 type LeadLink = 'job_id' | 'client_account_id' | 'contact_id' | 'location_id';
 

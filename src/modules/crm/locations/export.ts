@@ -2,7 +2,8 @@
 // (locations), archived ones included, in the row shape the spec gives for properties.
 import type { Location } from '#db/tables.ts';
 import { zWire } from '#platform/time.ts';
-import { changedSince, defineDataset } from '#integrations/exports/datasets.ts';
+import { changedSince } from '#platform/sync.ts';
+import { defineDataset } from '#src/area.ts';
 
 export function propertyRow(l: Location) {
   return {

@@ -9,7 +9,7 @@ import type { ClientAccount, CustomFieldDefinition, Location } from '#db/tables.
 import { badRequest } from '#platform/errors.ts';
 import { isBlank } from '#platform/records.ts';
 import type { ContactRow } from '#crm/contacts/repo.ts';
-import type { RecordMergeKind } from './movers.ts';
+import type { RecordMergeKind } from '#src/area.ts';
 
 export type Choice = 'keep' | 'drop' | 'both';
 

@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
 import type { DB } from '#db/tables.ts';
 import { type LinkKind, retireLink } from '#platform/customer-links.ts';
-import type { MergeMover } from './movers.ts';
+import type { MergeMover } from '#src/area.ts';
 
 interface OwnedLink {
   id: number;

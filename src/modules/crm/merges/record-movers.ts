@@ -7,7 +7,7 @@ import type { ContactChannel, ContactLink, DB, Job } from '#db/tables.ts';
 import { nameKey } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { saveJobChanges } from '#crm/jobs/service.ts';
-import type { MergeMover, MergeScope } from './movers.ts';
+import type { MergeMover, MergeScope } from '#src/area.ts';
 
 type Trx = Transaction<DB>;
 

@@ -2,7 +2,7 @@
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { IdParam, One } from '#platform/schemas.ts';
-import type { RecordMergeKind } from './movers.ts';
+import type { RecordMergeKind } from '#src/area.ts';
 import {
   MergeClientAccountBody,
   MergeContactBody,

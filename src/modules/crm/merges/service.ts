@@ -19,7 +19,8 @@ import { definitionsOf } from '#crm/custom-fields/values.ts';
 import { findLocation, findLocationRow } from '#crm/locations/repo.ts';
 import { companyRequiredOnSites } from '#crm/locations/service.ts';
 import { CUSTOM_FIELD_ENTITY, MergeFields, type Choice, type FieldDiff } from './fields.ts';
-import { countInvoicedJobs, moversOf, type RecordMergeKind, type MergeScope } from './movers.ts';
+import { countInvoicedJobs, moversOf } from './movers.ts';
+import type { RecordMergeKind, MergeScope } from '#src/area.ts';
 import type { MergeInput } from './schemas.ts';
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
 

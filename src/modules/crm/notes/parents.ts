@@ -6,9 +6,9 @@ import { invalidField, notFound } from '#platform/errors.ts';
 import { parseTimestamp } from '#platform/time.ts';
 import { findClientAccount } from '#crm/client-accounts/repo.ts';
 import { clientAccountNotFound } from '#crm/client-accounts/service.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { jobNotFound } from '#crm/jobs/service.ts';
-import { findActiveUser } from '#workspace/users/repo.ts';
+import { findActiveUser } from '#workspace/index.ts';
 
 /** `field` names the body field that held the id (absent when the id came from the path). */
 export async function visibleJobOr404(

@@ -11,7 +11,7 @@ import type { Page } from '#platform/pagination.ts';
 import { truncate } from '#platform/text.ts';
 import { now } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { leadInteractionLogged } from '#crm/leads/implicit.ts';
 import { clientAccountOr404, contactOr404, requiredText, timestampField, visibleJobOr404 } from './parents.ts';
 import { findNote, listNotes, type NoteFilter, type NoteParentColumn } from './repo.ts';

@@ -4,7 +4,7 @@
 //   with the job.
 // - A customer merge: the merged-away customer's portal link moves to the kept customer (now
 //   showing its jobs, which include the merged ones) or stops, as merges/owned-link-mover.ts says.
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 import { ownedLinkMergeMover } from '#crm/merges/owned-link-mover.ts';
 import { now } from '#platform/time.ts';
 import { stopRunningSequence } from '#crm/follow-up-sequences/runs.ts';

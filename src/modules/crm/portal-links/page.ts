@@ -9,7 +9,7 @@
 // workspace with the portal off, answers 410.
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from '@sinclair/typebox';
-import { type Portal, type PortalJob, postCustomerMessage, visitPortal } from '#crm/portal-links/visit.ts';
+import { type Portal, type PortalJob, postCustomerMessage, visitPortal } from './visit.ts';
 import { MESSAGE_MAX } from '#crm/portal-messages/schemas.ts';
 import type { PortalMessage } from '#crm/portal-messages/serialize.ts';
 import { zWire } from '#platform/time.ts';

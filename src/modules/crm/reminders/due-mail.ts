@@ -9,10 +9,10 @@ import type { Env } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { queueMail } from '#platform/mail/queue.ts';
 import { renderMail, teammateFooter } from '#platform/mail/templates.ts';
-import { millisOf, now, storedAt } from '#platform/time.ts';
+import { addDays, millisOf, now, storedAt } from '#platform/time.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
-import { addDays, repeatEveryDays } from './when.ts';
+import { repeatEveryDays } from './when.ts';
 
 const HOUR = 3_600_000;
 /** Rows taken per sweep and kind. */

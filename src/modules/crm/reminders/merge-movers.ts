@@ -3,7 +3,7 @@
 // merged-away record's reminders at the kept one. A contact merge also hands the merged-away
 // person's birthday follow-up marker to the kept person when they have none (one each).
 import type { Executor } from '#db/dialect.ts';
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 import { now } from '#platform/time.ts';
 
 type Column = 'job_id' | 'client_account_id' | 'contact_id';

@@ -1,7 +1,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { DB, User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/jobs/access.ts';
 import type { ReminderRow } from './serialize.ts';
 
 function withAssignee(db: Executor) {

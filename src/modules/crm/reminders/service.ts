@@ -11,7 +11,7 @@ import { inTransaction } from '#platform/context.ts';
 import { conflict, invalidField, notFound } from '#platform/errors.ts';
 import type { Page } from '#platform/pagination.ts';
 import { now, storedAt } from '#platform/time.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
+import { findVisibleJob } from '#crm/jobs/access.ts';
 import { addNote, type NoteParent } from '#crm/notes/service.ts';
 import {
   assignableUserOr404,

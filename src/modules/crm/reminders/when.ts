@@ -2,7 +2,7 @@
 // the snooze choices, and the next round of a repeating reminder. The instant "now" comes from the
 // caller (the process clock, ctx.deps.clock), so a test walks these across a daylight-saving change.
 import { invalidField } from '#platform/errors.ts';
-import { isDate, millisOf, storedAt } from '#platform/time.ts';
+import { addDays, isDate, millisOf, storedAt } from '#platform/time.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 
 /** A bare date means this local time (document 2, PATCH /v1/reminders: "a date meaning 9:00 AM"). */
@@ -35,14 +35,6 @@ export function localDue(due: string, timeZone: string, field = 'due'): string {
       `${field} must be a local date and time YYYY-MM-DDTHH:MM, or a date YYYY-MM-DD (9:00 AM)`,
     );
   return localToStored(m[1]!, m[2] !== undefined ? `${m[2]}:${m[3]}` : DATE_ONLY_TIME, timeZone);
-}
-
-/** Whole days from a YYYY-MM-DD date. */
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const next = new Date(0);
-  next.setUTCFullYear(y!, m! - 1, d! + days);
-  return next.toISOString().slice(0, 10);
 }
 
 /**

@@ -5,8 +5,8 @@
 // be written again (409 with the thank-you). A missing or out-of-range rating or over-long words
 // show the form again (400) with what was typed.
 import type { FastifyReply } from 'fastify';
-import type { Review } from '#crm/reviews/serialize.ts';
-import { REVIEW_CONTENT_MAX, submitReview, visitReview } from '#crm/reviews/visit.ts';
+import type { Review } from './serialize.ts';
+import { REVIEW_CONTENT_MAX, submitReview, visitReview } from './visit.ts';
 import { acceptForms, formBody } from '#pages/form.ts';
 import { sendUnknownLink } from '#pages/gone.ts';
 import { html, type Html } from '#platform/html.ts';

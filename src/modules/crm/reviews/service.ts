@@ -7,7 +7,7 @@ import { emailField } from '#platform/email-phone.ts';
 import type { Page } from '#platform/pagination.ts';
 import { now } from '#platform/time.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/jobs/access.ts';
 import { visibleJobOr404 } from '#crm/notes/parents.ts';
 import type { ReviewRequestInput } from './schemas.ts';
 import { REVIEW_LINK_KIND, type Review, reviewObject } from './serialize.ts';

@@ -3,8 +3,9 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
 import type { DB } from '#db/tables.ts';
-import { CANDIDATES, matchCondition, type SearchQuery } from './query.ts';
-import type { SearchCaller } from './registry.ts';
+import { CANDIDATES, matchCondition } from './query.ts';
+import type { SearchQuery } from '#src/area.ts';
+import type { SearchCaller } from '#src/area.ts';
 
 type RecordTable = 'client_accounts' | 'contacts' | 'locations';
 

@@ -9,6 +9,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Engine } from '#db/dialect.ts';
 import { badRequest } from '#platform/errors.ts';
 import { escapeLike } from '#platform/text.ts';
+import type { Rank, SearchQuery } from '#src/area.ts';
 
 export const MIN_QUERY_LENGTH = 2;
 export const MAX_QUERY_LENGTH = 120;
@@ -19,15 +20,6 @@ export const MAX_QUERY_LENGTH = 120;
  * matching every job) as fast as a rare one.
  */
 export const CANDIDATES = 200;
-
-export interface SearchQuery {
-  /** Trimmed, inner whitespace collapsed to single spaces: what is matched and echoed back. */
-  text: string;
-  /** Lower-cased `text` (ranking compares folded values). */
-  folded: string;
-  /** Two characters: word-start matching. */
-  short: boolean;
-}
 
 export function parseSearchQuery(raw: string | undefined): SearchQuery {
   const text = (raw ?? '').trim().replace(/\s+/g, ' ');
@@ -69,7 +61,6 @@ export function matchCondition(
 }
 
 /** 0 exact (a field equals the text), 1 prefix (a field starts with it), 2 contains. */
-export type Rank = 0 | 1 | 2;
 
 export function rankOf(q: SearchQuery, values: readonly (string | number | null | undefined)[]): Rank {
   let best: Rank = 2;

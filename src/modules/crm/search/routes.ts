@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { Nullable } from '#platform/schemas.ts';
-import { SEARCH_TYPE_NAMES } from './registry.ts';
+import { SEARCH_TYPE_NAMES } from '#src/area.ts';
 import { PER_TYPE, search } from './service.ts';
 
 const ResultSchema = Type.Object({

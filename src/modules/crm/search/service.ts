@@ -2,7 +2,8 @@
 import { badRequest } from '#platform/errors.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { parseSearchQuery } from './query.ts';
-import { SEARCH_TYPE_NAMES, searchTypeOf, type SearchResult, type SearchTypeName } from './registry.ts';
+import { searchTypeOf } from './registry.ts';
+import { SEARCH_TYPE_NAMES, type SearchResult, type SearchTypeName } from '#src/area.ts';
 
 /** Results per type. */
 export const PER_TYPE = 5;

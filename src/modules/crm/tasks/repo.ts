@@ -1,6 +1,6 @@
 import type { Executor } from '#db/dialect.ts';
 import type { User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/jobs/access.ts';
 import { syncPage, type GroupRest } from '#platform/sync.ts';
 import { orderFollowUps, whereFollowUps, type FollowUpFilter } from './follow-up-query.ts';
 import type { TaskRow } from './serialize.ts';

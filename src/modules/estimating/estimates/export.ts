@@ -3,8 +3,9 @@
 // estimate_id, job_id, area_id, area_name and estimate_updated_at, changed-since by the estimate's
 // updated_at, so a sync replaces all lines of a changed estimate. Hidden lines, and lines outside
 // the bid (inactive, excluded, in an inactive area), are not exported.
-import { changedSince, defineDataset } from '#integrations/exports/datasets.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { changedSince } from '#platform/sync.ts';
+import { defineDataset } from '#src/area.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { zWire } from '#platform/time.ts';
 import type { Calculation } from './calculation.ts';
 import { estimateSummary, lineObject } from './serialize.ts';

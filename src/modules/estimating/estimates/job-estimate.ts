@@ -4,7 +4,7 @@
 // document 2 keeps for changes of the job itself ("not on new estimates").
 import { sql } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 
 export async function refreshJobEstimate(trx: Executor, jobId: number | null): Promise<void> {
   if (jobId === null) return;

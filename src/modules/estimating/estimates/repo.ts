@@ -8,7 +8,7 @@ import type {
   EstimateTotalsColumns,
   User,
 } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 /** An estimate of the workspace whose job the user may see (an estimate without a job: everyone). */

@@ -18,9 +18,9 @@ import {
   type DocumentSection,
   type PricingRow,
   type ProposalDocument,
-} from '#estimating/proposals/document.ts';
-import { proposalPagePath } from '#estimating/proposals/link.ts';
-import { shownDocument, type LoadedDocument } from '#estimating/proposals/load.ts';
+} from './document.ts';
+import { proposalPagePath } from './link.ts';
+import { shownDocument, type LoadedDocument } from './load.ts';
 import {
   acceptProposal,
   awaitsAnswer,
@@ -32,7 +32,7 @@ import {
   type Sender,
   type ProposalVisit,
   visitProposal,
-} from '#estimating/proposals/visit.ts';
+} from './visit.ts';
 import { CONSENT_VERSION, consentText, SIGNER_NAME_MAX } from '#platform/e-sign.ts';
 import { originOf } from '#platform/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';

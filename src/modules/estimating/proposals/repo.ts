@@ -2,7 +2,7 @@
 // its document is built from (the job, the preparer, the photos).
 import type { Executor } from '#db/dialect.ts';
 import type { Proposal, ProposalAuditEvent, User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 export function findProposal(db: Executor, firmId: number, id: number, user: User): Promise<Proposal | undefined> {

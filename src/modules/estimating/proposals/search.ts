@@ -5,9 +5,9 @@ import type { Executor } from '#db/dialect.ts';
 import type { DB } from '#db/tables.ts';
 import { PROPOSAL_SEARCH_FIELDS } from '#db/migrations/024_proposal_search.ts';
 import { pgSearchText } from '#db/migrations/004_search.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
-import { CANDIDATES, matchCondition, rankOf, type SearchQuery } from '#crm/search/query.ts';
-import { rankHits, type SearchCaller, type SearchHit, type SearchType } from '#crm/search/registry.ts';
+import { CANDIDATES, matchCondition, onVisibleJob, rankHits, rankOf } from '#crm/index.ts';
+import type { SearchQuery } from '#src/area.ts';
+import type { SearchCaller, SearchHit, SearchType } from '#src/area.ts';
 
 const COLUMNS = [
   'proposals.id',

@@ -11,7 +11,7 @@ import { badRequest, conflict, forbidden, notFound } from '#platform/errors.ts';
 import { can } from '#platform/permissions.ts';
 import type { Page } from '#platform/pagination.ts';
 import type { SyncWindow } from '#platform/sync.ts';
-import { now } from '#platform/time.ts';
+import { addDays, now } from '#platform/time.ts';
 import { estimatingRoleOf } from '#estimating/estimates/roles.ts';
 import { effectivePricing } from '#estimating/estimates/calculation.ts';
 import { findEstimate, loadTree } from '#estimating/estimates/repo.ts';
@@ -110,12 +110,6 @@ export async function proposalWire(ctx: ServiceContext, p: Proposal, origin: str
 
 export async function writtenProposal(ctx: ServiceContext, id: number, origin: string) {
   return proposalWire(ctx, await proposalOr404(ctx, ctx.database.db, id), origin);
-}
-
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
 
 /** The estimate's priced lines and totals as a proposal shows them, or the 409 saying why not yet. */

@@ -15,9 +15,8 @@
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
 import type { Proposal } from '#db/tables.ts';
-import { listStages } from '#crm/job-stages/repo.ts';
-import { moveJobIn } from '#crm/jobs/service.ts';
-import { storeServiceFile } from '#field/files/service.ts';
+import { listStages, moveJobIn } from '#crm/index.ts';
+import { storeServiceFile } from '#field/index.ts';
 import { actingAs } from '#platform/auth.ts';
 import { inTransaction, inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import type { Deps } from '#platform/deps.ts';

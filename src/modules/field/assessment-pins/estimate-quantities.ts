@@ -8,18 +8,23 @@
 // job's draft estimate".
 import type { Executor } from '#db/dialect.ts';
 import type { CatalogService, Estimate, EstimateArea, EstimateLine } from '#db/tables.ts';
-import { findServices } from '#estimating/catalog/repo.ts';
-import { effectivePricing } from '#estimating/estimates/calculation.ts';
-import type { Places } from '#estimating/estimates/drive-times.ts';
 import {
+  deleteLineRows,
+  effectivePricing,
+  type EstimateTree,
+  findServices,
   insertServiceCostLines,
   lineFieldsFromService,
+  loadTree,
   NEW_LINE_DEFAULTS,
+  nextPosition,
+  type Places,
   priceBookFor,
-} from '#estimating/estimates/from-catalog.ts';
-import { deleteLineRows } from '#estimating/estimates/lines.ts';
-import { loadTree, nextPosition, type EstimateTree } from '#estimating/estimates/repo.ts';
-import { writeFoundEstimate, type RevisionNote, type Trx, type WriteStep } from '#estimating/estimates/write.ts';
+  type RevisionNote,
+  type Trx,
+  writeFoundEstimate,
+  type WriteStep,
+} from '#estimating/index.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import type { MeasurementUnit } from './measurement.ts';
 

@@ -13,7 +13,7 @@ import type { PhotoFields } from '#field/photos/schemas.ts';
 import {
   photoObjects,
   preflightUpload,
-  recordUpload,
+  recordPhotoUpload,
   removeQuietly,
   type StoredUpload,
 } from '#field/photos/service.ts';
@@ -162,7 +162,7 @@ export async function addPinPhotos(
   let created = false;
   for (let i = 0; i < files.length; i++) {
     try {
-      const result = await recordUpload(ctx, pin.job_id, files[i]!, fields, base);
+      const result = await recordPhotoUpload(ctx, pin.job_id, files[i]!, fields, base);
       created ||= result.created;
       await linkPhoto(ctx, pin.id, result.data.id);
       ids.push(result.data.id);

@@ -1,7 +1,7 @@
 // Pin queries: a pin with the names and colors of its service and tag, one or a page of them.
 import type { Executor } from '#db/dialect.ts';
 import type { AssessmentPin, User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 export type PinRow = AssessmentPin & {

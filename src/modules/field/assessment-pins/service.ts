@@ -5,14 +5,13 @@
 // (estimate-quantities.ts), which is opened as estimate writes open theirs (inEstimateTransaction).
 import type { Transaction } from 'kysely';
 import type { AssessmentPin, DB } from '#db/tables.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
-import { jobNotFound } from '#crm/jobs/service.ts';
+import { findVisibleJob, jobNotFound } from '#crm/index.ts';
 import { findDefectType } from '#field/assessment-defect-types/list.ts';
 import type { MeasurementType } from '#field/assessment-services/schemas.ts';
 import { findPhotoTag, photoTagNotFound } from '#field/photo-tags/service.ts';
 import { findAssessment, findOpenAssessment } from '#field/site-assessments/repo.ts';
 import { startAssessment } from '#field/site-assessments/open.ts';
-import { inEstimateTransaction } from '#estimating/estimates/write.ts';
+import { inEstimateTransaction } from '#estimating/index.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { badRequest, conflict, invalidField, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';

@@ -7,7 +7,7 @@ import {
   type ReportGroup,
   type ReportPhoto,
   type ReportPin,
-} from '#field/assessment-share-links/visit.ts';
+} from './visit.ts';
 import {
   amount,
   longDate,

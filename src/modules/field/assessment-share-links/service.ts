@@ -3,7 +3,7 @@
 // to some of the workspace's assessment services or showing every one; the workspace lists an
 // assessment's links and revokes one for good (its page then says so, 410). Nothing is sent: the
 // caller gets the link to send. Making and revoking land in the job's activity log.
-import { logJobActivity } from '#crm/job-activity/log.ts';
+import { logJobActivity } from '#crm/index.ts';
 import { findAssessment, type AssessmentRow } from '#field/site-assessments/repo.ts';
 import { assessmentNotFound } from '#field/site-assessments/service.ts';
 import type { Executor } from '#db/dialect.ts';

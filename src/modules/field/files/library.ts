@@ -1,7 +1,7 @@
 // Company Library files on jobs (docs/api-decisions.md, Files and the Company Library): a library
 // file linked to a job shows in the job's file list with its `attachment`. Linking and unlinking
 // are edits of the job (Write jobs), logged on it; the file itself stays in the library.
-import { logJobActivity } from '#crm/job-activity/log.ts';
+import { logJobActivity } from '#crm/index.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
 import { now } from '#platform/time.ts';
 import { fileNotFound, fileNotOnJob, notALibraryFile } from './errors.ts';

@@ -3,7 +3,7 @@
 // link); a customer or contact merge moves the files of the merged-away record. Stored objects are
 // untouched: only the record a file hangs on changes.
 import type { Executor } from '#db/dialect.ts';
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 
 type Owner = 'client_account_id' | 'contact_id';
 

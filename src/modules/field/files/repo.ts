@@ -3,7 +3,7 @@
 import type { Engine, Executor } from '#db/dialect.ts';
 import type { StoredFile, User } from '#db/tables.ts';
 import { containsText } from '#db/text-search.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 export type FileRow = StoredFile & {

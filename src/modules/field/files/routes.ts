@@ -36,7 +36,7 @@ import {
   jobFiles,
   listWorkspaceFiles,
   preflightUpload,
-  recordUpload,
+  recordFileUpload,
   updateFile,
   type UploadTarget,
 } from './service.ts';
@@ -55,7 +55,7 @@ async function upload(c: ServiceContext, request: FastifyRequest, reply: Fastify
   await preflightUpload(c, target);
   if (!request.isMultipart()) throw uploadWithMultipart();
   const { fields, stored } = await readFileForm(c, request, target);
-  return reply.status(201).send(await recordUpload(c, target, stored, fields));
+  return reply.status(201).send(await recordFileUpload(c, target, stored, fields));
 }
 
 export function fileRoutes(app: ApiApp, env: Env): void {

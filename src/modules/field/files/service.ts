@@ -7,11 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Executor } from '#db/dialect.ts';
 import type { Job } from '#db/tables.ts';
-import { findClientAccount } from '#crm/client-accounts/repo.ts';
-import { clientAccountNotFound } from '#crm/client-accounts/service.ts';
-import { logJobActivity } from '#crm/job-activity/log.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
-import { jobNotFound } from '#crm/jobs/service.ts';
+import { clientAccountNotFound, findClientAccount, findVisibleJob, jobNotFound, logJobActivity } from '#crm/index.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
 import { pageOf } from '#platform/pagination.ts';
@@ -221,7 +217,7 @@ export async function checkBeforeStoring(ctx: ServiceContext, target: UploadTarg
 }
 
 /** Records an upload read by upload.ts (the object is stored; it is deleted if this fails). */
-export async function recordUpload(
+export async function recordFileUpload(
   ctx: ServiceContext,
   target: UploadTarget,
   stored: StoredFileObject,

@@ -1,4 +1,4 @@
-import { photosOfSelection, visitSelection } from '#field/photo-selection-shares/visit.ts';
+import { photosOfSelection, visitSelection } from './visit.ts';
 import { originOf } from '#platform/routes.ts';
 import { sendGone, sendUnknownLink } from '#pages/gone.ts';
 import { type PageModule, TokenParams } from '#pages/pages.ts';

@@ -2,7 +2,7 @@
 // POST …/{share_id}/revoke; docs/api-decisions.md, Photo share links). A share keeps the photos it
 // was made with as rows, so a photo added to the job later never appears; a photo deleted since
 // drops out, and one made internal is not shown while it is internal. Revoking is for good.
-import { logJobActivity } from '#crm/job-activity/log.ts';
+import { logJobActivity } from '#crm/index.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
 import { invalidField, notFound } from '#platform/errors.ts';
 import { pageOf } from '#platform/pagination.ts';

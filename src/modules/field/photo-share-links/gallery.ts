@@ -2,7 +2,7 @@
 // linking to the full image, its title, caption and the day it was taken in the workspace's time
 // zone. Every image is a short-lived signed link (images.ts), never a permanent one. A video, or a
 // photo with no thumbnail (an HEIC the server could not decode), shows a link to open it instead.
-import type { SharedPhoto } from '#field/photo-share-links/shared.ts';
+import type { SharedPhoto } from './shared.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { html, type Html } from '#platform/html.ts';

@@ -3,7 +3,7 @@
 // links move as they are, and its photo report link moves when the kept job has none. A job has
 // one report link, so when both have one the kept job's stays and the other's page says it was
 // replaced by a newer link.
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 import { retireLink } from '#platform/customer-links.ts';
 import { now } from '#platform/time.ts';
 

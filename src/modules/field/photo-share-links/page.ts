@@ -5,8 +5,8 @@
 // count against the link (field/photo-share-links/access.ts): past the allowance the page answers
 // 429 until the window has passed. A link turned off or replaced, or expired, answers its 410 page.
 import type { FastifyReply } from 'fastify';
-import type { LinkSender } from '#field/photo-share-links/shared.ts';
-import { checkAccessCode, mayView, photosOfReport, visitReport } from '#field/photo-share-links/visit.ts';
+import type { LinkSender } from './shared.ts';
+import { checkAccessCode, mayView, photosOfReport, visitReport } from './visit.ts';
 import { originOf } from '#platform/routes.ts';
 import { acceptForms, cookieOf, formBody } from '#pages/form.ts';
 import { sendGone, sendUnknownLink } from '#pages/gone.ts';

@@ -3,7 +3,7 @@
 // job: made by POST (which answers an existing one as it is), changed by PATCH, turned off and on
 // again by PATCH enabled (a new token each time it comes back; the old one's page says it was
 // turned off). The access code is hashed before the transaction opens: scrypt is slow on purpose.
-import { logJobActivity } from '#crm/job-activity/log.ts';
+import { logJobActivity } from '#crm/index.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
 import { invalidField, notFound } from '#platform/errors.ts';
 import { now, zWire } from '#platform/time.ts';

@@ -2,8 +2,7 @@
 // customer URLs, the job check, and the photo rows their pages show.
 import type { Executor } from '#db/dialect.ts';
 import type { Job } from '#db/tables.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
-import { jobNotFound } from '#crm/jobs/service.ts';
+import { findVisibleJob, jobNotFound } from '#crm/index.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { millisOf, now, storedAt } from '#platform/time.ts';
 

@@ -2,7 +2,7 @@
 // (document 3: "public https image file, up to 15 MB; private networks refused"). Fetched through
 // platform/outbound-fetch.ts, sniffed from its first bytes (a page or a video is not an image,
 // whatever its Content-Type says) and streamed to storage with the 15 MB cap enforced as it
-// arrives. Runs before any transaction: the record is written afterwards by recordUpload.
+// arrives. Runs before any transaction: the record is written afterwards by recordPhotoUpload.
 import type { ServiceContext } from '#platform/context.ts';
 import { unprocessable } from '#platform/errors.ts';
 import { FetchFailed, fetchPublic } from '#platform/outbound-fetch.ts';

@@ -1,7 +1,7 @@
 // Photo queries: one, a job's gallery or a filtered page, with the uploader and the tags.
 import type { Executor } from '#db/dialect.ts';
 import type { Photo, User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { can } from '#platform/permissions.ts';
 import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 

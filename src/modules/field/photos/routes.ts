@@ -25,7 +25,7 @@ import {
   jobPhotos,
   listWorkspacePhotos,
   preflightUpload,
-  recordUpload,
+  recordPhotoUpload,
   updatePhoto,
 } from './service.ts';
 import { storeFromUrl } from './from-url.ts';
@@ -88,7 +88,7 @@ export function photoRoutes(app: ApiApp, env: Env): void {
           const { url, ...fields } = body;
           checkFields(fields);
           const stored = await storeFromUrl(c, url);
-          const result = await recordUpload(c, jobId, stored, fields, originOf(request));
+          const result = await recordPhotoUpload(c, jobId, stored, fields, originOf(request));
           return reply.status(result.created ? 201 : 200).send(result);
         }
         await preflightUpload(c, jobId);
@@ -102,7 +102,7 @@ export function photoRoutes(app: ApiApp, env: Env): void {
           await drop();
           throw err;
         }
-        const result = await recordUpload(c, jobId, form.stored, form.fields, originOf(request));
+        const result = await recordPhotoUpload(c, jobId, form.stored, form.fields, originOf(request));
         return reply.status(result.created ? 201 : 200).send(result);
       },
     );

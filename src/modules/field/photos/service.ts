@@ -7,9 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Executor } from '#db/dialect.ts';
 import type { Job } from '#db/tables.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
-import { jobNotFound } from '#crm/jobs/service.ts';
-import { logJobActivity } from '#crm/job-activity/log.ts';
+import { findVisibleJob, jobNotFound, logJobActivity } from '#crm/index.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
 import { ApiError, badRequest, forbidden, invalidField, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
@@ -204,7 +202,7 @@ export const removeQuietly = (ctx: ServiceContext, keys: (string | null)[]) =>
  * Turns a stored upload into a photo: examines it, stores the upright copy and the thumbnail, and
  * records the row. Answers the photo and whether it is new (false: the client_uid's earlier photo).
  */
-export async function recordUpload(
+export async function recordPhotoUpload(
   ctx: ServiceContext,
   jobId: number,
   upload: StoredUpload,

@@ -3,8 +3,8 @@
 // to it and keeps working, now showing the kept site's plan (which takes in the merged site's
 // assessments); when the kept site has its own, the merged-away site's link stops ("replaced by a
 // newer one", 410) and its row goes.
-import type { MergeMover } from '#crm/merges/movers.ts';
-import { ownedLinkMergeMover } from '#crm/merges/owned-link-mover.ts';
+import type { MergeMover } from '#src/area.ts';
+import { ownedLinkMergeMover } from '#crm/index.ts';
 import { now } from '#platform/time.ts';
 import { findSiteLink } from './repo.ts';
 import { LINK_KIND } from './service.ts';

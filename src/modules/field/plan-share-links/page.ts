@@ -1,4 +1,4 @@
-import { visitCapitalPlan, type CapitalPlan, type PlanAssessment } from '#field/plan-share-links/visit.ts';
+import { visitCapitalPlan, type CapitalPlan, type PlanAssessment } from './visit.ts';
 import { longDate, plural, quantitiesText, severityCounts, swatch } from '#field/site-assessments/findings.ts';
 import { sendGone, sendUnknownLink } from '#pages/gone.ts';
 import { html, type Html } from '#platform/html.ts';

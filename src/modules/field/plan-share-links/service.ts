@@ -5,8 +5,7 @@
 // (410). Turning a link off always works, so a workspace that switched capital planning off can
 // still stop a link it sent. The plan shows the walks of every job at the site, so a user who sees
 // only their own jobs can neither read nor turn on its link (they may turn it off).
-import { findLocation } from '#crm/locations/repo.ts';
-import { locationNotFound } from '#crm/locations/service.ts';
+import { findLocation, locationNotFound } from '#crm/index.ts';
 import type { Location } from '#db/tables.ts';
 import type { Executor } from '#db/dialect.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';

@@ -3,7 +3,7 @@
 // as SVG fills, not style attributes: the pages' policy allows only the nonce'd stylesheet, and a
 // presentation attribute is not a style.
 import { html, type Html } from '#platform/html.ts';
-import type { SeverityCounts } from '#field/site-assessments/rollup.ts';
+import type { SeverityCounts } from './rollup.ts';
 
 const UNIT_NAMES: Record<string, string> = { EA: 'ea', SF: 'sq ft', LF: 'ft', CY: 'cu yd' };
 

@@ -2,7 +2,7 @@
 // and pins, which would otherwise go with the deleted job. A job has at most one open assessment,
 // so when both jobs have one, the merged-away job's is completed on the way (no handoff: nobody
 // handed it over) and the kept job's stays open.
-import type { MergeMover } from '#crm/merges/movers.ts';
+import type { MergeMover } from '#src/area.ts';
 import { now } from '#platform/time.ts';
 
 export const assessmentMergeMovers: readonly MergeMover[] = [

@@ -1,7 +1,7 @@
 // Site assessment queries: one or a page, with who started it and how many pins it holds.
 import type { Executor } from '#db/dialect.ts';
 import type { SiteAssessment, User } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { newestOrSyncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 
 export type AssessmentRow = SiteAssessment & { created_by_name: string | null; pin_count: number | string | null };

@@ -2,8 +2,7 @@
 // open per job), change, complete (loose pins attached, handoff saved), reopen and duplicate.
 import type { Transaction } from 'kysely';
 import type { DB } from '#db/tables.ts';
-import { findVisibleJob } from '#crm/jobs/repo.ts';
-import { jobNotFound } from '#crm/jobs/service.ts';
+import { findVisibleJob, jobNotFound } from '#crm/index.ts';
 import { attachLoosePins } from '#field/assessment-pins/attach.ts';
 import { pinsOfAssessment } from '#field/assessment-pins/repo.ts';
 import { copyPinPhotos, pinObjects } from '#field/assessment-pins/photos.ts';

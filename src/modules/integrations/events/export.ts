@@ -4,8 +4,9 @@
 // payloads, so a row's occurred_at reads like the watermark it is compared with.
 import type { Event } from '#db/tables.ts';
 import { zWire } from '#platform/time.ts';
-import { changedSince, defineDataset } from '#integrations/exports/datasets.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { changedSince } from '#platform/sync.ts';
+import { defineDataset } from '#src/area.ts';
+import { onVisibleJob } from '#crm/index.ts';
 
 type EventRow = Pick<
   Event,

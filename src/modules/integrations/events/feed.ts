@@ -5,7 +5,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { Event, User } from '#db/tables.ts';
 import { zWire } from '#platform/time.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 
 export interface FeedQuery {
   after: number;

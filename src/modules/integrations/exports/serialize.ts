@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { ExportFile, ExportFileStatus } from '#db/tables.ts';
 import { Nullable, NullableObject } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
-import type { Dataset } from './datasets.ts';
+import type { Dataset } from '#src/area.ts';
 
 export const CatalogEntrySchema = Type.Object({
   dataset: Type.String(),

@@ -5,7 +5,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { notFound } from '#platform/errors.ts';
 import { parseUpdatedAfter } from '#platform/pagination.ts';
 import { datasetNamed, datasetNames } from './catalog.ts';
-import type { Dataset } from './datasets.ts';
+import type { Dataset } from '#src/area.ts';
 import { datasetStream } from './stream.ts';
 import { watermarkFor } from './watermark.ts';
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Executor } from '#db/dialect.ts';
-import type { Dataset, ExportScope } from './datasets.ts';
+import type { Dataset, ExportScope } from '#src/area.ts';
 
 /** Rows per query: large enough that a query's cost is spread thin, small enough to hold briefly. */
 export const EXPORT_BATCH_SIZE = 1000;

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import type { Executor } from '#db/dialect.ts';
 import { datasets } from './catalog.ts';
-import type { ExportScope } from './datasets.ts';
+import type { ExportScope } from '#src/area.ts';
 import { datasetLines } from './stream.ts';
 
 export interface ZipOptions {

@@ -1,7 +1,7 @@
 // Queries of subscriptions and the delivery log, scoped to the workspace.
 import type { Executor } from '#db/dialect.ts';
 import type { DeliveryStatus, User, WebhookSubscription } from '#db/tables.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import type { DeliveryRow } from './serialize.ts';
 
 export function findSubscription(db: Executor, firmId: number, id: number): Promise<WebhookSubscription | undefined> {

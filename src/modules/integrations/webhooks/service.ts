@@ -14,7 +14,7 @@ import { inTransaction } from '#platform/context.ts';
 import { badRequest, conflict, notFound, unprocessable } from '#platform/errors.ts';
 import { assertPublicHost, PrivateAddressRefused } from '#platform/outbound.ts';
 import { now } from '#platform/time.ts';
-import { onVisibleJob } from '#crm/jobs/repo.ts';
+import { onVisibleJob } from '#crm/index.ts';
 import { findDeliveryRow, findSubscription } from './repo.ts';
 import { SECRET_MAX, type CreateSubscriptionInput, type UpdateSubscriptionInput } from './schemas.ts';
 

@@ -5,7 +5,8 @@ import { CHANNEL_SEARCH_FIELDS, CONTACT_SEARCH_FIELDS, pgSearchText } from '#db/
 import type { Contact } from '#db/tables.ts';
 import { exactCandidates, joinParts, textCandidates } from '#crm/search/candidates.ts';
 import { CANDIDATES, likeContains, rankOf } from '#crm/search/query.ts';
-import { rankHits, type SearchType } from '#crm/search/registry.ts';
+import { rankHits } from '#crm/search/registry.ts';
+import type { SearchType } from '#src/area.ts';
 
 const COLUMNS = ['id', 'name', 'email', 'phone', 'company', 'title', 'updated_at'] as const;
 type Row = Pick<Contact, (typeof COLUMNS)[number]>;

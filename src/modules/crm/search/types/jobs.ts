@@ -5,9 +5,11 @@ import type { Executor } from '#db/dialect.ts';
 import type { DB } from '#db/tables.ts';
 import { JOB_SEARCH_FIELDS, LOCATION_SEARCH_FIELDS, pgSearchText } from '#db/migrations/004_search.ts';
 import { nameKey } from '#platform/text.ts';
-import { visibleTo } from '#crm/jobs/repo.ts';
-import { CANDIDATES, ftsPhrase, likeContains, matchCondition, rankOf, type SearchQuery } from '#crm/search/query.ts';
-import { rankHits, type SearchCaller, type SearchHit, type SearchType } from '#crm/search/registry.ts';
+import { visibleTo } from '#crm/jobs/access.ts';
+import { CANDIDATES, ftsPhrase, likeContains, matchCondition, rankOf } from '#crm/search/query.ts';
+import type { SearchQuery } from '#src/area.ts';
+import { rankHits } from '#crm/search/registry.ts';
+import type { SearchCaller, SearchHit, SearchType } from '#src/area.ts';
 
 interface JobHitRow {
   id: number;

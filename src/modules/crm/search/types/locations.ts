@@ -4,7 +4,8 @@ import type { Location } from '#db/tables.ts';
 import { addressKey } from '#platform/text.ts';
 import { exactCandidates, joinParts, textCandidates } from '#crm/search/candidates.ts';
 import { rankOf } from '#crm/search/query.ts';
-import { rankHits, type SearchType } from '#crm/search/registry.ts';
+import { rankHits } from '#crm/search/registry.ts';
+import type { SearchType } from '#src/area.ts';
 
 const COLUMNS = ['id', 'name', 'address', 'property_reference', 'updated_at'] as const;
 type Row = Pick<Location, (typeof COLUMNS)[number]>;

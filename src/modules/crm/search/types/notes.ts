@@ -6,10 +6,12 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
 import type { DB } from '#db/tables.ts';
 import { pgNoteSearchText } from '#db/migrations/004_search.ts';
-import { visibleTo } from '#crm/jobs/repo.ts';
+import { visibleTo } from '#crm/jobs/access.ts';
 import { joinParts } from '#crm/search/candidates.ts';
-import { CANDIDATES, matchCondition, rankOf, type SearchQuery } from '#crm/search/query.ts';
-import { rankHits, type SearchCaller, type SearchHit, type SearchType } from '#crm/search/registry.ts';
+import { CANDIDATES, matchCondition, rankOf } from '#crm/search/query.ts';
+import type { SearchQuery } from '#src/area.ts';
+import { rankHits } from '#crm/search/registry.ts';
+import type { SearchCaller, SearchHit, SearchType } from '#src/area.ts';
 
 interface NoteHitRow {
   id: number;
