@@ -2,7 +2,8 @@
 // box, the optional signature pad and its one script, their CSS, the form's size, who is on the
 // page (the audit trail's IP and user agent) and how a signing time reads.
 import type { FastifyRequest } from 'fastify';
-import { SIGNATURE_PNG_MAX, type Visitor } from '#platform/e-sign.ts';
+import { SIGNATURE_PNG_MAX } from '#platform/signing/e-sign.ts';
+import type { Visitor } from '#platform/signing/audit.ts';
 import { zWire } from '#platform/time.ts';
 import { html, type Html } from '#platform/html.ts';
 

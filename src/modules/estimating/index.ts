@@ -23,12 +23,9 @@ export {
   writeFoundEstimate,
   type WriteStep,
 } from './estimates/write.ts';
-export { canonicalJson, documentHash } from './proposals/document.ts';
 export { depositCents, type PricedLine } from './proposals/priced.ts';
 export { proposalOfEstimate } from './proposals/repo.ts';
-export { AuditEventSchema } from './proposals/schemas.ts';
 export { sectionsOf } from './proposals/sections.ts';
 export { sendProposal } from './proposals/send.ts';
-export { auditEntry } from './proposals/serialize.ts';
 export { assertPricingAccess, proposalFromEstimate } from './proposals/service.ts';
 export { updateProposal } from './proposals/update.ts';

@@ -5,7 +5,7 @@ export { addPinPhotos, preflightPinPhotos } from './assessment-pins/photos.ts';
 export { createPin } from './assessment-pins/service.ts';
 export { createAssessmentShareLink } from './assessment-share-links/service.ts';
 export { attachLibraryFile } from './files/library.ts';
-export { recordFileUpload, storeFileObject, storeServiceFile } from './files/service.ts';
+export { recordFileUpload, recordServiceFileIn, type StoredFileObject, storeFileObject } from './files/service.ts';
 export { createLibraryFolder } from './library-folders/service.ts';
 export { createPhotoShareLink } from './photo-share-links/service.ts';
 export { createPhotoTag } from './photo-tags/service.ts';

@@ -2,7 +2,8 @@
 // lines, totals, deposit and terms read back from the PDF, its photos embedded, and after
 // acceptance the signed document with the signature block.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { documentHash, type ProposalDocument } from '#estimating/proposals/document.ts';
+import type { ProposalDocument } from '#estimating/proposals/document.ts';
+import { documentHash } from '#platform/signing/document-hash.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { readPdf } from '#test/helpers/pdf-text.ts';
 import { image, multipartBody, uploadPhoto } from '../../field/photos/upload.ts';

@@ -1,7 +1,8 @@
 // Files through the rest of their life: the GET /v1/files filters and created_after order, merges
 // (job, customer, contact) moving them, a job or person deleted outright taking their files'
 // objects (and a job its photos'), storage down (503, nothing kept), the 200 MB cap on a streamed
-// body, signed links expiring, and files the service makes itself (storeServiceFile).
+// body, signed links expiring, and files the service makes itself (storeFileObject, then
+// recordServiceFileIn in the caller's transaction through recordStored).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,9 @@ import { ManualClock } from '#platform/clock.ts';
 import { buildDeps } from '#platform/deps.ts';
 import { LocalStorage } from '#platform/storage/local.ts';
 import { advanceClock, now, pauseClock, resumeClock } from '#platform/time.ts';
-import { storeServiceFile } from '#field/files/service.ts';
+import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
+import { recordStored } from '#platform/storage/store-then-record.ts';
+import { recordServiceFileIn, type ServiceFile, storeFileObject } from '#field/files/service.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { account, contactVia, job, logOf, ok } from '#test/helpers/records.ts';
 import { image, uploadPhoto } from '#test/field/photos/upload.ts';
@@ -331,8 +334,17 @@ describe('size and links', () => {
   });
 });
 
-describe('files the service makes (storeServiceFile)', () => {
-  it('keeps them on the job with their document_type and source, logged like an upload', async () => {
+/** What a service does with a file it made: store it, then record it in its own transaction. */
+async function storeServiceFile(ctx: ServiceContext, body: Buffer, filename: string, file: ServiceFile) {
+  const stored = await storeFileObject(ctx, body, 'application/pdf', filename);
+  const id = await recordStored(ctx.deps.storage, [stored.key], () =>
+    inWorkspaceTransaction(ctx, (trx) => recordServiceFileIn(trx, ctx, stored, file)),
+  );
+  return id;
+}
+
+describe('files the service makes (recordServiceFileIn)', () => {
+  it('keeps them on the job with their document_type and source, logged like an upload; a refused write keeps no object', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-service-'));
     const storage = new LocalStorage({ dataDir, clock: new ManualClock() });
     const app = await startApp({ storage });
@@ -345,14 +357,12 @@ describe('files the service makes (storeServiceFile)', () => {
         auth: await actingAs(app.database.db, x.firmId, x.ownerId),
       };
       const body = pdf('Executed proposal');
-      const file = await storeServiceFile(ctx, {
+      const id = await storeServiceFile(ctx, body, 'Proposal 1042 (signed).pdf', {
         jobId: j.id,
-        filename: 'Proposal 1042 (signed).pdf',
-        contentType: 'application/pdf',
-        body,
         documentType: 'executed_proposal',
         source: 'proposal',
       });
+      const file = (await ok(x.api.get(`/v1/files/${id}`))).data;
       expect(file).toMatchObject({
         filename: 'Proposal 1042 (signed).pdf',
         document_type: 'executed_proposal',
@@ -363,19 +373,15 @@ describe('files the service makes (storeServiceFile)', () => {
       });
       const listed = (await ok(x.api.get(`/v1/jobs/${j.id}/files`))).data;
       expect(listed.map((f: any) => f.id)).toEqual([file.id]);
-      const u = new URL((await ok(x.api.get(`/v1/files/${file.id}`))).data.signed_url);
+      const u = new URL(file.signed_url);
       expect((await app.app.inject({ method: 'GET', url: u.pathname + u.search })).rawPayload.equals(body)).toBe(true);
       expect((await logOf(x, j.id)).some((e) => e.kind === 'file_added' && e.data.file_id === file.id)).toBe(true);
+      const stored = fs.readdirSync(path.join(dataDir, 'objects', 'firms', String(x.firmId), 'files'));
       await expect(
-        storeServiceFile(ctx, {
-          jobId: 999999,
-          filename: 'x.pdf',
-          contentType: 'application/pdf',
-          body,
-          documentType: null,
-          source: 'job',
-        }),
+        storeServiceFile(ctx, body, 'x.pdf', { jobId: 999999, documentType: null, source: 'job' }),
       ).rejects.toMatchObject({ status: 404 });
+      // The refused write's object went again: only the first file's object is stored.
+      expect(fs.readdirSync(path.join(dataDir, 'objects', 'firms', String(x.firmId), 'files'))).toEqual(stored);
     } finally {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

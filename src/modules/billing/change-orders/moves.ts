@@ -62,6 +62,8 @@ export type Approval =
   | {
       source: 'customer';
       signatureName: string;
+      /** Stored-form UTC: the approval's time (the audit trail's signing step has the same). */
+      signedAt: string;
       consentVersion: string;
       signatureImage: string | null;
       signedDocument: string;
@@ -79,7 +81,7 @@ export async function approveIn(
   stage: string,
   approval: Approval,
 ): Promise<ChangeOrder | undefined> {
-  const t = now();
+  const t = approval.source === 'customer' ? approval.signedAt : now();
   const { figures, lines } = await currentFigures(trx, co);
   const who: Partial<ChangeOrder> =
     approval.source === 'office'
@@ -130,8 +132,8 @@ export async function declineIn(
   co: ChangeOrder,
   stage: string,
   refusal: Refusal,
+  t: string = now(),
 ): Promise<ChangeOrder | undefined> {
-  const t = now();
   const { figures, lines } = await currentFigures(trx, co);
   return trx
     .updateTable('change_orders')

@@ -21,9 +21,9 @@ import {
   visitChangeOrder,
 } from './visit.ts';
 import { COMMENT_MAX } from './schemas.ts';
-import { documentHash } from '#estimating/index.ts';
+import { documentHash } from '#platform/signing/document-hash.ts';
 import { formatCents } from '#platform/money.ts';
-import { SIGNER_NAME_MAX } from '#platform/e-sign.ts';
+import { SIGNER_NAME_MAX } from '#platform/signing/e-sign.ts';
 import { acceptForms, formBody } from '#pages/form.ts';
 import { sendGone, sendUnknownLink } from '#pages/gone.ts';
 import { html, type Html } from '#platform/html.ts';
@@ -222,10 +222,12 @@ export const changeOrderPage: PageModule = (app, env) => {
         };
         const result = await approveByCustomer(
           env.database,
+          env.deps.storage,
           visit.sender,
           visit.changeOrder,
           {
-            ...typed,
+            name: typed.signatureName,
+            consent: typed.consent,
             signature: request.body.signature ?? '',
             documentHash: request.body.document_hash ?? '',
           },
@@ -252,6 +254,7 @@ export const changeOrderPage: PageModule = (app, env) => {
               },
             });
           case 'not_open':
+          case 'lapsed':
             return show(reply, token, visit.sender, { status: 409 });
         }
       },

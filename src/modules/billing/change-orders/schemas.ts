@@ -16,7 +16,7 @@ import {
   StringEnum,
   TEXT_CEILING,
 } from '#platform/schemas.ts';
-import { AuditEventSchema } from '#estimating/index.ts';
+import { AuditEventSchema } from '#platform/signing/audit.ts';
 import { CHANGE_ORDER_STAGE_MEANINGS } from '#platform/workspace.ts';
 
 export const CHANGE_ORDER_STATUSES = ['draft', 'sent', 'approved', 'declined', 'void'] as const;

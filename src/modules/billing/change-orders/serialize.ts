@@ -2,8 +2,8 @@
 // one is open: figures.ts), the kind's and stage's labels. The list rows leave out the workflow
 // (stage, sending, the decision and signature, the revised contract and lines).
 import type { ChangeOrderAuditEvent } from '#db/tables.ts';
-import { auditEntry } from '#estimating/index.ts';
-import { consentText } from '#platform/e-sign.ts';
+import { auditEntry } from '#platform/signing/audit.ts';
+import { consentText } from '#platform/signing/e-sign.ts';
 import type { ChangeOrderStage } from '#platform/workspace.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { storedOneOf } from '#platform/schemas.ts';

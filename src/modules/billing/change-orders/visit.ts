@@ -1,35 +1,30 @@
-// The customer's side of a change-order link (its page is src/pages/change-order.ts; document 3,
+// The customer's side of a change-order link (its page is page.ts beside it; document 3,
 // Change order state table): which change order a token opens, counting the customer's opens,
 // and the two answers: approve with a typed name, the consent to sign electronically and an
 // optional drawn signature (approved, approval_source customer, signature_name, signed_at), or
 // decline with an optional comment. The audit trail is the proposals': opened, consented, signed
 // and declined rows with UTC time, IP and user agent. No API key: the token is the credential.
 //
-// Approving signs the exact document the page showed: the page sends the hash it rendered, and the
-// document is built again inside the approval's transaction (a priced change order's figures
-// follow its estimate, which may have changed); a different one is refused ("review it again").
-// Every answer is a conditional UPDATE on the status it leaves (moves.ts), so a second answer (two
-// tabs, the office deciding meanwhile) finds the first one standing.
+// The answers go through the signing kit (platform/signing/answer.ts): under the workspace lock,
+// the exact document the page showed (built again under the lock: a priced change order's figures
+// follow its estimate, which may have changed), and conditional updates on the status they leave
+// (moves.ts), so a second answer (two tabs, the office deciding meanwhile) finds the first standing.
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
-import { canonicalJson, documentHash } from '#estimating/index.ts';
-import { inFirmTransaction, inTransaction } from '#platform/context.ts';
-import {
-  BAD_SIGNATURE_MESSAGE,
-  CONSENT_VERSION,
-  consentText,
-  auditStep,
-  pngDataUrl,
-  sameText,
-  signaturePng,
-  signerNameProblem,
-  type Visitor,
-} from '#platform/e-sign.ts';
-import { linkTokenHash } from '#platform/link-tokens.ts';
-import { now } from '#platform/time.ts';
-import { settingsOf } from '#platform/workspace.ts';
 import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
-import type { ChangeOrderAuditEvent } from '#db/tables.ts';
+import { linkTokenHash } from '#platform/link-tokens.ts';
+import {
+  type AnswerResult,
+  declineDocument,
+  recordOpen as recordDocumentOpen,
+  signedKind,
+  type SignForm,
+  signDocument,
+} from '#platform/signing/answer.ts';
+import type { Visitor } from '#platform/signing/audit.ts';
+import { CONSENT_VERSION, consentText, pngDataUrl } from '#platform/signing/e-sign.ts';
+import type { Storage } from '#platform/storage/storage.ts';
+import { settingsOf } from '#platform/workspace.ts';
 import { approveIn, declineIn } from './moves.ts';
 import { type ChangeOrderRow, changeOrderById, changeOrderByTokenHash } from './repo.ts';
 import { COMMENT_MAX } from './schemas.ts';
@@ -103,130 +98,80 @@ export async function changeOrderDocument(
   };
 }
 
-function auditRow(co: ChangeOrderRow, kind: ChangeOrderAuditEvent['kind'], at: string, who: Visitor, data?: object) {
-  return { firm_id: co.firm_id, change_order_id: co.id, ...auditStep(kind, at, who, data) };
-}
+/** How the signing kit reads, answers and audits a change order. */
+const changeOrderKind = signedKind({
+  document: 'change order',
+  table: 'change_orders',
+  openTouchesRecord: false,
+  reread: changeOrderById,
+  // Only a sent change order takes the customer's answer (a draft is still being prepared).
+  answersFrom: ['sent'],
+  answered: ['approved', 'declined'],
+  trail: {
+    table: 'change_order_audit_events',
+    owner: (co: ChangeOrderRow) => ({ firm_id: co.firm_id, change_order_id: co.id }),
+  },
+});
+
+export const awaitsAnswer = changeOrderKind.awaitsAnswer;
 
 /** A customer's open: counts it and appends `opened`. Answers the change order as it now is. */
-export async function recordOpen(database: Database, co: ChangeOrderRow, who: Visitor): Promise<ChangeOrderRow> {
-  return inTransaction(database, async (trx) => {
-    const t = now();
-    await trx
-      .updateTable('change_orders')
-      .set((eb) => ({
-        view_count: eb('view_count', '+', 1),
-        last_viewed_at: t,
-        first_viewed_at: eb.fn.coalesce('first_viewed_at', eb.val(t)),
-      }))
-      .where('id', '=', co.id)
-      .execute();
-    await trx
-      .insertInto('change_order_audit_events')
-      .values(auditRow(co, 'opened', t, who))
-      .execute();
-    return changeOrderById(trx, co.id);
-  });
-}
-
-/** Only a sent change order takes the customer's answer (a draft is still being prepared). */
-export const awaitsAnswer = (co: Pick<ChangeOrderRow, 'status'>) => co.status === 'sent';
-const decided = (co: Pick<ChangeOrderRow, 'status'>) => co.status === 'approved' || co.status === 'declined';
-
-export interface ApproveForm {
-  signatureName: string;
-  consent: boolean;
-  /** The drawn signature as posted (a PNG data URL), or '' for none. */
-  signature: string;
-  /** The document hash the page was rendered with. */
-  documentHash: string;
-}
-
-export type AnswerResult =
-  | { result: 'answered' }
-  | { result: 'decided' }
-  | { problem: 'invalid'; message: string }
-  | { problem: 'not_open' }
-  | { problem: 'changed' };
+export const recordOpen = (database: Database, co: ChangeOrderRow, who: Visitor): Promise<ChangeOrderRow> =>
+  recordDocumentOpen(database, changeOrderKind, co, who);
 
 async function stageFor(db: Executor, firmId: number, meaning: 'approved' | 'declined'): Promise<string> {
   const firm = await db.selectFrom('firms').select('settings').where('id', '=', firmId).executeTakeFirstOrThrow();
   return firstStage(changeOrderStages(settingsOf(firm)), meaning);
 }
 
-export async function approveByCustomer(
+/**
+ * Approves with the customer's signature: approved, approval_source customer, signature_name and
+ * signed_at, through the same approveIn as the office's approval.
+ */
+export function approveByCustomer(
   database: Database,
+  storage: Storage,
   sender: Sender,
   co: ChangeOrderRow,
-  form: ApproveForm,
+  form: SignForm,
   who: Visitor,
-): Promise<AnswerResult> {
-  if (decided(co)) return { result: 'decided' };
-  if (!awaitsAnswer(co)) return { problem: 'not_open' };
-  const nameProblem = signerNameProblem(form.signatureName);
-  if (nameProblem) return { problem: 'invalid', message: nameProblem };
-  if (!form.consent) return { problem: 'invalid', message: 'Tick the box to agree to sign electronically.' };
-  const png = await signaturePng(form.signature);
-  if (png === 'bad') return { problem: 'invalid', message: BAD_SIGNATURE_MESSAGE };
-  const name = form.signatureName.trim();
-  return inFirmTransaction(database, co.firm_id, async (trx) => {
-    const fresh = await changeOrderById(trx, co.id);
-    if (decided(fresh)) return { result: 'decided' as const };
-    if (!awaitsAnswer(fresh)) return { problem: 'not_open' as const };
-    const document = await changeOrderDocument(trx, fresh, sender.firmName);
-    const sha256 = documentHash(document);
-    if (!sameText(form.documentHash, sha256)) return { problem: 'changed' as const };
-    const approved = await approveIn(trx, fresh, await stageFor(trx, fresh.firm_id, 'approved'), {
-      source: 'customer',
-      signatureName: name,
-      consentVersion: CONSENT_VERSION,
-      signatureImage: png === null ? null : pngDataUrl(png),
-      signedDocument: canonicalJson(document),
-      documentSha256: sha256,
-    });
-    if (!approved) return { result: 'decided' as const };
-    const t = approved.signed_at!;
-    await trx
-      .insertInto('change_order_audit_events')
-      .values([
-        auditRow(fresh, 'consented', t, who, { consent_version: CONSENT_VERSION }),
-        auditRow(fresh, 'signed', t, who, {
-          signature_name: name,
-          document_sha256: sha256,
-          drawn_signature: png !== null,
-        }),
-      ])
-      .execute();
-    return { result: 'answered' as const };
+): Promise<AnswerResult<ChangeOrderRow>> {
+  return signDocument(database, storage, changeOrderKind, co, form, who, {
+    document: (db, row) => changeOrderDocument(db, row, sender.firmName),
+    write: async (trx, row, signature) => {
+      const approved = await approveIn(trx, row, await stageFor(trx, row.firm_id, 'approved'), {
+        source: 'customer',
+        signatureName: signature.name,
+        signedAt: signature.signedAt,
+        consentVersion: signature.consentVersion,
+        signatureImage: signature.png === null ? null : pngDataUrl(signature.png),
+        signedDocument: signature.signedDocument,
+        documentSha256: signature.documentSha256,
+      });
+      if (!approved) return undefined;
+      return { record: await changeOrderById(trx, row.id), auditData: { signature_name: signature.name } };
+    },
   });
 }
 
-export async function declineByCustomer(
+/** Declines with an optional comment (decision_comment), through the office's declineIn. */
+export function declineByCustomer(
   database: Database,
   co: ChangeOrderRow,
-  commentText: string,
+  comment: string,
   who: Visitor,
-): Promise<AnswerResult> {
-  if (decided(co)) return { result: 'decided' };
-  if (!awaitsAnswer(co)) return { problem: 'not_open' };
-  const comment = commentText.trim();
-  if (Array.from(comment).length > COMMENT_MAX)
-    return {
-      problem: 'invalid',
-      message: `The comment can be at most ${COMMENT_MAX.toLocaleString('en-US')} characters.`,
-    };
-  return inFirmTransaction(database, co.firm_id, async (trx) => {
-    const fresh = await changeOrderById(trx, co.id);
-    if (decided(fresh)) return { result: 'decided' as const };
-    if (!awaitsAnswer(fresh)) return { problem: 'not_open' as const };
-    const declined = await declineIn(trx, fresh, await stageFor(trx, fresh.firm_id, 'declined'), {
-      source: 'customer',
-      comment: comment === '' ? null : comment,
-    });
-    if (!declined) return { result: 'decided' as const };
-    await trx
-      .insertInto('change_order_audit_events')
-      .values(auditRow(fresh, 'declined', declined.declined_at!, who, { comment: comment === '' ? null : comment }))
-      .execute();
-    return { result: 'answered' as const };
+): Promise<AnswerResult<ChangeOrderRow>> {
+  return declineDocument(database, changeOrderKind, co, comment, who, {
+    text: { name: 'comment', max: COMMENT_MAX },
+    write: async (trx, row, text, at) => {
+      const declined = await declineIn(
+        trx,
+        row,
+        await stageFor(trx, row.firm_id, 'declined'),
+        { source: 'customer', comment: text },
+        at,
+      );
+      return declined ? changeOrderById(trx, row.id) : undefined;
+    },
   });
 }

@@ -4,10 +4,9 @@
 // of this document, so anyone holding the stored document can check the hash, and re-render what
 // was signed. Building it is pure (no I/O): the caller hands in the proposal, the workspace, the
 // job and the photos.
-import { createHash } from 'node:crypto';
 import type { Proposal } from '#db/tables.ts';
 import { formatCents } from '#platform/money.ts';
-import { CONSENT_VERSION, consentText } from '#platform/e-sign.ts';
+import { CONSENT_VERSION, consentText } from '#platform/signing/e-sign.ts';
 import { cleanHtml, type ProposalContent } from './content.ts';
 import { depositCents, type Priced, type PricedLine } from './priced.ts';
 import { orderedSections, type CustomSection, type ProposalSections } from './sections.ts';
@@ -357,23 +356,6 @@ export function buildDocument(inputs: DocumentInputs): ProposalDocument {
     cover: s.pages.cover ? { html: cleanHtml(content.cover_html) } : null,
     sections: out,
   };
-}
-
-/** JSON with every object's keys sorted: the same document always gives the same text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** The SHA-256 (hex) of a signed document's canonical JSON (proposals and change orders). */
-export function documentHash(doc: unknown): string {
-  return createHash('sha256').update(canonicalJson(doc)).digest('hex');
 }
 
 export { money as formatMoney };

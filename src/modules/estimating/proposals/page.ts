@@ -12,13 +12,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Proposal } from '#db/tables.ts';
 import {
-  documentHash,
   formatMoney,
   type DocumentPhoto,
   type DocumentSection,
   type PricingRow,
   type ProposalDocument,
 } from './document.ts';
+import { documentHash } from '#platform/signing/document-hash.ts';
 import { proposalPagePath } from './link.ts';
 import { shownDocument, type LoadedDocument } from './load.ts';
 import {
@@ -33,7 +33,7 @@ import {
   type ProposalVisit,
   visitProposal,
 } from './visit.ts';
-import { CONSENT_VERSION, consentText, SIGNER_NAME_MAX } from '#platform/e-sign.ts';
+import { CONSENT_VERSION, consentText, SIGNER_NAME_MAX } from '#platform/signing/e-sign.ts';
 import { originOf } from '#platform/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import { acceptForms, formBody } from '#pages/form.ts';
@@ -410,16 +410,18 @@ export const proposalPage: PageModule = (app, env) => {
           env.deps,
           visit.proposal,
           {
-            ...typed,
+            name: typed.signerName,
+            email: typed.signerEmail,
+            consent: typed.consent,
             signature: request.body.signature ?? '',
             documentHash: request.body.document_hash ?? '',
           },
           visitorOf(request),
         );
         if ('result' in result) {
-          if (result.result === 'accepted') return back(reply, token);
+          if (result.result === 'answered') return back(reply, token);
           return again(request, reply, token, {
-            proposal: result.proposal,
+            proposal: result.record,
             sender,
             status: 409,
             notice: { at: 'page', message: 'This proposal was already answered; the answer given first stands.' },
@@ -466,9 +468,9 @@ export const proposalPage: PageModule = (app, env) => {
         const reason = request.body.reason ?? '';
         const result = await declineProposal(env.database, visit.proposal, reason, visitorOf(request));
         if ('result' in result) {
-          if (result.result === 'declined') return back(reply, token);
+          if (result.result === 'answered') return back(reply, token);
           return again(request, reply, token, {
-            proposal: result.proposal,
+            proposal: result.record,
             sender,
             status: 409,
             notice: { at: 'page', message: 'This proposal was already answered; the answer given first stands.' },

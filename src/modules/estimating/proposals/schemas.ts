@@ -5,7 +5,6 @@ import {
   ListOf,
   Nullable,
   NullableInstant,
-  NullableObject,
   NullableString,
   One,
   RecordId,
@@ -13,6 +12,7 @@ import {
 } from '#platform/schemas.ts';
 import { HTML_MAX } from './content.ts';
 import { CUSTOM_SECTIONS_MAX, DISPLAY_SWITCHES, PAGE_IDS, PHOTO_LAYOUTS, TERMS_ITEMS_MAX } from './sections.ts';
+import { AuditEventSchema } from '#platform/signing/audit.ts';
 
 export const PROPOSAL_STATUSES = ['draft', 'sent', 'viewed', 'accepted', 'rejected', 'void'] as const;
 export const APPROVAL_STATUSES = ['not_required', 'pending', 'approved', 'rejected'] as const;
@@ -68,14 +68,6 @@ export const SectionsSchema = Type.Object({
 });
 
 /** One step of a customer's audit trail on a signing page (proposals and change orders). */
-export const AuditEventSchema = Type.Object({
-  kind: Type.String({ description: 'opened, consented, signed, declined' }),
-  at: Type.String({ description: 'UTC, Z' }),
-  ip: NullableString(),
-  user_agent: NullableString(),
-  data: NullableObject(Type.Record(Type.String(), Type.Unknown())),
-});
-
 export const SignatureSchema = Type.Object({
   proposal_id: Type.Integer(),
   proposal_status: StringEnum(PROPOSAL_STATUSES),

@@ -4,7 +4,7 @@ import type { Proposal, ProposalAuditEvent } from '#db/tables.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { storedOneOf } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
-import { consentText } from '#platform/e-sign.ts';
+import { consentText } from '#platform/signing/e-sign.ts';
 import { depositCents } from './priced.ts';
 import {
   APPROVAL_STATUSES,
@@ -15,6 +15,7 @@ import {
 } from './schemas.ts';
 import { orderedSections, SECTION_BODY, sectionsOf } from './sections.ts';
 import { contentOf } from './stored.ts';
+import { auditEntry } from '#platform/signing/audit.ts';
 
 export function proposalSummary(p: Proposal, shareUrl: string | null): ProposalSummary {
   return {
@@ -42,17 +43,6 @@ export function proposalSummary(p: Proposal, shareUrl: string | null): ProposalS
     view_count: p.view_count,
     created_at: zWire(p.created_at),
     updated_at: zWire(p.updated_at),
-  };
-}
-
-/** A stored audit-trail row (proposals' and change orders' share the shape) on the wire. */
-export function auditEntry(a: Pick<ProposalAuditEvent, 'kind' | 'at' | 'ip' | 'user_agent' | 'data'>) {
-  return {
-    kind: a.kind,
-    at: zWire(a.at),
-    ip: a.ip,
-    user_agent: a.user_agent,
-    data: a.data === null ? null : (JSON.parse(a.data) as Record<string, unknown>),
   };
 }
 

@@ -12,6 +12,7 @@ import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.t
 import { assertDeletionAllowed } from '#platform/guards.ts';
 import { pageOf } from '#platform/pagination.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
+import { recordStored } from '#platform/storage/store-then-record.ts';
 import { ObjectTooLarge, asStorageError } from '#platform/storage/errors.ts';
 import type { SignedUrl } from '#platform/storage/storage.ts';
 import { syncWindow } from '#platform/sync.ts';
@@ -89,56 +90,62 @@ const unplaced = {
   document_type: null,
 } as const;
 
+/** Inserts a stored object's row in the caller's transaction, logging it on its job. */
+async function insertFile(
+  trx: Executor,
+  who: { firmId: number; userId: number },
+  stored: StoredFileObject,
+  p: Placement,
+): Promise<number> {
+  const row = await trx
+    .insertInto('files')
+    .values({
+      firm_id: who.firmId,
+      storage_key: stored.key,
+      filename: stored.filename,
+      content_type: stored.contentType,
+      size_bytes: stored.bytes,
+      description: p.description,
+      document_type: p.document_type,
+      source: p.source,
+      audience: p.audience,
+      customer_visible: p.customer_visible ? 1 : 0,
+      job_id: p.job_id,
+      client_account_id: p.client_account_id,
+      contact_id: p.contact_id,
+      work_order_id: p.work_order_id,
+      folder_id: p.folder_id,
+      uploaded_by_user_id: who.userId,
+      created_at: now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (p.job_id !== null)
+    await logJobActivity(trx, {
+      firmId: who.firmId,
+      jobId: p.job_id,
+      userId: who.userId,
+      kind: 'file_added',
+      summary: `File "${stored.filename}" added`,
+      data: { file_id: row.id, filename: stored.filename },
+    });
+  return row.id;
+}
+
+const whoOf = (ctx: ServiceContext) => ({ firmId: ctx.auth.firm.id, userId: ctx.auth.user.id });
+
 /**
  * Records a stored object as a file: `place` checks its owner inside the workspace transaction and
- * says where it goes. A job's file is logged on the job. When anything fails, the object is deleted.
+ * says where it goes. When anything fails, the object is deleted (store first, then record).
  */
-async function recordFile(
+function recordFile(
   ctx: ServiceContext,
   stored: StoredFileObject,
   place: (trx: Executor) => Promise<Placement>,
 ): Promise<number> {
-  try {
-    return await inWorkspaceTransaction(ctx, async (trx) => {
-      const p = await place(trx);
-      const row = await trx
-        .insertInto('files')
-        .values({
-          firm_id: ctx.auth.firm.id,
-          storage_key: stored.key,
-          filename: stored.filename,
-          content_type: stored.contentType,
-          size_bytes: stored.bytes,
-          description: p.description,
-          document_type: p.document_type,
-          source: p.source,
-          audience: p.audience,
-          customer_visible: p.customer_visible ? 1 : 0,
-          job_id: p.job_id,
-          client_account_id: p.client_account_id,
-          contact_id: p.contact_id,
-          work_order_id: p.work_order_id,
-          folder_id: p.folder_id,
-          uploaded_by_user_id: ctx.auth.user.id,
-          created_at: now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (p.job_id !== null)
-        await logJobActivity(trx, {
-          firmId: ctx.auth.firm.id,
-          jobId: p.job_id,
-          userId: ctx.auth.user.id,
-          kind: 'file_added',
-          summary: `File "${stored.filename}" added`,
-          data: { file_id: row.id, filename: stored.filename },
-        });
-      return row.id;
-    });
-  } catch (err) {
-    await removeObjects(ctx.deps.storage, [stored.key]);
-    throw err;
-  }
+  return recordStored(ctx.deps.storage, [stored.key], () =>
+    inWorkspaceTransaction(ctx, async (trx) => insertFile(trx, whoOf(ctx), stored, await place(trx))),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,10 +263,6 @@ export async function recordFileUpload(
 
 export interface ServiceFile {
   jobId: number;
-  filename: string;
-  /** The media type of what the service made (for example application/pdf). */
-  contentType: string;
-  body: Readable | Buffer;
   /** What kind of document the service made: executed_proposal, executed_agreement … */
   documentType: string | null;
   source: Extract<Source, 'job' | 'proposal' | 'work_order'>;
@@ -270,27 +273,29 @@ export interface ServiceFile {
 }
 
 /**
- * A file the service made itself, kept on a job (an executed proposal, a signed agreement): stored
- * and recorded like an upload, by the context's user, logged on the job. For other modules.
+ * A file the service made itself, kept on a job (an executed proposal, a signed agreement): its
+ * object stored already (storeFileObject, with no transaction open), its row written in the caller's
+ * transaction by the context's user and logged on the job. The caller's write decides whether the
+ * object is kept (platform/storage/store-then-record.ts).
  */
-export async function storeServiceFile(ctx: ServiceContext, file: ServiceFile): Promise<FileObject> {
-  await visibleJob(ctx, ctx.database.db, file.jobId);
-  const stored = await storeFileObject(ctx, file.body, file.contentType, file.filename);
-  const id = await recordFile(ctx, stored, async (trx) => {
-    const job = await visibleJob(ctx, trx, file.jobId);
-    if (file.customerVisible === true) await assertPortalReady(ctx, trx, job);
-    return {
-      ...unplaced,
-      source: file.source,
-      job_id: job.id,
-      work_order_id: file.workOrderId ?? null,
-      audience: file.audience ?? 'office',
-      customer_visible: file.customerVisible ?? false,
-      description: file.description?.trim() || null,
-      document_type: file.documentType,
-    };
+export async function recordServiceFileIn(
+  trx: Executor,
+  ctx: ServiceContext,
+  stored: StoredFileObject,
+  file: ServiceFile,
+): Promise<number> {
+  const job = await visibleJob(ctx, trx, file.jobId);
+  if (file.customerVisible === true) await assertPortalReady(ctx, trx, job);
+  return insertFile(trx, whoOf(ctx), stored, {
+    ...unplaced,
+    source: file.source,
+    job_id: job.id,
+    work_order_id: file.workOrderId ?? null,
+    audience: file.audience ?? 'office',
+    customer_visible: file.customerVisible ?? false,
+    description: file.description?.trim() || null,
+    document_type: file.documentType,
   });
-  return fileObject(await fileRow(ctx, id));
 }
 
 // ---------------------------------------------------------------------------------------------

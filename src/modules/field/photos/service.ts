@@ -13,6 +13,7 @@ import { ApiError, badRequest, forbidden, invalidField, notFound } from '#platfo
 import { assertDeletionAllowed } from '#platform/guards.ts';
 import { pageOf } from '#platform/pagination.ts';
 import { ObjectTooLarge, asStorageError } from '#platform/storage/errors.ts';
+import { recordStored } from '#platform/storage/store-then-record.ts';
 import { syncWindow } from '#platform/sync.ts';
 import { now, parseTimestamp, storedAt } from '#platform/time.ts';
 import { photoTagNotFound } from '#field/photo-tags/service.ts';
@@ -214,6 +215,7 @@ export async function recordPhotoUpload(
   const made: (string | null)[] = [upload.key];
   // A concurrent repeat of the same client_uid that lost the race to the unique index.
   const raceLost = new ApiError(409, 'client_uid taken');
+  let result: { id: number; created: boolean };
   try {
     let displayKey = upload.key;
     let contentType = upload.sniffed.contentType;
@@ -264,69 +266,70 @@ export async function recordPhotoUpload(
         ? { latitude: fields.latitude, longitude: fields.longitude }
         : null);
 
-    const result = await inWorkspaceTransaction(
-      ctx,
-      async (trx) => {
-        if (fields.client_uid !== undefined) {
-          const earlier = await findPhotoByClientUid(trx, firmId, fields.client_uid);
-          if (earlier) return { id: earlier.id, created: false };
-        }
-        const job = await visibleJob(ctx, trx, jobId);
-        const tagIds = await assertTags(trx, firmId, fields.tag_ids ?? []);
-        await assertRoomForOne(ctx, trx);
-        const at = now();
-        const photo = await trx
-          .insertInto('photos')
-          .values({
-            firm_id: firmId,
-            job_id: job.id,
-            storage_key: displayKey,
-            thumbnail_key: thumbnailKey,
-            content_type: contentType,
-            bytes: upload.bytes,
-            is_video: upload.sniffed.kind === 'video' ? 1 : 0,
-            width,
-            height,
-            filename: fields.filename?.trim() || null,
-            caption: fields.caption?.trim() || null,
-            title: fields.title?.trim() || null,
-            stage: fields.stage ?? 'general',
-            visibility,
-            include_in_report: includeInReport ? 1 : 0,
-            taken_at: takenAt,
-            taken_by_user_id: ctx.auth.user.id,
-            latitude: position?.latitude ?? null,
-            longitude: position?.longitude ?? null,
-            compass_heading: fields.compass_heading === undefined ? null : wrapHeading(fields.compass_heading),
-            sort_order: 0,
-            client_uid: fields.client_uid ?? null,
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        if (tagIds.length > 0)
-          await trx
-            .insertInto('photo_tag_links')
-            .values(tagIds.map((tag_id) => ({ photo_id: photo.id, tag_id })))
-            .execute();
-        await logJobActivity(trx, {
-          firmId,
-          jobId: job.id,
-          userId: ctx.auth.user.id,
-          kind: 'photo_added',
-          summary: upload.sniffed.kind === 'video' ? 'Video added' : 'Photo added',
-          data: { photo_id: photo.id },
-        });
-        return { id: photo.id, created: true };
-      },
-      { onUniqueViolation: () => raceLost },
-    );
-    if (!result.created) await removeQuietly(ctx, made);
-    // The upright copy is what the photo shows: the sideways original is no longer needed.
-    else if (displayKey !== upload.key) await removeQuietly(ctx, [upload.key]);
-    const row = await findPhotoByIdAnyJob(ctx, result.id);
-    return { data: await photoObject(ctx, row, base), created: result.created };
+    // Store first, then record: a repeat of an earlier client_uid keeps none of the objects; a new
+    // photo keeps what it shows (the upright copy replaces a sideways original).
+    const kept = (r: { created: boolean }) =>
+      !r.created ? [] : made.filter((k) => displayKey === upload.key || k !== upload.key);
+    const record = () =>
+      inWorkspaceTransaction(
+        ctx,
+        async (trx) => {
+          if (fields.client_uid !== undefined) {
+            const earlier = await findPhotoByClientUid(trx, firmId, fields.client_uid);
+            if (earlier) return { id: earlier.id, created: false };
+          }
+          const job = await visibleJob(ctx, trx, jobId);
+          const tagIds = await assertTags(trx, firmId, fields.tag_ids ?? []);
+          await assertRoomForOne(ctx, trx);
+          const at = now();
+          const photo = await trx
+            .insertInto('photos')
+            .values({
+              firm_id: firmId,
+              job_id: job.id,
+              storage_key: displayKey,
+              thumbnail_key: thumbnailKey,
+              content_type: contentType,
+              bytes: upload.bytes,
+              is_video: upload.sniffed.kind === 'video' ? 1 : 0,
+              width,
+              height,
+              filename: fields.filename?.trim() || null,
+              caption: fields.caption?.trim() || null,
+              title: fields.title?.trim() || null,
+              stage: fields.stage ?? 'general',
+              visibility,
+              include_in_report: includeInReport ? 1 : 0,
+              taken_at: takenAt,
+              taken_by_user_id: ctx.auth.user.id,
+              latitude: position?.latitude ?? null,
+              longitude: position?.longitude ?? null,
+              compass_heading: fields.compass_heading === undefined ? null : wrapHeading(fields.compass_heading),
+              sort_order: 0,
+              client_uid: fields.client_uid ?? null,
+              created_at: at,
+              updated_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          if (tagIds.length > 0)
+            await trx
+              .insertInto('photo_tag_links')
+              .values(tagIds.map((tag_id) => ({ photo_id: photo.id, tag_id })))
+              .execute();
+          await logJobActivity(trx, {
+            firmId,
+            jobId: job.id,
+            userId: ctx.auth.user.id,
+            kind: 'photo_added',
+            summary: upload.sniffed.kind === 'video' ? 'Video added' : 'Photo added',
+            data: { photo_id: photo.id },
+          });
+          return { id: photo.id, created: true };
+        },
+        { onUniqueViolation: () => raceLost },
+      );
+    result = await recordStored(storage, made, record, kept);
   } catch (err) {
     await removeQuietly(ctx, made);
     // A concurrent repeat of the same client_uid lost the race to the unique index: the winner's photo.
@@ -337,6 +340,8 @@ export async function recordPhotoUpload(
     if (err instanceof ApiError) throw err;
     throw asStorageError(err);
   }
+  // Recorded: the objects are the photo's now, whatever reading it back meets.
+  return { data: await photoObject(ctx, await findPhotoByIdAnyJob(ctx, result.id), base), created: result.created };
 }
 
 async function findPhotoByIdAnyJob(ctx: ServiceContext, id: number): Promise<PhotoRow> {

@@ -28,28 +28,6 @@ export const SIGNER_NAME_MAX = 200;
 export const SIGNATURE_PNG_MAX = 500 * 1024;
 /** A signature pad is a few hundred pixels; a larger side is refused before it is decoded whole. */
 const SIGNATURE_SIDE_MAX = 4000;
-/** The longest a user agent is kept in an audit trail. */
-const USER_AGENT_MAX = 500;
-
-/** Who did something on a page, as an audit trail records it. */
-export interface Visitor {
-  ip: string | null;
-  userAgent: string | null;
-}
-
-/**
- * One step of a signer's audit trail (opened, consented, signed, declined) as its row keeps it: the
- * UTC time, where from (the user agent cut to a sane length) and what else the step recorded.
- */
-export function auditStep<K extends string>(kind: K, at: string, who: Visitor, data?: object) {
-  return {
-    kind,
-    at,
-    ip: who.ip,
-    user_agent: who.userAgent === null ? null : who.userAgent.slice(0, USER_AGENT_MAX),
-    data: data === undefined ? null : JSON.stringify(data),
-  };
-}
 
 /** Two secrets compared in constant time (a page's document hash, a preview token). */
 export function sameText(a: string, b: string): boolean {
