@@ -10,7 +10,7 @@
 //
 // 1. Upload throughput: POST /v1/jobs/{job_id}/photos (multipart, ~1 MB 2000×1500 JPEGs, thumbnail
 //    made, upright copy made for the EXIF-turned set) over real HTTP, against sharp alone doing the
-//    image work media.ts does on the same images, in the same run, with the same concurrency; and
+//    image work platform/imagery/examine.ts does on the same images, in the same run, with the same concurrency; and
 //    the same route with a phone video of the same size, which it stores without decoding.
 // 2. Server memory while one 200 MiB phone video (the largest upload the photos route takes)
 //    streams in: idle and peak RSS of the server process. uploadMemory() takes the path and the
@@ -39,7 +39,8 @@ import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
 import { actingAs } from '#platform/auth.ts';
 import { syncWindow } from '#platform/sync.ts';
-import { THUMBNAIL_PX, VIDEO_MAX_BYTES } from '#field/photos/media.ts';
+import { VIDEO_MAX_BYTES } from '#field/photos/limits.ts';
+import { THUMBNAIL_PX } from '#platform/imagery/examine.ts';
 import { listPhotos, tagsOf } from '#field/photos/repo.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { fmt, loadNow, ms, revision } from './load.ts';
@@ -195,7 +196,7 @@ async function makeImages(count: number): Promise<{ upright: Buffer[]; turned: B
 }
 
 /**
- * What media.ts's examineImage asks of sharp for one JPEG, called on sharp directly: the metadata,
+ * What examineImage (platform/imagery/examine.ts) asks of sharp for one JPEG, called on sharp directly: the metadata,
  * the 400 px thumbnail (turned upright by EXIF, flattened, JPEG 80) and, when EXIF says the image
  * is turned, the whole image re-encoded upright in its own format. The bytes are a fresh copy, as
  * the server reads a fresh copy of each upload back from storage (libvips caches operations on

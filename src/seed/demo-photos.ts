@@ -4,7 +4,8 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { ServiceContext } from '#platform/context.ts';
-import { addPinPhotos, preflightPinPhotos, recordPhotoUpload, sniff, storeUpload } from '#field/index.ts';
+import { addPinPhotos, preflightPinPhotos, recordPhotoUpload, storeUpload } from '#field/index.ts';
+import { sniff } from '#platform/imagery/sniff.ts';
 
 /** A parking-lot photo, 960×640: stall lines, and with `cracked` an alligator-cracked patch. */
 function lotSvg(cracked: boolean): string {

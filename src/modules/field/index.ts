@@ -9,7 +9,6 @@ export { recordFileUpload, recordServiceFileIn, type StoredFileObject, storeFile
 export { createLibraryFolder } from './library-folders/service.ts';
 export { createPhotoShareLink } from './photo-share-links/service.ts';
 export { createPhotoTag } from './photo-tags/service.ts';
-export { sniff } from './photos/media.ts';
 export { recordPhotoUpload, storeUpload } from './photos/service.ts';
 export { enablePlanShareLink } from './plan-share-links/service.ts';
 export { completeSiteAssessment, createSiteAssessment } from './site-assessments/service.ts';

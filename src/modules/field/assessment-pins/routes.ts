@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { type ApiApp, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { VIDEO_MAX_BYTES } from '#field/photos/media.ts';
+import { VIDEO_MAX_BYTES } from '#field/photos/limits.ts';
 import { isUrlUpload, uploadWithMultipart } from '#field/photos/routes.ts';
 import { UrlUploadBody } from '#field/photos/schemas.ts';
 import { checkFields, removeQuietly } from '#field/photos/service.ts';

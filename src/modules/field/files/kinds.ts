@@ -5,7 +5,7 @@
 // .xls or .ppt; a ZIP is a .zip or an Office Open XML .docx, .xlsx or .pptx). Text and CSV have
 // no signature: they are taken when the extension says so and the first bytes are UTF-8 without
 // NULs. Anything else (a program, a disk image, a file whose bytes and name disagree) is refused.
-import { sniff } from '#field/photos/media.ts';
+import { sniff } from '#platform/imagery/sniff.ts';
 
 /** Largest file accepted (document 3: "up to 200 MB"). */
 export const FILE_MAX_BYTES = 200 * 1024 * 1024;

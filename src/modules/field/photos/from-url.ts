@@ -6,7 +6,8 @@
 import type { ServiceContext } from '#platform/context.ts';
 import { unprocessable } from '#platform/errors.ts';
 import { FetchFailed, fetchPublic } from '#platform/outbound-fetch.ts';
-import { IMAGE_MAX_BYTES, SNIFF_BYTES, sniff } from './media.ts';
+import { IMAGE_MAX_BYTES } from './limits.ts';
+import { SNIFF_BYTES, sniff } from '#platform/imagery/sniff.ts';
 import { type StoredUpload, storeUpload } from './service.ts';
 import { peek } from './upload.ts';
 

@@ -8,7 +8,7 @@ import { type ApiApp, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { ListOf, One } from '#platform/schemas.ts';
-import { VIDEO_MAX_BYTES } from './media.ts';
+import { VIDEO_MAX_BYTES } from './limits.ts';
 import {
   JobPhotosParams,
   PhotoListQuery,

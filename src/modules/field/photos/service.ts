@@ -17,7 +17,9 @@ import { recordStored } from '#platform/storage/store-then-record.ts';
 import { syncWindow } from '#platform/sync.ts';
 import { now, parseTimestamp, storedAt } from '#platform/time.ts';
 import { photoTagNotFound } from '#field/photo-tags/service.ts';
-import { IMAGE_MAX_BYTES, InvalidImage, VIDEO_MAX_BYTES, examineImage, type Sniffed } from './media.ts';
+import { IMAGE_MAX_BYTES, VIDEO_MAX_BYTES } from './limits.ts';
+import { InvalidImage, examineImage } from '#platform/imagery/examine.ts';
+import type { Sniffed } from '#platform/imagery/sniff.ts';
 import { countPhotos, findPhoto, findPhotoByClientUid, jobGallery, listPhotos, tagsOf, type PhotoRow } from './repo.ts';
 import type { PhotoFields, PhotoListInput, PhotoObject, UpdatePhotoInput } from './schemas.ts';
 

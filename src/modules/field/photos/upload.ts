@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '#platform/context.ts';
 import { badRequest, invalidField } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
-import { SNIFF_BYTES, sniff } from './media.ts';
+import { SNIFF_BYTES, sniff } from '#platform/imagery/sniff.ts';
 import {
   CAPTION_MAX,
   CLIENT_UID_MAX,
