@@ -11,6 +11,7 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Env } from './context.ts';
+import type { Permission } from './permissions.ts';
 
 export type ApiApp = FastifyInstance<
   RawServerDefault,
@@ -28,3 +29,11 @@ export type RouteModule = (app: ApiApp, env: Env) => void;
  * links an answer carries (stored files, export downloads).
  */
 export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/**
+ * The key permissions most calls need (document 1, Permissions), as a route's `config`: reads need
+ * Read jobs, writes Write jobs, and every DELETE (archives included) also Delete records.
+ */
+export const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
+export const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
+export const DELETE: { permissions: Permission[] } = { permissions: ['write_jobs', 'delete_records'] };

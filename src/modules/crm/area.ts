@@ -6,6 +6,9 @@ import { accountTaskRoutes } from './account-tasks/routes.ts';
 import { activityRoutes } from './activities/routes.ts';
 import { customersDataset } from './client-accounts/export.ts';
 import { clientAccountRoutes } from './client-accounts/routes.ts';
+import { contactChannelRoutes } from './contacts/channel-routes.ts';
+import { jobPeopleRoutes } from './contacts/job-people-routes.ts';
+import { contactLinkRoutes } from './contacts/link-routes.ts';
 import { contactRoutes } from './contacts/routes.ts';
 import { customFieldRoutes } from './custom-fields/routes.ts';
 import { jobActivityMergeMover } from './job-activity/merge-mover.ts';
@@ -60,6 +63,9 @@ export const crmArea: Area = {
     jobDetailRoutes,
     jobTagRoutes,
     contactRoutes,
+    contactChannelRoutes,
+    contactLinkRoutes,
+    jobPeopleRoutes,
     leadRoutes,
     customFieldRoutes,
     noteRoutes,

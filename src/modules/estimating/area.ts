@@ -1,10 +1,15 @@
 // The estimating area (document 3): the catalog (items, services, price lists, templates) and
 // estimates priced by the pricing engine, and the proposals customers read and sign.
 import type { Area } from '#src/area.ts';
-import { catalogRoutes } from './catalog/routes.ts';
+import { catalogItemRoutes } from './catalog/item-routes.ts';
+import { priceListRoutes } from './catalog/price-list-routes.ts';
+import { catalogServiceRoutes } from './catalog/service-routes.ts';
+import { estimateTemplateRoutes } from './catalog/template-routes.ts';
 import { estimatePayloadPart } from './estimates/events.ts';
 import { estimateLinesDataset, estimatesDataset } from './estimates/export.ts';
 import { estimateJobMergeMover } from './estimates/job-estimate.ts';
+import { estimateLifecycleRoutes } from './estimates/lifecycle-routes.ts';
+import { estimateLineRoutes } from './estimates/line-routes.ts';
 import { estimateRoutes } from './estimates/routes.ts';
 import { proposalJobMergeMover } from './proposals/merge-movers.ts';
 import { proposalRoutes } from './proposals/routes.ts';
@@ -13,7 +18,16 @@ import { proposalSearch } from './proposals/search.ts';
 import { proposalPage } from './proposals/page.ts';
 export const estimatingArea: Area = {
   name: 'estimating',
-  routes: [catalogRoutes, estimateRoutes, proposalRoutes],
+  routes: [
+    catalogServiceRoutes,
+    catalogItemRoutes,
+    priceListRoutes,
+    estimateTemplateRoutes,
+    estimateRoutes,
+    estimateLineRoutes,
+    estimateLifecycleRoutes,
+    proposalRoutes,
+  ],
   pages: [proposalPage],
   mergeMovers: { job: [estimateJobMergeMover, proposalJobMergeMover] },
   payloadParts: [estimatePayloadPart],

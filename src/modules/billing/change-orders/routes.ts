@@ -5,8 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { pageOf } from '#platform/pagination.ts';
-import type { Permission } from '#platform/permissions.ts';
-import { originOf, type ApiApp } from '#platform/routes.ts';
+import { originOf, type ApiApp, READ, WRITE } from '#platform/routes.ts';
 import { bodyOptional, isOneOf } from '#platform/schemas.ts';
 import { decideChangeOrder, moveToStage, voidChangeOrder } from './moves.ts';
 import {
@@ -26,8 +25,6 @@ import { sendChangeOrder } from './send.ts';
 import { createChangeOrder, getChangeOrder, listChangeOrders, updateChangeOrder } from './service.ts';
 import { changeOrderStages } from './stages.ts';
 
-const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
-const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 const tags = ['Change orders'];
 const params = ChangeOrderParams;
 const NoBody = Type.Object({}, { additionalProperties: false });

@@ -5,8 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import type { Permission } from '#platform/permissions.ts';
-import { type ApiApp, originOf } from '#platform/routes.ts';
+import { type ApiApp, originOf, READ, WRITE } from '#platform/routes.ts';
 import { bodyOptional, isOneOf, PageQuery, RecordId } from '#platform/schemas.ts';
 import { syncWindow } from '#platform/sync.ts';
 import {
@@ -32,8 +31,6 @@ import {
 import { sendInvoice } from './send.ts';
 import { invoicePdf } from './pdf.ts';
 
-const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
-const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 const tags = ['Invoices'];
 const params = InvoiceParams;
 

@@ -2,14 +2,11 @@
 // pricing access (checked in the service, with the user's capabilities).
 import type { Env } from '#platform/context.ts';
 import { contextFor } from '#platform/context.ts';
-import type { Permission } from '#platform/permissions.ts';
-import { type ApiApp, originOf } from '#platform/routes.ts';
+import { type ApiApp, originOf, WRITE } from '#platform/routes.ts';
 import { bodyOptional, RecordId } from '#platform/schemas.ts';
 import { Type } from '@sinclair/typebox';
 import { PaymentRequested, RequestPaymentBody } from '#billing/invoices/schemas.ts';
 import { requestPayment } from './request.ts';
-
-const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 
 export function onlinePaymentRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);

@@ -4,14 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import type { Permission } from '#platform/permissions.ts';
-import type { ApiApp } from '#platform/routes.ts';
+import { type ApiApp, READ } from '#platform/routes.ts';
 import { PageQuery, RecordId } from '#platform/schemas.ts';
 import { endOfSecond, parseTimestamp, startOfSecond } from '#platform/time.ts';
 import { listPayments } from './repo.ts';
 import { PaymentList, paymentObject } from './serialize.ts';
-
-const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
 
 export function paymentRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);

@@ -1,33 +1,20 @@
-// /v1/contacts with channels and links, people on a job (GET and POST /v1/jobs/{job_id}/contacts)
-// and a company's people (GET /v1/client-accounts/{id}/contacts). Document 2, Contacts.
+// /v1/contacts: people, with their channels, links and jobs in the answer (document 2, Contacts).
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import { DateString, IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
-import { addChannel, deleteChannel, updateChannel } from './channels.ts';
-import { addJobPerson, listCompanyPeople, listJobPeople } from './job-people.ts';
-import { addLink, removeLink } from './links.ts';
-import { AddChannelBody, ChangeChannelBody, ContactBody, JobPersonBody, LinkBody } from './schemas.ts';
+import { IdParam, ListOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
+import { ContactBody } from './schemas.ts';
 import { syncWindow } from '#platform/sync.ts';
-import {
-  ChannelSchema,
-  CompanyPersonSchema,
-  ContactSchema,
-  FullContactSchema,
-  LinkSchema,
-  PersonOnJobSchema,
-} from './serialize.ts';
+import { ContactSchema, FullContactSchema } from './serialize.ts';
 import { createContact, deleteContact, getContact, listContacts, restoreContact, updateContact } from './service.ts';
 
 const Id = RecordId();
 
-const ChannelParams = Type.Object({ id: Id, ref: Type.String({ minLength: 1, maxLength: 40 }) });
 const NoContent = { 204: Type.Null() };
 
 export function contactRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
-
   app.get(
     '/v1/contacts',
     {
@@ -68,7 +55,6 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       return listEnvelope(data, total, page);
     },
   );
-
   app.get(
     '/v1/contacts/:id',
     {
@@ -85,7 +71,6 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       return { data: await getContact(ctx(request), id) };
     },
   );
-
   app.post(
     '/v1/contacts',
     {
@@ -101,7 +86,6 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       return reply.status(201).send({ data: await createContact(ctx(request), request.body) });
     },
   );
-
   app.patch(
     '/v1/contacts/:id',
     {
@@ -119,7 +103,6 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       return { data: await updateContact(ctx(request), id, request.body) };
     },
   );
-
   app.delete(
     '/v1/contacts/:id',
     {
@@ -138,7 +121,6 @@ export function contactRoutes(app: ApiApp, env: Env): void {
       return reply.status(204).send(null);
     },
   );
-
   app.post(
     '/v1/contacts/:id/restore',
     {
@@ -153,177 +135,6 @@ export function contactRoutes(app: ApiApp, env: Env): void {
     async (request) => {
       const { id } = request.params;
       return { data: await restoreContact(ctx(request), id) };
-    },
-  );
-
-  // ---- channels ----------------------------------------------------------------------------
-
-  app.post(
-    '/v1/contacts/:id/channels',
-    {
-      config: { permissions: ['write_jobs'] },
-      schema: {
-        tags: ['Contacts'],
-        summary: 'Add a phone or email (phones are formatted; the first of each kind is primary)',
-        params: IdParam(),
-        body: AddChannelBody,
-        response: { 201: One(ChannelSchema) },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      return reply.status(201).send({ data: await addChannel(ctx(request), id, request.body) });
-    },
-  );
-
-  app.patch(
-    '/v1/contacts/:id/channels/:ref',
-    {
-      config: { permissions: ['write_jobs'] },
-      schema: {
-        tags: ['Contacts'],
-        summary: 'Change a phone or email (ref: its id, or v-<kind>-<n>)',
-        params: ChannelParams,
-        body: ChangeChannelBody,
-        response: { 200: One(ChannelSchema) },
-      },
-    },
-    async (request) => {
-      const { id, ref } = request.params;
-      return { data: await updateChannel(ctx(request), id, ref, request.body) };
-    },
-  );
-
-  app.delete(
-    '/v1/contacts/:id/channels/:ref',
-    {
-      config: { permissions: ['write_jobs'] },
-      schema: {
-        tags: ['Contacts'],
-        summary: 'Remove a phone or email; the next of that kind becomes primary',
-        params: ChannelParams,
-        response: NoContent,
-      },
-    },
-    async (request, reply) => {
-      const { id, ref } = request.params;
-      await deleteChannel(ctx(request), id, ref);
-      return reply.status(204).send(null);
-    },
-  );
-
-  // ---- links -------------------------------------------------------------------------------
-
-  app.post(
-    '/v1/contacts/:id/links',
-    {
-      config: { permissions: ['write_jobs'] },
-      schema: {
-        tags: ['Contacts'],
-        summary: 'Link the person to a company or site with roles (the same target again replaces roles)',
-        params: IdParam(),
-        body: LinkBody,
-        response: { 201: Type.Object({ data: Type.Array(LinkSchema) }) },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      return reply.status(201).send({ data: await addLink(ctx(request), id, request.body) });
-    },
-  );
-
-  app.delete(
-    '/v1/contacts/:id/links/:kind/:target_id',
-    {
-      config: { permissions: ['write_jobs'] },
-      schema: {
-        tags: ['Contacts'],
-        summary: 'Remove a company or site link, or with end=true keep it as history',
-        params: Type.Object({
-          id: Id,
-          kind: Type.Union([Type.Literal('company'), Type.Literal('location')]),
-          target_id: Id,
-        }),
-        querystring: Type.Object({ end: Type.Optional(Type.Boolean()), ended_on: Type.Optional(DateString) }),
-        response: NoContent,
-      },
-    },
-    async (request, reply) => {
-      const { id, kind, target_id } = request.params;
-      const q = request.query;
-      await removeLink(ctx(request), id, kind, target_id, {
-        end: q.end === true || q.ended_on !== undefined,
-        endedOn: q.ended_on,
-      });
-      return reply.status(204).send(null);
-    },
-  );
-
-  // ---- people on a job, a company's people -------------------------------------------------
-
-  app.get(
-    '/v1/jobs/:job_id/contacts',
-    {
-      config: { permissions: ['read_jobs'] },
-      schema: {
-        tags: ['Contacts'],
-        summary: 'People on the job: primary first, then by role, then name',
-        params: Type.Object({ job_id: Id }),
-        response: { 200: Type.Object({ data: Type.Array(PersonOnJobSchema) }) },
-      },
-    },
-    async (request) => {
-      const { job_id } = request.params;
-      return { data: await listJobPeople(ctx(request), job_id) };
-    },
-  );
-
-  app.post(
-    '/v1/jobs/:job_id/contacts',
-    {
-      config: { permissions: ['write_jobs'] },
-      schema: {
-        tags: ['Contacts'],
-        summary: 'Put a saved or new person on the job (the first becomes primary and fills the job contact)',
-        params: Type.Object({ job_id: Id }),
-        body: JobPersonBody,
-        response: {
-          200: One(PersonOnJobSchema, { created: Type.Boolean() }),
-          201: One(PersonOnJobSchema, { created: Type.Boolean() }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { job_id } = request.params;
-      const { entry, created } = await addJobPerson(ctx(request), job_id, request.body);
-      return reply.status(created ? 201 : 200).send({ data: entry, created });
-    },
-  );
-
-  app.get(
-    '/v1/client-accounts/:id/contacts',
-    {
-      config: { permissions: ['read_jobs'] },
-      schema: {
-        tags: ['Contacts'],
-        summary: "The company's people: current links and people whose primary company it is, A to Z",
-        params: IdParam(),
-        querystring: Type.Object({ include_archived: Type.Optional(Type.Boolean()), ...PageQuery(200) }),
-        response: { 200: ListOf(CompanyPersonSchema) },
-      },
-    },
-    async (request) => {
-      const { id } = request.params;
-      const q = request.query;
-      const page = pageOf(q);
-      const { data, total } = await listCompanyPeople(
-        ctx(request),
-        id,
-        q.include_archived === true,
-        page.limit,
-        page.offset,
-      );
-      return listEnvelope(data, total, page);
     },
   );
 }

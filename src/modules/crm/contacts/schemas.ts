@@ -59,3 +59,6 @@ export const JobPersonBody = Body({
   bills_separately: Type.Boolean(),
 });
 export type JobPersonInput = Static<typeof JobPersonBody>;
+
+/** A person's channel in a path: /v1/contacts/{id}/channels/{ref}. */
+export const ChannelParams = Type.Object({ id: RecordId(), ref: Type.String({ minLength: 1, maxLength: 40 }) });

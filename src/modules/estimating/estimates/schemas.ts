@@ -11,6 +11,7 @@ import {
   NullableObject,
   NullableString,
   NullableText,
+  One,
   OneOf,
   RecordId,
 } from '#platform/schemas.ts';
@@ -426,3 +427,10 @@ export const ChangeOrderBody = Body({
   pricing_mode: OneOf(['additive', 'revision']),
 });
 export type ChangeOrderInput = Static<typeof ChangeOrderBody>;
+
+/** /v1/estimates/{id} and its line items' paths. */
+export const EstimateParams = Type.Object({ id: RecordId() });
+export const EstimateLineParams = Type.Object({ id: RecordId(), line_item_id: RecordId() });
+
+/** A write's answer: the fresh estimate wrapped in data. */
+export const EstimateEnvelope = One(EstimateSchema);

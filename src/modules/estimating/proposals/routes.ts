@@ -5,8 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
-import type { Permission } from '#platform/permissions.ts';
-import { type ApiApp, originOf } from '#platform/routes.ts';
+import { type ApiApp, originOf, READ, WRITE } from '#platform/routes.ts';
 import { bodyOptional, One, PageQuery, RecordId } from '#platform/schemas.ts';
 import { syncWindow } from '#platform/sync.ts';
 import { proposalPdf } from './pdf-route.ts';
@@ -33,8 +32,6 @@ import { shareLink, updateLink, voidProposal } from './share.ts';
 import { applyTemplate, listTemplates, saveTemplate } from './templates.ts';
 import { updateProposal } from './update.ts';
 
-const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
-const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 const tags = ['Proposals'];
 const params = ProposalParams;
 

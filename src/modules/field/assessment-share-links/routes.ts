@@ -1,9 +1,8 @@
 // Assessment report links (document 2: POST /v1/site-assessments/{assessment_id}/share-link), and
 // the list and revoke the spec leaves out (docs/api-decisions.md, Assessment and capital plan
 // links). The page a link opens is src/pages/assessment-report.ts.
-import { type ApiApp, originOf } from '#platform/routes.ts';
+import { type ApiApp, originOf, READ, WRITE } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import type { Permission } from '#platform/permissions.ts';
 import { bodyOptional } from '#platform/schemas.ts';
 import {
   AssessmentLinkParams,
@@ -16,8 +15,6 @@ import {
 import { createAssessmentShareLink, listAssessmentShareLinks, revokeAssessmentShareLink } from './service.ts';
 
 const tags = ['Site assessments'];
-const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
-const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 
 export function assessmentShareLinkRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);

@@ -1,15 +1,12 @@
 // Capital plan links (document 2: POST /v1/locations/{location_id}/plan-share-link, …/disable,
 // …/rotate), and the GET the spec leaves out (docs/api-decisions.md, Assessment and capital plan
 // links). The page a link opens is src/pages/capital-plan.ts.
-import { type ApiApp, originOf } from '#platform/routes.ts';
+import { type ApiApp, originOf, READ, WRITE } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import type { Permission } from '#platform/permissions.ts';
 import { OnePlanShareLink, PlanLinkParams } from './schemas.ts';
 import { disablePlanShareLink, enablePlanShareLink, getPlanShareLink, rotatePlanShareLink } from './service.ts';
 
 const tags = ['Sites'];
-const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
-const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 
 export function planShareLinkRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);

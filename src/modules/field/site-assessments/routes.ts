@@ -1,8 +1,7 @@
 // /v1/site-assessments (document 3, Site assessments and pins; Assessment state table).
 import { Type } from '@sinclair/typebox';
-import { type ApiApp, originOf } from '#platform/routes.ts';
+import { type ApiApp, originOf, READ, WRITE } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import type { Permission } from '#platform/permissions.ts';
 import { bodyOptional, One } from '#platform/schemas.ts';
 import {
   AssessmentDetailSchema,
@@ -27,8 +26,6 @@ import {
 } from './service.ts';
 
 const tags = ['Site assessments'];
-const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
-const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 
 export function siteAssessmentRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
