@@ -4,12 +4,15 @@ import type { S3Settings } from '#platform/storage/s3.ts';
 import type { MailSettings } from '#platform/mail/select.ts';
 import type { PaymentSettings } from '#platform/payments/select.ts';
 import type { StripeSettings } from '#platform/payments/stripe.ts';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '#platform/timeouts.ts';
 
 export interface Config {
   port: number;
   host: string;
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
   databaseUrl: string;
+  /** How long a request, its headers, an idle keep-alive connection and a silent upload may take. */
+  timeouts: TimeoutSettings;
   adminToken: string | null;
   rateLimit: { max: number; windowMs: number };
   /** Proxies whose X-Forwarded-For is believed (Fastify trustProxy): addresses, CIDRs and names, or true/false. */
@@ -150,11 +153,37 @@ function stripeFromEnv(): StripeSettings | null {
   return { secretKey, webhookSecret, apiUrl };
 }
 
+/** A positive whole number of milliseconds. */
+function msFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} must be a positive whole number of milliseconds, got "${raw}"`);
+  return n;
+}
+
+/** GROUNDWORK_*_TIMEOUT_MS; the headers may not take longer than the whole request. */
+function timeoutsFromEnv(): TimeoutSettings {
+  const timeouts: TimeoutSettings = {
+    requestMs: msFromEnv('GROUNDWORK_REQUEST_TIMEOUT_MS', DEFAULT_TIMEOUTS.requestMs),
+    headersMs: msFromEnv('GROUNDWORK_HEADERS_TIMEOUT_MS', DEFAULT_TIMEOUTS.headersMs),
+    keepAliveMs: msFromEnv('GROUNDWORK_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_TIMEOUTS.keepAliveMs),
+    uploadIdleMs: msFromEnv('GROUNDWORK_UPLOAD_IDLE_TIMEOUT_MS', DEFAULT_TIMEOUTS.uploadIdleMs),
+  };
+  if (timeouts.headersMs > timeouts.requestMs)
+    throw new Error(
+      `GROUNDWORK_HEADERS_TIMEOUT_MS (${timeouts.headersMs}) may not exceed GROUNDWORK_REQUEST_TIMEOUT_MS (${timeouts.requestMs})`,
+    );
+  return timeouts;
+}
+
 export function loadConfig(): Config {
   return {
     port: intFromEnv('PORT', 3000),
     host: process.env.HOST || '0.0.0.0',
     databaseUrl: process.env.DATABASE_URL || 'data/groundwork.sqlite',
+    timeouts: timeoutsFromEnv(),
     adminToken: process.env.GROUNDWORK_ADMIN_TOKEN || null,
     // 1000 calls per 10 s per key: Stripe-like 100/s on average, with room for bursts.
     rateLimit: {
