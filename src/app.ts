@@ -42,7 +42,10 @@ function docsPolicy(header: string): string {
 
 export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
   Partial<
-    Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy' | 'storage' | 'payments' | 'timeouts'>
+    Pick<
+      Config,
+      'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy' | 'storage' | 'payments' | 'publicUrl' | 'timeouts'
+    >
   > & {
     /** The admin API's limit per client address; the API's (rateLimit) unless given (tests provision freely). */
     adminRateLimit?: RateLimitConfig;
@@ -96,6 +99,8 @@ export async function buildApp(
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     frameworkErrors: frameworkErrorHandler,
   });
+  // Links in answers, mail and pages are made on the public origin when one is set (routes.ts, originOf).
+  app.decorate('publicOrigin', config.publicUrl ?? null);
   const limits = await installRateLimits(app, config.rateLimit, config.adminRateLimit);
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema as object) : compileTextValidator(schema as object),

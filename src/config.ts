@@ -11,6 +11,11 @@ export interface Config {
   host: string;
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
   databaseUrl: string;
+  /**
+   * GROUNDWORK_PUBLIC_URL: the customer-facing origin (`https://app.example.com`) every link in
+   * mail, pages and answers is made on; null: the origin each request came to (a warning at start).
+   */
+  publicUrl: string | null;
   /** How long a request, its headers, an idle keep-alive connection and a silent upload may take. */
   timeouts: TimeoutSettings;
   adminToken: string | null;
@@ -153,6 +158,30 @@ function stripeFromEnv(): StripeSettings | null {
   return { secretKey, webhookSecret, apiUrl };
 }
 
+/**
+ * GROUNDWORK_PUBLIC_URL: an http or https origin with no path (one trailing slash allowed), no
+ * query, no user or password; kept without the trailing slash.
+ */
+function publicUrlFromEnv(): string | null {
+  const raw = env('GROUNDWORK_PUBLIC_URL');
+  if (raw === null) return null;
+  const refuse = (why: string) =>
+    new Error(
+      `GROUNDWORK_PUBLIC_URL must be the customer-facing origin, like https://app.example.com (${why}), got "${raw}"`,
+    );
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refuse('not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('http:// or https:// only');
+  if (url.username || url.password) throw refuse('no user or password');
+  if (url.pathname !== '/' || url.search || url.hash || /[?#]/.test(raw))
+    throw refuse('no path, query or fragment: links are made as <origin>/share/…, and the server answers at the root');
+  return url.origin;
+}
+
 /** A positive whole number of milliseconds. */
 function msFromEnv(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -183,6 +212,7 @@ export function loadConfig(): Config {
     port: intFromEnv('PORT', 3000),
     host: process.env.HOST || '0.0.0.0',
     databaseUrl: process.env.DATABASE_URL || 'data/groundwork.sqlite',
+    publicUrl: publicUrlFromEnv(),
     timeouts: timeoutsFromEnv(),
     adminToken: process.env.GROUNDWORK_ADMIN_TOKEN || null,
     // 1000 calls per 10 s per key: Stripe-like 100/s on average, with room for bursts.

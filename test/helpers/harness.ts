@@ -151,6 +151,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Online payments: the built-in test mode unless given (Stripe aimed at a local Stripe-protocol server). */
   payments?: Payments;
+  /** GROUNDWORK_PUBLIC_URL: the origin links are made on (the request's own unless given). */
+  publicUrl?: string;
   /** The request, headers, keep-alive and upload-idle timeouts (config.ts's defaults unless given). */
   timeouts?: Partial<TimeoutSettings>;
   /** Log at this level into TestApp.logs instead of not logging. */
@@ -183,6 +185,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       adminRateLimit: options.adminRateLimit ?? { max: 1_000_000, windowMs: 1000 },
       logLevel: options.logLevel ?? false,
       logStream: { write: (line) => void logs.push(JSON.parse(line)) },
+      publicUrl: options.publicUrl ?? null,
       timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
       dataDir,
       // Test receivers listen on loopback.
