@@ -9,7 +9,10 @@ import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '#platform/timeouts.ts';
 export interface Config {
   port: number;
   host: string;
-  /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
+  /**
+   * `postgres://…` (or `postgresql://…`) selects PostgreSQL; otherwise a SQLite file path (or
+   * `:memory:`). Any other URL scheme (`mysql://`, `sqlite://`, `file:`) is refused at start.
+   */
   databaseUrl: string;
   /**
    * GROUNDWORK_PUBLIC_URL: the customer-facing origin (`https://app.example.com`) every link in
@@ -158,6 +161,31 @@ function stripeFromEnv(): StripeSettings | null {
   return { secretKey, webhookSecret, apiUrl };
 }
 
+/** A URL with its user and password hidden, for messages. */
+export const withoutCredentials = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
+
+/**
+ * DATABASE_URL: a postgres:// or postgresql:// URL, `:memory:`, or a SQLite file path. A path is
+ * anything without a URL scheme (letters then a colon, two or more of them, so `C:\…` stays a
+ * path): `mysql://…` used to become a SQLite file named `mysql:`, and `file:` or `sqlite:` URLs
+ * are refused too rather than half-understood.
+ */
+function databaseUrlFromEnv(): string {
+  const raw = process.env.DATABASE_URL?.trim();
+  if (!raw) return 'data/groundwork.sqlite';
+  if (isPostgresUrl(raw) || raw === ':memory:') return raw;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]+):/.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return raw;
+  const hint =
+    scheme === 'file' || scheme === 'sqlite' || scheme === 'sqlite3'
+      ? ' For SQLite write the file path itself, e.g. DATABASE_URL=data/groundwork.sqlite.'
+      : ' MySQL and other databases are not supported.';
+  throw new Error(
+    `DATABASE_URL must be a postgres:// or postgresql:// URL (PostgreSQL) or a file path (SQLite, or :memory:); ` +
+      `"${scheme}:" is not supported, got "${withoutCredentials(raw)}".${hint}`,
+  );
+}
+
 /**
  * GROUNDWORK_PUBLIC_URL: an http or https origin with no path (one trailing slash allowed), no
  * query, no user or password; kept without the trailing slash.
@@ -211,7 +239,7 @@ export function loadConfig(): Config {
   return {
     port: intFromEnv('PORT', 3000),
     host: process.env.HOST || '0.0.0.0',
-    databaseUrl: process.env.DATABASE_URL || 'data/groundwork.sqlite',
+    databaseUrl: databaseUrlFromEnv(),
     publicUrl: publicUrlFromEnv(),
     timeouts: timeoutsFromEnv(),
     adminToken: process.env.GROUNDWORK_ADMIN_TOKEN || null,
@@ -240,5 +268,5 @@ export function loadConfig(): Config {
 }
 
 export function isPostgresUrl(url: string): boolean {
-  return url.startsWith('postgres://') || url.startsWith('postgresql://');
+  return /^postgres(?:ql)?:\/\//i.test(url);
 }

@@ -84,7 +84,9 @@ export async function migrateToLatest(database: Database): Promise<void> {
   }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`${failed ? `migration ${failed}` : 'migrations'} failed: ${(error as Error).message ?? error}`);
+    throw new Error(`${failed ? `migration ${failed}` : 'migrations'} failed: ${(error as Error).message ?? error}`, {
+      cause: error,
+    });
   }
 }
 
