@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { depsOptionsOf, startEnv } from './env.ts';
 import { checkDataDir, listenError, openStartDatabase } from './startup.ts';
 import { seedDemoWorkspace, type DemoWorkspace } from '#seed/demo.ts';
+import { recordedDemo, type RecordedDemo } from '#seed/demo-links.ts';
 import { startWorker } from '#worker/index.ts';
 
 export async function serve(config: Config): Promise<void> {
@@ -34,8 +35,10 @@ export async function serve(config: Config): Promise<void> {
   // Customer links are made on the public origin when one is set (platform/routes.ts, originOf).
   const linkBase = config.publicUrl ?? local;
   let demo: DemoWorkspace | null = null;
+  let earlier: RecordedDemo | null = null;
   try {
     demo = config.demo ? await seedDemoWorkspace(env, linkBase) : null;
+    earlier = config.demo && !demo ? await recordedDemo(env) : null;
   } catch (err) {
     await closeAll();
     throw err;
@@ -64,6 +67,13 @@ export async function serve(config: Config): Promise<void> {
       `Try: curl -H "X-API-Key: ${demo.key}" ${local}/v1/jobs`,
       ...demoPages(demo.pages, linkBase),
     );
+  } else if (earlier) {
+    lines.push(
+      `Demo workspace "${earlier.name}" (firm_id ${earlier.firmId}). Its API key was shown when it was made and only its hash is kept; make a new one with:`,
+      '',
+      `    npm run admin -- key create ${earlier.firmId} --user ${earlier.ownerUserId ?? '<user_id>'}`,
+      ...demoPages(earlier.pages, linkBase),
+    );
   } else if (config.demo) {
     lines.push(
       'The database already has workspaces; make a key with: npm run admin -- key create <firm_id> --user <user_id>',
@@ -91,7 +101,11 @@ export async function serve(config: Config): Promise<void> {
 }
 
 /** The demo's customer pages, one a line, on the origin links are made on. */
-function demoPages(pages: readonly { label: string; path: string }[], base: string): string[] {
+function demoPages(pages: readonly { label: string; path: string; retired?: boolean }[], base: string): string[] {
   if (pages.length === 0) return [];
-  return ['', 'Customer pages of the demo (no key needed):', ...pages.map((p) => `    ${p.label}: ${base}${p.path}`)];
+  return [
+    '',
+    'Customer pages of the demo (no key needed):',
+    ...pages.map((p) => `    ${p.label}: ${base}${p.path}${p.retired ? ' (turned off since)' : ''}`),
+  ];
 }

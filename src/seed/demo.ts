@@ -35,6 +35,7 @@ import { demoReminders } from './demo-reminders.ts';
 import { completeSiteAssessment, createSiteAssessment } from '#field/site-assessments/service.ts';
 import { createAssessmentShareLink } from '#field/assessment-share-links/service.ts';
 import { enablePlanShareLink } from '#field/plan-share-links/service.ts';
+import { recordDemoLinks } from './demo-links.ts';
 
 export interface DemoWorkspace {
   firmId: number;
@@ -335,6 +336,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     }
   }
   pages.push(...(await demoPortal(ctx)));
+  // So that later starts can print the same links (the key is shown this once).
+  await recordDemoLinks(database, firm_id, pages);
   return { firmId: firm_id, name, key, pages };
 }
 
