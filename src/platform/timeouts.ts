@@ -109,6 +109,8 @@ export function installBodyTimeouts(app: FastifyInstance, idleMs: number): void 
 function watchBody(request: FastifyRequest, reply: FastifyReply, idleMs: number): void {
   const req = request.raw;
   const socket = req.socket;
+  // Only a connection can stall (app.inject's requests have a stand-in socket).
+  if (typeof socket?.bytesRead !== 'number') return;
   let lastRead = socket.bytesRead;
   const timer = setTimeout(check, idleMs);
   timer.unref();
