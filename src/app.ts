@@ -13,6 +13,7 @@ import { frameworkErrorHandler, installErrorHandler, MAX_PATH_SEGMENT } from '#p
 import { installSecurityHeaders } from '#platform/security-headers.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import { installJsonParser } from '#platform/json-body.ts';
+import { DEFAULT_TIMEOUTS, installBodyTimeouts, serverTimeoutOptions } from '#platform/timeouts.ts';
 import { componentName, describeOperation, ErrorSchema } from '#platform/openapi.ts';
 import { adminRoutes } from '#admin/index.ts';
 import { installAreas, type Area } from './area.ts';
@@ -40,12 +41,19 @@ function docsPolicy(header: string): string {
 }
 
 export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
-  Partial<Pick<Config, 'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy' | 'storage' | 'payments'>> & {
+  Partial<
+    Pick<
+      Config,
+      'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy' | 'storage' | 'payments' | 'publicUrl' | 'timeouts'
+    >
+  > & {
     /** The admin API's limit per client address; the API's (rateLimit) unless given (tests provision freely). */
     adminRateLimit?: RateLimitConfig;
     /** A geocoder to use instead of the one GROUNDWORK_GEOCODER_URL names (tests pass a local server's). */
     geocoder?: Geocoder;
     logLevel?: string | false;
+    /** Where log lines go (stdout unless given; tests read them). */
+    logStream?: { write(line: string): void };
     /** Accept webhook targets on private and loopback addresses (GROUNDWORK_ALLOW_PRIVATE_NETWORK). */
     allowPrivateNetwork?: boolean;
     /** A storage to use instead of the one the settings name (tests: a temporary directory, a local S3). */
@@ -79,7 +87,11 @@ export async function buildApp(
     );
   const { routes, pages } = installAreas(areas);
   const app = Fastify({
-    logger: config.logLevel === false ? false : { level: config.logLevel ?? 'info' },
+    logger:
+      config.logLevel === false
+        ? false
+        : { level: config.logLevel ?? 'info', ...(config.logStream ? { stream: config.logStream } : {}) },
+    ...serverTimeoutOptions(config.timeouts ?? DEFAULT_TIMEOUTS),
     // Keys are server secrets (document 1): no CORS headers are ever sent.
     // X-Forwarded-For is believed only from the proxies named here (by default loopback and private
     // networks, where a reverse proxy sits): the rate limit counts unknown callers by address.
@@ -87,6 +99,8 @@ export async function buildApp(
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     frameworkErrors: frameworkErrorHandler,
   });
+  // Links in answers, mail and pages are made on the public origin when one is set (routes.ts, originOf).
+  app.decorate('publicOrigin', config.publicUrl ?? null);
   const limits = await installRateLimits(app, config.rateLimit, config.adminRateLimit);
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema as object) : compileTextValidator(schema as object),
@@ -94,6 +108,7 @@ export async function buildApp(
   installErrorHandler(app);
   installJsonParser(app);
   installSecurityHeaders(app);
+  installBodyTimeouts(app, (config.timeouts ?? DEFAULT_TIMEOUTS).uploadIdleMs);
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: 'Resource not found' }));
 
   app.addSchema(ErrorSchema);

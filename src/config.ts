@@ -4,12 +4,23 @@ import type { S3Settings } from '#platform/storage/s3.ts';
 import type { MailSettings } from '#platform/mail/select.ts';
 import type { PaymentSettings } from '#platform/payments/select.ts';
 import type { StripeSettings } from '#platform/payments/stripe.ts';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '#platform/timeouts.ts';
 
 export interface Config {
   port: number;
   host: string;
-  /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
+  /**
+   * `postgres://…` (or `postgresql://…`) selects PostgreSQL; otherwise a SQLite file path (or
+   * `:memory:`). Any other URL scheme (`mysql://`, `sqlite://`, `file:`) is refused at start.
+   */
   databaseUrl: string;
+  /**
+   * GROUNDWORK_PUBLIC_URL: the customer-facing origin (`https://app.example.com`) every link in
+   * mail, pages and answers is made on; null: the origin each request came to (a warning at start).
+   */
+  publicUrl: string | null;
+  /** How long a request, its headers, an idle keep-alive connection and a silent upload may take. */
+  timeouts: TimeoutSettings;
   adminToken: string | null;
   rateLimit: { max: number; windowMs: number };
   /** Proxies whose X-Forwarded-For is believed (Fastify trustProxy): addresses, CIDRs and names, or true/false. */
@@ -150,11 +161,87 @@ function stripeFromEnv(): StripeSettings | null {
   return { secretKey, webhookSecret, apiUrl };
 }
 
+/** A URL with its user and password hidden, for messages. */
+export const withoutCredentials = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
+
+/**
+ * DATABASE_URL: a postgres:// or postgresql:// URL, `:memory:`, or a SQLite file path. A path is
+ * anything without a URL scheme (letters then a colon, two or more of them, so `C:\…` stays a
+ * path): `mysql://…` used to become a SQLite file named `mysql:`, and `file:` or `sqlite:` URLs
+ * are refused too rather than half-understood.
+ */
+function databaseUrlFromEnv(): string {
+  const raw = process.env.DATABASE_URL?.trim();
+  if (!raw) return 'data/groundwork.sqlite';
+  if (isPostgresUrl(raw) || raw === ':memory:') return raw;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]+):/.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return raw;
+  const hint =
+    scheme === 'file' || scheme === 'sqlite' || scheme === 'sqlite3'
+      ? ' For SQLite write the file path itself, e.g. DATABASE_URL=data/groundwork.sqlite.'
+      : ' MySQL and other databases are not supported.';
+  throw new Error(
+    `DATABASE_URL must be a postgres:// or postgresql:// URL (PostgreSQL) or a file path (SQLite, or :memory:); ` +
+      `"${scheme}:" is not supported, got "${withoutCredentials(raw)}".${hint}`,
+  );
+}
+
+/**
+ * GROUNDWORK_PUBLIC_URL: an http or https origin with no path (one trailing slash allowed), no
+ * query, no user or password; kept without the trailing slash.
+ */
+function publicUrlFromEnv(): string | null {
+  const raw = env('GROUNDWORK_PUBLIC_URL');
+  if (raw === null) return null;
+  const refuse = (why: string) =>
+    new Error(
+      `GROUNDWORK_PUBLIC_URL must be the customer-facing origin, like https://app.example.com (${why}), got "${raw}"`,
+    );
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refuse('not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('http:// or https:// only');
+  if (url.username || url.password) throw refuse('no user or password');
+  if (url.pathname !== '/' || url.search || url.hash || /[?#]/.test(raw))
+    throw refuse('no path, query or fragment: links are made as <origin>/share/…, and the server answers at the root');
+  return url.origin;
+}
+
+/** A positive whole number of milliseconds. */
+function msFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`${name} must be a positive whole number of milliseconds, got "${raw}"`);
+  return n;
+}
+
+/** GROUNDWORK_*_TIMEOUT_MS; the headers may not take longer than the whole request. */
+function timeoutsFromEnv(): TimeoutSettings {
+  const timeouts: TimeoutSettings = {
+    requestMs: msFromEnv('GROUNDWORK_REQUEST_TIMEOUT_MS', DEFAULT_TIMEOUTS.requestMs),
+    headersMs: msFromEnv('GROUNDWORK_HEADERS_TIMEOUT_MS', DEFAULT_TIMEOUTS.headersMs),
+    keepAliveMs: msFromEnv('GROUNDWORK_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_TIMEOUTS.keepAliveMs),
+    uploadIdleMs: msFromEnv('GROUNDWORK_UPLOAD_IDLE_TIMEOUT_MS', DEFAULT_TIMEOUTS.uploadIdleMs),
+  };
+  if (timeouts.headersMs > timeouts.requestMs)
+    throw new Error(
+      `GROUNDWORK_HEADERS_TIMEOUT_MS (${timeouts.headersMs}) may not exceed GROUNDWORK_REQUEST_TIMEOUT_MS (${timeouts.requestMs})`,
+    );
+  return timeouts;
+}
+
 export function loadConfig(): Config {
   return {
     port: intFromEnv('PORT', 3000),
     host: process.env.HOST || '0.0.0.0',
-    databaseUrl: process.env.DATABASE_URL || 'data/groundwork.sqlite',
+    databaseUrl: databaseUrlFromEnv(),
+    publicUrl: publicUrlFromEnv(),
+    timeouts: timeoutsFromEnv(),
     adminToken: process.env.GROUNDWORK_ADMIN_TOKEN || null,
     // 1000 calls per 10 s per key: Stripe-like 100/s on average, with room for bursts.
     rateLimit: {
@@ -181,5 +268,5 @@ export function loadConfig(): Config {
 }
 
 export function isPostgresUrl(url: string): boolean {
-  return url.startsWith('postgres://') || url.startsWith('postgresql://');
+  return /^postgres(?:ql)?:\/\//i.test(url);
 }

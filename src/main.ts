@@ -1,7 +1,6 @@
 // CLI entry: `serve` (default), `worker`, `migrate`, `admin …`. `npm start` runs `serve`.
 import { loadConfig } from './config.ts';
-import { openDatabase } from '#db/database.ts';
-import { migrateToLatest } from '#db/migrate.ts';
+import { checkDataDir, openStartDatabase } from './startup.ts';
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
@@ -12,8 +11,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'migrate') {
-    const database = openDatabase(config.databaseUrl);
-    await migrateToLatest(database);
+    const database = await openStartDatabase(config.databaseUrl);
     await database.close();
     console.log('migrations applied');
     return;
@@ -26,8 +24,13 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'worker') {
     // The background worker alone, for deployments that run it beside API-only servers.
     const { startWorker } = await import('#worker/index.ts');
-    const database = openDatabase(config.databaseUrl);
-    await migrateToLatest(database);
+    const database = await openStartDatabase(config.databaseUrl);
+    try {
+      checkDataDir(config.dataDir);
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
     const { startEnv, depsOptionsOf } = await import('./env.ts');
     const worker = startWorker(startEnv(database, depsOptionsOf(config)), config);
     console.log('Groundwork worker running (webhook deliveries, mail, export files); Ctrl-C stops it.');
@@ -46,5 +49,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err) => {
   console.error(err instanceof Error ? err.message : err);
-  process.exitCode = 1;
+  // Exit now: a start that failed half-way may have left timers or connections that would keep
+  // the process running (a port in use used to leave the worker and the database pool alive).
+  process.exit(1);
 });

@@ -1,18 +1,48 @@
-// `groundwork serve`: migrate, seed the demo workspace on an empty database, listen.
+// `groundwork serve`: open and migrate the database, check the data directory, listen, seed the
+// demo workspace on an empty database, start the worker. Whatever stops the start is a StartError
+// (startup.ts) that main.ts prints before exiting with 1, after this has closed what it opened.
 import type { Config } from './config.ts';
+import { withoutCredentials } from './config.ts';
 import { buildApp } from './app.ts';
 import { depsOptionsOf, startEnv } from './env.ts';
-import { openDatabase } from '#db/database.ts';
-import { migrateToLatest } from '#db/migrate.ts';
-import { seedDemoWorkspace } from '#seed/demo.ts';
+import { checkDataDir, listenError, openStartDatabase } from './startup.ts';
+import { seedDemoWorkspace, type DemoWorkspace } from '#seed/demo.ts';
+import { recordedDemo, type RecordedDemo } from '#seed/demo-links.ts';
 import { startWorker } from '#worker/index.ts';
 
 export async function serve(config: Config): Promise<void> {
-  const database = openDatabase(config.databaseUrl);
-  await migrateToLatest(database);
+  const database = await openStartDatabase(config.databaseUrl);
+  try {
+    checkDataDir(config.dataDir);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   const env = startEnv(database, depsOptionsOf(config));
-  const demo = config.demo ? await seedDemoWorkspace(env, `http://localhost:${config.port}`) : null;
   const app = await buildApp(database, { ...config, env });
+  const closeAll = async () => {
+    await app.close().catch(() => {});
+    await database.close().catch(() => {});
+  };
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await closeAll();
+    throw listenError(err, config.port, config.host);
+  }
+  // Listening first: a port in use stops the start before a demo is made whose key nobody sees.
+  const local = `http://localhost:${config.port}`;
+  // Customer links are made on the public origin when one is set (platform/routes.ts, originOf).
+  const linkBase = config.publicUrl ?? local;
+  let demo: DemoWorkspace | null = null;
+  let earlier: RecordedDemo | null = null;
+  try {
+    demo = config.demo ? await seedDemoWorkspace(env, linkBase) : null;
+    earlier = config.demo && !demo ? await recordedDemo(env) : null;
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
   const worker = config.worker.inServe ? startWorker(env, config, (m) => app.log.error(m)) : null;
   const close = async () => {
     await app.close();
@@ -22,13 +52,11 @@ export async function serve(config: Config): Promise<void> {
   };
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
-  await app.listen({ port: config.port, host: config.host });
-  const base = `http://localhost:${config.port}`;
   const lines = [
     '',
-    `Groundwork is serving the API at ${base}/v1 (docs: ${base}/v1/docs)`,
-    `MCP server for AI assistants: ${base}/v1/mcp (send the key as Authorization: Bearer <key>)`,
-    `Database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
+    `Groundwork is serving the API at ${local}/v1 (docs: ${local}/v1/docs)`,
+    `MCP server for AI assistants: ${local}/v1/mcp (send the key as Authorization: Bearer <key>)`,
+    `Database: ${withoutCredentials(config.databaseUrl)}`,
   ];
   if (demo) {
     lines.push(
@@ -36,9 +64,15 @@ export async function serve(config: Config): Promise<void> {
       '',
       `    ${demo.key}`,
       '',
-      `Try: curl -H "X-API-Key: ${demo.key}" ${base}/v1/jobs`,
-      ...(demo.pages.length > 0 ? ['', 'Customer pages of the demo (no key needed):'] : []),
-      ...demo.pages.map((p) => `    ${p.label}: ${base}${p.path}`),
+      `Try: curl -H "X-API-Key: ${demo.key}" ${local}/v1/jobs`,
+      ...demoPages(demo.pages, linkBase),
+    );
+  } else if (earlier) {
+    lines.push(
+      `Demo workspace "${earlier.name}" (firm_id ${earlier.firmId}). Its API key was shown when it was made and only its hash is kept; make a new one with:`,
+      '',
+      `    npm run admin -- key create ${earlier.firmId} --user ${earlier.ownerUserId ?? '<user_id>'}`,
+      ...demoPages(earlier.pages, linkBase),
     );
   } else if (config.demo) {
     lines.push(
@@ -47,8 +81,15 @@ export async function serve(config: Config): Promise<void> {
   }
   if (!config.adminToken) lines.push('Admin API off: set GROUNDWORK_ADMIN_TOKEN to enable /admin/v1.');
   lines.push(
+    config.publicUrl
+      ? `Links for customers (emails, pages, API answers) are made on ${config.publicUrl}.`
+      : 'Warning: GROUNDWORK_PUBLIC_URL is not set, so links in customer emails and API answers use the address ' +
+          'each request came to (an integration calling an internal host name mails customers links they cannot ' +
+          'open). Set it to the customer-facing origin, e.g. GROUNDWORK_PUBLIC_URL=https://app.example.com.',
+  );
+  lines.push(
     env.deps.mail.kind === 'smtp'
-      ? `Mail goes out through ${config.mail.smtpUrl?.replace(/\/\/[^@]*@/, '//***@')} as ${env.deps.mail.fromAddress}.`
+      ? `Mail goes out through ${withoutCredentials(config.mail.smtpUrl ?? '')} as ${env.deps.mail.fromAddress}.`
       : `Mail is written to ${config.dataDir}/outbox (nothing leaves this machine): npm run admin -- outbox lists it.`,
   );
   lines.push(
@@ -57,4 +98,14 @@ export async function serve(config: Config): Promise<void> {
       : 'Background worker off here (GROUNDWORK_WORKER=false): run `groundwork worker`.',
   );
   console.log(lines.join('\n') + '\n');
+}
+
+/** The demo's customer pages, one a line, on the origin links are made on. */
+function demoPages(pages: readonly { label: string; path: string; retired?: boolean }[], base: string): string[] {
+  if (pages.length === 0) return [];
+  return [
+    '',
+    'Customer pages of the demo (no key needed):',
+    ...pages.map((p) => `    ${p.label}: ${base}${p.path}${p.retired ? ' (turned off since)' : ''}`),
+  ];
 }

@@ -29,6 +29,7 @@ import * as proposalSearch from '#db/migrations/024_proposal_search.ts';
 import * as invoices from '#db/migrations/025_invoices.ts';
 import * as onlinePayments from '#db/migrations/026_online_payments.ts';
 import * as changeOrders from '#db/migrations/027_change_orders.ts';
+import * as demoLinks from '#db/migrations/028_demo_links.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -59,6 +60,7 @@ const steps: Record<string, Step> = {
   '025_invoices': invoices,
   '026_online_payments': onlinePayments,
   '027_change_orders': changeOrders,
+  '028_demo_links': demoLinks,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {
@@ -84,7 +86,9 @@ export async function migrateToLatest(database: Database): Promise<void> {
   }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`${failed ? `migration ${failed}` : 'migrations'} failed: ${(error as Error).message ?? error}`);
+    throw new Error(`${failed ? `migration ${failed}` : 'migrations'} failed: ${(error as Error).message ?? error}`, {
+      cause: error,
+    });
   }
 }
 

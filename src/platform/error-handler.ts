@@ -110,14 +110,31 @@ function tooLong(field: string, limit: number): { max_length: number; message?: 
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
-    if (err instanceof ApiError) return reply.status(err.status).send(err.body);
+    if (clientHungUp(request)) {
+      // A client going away mid-request (an upload cancelled, a phone losing signal) is an ordinary
+      // event, not the server's failure: whatever the route stored has been removed by its own
+      // failure path, and nobody is left to read an answer.
+      request.log.info({ err: { code: err.code, message: err.message } }, 'request aborted by the client');
+      return reply.status(400).send({ error: 'Request aborted', code: 'invalid_request' });
+    }
+    if (err instanceof ApiError) {
+      // 408: the body stopped arriving; the rest of it is not waited for.
+      if (err.status === 408) reply.header('connection', 'close');
+      return reply.status(err.status).send(err.body);
+    }
     if (err.validation) {
       // A path id that is not a positive integer names no record: the same 404 as a missing one.
       if (err.validationContext === 'params') return reply.status(404).send({ error: 'Resource not found' });
       return reply.status(400).send(validationBody(err.validation, err.validationContext ?? 'body'));
     }
     const status = err.statusCode ?? 500;
-    if (status === 413) return reply.status(413).send({ error: 'Request too large', message: err.message });
+    if (status === 413) {
+      // Fastify asks to close the connection, but closing while the client is still sending resets
+      // it, often before the client has read this answer: the rest of the body is read and thrown
+      // away instead (platform/timeouts.ts, up to DRAIN_BYTES).
+      reply.removeHeader('connection');
+      return reply.status(413).send({ error: 'Request too large', message: err.message });
+    }
     if (status === 415)
       return reply
         .status(415)
@@ -134,6 +151,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: 'Internal server error' });
   });
+}
+
+/** Whether the client has closed the connection before its request was read or answered. */
+function clientHungUp(request: FastifyRequest): boolean {
+  const raw = request.raw;
+  return raw.aborted || (raw.destroyed && !raw.complete) || raw.socket?.destroyed === true;
 }
 
 /** Longest path segment the router matches (Fastify's maxParamLength); a longer one is a 414. */

@@ -103,6 +103,7 @@ export const ERROR_CODES = [
   'read_only_session',
   'remit_to_required',
   'request_key_reused',
+  'request_timeout',
   'route_address_missing',
   'sequence_not_enabled',
   'signed_change_order',

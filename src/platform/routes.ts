@@ -24,11 +24,21 @@ export type ApiApp = FastifyInstance<
 /** One resource's routes: registered on the /v1 scope with the process's database and deps. */
 export type RouteModule = (app: ApiApp, env: Env) => void;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** GROUNDWORK_PUBLIC_URL (config.ts), decorated by buildApp; null when not set. */
+    publicOrigin: string | null;
+  }
+}
+
 /**
- * This server's origin as the caller reached it (`https://host`): the base of the absolute, keyless
- * links an answer carries (stored files, export downloads).
+ * The origin links are made on (`https://host`): the base of the absolute, keyless links an
+ * answer, an email or a page carries (customer pages, stored files, export downloads). The
+ * configured public origin when there is one, so an integration calling an internal host name
+ * never mails a customer a link they cannot open; otherwise this server as the caller reached it.
  */
-export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+export const originOf = (request: FastifyRequest) =>
+  request.server.publicOrigin ?? `${request.protocol}://${request.host}`;
 
 /**
  * The key permissions most calls need (document 1, Permissions), as a route's `config`: reads need

@@ -38,6 +38,7 @@ import { demoInvoices } from './demo-invoice.ts';
 import { demoProposal } from './demo-proposal.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { demoReminders } from './demo-reminders.ts';
+import { recordDemoLinks } from './demo-links.ts';
 
 export interface DemoWorkspace {
   firmId: number;
@@ -338,6 +339,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     }
   }
   pages.push(...(await demoPortal(ctx)));
+  // So that later starts can print the same links (the key is shown this once).
+  await recordDemoLinks(database, firm_id, pages);
   return { firmId: firm_id, name, key, pages };
 }
 

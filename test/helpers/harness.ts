@@ -21,6 +21,7 @@ import type { MailTransport } from '#platform/mail/transport.ts';
 import type { Payments } from '#platform/payments/processor.ts';
 import { MailWorker } from '#platform/mail/worker.ts';
 import { startEnv } from '#src/env.ts';
+import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '#platform/timeouts.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export const ALL_PERMISSIONS = [...PERMISSIONS];
@@ -55,6 +56,8 @@ export interface TestApp {
   dataDir: string;
   /** The process environment the app runs with (its deps: clock, mail, storage …), for worker tasks. */
   env: Env;
+  /** The app's log lines, parsed (only when started with a logLevel). */
+  logs: Record<string, any>[];
   /** Sends every queued message that is due by the env's clock, as the worker does; returns how many it tried. */
   sendQueuedMail(): Promise<number>;
   /** Calls with the admin bearer token. */
@@ -148,6 +151,12 @@ export interface AppOptions {
   clock?: Clock;
   /** Online payments: the built-in test mode unless given (Stripe aimed at a local Stripe-protocol server). */
   payments?: Payments;
+  /** GROUNDWORK_PUBLIC_URL: the origin links are made on (the request's own unless given). */
+  publicUrl?: string;
+  /** The request, headers, keep-alive and upload-idle timeouts (config.ts's defaults unless given). */
+  timeouts?: Partial<TimeoutSettings>;
+  /** Log at this level into TestApp.logs instead of not logging. */
+  logLevel?: string;
 }
 
 export async function startApp(options: AppOptions = {}): Promise<TestApp> {
@@ -166,6 +175,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     },
     options.areas,
   );
+  const logs: Record<string, any>[] = [];
   const app = await buildApp(
     database,
     {
@@ -173,7 +183,10 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
       rateLimit: options.rateLimit ?? { max: 1_000_000, windowMs: 1000 },
       adminRateLimit: options.adminRateLimit ?? { max: 1_000_000, windowMs: 1000 },
-      logLevel: false,
+      logLevel: options.logLevel ?? false,
+      logStream: { write: (line) => void logs.push(JSON.parse(line)) },
+      publicUrl: options.publicUrl ?? null,
+      timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
       dataDir,
       // Test receivers listen on loopback.
       allowPrivateNetwork: options.allowPrivateNetwork ?? true,
@@ -198,6 +211,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     database,
     dataDir,
     env,
+    logs,
     sendQueuedMail: () => new MailWorker(database, env.deps.mail, { clock: env.deps.clock, leaseMs: 60_000 }).drain(),
     admin,
     anon: client(app, {}),

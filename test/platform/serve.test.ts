@@ -1,5 +1,6 @@
 // The first-run experience, end to end in child processes: `groundwork serve` on an empty SQLite
-// file seeds the demo workspace and prints a working key once; the package's bin runs the CLI.
+// file seeds the demo workspace and prints a working key once, and its customer pages on every
+// start; the package's bin runs the CLI.
 import { spawn, execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -68,7 +69,7 @@ describe('groundwork serve', () => {
   it('seeds the demo workspace on an empty database and prints its key once', async () => {
     const db = path.join(dir, 'first.sqlite');
     const port = await freePort();
-    const first = await serve(db, port, /Try: curl/);
+    const first = await serve(db, port, /Background worker/);
     const key = first.output.match(/gw_[A-Za-z0-9]{48}/)?.[0];
     expect(key).toBeDefined();
     try {
@@ -175,14 +176,47 @@ describe('groundwork serve', () => {
       expect(listed.structuredContent.pagination.total).toBe(jobs.pagination.total);
       await assistant.close();
       expect(fs.existsSync(db)).toBe(true);
+      // Turned off before the next start: that start says so beside its link.
+      const maple = customers.data.find((c: { name: string }) => c.name === 'Maple Ridge HOA');
+      const off = await fetch(`http://127.0.0.1:${port}/v1/client-accounts/${maple.id}/portal-link/disable`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key!, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(off.status).toBe(200);
     } finally {
       await first.stop();
     }
 
-    // A second start finds the workspace and prints no key.
-    const second = await serve(db, port, /already has workspaces/);
-    await second.stop();
-    expect(second.output).not.toMatch(/gw_[A-Za-z0-9]{48}/);
+    // A second start finds the workspace: no key (only its hash is kept) but how to make one, and
+    // the same customer pages, derived again from their links' salts.
+    const second = await serve(db, port, /Background worker/);
+    try {
+      expect(second.output).not.toMatch(/gw_[A-Za-z0-9]{48}/);
+      expect(second.output).toContain('npm run admin -- key create 1 --user 1');
+      const linksOf = (output: string) =>
+        [...output.matchAll(/^ {4}(.+?): (http:\/\/localhost:\d+\/share\/\S+)(.*)$/gm)].map((m) => [m[1], m[2], m[3]]);
+      const before = linksOf(first.output);
+      expect(before.map(([label]) => label)).toEqual([
+        'Assessment report',
+        'Capital plan',
+        'Proposal (sent, ready to sign)',
+        'Invoice (online, pay with test card 4242 4242 4242 4242)',
+        'Change order (sent, ready to sign)',
+        'Customer portal',
+        'Review request',
+      ]);
+      expect(linksOf(second.output)).toEqual(
+        before.map(([label, url]) => [label, url, label === 'Customer portal' ? ' (turned off since)' : '']),
+      );
+      for (const [label, url] of linksOf(second.output)) {
+        const opened = await fetch(url!.replace('localhost', '127.0.0.1'));
+        expect(opened.status, label).toBe(label === 'Customer portal' ? 410 : 200);
+      }
+      expect(second.output).toContain('Warning: GROUNDWORK_PUBLIC_URL is not set');
+    } finally {
+      await second.stop();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-// Workspaces, users, API keys and the events every area records (001_spine, 002_events_out).
+// Workspaces, users, API keys and the events every area records (001_spine, 002_events_out), and
+// the demo workspace's links (028_demo_links).
 import type { Generated } from 'kysely';
 import type { Flag } from './shared.ts';
 import type { Role } from '#platform/permissions.ts';
@@ -121,6 +122,17 @@ export interface OutgoingMailTable {
 }
 
 /** This area's tables, composed into DB (db/tables.ts). */
+/** The demo workspace's customer links (028_demo_links, src/seed/demo-links.ts). */
+export interface DemoLinkTable {
+  firm_id: number;
+  position: number;
+  label: string;
+  /** The page's path before the token, such as /share/proposals/. */
+  path_prefix: string;
+  link_kind: string;
+  token_salt: string;
+}
+
 export interface PlatformTables {
   firms: FirmTable;
   users: UserTable;
@@ -129,4 +141,5 @@ export interface PlatformTables {
   events: EventTable;
   retired_links: RetiredLinkTable;
   outgoing_mail: OutgoingMailTable;
+  demo_links: DemoLinkTable;
 }

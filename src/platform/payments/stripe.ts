@@ -27,6 +27,18 @@ export interface StripeSettings {
   timeoutMs?: number;
 }
 
+/** How far a webhook's signed time may be from ours, either way (Stripe's default for the past). */
+export const WEBHOOK_TOLERANCE_SECONDS = Stripe.webhooks.DEFAULT_TOLERANCE;
+
+/** The signed time (`t=`) of a Stripe-Signature header the SDK has verified. */
+function signedAt(header: string): number {
+  const t = header
+    .split(',')
+    .map((item) => item.trim().split('='))
+    .find(([key]) => key === 't')?.[1];
+  return Number(t);
+}
+
 /** Metadata keys on the session and its PaymentIntent: how a webhook finds its invoice. */
 const FIRM_KEY = 'groundwork_firm_id';
 const INVOICE_KEY = 'groundwork_invoice_id';
@@ -98,7 +110,7 @@ export function stripePayments(settings: StripeSettings): ProcessorPayments {
       if (!signature) throw new WebhookSignatureError('No Stripe-Signature header');
       let event: Stripe.Event;
       try {
-        // Checks the HMAC of the exact bytes received and that the signed time is within 300 s.
+        // Checks the HMAC of the exact bytes received and that the signed time is at most 300 s old.
         event = await stripe.webhooks.constructEventAsync(rawBody, signature, settings.webhookSecret);
       } catch (error) {
         if (error instanceof Stripe.errors.StripeSignatureVerificationError)
@@ -107,6 +119,11 @@ export function stripePayments(settings: StripeSettings): ProcessorPayments {
         // authentic, so acknowledged, and nothing in it for an invoice.
         return null;
       }
+      // The SDK lets any time ahead of ours through: one signed for later would stay replayable
+      // until then. The same 300 s tolerance applies that way too (clocks a little apart are fine).
+      const ahead = signedAt(signature) - Math.floor(Date.now() / 1000);
+      if (ahead > WEBHOOK_TOLERANCE_SECONDS)
+        throw new WebhookSignatureError(`Timestamp outside the tolerance zone: signed ${ahead} s in the future`);
       return paymentEventOf(event);
     },
   };

@@ -11,7 +11,7 @@ import type { Clock } from '#platform/clock.ts';
 import { ApiError, forbidden, notFound } from '#platform/errors.ts';
 import { zWire } from '#platform/time.ts';
 import { countedBody } from './body.ts';
-import { asStorageError, InvalidStorageKey, ObjectNotFound } from './errors.ts';
+import { asStorageError, InvalidStorageKey, ObjectNotFound, storageUnavailable } from './errors.ts';
 import { assertValidKey } from './keys.ts';
 import { checkLinkOptions } from './link-options.ts';
 import { linkUrl, signatureMatches, signLink, type ObjectLink, type OpenedLink } from './link.ts';
@@ -83,9 +83,20 @@ export class LocalStorage implements Storage {
     try {
       return await fs.promises.open(file, 'r');
     } catch (err) {
-      if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR' || code(err) === 'EISDIR') throw new ObjectNotFound(key);
+      if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR' || code(err) === 'EISDIR') {
+        // Deleting removes an object, never the folders: with no objects folder, or an empty one
+        // (a network share not mounted on its mount point), the store is out, not the object gone.
+        if (!(await this.holdsObjects())) throw storageUnavailable(err);
+        throw new ObjectNotFound(key);
+      }
       throw asStorageError(err);
     }
+  }
+
+  /** Whether the objects folder is there with something in it. */
+  private async holdsObjects(): Promise<boolean> {
+    const entries = await fs.promises.readdir(this.root).catch(() => null);
+    return entries !== null && entries.length > 0;
   }
 
   async delete(key: string): Promise<void> {
@@ -116,7 +127,8 @@ export class LocalStorage implements Storage {
 
   /**
    * A signed link's object. A bad signature and an expired link are both 403 (as S3 answers its
-   * presigned links), told apart by code; a good link to an object since deleted is 404.
+   * presigned links), told apart by code; a good link to an object since deleted is 404, and 503
+   * storage_unavailable while the objects folder itself is missing or empty (open above).
    */
   async openLink(link: ObjectLink): Promise<OpenedLink> {
     const secret = await this.secret().catch((err) => {

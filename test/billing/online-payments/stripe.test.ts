@@ -102,7 +102,7 @@ describe('Stripe checkout and webhook', () => {
     expect(row).toEqual({ payment_processor: 'stripe', payment_reference: session.id });
   });
 
-  it('a forged, altered or unsigned webhook is 400 and the invoice stays open', async () => {
+  it('a forged, altered, unsigned or future-dated webhook is 400 and the invoice stays open', async () => {
     const { m, invoice, session } = await checkedOut();
     const paid = stripe.completeSession(session.id);
     const forged = signedEvent('checkout.session.completed', paid, 'whsec_not_the_endpoint_secret');
@@ -114,6 +114,13 @@ describe('Stripe checkout and webhook', () => {
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ error: 'Invalid signature' });
     expect((await deliver(real.payload, undefined)).statusCode).toBe(400);
+    // Genuinely signed, but for ten minutes from now: refused as an old one is.
+    const ahead = signedEvent('checkout.session.completed', paid, WEBHOOK_SECRET, {
+      timestamp: Math.floor(Date.now() / 1000) + 600,
+    });
+    const early = await deliver(ahead.payload, ahead.signature);
+    expect(early.statusCode).toBe(400);
+    expect(early.json()).toMatchObject({ error: 'Invalid signature' });
     expect((await ok(w.api.get(`/v1/invoices/${invoice.id}`))).data.status).toBe('open');
     expect(await paymentsReceived(m.job.id)).toHaveLength(0);
   });

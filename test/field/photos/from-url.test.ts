@@ -121,6 +121,20 @@ describe('private networks', () => {
       expect(res.status, url).toBe(422);
       expect(res.body.code, url).toBe('url_fetch_failed');
     }
+    // IPv6 forms of private and loopback IPv4 addresses are refused before any connection.
+    for (const url of [
+      'https://[::ffff:127.0.0.1]/lot.jpg',
+      'https://[::127.0.0.1]/lot.jpg',
+      'https://[64:ff9b::a00:1]/lot.jpg',
+      'https://[2002:c0a8:101::1]/lot.jpg',
+    ]) {
+      const res = await sw.api.post(`/v1/jobs/${j.id}/photos`, { url });
+      expect(res.status, url).toBe(422);
+      expect(res.body, url).toMatchObject({
+        code: 'url_fetch_failed',
+        message: expect.stringMatching(/private or loopback/),
+      });
+    }
     await strict.close();
   });
 });

@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { mcpClient, rawMcp } from '#test/helpers/mcp.ts';
 import { job } from '#test/helpers/records.ts';
+import { connect, requestHead } from '#test/helpers/raw-http.ts';
 
 let t: TestApp;
 let base: string;
@@ -137,5 +138,44 @@ describe('tool arguments', () => {
     expect(result.isError).toBeUndefined();
     const empty = await call('search_operations', { query: '   ' });
     expect(empty).toMatchObject({ isError: true, structuredContent: { status: 400 } });
+  });
+});
+
+describe('a body over the size limit', () => {
+  // Many clients send the whole body before they read the answer. Closing the connection while
+  // such a client is still sending resets it, and the reset can destroy the 413 before it is read.
+  const headers = () => ({
+    'x-api-key': w.key,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  });
+  const body = Buffer.alloc(5 * 1024 * 1024, 'a');
+
+  it('is a 413 the client reads after sending its whole body (Content-Length)', async () => {
+    for (let i = 0; i < 3; i++) {
+      const c = await connect(Number(new URL(base).port));
+      await c.write(requestHead('POST', '/v1/mcp', { ...headers(), 'content-length': body.length }));
+      await c.write(body);
+      const answer = await c.answer;
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: 'Request too large' });
+      c.socket.destroy();
+    }
+  });
+
+  it('is a 413 the client reads after sending its whole body (chunked)', async () => {
+    const c = await connect(Number(new URL(base).port));
+    await c.write(requestHead('POST', '/v1/mcp', { ...headers(), 'transfer-encoding': 'chunked' }));
+    const piece = 256 * 1024;
+    for (let at = 0; at < body.length; at += piece) {
+      await c.write(
+        Buffer.concat([Buffer.from(`${piece.toString(16)}\r\n`), body.subarray(at, at + piece), Buffer.from('\r\n')]),
+      );
+    }
+    await c.write('0\r\n\r\n');
+    const answer = await c.answer;
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'Request too large' });
+    c.socket.destroy();
   });
 });

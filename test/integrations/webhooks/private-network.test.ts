@@ -40,6 +40,21 @@ const PRIVATE_TARGETS = [
   'http://[fd12:3456::1]/x',
   'http://[::ffff:127.0.0.1]/x',
   'http://[::ffff:10.0.0.1]/x',
+  // Every IPv6 form of a private or loopback IPv4 address: IPv4-compatible, mapped in hex,
+  // translated, NAT64 (and its local-use prefix), 6to4 and Teredo's inverted client.
+  'http://[::127.0.0.1]/x',
+  'http://[::7f00:1]/x',
+  'http://[::10.0.0.1]/x',
+  'http://[::ffff:7f00:1]/x',
+  'http://[::ffff:0:7f00:1]/x',
+  'http://[64:ff9b::127.0.0.1]/x',
+  'http://[64:ff9b::a00:1]/x',
+  'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/',
+  'http://[64:ff9b:1::a00:1]/x',
+  'http://[2002:7f00:1::1]/x',
+  'http://[2002:c0a8:101::1]/x',
+  'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x',
+  'http://[fec0::1]/x',
   'http://2130706433/x',
   'http://0x7f.0.0.1/x',
   'http://127.1/x',
@@ -80,6 +95,10 @@ describe('subscription time (allowPrivateNetwork false)', () => {
       'http://93.184.216.34/x',
       'https://8.8.8.8/x',
       'http://[2606:4700::1111]/x',
+      // The same forms of a public IPv4 address are public.
+      'http://[64:ff9b::808:808]/x',
+      'http://[2002:808:808::1]/x',
+      'http://[::ffff:808:808]/x',
       'https://172.32.0.1/x',
       'https://192.169.0.1/x',
     ]) {
@@ -155,18 +174,21 @@ describe('send time (a worker with allowPrivateNetwork false)', () => {
     expect(detail.attempt_log[0].error).toMatch(/private/i);
   });
 
-  it('stored IP literals (127.0.0.1, [::1]) are refused the same way', async () => {
+  it('stored IP literals (127.0.0.1, [::1], IPv4-mapped and -compatible loopback) are refused the same way', async () => {
     const r = await receiver();
     const w = await t.workspace();
     const port = new URL(r.url).port;
     await insertSubscription(w, `http://127.0.0.1:${port}/hooks`);
     await insertSubscription(w, `http://[::1]:${port}/hooks`);
+    // [::ffff:127.0.0.1] reaches the receiver on this machine's dual-stack sockets.
+    await insertSubscription(w, `http://[::ffff:127.0.0.1]:${port}/hooks`);
+    await insertSubscription(w, `http://[::127.0.0.1]:${port}/hooks`);
     await makeJob(w, { name: 'Literal' });
     const wk = worker({ allowPrivateNetwork: false });
     await wk.drain();
     expect(r.received).toEqual([]);
     const ds = await deliveriesOf(w);
-    expect(ds).toHaveLength(2);
+    expect(ds).toHaveLength(4);
     for (const d of ds) {
       expect(d).toMatchObject({ status: 'pending', attempts: 1 });
       expect(d.last_error).toMatch(/private/i);

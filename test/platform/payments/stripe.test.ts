@@ -318,6 +318,21 @@ describe('readWebhook', () => {
     const recent = webhook('checkout.session.completed', session, { timestamp: Math.floor(Date.now() / 1000) - 60 });
     expect(await payments.readWebhook(recent.body, recent.signature)).not.toBeNull();
   });
+
+  it('refuses a webhook signed for a time beyond the same 300 s ahead, and takes one a little ahead', async () => {
+    const session = await paidSession();
+    const now = Math.floor(Date.now() / 1000);
+    // Signed for ten minutes (or a day) from now: it would otherwise stay replayable until then.
+    for (const ahead of [600, 24 * 3600]) {
+      const future = webhook('checkout.session.completed', session, { timestamp: now + ahead });
+      const error = await payments.readWebhook(future.body, future.signature).catch((e: unknown) => e);
+      expect(error, String(ahead)).toBeInstanceOf(WebhookSignatureError);
+      expect((error as Error).message).toMatch(/in the future/);
+    }
+    // A clock a minute ahead of ours is within the tolerance.
+    const skewed = webhook('checkout.session.completed', session, { timestamp: now + 60 });
+    expect(await payments.readWebhook(skewed.body, skewed.signature)).not.toBeNull();
+  });
 });
 
 describe('paymentsFor and the GROUNDWORK_STRIPE_* settings', () => {

@@ -1,6 +1,7 @@
 // GET /v1/objects/{signature}: the local adapter's keyless links through the app. No key is
 // needed; a changed link is 403 link_invalid, an expired one 403 link_expired, a good link to a
-// deleted object 404; the secret outlives the process that made it.
+// deleted object 404, and 503 storage_unavailable while the store itself is out; the secret
+// outlives the process that made it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,9 @@ import { ManualClock } from '#platform/clock.ts';
 import { LocalStorage } from '#platform/storage/local.ts';
 import { SECRET_FILE } from '#platform/storage/secret.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
+import { job } from '#test/helpers/records.ts';
+import { image, uploadPhoto } from '#test/field/photos/upload.ts';
+import { uploadJobFile } from '#test/field/files/upload.ts';
 
 let t: TestApp;
 let dataDir: string;
@@ -120,6 +124,56 @@ describe('a signed object link', () => {
       expect((await configured.anon.get(p)).status).toBe(403);
     } finally {
       await configured.close();
+    }
+  });
+});
+
+describe('during a storage outage', () => {
+  it("a photo's and a file's links answer 503 storage_unavailable (retryable), not 404, until the store is back", async () => {
+    const app = await startApp();
+    try {
+      const w = await app.workspace();
+      const j = await job(w);
+      const photo = await uploadPhoto(app, w, j.id, await image('jpeg'));
+      expect(photo.status).toBe(201);
+      const file = await uploadJobFile(app, w, j.id, Buffer.from('item,qty\nSealcoat,100\n'), 'takeoff.csv');
+      expect(file.status).toBe(201);
+      const download = await w.api.get(`/v1/files/${file.body.data.id}/download`);
+      const local = (url: string) => {
+        const u = new URL(url);
+        return `${u.pathname}${u.search}`;
+      };
+      const links = [photo.body.data.url, photo.body.data.thumbnail_url, String(download.headers.location)].map(local);
+      for (const link of links) expect((await app.anon.get(link)).status).toBe(200);
+
+      const objects = path.join(app.dataDir, 'objects');
+      const expectOut = async (why: string) => {
+        for (const link of links) {
+          const res = await app.anon.get(link);
+          expect(res.status, why).toBe(503);
+          expect(res.body, why).toEqual({
+            error: 'Storage unavailable',
+            code: 'storage_unavailable',
+            retryable: true,
+            message: expect.any(String),
+          });
+        }
+      };
+      // The share the objects live on goes away: its folder is gone…
+      fs.renameSync(objects, `${objects}.away`);
+      await expectOut('no objects folder');
+      // …or an empty mount point is left in its place.
+      fs.mkdirSync(objects);
+      await expectOut('an empty objects folder');
+      fs.rmdirSync(objects);
+      fs.renameSync(`${objects}.away`, objects);
+      for (const link of links) expect((await app.anon.get(link)).status).toBe(200);
+
+      // A photo deleted for real: its link is 404, as before.
+      expect((await w.api.delete(`/v1/photos/${photo.body.data.id}`)).status).toBe(204);
+      expect((await app.anon.get(links[0]!)).status).toBe(404);
+    } finally {
+      await app.close();
     }
   });
 });

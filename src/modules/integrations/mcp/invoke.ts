@@ -10,6 +10,8 @@ export interface Caller {
   key: string;
   firmId?: string;
   remoteAddress: string;
+  /** The Host the MCP client reached, so links a tool answers are made on it as the REST call's are. */
+  host?: string;
 }
 
 export interface ToolResult {
@@ -146,6 +148,7 @@ export async function invoke(app: FastifyInstance, op: Operation, args: Args, ca
     url: request.url,
     remoteAddress: caller.remoteAddress,
     headers: {
+      ...(caller.host ? { host: caller.host } : {}),
       'x-api-key': caller.key,
       'user-agent': 'groundwork-mcp',
       ...(request.body ? { 'content-type': 'application/json' } : {}),

@@ -68,6 +68,7 @@ export function mcpRoutes(app: ApiApp): void {
         // A partner key's workspace (auth has read and removed firm_id from the query).
         firmId: auth.partner ? String(auth.firm.id) : undefined,
         remoteAddress: request.ip,
+        host: request.host,
       };
       const server = mcpServerFor(app, session, caller);
       const transport = new WebStandardStreamableHTTPServerTransport({
