@@ -10,6 +10,8 @@ import { badRequest, conflict } from '#platform/errors.ts';
 import { now } from '#platform/time.ts';
 import { photoRows } from '#field/photos/repo.ts';
 import type { PhotoFields } from '#field/photos/schemas.ts';
+import { receivePhotos } from '#field/photos/receive.ts';
+import type { SentPhotos } from '#field/photos/upload.ts';
 import {
   photoObjects,
   preflightUpload,
@@ -228,4 +230,16 @@ export async function copyPinPhotos(trx: Executor, fromPinId: number, toPinId: n
     .insertInto('assessment_pin_photos')
     .values(links.map((l) => ({ pin_id: toPinId, photo_id: l.photo_id, position: l.position, created_at: at })))
     .execute();
+}
+
+/**
+ * POST /v1/assessment-pins/{id}/photos: the pin first (open, its job visible, room for more), then
+ * what was sent (several files, but client_uid only with one), then each photo and the pin's links.
+ */
+export async function uploadPinPhotos(ctx: ServiceContext, pinId: number, sent: SentPhotos, base: string) {
+  const pin = await preflightPinPhotos(ctx, pinId);
+  const { stored, fields } = await receivePhotos(ctx, sent, (form) => {
+    if (form.files.length > 1 && form.fields.client_uid !== undefined) throw clientUidWithMany();
+  });
+  return addPinPhotos(ctx, pin, stored, fields, base);
 }

@@ -7,18 +7,9 @@ import { Type } from '@sinclair/typebox';
 import { type ApiApp, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { VIDEO_MAX_BYTES } from '#field/photos/limits.ts';
-import { isUrlUpload, uploadWithMultipart } from '#field/photos/routes.ts';
 import { UrlUploadBody } from '#field/photos/schemas.ts';
-import { checkFields, removeQuietly } from '#field/photos/service.ts';
-import { storeFromUrl } from '#field/photos/from-url.ts';
-import { fileAndUrl, noPhoto, readMultipart } from '#field/photos/upload.ts';
-import {
-  PIN_PHOTOS_PER_REQUEST,
-  addPinPhotos,
-  clientUidWithMany,
-  preflightPinPhotos,
-  tooManyPinPhotos,
-} from './photos.ts';
+import { sentPhotos, uploadWithMultipart } from '#field/photos/upload.ts';
+import { PIN_PHOTOS_PER_REQUEST, tooManyPinPhotos, uploadPinPhotos } from './photos.ts';
 import { CreatePinBody, OnePin, PinList, PinListQuery, PinParams, PinSchema, UpdatePinBody } from './schemas.ts';
 import { createPin, deletePin, getPin, listAssessmentPins, updatePin } from './service.ts';
 
@@ -128,34 +119,8 @@ export function assessmentPinRoutes(app: ApiApp, env: Env): void {
       },
       async (request, reply) => {
         const c = ctx(request);
-        const base = originOf(request);
-        if (!request.isMultipart()) {
-          const type = String(request.headers['content-type'] ?? '');
-          if (!/^application\/json\b/i.test(type) || request.body == null) throw uploadWithMultipart();
-          const pin = await preflightPinPhotos(c, request.params.id);
-          const body: unknown = request.body;
-          if (!isUrlUpload(body)) throw noPhoto();
-          const { url, ...fields } = body;
-          checkFields(fields);
-          const stored = await storeFromUrl(c, url);
-          const { created, ...answer } = await addPinPhotos(c, pin, [stored], fields, base);
-          return reply.status(created ? 201 : 200).send(answer);
-        }
-        const pin = await preflightPinPhotos(c, request.params.id);
-        const form = await readMultipart(c, request, { maxFiles: PIN_PHOTOS_PER_REQUEST, tooMany: tooManyPinPhotos });
-        try {
-          if (form.files.length > 0 && form.url !== undefined) throw fileAndUrl();
-          if (form.files.length === 0) throw noPhoto();
-          if (form.files.length > 1 && form.fields.client_uid !== undefined) throw clientUidWithMany();
-          checkFields(form.fields);
-        } catch (err) {
-          await removeQuietly(
-            c,
-            form.files.map((f) => f.key),
-          );
-          throw err;
-        }
-        const { created, ...answer } = await addPinPhotos(c, pin, form.files, form.fields, base);
+        const sent = sentPhotos(c, request, { maxFiles: PIN_PHOTOS_PER_REQUEST, tooMany: tooManyPinPhotos });
+        const { created, ...answer } = await uploadPinPhotos(c, request.params.id, sent, originOf(request));
         return reply.status(created ? 201 : 200).send(answer);
       },
     );

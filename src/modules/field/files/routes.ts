@@ -6,9 +6,8 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { compileTextValidator } from '#platform/ajv.ts';
-import { contextFor, type Env, type ServiceContext } from '#platform/context.ts';
+import { contextFor, type Env } from '#platform/context.ts';
 import { ErrorRef } from '#platform/openapi.ts';
 import { type ApiApp, originOf } from '#platform/routes.ts';
 import { ListOf, One } from '#platform/schemas.ts';
@@ -35,12 +34,11 @@ import {
   getFile,
   jobFiles,
   listWorkspaceFiles,
-  preflightUpload,
-  recordFileUpload,
   updateFile,
+  uploadFile,
   type UploadTarget,
 } from './service.ts';
-import { readFileForm } from './upload.ts';
+import { sentFile } from './upload.ts';
 
 const TAGS = ['Files'];
 const MB = FILE_MAX_BYTES / 1024 / 1024;
@@ -49,14 +47,6 @@ const MB = FILE_MAX_BYTES / 1024 / 1024;
 const form = (schema: typeof JobFileForm | typeof CustomerFileForm | typeof LibraryFileForm) => ({
   content: { 'multipart/form-data': { schema } },
 });
-
-/** An upload: the owner first (404 before a byte is read), then the form, then the record. */
-async function upload(c: ServiceContext, request: FastifyRequest, reply: FastifyReply, target: UploadTarget) {
-  await preflightUpload(c, target);
-  if (!request.isMultipart()) throw uploadWithMultipart();
-  const { fields, stored } = await readFileForm(c, request, target);
-  return reply.status(201).send(await recordFileUpload(c, target, stored, fields));
-}
 
 export function fileRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
@@ -90,7 +80,11 @@ export function fileRoutes(app: ApiApp, env: Env): void {
           response: { 201: One(FileSchema), 413: ErrorRef, 503: ErrorRef },
         },
       },
-      async (request, reply) => upload(ctx(request), request, reply, { kind: 'job', jobId: request.params.job_id }),
+      async (request, reply) => {
+        const c = ctx(request);
+        const target: UploadTarget = { kind: 'job', jobId: request.params.job_id };
+        return reply.status(201).send(await uploadFile(c, target, sentFile(c, request, target)));
+      },
     );
 
     scope.post(
@@ -105,8 +99,11 @@ export function fileRoutes(app: ApiApp, env: Env): void {
           response: { 201: One(FileSchema), 413: ErrorRef, 503: ErrorRef },
         },
       },
-      async (request, reply) =>
-        upload(ctx(request), request, reply, { kind: 'customer', accountId: request.params.account_id }),
+      async (request, reply) => {
+        const c = ctx(request);
+        const target: UploadTarget = { kind: 'customer', accountId: request.params.account_id };
+        return reply.status(201).send(await uploadFile(c, target, sentFile(c, request, target)));
+      },
     );
 
     scope.post(
@@ -120,7 +117,11 @@ export function fileRoutes(app: ApiApp, env: Env): void {
           response: { 201: One(FileSchema), 413: ErrorRef, 503: ErrorRef },
         },
       },
-      async (request, reply) => upload(ctx(request), request, reply, { kind: 'library' }),
+      async (request, reply) => {
+        const c = ctx(request);
+        const target: UploadTarget = { kind: 'library' };
+        return reply.status(201).send(await uploadFile(c, target, sentFile(c, request, target)));
+      },
     );
   });
 

@@ -261,6 +261,20 @@ export async function recordFileUpload(
   return { data: fileObject(await fileRow(ctx, id)) };
 }
 
+/**
+ * An upload to a job, a customer or the Company Library: the owner first (404 before a byte is
+ * read), then the form (the file stored as it streams in), then the record.
+ */
+export async function uploadFile(
+  ctx: ServiceContext,
+  target: UploadTarget,
+  read: () => Promise<{ fields: FileFields; stored: StoredFileObject }>,
+): Promise<{ data: FileObject }> {
+  await preflightUpload(ctx, target);
+  const { fields, stored } = await read();
+  return recordFileUpload(ctx, target, stored, fields);
+}
+
 export interface ServiceFile {
   jobId: number;
   /** What kind of document the service made: executed_proposal, executed_agreement … */

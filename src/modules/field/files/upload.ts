@@ -10,7 +10,7 @@ import { badRequest, invalidField } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
 import { formBoolean, formFieldReader, multipartError, peek } from '#field/photos/upload.ts';
-import { audienceInvalid, fileTooLarge, invalidFile, noFile, oneFile } from './errors.ts';
+import { audienceInvalid, fileTooLarge, invalidFile, noFile, oneFile, uploadWithMultipart } from './errors.ts';
 import { SNIFF_BYTES, fileKind, isRefusal } from './kinds.ts';
 import { AUDIENCES, DESCRIPTION_MAX, FILENAME_MAX, type Audience, type FileFields } from './schemas.ts';
 import { checkBeforeStoring, storeFileObject, type StoredFileObject, type UploadTarget } from './service.ts';
@@ -116,4 +116,15 @@ export async function readFileForm(
     if (stored) await removeObjects(ctx.deps.storage, [stored.key]);
     throw multipartError(err, oneFile, fileTooLarge);
   }
+}
+
+/** A file upload's form, read on demand (after the owner is checked: 404 before a byte is stored). */
+export type SentFile = () => Promise<{ fields: FileFields; stored: StoredFileObject }>;
+
+/** For routes: the request's form, read when the service asks; a body that is not one is the spec's 400 then. */
+export function sentFile(ctx: ServiceContext, request: FastifyRequest, target: UploadTarget): SentFile {
+  return async () => {
+    if (!request.isMultipart()) throw uploadWithMultipart();
+    return readFileForm(ctx, request, target);
+  };
 }

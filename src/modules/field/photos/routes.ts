@@ -6,7 +6,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { type ApiApp, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
-import { badRequest } from '#platform/errors.ts';
 import { ListOf, One } from '#platform/schemas.ts';
 import { VIDEO_MAX_BYTES } from './limits.ts';
 import {
@@ -16,36 +15,12 @@ import {
   PhotoSchema,
   UpdatePhotoBody,
   UrlUploadBody,
-  type UrlUploadInput,
 } from './schemas.ts';
-import {
-  checkFields,
-  deletePhoto,
-  getPhoto,
-  jobPhotos,
-  listWorkspacePhotos,
-  preflightUpload,
-  recordPhotoUpload,
-  updatePhoto,
-} from './service.ts';
-import { storeFromUrl } from './from-url.ts';
-import { fileAndUrl, noPhoto, readMultipart } from './upload.ts';
+import { uploadJobPhoto } from './receive.ts';
+import { deletePhoto, getPhoto, jobPhotos, listWorkspacePhotos, updatePhoto } from './service.ts';
+import { sentPhotos, uploadWithMultipart } from './upload.ts';
 
 const TAGS = ['Photos'];
-
-/**
- * The JSON form with its url. Fastify has validated the body against UrlUploadBody before the
- * handler runs, so the url is the one thing left to see (a body without one sent no photo).
- */
-export function isUrlUpload(body: unknown): body is UrlUploadInput & { url: string } {
-  return typeof body === 'object' && body !== null && 'url' in body && typeof body.url === 'string';
-}
-
-export const uploadWithMultipart = () =>
-  badRequest('Upload with multipart/form-data', {
-    code: 'invalid_request',
-    message: 'Send the photo as multipart/form-data (field photo), or JSON with a url',
-  });
 
 export function photoRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
@@ -78,31 +53,7 @@ export function photoRoutes(app: ApiApp, env: Env): void {
       },
       async (request, reply) => {
         const c = ctx(request);
-        const jobId = request.params.job_id;
-        if (!request.isMultipart()) {
-          const type = String(request.headers['content-type'] ?? '');
-          if (!/^application\/json\b/i.test(type) || request.body == null) throw uploadWithMultipart();
-          await preflightUpload(c, jobId);
-          const body: unknown = request.body;
-          if (!isUrlUpload(body)) throw noPhoto();
-          const { url, ...fields } = body;
-          checkFields(fields);
-          const stored = await storeFromUrl(c, url);
-          const result = await recordPhotoUpload(c, jobId, stored, fields, originOf(request));
-          return reply.status(result.created ? 201 : 200).send(result);
-        }
-        await preflightUpload(c, jobId);
-        const form = await readMultipart(c, request);
-        const drop = () => (form.stored ? c.deps.storage.delete(form.stored.key).catch(() => undefined) : undefined);
-        try {
-          if (form.stored && form.url !== undefined) throw fileAndUrl();
-          if (!form.stored) throw noPhoto();
-          checkFields(form.fields);
-        } catch (err) {
-          await drop();
-          throw err;
-        }
-        const result = await recordPhotoUpload(c, jobId, form.stored, form.fields, originOf(request));
+        const result = await uploadJobPhoto(c, request.params.job_id, sentPhotos(c, request), originOf(request));
         return reply.status(result.created ? 201 : 200).send(result);
       },
     );

@@ -266,3 +266,23 @@ export async function readMultipart(
     throw multipartError(err, tooMany);
   }
 }
+
+/** What a photo upload sent: JSON (validated against UrlUploadBody), or the form, read on demand. */
+export type SentPhotos = { kind: 'json'; body: unknown } | { kind: 'form'; read: () => Promise<MultipartUpload> };
+
+export const uploadWithMultipart = () =>
+  badRequest('Upload with multipart/form-data', {
+    code: 'invalid_request',
+    message: 'Send the photo as multipart/form-data (field photo), or JSON with a url',
+  });
+
+/**
+ * For routes: which of the two the request sent. The form is read only when the service asks (after
+ * it has checked the owner: 404 before a byte is stored); any other body is the spec's 400.
+ */
+export function sentPhotos(ctx: ServiceContext, request: FastifyRequest, options: MultipartOptions = {}): SentPhotos {
+  if (request.isMultipart()) return { kind: 'form', read: () => readMultipart(ctx, request, options) };
+  const type = String(request.headers['content-type'] ?? '');
+  if (!/^application\/json\b/i.test(type) || request.body == null) throw uploadWithMultipart();
+  return { kind: 'json', body: request.body };
+}
