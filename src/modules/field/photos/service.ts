@@ -231,7 +231,7 @@ export async function recordUpload(
       } catch (err) {
         throw asStorageError(err);
       }
-      let facts;
+      let facts: Awaited<ReturnType<typeof examineImage>>;
       try {
         facts = await examineImage(data, upload.sniffed);
       } catch (err) {
