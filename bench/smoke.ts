@@ -53,7 +53,7 @@ function unlisted(): string[] {
   const files = fs.readdirSync(here).filter((f) => f.endsWith('.ts'));
   const used = new Set<string>(['smoke.ts', ...BENCHES.map((b) => b.script)]);
   for (const f of files) {
-    for (const m of fs.readFileSync(path.join(here, f), 'utf8').matchAll(/from '\.\/([\w-]+\.ts)'/g)) used.add(m[1]!);
+    for (const m of fs.readFileSync(path.join(here, f), 'utf8').matchAll(/from '\.\/([\w-]+\.ts)'/g)) used.add(m[1]);
   }
   return files.filter((f) => !used.has(f));
 }

@@ -110,8 +110,7 @@ function importsOf(file: string): string[] {
 export function databaseReach(file: string): string[] | null {
   const seen = new Set<string>([file]);
   const queue: string[][] = [[file]];
-  while (queue.length > 0) {
-    const chain = queue.shift()!;
+  for (let chain = queue.shift(); chain !== undefined; chain = queue.shift()) {
     const here = chain[chain.length - 1];
     if (chain.length > 1 && here in DATABASE_MODULES) return chain;
     for (const next of importsOf(here)) {

@@ -18,7 +18,7 @@ function testFiles(dir: string): string[] {
 }
 
 const files = testFiles('test');
-const shown = (chain: string[]) => `${chain.join(' > ')} (${DATABASE_MODULES[chain.at(-1)!]})`;
+const shown = (chain: string[]) => `${chain.join(' > ')} (${DATABASE_MODULES[chain[chain.length - 1]]})`;
 
 describe('database-free test files', () => {
   it('a `.nodb.test.ts` file imports nothing that opens a database, builds the app or starts a process', () => {
