@@ -47,6 +47,21 @@ async function jobCount(database: Database, firmId: number): Promise<number> {
   return Number(row.n);
 }
 
+/**
+ * The job count once it stops moving: a POST that autocannon gave up on when its run ended may
+ * still be committing (on a busy machine, for a while), and growing to exactly LARGE needs it in.
+ */
+async function settledJobCount(database: Database, firmId: number): Promise<number> {
+  let count = await jobCount(database, firmId);
+  for (let i = 0; i < 50; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const again = await jobCount(database, firmId);
+    if (again === count) break;
+    count = again;
+  }
+  return count;
+}
+
 // ---- in-process timings of the service calls the routes wrap --------------------------------
 
 async function timeIt(iterations: number, fn: () => Promise<unknown>): Promise<number> {
@@ -203,7 +218,7 @@ async function main(): Promise<void> {
 
     await phase(SMALL, true);
 
-    const have = await jobCount(database, firmId);
+    const have = await settledJobCount(database, firmId);
     log(`growing the workspace from ${fmt(have)} to ${fmt(LARGE)} jobs`);
     t0 = performance.now();
     await insertJobs(database, firmId, ownerId, LARGE - have, {
