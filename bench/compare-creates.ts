@@ -10,6 +10,7 @@ import { isPostgresUrl } from '#src/config.ts';
 import type { DB } from '#db/tables.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { fmt, listen, loadNow, ms, revision } from './load.ts';
+import { MODE_LABEL, sized, warnOrFail } from './mode.ts';
 import { benchWorkspace } from './workspace.ts';
 
 export interface Side {
@@ -38,12 +39,11 @@ interface Result {
   failures: number;
 }
 
-const QUICK = process.argv.includes('--quick');
-const ROUND_S = QUICK ? 2 : 4;
-const ROUNDS = QUICK ? 1 : 5;
+const ROUND_S = sized(4, 2, 0.25);
+const ROUNDS = sized(5, 1, 2);
 // Long enough for V8 to finish optimising both routes: with 1 s the job create was still speeding
 // up by half from one round to the next, which skewed the early rounds.
-const WARMUP_S = QUICK ? 1 : 5;
+const WARMUP_S = sized(5, 1, 0.1);
 const CONNECTIONS = 8;
 
 async function run(url: string, key: string, body: () => unknown, seconds: number): Promise<Result> {
@@ -124,10 +124,11 @@ export async function compareCreates(c: Comparison): Promise<void> {
     };
     const b = summary('baseline');
     const m = summary('measured');
+    if (b.failures + m.failures > 0) warnOrFail(console.error, `${b.failures + m.failures} failed requests`);
     const ratio = m.rps / b.rps;
     console.log(
       [
-        `${c.title}, ${new Date().toISOString().slice(0, 10)}, ${revision()}`,
+        `${c.title}${MODE_LABEL}, ${new Date().toISOString().slice(0, 10)}, ${revision()}`,
         `${describe}; ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${ROUND_S} s after ${WARMUP_S} s warm-up each`,
         '',
         '| Route | req/s | p50 ms | p99 ms | failed |',

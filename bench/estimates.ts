@@ -4,7 +4,8 @@
 //
 //   node --import tsx bench/estimates.ts                SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… node --import tsx bench/estimates.ts    PostgreSQL (fresh schema, dropped)
-//   node --import tsx bench/estimates.ts --quick        smoke run: 100 lines, 10 timed rounds
+//   node --import tsx bench/estimates.ts --quick        100 lines, 10 timed rounds
+//   node --import tsx bench/estimates.ts --smoke        seconds, for CI (bench/mode.ts): 20 lines, 2 rounds
 //
 // Setup goes through the API: catalog items and one detailed catalog service with 5 cost lines
 // (crew, equipment, material with waste, an asphalt haul on a truck with capacity_tons, misc), a
@@ -14,11 +15,8 @@
 // (the engine, loadTree, serialization, the service calls without HTTP) break the API time down.
 // The report is printed as markdown and written to bench/results/estimates-<engine>.md. See
 // docs/performance.md.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from '#src/app.ts';
 import { buildDeps } from '#platform/deps.ts';
 import { isPostgresUrl } from '#src/config.ts';
@@ -32,13 +30,12 @@ import { noGeocoder } from '#platform/geocoding.ts';
 import { settingsOf } from '#platform/workspace.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { benchWorkspace } from './workspace.ts';
+import { MODE_LABEL, QUICK, saveReport, sized } from './mode.ts';
 
-const QUICK = process.argv.includes('--quick');
-const LINES = QUICK ? 100 : 500;
+const LINES = sized(500, 100, 20);
 const COST_LINES = 5;
-const ROUNDS = QUICK ? 10 : 40;
-const WARMUP = QUICK ? 3 : 5;
-const here = path.dirname(fileURLToPath(import.meta.url));
+const ROUNDS = sized(40, 10, 2);
+const WARMUP = sized(5, 3, 1);
 const databaseUrl =
   process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 const engine = databaseUrl ? 'postgres' : 'sqlite';
@@ -300,7 +297,7 @@ async function main(): Promise<void> {
     const rowOf = (name: string, xs: number[]) =>
       `| ${name} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ratio(pct(xs, 0.5), e50)} | ${ratio(pct(xs, 0.95), e95)} |`;
     const lines: string[] = [];
-    lines.push(`### Estimates (${engine}${QUICK ? ', --quick' : ''})`, '');
+    lines.push(`### Estimates (${engine})${MODE_LABEL}`, '');
     lines.push(
       `- ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${describe}`,
     );
@@ -331,27 +328,30 @@ async function main(): Promise<void> {
       "| lines in the estimate after the add (the first adds are the run's first requests) | adds | p50 ms | p95 ms |",
       '|---|---:|---:|---:|',
     );
-    const buckets = QUICK
-      ? [
-          [1, 10],
-          [41, 50],
-          [91, 100],
-        ]
-      : [
-          [1, 10],
-          [91, 100],
-          [241, 250],
-          [491, 500],
-        ];
+    const buckets = sized(
+      [
+        [1, 10],
+        [91, 100],
+        [241, 250],
+        [491, 500],
+      ],
+      [
+        [1, 10],
+        [41, 50],
+        [91, 100],
+      ],
+      [
+        [1, 10],
+        [11, 20],
+      ],
+    );
     for (const [from, to] of buckets) {
       const xs = growth.filter((g) => g.lines >= from! && g.lines <= to!).map((g) => g.took);
       lines.push(`| ${from}–${to} | ${xs.length} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} |`);
     }
     const report = lines.join('\n') + '\n';
     console.log(report);
-    const outDir = path.join(here, 'results');
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(path.join(outDir, `estimates-${engine}${QUICK ? '-quick' : ''}.md`), report);
+    saveReport(`estimates-${engine}${QUICK ? '-quick' : ''}.md`, report);
   } finally {
     await drop();
   }

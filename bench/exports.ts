@@ -5,7 +5,8 @@
 //
 //   node --expose-gc --import tsx bench/exports.ts            SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… node --expose-gc --import tsx bench/exports.ts    PostgreSQL (fresh schema, dropped)
-//   node --expose-gc --import tsx bench/exports.ts --quick    smoke run: 10k and 100k jobs
+//   node --expose-gc --import tsx bench/exports.ts --quick    10k and 100k jobs
+//   node --expose-gc --import tsx bench/exports.ts --smoke    seconds, for CI (bench/mode.ts): 2k and 5k jobs
 //
 // --expose-gc is optional: with it the idle figures are taken after a collection and a third,
 // untimed export reports the live heap (what survives collections) while it streams.
@@ -19,7 +20,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { buildApp } from '#src/app.ts';
 import { buildDeps } from '#platform/deps.ts';
@@ -34,10 +34,9 @@ import { workspaceExportTask } from '#integrations/exports/workspace-file.ts';
 import { actingAs } from '#platform/auth.ts';
 import { systemClock } from '#platform/clock.ts';
 import { insertJobs } from './seed.ts';
+import { MODE_LABEL, saveReport, sized } from './mode.ts';
 
-const QUICK = process.argv.includes('--quick');
-const PHASES = QUICK ? [10_000, 100_000] : [100_000, 1_000_000];
-const here = path.dirname(fileURLToPath(import.meta.url));
+const PHASES = sized([100_000, 1_000_000], [10_000, 100_000], [2_000, 5_000]);
 const databaseUrl =
   process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 const engine = databaseUrl ? 'postgres' : 'sqlite';
@@ -308,9 +307,7 @@ async function main(): Promise<void> {
 
     const report = render(describe, phases);
     console.log(report);
-    const out = path.join(here, 'results');
-    fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, `exports-${engine}.md`), report);
+    saveReport(`exports-${engine}.md`, report);
   } finally {
     await client.terminate();
     await drop();
@@ -319,7 +316,7 @@ async function main(): Promise<void> {
 
 function render(describe: string, phases: Phase[]): string {
   const lines = [
-    `## Bulk export benchmark: ${engine}`,
+    `## Bulk export benchmark: ${engine}${MODE_LABEL}`,
     '',
     `${describe}; Node ${process.version}; ${os.cpus().length} CPUs; ${new Date().toISOString()}`,
     '',

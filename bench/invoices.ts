@@ -6,7 +6,8 @@
 //
 //   npm run bench:invoices                       SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… npm run bench:invoices   PostgreSQL
-//   npm run bench:invoices -- --quick            smoke run
+//   npm run bench:invoices -- --quick            one short round
+//   npm run bench:invoices -- --smoke            seconds, for CI (bench/mode.ts)
 //
 // Invoices go to a pool of 50 jobs (each with a customer and an estimate), round robin, so one
 // job's invoices do not all land on the same rows. The rounds and the report are compare-creates.ts's.

@@ -5,7 +5,8 @@
 //
 //   npm run bench:leads                       SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… npm run bench:leads   PostgreSQL (a fresh schema, dropped afterwards)
-//   npm run bench:leads -- --quick            smoke run: one short round
+//   npm run bench:leads -- --quick            one short round
+//   npm run bench:leads -- --smoke            seconds, for CI (bench/mode.ts)
 //
 // Every request creates new records (a new person, company and address each time), so the intake
 // measured is the creating one, not the cheaper matching one. The rounds and the report are

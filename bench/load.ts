@@ -54,7 +54,12 @@ parentPort.on('message', async ({ id, spec }) => {
     };
   }
   try {
-    const opts = { url: u.origin, connections: workerData.connections, duration: spec.duration };
+    // autocannon checks its stop time every sampleInt ms (1 s by default): shorter runs (a smoke
+    // run's) sample more often, or each would last a whole second.
+    const opts = {
+      url: u.origin, connections: workerData.connections, duration: spec.duration,
+      sampleInt: Math.min(1000, Math.max(50, spec.duration * 1000)),
+    };
     // autocannon's own latency histogram has 1 ms resolution; keep every 2xx response time
     // (milliseconds, sub-millisecond precision) and take exact percentiles instead.
     const times = [];

@@ -4,17 +4,17 @@
 //   npm run bench:mail                              SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… npm run bench:mail    PostgreSQL (a fresh schema, dropped afterwards)
 //   npm run bench:mail -- --messages=2000           messages per round (default 1000)
+//   npm run bench:mail -- --quick                   300 messages per round
+//   npm run bench:mail -- --smoke                   seconds, for CI (bench/mode.ts): 50 messages, one round
 //
 // Both sides use the same pooled SMTP transport settings (4 connections) and keep 8 messages in
 // flight. The baseline hands composed messages straight to nodemailer; the worker side claims
 // them from outgoing_mail with leases, sends, and records each outcome, which is the cost the
 // ratio shows. Queueing (done inside the writes that cause mail) is not timed. Rounds alternate
 // so a change in the machine's other load falls on both sides.
-import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
+import { isPostgresUrl } from '#src/config.ts';
 import { systemClock } from '#platform/clock.ts';
 import { inTransaction } from '#platform/context.ts';
 import { newMessageId, type MailMessage } from '#platform/mail/message.ts';
@@ -24,10 +24,11 @@ import { renderMail, teammateFooter } from '#platform/mail/templates.ts';
 import { MailWorker } from '#platform/mail/worker.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { fmt, loadNow, revision } from './load.ts';
+import { MODE_LABEL, saveReport, sized, warnOrFail } from './mode.ts';
 import { benchWorkspace } from './workspace.ts';
 
-const MESSAGES = Number(process.argv.find((a) => a.startsWith('--messages='))?.slice(11) ?? 1000);
-const ROUNDS = 3;
+const MESSAGES = Number(process.argv.find((a) => a.startsWith('--messages='))?.slice(11) ?? sized(1000, 300, 50));
+const ROUNDS = sized(3, 3, 1);
 const IN_FLIGHT = 8;
 const FROM = 'bench@groundwork.test';
 
@@ -63,7 +64,11 @@ async function main() {
   const port = (server.server.address() as import('node:net').AddressInfo).port;
   const url = `smtp://127.0.0.1:${port}`;
 
-  const bench = await openBenchDatabase({ url: process.env.DATABASE_URL ?? null, label: 'mail' });
+  const databaseUrl = process.env.DATABASE_URL;
+  const bench = await openBenchDatabase({
+    url: databaseUrl && isPostgresUrl(databaseUrl) ? databaseUrl : null,
+    label: 'mail',
+  });
   dropOnInterrupt(bench.drop);
   const { firmId } = await benchWorkspace(bench.database);
 
@@ -132,9 +137,10 @@ async function main() {
     .select((eb) => eb.fn.countAll().as('n'))
     .where('status', '!=', 'sent')
     .executeTakeFirstOrThrow();
+  if (Number(failed.n) > 0) warnOrFail(console.error, `${Number(failed.n)} queued messages not sent`);
   const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
   const report = [
-    `### Mail (${bench.engine})`,
+    `### Mail (${bench.engine})${MODE_LABEL}`,
     '',
     `${bench.describe}; ${MESSAGES} messages per side per round, ${IN_FLIGHT} in flight, pooled SMTP (4 connections) to smtp-server on loopback; ${revision()}; load ${loadNow()}.`,
     '',
@@ -146,9 +152,7 @@ async function main() {
     '',
   ].join('\n');
   console.log(report);
-  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `mail-${bench.engine}.md`), report);
+  saveReport(`mail-${bench.engine}.md`, report);
   await bench.drop();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }

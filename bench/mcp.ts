@@ -3,7 +3,8 @@
 //
 //   npm run bench:mcp                          SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… npm run bench:mcp    PostgreSQL (a fresh schema, dropped afterwards)
-//   npm run bench:mcp -- --quick               smoke run: one round of 2 s per row
+//   npm run bench:mcp -- --quick               one round of 2 s per row
+//   npm run bench:mcp -- --smoke               seconds, for CI (bench/mode.ts)
 //   npm run bench:mcp -- --connections=1       one call in flight instead of 10
 //
 // The app runs on this process's main thread; autocannon runs in a worker thread (bench/load.ts).
@@ -11,11 +12,8 @@
 // result that is not isError and carries the job), and every measured 2xx answer must have the
 // checked answer's size, so the run cannot measure errors. Results are printed as markdown and
 // written to bench/results/mcp-<engine>.md. See docs/performance.md, "MCP against REST".
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -29,22 +27,21 @@ import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { benchWorkspace } from './workspace.ts';
 import { insertJobs } from './seed.ts';
 import { fmt, listen, type LoadResult, type LoadSpec, loadNow, ms, revision, startLoadWorker } from './load.ts';
+import { MODE_LABEL, QUICK, saveReport, sized } from './mode.ts';
 
-const QUICK = process.argv.includes('--quick');
-const DURATION_S = QUICK ? 2 : 5;
-const WARMUP_S = 1;
+const DURATION_S = sized(5, 2, 0.2);
+const WARMUP_S = sized(1, 1, 0.1);
 /** Before the first round, every scenario once, unmeasured. */
-const WARMUP_PASS_S = QUICK ? 1 : 3;
+const WARMUP_PASS_S = sized(3, 1, 0.1);
 const CONNECTIONS = Number(process.argv.find((a) => a.startsWith('--connections='))?.slice(14) ?? 10);
-const JOBS = 1_000;
+const JOBS = sized(1_000, 1_000, 100);
 /** Rounds of every scenario; each round starts the rotation one scenario later. */
-const ROUNDS = QUICK ? 1 : 2;
+const ROUNDS = sized(2, 1, 1);
 /** A measured 2xx answer may differ from the checked one by this many bytes (date, rate-limit headers). */
 const SIZE_SLACK = 16;
 /** The issue's target: an MCP tool call costs at most this many REST calls. */
 const TARGET = 3;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const databaseUrl =
   process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 const engine = databaseUrl ? 'postgres' : 'sqlite';
@@ -242,7 +239,7 @@ async function main(): Promise<void> {
     // One request at a time in process (app.inject, no socket): what the tool call adds to the
     // route it runs, and what setting up the protocol for one request costs on its own.
     log('in-process timings');
-    const iters = QUICK ? 500 : 2000;
+    const iters = sized(2000, 500, 20);
     const injectOf = (s: Scenario) => () =>
       app.inject({
         method: s.spec.method,
@@ -282,11 +279,8 @@ async function main(): Promise<void> {
       seconds: (Date.now() - started) / 1000,
     });
     console.log(report);
-    const outDir = path.join(here, 'results');
-    fs.mkdirSync(outDir, { recursive: true });
     const file = `mcp-${engine}${QUICK ? '-quick' : ''}.md`;
-    fs.writeFileSync(path.join(outDir, file), report);
-    log(`written to bench/results/${file}`);
+    if (saveReport(file, report)) log(`written to bench/results/${file}`);
   } finally {
     for (const a of apps) await a.close();
     await load.stop();
@@ -306,7 +300,7 @@ function renderReport(o: {
   const ratio = (a: number | undefined, b: number | undefined) =>
     a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(2) : 'n/a';
   const lines: string[] = [];
-  lines.push(`# MCP against REST — ${engine}${QUICK ? ' (quick)' : ''}`, '');
+  lines.push(`# MCP against REST — ${engine}${MODE_LABEL}`, '');
   lines.push(
     `- ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
   );

@@ -2,7 +2,9 @@
 //
 //   npm run bench:photos                           SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… npm run bench:photos     PostgreSQL (a fresh schema, dropped afterwards)
-//   npm run bench:photos -- --quick                smoke run: 100k photos at most, one short round
+//   npm run bench:photos -- --quick                100k photos at most, one short round
+//   npm run bench:photos -- --smoke                seconds, for CI (bench/mode.ts): one image, an 8 MiB
+//                                                  video, 10k photos, one sample of everything
 //   BENCH_PHOTOS_MAX=100000 npm run bench:photos   the largest workspace the list is timed at
 //   npm run bench:photos -- --concurrency=8        uploads in flight (default 4)
 //   BENCH_PHOTOS_UPLOAD_BYTES=…                    size of the large streamed upload (default 200 MiB)
@@ -47,8 +49,8 @@ import { fmt, loadNow, ms, revision } from './load.ts';
 import type { PeakAnswer, PhotoServerOptions } from './photos-server.ts';
 import { insertJobs, insertPhotos, photoInstant } from './seed.ts';
 import { benchWorkspace } from './workspace.ts';
+import { MODE_LABEL, QUICK, saveReport, sized } from './mode.ts';
 
-const QUICK = process.argv.includes('--quick');
 const PARTS = ['memory', 'uploads', 'list'] as const;
 const ONLY = new Set<string>(
   process.argv
@@ -59,21 +61,25 @@ const ONLY = new Set<string>(
 const CONCURRENCY = Number(process.argv.find((a) => a.startsWith('--concurrency='))?.slice(14) ?? 4);
 /** Upload rows: short and alternated over several rounds, so a change in the machine's other load
  * falls on both sides of a ratio. */
-const UPLOAD_S = QUICK ? 3 : 5;
-const UPLOAD_WARMUP_S = 1;
-const ROUNDS = QUICK ? 1 : 3;
-const DISTINCT_IMAGES = 4;
-const MAX_PHOTOS = Number(process.env.BENCH_PHOTOS_MAX ?? (QUICK ? 100_000 : 1_000_000));
+const UPLOAD_S = sized(5, 3, 0.3);
+const UPLOAD_WARMUP_S = sized(1, 1, 0.1);
+/** The unmeasured first pass of each side, seconds. */
+const UPLOAD_PASS_S = sized(3, 1, 0.2);
+const ROUNDS = sized(3, 1, 1);
+const DISTINCT_IMAGES = sized(4, 4, 1);
+const MAX_PHOTOS = Number(process.env.BENCH_PHOTOS_MAX ?? sized(1_000_000, 100_000, 10_000));
 const SIZES = [...[10_000, 100_000, 1_000_000].filter((n) => n < MAX_PHOTOS), MAX_PHOTOS];
 // The deep page and the windows need this many: 5,000 + 200 rows, and 1,000 photos on each side.
 if (!(MAX_PHOTOS >= 10_000)) throw new Error('BENCH_PHOTOS_MAX must be at least 10000');
-const BIG_BYTES = Number(process.env.BENCH_PHOTOS_UPLOAD_BYTES ?? VIDEO_MAX_BYTES);
+const BIG_BYTES = Number(process.env.BENCH_PHOTOS_UPLOAD_BYTES ?? sized(VIDEO_MAX_BYTES, VIDEO_MAX_BYTES, 8 << 20));
 const LIST_LIMIT = 200;
 const DEEP_OFFSET = 5_000;
 /** Requests per list scenario and size (after LIST_WARMUP), interleaved; fewer if LIST_MAX_S runs out. */
-const LIST_SAMPLES = QUICK ? 20 : 50;
-const LIST_WARMUP = 5;
-const LIST_MAX_S = QUICK ? 8 : 25;
+const LIST_SAMPLES = sized(50, 20, 2);
+const LIST_WARMUP = sized(5, 5, 1);
+const LIST_MAX_S = sized(25, 8, 2);
+/** Runs of each query timed on its own (after two unmeasured ones). */
+const QUERY_RUNS = sized(15, 5, 1);
 /** The issue's targets. */
 const UPLOAD_TARGET = 0.5;
 const SHARP_ALONE = 'sharp alone (baseline)';
@@ -640,8 +646,8 @@ async function main(): Promise<void> {
       const alone = (imgs: Buffer[]) => (n: number) => sharpAlone(imgs[n % imgs.length]!);
       // One unmeasured pass of each, so neither side's first round pays for the JIT or libvips' start.
       for (const { files, type, baseline } of sets) {
-        if (baseline) await closedLoop(QUICK ? 1 : 3, 0, alone(files), selfCpu);
-        await closedLoop(QUICK ? 1 : 3, 0, api(files, type), serverCpu);
+        if (baseline) await closedLoop(UPLOAD_PASS_S, 0, alone(files), selfCpu);
+        await closedLoop(UPLOAD_PASS_S, 0, api(files, type), serverCpu);
       }
       for (let round = 1; round <= ROUNDS; round++) {
         for (const { set, files, type, baseline } of sets) {
@@ -766,7 +772,7 @@ async function main(): Promise<void> {
         const queries = rec.take();
         for (const q of queries) {
           const what = queryKind(q);
-          const t = await timeQuery(database, q, QUICK ? 5 : 15);
+          const t = await timeQuery(database, q, QUERY_RUNS);
           timings.push({ size, scenario: s.name, what, ms: t, plan: await planOf(database, q) });
         }
       }
@@ -777,11 +783,8 @@ async function main(): Promise<void> {
 
     const report = render({ describe, images: sizes, memory, throughput, listRows, timings, loads });
     console.log(report);
-    const outDir = path.join(here, 'results');
-    fs.mkdirSync(outDir, { recursive: true });
     const file = `photos-${engine}${QUICK ? '-quick' : ''}${ONLY.size < PARTS.length ? `-${[...ONLY].join('-')}` : ''}.md`;
-    fs.writeFileSync(path.join(outDir, file), report);
-    log(`written to bench/results/${file}`);
+    if (saveReport(file, report)) log(`written to bench/results/${file}`);
     await server.ask('stop').catch(() => undefined);
     server = null;
   } finally {
@@ -800,7 +803,7 @@ function render(o: {
 }): string {
   const lines: string[] = [];
   const cpu = os.cpus();
-  lines.push(`# Photos — ${engine}${QUICK ? ' (quick)' : ''}`, '');
+  lines.push(`# Photos — ${engine}${MODE_LABEL}`, '');
   lines.push(`- ${new Date().toISOString()}, Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? '?'}`);
   lines.push(`- ${o.describe}; local storage in the same temporary directory`);
   lines.push(`- source: ${revision()}; sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips}`);

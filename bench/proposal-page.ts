@@ -6,7 +6,8 @@
 //
 //   npm run bench:proposal-page                       SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… npm run bench:proposal-page   PostgreSQL
-//   npm run bench:proposal-page -- --quick            smoke run
+//   npm run bench:proposal-page -- --quick            one short round
+//   npm run bench:proposal-page -- --smoke            seconds, for CI (bench/mode.ts)
 //
 // The two alternate over several rounds (autocannon in a worker thread, 8 connections), so a
 // change in the machine's other load falls on both sides.
@@ -14,12 +15,12 @@ import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { fmt, listen, type LoadResult, loadNow, ms, revision, startLoadWorker } from './load.ts';
+import { MODE_LABEL, sized, warnOrFail } from './mode.ts';
 import { benchWorkspace } from './workspace.ts';
 
-const QUICK = process.argv.includes('--quick');
-const ROUND_S = QUICK ? 2 : 4;
-const ROUNDS = QUICK ? 1 : 5;
-const WARMUP_S = QUICK ? 1 : 3;
+const ROUND_S = sized(4, 2, 0.2);
+const ROUNDS = sized(5, 1, 2);
+const WARMUP_S = sized(3, 1, 0.1);
 const CONNECTIONS = 8;
 const LINES = 40;
 
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     });
     const j = summary(all.job);
     const p = summary(all.page);
+    if (j.failed + p.failed > 0) warnOrFail(console.error, `${j.failed + p.failed} failed requests`);
     const views = await database.db
       .selectFrom('proposals')
       .select('view_count')
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
       .executeTakeFirstOrThrow();
     console.log(
       [
-        `Proposal page benchmark, ${new Date().toISOString().slice(0, 10)}, ${revision()}`,
+        `Proposal page benchmark${MODE_LABEL}, ${new Date().toISOString().slice(0, 10)}, ${revision()}`,
         `${describe}; ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${ROUND_S} s after ${WARMUP_S} s warm-up; a ${LINES}-line proposal`,
         '',
         '| Route | req/s (median round) | p50 ms | p99 ms | bytes | failed |',

@@ -5,6 +5,8 @@
 //
 //   npm run bench:proposal-pdf                 30 timed runs after 3 warm-up runs
 //   npm run bench:proposal-pdf -- --runs=50    more runs
+//   npm run bench:proposal-pdf -- --quick      10 timed runs after 1 warm-up run
+//   npm run bench:proposal-pdf -- --smoke      seconds, for CI (bench/mode.ts): 2 timed runs
 //
 // The photos are 3000×2000 JPEGs (6 megapixels, a phone photo's size and roughly its file size:
 // smooth gradients with fine texture, so they neither compress to nothing nor to noise), drawn
@@ -22,9 +24,10 @@ import { renderProposalPdf } from '#estimating/proposals/pdf.ts';
 import { pdfPhotoBytes } from '#estimating/proposals/pdf-photos.ts';
 import { documentOf, line } from '#test/estimating/proposals/fixture.ts';
 import { fmt, loadNow, ms, revision } from './load.ts';
+import { MODE_LABEL, sized } from './mode.ts';
 
-const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? 30);
-const WARMUP = 3;
+const RUNS = Number(process.argv.find((a) => a.startsWith('--runs='))?.slice(7) ?? sized(30, 10, 2));
+const WARMUP = sized(3, 1, 1);
 const LINES = 100;
 const PHOTOS = 10;
 const TARGET_MS = 500;
@@ -112,7 +115,7 @@ async function main() {
     );
     console.log(
       [
-        `Proposal PDF benchmark, ${new Date().toISOString().slice(0, 10)}, ${revision()}`,
+        `Proposal PDF benchmark${MODE_LABEL}, ${new Date().toISOString().slice(0, 10)}, ${revision()}`,
         `${LINES} lines (5 optional), ${PHOTOS} photos of 3000×2000 (${fmt(storedBytes / PHOTOS / 1024)} KiB each, local storage); ` +
           `${RUNS} runs after ${WARMUP} warm-up; ${os.cpus().length} cores, load ${loadNow()}`,
         `Output: ${pages} pages, ${fmt(pdfBytes / 1024)} KiB`,

@@ -4,16 +4,14 @@
 //
 //   node --import tsx bench/search.ts                SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… node --import tsx bench/search.ts    PostgreSQL (fresh schema, dropped)
-//   node --import tsx bench/search.ts --quick        smoke run: 20k records
+//   node --import tsx bench/search.ts --quick        20k records
+//   node --import tsx bench/search.ts --smoke        seconds, for CI (bench/mode.ts): 2k records, 20 queries, plans printed
 //   … --explain                                       also print the bare queries' plans for four sample texts
 //
 // Requests go through app.inject (no socket), one at a time. The report is printed as markdown
 // and written to bench/results/search-<engine>.md. See docs/performance.md.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { sql, type RawBuilder } from 'kysely';
 import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
@@ -29,17 +27,16 @@ import { CANDIDATES, ftsPhrase, likeContains, parseSearchQuery } from '#crm/sear
 import { openBenchDatabase } from './database.ts';
 import { benchWorkspace } from './workspace.ts';
 import { insertJobs } from './seed.ts';
+import { MODE_LABEL, QUICK, saveReport, SMOKE, sized } from './mode.ts';
 
-const QUICK = process.argv.includes('--quick');
-const SCALE = QUICK ? 0.02 : 1;
+const SCALE = sized(1, 0.02, 0.002);
 const COUNTS = {
   jobs: Math.round(700_000 * SCALE),
   customers: Math.round(150_000 * SCALE),
   contacts: Math.round(100_000 * SCALE),
   sites: Math.round(50_000 * SCALE),
 };
-const QUERIES = 200;
-const here = path.dirname(fileURLToPath(import.meta.url));
+const QUERIES = sized(200, 200, 20);
 const databaseUrl =
   process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 const engine = databaseUrl ? 'postgres' : 'sqlite';
@@ -241,7 +238,7 @@ async function main(): Promise<void> {
       return performance.now() - t0;
     };
 
-    if (process.argv.includes('--explain')) {
+    if (process.argv.includes('--explain') || SMOKE) {
       for (const q of ['Qzx123', 'Bench job 12345', 'Ma', 'Company 42']) {
         for (const query of bareQueries(database, firmId, q)) {
           const plan = await database.db.transaction().execute(async (trx) => {
@@ -277,7 +274,7 @@ async function main(): Promise<void> {
 
     const total = COUNTS.jobs + COUNTS.customers + COUNTS.contacts + COUNTS.sites;
     const lines: string[] = [];
-    lines.push(`### Search (${engine}${QUICK ? ', --quick' : ''})`, '');
+    lines.push(`### Search (${engine})${MODE_LABEL}`, '');
     lines.push(
       `- ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${describe}`,
     );
@@ -314,9 +311,7 @@ async function main(): Promise<void> {
     lines.push('', `Queries with at least one result: ${rows.filter((r) => r.results > 0).length} of ${rows.length}.`);
     const report = lines.join('\n') + '\n';
     console.log(report);
-    const outDir = path.join(here, 'results');
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(path.join(outDir, `search-${engine}${QUICK ? '-quick' : ''}.md`), report);
+    saveReport(`search-${engine}${QUICK ? '-quick' : ''}.md`, report);
   } finally {
     await drop();
   }

@@ -7,16 +7,14 @@
 //
 //   node --import tsx bench/webhooks.ts                 SQLite file; PostgreSQL too when DATABASE_URL names it
 //   node --import tsx bench/webhooks.ts --quick         5,000 instead of 20,000 deliveries
+//   node --import tsx bench/webhooks.ts --smoke         seconds, for CI (bench/mode.ts): 200 deliveries
 //
 // The receivers run in a worker thread, so they do not share the event loop of the worker (or
 // the bare loop) being measured. Results go to stdout as markdown and to
 // bench/results/webhooks-latest.md. See docs/performance.md, "Webhook delivery".
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
 import { buildApp } from '#src/app.ts';
@@ -29,10 +27,12 @@ import { recordEvent } from '#events/record.ts';
 import { now } from '#platform/time.ts';
 import { systemClock } from '#platform/clock.ts';
 import { startRunner } from '#worker/runner.ts';
+import { MODE_LABEL, saveReport, sized } from './mode.ts';
 
-const QUICK = process.argv.includes('--quick');
-const DELIVERIES = QUICK ? 5_000 : 20_000;
-const ONE_ENDPOINT_DELIVERIES = QUICK ? 2_000 : 5_000;
+const DELIVERIES = sized(20_000, 5_000, 200);
+const ONE_ENDPOINT_DELIVERIES = sized(5_000, 2_000, 100);
+/** Requests of the unmeasured warm-up of the bare loop. */
+const WARMUP_REQUESTS = sized(1_000, 1_000, 50);
 const CONCURRENCY = 32;
 /** Receivers (distinct origins) and subscriptions per receiver in the main scenario. */
 const RECEIVERS = 4;
@@ -41,9 +41,8 @@ const EVENTS_PER_TRANSACTION = 250;
 /** The worker's default poll interval (GROUNDWORK_WORKER_POLL_MS). */
 const POLL_MS = 500;
 /** Longest a served-mode measurement runs. */
-const SERVED_BUDGET_MS = QUICK ? 8_000 : 20_000;
+const SERVED_BUDGET_MS = sized(20_000, 8_000, 2_000);
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const pgUrl = process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 
 const fmt = (n: number, digits = 0) =>
@@ -126,7 +125,7 @@ async function setUp(database: Database) {
       address: '1200 Commerce Dr, Springfield',
       contact_name: 'Dana Reyes',
       contact_email: 'dana@westfield.example',
-      contact_phone: '555-0142',
+      contact_phone: '(614) 555-0142',
       description: 'Crack fill, sealcoat and restripe the east lot',
       job_type: 'Sealcoating',
       estimated_value: 18450,
@@ -327,7 +326,7 @@ async function benchEngine(engine: Engine, receivers: Receivers): Promise<Result
     ).payload;
     log(`  ${name}: queued ${fmt(total)} deliveries in ${fmt(queueMs / 1000, 1)} s; body ${fmt(body.length)} bytes`);
     // Warm both paths (connections, JIT), then bare, worker, bare again; the baseline is their mean.
-    await runBare(urls, body, 1000);
+    await runBare(urls, body, WARMUP_REQUESTS);
     await receivers.reset();
     const bare1 = await runBare(urls, body, total);
     const drain = await runDrain(database, firmId, total, before + total);
@@ -399,7 +398,7 @@ async function main(): Promise<void> {
     .map((l) => l.toFixed(2))
     .join(' ');
   const lines = [
-    `Webhook delivery, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} vCPU (${cpu})`,
+    `Webhook delivery${MODE_LABEL}, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} vCPU (${cpu})`,
     `Concurrency ${CONCURRENCY}; receivers answer 200 at once; deliveries per second (bare: requests per second). Load average at the end: ${load}.`,
     '',
     '| Engine | Scenario | Deliveries | Bare undici loop /s | Worker, drain() /s | Ratio | Worker as served (poll ' +
@@ -418,10 +417,7 @@ async function main(): Promise<void> {
   ];
   const report = lines.join('\n') + '\n';
   console.log(report);
-  const outDir = path.join(here, 'results');
-  fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, 'webhooks-latest.md'), report);
-  log('written to bench/results/webhooks-latest.md');
+  if (saveReport('webhooks-latest.md', report)) log('written to bench/results/webhooks-latest.md');
 }
 
 main().catch((err) => {

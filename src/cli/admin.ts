@@ -272,9 +272,10 @@ export async function runAdmin(
   out: (s: string) => void = (s) => console.log(s),
   err: (s: string) => void = (s) => console.error(s),
 ): Promise<number> {
-  let parsed;
+  const parse = () => parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parse();
   } catch (e) {
     err(`${(e as Error).message}\n\n${ADMIN_USAGE}`);
     return 2;

@@ -12,7 +12,9 @@ function rowMaker(names: string[]): (values: unknown[]) => Row {
   if (names.includes('__proto__')) {
     return (values) => {
       const row: Row = {};
-      names.forEach((n, i) => Object.defineProperty(row, n, { value: values[i], enumerable: true, writable: true }));
+      names.forEach((n, i) => {
+        Object.defineProperty(row, n, { value: values[i], enumerable: true, writable: true });
+      });
       return row;
     };
   }

@@ -274,7 +274,8 @@ export function parseForm(body: string): Form {
     for (const part of parts.slice(0, -1)) {
       const next = node[part];
       if (typeof next === 'string') throw new Error(`Invalid parameter: ${key} (${part} is a value)`);
-      node = (next ?? (node[part] = {})) as Record<string, FormValue>;
+      if (next === undefined) node[part] = {};
+      node = node[part] as Record<string, FormValue>;
     }
     const last = parts[parts.length - 1];
     if (typeof node[last] === 'object') throw new Error(`Invalid parameter: ${key} (it has parts)`);

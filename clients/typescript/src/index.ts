@@ -1,11 +1,11 @@
 // The typed Groundwork client: openapi-fetch over the types generated from the server's OpenAPI
 // document (schema.d.ts), with the key and, for partner keys, the workspace added to every call.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { components, operations, paths } from './schema.d.ts';
+import type { components, operations, paths } from './schema.js';
 
 export type { components, operations, paths };
-export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks.ts';
-export type { VerifyWebhookOptions, WebhookFailure } from './webhooks.ts';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks.js';
+export type { VerifyWebhookOptions, WebhookFailure } from './webhooks.js';
 export {
   withRetry,
   isNetworkError,
@@ -13,7 +13,7 @@ export {
   retryAfterMs,
   type Attempt,
   type RetryOptions,
-} from './retry.ts';
+} from './retry.js';
 
 export interface GroundworkClientOptions {
   /** The server's origin, e.g. `https://groundwork.example.com` (paths carry their own `/v1`). */

@@ -99,10 +99,14 @@ export interface RawLine {
  */
 export function gatherLines(input: EstimateInput): RawLine[] {
   const raw: RawLine[] = [];
-  (input.lines ?? []).forEach((line, i) => raw.push({ line, path: `lines[${i}]` }));
-  (input.areas ?? []).forEach((area, a) =>
-    (area.services ?? []).forEach((line, i) => raw.push({ line, path: `areas[${a}].services[${i}]` })),
-  );
+  (input.lines ?? []).forEach((line, i) => {
+    raw.push({ line, path: `lines[${i}]` });
+  });
+  (input.areas ?? []).forEach((area, a) => {
+    (area.services ?? []).forEach((line, i) => {
+      raw.push({ line, path: `areas[${a}].services[${i}]` });
+    });
+  });
   const byId = new Map<string, LineInput>();
   for (const { line, path } of raw) {
     const key = idKey(line.id);

@@ -29,8 +29,10 @@ export function countedBody(body: Readable | Buffer, maxBytes?: number): Counted
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
-      if (maxBytes !== undefined && bytes > maxBytes) done((stopped ??= new ObjectTooLarge(maxBytes)));
-      else done(null, chunk);
+      if (maxBytes !== undefined && bytes > maxBytes) {
+        stopped ??= new ObjectTooLarge(maxBytes);
+        done(stopped);
+      } else done(null, chunk);
     },
   });
   // The adapter sees the error by reading (a failed read or pipeline); this listener only keeps

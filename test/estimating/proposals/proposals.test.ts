@@ -18,7 +18,7 @@ afterAll(() => t.close());
 let serial = 0;
 
 /** A job with a contact, an estimate with two priced unit lines (one optional) and a grouped pair. */
-export async function pricedEstimate(api: Client = w.api, opts: { unitCost?: number } = {}) {
+async function pricedEstimate(api: Client = w.api, opts: { unitCost?: number } = {}) {
   const n = ++serial;
   const job = (
     await api.post('/v1/jobs', {

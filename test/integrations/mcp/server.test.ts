@@ -352,10 +352,35 @@ describe('tool calls answer what the REST call answers', () => {
     const none = await call(owner, 'call_operation', { name: 'launch_rocket', arguments: {} });
     expect(none).toMatchObject({
       isError: true,
-      structuredContent: { status: 404, body: { code: 'unknown_operation' } },
+      structuredContent: { status: 404, body: { code: 'unknown_operation', did_you_mean: [] } },
     });
     const nothing = await call(owner, 'search_operations', { query: 'zzzz qqqq' });
     expect(nothing.structuredContent.data).toEqual([]);
+  });
+
+  it('an unknown name answers the nearest names the session may run, not the catalogue', async () => {
+    const typo = await call(owner, 'call_operation', { name: 'get_jobs', arguments: { id: 1 } });
+    expect(typo.structuredContent).toMatchObject({
+      status: 404,
+      body: { code: 'unknown_operation', name: 'get_jobs', did_you_mean: ['get_job'] },
+    });
+    expect(typo.content[0]!.text).toContain('Nearest: get_job.');
+    // The spec's word for a route's: a customer is a client account.
+    const spec = await call(owner, 'call_operation', { name: 'create_customer' });
+    expect(spec.structuredContent.body.did_you_mean[0]).toBe('create_client_account');
+    expect(spec.structuredContent.body.did_you_mean.length).toBeLessThanOrEqual(5);
+    // Called directly by a wrong tool name, the same answer.
+    const direct = await call(owner, 'list_job');
+    expect(direct.structuredContent.body).toMatchObject({ code: 'unknown_operation', did_you_mean: ['list_jobs'] });
+
+    // Only what the session may run: a read_only session is not pointed at a write.
+    const reader = await mcpClient(base, w.key, { query: { read_only: 'true' } });
+    const near = (await call(reader, 'call_operation', { name: 'create_jobs' })).structuredContent.body.did_you_mean;
+    expect(near).not.toContain('create_job');
+    expect((await call(owner, 'call_operation', { name: 'create_jobs' })).structuredContent.body.did_you_mean).toEqual([
+      'create_job',
+    ]);
+    await reader.close();
   });
 
   it('records the same events, once, as the REST call', async () => {

@@ -70,7 +70,7 @@ export async function addJobPerson(ctx: ServiceContext, jobId: number, input: Jo
   return inWorkspaceTransaction(ctx, async (trx) => {
     const job = await findVisibleJob(trx, firmId, jobId, ctx.auth.user);
     if (!job) throw jobNotFound();
-    let contact;
+    let contact: Awaited<ReturnType<typeof findContact>>;
     if (input.contact_id !== undefined) {
       contact = await findContact(trx, firmId, input.contact_id);
       if (!contact || contact.archived_at !== null) throw contactNotFound({ field: 'contact_id' });

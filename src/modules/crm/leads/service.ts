@@ -269,7 +269,7 @@ export async function convertLead(ctx: ServiceContext, id: number, input: Conver
     const job = await findVisibleJob(trx, ctx.auth.firm.id, lead.job_id, ctx.auth.user);
     if (!job) throw jobNotFound();
     const stages = await listStages(trx, ctx.auth.firm.id);
-    let target;
+    let target: (typeof stages)[number] | undefined;
     if (input.status !== undefined) {
       target = stages.find((s) => s.key === input.status);
       if (!target)

@@ -25,6 +25,7 @@ const TEXT_FIELDS = new Set(['description', 'audience', 'customer_visible', 'fol
 export function filenameOf(sent: string): string {
   const base = path.win32
     .basename(path.posix.basename(sent))
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces.
     .replace(/[\u0000-\u001f\u007f]/g, '_')
     .trim();
   if (base.length > FILENAME_MAX) throw invalidField('filename', `filename must be at most ${FILENAME_MAX} characters`);

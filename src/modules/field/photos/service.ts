@@ -233,7 +233,7 @@ export async function recordPhotoUpload(
       } catch (err) {
         throw asStorageError(err);
       }
-      let facts;
+      let facts: Awaited<ReturnType<typeof examineImage>>;
       try {
         facts = await examineImage(data, upload.sniffed);
       } catch (err) {

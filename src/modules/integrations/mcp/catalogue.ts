@@ -88,7 +88,10 @@ const tools = new WeakMap<Operation, ReturnType<typeof makeTool>>();
 /** The protocol's Tool for an operation (made once: the catalogue never changes). */
 export function toolOf(op: Operation) {
   let tool = tools.get(op);
-  if (!tool) tools.set(op, (tool = makeTool(op)));
+  if (!tool) {
+    tool = makeTool(op);
+    tools.set(op, tool);
+  }
   return tool;
 }
 

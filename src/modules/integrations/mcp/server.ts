@@ -17,7 +17,7 @@ import { SERVICE_VERSION } from '#src/version.ts';
 import { allowed, entryOf, listed, type Session, toolOf } from './catalogue.ts';
 import { GUIDE_URI, guideFor } from './guide.ts';
 import { type Caller, errorResult, invoke, type ToolResult } from './invoke.ts';
-import { searchOperations } from './search.ts';
+import { nearestNames, searchOperations } from './search.ts';
 
 // The SDK builds a new Ajv (with every format) for each Server unless given one: about a fifth of
 // a tool call's CPU time. It only checks elicitation answers, which this server never asks for,
@@ -106,11 +106,17 @@ async function run(
 ): Promise<ToolResult> {
   const op = session.catalogue.byName.get(name);
   if (!op) {
+    // The nearest names this session may run, not the whole catalogue.
+    const mayRun = session.catalogue.operations.filter((o) => allowed(session, o)).map((o) => o.name);
+    const near = nearestNames(mayRun, name);
     return errorResult(404, {
       error: 'Unknown operation',
-      message: `No operation is named ${name}; search_operations finds one by words`,
+      message: near.length
+        ? `No operation is named ${name}. Nearest: ${near.join(', ')}. search_operations finds others by words`
+        : `No operation is named ${name}, nor one near it; search_operations finds one by words`,
       code: 'unknown_operation',
       name,
+      did_you_mean: near,
     });
   }
   if (session.readOnly && !op.readOnly) {

@@ -26,9 +26,9 @@ const render = (
 const pricingOf = (d: ProposalDocument) =>
   d.sections.find((s) => s.id === 'pricing') as Extract<DocumentSection, { id: 'pricing' }>;
 const count = (text: string, needle: RegExp) => (text.match(new RegExp(needle.source, 'g')) ?? []).length;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A line name alone ("Sealcoat main lot 1", not "… lot 13"). */
-const nameRe = (name: string) => new RegExp(`${escape(name)}(?![0-9])`);
+const nameRe = (name: string) => new RegExp(`${escapeRegExp(name)}(?![0-9])`);
 
 async function jpeg(width: number, height: number, seed: number): Promise<Buffer> {
   return sharp({
@@ -47,7 +47,13 @@ async function jpeg(width: number, height: number, seed: number): Promise<Buffer
 describe('proposal PDF: content', () => {
   it('lists every line with its quantity and price, then the totals, the deposit and the payment terms', async () => {
     const lines = Array.from({ length: 12 }, (_, i) => line(i + 1));
-    const d = documentOf({ lines, taxRate: 0.0825, sections: (s) => void (s.deposit_percent = 25) });
+    const d = documentOf({
+      lines,
+      taxRate: 0.0825,
+      sections: (s) => {
+        s.deposit_percent = 25;
+      },
+    });
     const pdf = await render(d);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const { text, flat } = await read(pdf);
@@ -151,7 +157,12 @@ describe('proposal PDF: content', () => {
       line(2, { price_cents: 98_761 }),
       line(3, { price_cents: 55_503 }),
     ];
-    const d = documentOf({ lines, sections: (s) => void (s.display.lump_sum_pricing = true) });
+    const d = documentOf({
+      lines,
+      sections: (s) => {
+        s.display.lump_sum_pricing = true;
+      },
+    });
     const { text } = await read(await render(d));
     for (const l of lines) {
       expect(text).toMatch(nameRe(l.name));
@@ -164,7 +175,13 @@ describe('proposal PDF: content', () => {
 
   it('with tax in item prices shows item prices that add up to the total', async () => {
     const lines = Array.from({ length: 7 }, (_, i) => line(i + 1));
-    const d = documentOf({ lines, taxRate: 0.0725, sections: (s) => void (s.display.tax_in_item_prices = true) });
+    const d = documentOf({
+      lines,
+      taxRate: 0.0725,
+      sections: (s) => {
+        s.display.tax_in_item_prices = true;
+      },
+    });
     const total = pricingOf(d).totals.total_cents;
     const { text } = await read(await render(d));
     expect(text).toContain(`Total (tax included) ${formatMoney(total)}`);
@@ -186,7 +203,12 @@ describe('proposal PDF: content', () => {
       line(3),
       line(4, { group: 'Loading dock' }),
     ];
-    const d = documentOf({ lines, sections: (s) => void (s.display.group_lines_separately = true) });
+    const d = documentOf({
+      lines,
+      sections: (s) => {
+        s.display.group_lines_separately = true;
+      },
+    });
     const { text } = await read(await render(d));
     const order = ['Front entrance', line(1).name, line(2).name, line(3).name, 'Loading dock', line(4).name].map((s) =>
       text.indexOf(s),
@@ -239,7 +261,12 @@ describe('proposal PDF: content', () => {
   });
 
   it('without a cover starts with the title block and the first section on page one', async () => {
-    const d = documentOf({ lines: [line(1)], sections: (s) => void (s.pages.cover = false) });
+    const d = documentOf({
+      lines: [line(1)],
+      sections: (s) => {
+        s.pages.cover = false;
+      },
+    });
     const { pages } = await read(await render(d));
     expect(pages[0].lines[0]).toBe('Parking lot maintenance 2026');
     expect(pages[0].lines).toContain('Overview');
@@ -372,7 +399,12 @@ describe('proposal PDF: hostile text', () => {
   });
 
   it('an accent colour that is not a hex colour falls back to the default', async () => {
-    const d = documentOf({ lines: [line(1)], sections: (s) => void (s.accent_color = 'red; evil') });
+    const d = documentOf({
+      lines: [line(1)],
+      sections: (s) => {
+        s.accent_color = 'red; evil';
+      },
+    });
     const { text } = await read(await render(d));
     expect(text).toContain(line(1).name);
   });

@@ -1,18 +1,11 @@
 // Pure helpers every area relies on: timestamps (src/platform/time.ts), money (money.ts) and
-// text matching/truncation (text.ts). Reference values plus fast-check properties.
-import SQLite from 'better-sqlite3';
+// text matching/truncation (text.ts). Reference values plus fast-check properties. likePattern
+// against real LIKE operators and the API's search is test/platform/like-pattern.test.ts.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import { addressKey, likePattern, nameKey, truncate } from '#platform/text.ts';
 import { isDate, now, parseTimestamp } from '#platform/time.ts';
-import { startApp, type TestApp } from '#test/helpers/harness.ts';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
 
 const MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/;
 
@@ -386,33 +379,5 @@ describe('text: likePattern', () => {
       }),
       { numRuns: 3000 },
     );
-  });
-
-  it("with ESCAPE '\\' a real LIKE matches the text literally (substring, ASCII case ignored)", () => {
-    const sqlite = new SQLite(':memory:');
-    try {
-      const stmt = sqlite.prepare("select ? like ? escape '\\' as m");
-      const text = fc.string({ unit: fc.constantFrom('a', 'B', '%', '_', '\\', 'x', ' '), maxLength: 12 });
-      fc.assert(
-        fc.property(text, text, (haystack, q) => {
-          const row = stmt.get(haystack, likePattern(q)) as { m: number };
-          expect(row.m === 1).toBe(haystack.toLowerCase().includes(q.toLowerCase()));
-        }),
-        { numRuns: 3000 },
-      );
-    } finally {
-      sqlite.close();
-    }
-  });
-
-  it('the API search treats wildcards literally', async () => {
-    const w = await t.workspace();
-    for (const name of ['100% Asphalt', '100 Asphalt', 'Lot_A', 'LotXA']) {
-      expect((await w.api.post('/v1/jobs', { name })).status).toBe(201);
-    }
-    const pct = await w.api.get(`/v1/jobs?q=${encodeURIComponent('100%')}`);
-    expect(pct.body.data.map((j: { name: string }) => j.name)).toEqual(['100% Asphalt']);
-    const under = await w.api.get(`/v1/jobs?q=${encodeURIComponent('Lot_')}`);
-    expect(under.body.data.map((j: { name: string }) => j.name)).toEqual(['Lot_A']);
   });
 });
