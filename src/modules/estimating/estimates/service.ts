@@ -442,6 +442,7 @@ export async function updateEstimate(ctx: ServiceContext, id: number, body: Upda
         : (changes.pricing === null ? workspacePricing(settings) : JSON.parse(changes.pricing)).price_list_id;
     if (newList !== oldList) await applyPriceBook(trx, e, await priceBookFor(trx, e.firm_id, newList), at);
     if (body.areas) logged.areas = await applyAreas(trx, tree.estimate, tree.areas, body.areas, at);
+    if (Object.keys(logged).length === 0) return null;
     return {
       action: pricingTouched ? 'pricing_changed' : 'estimate_changed',
       summary: `Changed ${Object.keys(logged).join(', ') || 'nothing'}`,
