@@ -168,8 +168,9 @@ export function inEstimateTransaction<T>(
 }
 
 /**
- * Runs one change of an existing estimate. `work` writes the change and says what to log;
- * `after` runs on the re-priced tree (freezing a version, recording events) before the answer.
+ * Runs one change of an existing estimate. `work` writes the change and says what to log (null:
+ * nothing changed); `after` runs on the re-priced tree (freezing a version, recording events)
+ * before the answer, unless nothing changed.
  */
 export async function writeEstimate(
   ctx: ServiceContext,
@@ -184,8 +185,15 @@ export async function writeEstimate(
     if (rule.goneWhenArchived && estimate.archived_at !== null) throw alreadyArchived(estimateNotFound());
     if (rule.deletion) assertDeletionAllowed(ctx);
     assertEstimateRole(ctx.auth.user, rule.action);
-    const tree = await writeFoundEstimate(ctx, trx, places, estimate, rule, work);
-    if (after) await after({ ctx, trx, settings: ctx.auth.settings, at: tree.estimate.updated_at, places, tree });
+    let unchanged = false;
+    const tree = await writeFoundEstimate(ctx, trx, places, estimate, rule, async (step) => {
+      const note = await work(step);
+      unchanged = note === null;
+      return note;
+    });
+    // Nothing changed: nothing follows from the change either (no version, no event).
+    if (after && !unchanged)
+      await after({ ctx, trx, settings: ctx.auth.settings, at: tree.estimate.updated_at, places, tree });
     return estimateObject(tree);
   });
 }
