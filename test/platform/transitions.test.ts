@@ -190,6 +190,17 @@ const TRANSITIONS: Transition[] = [
     },
     answers: { same: 200 },
   },
+  {
+    route: 'PATCH /v1/account-tasks/{id}',
+    what: 'status open: done → open once',
+    async make() {
+      const c = await customer();
+      const task = await data(w.api.post('/v1/account-tasks', { client_account_id: c.id }));
+      await ok(w.api.patch(`/v1/account-tasks/${task.id}`, { status: 'done' }));
+      return { path: `/v1/account-tasks/${task.id}`, body: { status: 'open' }, read: `/v1/account-tasks/${task.id}` };
+    },
+    answers: { same: 200 },
+  },
   // ---- Document 2, Lead
   {
     route: 'POST /v1/leads/{id}/contacted',
@@ -411,6 +422,17 @@ const TRANSITIONS: Transition[] = [
     },
     answers: { wins: '200', losers: '404 Estimate not found' },
     state: (r) => r.archived_at !== null,
+  },
+  {
+    route: 'PATCH /v1/estimates/{id}',
+    what: 'archived false: archived → live once',
+    async make() {
+      const e = await estimate();
+      await ok(w.api.delete(`/v1/estimates/${e.id}`));
+      return { path: `/v1/estimates/${e.id}`, body: { archived: false }, read: `/v1/estimates/${e.id}` };
+    },
+    answers: { same: 200 },
+    state: (r) => r.archived_at,
   },
   {
     route: 'POST /v1/estimates/{id}/proposal',

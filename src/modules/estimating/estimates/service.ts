@@ -514,6 +514,8 @@ async function setArchived(ctx: ServiceContext, id: number, archived: boolean, v
   } as const;
   return writeEstimate(ctx, id, rule, async ({ trx, tree, at }) => {
     const e = tree.estimate;
+    // Already as asked (a repeat, or a concurrent call that got there first): nothing to log.
+    if ((e.archived_at !== null) === archived) return null;
     await trx
       .updateTable('estimates')
       .set({ archived_at: archived ? (e.archived_at ?? at) : null })
