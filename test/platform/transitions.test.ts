@@ -535,7 +535,7 @@ const TRANSITIONS: Transition[] = [
       await ok(w.api.post(`/v1/change-orders/${co.id}/send`, {}));
       return { path: `/v1/change-orders/${co.id}/approve`, read: `/v1/change-orders/${co.id}` };
     },
-    answers: { wins: '200', losers: '400 Change order already decided' },
+    answers: { wins: '200', losers: '400 change order already decided' },
   },
   {
     route: 'POST /v1/change-orders/{id}/decline',
@@ -545,7 +545,7 @@ const TRANSITIONS: Transition[] = [
       await ok(w.api.post(`/v1/change-orders/${co.id}/send`, {}));
       return { path: `/v1/change-orders/${co.id}/decline`, read: `/v1/change-orders/${co.id}` };
     },
-    answers: { wins: '200', losers: '400 Change order already decided' },
+    answers: { wins: '200', losers: '400 change order already decided' },
   },
   {
     route: 'POST /v1/change-orders/{id}/stage',
@@ -558,7 +558,7 @@ const TRANSITIONS: Transition[] = [
         read: `/v1/change-orders/${co.id}`,
       };
     },
-    answers: { wins: '200', losers: '400 Change order already decided' },
+    answers: { wins: '200', losers: '400 change order already decided' },
   },
   {
     route: 'POST /v1/change-orders/{id}/void',

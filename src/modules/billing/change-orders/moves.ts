@@ -204,7 +204,7 @@ export async function moveToStage(ctx: ServiceContext, id: number, key: string, 
   const stages = changeOrderStages(ctx.auth.settings);
   const stage = stages.find((s) => s.key === key);
   if (!stage)
-    throw badRequest('Unknown stage key', {
+    throw badRequest('unknown stage key', {
       code: 'unknown_stage',
       field: 'stage',
       stage: key,
