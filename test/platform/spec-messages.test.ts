@@ -66,6 +66,8 @@ interface Row {
   status: number;
   /** The whole `error` answered (it starts with `spec` where the spec abbreviates with "..."). */
   error: string;
+  /** The `message` too, where the spec quotes it. */
+  message?: string;
 }
 
 const readOnly = async () => t.as(await t.key(w.firmId, w.ownerId, ['read_jobs']));
@@ -79,6 +81,18 @@ const ROWS: Row[] = [
     call: () => t.anon.get('/v1/jobs'),
     status: 401,
     error: 'Missing API key',
+    message: 'Provide API key in X-API-Key header',
+  },
+  {
+    spec: 'Key owner unavailable',
+    where: 'doc 1, Authentication (Acting user)',
+    call: async () => {
+      const member = await t.user(w.firmId, { role: 'member' });
+      await ok(t.admin.delete(`/admin/v1/workspaces/${w.firmId}/users/${member.id}`));
+      return member.api.post('/v1/jobs', { name: 'After removal' });
+    },
+    status: 403,
+    error: 'Key owner unavailable',
   },
   {
     spec: 'API key lacks job write permission',
@@ -256,6 +270,17 @@ const ROWS: Row[] = [
     error: 'assigned_user_id does not match a user in this workspace',
   },
   {
+    spec: 'user is not an office teammate',
+    where: 'doc 2, Errors (lookups and links: lead assign)',
+    call: async (api) => {
+      const crew = await t.user(w.firmId, { role: 'crew' });
+      const lead = (await ok(api.post('/v1/leads', { name: 'Lee', email: 'crew@l.test', notify: false }))).data;
+      return api.post(`/v1/leads/${lead.id}/assign`, { user_id: crew.id });
+    },
+    status: 404,
+    error: 'user is not an office teammate',
+  },
+  {
     spec: 'name is required',
     where: 'doc 2, Errors (lead create)',
     call: (api) => api.post('/v1/leads', { email: 'lead@l.test' }),
@@ -338,6 +363,28 @@ const ROWS: Row[] = [
     call: (api) => api.post('/v1/custom-fields', { entity_type: 'job', label: 'Surface', field_type: 'select' }),
     status: 400,
     error: 'Add at least one dropdown option.',
+  },
+  {
+    spec: 'A field named ... already exists.',
+    where: 'doc 2, Errors (custom fields)',
+    call: async (api) => {
+      await ok(api.post('/v1/custom-fields', { entity_type: 'location', label: 'Gate side' }));
+      const f = (await ok(api.post('/v1/custom-fields', { entity_type: 'location', label: 'Gate height' }))).data;
+      return api.patch(`/v1/custom-fields/${f.id}`, { label: 'gate side' });
+    },
+    status: 400,
+    error: 'A field named "Gate side" already exists.',
+  },
+  {
+    spec: 'archived',
+    where: 'doc 2, Errors (move of archived custom field)',
+    call: async (api) => {
+      const f = (await ok(api.post('/v1/custom-fields', { entity_type: 'account', label: 'Old code' }))).data;
+      await api.delete(`/v1/custom-fields/${f.id}`);
+      return api.post(`/v1/custom-fields/${f.id}/move`, { direction: 'up' });
+    },
+    status: 409,
+    error: 'archived',
   },
   {
     spec: 'show_as_flag can only be changed on job fields',
@@ -434,6 +481,25 @@ const ROWS: Row[] = [
     call: (api) => api.patch(`/v1/proposals/${ids.proposal}`, { bogus: 1 }),
     status: 400,
     error: 'Unknown fields: bogus',
+  },
+  {
+    spec: 'Photo not found on this job',
+    where: 'doc 3, Errors (lookups: proposal photo_ids)',
+    call: (api) => api.patch(`/v1/proposals/${ids.proposal}`, { photo_ids: [999999] }),
+    status: 404,
+    error: 'Photo not found on this job',
+  },
+  {
+    spec: 'No proposal yet',
+    where: 'doc 3, Invoices and payments',
+    call: async () => {
+      const paying = await t.workspace({ settings: { online_payments_connected: true } });
+      const j = (await ok(paying.api.post('/v1/jobs', { name: 'Pay lot' }))).data;
+      const e = (await ok(paying.api.post('/v1/estimates', { job_id: j.id }))).data;
+      return paying.api.post(`/v1/estimates/${e.id}/request-payment`, {});
+    },
+    status: 409,
+    error: 'No proposal yet',
   },
   {
     spec: 'Online payments not set up',
@@ -574,6 +640,17 @@ const ROWS: Row[] = [
     error: 'Invalid photo',
   },
   {
+    spec: 'One photo per request',
+    where: 'doc 3, Errors (photo uploads)',
+    call: async () =>
+      upload(t, w.key, ids.job, [
+        { name: 'photo', filename: 'a.png', data: await image('png'), type: 'image/png' },
+        { name: 'photo', filename: 'b.png', data: await image('png'), type: 'image/png' },
+      ]),
+    status: 400,
+    error: 'One photo per request',
+  },
+  {
     spec: 'No file provided',
     where: 'doc 3, Errors (file uploads)',
     call: () => postForm(t, w.key, `/v1/jobs/${ids.job}/files`, [{ name: 'description', value: 'nothing' }]),
@@ -616,6 +693,20 @@ const ROWS: Row[] = [
     error: 'audience must be office or field',
   },
   {
+    spec: 'Customer portal not ready',
+    where: 'doc 3, Errors (customer_visible)',
+    call: (api) => api.patch(`/v1/files/${ids.file}`, { customer_visible: true }),
+    status: 409,
+    error: 'Customer portal not ready',
+  },
+  {
+    spec: 'Unknown dataset',
+    where: 'doc 3, Errors (exports)',
+    call: (api) => api.get('/v1/exports/trucks.jsonl'),
+    status: 404,
+    error: 'Unknown dataset',
+  },
+  {
     spec: 'File not found',
     where: 'doc 3, Errors (lookups)',
     call: (api) => api.get('/v1/files/999999'),
@@ -636,6 +727,7 @@ describe('error texts as the spec writes them', () => {
         `${row.status} ${row.error.endsWith(' ') ? res.body?.error : row.error}`,
       );
       if (row.error.endsWith(' ')) expect(String(res.body?.error).startsWith(row.error)).toBe(true);
+      if (row.message !== undefined) expect(res.body?.message).toBe(row.message);
     });
   }
 });
