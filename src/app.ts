@@ -14,7 +14,7 @@ import { installSecurityHeaders } from '#platform/security-headers.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
 import { installJsonParser } from '#platform/json-body.ts';
 import { DEFAULT_TIMEOUTS, installBodyTimeouts, serverTimeoutOptions } from '#platform/timeouts.ts';
-import { componentName, describeOperation, ErrorSchema } from '#platform/openapi.ts';
+import { componentName, describeOperation, ErrorSchema, withoutErrorMessages } from '#platform/openapi.ts';
 import { adminRoutes } from '#admin/index.ts';
 import { installAreas, type Area } from './area.ts';
 import { AREAS } from './areas.ts';
@@ -120,6 +120,8 @@ export async function buildApp(
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ apiKey: [] }],
     },
+    transformObject: (document) =>
+      withoutErrorMessages('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
 
   await app.register(async (v1) => {

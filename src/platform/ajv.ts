@@ -16,6 +16,8 @@ function make(coerce: boolean): Ajv {
     useDefaults: true,
     removeAdditional: false,
     strict: false,
+    // Errors carry the schema they failed, so a field's own message (x-error-message) is found.
+    verbose: true,
   });
   addFormats(ajv);
   // `format: 'email'` is the API's one email rule, not ajv-formats' own.

@@ -1,7 +1,8 @@
 // Turns every failure into the spec's bodies: ApiError as given, schema failures as a 400 that
 // names the field (unknown fields named together), and anything unexpected as a logged 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError, unknownFieldsText } from './errors.ts';
+import { ERROR_MESSAGE } from './schemas.ts';
 import { withBaselineHeaders } from './security-headers.ts';
 
 interface AjvError {
@@ -9,6 +10,21 @@ interface AjvError {
   instancePath: string;
   params: Record<string, unknown>;
   message?: string;
+  /** The schema holding the failed keyword (the validators run verbose). */
+  parentSchema?: Record<string, unknown>;
+}
+
+/**
+ * A field's own wording of its failure, where the spec words it differently from the generic
+ * messages below (platform/schemas.ts, withMessage): on the field's schema or any schema of the
+ * field that failed (the union of a OneOf, the enum of a nullable one).
+ */
+function ownMessage(field: AjvError, all: AjvError[]): string | undefined {
+  for (const e of all) {
+    const own = e.parentSchema?.[ERROR_MESSAGE];
+    if (e.instancePath === field.instancePath && e.keyword !== 'required' && typeof own === 'string') return own;
+  }
+  return undefined;
 }
 
 function fieldName(instancePath: string, extra?: unknown): string {
@@ -72,7 +88,7 @@ export function validationBody(errors: AjvError[], context: string): { error: st
   if (unknown.length > 0) {
     const fields = [...new Set(unknown)];
     return {
-      error: `Unknown field${fields.length > 1 ? 's' : ''}: ${fields.join(', ')}`,
+      error: unknownFieldsText(fields),
       code: 'unknown_fields',
       fields,
     };
@@ -80,7 +96,7 @@ export function validationBody(errors: AjvError[], context: string): { error: st
   // anyOf wrappers say nothing useful; report the most specific error under them.
   const useful = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
   const first = useful[0] ?? errors[0];
-  const message = first ? describe(first, useful) : 'Invalid request';
+  const message = first ? (ownMessage(first, errors) ?? describe(first, useful)) : 'Invalid request';
   const field = first
     ? fieldName(first.instancePath, first.keyword === 'required' ? first.params.missingProperty : undefined)
     : undefined;

@@ -159,3 +159,11 @@ export const unprocessable = (error: string, extra?: ErrorExtra) => new ApiError
 /** The common 400: one field is wrong (`invalid_request`, naming the field). */
 export const invalidField = (field: string, error: string, extra?: Omit<ErrorExtra, 'code' | 'field'>) =>
   new ApiError(400, error, { code: 'invalid_request', field, ...extra });
+
+/**
+ * Body fields the endpoint does not take, named together (document 1, Conventions 7). The text is
+ * the spec's "Unknown fields" whatever their number (document 3, Errors).
+ */
+export const unknownFieldsText = (fields: readonly string[]) => `Unknown fields: ${fields.join(', ')}`;
+export const unknownFields = (fields: readonly string[], extra?: Omit<ErrorExtra, 'code' | 'fields'>) =>
+  new ApiError(400, unknownFieldsText(fields), { code: 'unknown_fields', fields: [...fields], ...extra });

@@ -6,6 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteOptions } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
+import { ERROR_MESSAGE } from './schemas.ts';
 
 /**
  * Every error body: `error`, usually `message` and a catalogued `code`, plus the case's fields.
@@ -176,4 +177,12 @@ export function describeOperation(route: RouteOptions): void {
   for (const status of statuses) response[status] ??= ErrorRef;
   schema.response = response;
   route.schema = schema;
+}
+
+/**
+ * The published document without the fields' own failure texts (x-error-message, platform/schemas.ts):
+ * they word the 400s the error schema already describes, and say nothing a client needs.
+ */
+export function withoutErrorMessages<T>(document: T): T {
+  return JSON.parse(JSON.stringify(document), (key, value) => (key === ERROR_MESSAGE ? undefined : value));
 }

@@ -42,6 +42,18 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 }
 
+/** The schema keyword holding a field's own failure text (an OpenAPI extension, so the document stays valid). */
+export const ERROR_MESSAGE = 'x-error-message';
+
+/**
+ * The schema with its own text for any failure of the field, for where the spec words a field's
+ * message differently from the generic ones (platform/error-handler.ts): "audience must be office
+ * or field", "severity must be one of: low, medium, high".
+ */
+export function withMessage<T extends TSchema>(schema: T, message: string): T {
+  return { ...schema, [ERROR_MESSAGE]: message };
+}
+
 /** Whether `value` is one of `values`. */
 export function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
   return (values as readonly string[]).includes(value);

@@ -3,17 +3,11 @@
 // does not exist, and every route taking a record's id has a foreignIds call. A new route fails
 // here until its area's walk.ts says how to call it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billingWalk } from '#test/billing/walk.ts';
-import { crmWalk } from '#test/crm/walk.ts';
-import { estimatingWalk } from '#test/estimating/walk.ts';
-import { fieldWalk } from '#test/field/walk.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
-import { routesOf, v1Routes, type AreaWalk, type Ids, type RouteCase } from '#test/helpers/walk/kit.ts';
-import { integrationsWalk } from '#test/integrations/walk.ts';
-import { usersWalk } from '#test/workspace/walk.ts';
+import { ALL_WALKS } from '#test/helpers/walk/all.ts';
+import { routesOf, v1Routes, type Ids, type RouteCase } from '#test/helpers/walk/kit.ts';
 
-/** Every area's walk. */
-const WALKS: AreaWalk[] = [usersWalk, crmWalk, integrationsWalk, estimatingWalk, billingWalk, fieldWalk];
+const WALKS = ALL_WALKS;
 
 let t: TestApp;
 let published: string[];

@@ -72,7 +72,7 @@ describe('GET /v1/change-order-stages', () => {
     expect(signed.data).toMatchObject({ stage: 'signed', status: 'approved', approval_source: 'office' });
     const unknown = await own.api.post(`/v1/change-orders/${co.id}/stage`, { stage: 'review' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ error: 'Unknown stage key', code: 'unknown_stage' });
+    expect(unknown.body).toMatchObject({ error: 'unknown stage key', code: 'unknown_stage' });
   });
 });
 
@@ -190,11 +190,11 @@ describe('POST /v1/change-orders: quick', () => {
 });
 
 describe('POST /v1/change-orders: tm and full', () => {
-  it('400 Job has no estimate, 409 for an estimate never issued; 403 for a user whose estimating role cannot start change orders', async () => {
+  it('400 job has no estimate, 409 for an estimate never issued; 403 for a user whose estimating role cannot start change orders', async () => {
     const bare = await job(w);
     const none = await w.api.post('/v1/change-orders', { job_id: bare.id, kind: 'tm' });
     expect(none.status).toBe(400);
-    expect(none.body).toMatchObject({ error: 'Job has no estimate', code: 'job_has_no_estimate' });
+    expect(none.body).toMatchObject({ error: 'job has no estimate', code: 'job_has_no_estimate' });
     // An estimate never issued cannot take a change order yet (as POST /v1/estimates/{id}/change-orders answers).
     const drafted = await job(w);
     await addLine(w.api, (await ok(w.api.post('/v1/estimates', { job_id: drafted.id }))).data.id, {});
@@ -438,7 +438,7 @@ describe('PATCH /v1/change-orders/{id}', () => {
     await ok(w.api.post(`/v1/change-orders/${co.id}/approve`));
     const decided = await w.api.patch(`/v1/change-orders/${co.id}`, { title: 'Too late' });
     expect(decided.status).toBe(400);
-    expect(decided.body).toMatchObject({ error: 'Change order already decided', code: 'change_order_decided' });
+    expect(decided.body).toMatchObject({ error: 'change order already decided', code: 'change_order_decided' });
 
     const declined = await changeOrder(w.api, { job_id: j.id, title: 'No' });
     await ok(w.api.post(`/v1/change-orders/${declined.id}/decline`));

@@ -91,7 +91,7 @@ describe('POST /v1/change-orders/{id}/send', () => {
     const res = await w.api.post(`/v1/change-orders/${approved.id}/send`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
-      error: 'Change order already decided',
+      error: 'change order already decided',
       code: 'change_order_decided',
       status: 'approved',
     });
@@ -248,7 +248,7 @@ describe('POST /v1/change-orders/{id}/stage', () => {
     const co = await changeOrder(w.api, { job_id: (await job(w)).id, title: 'S' });
     const res = await w.api.post(`/v1/change-orders/${co.id}/stage`, { stage: 'paid' });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'Unknown stage key', code: 'unknown_stage', field: 'stage' });
+    expect(res.body).toMatchObject({ error: 'unknown stage key', code: 'unknown_stage', field: 'stage' });
     expect(res.body.stages).toContain('ready_to_send');
     expect((await w.api.post(`/v1/change-orders/${co.id}/stage`, {})).status).toBe(400);
     expect((await w.api.post(`/v1/change-orders/${co.id}/stage`, { stage: 'review', note: 'x' })).status).toBe(400);

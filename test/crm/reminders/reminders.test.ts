@@ -168,7 +168,7 @@ describe('POST /v1/reminders', () => {
     }
     const unknown = await w.api.post('/v1/reminders', { title: 'x', due: '2026-04-01', status: 'sent' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ error: 'Unknown field: status', code: 'unknown_fields', fields: ['status'] });
+    expect(unknown.body).toMatchObject({ error: 'Unknown fields: status', code: 'unknown_fields', fields: ['status'] });
     const ca = await w.api.post('/v1/reminders', { title: 'x', due: '2026-04-01', client_account_id: theirs.id });
     expect(ca.status).toBe(404);
     expect(ca.body).toMatchObject({

@@ -197,12 +197,12 @@ describe('POST /v1/assessment-pins', () => {
         { error: 'latitude and longitude are required', field: 'longitude' },
       ],
       [AT, { error: 'job_id or assessment_id is required', field: 'job_id' }],
-      [{ ...AT, job_id: j.id, severity: 'urgent' }, { error: 'severity must be one of low, medium, high' }],
-      [{ ...AT, job_id: j.id, size: 'huge' }, { error: 'size must be one of small, medium, large' }],
-      [{ ...AT, job_id: j.id, visibility: 'public' }, { error: 'visibility must be one of internal, external' }],
+      [{ ...AT, job_id: j.id, severity: 'urgent' }, { error: 'severity must be one of: low, medium, high' }],
+      [{ ...AT, job_id: j.id, size: 'huge' }, { error: 'size must be one of: small, medium, large' }],
+      [{ ...AT, job_id: j.id, visibility: 'public' }, { error: 'visibility must be one of: internal, external' }],
       [
         { ...AT, job_id: j.id, measurement_type: 'area' },
-        { error: 'measurement_type must be one of none, count, sqft, dimensions, volume, lf' },
+        { error: 'measurement_type must be one of: none, count, sqft, dimensions, volume, lf' },
       ],
       [{ ...AT, job_id: j.id, measurement_unit: 'M2' }, { field: 'measurement_unit' }],
       [{ ...AT, job_id: j.id, measurement_type: 'lf', measurement_unit: 'SF' }, { field: 'measurement_unit' }],
@@ -212,7 +212,7 @@ describe('POST /v1/assessment-pins', () => {
       [{ ...AT, job_id: j.id, length_ft: -1 }, { field: 'length_ft' }],
       [
         { ...AT, job_id: j.id, color: '#000000' },
-        { error: 'Unknown field: color', code: 'unknown_fields' },
+        { error: 'Unknown fields: color', code: 'unknown_fields' },
       ],
     ];
     for (const [body, expected] of cases) {
@@ -307,7 +307,7 @@ describe('PATCH /v1/assessment-pins/{id}', () => {
       expect(res.body.code).toBe('unknown_fields');
     }
     expect((await w.api.patch(`/v1/assessment-pins/${p.id}`, { severity: 'bad' })).body.error).toBe(
-      'severity must be one of low, medium, high',
+      'severity must be one of: low, medium, high',
     );
     expect((await w.api.patch(`/v1/assessment-pins/${p.id}`, { service_type_id: 987654 })).body).toEqual({
       error: 'Assessment service not found',

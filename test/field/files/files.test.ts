@@ -154,9 +154,9 @@ describe('POST /v1/jobs/{job_id}/files', () => {
       [[file('a.pdf', pdf()), { name: 'audience', value: 'everyone' }], 'audience must be office or field'],
       [[{ name: 'customer_visible', value: 'yes' }, file('a.pdf', pdf())], 'customer_visible must be true or false'],
       [[{ name: 'folder_id', value: '1' }, file('a.pdf', pdf())], 'folder_id applies to library files only'],
-      [[{ name: 'colour', value: 'red' }, file('a.pdf', pdf())], 'Unknown field: colour'],
-      [[file('a.pdf', pdf()), { name: 'colour', value: 'red' }], 'Unknown field: colour'],
-      [[{ name: 'attachment', filename: 'a.pdf', data: pdf() }], 'Unknown field: attachment'],
+      [[{ name: 'colour', value: 'red' }, file('a.pdf', pdf())], 'Unknown fields: colour'],
+      [[file('a.pdf', pdf()), { name: 'colour', value: 'red' }], 'Unknown fields: colour'],
+      [[{ name: 'attachment', filename: 'a.pdf', data: pdf() }], 'Unknown fields: attachment'],
       [
         [{ name: 'description', value: 'x'.repeat(2001) }, file('a.pdf', pdf())],
         'description must be at most 2000 characters',
@@ -392,9 +392,9 @@ describe('PATCH /v1/files/{id}', () => {
       audience: 'field',
     });
     for (const [body, error] of [
-      [{ audience: 'crew' }, 'audience must be one of office, field'],
+      [{ audience: 'crew' }, 'audience must be office or field'],
       [{ folder_id: 1 }, 'folder_id applies to library files only'],
-      [{ filename: 'x.pdf' }, 'Unknown field: filename'],
+      [{ filename: 'x.pdf' }, 'Unknown fields: filename'],
     ] as const) {
       const res = await w.api.patch(`/v1/files/${f.id}`, body);
       expect(res.status).toBe(400);

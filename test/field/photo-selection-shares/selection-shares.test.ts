@@ -110,7 +110,7 @@ describe('POST', () => {
       expect(res.body.error, JSON.stringify(body)).toBe(error);
     }
     const unknown = await w.api.post(sharesOf(jobId), { photo_ids: [external[0]], photos: [1] });
-    expect(unknown.body).toMatchObject({ error: 'Unknown field: photos', code: 'unknown_fields' });
+    expect(unknown.body).toMatchObject({ error: 'Unknown fields: photos', code: 'unknown_fields' });
   });
 });
 

@@ -113,7 +113,7 @@ describe('POST', () => {
     }
     const unknown = await w.api.post(path(j.id), { access_code: '1234', password: 'x' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ error: 'Unknown field: password', code: 'unknown_fields' });
+    expect(unknown.body).toMatchObject({ error: 'Unknown fields: password', code: 'unknown_fields' });
     // Nothing was made by any of them.
     expect((await ok(w.api.get(path(j.id)))).data.enabled).toBe(false);
   });
@@ -202,7 +202,7 @@ describe('PATCH', () => {
       expect(res.body.field, JSON.stringify(body)).toBe(field);
     }
     const unknown = await w.api.patch(path(j.id), { share_url: 'x' });
-    expect(unknown.body).toMatchObject({ error: 'Unknown field: share_url', code: 'unknown_fields' });
+    expect(unknown.body).toMatchObject({ error: 'Unknown fields: share_url', code: 'unknown_fields' });
     expect((await ok(w.api.get(path(j.id)))).data).toMatchObject({ access_mode: 'public', expires_at: null });
   });
 

@@ -58,7 +58,7 @@ describe('create and list', () => {
       [{ name: 'Gray', color: 'gray' }, /color/],
       [{ name: 'Short', color: '#abc' }, /color/],
       [{ name: 'Long', description: 'x'.repeat(2001) }, /description/],
-      [{ name: 'Extra', bogus: true }, /Unknown field: bogus/],
+      [{ name: 'Extra', bogus: true }, /Unknown fields: bogus/],
     ];
     for (const [body, message] of cases) {
       const res = await w.api.post('/v1/photo-tags', body);

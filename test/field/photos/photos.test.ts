@@ -215,7 +215,7 @@ describe('upload', () => {
           { name: 'colour', value: 'red' },
           { name: 'photo', filename: 'a.png', data: png },
         ],
-        'Unknown field: colour',
+        'Unknown fields: colour',
       ],
       [
         [

@@ -81,7 +81,7 @@ describe('POST /v1/site-assessments', () => {
       [{}, /job_id is required/],
       [{ job_id: j.id, title: '' }, /title cannot be empty/],
       [{ job_id: j.id, title: '   ' }, /title/],
-      [{ job_id: j.id, scope: 'location' }, /Unknown field: scope/],
+      [{ job_id: j.id, scope: 'location' }, /Unknown fields: scope/],
     ];
     for (const [body, message] of cases) {
       const res = await w.api.post('/v1/site-assessments', body);
@@ -297,7 +297,7 @@ describe('PATCH /v1/site-assessments/{id}', () => {
     expect(empty.status).toBe(400);
     expect(empty.body.error).toBe('title cannot be empty');
     expect((await w.api.patch(`/v1/site-assessments/${a.id}`, { status: 'completed' })).body.error).toBe(
-      'Unknown field: status',
+      'Unknown fields: status',
     );
   });
 });

@@ -105,7 +105,8 @@ function callCases(walk: AreaWalk): [string, string, CallCase][] {
 const bodyOf = (method: string, c: CallCase, a: Ids) =>
   c.body ? c.body(a) : method === 'DELETE' || method === 'GET' ? undefined : {};
 
-async function provision(t: TestApp, walks: AreaWalk[], label: string): Promise<Side> {
+/** A workspace provisioned with the records of `walks`, in order (each area sees the earlier areas' ids). */
+export async function provision(t: TestApp, walks: AreaWalk[], label: string): Promise<Side> {
   // Settings merge key by key, so one area's switches never drop another's.
   const body = Object.assign({}, ...walks.map((x) => x.workspace ?? {}));
   body.settings = Object.assign({}, ...walks.map((x) => (x.workspace?.settings as object | undefined) ?? {}));
@@ -124,16 +125,21 @@ async function provision(t: TestApp, walks: AreaWalk[], label: string): Promise<
  * A signed link to a stored file is made afresh on each read and its expiry moves with the clock,
  * so two reads of an unchanged photo may differ there: the walk compares the object it names.
  */
-const unsigned = (body: unknown): unknown =>
+export const unsigned = (body: unknown): unknown =>
   JSON.parse(JSON.stringify(body), (_key, value) =>
     typeof value === 'string' && /\/v1\/objects\/[^?]+\?/.test(value)
       ? `signed link to ${new URL(value).searchParams.get('key')}`
       : value,
   );
 
-/** Everything the provisioned areas' records look like, read with the workspace's own key. */
-async function snapshot(t: TestApp, walks: AreaWalk[], side: Side) {
+/** Everything the provisioned areas' records look like (and the `extra` reads), read with the workspace's own key. */
+export async function snapshot(t: TestApp, walks: AreaWalk[], side: Side, extra: string[] = []) {
   const out: Record<string, unknown> = {};
+  for (const p of extra) {
+    const res = await side.w.api.get(p);
+    expect(res.status, p).toBe(200);
+    out[p] = unsigned(res.body);
+  }
   for (const walk of walks) {
     for (const p of walk.snapshot(side.ids)) {
       const res = await side.w.api.get(p);

@@ -117,7 +117,7 @@ describe('POST /v1/exports', () => {
     expect(notString.body.error).toBe('kind must be a string');
     const unknown = await w.api.post('/v1/exports', { kind: 'workspace_data', format: 'csv' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ error: 'Unknown field: format', code: 'unknown_fields', fields: ['format'] });
+    expect(unknown.body).toMatchObject({ error: 'Unknown fields: format', code: 'unknown_fields', fields: ['format'] });
     const jobId = await w.api.post('/v1/exports', { kind: 'workspace_data', job_id: 5, to: '2026-01-01' });
     expect(jobId.status).toBe(400);
     expect(jobId.body).toMatchObject({

@@ -293,7 +293,7 @@ describe('tool calls answer what the REST call answers', () => {
     }
     const unknown = await call(owner, 'create_job', { name: 'Typo', bogus: 1 });
     expect(unknown.structuredContent.body).toEqual({
-      error: 'Unknown field: bogus',
+      error: 'Unknown fields: bogus',
       code: 'unknown_fields',
       fields: ['bogus'],
     });

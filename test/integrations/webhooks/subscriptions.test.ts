@@ -233,7 +233,7 @@ describe('POST /v1/webhooks', () => {
     const w = await t.workspace();
     const res = await w.api.post('/v1/webhooks', { target_url: TARGET, events: ['job_won'] });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: 'Unknown field: events', fields: ['events'] });
+    expect(res.body).toMatchObject({ error: 'Unknown fields: events', fields: ['events'] });
     for (const body of [
       { target_url: 42 },
       { target_url: TARGET, event_type: 7 },
@@ -311,7 +311,7 @@ describe('PATCH /v1/webhooks/{id}', () => {
     expect(secret.status).toBe(400);
     const unknown = await w.api.patch(`/v1/webhooks/${s.id}`, { url: TARGET });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ error: 'Unknown field: url', fields: ['url'] });
+    expect(unknown.body).toMatchObject({ error: 'Unknown fields: url', fields: ['url'] });
     const active = await w.api.patch(`/v1/webhooks/${s.id}`, { active: 'yes' });
     expect(active.status).toBe(400);
     expect((await w.api.get('/v1/webhooks')).body.data).toEqual([s]);

@@ -206,7 +206,7 @@ export async function moveToStage(ctx: ServiceContext, id: number, key: string, 
   const stages = changeOrderStages(ctx.auth.settings);
   const stage = stages.find((s) => s.key === key);
   if (!stage)
-    throw badRequest('Unknown stage key', {
+    throw badRequest('unknown stage key', {
       code: 'unknown_stage',
       field: 'stage',
       stage: key,
@@ -255,6 +255,33 @@ export async function moveToStage(ctx: ServiceContext, id: number, key: string, 
 export async function voidChangeOrder(ctx: ServiceContext, id: number, origin: string) {
   assertOperations(ctx);
   const current = await changeOrderOr404(ctx, ctx.database.db, id);
+  refuseVoid(current);
+  await inWorkspaceTransaction(ctx, async (trx) => {
+    const { figures, lines } = await currentFigures(trx, current);
+    const t = now();
+    const voided = await trx
+      .updateTable('change_orders')
+      .set({ ...frozen(figures, lines), status: 'void', voided_at: t, updated_at: t })
+      .where('id', '=', current.id)
+      .where('status', '=', current.status)
+      .where('signed_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (!voided) {
+      // Lost a race: a concurrent void (or signature) answers as a repeat would.
+      refuseVoid(await trx.selectFrom('change_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+      throw conflict('The change order changed while it was being voided', {
+        code: 'concurrent_change',
+        message: 'Read it again (GET /v1/change-orders/{id}) and void it again if you still mean to',
+      });
+    }
+    if (current.status === 'approved') await reversePosting(trx, current);
+  });
+  return writtenChangeOrder(ctx, id, origin);
+}
+
+/** What void refuses: a void, a signed or an approved priced change order (409). */
+function refuseVoid(current: ChangeOrder): void {
   if (current.status === 'void')
     throw conflict('Change order is already void', { code: 'invalid_transition', status: current.status });
   if (current.signed_at !== null)
@@ -269,23 +296,4 @@ export async function voidChangeOrder(ctx: ServiceContext, id: number, origin: s
       status: current.status,
       message: 'Its estimate priced work the job now carries: make a new change order to undo it',
     });
-  await inWorkspaceTransaction(ctx, async (trx) => {
-    const { figures, lines } = await currentFigures(trx, current);
-    const t = now();
-    const voided = await trx
-      .updateTable('change_orders')
-      .set({ ...frozen(figures, lines), status: 'void', voided_at: t, updated_at: t })
-      .where('id', '=', current.id)
-      .where('status', '=', current.status)
-      .where('signed_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-    if (!voided)
-      throw conflict('The change order changed while it was being voided', {
-        code: 'concurrent_change',
-        message: 'Read it again (GET /v1/change-orders/{id}) and void it again if you still mean to',
-      });
-    if (current.status === 'approved') await reversePosting(trx, current);
-  });
-  return writtenChangeOrder(ctx, id, origin);
 }

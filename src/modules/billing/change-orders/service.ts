@@ -58,7 +58,7 @@ export async function changeOrderOr404(ctx: ServiceContext, db: Executor, id: nu
 /** Decided (400 change order already decided) and void change orders take no more changes. */
 export function refuseClosed(co: Pick<ChangeOrder, 'status'>): void {
   if (co.status === 'approved' || co.status === 'declined')
-    throw badRequest('Change order already decided', {
+    throw badRequest('change order already decided', {
       code: 'change_order_decided',
       status: co.status,
       message: `The change order is ${co.status}: it can no longer be changed, sent or decided again`,
@@ -250,7 +250,7 @@ export async function createChangeOrder(
         .where('id', '=', job.id)
         .executeTakeFirstOrThrow();
       if (estimate_id === null)
-        throw badRequest('Job has no estimate', {
+        throw badRequest('job has no estimate', {
           code: 'job_has_no_estimate',
           message:
             'tm and full change orders start from the job’s estimate: make and issue one first, or make a quick change order',

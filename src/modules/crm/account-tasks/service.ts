@@ -3,6 +3,7 @@
 // (crm/remind-me) create the same records through insertAccountTask, and every completion goes
 // through completeAccountTask.
 import type { Executor } from '#db/dialect.ts';
+import { transition } from '#db/transition.ts';
 import type { Transaction } from 'kysely';
 import type { AccountTask, DB } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
@@ -11,6 +12,7 @@ import { invalidField, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
 import type { Page } from '#platform/pagination.ts';
 import { truncate } from '#platform/text.ts';
+import { isDuplicateRepeat } from '#platform/repeats.ts';
 import { millisOf, now, storedAt } from '#platform/time.ts';
 import { assignableUserOr404, clientAccountOr404, contactOr404, requiredText } from '#crm/notes/parents.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
@@ -167,8 +169,19 @@ export async function completeAccountTask(
   task: AccountTask,
 ): Promise<boolean> {
   if (task.status !== 'open') return false;
+  // Completed a moment ago, unchanged since, and its next round not yet due: the same completion
+  // again (a round that has come due by the clock the rounds follow is a new one to complete).
+  if (
+    task.due_at !== null &&
+    millisOf(task.due_at) > ctx.deps.clock.now() &&
+    isDuplicateRepeat(task.completed_at, task.updated_at)
+  )
+    return false;
   const t = now();
-  const changes: Partial<AccountTask> = { completed_at: t, updated_at: t };
+  const changes: Pick<AccountTask, 'completed_at' | 'updated_at'> & Partial<AccountTask> = {
+    completed_at: t,
+    updated_at: t,
+  };
   if (task.repeat !== 'none' && task.due_at !== null)
     changes.due_at = nextRound(
       task.due_at,
@@ -177,7 +190,9 @@ export async function completeAccountTask(
       storedAt(ctx.deps.clock.now()),
     );
   else changes.status = 'done';
-  await trx.updateTable('account_tasks').set(changes).where('id', '=', task.id).execute();
+  // The round `task` shows is completed once: a concurrent completion that got there first wins.
+  if (!(await transition(trx, 'account_tasks', task.id, { status: 'open', due_at: task.due_at }, changes)))
+    return false;
   // Completing a lead's Call new lead follow-up moves the lead to contacted (document 2, Lead states).
   await leadFollowUpCompleted(trx, ctx.auth, task);
   return true;
@@ -217,10 +232,6 @@ export async function updateAccountTask(ctx: ServiceContext, id: number, input: 
       changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
     const merged = { ...task, ...changes };
     assertSchedulable(merged);
-    if (input.status === 'open' && task.status === 'done') {
-      changes.status = 'open';
-      changes.completed_at = null;
-    }
     const changed = (Object.keys(changes) as (keyof AccountTask)[]).filter((k) => changes[k] !== task[k]);
     if (changed.length > 0) {
       await trx
@@ -229,6 +240,18 @@ export async function updateAccountTask(ctx: ServiceContext, id: number, input: 
         .where('id', '=', id)
         .execute();
     }
+    if (input.status === 'open' && task.status === 'done')
+      await transition(
+        trx,
+        'account_tasks',
+        id,
+        { status: 'done' },
+        {
+          status: 'open',
+          completed_at: null,
+          updated_at: now(),
+        },
+      );
     if (input.status === 'done' && task.status === 'open') await completeAccountTask(ctx, trx, merged);
   });
   return accountTaskObject((await findAccountTask(ctx.database.db, firmId, id))!, tz);

@@ -2,6 +2,7 @@
 // of each kind is primary, the next becomes primary when the primary goes; the contact's email
 // and phone mirror the primaries.
 import type { Contact, ContactChannel } from '#db/tables.ts';
+import { updateChanged } from '#db/update-changed.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
 import { badRequest, conflict, notFound } from '#platform/errors.ts';
@@ -69,8 +70,9 @@ async function channelByRef(trx: Trx, contactId: number, ref: string): Promise<C
 }
 
 /** Mirrors the primaries onto the contact and moves its updated_at. */
-async function settle(trx: Trx, contact: Contact) {
-  await saveContact(trx, contact, await primaryValues(trx, contact.id), true);
+/** The contact's mirrors of its primary channels; `touch` (a channel changed) moves its updated_at. */
+async function settle(trx: Trx, contact: Contact, touch = true) {
+  await saveContact(trx, contact, await primaryValues(trx, contact.id), touch);
 }
 
 export async function addChannel(ctx: ServiceContext, contactId: number, input: ChannelInput) {
@@ -116,20 +118,20 @@ export async function updateChannel(
     }
     if (label !== undefined) changes.label = label;
     if (input.do_not_contact !== undefined) changes.do_not_contact = input.do_not_contact ? 1 : 0;
-    if (Object.keys(changes).length > 0) {
-      await trx
-        .updateTable('contact_channels')
-        .set({ ...changes, updated_at: now() })
-        .where('id', '=', channel.id)
-        .execute();
+    // Only a real change moves the channel's and the person's updated_at (an empty PATCH changes nothing).
+    let changed =
+      (await updateChanged(trx, 'contact_channels', channel, changes, { stamp: { updated_at: now() } })) !== null;
+    if (input.is_primary === true && channel.is_primary === 0) {
+      await makePrimaryChannel(trx, contactId, channel.kind, channel.id);
+      changed = true;
     }
-    if (input.is_primary === true) await makePrimaryChannel(trx, contactId, channel.kind, channel.id);
     if (input.is_primary === false && channel.is_primary === 1) {
       // The next of the kind takes over; a person's only entry of a kind stays primary.
       const next = (await channelRows(trx, contactId)).find((r) => r.kind === channel.kind && r.id !== channel.id);
       if (next) await makePrimaryChannel(trx, contactId, channel.kind, next.id);
+      changed ||= next !== undefined;
     }
-    await settle(trx, contact);
+    await settle(trx, contact, changed);
     const saved = await trx
       .selectFrom('contact_channels')
       .selectAll()

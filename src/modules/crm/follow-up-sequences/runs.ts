@@ -3,6 +3,7 @@
 // reply (portal-links/visit.ts) and by the worker (worker.ts).
 import type { Selectable } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
+import { transition } from '#db/transition.ts';
 import type { JobFollowUpSequenceTable, JobFollowUpStepTable } from '#db/tables.ts';
 import { now } from '#platform/time.ts';
 
@@ -43,17 +44,23 @@ export async function stopRunningSequence(
   if (!run) return null;
   if (reason === 'customer_reply' && run.stop_on_customer_reply !== 1) return null;
   const at = now();
+  // running → stopped first: of concurrent stops one stops it (and closes its steps); the others
+  // find it stopped and change nothing.
+  if (
+    !(await transition(
+      trx,
+      'job_follow_up_sequences',
+      run.id,
+      { status: 'running' },
+      { status: 'stopped', stop_reason: reason, ended_at: at },
+    ))
+  )
+    return null;
   const closed = await trx
     .updateTable('job_follow_up_steps')
     .set({ status: 'closed', done_at: at })
     .where('sequence_id', '=', run.id)
     .where('status', '=', 'open')
     .executeTakeFirst();
-  await trx
-    .updateTable('job_follow_up_sequences')
-    .set({ status: 'stopped', stop_reason: reason, ended_at: at })
-    .where('id', '=', run.id)
-    .where('status', '=', 'running')
-    .execute();
   return Number(closed.numUpdatedRows);
 }

@@ -98,7 +98,8 @@ export async function bulkFollowUps(ctx: ServiceContext, input: BulkFollowUpsInp
       if (!(await mayAct(ctx, trx, kind, row))) skipped.push({ id, reason: 'not_allowed' });
       else if (finished(kind, row)) skipped.push({ id, reason: 'finished' });
       else if (await act(ctx, trx, kind, row, input.action, snoozeTo, assignee)) changed.push(id);
-      else skipped.push({ id, reason: 'unchanged' });
+      // A completion that changed nothing found the row completed by a concurrent or repeated call.
+      else skipped.push({ id, reason: input.action === 'done' ? 'finished' : 'unchanged' });
     }
     return { action: input.action, changed, skipped };
   });

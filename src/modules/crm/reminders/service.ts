@@ -4,13 +4,15 @@
 // and stays open) or dismissed (never emails again). A new due time (PATCH due or snooze, a next
 // round) puts a sent reminder back to pending, so its new round emails once more.
 import type { Executor } from '#db/dialect.ts';
+import { transition } from '#db/transition.ts';
 import type { Transaction } from 'kysely';
 import type { DB, Reminder } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
 import { conflict, invalidField, notFound } from '#platform/errors.ts';
 import type { Page } from '#platform/pagination.ts';
-import { now, storedAt } from '#platform/time.ts';
+import { isDuplicateRepeat } from '#platform/repeats.ts';
+import { millisOf, now, storedAt } from '#platform/time.ts';
 import { findVisibleJob } from '#crm/jobs/access.ts';
 import { addNote, type NoteParent } from '#crm/notes/service.ts';
 import {
@@ -222,8 +224,11 @@ export async function completeReminderIn(
   notes?: string,
 ): Promise<boolean> {
   if (!isOpen(r)) return false;
+  // Completed a moment ago, unchanged since, and its next round not yet due: the same completion
+  // again (a round that has come due by the clock the rounds follow is a new one to complete).
+  if (millisOf(r.due_at) > ctx.deps.clock.now() && isDuplicateRepeat(r.completed_at, r.updated_at)) return false;
   const t = now();
-  const changes: Partial<Reminder> = { completed_at: t, updated_at: t };
+  const changes: Pick<Reminder, 'completed_at' | 'updated_at'> & Partial<Reminder> = { completed_at: t, updated_at: t };
   if (r.repeat_every !== null && r.repeat_unit !== null) {
     changes.due_at = nextReminderRound(
       r.due_at,
@@ -234,7 +239,9 @@ export async function completeReminderIn(
     );
     changes.status = 'pending';
   } else changes.status = 'done';
-  await trx.updateTable('reminders').set(changes).where('id', '=', r.id).execute();
+  // The round `r` shows is completed once: a call that finds it already completed (or dismissed)
+  // by a concurrent one changes nothing and logs no note.
+  if (!(await transition(trx, 'reminders', r.id, { status: r.status, due_at: r.due_at }, changes))) return false;
   const text = notes?.trim();
   if (text) {
     const parent = noteParentOf(r);
@@ -245,10 +252,17 @@ export async function completeReminderIn(
   return true;
 }
 
+/**
+ * Completes the reminder's round once: a call that finds it done or dismissed (by a concurrent call
+ * too) is 409; one that finds the round just completed by another (a repeating reminder, a repeat
+ * within the window) answers the reminder as it now is, with no second move and no second note.
+ */
 export async function completeReminder(ctx: ServiceContext, id: number, input: CompleteReminderInput) {
   await inTransaction(ctx.database, async (trx) => {
     const r = await visibleReminder(ctx, trx, id);
-    if (!(await completeReminderIn(ctx, trx, r, input.notes))) throw reminderFinished();
+    if (!isOpen(r)) throw reminderFinished();
+    if (!(await completeReminderIn(ctx, trx, r, input.notes)) && !isOpen(await visibleReminder(ctx, trx, id)))
+      throw reminderFinished();
   });
   return answer(ctx, id);
 }
@@ -259,7 +273,9 @@ export async function dismissReminder(ctx: ServiceContext, id: number) {
     const r = await visibleReminder(ctx, trx, id);
     if (r.status === 'dismissed') return;
     if (r.status === 'done') throw reminderFinished();
-    await trx.updateTable('reminders').set({ status: 'dismissed', updated_at: now() }).where('id', '=', id).execute();
+    // From the open state read: a concurrent complete or dismiss that got there first wins.
+    if (!(await transition(trx, 'reminders', id, { status: r.status }, { status: 'dismissed', updated_at: now() })))
+      if ((await visibleReminder(ctx, trx, id)).status === 'done') throw reminderFinished();
   });
   return answer(ctx, id);
 }

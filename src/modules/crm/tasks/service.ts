@@ -1,5 +1,6 @@
 // Job follow-ups (document 2: POST /v1/tasks needs job_id and title; each call adds one).
 import type { Executor } from '#db/dialect.ts';
+import { transition } from '#db/transition.ts';
 import type { Task } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
@@ -114,11 +115,6 @@ export async function updateTask(ctx: ServiceContext, id: number, input: UpdateT
     if (input.assigned_to_user_id !== undefined)
       changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
     const t = now();
-    const reopening = input.status === 'open' && task.status === 'done';
-    if (reopening) {
-      changes.status = 'open';
-      changes.completed_at = null;
-    }
     const changed = (Object.keys(changes) as (keyof Task)[]).filter((k) => changes[k] !== task[k]);
     if (changed.length > 0) {
       await trx
@@ -127,6 +123,11 @@ export async function updateTask(ctx: ServiceContext, id: number, input: UpdateT
         .where('id', '=', id)
         .execute();
     }
+    // done → open from the state read: of concurrent reopens one moves it and logs it.
+    const reopening =
+      input.status === 'open' &&
+      task.status === 'done' &&
+      (await transition(trx, 'tasks', id, { status: 'done' }, { status: 'open', completed_at: null, updated_at: t }));
     if (reopening) {
       const title = changes.title ?? task.title;
       await logJobActivity(trx, {
@@ -150,11 +151,11 @@ export async function updateTask(ctx: ServiceContext, id: number, input: UpdateT
 export async function completeTask(ctx: ServiceContext, trx: Executor, task: Task): Promise<boolean> {
   if (task.status !== 'open') return false;
   const t = now();
-  await trx
-    .updateTable('tasks')
-    .set({ status: 'done', completed_at: t, updated_at: t })
-    .where('id', '=', task.id)
-    .execute();
+  // open → done once: a concurrent completion that got there first wins, and nothing is logged twice.
+  if (
+    !(await transition(trx, 'tasks', task.id, { status: 'open' }, { status: 'done', completed_at: t, updated_at: t }))
+  )
+    return false;
   await logJobActivity(trx, {
     firmId: ctx.auth.firm.id,
     jobId: task.job_id,

@@ -4,6 +4,7 @@
 import type { ServiceContext } from '#platform/context.ts';
 import type { Estimate } from '#db/tables.ts';
 import { conflict, forbidden } from '#platform/errors.ts';
+import { isDuplicateRepeat } from '#platform/repeats.ts';
 import { now, zWire } from '#platform/time.ts';
 import {
   recordEstimateApproved,
@@ -96,12 +97,27 @@ function checkProfitFloor(step: WriteStep, override: boolean): boolean {
   return true;
 }
 
+/** When the estimate's current version was frozen (null before the first issue). */
+async function lastIssuedAt(trx: Trx, e: Estimate): Promise<string | null> {
+  if (e.current_version === null) return null;
+  const row = await trx
+    .selectFrom('estimate_snapshots')
+    .select('created_at')
+    .where('estimate_id', '=', e.id)
+    .where('kind', '=', 'version')
+    .where('version', '=', e.current_version)
+    .executeTakeFirst();
+  return row?.created_at ?? null;
+}
+
 export function issueEstimate(ctx: ServiceContext, id: number, body: IssueInput) {
   return writeEstimate(
     ctx,
     id,
     { action: 'issue', statuses: EDITABLE },
-    async ({ tree }) => {
+    async ({ trx, tree }) => {
+      // Issued a moment ago and unchanged since: the same issue again answers that version.
+      if (isDuplicateRepeat(await lastIssuedAt(trx, tree.estimate), tree.estimate.updated_at)) return null;
       const version = (tree.estimate.current_version ?? 0) + 1;
       return { action: 'issued', summary: `Issued version ${version}`, changes: { version } };
     },

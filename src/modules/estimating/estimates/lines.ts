@@ -298,7 +298,7 @@ function diff(
 
 export async function changeLine(ctx: ServiceContext, estimateId: number, lineId: number, body: ChangeLineInput) {
   const action = lineAction(await modeOf(ctx, estimateId, lineId), body);
-  return writeEstimate(ctx, estimateId, { action, statuses: EDITABLE }, async (step): Promise<RevisionNote> => {
+  return writeEstimate(ctx, estimateId, { action, statuses: EDITABLE }, async (step): Promise<RevisionNote | null> => {
     const { trx, tree, at } = step;
     const line = lineOf(tree, lineId);
     const { area_id: areaId, position, cost_lines: costLines, ...fields } = body;
@@ -327,6 +327,8 @@ export async function changeLine(ctx: ServiceContext, estimateId: number, lineId
     }
     if (position !== undefined) columns.position = position;
     const changed = diff(line as unknown as Record<string, unknown>, columns);
+    // Nothing to change (an empty PATCH, the values already there): no write, no edit-log entry.
+    if (Object.keys(changed).length === 0 && costLines === undefined) return null;
     if (Object.keys(columns).length > 0) {
       await trx
         .updateTable('estimate_lines')

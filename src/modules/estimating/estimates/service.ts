@@ -442,6 +442,7 @@ export async function updateEstimate(ctx: ServiceContext, id: number, body: Upda
         : (changes.pricing === null ? workspacePricing(settings) : JSON.parse(changes.pricing)).price_list_id;
     if (newList !== oldList) await applyPriceBook(trx, e, await priceBookFor(trx, e.firm_id, newList), at);
     if (body.areas) logged.areas = await applyAreas(trx, tree.estimate, tree.areas, body.areas, at);
+    if (Object.keys(logged).length === 0) return null;
     return {
       action: pricingTouched ? 'pricing_changed' : 'estimate_changed',
       summary: `Changed ${Object.keys(logged).join(', ') || 'nothing'}`,
@@ -513,6 +514,8 @@ async function setArchived(ctx: ServiceContext, id: number, archived: boolean, v
   } as const;
   return writeEstimate(ctx, id, rule, async ({ trx, tree, at }) => {
     const e = tree.estimate;
+    // Already as asked (a repeat, or a concurrent call that got there first): nothing to log.
+    if ((e.archived_at !== null) === archived) return null;
     await trx
       .updateTable('estimates')
       .set({ archived_at: archived ? (e.archived_at ?? at) : null })

@@ -168,14 +168,15 @@ export function inEstimateTransaction<T>(
 }
 
 /**
- * Runs one change of an existing estimate. `work` writes the change and says what to log;
- * `after` runs on the re-priced tree (freezing a version, recording events) before the answer.
+ * Runs one change of an existing estimate. `work` writes the change and says what to log (null:
+ * nothing changed); `after` runs on the re-priced tree (freezing a version, recording events)
+ * before the answer, unless nothing changed.
  */
 export async function writeEstimate(
   ctx: ServiceContext,
   id: number,
   rule: WriteRule,
-  work: (step: WriteStep) => Promise<RevisionNote>,
+  work: (step: WriteStep) => Promise<RevisionNote | null>,
   after?: (step: WriteStep) => Promise<void>,
 ) {
   return inEstimateTransaction(ctx, async (trx, places) => {
@@ -184,8 +185,15 @@ export async function writeEstimate(
     if (rule.goneWhenArchived && estimate.archived_at !== null) throw alreadyArchived(estimateNotFound());
     if (rule.deletion) assertDeletionAllowed(ctx);
     assertEstimateRole(ctx.auth.user, rule.action);
-    const tree = await writeFoundEstimate(ctx, trx, places, estimate, rule, work);
-    if (after) await after({ ctx, trx, settings: ctx.auth.settings, at: tree.estimate.updated_at, places, tree });
+    let unchanged = false;
+    const tree = await writeFoundEstimate(ctx, trx, places, estimate, rule, async (step) => {
+      const note = await work(step);
+      unchanged = note === null;
+      return note;
+    });
+    // Nothing changed: nothing follows from the change either (no version, no event).
+    if (after && !unchanged)
+      await after({ ctx, trx, settings: ctx.auth.settings, at: tree.estimate.updated_at, places, tree });
     return estimateObject(tree);
   });
 }
@@ -193,7 +201,7 @@ export async function writeEstimate(
 /**
  * The write itself, in the caller's transaction (opened by inEstimateTransaction, so drive times
  * are looked up outside it), on an estimate the caller found and may change: status check, the
- * change, the re-pricing and the edit-log entry. writeEstimate runs every API write through it;
+ * change, the re-pricing and the edit-log entry (none when `work` says nothing changed). writeEstimate runs every API write through it;
  * a change another record causes (assessment pins feeding a draft estimate) calls it directly,
  * inside that record's transaction, and is priced and logged exactly the same way.
  */
@@ -203,12 +211,16 @@ export async function writeFoundEstimate(
   places: Places,
   estimate: Estimate,
   rule: Pick<WriteRule, 'statuses' | 'archived' | 'refreshDriveTimes'>,
-  work: (step: WriteStep) => Promise<RevisionNote>,
+  work: (step: WriteStep) => Promise<RevisionNote | null>,
 ): Promise<EstimateTree> {
   assertStatus(estimate, rule);
   const base = { ctx, trx, settings: ctx.auth.settings, at: now(), places };
   const newCostLines = new Map<number, number>();
-  const note = await work({ ...base, tree: await loadTree(trx, estimate), newCostLines });
+  const tree = await loadTree(trx, estimate);
+  const note = await work({ ...base, tree, newCostLines });
+  // A change that changed nothing (an empty PATCH, the values already there) writes nothing: no
+  // re-pricing, no edit-log entry, no new updated_at; the estimate answers as it stands.
+  if (note === null) return tree;
   return repriceAndLog(base, estimate.id, note, {
     refreshDriveTimes: rule.refreshDriveTimes,
     totalBefore: estimate.price_cents,

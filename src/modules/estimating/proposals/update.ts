@@ -2,6 +2,9 @@
 // changes, the rest stays. HTML is cleaned; each of about_us.body_html, scope.notes_html and
 // terms.body_html is the same text as intro_html, scope_html and terms_html, so sending both forms
 // of one is a 400. Only a draft changes (409 while out for signature, decided or void).
+import type { Updateable } from 'kysely';
+import type { DB } from '#db/tables.ts';
+import { updateChanged } from '#db/update-changed.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { emailField } from '#platform/email-phone.ts';
 import { badRequest, notFound } from '#platform/errors.ts';
@@ -36,6 +39,23 @@ function contentChanges(input: UpdateProposalInput): Partial<Record<ContentField
   }
   return out;
 }
+
+/** The inputs stored in the proposal's sections (the rest are columns or content). */
+const SECTION_INPUTS = [
+  'about_us',
+  'scope',
+  'terms',
+  'custom_sections',
+  'section_order',
+  'pages',
+  'display',
+  'deposit_percent',
+  'payment_due_days',
+  'photo_ids',
+  'photo_layout',
+  'show_photos',
+  'accent_color',
+] as const satisfies readonly (keyof UpdateProposalInput)[];
 
 const slug = (title: string) =>
   title
@@ -127,11 +147,11 @@ export async function updateProposal(ctx: ServiceContext, id: number, input: Upd
       const missing = input.photo_ids.find((pid) => !have.has(pid));
       if (missing !== undefined) throw notFound('Photo not found on this job', { photo_id: missing });
     }
-    const changes: Record<string, unknown> = {
-      content: JSON.stringify({ ...contentOf(p), ...content }),
-      sections: JSON.stringify(sections),
-      updated_at: now(),
-    };
+    // Content and sections are rewritten only when the body touches them, so an empty PATCH
+    // (or the values already there) leaves the proposal and its updated_at alone.
+    const changes: Updateable<DB['proposals']> = {};
+    if (Object.keys(content).length > 0) changes.content = JSON.stringify({ ...contentOf(p), ...content });
+    if (SECTION_INPUTS.some((k) => input[k] !== undefined)) changes.sections = JSON.stringify(sections);
     if (input.title !== undefined) changes.title = input.title.trim();
     if (input.client_name !== undefined) changes.client_name = input.client_name?.trim() || null;
     if (clientEmail !== undefined) changes.client_email = clientEmail;
@@ -142,7 +162,7 @@ export async function updateProposal(ctx: ServiceContext, id: number, input: Upd
       if (validUntil !== null && p.link_expires_on !== null && p.link_expires_on < validUntil)
         changes.link_expires_on = validUntil;
     }
-    await trx.updateTable('proposals').set(changes).where('id', '=', p.id).execute();
+    await updateChanged(trx, 'proposals', p, changes, { stamp: { updated_at: now() } });
   });
   return writtenProposal(ctx, id, origin);
 }

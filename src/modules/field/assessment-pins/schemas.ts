@@ -1,5 +1,5 @@
 // /v1/assessment-pins request and answer schemas (document 3, Site assessment and pin).
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MEASUREMENT_TYPES } from '#field/assessment-services/schemas.ts';
 import {
   Body,
@@ -13,6 +13,7 @@ import {
   RecordId,
   StringEnum,
   TEXT_CEILING,
+  withMessage,
 } from '#platform/schemas.ts';
 import { MEASUREMENT_UNITS } from './measurement.ts';
 
@@ -67,6 +68,13 @@ export const PinSchema = Type.Object({
   updated_at: Type.String(),
 });
 
+/**
+ * A pin field's choice, refused in the spec's words for pin fields: "severity must be one of: low,
+ * medium, high" (document 3, Site assessments and pins).
+ */
+const Choice = <T extends TSchema>(field: string, values: readonly string[], schema: T) =>
+  withMessage(schema, `${field} must be one of: ${values.join(', ')}`);
+
 const Length = (description: string, maximum: number) => Nullable(Type.Number({ minimum: 0, maximum, description }));
 
 /** Fields a create and an update both take. */
@@ -74,18 +82,18 @@ const pinFields = {
   latitude: Type.Number({ minimum: -90, maximum: 90, description: 'Required on create (with longitude)' }),
   longitude: Type.Number({ minimum: -180, maximum: 180, description: 'Required on create (with latitude)' }),
   service_type_id: Nullable(RecordId({ description: 'An assessment service (GET /v1/assessment-services)' })),
-  measurement_type: StringEnum(MEASUREMENT_TYPES),
+  measurement_type: Choice('measurement_type', MEASUREMENT_TYPES, StringEnum(MEASUREMENT_TYPES)),
   measurement_value: Nullable(Type.Number({ minimum: 0, maximum: 1_000_000_000 })),
-  measurement_unit: NullableEnum(MEASUREMENT_UNITS),
+  measurement_unit: Choice('measurement_unit', MEASUREMENT_UNITS, NullableEnum(MEASUREMENT_UNITS)),
   length_ft: Length('Feet', 100_000),
   width_ft: Length('Feet', 100_000),
   depth_in: Length('Inches', 1_000),
   measurement_data: Type.Record(Type.String(), Type.Unknown(), { maxProperties: 100 }),
-  severity: StringEnum(SEVERITIES, { description: 'Default medium' }),
-  size: StringEnum(SIZES, { description: 'Default medium' }),
+  severity: Choice('severity', SEVERITIES, StringEnum(SEVERITIES, { description: 'Default medium' })),
+  size: Choice('size', SIZES, StringEnum(SIZES, { description: 'Default medium' })),
   notes: Nullable(Type.String({ maxLength: TEXT_CEILING })),
   name: Nullable(Type.String({ maxLength: 80 })),
-  visibility: StringEnum(VISIBILITIES, { description: 'Default external' }),
+  visibility: Choice('visibility', VISIBILITIES, StringEnum(VISIBILITIES, { description: 'Default external' })),
   keep_for_proposal: Type.Boolean({ description: 'Default false' }),
   tag_type_id: Nullable(RecordId({ description: 'A photo tag (GET /v1/photo-tags)' })),
   defect_type_id: Nullable(RecordId({ description: 'GET /v1/assessment-defect-types' })),

@@ -5,6 +5,7 @@
 // (estimate-quantities.ts), which is opened as estimate writes open theirs (inEstimateTransaction).
 import type { Transaction } from 'kysely';
 import type { AssessmentPin, DB } from '#db/tables.ts';
+import { updateChanged } from '#db/update-changed.ts';
 import { findVisibleJob, jobNotFound } from '#crm/index.ts';
 import { findDefectType } from '#field/assessment-defect-types/list.ts';
 import type { MeasurementType } from '#field/assessment-services/schemas.ts';
@@ -250,9 +251,11 @@ export async function updatePin(ctx: ServiceContext, id: number, input: UpdatePi
     const m = touched
       ? remeasure(pin, input, (service?.measurement_type as MeasurementType | undefined) ?? null)
       : null;
-    await trx
-      .updateTable('assessment_pins')
-      .set({
+    await updateChanged(
+      trx,
+      'assessment_pins',
+      pin,
+      {
         ...(input.latitude !== undefined ? { latitude: input.latitude } : {}),
         ...(input.longitude !== undefined ? { longitude: input.longitude } : {}),
         ...(regroup
@@ -270,10 +273,9 @@ export async function updatePin(ctx: ServiceContext, id: number, input: UpdatePi
         ...(input.visibility !== undefined ? { visibility: input.visibility } : {}),
         ...(input.keep_for_proposal !== undefined ? { keep_for_proposal: input.keep_for_proposal ? 1 : 0 } : {}),
         ...(m ? storedMeasurement(m) : {}),
-        updated_at: now(),
-      })
-      .where('id', '=', id)
-      .execute();
+      },
+      { stamp: { updated_at: now() } },
+    );
     if (regroup || touched) await syncDraftEstimate(ctx, trx, places, pin.job_id, [pin.service_type_id, serviceTypeId]);
     return mustFindPin(trx, ctx, id);
   });

@@ -2,7 +2,16 @@
 // multipart/form-data read part by part in upload.ts; the form schemas here describe them in the
 // OpenAPI document (a multipart body reaches no validator: the parts are read as they stream).
 import { type Static, Type } from '@sinclair/typebox';
-import { Body, IdParam, Nullable, NullableObject, PageQuery, RecordId, StringEnum } from '#platform/schemas.ts';
+import {
+  Body,
+  IdParam,
+  Nullable,
+  NullableObject,
+  PageQuery,
+  RecordId,
+  StringEnum,
+  withMessage,
+} from '#platform/schemas.ts';
 import { FILE_MAX_BYTES } from './kinds.ts';
 
 export const SOURCES = ['job', 'customer', 'contact', 'library', 'proposal', 'work_order'] as const;
@@ -86,7 +95,8 @@ export const LibraryFileForm = Type.Object({
 
 export const UpdateFileBody = Body({
   description: Description,
-  audience: StringEnum(AUDIENCES, { description: 'Job files only' }),
+  // The spec's words (document 3, Errors), as the upload's form field answers them (errors.ts).
+  audience: withMessage(StringEnum(AUDIENCES, { description: 'Job files only' }), 'audience must be office or field'),
   customer_visible: Type.Boolean({
     description: 'Job files only; true needs the job linked to a customer whose portal is on',
   }),

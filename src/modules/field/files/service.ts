@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Executor } from '#db/dialect.ts';
+import { updateChanged } from '#db/update-changed.ts';
 import type { Job } from '#db/tables.ts';
 import { clientAccountNotFound, findClientAccount, findVisibleJob, jobNotFound, logJobActivity } from '#crm/index.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
@@ -396,16 +397,12 @@ export async function updateFile(ctx: ServiceContext, id: number, input: UpdateF
     if (input.customer_visible === true && row.job_id !== null)
       await assertPortalReady(ctx, trx, await visibleJob(ctx, trx, row.job_id));
     if (typeof input.folder_id === 'number') await existingFolder(ctx, trx, input.folder_id);
-    await trx
-      .updateTable('files')
-      .set({
-        ...(input.description !== undefined ? { description: input.description?.trim() || null } : {}),
-        ...(input.audience !== undefined ? { audience: input.audience } : {}),
-        ...(input.customer_visible !== undefined ? { customer_visible: input.customer_visible ? 1 : 0 } : {}),
-        ...(input.folder_id !== undefined ? { folder_id: input.folder_id } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+    await updateChanged(trx, 'files', row, {
+      ...(input.description !== undefined ? { description: input.description?.trim() || null } : {}),
+      ...(input.audience !== undefined ? { audience: input.audience } : {}),
+      ...(input.customer_visible !== undefined ? { customer_visible: input.customer_visible ? 1 : 0 } : {}),
+      ...(input.folder_id !== undefined ? { folder_id: input.folder_id } : {}),
+    });
   });
   return { data: fileObject(await fileRow(ctx, id)) };
 }

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '#platform/context.ts';
-import { badRequest, invalidField } from '#platform/errors.ts';
+import { invalidField, unknownFields } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
 import { formBoolean, formFieldReader, multipartError, peek } from '#field/photos/upload.ts';
@@ -78,7 +78,7 @@ export async function readFileForm(
       if (part.type === 'file') {
         if (part.fieldname !== FILE_FIELD) {
           part.file.resume();
-          throw badRequest(`Unknown field: ${part.fieldname}`, { code: 'unknown_fields', fields: [part.fieldname] });
+          throw unknownFields([part.fieldname]);
         }
         if (stored) {
           part.file.resume();

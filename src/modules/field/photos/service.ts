@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Executor } from '#db/dialect.ts';
+import { updateChanged } from '#db/update-changed.ts';
 import type { Job } from '#db/tables.ts';
 import { findVisibleJob, jobNotFound, logJobActivity } from '#crm/index.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
@@ -395,9 +396,24 @@ export async function updatePhoto(ctx: ServiceContext, id: number, input: Update
       });
     const visibility = input.visibility ?? photo.visibility;
     const include = visibility === 'internal' ? false : (input.include_in_report ?? Boolean(photo.include_in_report));
-    await trx
-      .updateTable('photos')
-      .set({
+    // tag_ids replaces the photo's tags; the same set again is no change.
+    const tagIds = input.tag_ids === undefined ? undefined : await assertTags(trx, firmId, input.tag_ids);
+    const current = (await tagsOf(trx, [id])).get(id)?.map((t) => t.id) ?? [];
+    const retag =
+      tagIds !== undefined && !(tagIds.length === current.length && tagIds.every((t) => current.includes(t)));
+    if (retag) {
+      await trx.deleteFrom('photo_tag_links').where('photo_id', '=', id).execute();
+      if (tagIds.length > 0)
+        await trx
+          .insertInto('photo_tag_links')
+          .values(tagIds.map((tag_id) => ({ photo_id: id, tag_id })))
+          .execute();
+    }
+    await updateChanged(
+      trx,
+      'photos',
+      photo,
+      {
         ...(input.caption !== undefined ? { caption: input.caption?.trim() || null } : {}),
         ...(input.title !== undefined ? { title: input.title?.trim() || null } : {}),
         ...(input.stage !== undefined ? { stage: input.stage } : {}),
@@ -409,19 +425,9 @@ export async function updatePhoto(ctx: ServiceContext, id: number, input: Update
         include_in_report: include ? 1 : 0,
         latitude: lat,
         longitude: lng,
-        updated_at: now(),
-      })
-      .where('id', '=', id)
-      .execute();
-    if (input.tag_ids !== undefined) {
-      const tagIds = await assertTags(trx, firmId, input.tag_ids);
-      await trx.deleteFrom('photo_tag_links').where('photo_id', '=', id).execute();
-      if (tagIds.length > 0)
-        await trx
-          .insertInto('photo_tag_links')
-          .values(tagIds.map((tag_id) => ({ photo_id: id, tag_id })))
-          .execute();
-    }
+      },
+      { stamp: { updated_at: now() }, touch: retag },
+    );
   });
   return getPhoto(ctx, id, base);
 }

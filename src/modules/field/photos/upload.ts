@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '#platform/context.ts';
-import { badRequest, invalidField } from '#platform/errors.ts';
+import { badRequest, invalidField, unknownFields } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
 import { SNIFF_BYTES, sniff } from '#platform/imagery/sniff.ts';
 import {
@@ -141,11 +141,7 @@ export function formFieldReader(
   allowed: ReadonlySet<string>,
 ): (name: string) => string | undefined {
   const unknown = [...raw.keys()].filter((k) => !allowed.has(k));
-  if (unknown.length > 0)
-    throw badRequest(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, {
-      code: 'unknown_fields',
-      fields: unknown,
-    });
+  if (unknown.length > 0) throw unknownFields(unknown);
   return (name) => {
     const values = raw.get(name);
     if (!values) return undefined;
@@ -238,7 +234,7 @@ export async function readMultipart(
       if (part.type === 'file') {
         if (part.fieldname !== FILE_FIELD) {
           part.file.resume();
-          throw badRequest(`Unknown field: ${part.fieldname}`, { code: 'unknown_fields', fields: [part.fieldname] });
+          throw unknownFields([part.fieldname]);
         }
         if (files.length >= maxFiles) {
           part.file.resume();

@@ -2,6 +2,7 @@
 // open per job), change, complete (loose pins attached, handoff saved), reopen and duplicate.
 import type { Transaction } from 'kysely';
 import type { DB } from '#db/tables.ts';
+import { updateChanged } from '#db/update-changed.ts';
 import { findVisibleJob, jobNotFound } from '#crm/index.ts';
 import { attachLoosePins } from '#field/assessment-pins/attach.ts';
 import { pinsOfAssessment } from '#field/assessment-pins/repo.ts';
@@ -85,16 +86,17 @@ export async function getSiteAssessment(
 /** Only the fields sent change; notes null clears them. A completed assessment can be retitled too. */
 export function updateSiteAssessment(ctx: ServiceContext, id: number, input: UpdateAssessmentInput) {
   return inWorkspaceTransaction(ctx, async (trx) => {
-    await mustFind(trx, ctx, id);
-    await trx
-      .updateTable('site_assessments')
-      .set({
+    const row = await mustFind(trx, ctx, id);
+    await updateChanged(
+      trx,
+      'site_assessments',
+      row,
+      {
         ...(input.title !== undefined ? { title: input.title.trim() } : {}),
         ...(input.notes !== undefined ? { notes: input.notes?.trim() || null } : {}),
-        updated_at: now(),
-      })
-      .where('id', '=', id)
-      .execute();
+      },
+      { stamp: { updated_at: now() } },
+    );
     return assessmentObject(await mustFind(trx, ctx, id));
   });
 }

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Database } from '#db/database.ts';
 import type { ExportFile } from '#db/tables.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
-import { ApiError, badRequest, notFound, paymentRequired } from '#platform/errors.ts';
+import { ApiError, badRequest, notFound, paymentRequired, unknownFields } from '#platform/errors.ts';
 import { hashKey } from '#platform/keys.ts';
 import { can } from '#platform/permissions.ts';
 import { billingBlocked } from '#platform/plans.ts';
@@ -46,11 +46,7 @@ export async function requestExport(ctx: ServiceContext, input: ExportRequest): 
   // job_id, from and to belong to job_cost_out; a workspace_data export takes only kind.
   const extra = (['job_id', 'from', 'to'] as const).filter((f) => input[f] !== undefined);
   if (extra.length > 0) {
-    throw badRequest(`Unknown field${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}`, {
-      message: 'workspace_data takes only kind',
-      code: 'unknown_fields',
-      fields: extra,
-    });
+    throw unknownFields(extra, { message: 'workspace_data takes only kind' });
   }
   // In the workspace's write lock, so two requests at once cannot both take the last place.
   return inWorkspaceTransaction(ctx, async (trx) => {

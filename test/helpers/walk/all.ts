@@ -1,0 +1,19 @@
+// Every area's walk, in provisioning order: the users, then the CRM records the other areas hang
+// on, then the areas that build on them. Tests that need a workspace holding every kind of record
+// (the coverage check, the empty PATCH walk) provision these.
+import { billingWalk } from '#test/billing/walk.ts';
+import { crmWalk } from '#test/crm/walk.ts';
+import { estimatingWalk } from '#test/estimating/walk.ts';
+import { fieldWalk } from '#test/field/walk.ts';
+import { integrationsWalk } from '#test/integrations/walk.ts';
+import { usersWalk } from '#test/workspace/walk.ts';
+import type { AreaWalk } from './kit.ts';
+
+export const ALL_WALKS: readonly AreaWalk[] = [
+  usersWalk,
+  crmWalk,
+  integrationsWalk,
+  estimatingWalk,
+  billingWalk,
+  fieldWalk,
+];
