@@ -85,6 +85,23 @@ describe('opening the page', () => {
     expect(trail[0].at).toMatch(/Z$/);
   });
 
+  it('opens are counted from the send: a draft has no link, and first_viewed_at is never before sent_at', async () => {
+    const { job } = await wonJob(w.api);
+    const draft = await changeOrder(w.api, { job_id: job.id, title: 'Curb repair', amount_delta: 400 });
+    expect(draft.share_url).toBeNull();
+    const sent = await ok(w.api.post(`/v1/change-orders/${draft.id}/send`));
+    const path = new URL(sent.url).pathname;
+    await getPage(path);
+    const row = await t.database.db
+      .selectFrom('change_orders')
+      .select(['view_count', 'first_viewed_at', 'sent_at'])
+      .where('id', '=', draft.id)
+      .executeTakeFirstOrThrow();
+    expect(row.view_count).toBe(1);
+    expect(row.first_viewed_at! >= row.sent_at!).toBe(true);
+    expect((await changeOrderOf(draft.id)).signature.audit_trail.map((a: any) => a.data)).toEqual([null]);
+  });
+
   it('an unknown token is 404, a void change order 410 withdrawn, one moved back to working shows it is being revised', async () => {
     expect((await getPage('/share/change-orders/not-a-token')).status).toBe(404);
     expect((await getPage(`/share/change-orders/${'a'.repeat(43)}`)).status).toBe(404);

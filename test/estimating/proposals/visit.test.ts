@@ -86,6 +86,30 @@ describe('opening the page', () => {
     expect(trail[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   });
 
+  it('opens of a draft link count nothing on the proposal (the trail keeps them): first_viewed_at is never before sent_at', async () => {
+    const m = await proposalOnJob(w, { send: false });
+    expect(m.proposal.status).toBe('draft');
+    // The link of a draft is shared early (or a teammate opens it, not the preview): twice.
+    expect((await getPage(m.path)).status).toBe(200);
+    await getPage(m.path);
+    let p = await proposalOf(m.proposal.id);
+    expect(p).toMatchObject({ status: 'draft', view_count: 0, first_viewed_at: null, last_viewed_at: null });
+
+    expect((await w.api.post(`/v1/proposals/${m.proposal.id}/send`, {})).status).toBe(200);
+    await getPage(m.path);
+    p = await proposalOf(m.proposal.id);
+    expect(p).toMatchObject({ status: 'viewed', view_count: 1 });
+    expect(p.first_viewed_at >= p.sent_at).toBe(true);
+    expect(p.last_viewed_at).toBe(p.first_viewed_at);
+    const trail = (await signatureOf(m.proposal.id)).envelope.audit_trail;
+    expect(trail.map((a: any) => [a.kind, a.data])).toEqual([
+      ['opened', { before_send: true }],
+      ['opened', { before_send: true }],
+      ['opened', null],
+    ]);
+    expect((await proposalEvents(t, m.job.id)).map((e) => e.event_type)).toEqual(['proposal_sent', 'proposal_viewed']);
+  });
+
   it('two first opens at once: one proposal_viewed', async () => {
     const m = await proposalOnJob(w);
     const both = await Promise.all([getPage(m.path), getPage(m.path), getPage(m.path)]);

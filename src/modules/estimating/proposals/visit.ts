@@ -4,7 +4,9 @@
 //
 // - An open by the customer counts (view_count, last_viewed_at, first_viewed_at once) and appends
 //   an `opened` row to the audit trail; the first open of a sent proposal moves it to viewed with
-//   one proposal_viewed. The office's preview (`?preview=`, a second token) changes nothing.
+//   one proposal_viewed. An open of a draft's link counts nothing: the trail alone keeps it
+//   (`before_send`), so first_viewed_at is never before sent_at. The office's preview
+//   (`?preview=`, a second token) changes nothing.
 // - Accepting signs the exact document the page showed, through the signing kit
 //   (platform/signing/answer.ts): the executed PDF is made and stored first (storage is never called
 //   inside a transaction), then one transaction under the workspace lock records its file, the
