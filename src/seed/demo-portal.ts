@@ -51,7 +51,7 @@ export async function demoPortal(owner: ServiceContext): Promise<{ label: string
   });
 
   const written = await requestReview(ctx, first.id, {}, '');
-  await submitReview(ctx.database, written.id, {
+  await submitReview(ctx.database, ctx.deps.mail, written.id, {
     rating: 5,
     content: 'Crew showed up on time, kept the lot tidy and the new striping looks sharp.',
     isPublic: true,

@@ -466,7 +466,7 @@ export const proposalPage: PageModule = (app, env) => {
         if (visit.state !== 'open') return answerClosed(reply, visit);
         const { sender } = visit;
         const reason = request.body.reason ?? '';
-        const result = await declineProposal(env.database, visit.proposal, reason, visitorOf(request));
+        const result = await declineProposal(env.database, env.deps.mail, visit.proposal, reason, visitorOf(request));
         if ('result' in result) {
           if (result.result === 'answered') return back(reply, token);
           return again(request, reply, token, {

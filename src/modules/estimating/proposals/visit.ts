@@ -13,16 +13,19 @@
 //   signature, the audit rows, the job's move and proposal_accepted. A proposal decided meanwhile
 //   (two tabs, two signers) keeps the first answer; the second's stored PDF is removed again.
 // - Declining records the optional reason, the audit row and proposal_declined.
+// - Either answer alerts the office (crm's customer alerts: the job's assignee, else the owners) by
+//   mail queued in the answer's transaction, with the proposal's figures.
 // Every transition is a conditional UPDATE on the status it leaves, so each event fires exactly once.
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
 import type { Proposal } from '#db/tables.ts';
-import { listStages, moveJobIn } from '#crm/index.ts';
+import { listStages, moveJobIn, queueCustomerAlert } from '#crm/index.ts';
 import { recordServiceFileIn, storeFileObject } from '#field/index.ts';
 import { actingAs } from '#platform/auth.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import type { Deps } from '#platform/deps.ts';
+import type { MailTransport } from '#platform/mail/transport.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { can } from '#platform/permissions.ts';
 import {
@@ -38,11 +41,14 @@ import { pngDataUrl, sameText } from '#platform/signing/e-sign.ts';
 import { todayIn } from '#platform/time-zone.ts';
 import { zWire } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
+import { formatMoney } from './document.ts';
 import { recordProposalEvent } from './events.ts';
 import { linkExpired, previewToken } from './link.ts';
 import { type LoadedDocument, loadDocument } from './load.ts';
 import { renderLoadedPdf } from './pdf-route.ts';
+import { depositCents } from './priced.ts';
 import { proposalByTokenHash } from './repo.ts';
+import { sectionsOf } from './sections.ts';
 
 export { SIGNER_EMAIL_MAX } from '#platform/signing/answer.ts';
 export const DECLINE_REASON_MAX = 2000;
@@ -133,6 +139,12 @@ export function recordOpen(database: Database, proposal: Proposal, who: Visitor)
     });
   });
 }
+
+/** The API calls that read a proposal and its PDF (the signed one once accepted). */
+const proposalApi = (p: Proposal) => [`GET /v1/proposals/${p.id}`, `GET /v1/proposals/${p.id}/pdf`];
+
+/** "proposal 1042": the number the customer saw. */
+const proposalName = (p: Proposal) => `proposal ${p.doc_number ?? p.id}`;
 
 /** Past its valid_until (a date in the workspace's time zone; the offer stands through that day). */
 export const offerLapsed = (p: Pick<Proposal, 'valid_until'>, timezone: string) =>
@@ -239,11 +251,29 @@ export async function acceptProposal(
       const job = await trx.selectFrom('jobs').selectAll().where('id', '=', accepted.job_id).executeTakeFirstOrThrow();
       const target = await acceptanceStage(ctx, trx);
       if (target !== null && target !== job.status) await moveJobIn(ctx, trx, job, target);
+      const moved = await jobStatus(trx, job.id);
       await recordProposalEvent(trx, {
         type: 'proposal_accepted',
         proposal: accepted,
         actorUserId: null,
-        jobStatus: { previous: job.status, current: await jobStatus(trx, job.id) },
+        jobStatus: { previous: job.status, current: moved },
+      });
+      const deposit = depositCents(accepted.total_cents, sectionsOf(accepted.sections).deposit_percent);
+      await queueCustomerAlert(trx, deps.mail, {
+        action: 'proposal_accepted',
+        firmId: accepted.firm_id,
+        jobId: accepted.job_id,
+        ref: `proposal:${accepted.id}`,
+        did: `accepted ${proposalName(accepted)}`,
+        at: signature.signedAt,
+        facts: [
+          ['Proposal', `#${accepted.doc_number ?? accepted.id} ${accepted.title}`],
+          ['Total', formatMoney(accepted.total_cents)],
+          ['Deposit due', deposit === null || deposit === 0 ? null : formatMoney(deposit)],
+          ['Signed by', `${signature.name} (${signature.email})`],
+          ['Job stage', moved === job.status ? null : `${job.status} → ${moved}`],
+        ],
+        api: proposalApi(accepted),
       });
       return {
         record: accepted,
@@ -255,9 +285,10 @@ export async function acceptProposal(
 
 // ---- declining -----------------------------------------------------------------------------
 
-/** Declines with an optional reason: rejected, the audit row and proposal_declined. */
+/** Declines with an optional reason: rejected, the audit row, proposal_declined and the office's alert. */
 export function declineProposal(
   database: Database,
+  mail: Pick<MailTransport, 'fromAddress'>,
   proposal: Proposal,
   reason: string,
   who: Visitor,
@@ -279,6 +310,21 @@ export function declineProposal(
         proposal: rejected,
         actorUserId: null,
         jobStatus: { previous: status, current: status },
+      });
+      await queueCustomerAlert(trx, mail, {
+        action: 'proposal_declined',
+        firmId: rejected.firm_id,
+        jobId: rejected.job_id,
+        ref: `proposal:${rejected.id}`,
+        did: `declined ${proposalName(rejected)}`,
+        at,
+        said: text,
+        facts: [
+          ['Proposal', `#${rejected.doc_number ?? rejected.id} ${rejected.title}`],
+          ['Total', formatMoney(rejected.total_cents)],
+          ['Reason', text === null ? 'None given' : null],
+        ],
+        api: proposalApi(rejected),
       });
       return rejected;
     },
