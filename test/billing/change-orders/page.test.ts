@@ -15,7 +15,7 @@ let w: Workspace;
 
 beforeAll(async () => {
   t = await startApp();
-  w = await operationsWorkspace(t, { name: 'Blacktop Brothers' });
+  w = await operationsWorkspace(t, { name: 'Blacktop Brothers', timezone: 'America/Chicago' });
 });
 afterAll(() => t?.close());
 
@@ -195,6 +195,9 @@ describe('approving', () => {
 
     const shown = await getPage(path);
     expect(shown.text).toContain('Signed by Robin Vega');
+    // The signing time in the workspace's zone, named (never UTC).
+    expect(shown.text).toMatch(/Signed by Robin Vega on \w{3}, \w{3} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M \(America\/Chicago\)/);
+    expect(shown.text).not.toContain(' UTC');
     expect(shown.text).not.toContain('Approve and sign');
     const again = await post(`${path}/approve`, signing(page));
     expect(again.status).toBe(409);
@@ -230,7 +233,7 @@ describe('declining', () => {
       data: { comment: 'Too expensive for this year' },
     });
     const shown = await getPage(path);
-    expect(shown.text).toContain('Declined');
+    expect(shown.text).toMatch(/Declined<\/strong> on \w{3}, \w{3} \d{1,2}, \d{4} at [^(]+\(America\/Chicago\)/);
     expect(shown.text).toContain('Too expensive for this year');
     expect((await feedOf(w, 'change_order_approved')).some((e) => e.entity.id === co.id)).toBe(false);
   });

@@ -40,6 +40,8 @@ import { changeOrderStages, firstStage } from './stages.ts';
 export interface Sender {
   firmId: number;
   firmName: string;
+  /** The workspace's time zone: the page shows times in it. */
+  timezone: string;
 }
 
 export type ChangeOrderVisit =
@@ -55,10 +57,10 @@ export async function visitChangeOrder(database: Database, token: string): Promi
   if (!co) return deadLinkVisit(database.db, 'change_order', token);
   const firm = await database.db
     .selectFrom('firms')
-    .select('name')
+    .select(['name', 'timezone'])
     .where('id', '=', co.firm_id)
     .executeTakeFirstOrThrow();
-  const sender = { firmId: co.firm_id, firmName: firm.name };
+  const sender = { firmId: co.firm_id, firmName: firm.name, timezone: firm.timezone };
   if (co.status === 'void') return { state: 'void', sender };
   return { state: 'open', changeOrder: co, sender };
 }
