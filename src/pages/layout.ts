@@ -70,7 +70,7 @@ fieldset{border:0;padding:0;margin:0 0 12px}
 .stars label{display:flex;gap:8px;align-items:center;margin:4px 0}
 .stars input,.check input{width:auto}
 .check{display:flex;gap:8px;align-items:center}
-@media (max-width:480px){th,td{padding:6px 4px}}
+@media (max-width:480px){table{font-size:15px}th,td{padding:6px 4px}}
 `;
 
 export function layout({ title, from, body, nonce, style, script }: LayoutParts): Html {

@@ -196,7 +196,9 @@ describe('approving', () => {
     const shown = await getPage(path);
     expect(shown.text).toContain('Signed by Robin Vega');
     // The signing time in the workspace's zone, named (never UTC).
-    expect(shown.text).toMatch(/Signed by Robin Vega on \w{3}, \w{3} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M \(America\/Chicago\)/);
+    expect(shown.text).toMatch(
+      /Signed by Robin Vega on \w{3}, \w{3} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M \(America\/Chicago\)/,
+    );
     expect(shown.text).not.toContain(' UTC');
     expect(shown.text).not.toContain('Approve and sign');
     const again = await post(`${path}/approve`, signing(page));

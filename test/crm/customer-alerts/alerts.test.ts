@@ -193,9 +193,8 @@ describe('the portal and reviews', () => {
     const lot = await job(w, { name: 'Clubhouse lot', client_account_id: customer.id });
     await assignTo(lot.id, estimator.id);
     await ok(w.api.post(`/v1/jobs/${lot.id}/portal-messages`, { body: 'We start Monday.' }));
-    const portal = new URL(
-      (await ok(w.api.post(`/v1/client-accounts/${customer.id}/portal-link`, {}))).data.portal_url,
-    ).pathname;
+    const portal = new URL((await ok(w.api.post(`/v1/client-accounts/${customer.id}/portal-link`, {}))).data.portal_url)
+      .pathname;
     expect((await post(`${portal}/jobs/${lot.id}/messages`, { body: 'Can you start at 8?' })).status).toBe(303);
     expect(
       (

@@ -98,7 +98,13 @@ describe('the proposal page', () => {
       'Mill 2" of existing asphalt, haul millings for recycling, sweep, apply tack coat and install a 2" compacted overlay of hot-mix asphalt surface course.';
     for (const line of [
       { name: 'Mill and overlay, 2"', proposal_text: described, unit: 'SY', quantity: 24_000, unit_cost: 15.82 },
-      { name: 'Crack sealing', proposal_text: 'Blow out cracks 1/4" and wider, fill hot.', unit: 'LF', quantity: 6_500, unit_cost: 2.48 },
+      {
+        name: 'Crack sealing',
+        proposal_text: 'Blow out cracks 1/4" and wider, fill hot.',
+        unit: 'LF',
+        quantity: 6_500,
+        unit_cost: 2.48,
+      },
     ])
       await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, line));
     const proposal = (await ok(w.api.post(`/v1/estimates/${estimate.id}/proposal`))).data;

@@ -317,9 +317,7 @@ describe('accepting', () => {
     expect(pdf.headers['referrer-policy']).toBe('no-referrer');
     expect(pdf.headers['x-robots-tag']).toBe('noindex, nofollow');
     expect(pdf.headers['cache-control']).toBe('no-store');
-    const served = Buffer.from(
-      (await t.app.inject({ method: 'GET', url: `${m.path}/signed.pdf` })).rawPayload,
-    );
+    const served = Buffer.from((await t.app.inject({ method: 'GET', url: `${m.path}/signed.pdf` })).rawPayload);
     // Exactly the copy stored at acceptance, the job's executed_proposal file.
     const [file] = (await ok(denver.api.get(`/v1/jobs/${m.job.id}/files`))).data.filter(
       (f: any) => f.document_type === 'executed_proposal',
@@ -337,9 +335,9 @@ describe('accepting', () => {
     expect((await denver.api.delete(`/v1/files/${file.id}`)).status).toBe(204);
     const again = await getPage(`${m.path}/signed.pdf`);
     expect(again.status).toBe(200);
-    expect((await readPdf(Buffer.from((await t.app.inject({ url: `${m.path}/signed.pdf` })).rawPayload))).flat).toContain(
-      'Robin Vega',
-    );
+    expect(
+      (await readPdf(Buffer.from((await t.app.inject({ url: `${m.path}/signed.pdf` })).rawPayload))).flat,
+    ).toContain('Robin Vega');
   });
 
   it('two acceptances at once: one wins, the loser stores no PDF', async () => {

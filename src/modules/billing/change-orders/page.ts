@@ -269,7 +269,13 @@ export const changeOrderPage: PageModule = (app, env) => {
         const visit = await visitChangeOrder(env.database, token);
         if (visit.state !== 'open') return closed(reply, visit);
         const comment = request.body.comment ?? '';
-        const result = await declineByCustomer(env.database, env.deps.mail, visit.changeOrder, comment, visitorOf(request));
+        const result = await declineByCustomer(
+          env.database,
+          env.deps.mail,
+          visit.changeOrder,
+          comment,
+          visitorOf(request),
+        );
         if ('result' in result) {
           if (result.result === 'answered') return back(reply, token);
           return show(reply, token, visit.sender, { status: 409, notice: { at: 'page', message: ALREADY } });

@@ -136,7 +136,10 @@ function alertFacts(co: ChangeOrderRow): [string, string | null][] {
   const f = figuresOf(co);
   return [
     ['Change order', `#${co.co_number} ${co.title}`],
-    ['Price change', `${signedMoney(f.amount_cents)}${f.tax_cents !== 0 ? ` (tax ${signedMoney(f.tax_cents)} included)` : ''}`],
+    [
+      'Price change',
+      `${signedMoney(f.amount_cents)}${f.tax_cents !== 0 ? ` (tax ${signedMoney(f.tax_cents)} included)` : ''}`,
+    ],
     ['Schedule change', co.days_delta === 0 ? null : `${co.days_delta > 0 ? '+' : ''}${co.days_delta} days`],
   ];
 }
@@ -179,7 +182,10 @@ export function approveByCustomer(
         at: signature.signedAt,
         facts: [
           ...alertFacts(record),
-          ['New contract total', revised && revised.contract_cents !== null ? formatCents(revised.contract_cents) : null],
+          [
+            'New contract total',
+            revised && revised.contract_cents !== null ? formatCents(revised.contract_cents) : null,
+          ],
           ['Signed by', signature.name],
         ],
         api: changeOrderApi(record),

@@ -85,10 +85,7 @@ export async function queueCustomerAlert(
       mail: renderMail({
         subject: `${who} ${alert.did}`,
         greeting: `Hi ${to.name},`,
-        paragraphs: [
-          `${who} ${alert.did} on ${jobLabel}.`,
-          ...(alert.said ? [`“${alert.said}”`] : []),
-        ],
+        paragraphs: [`${who} ${alert.did} on ${jobLabel}.`, ...(alert.said ? [`“${alert.said}”`] : [])],
         facts: [
           ...alert.facts,
           ['Job', `${job.name} (job ${job.job_number})`],
