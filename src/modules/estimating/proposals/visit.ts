@@ -37,6 +37,7 @@ import {
   signDocument,
 } from '#platform/signing/answer.ts';
 import type { Visitor } from '#platform/signing/audit.ts';
+import { documentHash } from '#platform/signing/document-hash.ts';
 import { pngDataUrl, sameText } from '#platform/signing/e-sign.ts';
 import { todayIn } from '#platform/time-zone.ts';
 import { zWire } from '#platform/time.ts';
@@ -138,6 +139,11 @@ export function recordOpen(database: Database, proposal: Proposal, who: Visitor)
       jobStatus: { previous: status, current: status },
     });
   });
+}
+
+/** The hash of the document the page shows now: what its accept form carries (acceptProposal checks it). */
+export async function pageDocumentHash(db: Executor, p: Proposal): Promise<string> {
+  return documentHash((await loadDocument(db, p)).document);
 }
 
 /** The API calls that read a proposal and its PDF (the signed one once accepted). */
@@ -267,7 +273,7 @@ export async function acceptProposal(
         did: `accepted ${proposalName(accepted)}`,
         at: signature.signedAt,
         facts: [
-          ['Proposal', `#${accepted.doc_number ?? accepted.id} ${accepted.title}`],
+          ['Title', accepted.title],
           ['Total', formatMoney(accepted.total_cents)],
           ['Deposit due', deposit === null || deposit === 0 ? null : formatMoney(deposit)],
           ['Signed by', `${signature.name} (${signature.email})`],
@@ -320,7 +326,7 @@ export function declineProposal(
         at,
         said: text,
         facts: [
-          ['Proposal', `#${rejected.doc_number ?? rejected.id} ${rejected.title}`],
+          ['Title', rejected.title],
           ['Total', formatMoney(rejected.total_cents)],
           ['Reason', text === null ? 'None given' : null],
         ],
