@@ -68,6 +68,17 @@ export const SUBSCRIPTION_NAMES: readonly string[] = [
 
 export const DEFAULT_SUBSCRIPTION = 'job_status_changed';
 
+/**
+ * What a subscription's event_type may name and what `all` and `*` receive, listed from the
+ * catalogue itself: the OpenAPI document shows this, so it can never drift from what is delivered.
+ */
+export const SUBSCRIPTION_NAMES_TEXT =
+  `One event by name (a business event also by its dotted alias, estimate.revised), or a family: ` +
+  `\`all\` receives every business event, exactly ${BUSINESS_EVENTS.join(', ')}; ` +
+  `\`*\` receives every job and proposal event, exactly ${JOB_PROPOSAL_EVENTS.join(', ')}. ` +
+  `\`all\` never sends a job or proposal event (so no proposal_accepted) and \`*\` never sends a business event: ` +
+  `to receive everything, create two subscriptions. Omitted: ${DEFAULT_SUBSCRIPTION} only.`;
+
 /** The stored form of a subscription name (dotted aliases become underscore names), or null. */
 export function canonicalSubscription(name: string): string | null {
   if (name === 'all' || name === '*' || BUSINESS.has(name) || JOB_PROPOSAL.has(name)) return name;

@@ -36,7 +36,7 @@ h3{font-size:17px;margin:16px 0 4px}
 .photo a.open{display:block;padding:64px 12px;text-align:center;background:#d9e2ec;color:#243b53;text-decoration:underline}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e4e7eb;vertical-align:top}
-.badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:13px;background:#e4e7eb}
+.badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:13px;background:#e4e7eb;white-space:nowrap}
 .sev-low{background:#e3f9e5}.sev-medium{background:#fff3c4}.sev-high{background:#ffe3e3}.sev-critical{background:#ffbdbd}
 .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:6px;vertical-align:middle}
 .sev-counts .badge{margin-right:4px}
@@ -70,6 +70,7 @@ fieldset{border:0;padding:0;margin:0 0 12px}
 .stars label{display:flex;gap:8px;align-items:center;margin:4px 0}
 .stars input,.check input{width:auto}
 .check{display:flex;gap:8px;align-items:center}
+@media (max-width:480px){table{font-size:15px}th,td{padding:6px 4px}}
 `;
 
 export function layout({ title, from, body, nonce, style, script }: LayoutParts): Html {

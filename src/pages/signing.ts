@@ -1,10 +1,10 @@
 // What a page that takes a signature shares (the proposal and change-order pages): the consent
 // box, the optional signature pad and its one script, their CSS, the form's size, who is on the
-// page (the audit trail's IP and user agent) and how a signing time reads.
+// page (the audit trail's IP and user agent). Times on these pages are the workspace's
+// (platform/time-zone.ts, localWhen), with the zone named.
 import type { FastifyRequest } from 'fastify';
 import { SIGNATURE_PNG_MAX } from '#platform/signing/e-sign.ts';
 import type { Visitor } from '#platform/signing/audit.ts';
-import { zWire } from '#platform/time.ts';
 import { html, type Html } from '#platform/html.ts';
 
 /** Percent-encoding makes a base64 PNG up to three times longer; the other fields are short. */
@@ -65,9 +65,6 @@ export const visitorOf = (request: FastifyRequest): Visitor => ({
   ip: request.ip ?? null,
   userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
 });
-
-/** A stored UTC time as "2026-11-24 05:30 UTC". */
-export const utcMinute = (stored: string) => `${zWire(stored).slice(0, 16).replace('T', ' ')} UTC`;
 
 /** What a signing page's forms say back: which form a message belongs to ('page' puts it on top). */
 export interface Notice {

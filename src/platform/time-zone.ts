@@ -1,5 +1,6 @@
 // Local dates and times in a workspace's time zone (IANA name) and the UTC instants they name.
-// Follow-ups today; reminders, crew schedules and daily logs read local times the same way.
+// Follow-ups today; reminders, crew schedules and daily logs read local times the same way; mail to
+// teammates and the customer pages show an instant as localWhen reads it, the zone named.
 import { millisOf, now, storedAt } from './time.ts';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -62,3 +63,18 @@ export function storedToLocal(stored: string, timeZone: string): { date: string;
 
 /** The date (YYYY-MM-DD) it is now in `timeZone`: link expiry, validity and card expiry are dates there. */
 export const todayIn = (timeZone: string) => storedToLocal(now(), timeZone).date;
+
+/** "Tue, Mar 10, 2026 at 8:00 AM (America/New_York)" of a stored instant. */
+export function localWhen(stored: string, timeZone: string): string {
+  const local = storedToLocal(stored, timeZone);
+  const [h, m] = local.time.split(':').map(Number);
+  const day = new Date(`${local.date}T00:00:00Z`).toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
+  const clock = `${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
+  return `${day} at ${clock} (${timeZone})`;
+}

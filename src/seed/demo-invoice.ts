@@ -1,5 +1,6 @@
-// The demo workspace's invoices: the walked job's deposit invoice, billed from its estimate and
-// paid (so GET /v1/payments has a row); a progress invoice sent to the customer; and an online
+// The demo workspace's invoices: the walked job's deposit invoice, billed from its estimate for
+// exactly the deposit its signed proposal asks for, and paid (so GET /v1/payments has a row); a
+// progress invoice sent to the customer; and an online
 // invoice for the next stretch of work, requested from the proposal, that the customer pays on the
 // built-in test-mode page (card 4242 4242 4242 4242). The two emails go only to the embedded outbox
 // (with an SMTP server configured the demo would otherwise mail its made-up customer): then the
@@ -11,19 +12,25 @@ export async function demoInvoices(
   ctx: ServiceContext,
   jobId: number,
   estimateId: number,
+  /** The proposal's deposit in dollars; none, no deposit invoice. */
+  depositDollars: number | null,
   origin: string,
 ): Promise<{ label: string; path: string }[]> {
   const remit = { remit_to_name: ctx.auth.firm.name, remit_to_address: '1200 Industrial Pkwy, Columbus, OH 43228' };
-  const deposit = await createInvoice(ctx, {
-    job_id: jobId,
-    estimate_id: estimateId,
-    billing_type: 'deposit',
-    line_items: [{ description: 'Deposit: mill and overlay, east lot (25%)', amount: 4250 }],
-    due_days: 0,
-    ...remit,
-  });
-  await moveInvoice(ctx, deposit.id, 'mark-sent');
-  await moveInvoice(ctx, deposit.id, 'mark-paid');
+  if (depositDollars !== null && depositDollars > 0) {
+    const deposit = await createInvoice(ctx, {
+      job_id: jobId,
+      estimate_id: estimateId,
+      billing_type: 'deposit',
+      line_items: [
+        { description: 'Deposit on the signed proposal: mill and overlay, east lot', amount: depositDollars },
+      ],
+      due_days: 0,
+      ...remit,
+    });
+    await moveInvoice(ctx, deposit.id, 'mark-sent');
+    await moveInvoice(ctx, deposit.id, 'mark-paid');
+  }
   const progress = await createInvoice(ctx, {
     job_id: jobId,
     estimate_id: estimateId,

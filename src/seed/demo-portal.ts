@@ -1,8 +1,9 @@
 // The demo workspace's customer portal, reviews and follow-up sequence: the portal turned on (as
 // the operator would through the admin API) with the first customer's portal link, a message from
-// the office and the customer's answer on their job, two review links (one already written), and
-// the workspace's follow-up sequence configured (on, but started on no job: the demo emails
-// nobody). Answers the customer pages to print: the portal and the review still waiting.
+// the office and the customer's answer on their job, two review links (one already written, of the
+// completed job), and the workspace's follow-up sequence configured (on, but started on no job:
+// the demo emails nobody). Answers the customer pages to print: the portal and the review still
+// waiting.
 import { updateWorkspace } from '#admin/index.ts';
 import { actingAs } from '#platform/auth.ts';
 import type { ServiceContext } from '#platform/context.ts';
@@ -24,7 +25,7 @@ export async function demoPortal(owner: ServiceContext): Promise<{ label: string
   const jobs = await db
     .selectFrom('jobs')
     .innerJoin('client_accounts as c', 'c.id', 'jobs.client_account_id')
-    .select(['jobs.id', 'jobs.client_account_id', 'c.name as customer'])
+    .select(['jobs.id', 'jobs.client_account_id', 'jobs.status', 'c.name as customer'])
     .where('jobs.firm_id', '=', firmId)
     .orderBy('jobs.id')
     .execute();
@@ -50,8 +51,10 @@ export async function demoPortal(owner: ServiceContext): Promise<{ label: string
     created_at: now(),
   });
 
-  const written = await requestReview(ctx, first.id, {}, '');
-  await submitReview(ctx.database, written.id, {
+  // The written review is of work that was done: a completed job's.
+  const done = jobs.find((j) => j.status === 'completed') ?? first;
+  const written = await requestReview(ctx, done.id, {}, '');
+  await submitReview(ctx.database, ctx.deps.mail, written.id, {
     rating: 5,
     content: 'Crew showed up on time, kept the lot tidy and the new striping looks sharp.',
     isPublic: true,

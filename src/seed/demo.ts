@@ -102,20 +102,46 @@ const SITES = [
   },
 ];
 
+/** A line of a demo estimate: a starter-catalog service (by the start of its name) and a quantity. */
+interface DemoLine {
+  service: string;
+  quantity: number;
+  area?: string;
+  optional?: boolean;
+}
+
+/**
+ * What each demo job is priced at (its issued estimate), by job name: the proposal made from it is
+ * sent, and signed for a job that is won (demo-proposal.ts), so the pipeline and the paper agree.
+ */
+const PRICED: Record<string, DemoLine[]> = {
+  'Maple Ridge clubhouse sealcoat 2027': [
+    { service: 'Sealcoating', quantity: 8_000, area: 'Clubhouse lot' },
+    { service: 'Crack sealing', quantity: 900, area: 'Clubhouse lot' },
+    { service: 'Parking stall striping', quantity: 64, area: 'Clubhouse lot' },
+  ],
+  'Northgate Plaza crack fill': [{ service: 'Crack sealing', quantity: 3_950, area: 'Main lot' }],
+  'St. Brendan lot patch and restripe': [
+    { service: 'Full-depth asphalt patch', quantity: 890, area: 'Parish lot' },
+    { service: 'Parking stall striping', quantity: 48, area: 'Parish lot' },
+    { service: 'ADA stall with stencil', quantity: 2, area: 'Parish lot' },
+  ],
+};
+
 const JOBS = [
   {
     name: 'Maple Ridge clubhouse sealcoat 2027',
     site: 0,
     job_type: ['Sealcoating', 'Line Striping'],
     value: 18450,
-    status: 'lead',
+    status: 'active',
     contact: ['Dana Whitfield', 'dana@mapleridgehoa.example'],
   },
   {
     name: 'Northgate Plaza mill and overlay',
     site: 1,
     job_type: ['Asphalt Paving'],
-    value: 212300,
+    value: 51500,
     status: 'active',
     contact: ['Marcus Lee', 'mlee@northgateplaza.example'],
   },
@@ -237,6 +263,7 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
   let n = 0;
   let walkedJobId: number | null = null;
   let walkedEstimateId: number | null = null;
+  let readyToSign: DemoWorkspace['pages'][number] | null = null;
   for (const j of JOBS) {
     const site = sites[j.site];
     const { id } = await createJob(ctx, {
@@ -253,10 +280,21 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
       next_follow_up: n < 2 ? now().slice(0, 10) : undefined,
       source: 'Referral',
     });
-    // Walk each job through the pipeline so its history (and events) look like real use.
-    if (j.status === 'won' || j.status === 'completed') await moveJob(ctx, id, 'active');
-    if (j.status === 'completed') await moveJob(ctx, id, 'won');
-    if (j.status !== 'lead') await moveJob(ctx, id, j.status);
+    // Walk each job through the pipeline so its history (and events) look like real use: a job is
+    // won by its customer signing its proposal (the acceptance moves it), then may be completed.
+    const priced = PRICED[j.name];
+    if (j.status !== 'lead') await moveJob(ctx, id, 'active');
+    if (priced) {
+      const estimateId = await issuedEstimate(ctx, id, `${j.job_type.join(' and ')}, ${site.name}`, priced);
+      const won = j.status === 'won' || j.status === 'completed';
+      const proposal = await demoProposal(ctx, estimateId, origin, {
+        ...(won ? { signer: { name: j.contact[0], email: j.contact[1] } } : {}),
+      });
+      if (!won) readyToSign = proposal.page;
+      // Without the outbox nothing is sent or signed: the office marks the job won instead.
+      else if (!proposal.sent) await moveJob(ctx, id, 'won');
+      if (j.status === 'completed') await moveJob(ctx, id, 'completed');
+    } else if (j.status !== 'lead' && j.status !== 'active') await moveJob(ctx, id, j.status);
 
     // The job's contact as a saved person (made once, then added to each of their jobs).
     let person = people.get(j.contact[1]);
@@ -330,13 +368,26 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
   await demoLeads(ctx);
-  if (walkedEstimateId !== null) {
-    pages.push(await demoProposal(ctx, walkedEstimateId, origin));
-    if (walkedJobId !== null) {
-      pages.push(...(await demoInvoices(ctx, walkedJobId, walkedEstimateId, origin)));
-      const changeOrderPage = await demoChangeOrders(ctx, walkedJobId, origin);
-      if (changeOrderPage) pages.push(changeOrderPage);
-    }
+  if (readyToSign) pages.push(readyToSign);
+  if (walkedEstimateId !== null && walkedJobId !== null) {
+    // The walked job's contract: signed by Marcus with a 25% deposit, which its deposit invoice bills.
+    const contract = await demoProposal(ctx, walkedEstimateId, origin, {
+      changes: {
+        deposit_percent: 25,
+        custom_sections: [
+          {
+            title: 'Warranty',
+            body: 'We warrant the overlay against base failure and raveling for two years from completion.',
+            items: [{ text: 'Crack sealing is warranted for one season', on: true }],
+          },
+        ],
+      },
+      signer: { name: JOBS[1]!.contact[0], email: JOBS[1]!.contact[1] },
+    });
+    pages.push(contract.page);
+    pages.push(...(await demoInvoices(ctx, walkedJobId, walkedEstimateId, contract.deposit, origin)));
+    const changeOrderPage = await demoChangeOrders(ctx, walkedJobId, origin);
+    if (changeOrderPage) pages.push(changeOrderPage);
   }
   pages.push(...(await demoPortal(ctx)));
   // So that later starts can print the same links (the key is shown this once).
@@ -392,23 +443,35 @@ async function demoAssessment(ctx: Parameters<typeof createPin>[0], jobId: numbe
   return data.id;
 }
 
-/** An issued estimate from the starter catalog: mill and overlay the lot, crack seal and stripe. */
-async function demoEstimate(ctx: Parameters<typeof createEstimate>[0], jobId: number): Promise<number> {
+/** An issued estimate of starter-catalog services on the job; answers its id. */
+async function issuedEstimate(
+  ctx: Parameters<typeof createEstimate>[0],
+  jobId: number,
+  name: string,
+  lines: DemoLine[],
+): Promise<number> {
   const services = await ctx.database.db
     .selectFrom('catalog_services')
     .select(['id', 'name'])
     .where('firm_id', '=', ctx.auth.firm.id)
     .execute();
   const service = (prefix: string) => services.find((s) => s.name.startsWith(prefix))!.id;
-  const estimate = await createEstimate(ctx, { job_id: jobId, name: 'Mill and overlay, east lot' });
-  await addLine(ctx, estimate.id, { service_id: service('Mill and overlay'), quantity: 2400, area_name: 'East lot' });
-  await addLine(ctx, estimate.id, { service_id: service('Crack sealing'), quantity: 650, area_name: 'West lot' });
-  await addLine(ctx, estimate.id, {
-    service_id: service('Line striping'),
-    quantity: 1800,
-    area_name: 'West lot',
-    is_optional: true,
-  });
+  const estimate = await createEstimate(ctx, { job_id: jobId, name });
+  for (const line of lines)
+    await addLine(ctx, estimate.id, {
+      service_id: service(line.service),
+      quantity: line.quantity,
+      ...(line.area ? { area_name: line.area } : {}),
+      ...(line.optional ? { is_optional: true } : {}),
+    });
   await issueEstimate(ctx, estimate.id, {});
   return estimate.id;
 }
+
+/** The walked lot's estimate: mill and overlay the east lot, crack seal the west, striping optional. */
+const demoEstimate = (ctx: Parameters<typeof createEstimate>[0], jobId: number) =>
+  issuedEstimate(ctx, jobId, 'Mill and overlay, east lot', [
+    { service: 'Mill and overlay', quantity: 2400, area: 'East lot' },
+    { service: 'Crack sealing', quantity: 650, area: 'West lot' },
+    { service: 'Line striping', quantity: 1800, area: 'West lot', optional: true },
+  ]);

@@ -2,6 +2,9 @@
 // invoice sent to the customer (its email in the outbox, linking its page), and an online invoice
 // requested from the proposal whose page takes the test card out of the box; and its change orders
 // (src/seed/demo-change-orders.ts): an approved quick one and a sent tm one with its email in the outbox.
+// Its figures agree with each other: the deposit invoice bills the signed proposal's deposit, and a
+// job is won exactly when its proposal was accepted (src/seed/demo-proposal.ts), as the API and the
+// pages show them.
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listOutbox, readOutboxMessage } from '#platform/mail/outbox.ts';
@@ -35,7 +38,8 @@ it('has a paid deposit invoice, a sent progress invoice, an open online invoice 
   expect(progress.doc_number).toEqual(expect.any(Number));
   const payments = (await api.get('/v1/payments')).body.data;
   expect(payments).toHaveLength(1);
-  expect(payments[0]).toMatchObject({ amount: 4250 });
+  const deposit = invoices.find((i: any) => i.billing_type === 'deposit');
+  expect(payments[0]).toMatchObject({ invoice_id: deposit.id, amount: deposit.amount });
 
   // The progress invoice's email is in the outbox, and its link opens the invoice page.
   const mails = await Promise.all(
@@ -84,4 +88,44 @@ it('has an approved quick change order and a sent tm one, with its email in the 
   // The email links where the demo's server answers.
   const link = `http://groundwork.test${new URL(detail.share_url).pathname}`;
   expect(texts.some((text) => text.includes(link) && text.includes('change order'))).toBe(true);
+});
+
+it("agrees with itself: the deposit invoice is the signed proposal's deposit, and a job is won exactly when its proposal is accepted", async () => {
+  const api = t.as(demo!.key);
+  const proposals = (await api.get('/v1/proposals?limit=200')).body.data as any[];
+  const jobs = (await api.get('/v1/jobs?limit=100')).body.data as any[];
+  const wonStages = new Set(
+    ((await api.get('/v1/job-stages')).body.data as any[]).filter((s) => s.type === 'won').map((s) => s.key),
+  );
+  // The walked job's contract: signed, and its deposit invoice bills exactly its deposit.
+  const invoices = (await api.get('/v1/invoices')).body.data as any[];
+  const deposit = invoices.find((i) => i.billing_type === 'deposit');
+  const contract = (await api.get(`/v1/proposals/${proposals.find((p) => p.estimate_id === deposit.estimate_id).id}`))
+    .body.data;
+  expect(contract).toMatchObject({ status: 'accepted', job_id: deposit.job_id, sections: { deposit_percent: 25 } });
+  expect(deposit.amount_cents).toBe(Math.round(contract.totals.deposit * 100));
+  expect(deposit.status).toBe('paid');
+  // Every job with a proposal is in a won stage exactly when a proposal of it was accepted, and no
+  // job is won without one.
+  for (const job of jobs) {
+    const own = proposals.filter((p) => p.job_id === job.id);
+    const accepted = own.some((p) => p.status === 'accepted');
+    expect(wonStages.has(job.status), `${job.name} (${job.status})`).toBe(accepted);
+  }
+  expect(proposals.filter((p) => p.status === 'accepted').length).toBeGreaterThanOrEqual(3);
+  expect(proposals.filter((p) => p.status === 'sent')).toHaveLength(1);
+
+  // The pages say the same: the signed contract shows its outcome and serves the signed PDF, the
+  // other proposal waits for a signature.
+  const signed = demo!.pages.find((p) => p.label === 'Proposal (accepted, with the signed PDF)')!;
+  expect(signed.path).toBe(new URL(contract.share_url).pathname);
+  const signedPage = (await t.app.inject({ url: signed.path })).body;
+  expect(signedPage).toContain('Signed by Marcus Lee');
+  expect(signedPage).toContain(
+    `Deposit:</strong> 25% ($${contract.totals.deposit.toLocaleString('en-US', { minimumFractionDigits: 2 })})`,
+  );
+  const pdf = await t.app.inject({ url: `${signed.path}/signed.pdf` });
+  expect(pdf.headers['content-type']).toBe('application/pdf');
+  const ready = demo!.pages.find((p) => p.label === 'Proposal (sent, ready to sign)')!;
+  expect((await t.app.inject({ url: ready.path })).body).toContain('Accept and sign');
 });

@@ -71,3 +71,22 @@ export async function drawSignature(page: Page): Promise<void> {
     });
   await page.mouse.up();
 }
+
+/** A phone's screen: the width customer pages must fit without scrolling sideways. */
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * How a page fits the width it is shown at: how far the page itself scrolls sideways (0 when it
+ * fits) and, for each element named by `inside` (a table's scroll box), how far its content reaches
+ * past the box (cut off unless the box scrolls).
+ */
+export function sidewaysOverflow(page: Page, inside?: string): Promise<{ page: number; inside: number[] }> {
+  return page.evaluate((selector) => {
+    const root = document.documentElement;
+    const boxes = selector ? [...document.querySelectorAll(selector)] : [];
+    return {
+      page: root.scrollWidth - root.clientWidth,
+      inside: boxes.map((box) => Math.max(0, box.scrollWidth - box.clientWidth)),
+    };
+  }, inside);
+}

@@ -87,11 +87,11 @@ describe('groundwork serve', () => {
       const estimates = await (
         await fetch(`http://127.0.0.1:${port}/v1/estimates`, { headers: { 'X-API-Key': key! } })
       ).json();
-      const issued = estimates.data.find((e: { is_change_order: boolean }) => !e.is_change_order);
-      expect(estimates.data).toEqual([
-        expect.objectContaining({ status: 'change_order', is_change_order: true, parent_estimate_id: issued.id }),
-        expect.objectContaining({ status: 'estimate', current_version: 1, priced: true }),
-      ]);
+      // (The other jobs' estimates are the proposals their customers signed or are reading.)
+      const changeOrder = estimates.data.find((e: { is_change_order: boolean }) => e.is_change_order);
+      const issued = estimates.data.find((e: { id: number }) => e.id === changeOrder.parent_estimate_id);
+      expect(changeOrder).toMatchObject({ status: 'change_order', is_change_order: true });
+      expect(issued).toMatchObject({ status: 'estimate', current_version: 1, priced: true });
       expect(issued.totals.price).toBeGreaterThan(10_000);
       const photoTags = await (
         await fetch(`http://127.0.0.1:${port}/v1/photo-tags`, { headers: { 'X-API-Key': key! } })
@@ -129,8 +129,15 @@ describe('groundwork serve', () => {
       expect(reportHtml).toContain('East entrance, base failure');
       expect(reportHtml).toContain('Blacktop Brothers');
       // A file on the walked job, and a Company Library file linked to it; /download redirects.
+      // (Beside them, the executed PDFs of the proposals the demo's customers signed.)
       const files = await (await fetch(`http://127.0.0.1:${port}/v1/files`, { headers: { 'X-API-Key': key! } })).json();
-      expect(files.data.map((f: { filename: string; source: string }) => [f.filename, f.source]).sort()).toEqual([
+      const made = (f: { source: string }) => f.source !== 'proposal';
+      expect(
+        files.data
+          .filter(made)
+          .map((f: { filename: string; source: string }) => [f.filename, f.source])
+          .sort(),
+      ).toEqual([
         ['Crew safety checklist.txt', 'library'],
         ['Takeoff quantities.csv', 'job'],
       ]);
@@ -138,11 +145,12 @@ describe('groundwork serve', () => {
       const jobFiles = await (
         await fetch(`http://127.0.0.1:${port}/v1/jobs/${onJob.job_id}/files`, { headers: { 'X-API-Key': key! } })
       ).json();
-      expect(jobFiles.data.map((f: { filename: string }) => f.filename)).toEqual([
+      const uploaded = jobFiles.data.filter(made);
+      expect(uploaded.map((f: { filename: string }) => f.filename)).toEqual([
         'Takeoff quantities.csv',
         'Crew safety checklist.txt',
       ]);
-      expect(jobFiles.data[1].attachment).toMatchObject({ job_id: onJob.job_id, attached_by_rule: null });
+      expect(uploaded[1].attachment).toMatchObject({ job_id: onJob.job_id, attached_by_rule: null });
       const download = await fetch(`http://127.0.0.1:${port}${onJob.download_url}`, { headers: { 'X-API-Key': key! } });
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe('text/csv; charset=utf-8');

@@ -2949,7 +2949,10 @@ export interface paths {
         /** List subscriptions, newest first (deactivated ones included) */
         get: operations["list_webhooks"];
         put?: never;
-        /** Subscribe a URL to an event (default job_status_changed) */
+        /**
+         * Subscribe a URL to an event (default job_status_changed)
+         * @description event_type: One event by name (a business event also by its dotted alias, estimate.revised), or a family: `all` receives every business event, exactly job_won, job_lost, job_cancelled, job_completed, job_scheduled, work_order_completed, estimate_created, estimate_issued, estimate_revised, estimate_approved, estimate_declined, change_order_approved, invoice_created, payment_received; `*` receives every job and proposal event, exactly job_created, job_updated, job_status_changed, proposal_sent, proposal_viewed, proposal_accepted, proposal_declined. `all` never sends a job or proposal event (so no proposal_accepted) and `*` never sends a business event: to receive everything, create two subscriptions. Omitted: job_status_changed only.
+         */
         post: operations["create_webhook"];
         delete?: never;
         options?: never;
@@ -36138,7 +36141,7 @@ export interface operations {
                 "application/json": {
                     /** @description https:// recommended; at most 500 characters once trimmed */
                     target_url?: string | null;
-                    /** @description An event name, its dotted alias, `all` (business events) or `*` (job and proposal events) */
+                    /** @description One event by name (a business event also by its dotted alias, estimate.revised), or a family: `all` receives every business event, exactly job_won, job_lost, job_cancelled, job_completed, job_scheduled, work_order_completed, estimate_created, estimate_issued, estimate_revised, estimate_approved, estimate_declined, change_order_approved, invoice_created, payment_received; `*` receives every job and proposal event, exactly job_created, job_updated, job_status_changed, proposal_sent, proposal_viewed, proposal_accepted, proposal_declined. `all` never sends a job or proposal event (so no proposal_accepted) and `*` never sends a business event: to receive everything, create two subscriptions. Omitted: job_status_changed only. */
                     event_type?: string | null;
                     /** @description Signs deliveries (HMAC-SHA256); at most 128 characters; never returned */
                     secret?: string | null;
@@ -36328,7 +36331,7 @@ export interface operations {
                 "application/json": {
                     /** @description https:// recommended; at most 500 characters once trimmed */
                     target_url?: string | null;
-                    /** @description An event name, its dotted alias, `all` (business events) or `*` (job and proposal events) */
+                    /** @description One event by name (a business event also by its dotted alias, estimate.revised), or a family: `all` receives every business event, exactly job_won, job_lost, job_cancelled, job_completed, job_scheduled, work_order_completed, estimate_created, estimate_issued, estimate_revised, estimate_approved, estimate_declined, change_order_approved, invoice_created, payment_received; `*` receives every job and proposal event, exactly job_created, job_updated, job_status_changed, proposal_sent, proposal_viewed, proposal_accepted, proposal_declined. `all` never sends a job or proposal event (so no proposal_accepted) and `*` never sends a business event: to receive everything, create two subscriptions. Omitted: job_status_changed only. */
                     event_type?: string | null;
                     /** @description Signs deliveries (HMAC-SHA256); at most 128 characters; never returned */
                     secret?: string | null;

@@ -6,6 +6,7 @@ export { findClientAccount } from './client-accounts/repo.ts';
 export { clientAccountNotFound, upsertClientAccount } from './client-accounts/service.ts';
 export { addJobPerson } from './contacts/job-people.ts';
 export { createContact } from './contacts/service.ts';
+export { type CustomerAlert, queueCustomerAlert } from './customer-alerts/alert.ts';
 export { createField, setRecordValues } from './custom-fields/service.ts';
 export { startSequenceIn } from './follow-up-sequences/service.ts';
 export { saveSequenceSettings, sequenceOn, sequenceSettingsOf } from './follow-up-sequences/settings.ts';

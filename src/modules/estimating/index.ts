@@ -29,3 +29,4 @@ export { sectionsOf } from './proposals/sections.ts';
 export { sendProposal } from './proposals/send.ts';
 export { assertPricingAccess, proposalFromEstimate } from './proposals/service.ts';
 export { updateProposal } from './proposals/update.ts';
+export { acceptProposal, pageDocumentHash, recordOpen as recordProposalOpen } from './proposals/visit.ts';

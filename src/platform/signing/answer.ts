@@ -44,9 +44,17 @@ export interface SignedRecord {
 /** An audit step as the kind's table takes it (platform/signing/audit.ts). */
 export type AuditRow = ReturnType<typeof auditStep<AuditKind>>;
 
-/** Tables of signed records: each counts a customer's opens (view_count, last and first viewed). */
+/**
+ * Tables of signed records: each counts a customer's opens (view_count, last and first viewed) once
+ * the record was sent (sent_at).
+ */
 export type SignedTable = {
-  [T in keyof DB]: DB[T] extends { last_viewed_at: string | null; first_viewed_at: string | null; updated_at: string }
+  [T in keyof DB]: DB[T] extends {
+    last_viewed_at: string | null;
+    first_viewed_at: string | null;
+    sent_at: string | null;
+    updated_at: string;
+  }
     ? 'view_count' extends keyof DB[T]
       ? T
       : never
@@ -84,8 +92,11 @@ export interface SignedKind<R extends SignedRecord> {
   decided(record: R): boolean;
   /** Appends steps to the record's audit trail. */
   audit(trx: Executor, record: R, steps: readonly AuditRow[]): Promise<void>;
-  /** Counts a customer's open on the record's row. */
-  countOpen(trx: Executor, record: R, at: string): Promise<void>;
+  /**
+   * Counts a customer's open on the record's row, once the record was sent; answers whether it
+   * counted (an open before the send is the audit trail's only).
+   */
+  countOpen(trx: Executor, record: R, at: string): Promise<boolean>;
 }
 
 export function signedKind<R extends SignedRecord, A extends TrailTable>(spec: SignedKindSpec<R, A>): SignedKind<R> {
@@ -103,7 +114,7 @@ export function signedKind<R extends SignedRecord, A extends TrailTable>(spec: S
         .execute();
     },
     countOpen: async (trx, record, at) => {
-      await trx
+      const counted = await trx
         .updateTable(spec.table)
         .set((eb) => ({
           view_count: eb('view_count', '+', 1),
@@ -112,7 +123,10 @@ export function signedKind<R extends SignedRecord, A extends TrailTable>(spec: S
           ...(spec.openTouchesRecord ? { updated_at: at } : {}),
         }))
         .where('id', '=', record.id)
-        .execute();
+        // Read under the workspace lock, so a send committed meanwhile is seen.
+        .where('sent_at', 'is not', null)
+        .executeTakeFirst();
+      return Number(counted.numUpdatedRows) > 0;
     },
   };
 }
@@ -135,6 +149,11 @@ export type AnswerResult<R> =
 /**
  * A customer's open: the record's counters, `opened` on the audit trail, and `then`, what a first
  * open does for the kind (a proposal moves from sent to viewed). Answers the record as it now is.
+ *
+ * The counters are the sent record's: an open before the send (the link of a draft, shared early or
+ * opened by a teammate) never sets first_viewed_at, last_viewed_at or view_count, so
+ * first_viewed_at is never before sent_at. Such an open is kept in the audit trail alone, as
+ * `opened` with `before_send: true` (docs/api-decisions.md, "Customer pages").
  */
 export function recordOpen<R extends SignedRecord>(
   database: Database,
@@ -145,8 +164,8 @@ export function recordOpen<R extends SignedRecord>(
 ): Promise<R> {
   return inFirmTransaction(database, record.firm_id, async (trx) => {
     const at = now();
-    await kind.countOpen(trx, record, at);
-    await kind.audit(trx, record, [auditStep('opened', at, who)]);
+    const counted = await kind.countOpen(trx, record, at);
+    await kind.audit(trx, record, [auditStep('opened', at, who, counted ? undefined : { before_send: true })]);
     await then?.(trx, record, at);
     return kind.reread(trx, record.id);
   });

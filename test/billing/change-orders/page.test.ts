@@ -15,7 +15,7 @@ let w: Workspace;
 
 beforeAll(async () => {
   t = await startApp();
-  w = await operationsWorkspace(t, { name: 'Blacktop Brothers' });
+  w = await operationsWorkspace(t, { name: 'Blacktop Brothers', timezone: 'America/Chicago' });
 });
 afterAll(() => t?.close());
 
@@ -83,6 +83,23 @@ describe('opening the page', () => {
     expect(trail.map((a: any) => a.kind)).toEqual(['opened', 'opened']);
     expect(trail[0]).toMatchObject({ user_agent: UA, ip: '127.0.0.1', data: null });
     expect(trail[0].at).toMatch(/Z$/);
+  });
+
+  it('opens are counted from the send: a draft has no link, and first_viewed_at is never before sent_at', async () => {
+    const { job } = await wonJob(w.api);
+    const draft = await changeOrder(w.api, { job_id: job.id, title: 'Curb repair', amount_delta: 400 });
+    expect(draft.share_url).toBeNull();
+    const sent = await ok(w.api.post(`/v1/change-orders/${draft.id}/send`));
+    const path = new URL(sent.url).pathname;
+    await getPage(path);
+    const row = await t.database.db
+      .selectFrom('change_orders')
+      .select(['view_count', 'first_viewed_at', 'sent_at'])
+      .where('id', '=', draft.id)
+      .executeTakeFirstOrThrow();
+    expect(row.view_count).toBe(1);
+    expect(row.first_viewed_at! >= row.sent_at!).toBe(true);
+    expect((await changeOrderOf(draft.id)).signature.audit_trail.map((a: any) => a.data)).toEqual([null]);
   });
 
   it('an unknown token is 404, a void change order 410 withdrawn, one moved back to working shows it is being revised', async () => {
@@ -178,6 +195,11 @@ describe('approving', () => {
 
     const shown = await getPage(path);
     expect(shown.text).toContain('Signed by Robin Vega');
+    // The signing time in the workspace's zone, named (never UTC).
+    expect(shown.text).toMatch(
+      /Signed by Robin Vega on \w{3}, \w{3} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M \(America\/Chicago\)/,
+    );
+    expect(shown.text).not.toContain(' UTC');
     expect(shown.text).not.toContain('Approve and sign');
     const again = await post(`${path}/approve`, signing(page));
     expect(again.status).toBe(409);
@@ -213,7 +235,7 @@ describe('declining', () => {
       data: { comment: 'Too expensive for this year' },
     });
     const shown = await getPage(path);
-    expect(shown.text).toContain('Declined');
+    expect(shown.text).toMatch(/Declined<\/strong> on \w{3}, \w{3} \d{1,2}, \d{4} at [^(]+\(America\/Chicago\)/);
     expect(shown.text).toContain('Too expensive for this year');
     expect((await feedOf(w, 'change_order_approved')).some((e) => e.entity.id === co.id)).toBe(false);
   });

@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawnImages, drawSignature, launchBrowser, listen } from '#test/helpers/browser.ts';
+import { drawnImages, drawSignature, launchBrowser, listen, PHONE, sidewaysOverflow } from '#test/helpers/browser.ts';
 import { image, uploadPhoto } from '#test/field/photos/upload.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
@@ -90,6 +90,48 @@ describe('the proposal page', () => {
     await page.close();
   });
 
+  it('fits a phone: at 390 px every line shows its figures and price, and the page never scrolls sideways', async () => {
+    const job = (await ok(w.api.post('/v1/jobs', { name: 'Northgate Plaza mill and overlay', company: 'Northgate' })))
+      .data;
+    const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
+    const described =
+      'Mill 2" of existing asphalt, haul millings for recycling, sweep, apply tack coat and install a 2" compacted overlay of hot-mix asphalt surface course.';
+    for (const line of [
+      { name: 'Mill and overlay, 2"', proposal_text: described, unit: 'SY', quantity: 24_000, unit_cost: 15.82 },
+      {
+        name: 'Crack sealing',
+        proposal_text: 'Blow out cracks 1/4" and wider, fill hot.',
+        unit: 'LF',
+        quantity: 6_500,
+        unit_cost: 2.48,
+      },
+    ])
+      await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, line));
+    const proposal = (await ok(w.api.post(`/v1/estimates/${estimate.id}/proposal`))).data;
+    const sent = (await ok(w.api.post(`/v1/proposals/${proposal.id}/send`, { to: 'facilities@northgate.test' }))).data;
+    const page = await browser.newPage({ viewport: PHONE });
+    expect((await page.goto(`${base}${new URL(sent.share_url).pathname}`))?.status()).toBe(200);
+    // The table fits its box (nothing cut off, nothing to scroll to) and the page fits the screen.
+    expect(await sidewaysOverflow(page, '.section-pricing .scroll')).toEqual({ page: 0, inside: [0] });
+    const cells = await page.$$eval('table.pricing td.num', (tds) =>
+      tds.map((td) => ({ label: td.getAttribute('data-label'), right: td.getBoundingClientRect().right })),
+    );
+    expect(cells.map((c) => c.label)).toEqual(['Quantity', 'Unit price', 'Price', 'Quantity', 'Unit price', 'Price']);
+    for (const cell of cells) expect(cell.right).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.$eval('table.pricing td.price', (td) => (td as HTMLElement).innerText)).toMatch(
+      /^\$\d{3},\d{3}\.\d{2}$/,
+    );
+    // With no header row on a phone, each figure says what it is.
+    expect(await page.$eval('table.pricing td.price', (td) => getComputedStyle(td, '::before').content)).toBe(
+      '"Price: "',
+    );
+    // A wide screen keeps the table with its header row.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await page.isVisible('table.pricing thead')).toBe(true);
+    expect((await sidewaysOverflow(page)).page).toBe(0);
+    await page.close();
+  });
+
   it('accepts with a typed name and a drawn signature; the API shows the signature, the job won, the executed PDF and the webhook', async () => {
     const m = await proposalOnJob(w);
     const page = await browser.newPage();
@@ -105,6 +147,12 @@ describe('the proposal page', () => {
     await Promise.all([page.waitForNavigation(), page.click('form.accept button[type="submit"]')]);
     expect(await page.textContent('.outcome')).toContain('Signed by Robin Vega (robin.vega@example.com)');
     expect(await page.$('form.accept')).toBeNull();
+    // The signed copy the banner promises: a link on the page, behind the page's token.
+    const href = await page.getAttribute('.outcome a.signed-pdf', 'href');
+    expect(href).toBe(`${m.path}/signed.pdf`);
+    const signedPdf = await page.context().request.get(`${base}${href}`);
+    expect(signedPdf.headers()['content-type']).toBe('application/pdf');
+    expect((await signedPdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
 
     const p = await proposalOf(m.proposal.id);
     expect(p.status).toBe('accepted');

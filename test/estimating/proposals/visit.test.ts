@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { pageVisitor } from '#test/helpers/page-visitor.ts';
+import { readPdf } from '#test/helpers/pdf-text.ts';
 import { ok } from '#test/helpers/records.ts';
 import { documentHashIn, proposalEvents, proposalOnJob } from './page-kit.ts';
 
@@ -84,6 +85,30 @@ describe('opening the page', () => {
     expect(trail.map((a: any) => a.kind)).toEqual(['opened', 'opened', 'opened']);
     expect(trail[0]).toMatchObject({ user_agent: UA, ip: '127.0.0.1' });
     expect(trail[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  });
+
+  it('opens of a draft link count nothing on the proposal (the trail keeps them): first_viewed_at is never before sent_at', async () => {
+    const m = await proposalOnJob(w, { send: false });
+    expect(m.proposal.status).toBe('draft');
+    // The link of a draft is shared early (or a teammate opens it, not the preview): twice.
+    expect((await getPage(m.path)).status).toBe(200);
+    await getPage(m.path);
+    let p = await proposalOf(m.proposal.id);
+    expect(p).toMatchObject({ status: 'draft', view_count: 0, first_viewed_at: null, last_viewed_at: null });
+
+    expect((await w.api.post(`/v1/proposals/${m.proposal.id}/send`, {})).status).toBe(200);
+    await getPage(m.path);
+    p = await proposalOf(m.proposal.id);
+    expect(p).toMatchObject({ status: 'viewed', view_count: 1 });
+    expect(p.first_viewed_at >= p.sent_at).toBe(true);
+    expect(p.last_viewed_at).toBe(p.first_viewed_at);
+    const trail = (await signatureOf(m.proposal.id)).envelope.audit_trail;
+    expect(trail.map((a: any) => [a.kind, a.data])).toEqual([
+      ['opened', { before_send: true }],
+      ['opened', { before_send: true }],
+      ['opened', null],
+    ]);
+    expect((await proposalEvents(t, m.job.id)).map((e) => e.event_type)).toEqual(['proposal_sent', 'proposal_viewed']);
   });
 
   it('two first opens at once: one proposal_viewed', async () => {
@@ -264,6 +289,55 @@ describe('accepting', () => {
     expect(decline.text).toContain('Accepted.');
     expect((await proposalOf(m.proposal.id)).status).toBe('accepted');
     expect((await proposalEvents(t, m.job.id)).filter((e) => e.event_type === 'proposal_declined')).toEqual([]);
+  });
+
+  it('the accepted page offers the executed PDF through its token, and shows times in the workspace’s zone', async () => {
+    const denver = await t.workspace({ name: 'Front Range Paving', timezone: 'America/Denver' });
+    const m = await proposalOnJob(denver);
+    const before = await getPage(`${m.path}/signed.pdf`);
+    expect(before.status).toBe(404);
+    expect(before.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(before.text).toContain('has not been signed');
+    const page = (await getPage(m.path)).text;
+    expect(page).not.toContain('signed.pdf');
+    expect((await post(`${m.path}/accept`, signing(page))).status).toBe(303);
+
+    const accepted = await getPage(m.path);
+    expect(accepted.text).toContain(`href="${m.path}/signed.pdf"`);
+    // The signing time in Denver's zone, named, never as UTC.
+    expect(accepted.text).toMatch(
+      /Signed by Robin Vega \(robin@example\.com\) on \w{3}, \w{3} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M \(America\/Denver\)/,
+    );
+    expect(accepted.text).not.toContain(' UTC');
+
+    const pdf = await getPage(`${m.path}/signed.pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toMatch(/^inline; filename="proposal-\d+-signed\.pdf"$/);
+    expect(pdf.headers['referrer-policy']).toBe('no-referrer');
+    expect(pdf.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(pdf.headers['cache-control']).toBe('no-store');
+    const served = Buffer.from((await t.app.inject({ method: 'GET', url: `${m.path}/signed.pdf` })).rawPayload);
+    // Exactly the copy stored at acceptance, the job's executed_proposal file.
+    const [file] = (await ok(denver.api.get(`/v1/jobs/${m.job.id}/files`))).data.filter(
+      (f: any) => f.document_type === 'executed_proposal',
+    );
+    const link = new URL((await ok(denver.api.get(`/v1/files/${file.id}`))).data.signed_url);
+    const stored = (await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` })).rawPayload;
+    expect(served.equals(stored)).toBe(true);
+    expect((await readPdf(served)).flat).toContain('Robin Vega');
+    // Downloading it counts no open.
+    const opens = (await ok(denver.api.get(`/v1/proposals/${m.proposal.id}`))).data.view_count;
+    await getPage(`${m.path}/signed.pdf`);
+    expect((await ok(denver.api.get(`/v1/proposals/${m.proposal.id}`))).data.view_count).toBe(opens);
+
+    // The office deleted the job file: the page still offers the signed document, made again.
+    expect((await denver.api.delete(`/v1/files/${file.id}`)).status).toBe(204);
+    const again = await getPage(`${m.path}/signed.pdf`);
+    expect(again.status).toBe(200);
+    expect(
+      (await readPdf(Buffer.from((await t.app.inject({ url: `${m.path}/signed.pdf` })).rawPayload))).flat,
+    ).toContain('Robin Vega');
   });
 
   it('two acceptances at once: one wins, the loser stores no PDF', async () => {

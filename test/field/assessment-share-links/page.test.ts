@@ -4,7 +4,7 @@
 // show; a revoked link shows its 410 page.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawnImages, launchBrowser, listen } from '#test/helpers/browser.ts';
+import { drawnImages, launchBrowser, listen, PHONE, sidewaysOverflow } from '#test/helpers/browser.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
 import { image, multipartBody } from '#test/field/photos/upload.ts';
@@ -150,6 +150,13 @@ describe('an assessment report link showing every service', () => {
     );
     expect(fill).toBe('#f59e0b');
     expect(refused).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a phone: at 390 px the summary and the findings never make the page scroll sideways', async () => {
+    const page = await browser.newPage({ viewport: PHONE });
+    expect((await page.goto(onServer((await link()).share_url)))?.status()).toBe(200);
+    expect(await sidewaysOverflow(page, 'main table')).toEqual({ page: 0, inside: [0] });
     await page.close();
   });
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
-import { launchBrowser, listen } from '#test/helpers/browser.ts';
+import { launchBrowser, listen, PHONE, sidewaysOverflow } from '#test/helpers/browser.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { account, job, ok, site } from '#test/helpers/records.ts';
 
@@ -155,6 +155,20 @@ describe('the capital plan page', () => {
       'Line striping500 ft1,000 ft',
       'Other findings1 finding—',
     ]);
+    await page.close();
+  });
+
+  it('fits a phone: at 390 px the page never scrolls sideways and each walk’s findings fit the screen', async () => {
+    const plan = (await ok(w.api.post(linkPath(), {}))).data;
+    const page = await browser.newPage({ viewport: PHONE });
+    expect((await page.goto(onServer(plan.share_url)))?.status()).toBe(200);
+    // The years summary may grow a column a year: it scrolls inside its own box, never the page.
+    expect((await sidewaysOverflow(page)).page).toBe(0);
+    const rights = await page.$$eval('section.assessment table', (tables) =>
+      tables.map((table) => table.getBoundingClientRect().right),
+    );
+    expect(rights).toHaveLength(4);
+    for (const right of rights) expect(right).toBeLessThanOrEqual(PHONE.width);
     await page.close();
   });
 

@@ -126,6 +126,22 @@ describe('POST /v1/webhooks', () => {
     }
   });
 
+  it('the OpenAPI document says which events `all` and `*` receive, by name, and that all has no proposal events', async () => {
+    const doc = (await t.anon.get('/v1/openapi.json')).body;
+    const op = doc.paths['/v1/webhooks'].post;
+    const field = op.requestBody.content['application/json'].schema.properties.event_type;
+    const patchField =
+      doc.paths['/v1/webhooks/{id}'].patch.requestBody.content['application/json'].schema.properties.event_type;
+    for (const text of [op.description as string, field.description as string, patchField.description as string]) {
+      const all = /`all` receives every business event, exactly ([^;]+);/.exec(text)?.[1]?.split(', ');
+      expect(all).toEqual(BUSINESS_EVENTS);
+      const star = /`\*` receives every job and proposal event, exactly ([^.]+)\./.exec(text)?.[1]?.split(', ');
+      expect(star).toEqual(JOB_PROPOSAL_EVENTS);
+      expect(text).toContain('`all` never sends a job or proposal event (so no proposal_accepted)');
+      expect(text).toContain('create two subscriptions');
+    }
+  });
+
   it('400 event_type must be one of ... listing every accepted name', async () => {
     const w = await t.workspace();
     const prefix = 'event_type must be one of ';

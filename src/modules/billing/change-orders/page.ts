@@ -23,6 +23,7 @@ import {
 import { COMMENT_MAX } from './schemas.ts';
 import { documentHash } from '#platform/signing/document-hash.ts';
 import { formatCents } from '#platform/money.ts';
+import { localWhen } from '#platform/time-zone.ts';
 import { SIGNER_NAME_MAX } from '#platform/signing/e-sign.ts';
 import { acceptForms, formBody } from '#pages/form.ts';
 import { sendGone, sendUnknownLink } from '#pages/gone.ts';
@@ -38,7 +39,6 @@ import {
   SIGNING_FORM_BYTES,
   signaturePadFields,
   signingStyle,
-  utcMinute,
   visitorOf,
 } from '#pages/signing.ts';
 
@@ -105,12 +105,13 @@ ${declineDetails({
 function banner(co: ChangeOrderRow, sender: Sender): Html | null {
   if (co.status === 'approved')
     return co.approval_source === 'customer' && co.signed_at
-      ? html`<p class="banner accepted outcome"><strong>Approved.</strong> Signed by ${co.signature_name} on ${utcMinute(
+      ? html`<p class="banner accepted outcome"><strong>Approved.</strong> Signed by ${co.signature_name} on ${localWhen(
           co.signed_at,
+          sender.timezone,
         )}. ${sender.firmName} has the signed change order.</p>`
-      : html`<p class="banner accepted outcome"><strong>Approved</strong>${co.approved_at ? ` on ${utcMinute(co.approved_at)}` : ''}. ${sender.firmName} recorded the approval.</p>`;
+      : html`<p class="banner accepted outcome"><strong>Approved</strong>${co.approved_at ? ` on ${localWhen(co.approved_at, sender.timezone)}` : ''}. ${sender.firmName} recorded the approval.</p>`;
   if (co.status === 'declined')
-    return html`<p class="banner rejected outcome"><strong>Declined</strong>${co.declined_at ? ` on ${utcMinute(co.declined_at)}` : ''}.${
+    return html`<p class="banner rejected outcome"><strong>Declined</strong>${co.declined_at ? ` on ${localWhen(co.declined_at, sender.timezone)}` : ''}.${
       co.decision_comment ? html` Comment: “${co.decision_comment}”` : null
     } Contact ${sender.firmName} if you would like to discuss it.</p>`;
   if (co.status === 'draft')
@@ -222,7 +223,7 @@ export const changeOrderPage: PageModule = (app, env) => {
         };
         const result = await approveByCustomer(
           env.database,
-          env.deps.storage,
+          env.deps,
           visit.sender,
           visit.changeOrder,
           {
@@ -268,7 +269,13 @@ export const changeOrderPage: PageModule = (app, env) => {
         const visit = await visitChangeOrder(env.database, token);
         if (visit.state !== 'open') return closed(reply, visit);
         const comment = request.body.comment ?? '';
-        const result = await declineByCustomer(env.database, visit.changeOrder, comment, visitorOf(request));
+        const result = await declineByCustomer(
+          env.database,
+          env.deps.mail,
+          visit.changeOrder,
+          comment,
+          visitorOf(request),
+        );
         if ('result' in result) {
           if (result.result === 'answered') return back(reply, token);
           return show(reply, token, visit.sender, { status: 409, notice: { at: 'page', message: ALREADY } });

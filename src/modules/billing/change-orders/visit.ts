@@ -9,10 +9,15 @@
 // the exact document the page showed (built again under the lock: a priced change order's figures
 // follow its estimate, which may have changed), and conditional updates on the status they leave
 // (moves.ts), so a second answer (two tabs, the office deciding meanwhile) finds the first standing.
+// Either answer alerts the office (crm's customer alerts) by mail queued in its transaction.
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
+import { queueCustomerAlert } from '#crm/index.ts';
 import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
+import type { Deps } from '#platform/deps.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
+import type { MailTransport } from '#platform/mail/transport.ts';
+import { formatCents } from '#platform/money.ts';
 import {
   type AnswerResult,
   declineDocument,
@@ -23,8 +28,8 @@ import {
 } from '#platform/signing/answer.ts';
 import type { Visitor } from '#platform/signing/audit.ts';
 import { CONSENT_VERSION, consentText, pngDataUrl } from '#platform/signing/e-sign.ts';
-import type { Storage } from '#platform/storage/storage.ts';
 import { settingsOf } from '#platform/workspace.ts';
+import { signedMoney } from './figures.ts';
 import { approveIn, declineIn } from './moves.ts';
 import { type ChangeOrderRow, changeOrderById, changeOrderByTokenHash } from './repo.ts';
 import { COMMENT_MAX } from './schemas.ts';
@@ -35,6 +40,8 @@ import { changeOrderStages, firstStage } from './stages.ts';
 export interface Sender {
   firmId: number;
   firmName: string;
+  /** The workspace's time zone: the page shows times in it. */
+  timezone: string;
 }
 
 export type ChangeOrderVisit =
@@ -50,10 +57,10 @@ export async function visitChangeOrder(database: Database, token: string): Promi
   if (!co) return deadLinkVisit(database.db, 'change_order', token);
   const firm = await database.db
     .selectFrom('firms')
-    .select('name')
+    .select(['name', 'timezone'])
     .where('id', '=', co.firm_id)
     .executeTakeFirstOrThrow();
-  const sender = { firmId: co.firm_id, firmName: firm.name };
+  const sender = { firmId: co.firm_id, firmName: firm.name, timezone: firm.timezone };
   if (co.status === 'void') return { state: 'void', sender };
   return { state: 'open', changeOrder: co, sender };
 }
@@ -124,19 +131,34 @@ async function stageFor(db: Executor, firmId: number, meaning: 'approved' | 'dec
   return firstStage(changeOrderStages(settingsOf(firm)), meaning);
 }
 
+/** The figures an alert about a change order gives: its change and what it does to the job. */
+function alertFacts(co: ChangeOrderRow): [string, string | null][] {
+  const f = figuresOf(co);
+  return [
+    ['Change order', `#${co.co_number} ${co.title}`],
+    [
+      'Price change',
+      `${signedMoney(f.amount_cents)}${f.tax_cents !== 0 ? ` (tax ${signedMoney(f.tax_cents)} included)` : ''}`,
+    ],
+    ['Schedule change', co.days_delta === 0 ? null : `${co.days_delta > 0 ? '+' : ''}${co.days_delta} days`],
+  ];
+}
+
+const changeOrderApi = (co: ChangeOrderRow) => [`GET /v1/change-orders/${co.id}`];
+
 /**
  * Approves with the customer's signature: approved, approval_source customer, signature_name and
  * signed_at, through the same approveIn as the office's approval.
  */
 export function approveByCustomer(
   database: Database,
-  storage: Storage,
+  deps: Pick<Deps, 'storage' | 'mail'>,
   sender: Sender,
   co: ChangeOrderRow,
   form: SignForm,
   who: Visitor,
 ): Promise<AnswerResult<ChangeOrderRow>> {
-  return signDocument(database, storage, changeOrderKind, co, form, who, {
+  return signDocument(database, deps.storage, changeOrderKind, co, form, who, {
     document: (db, row) => changeOrderDocument(db, row, sender.firmName),
     write: async (trx, row, signature) => {
       const approved = await approveIn(trx, row, await stageFor(trx, row.firm_id, 'approved'), {
@@ -149,7 +171,26 @@ export function approveByCustomer(
         documentSha256: signature.documentSha256,
       });
       if (!approved) return undefined;
-      return { record: await changeOrderById(trx, row.id), auditData: { signature_name: signature.name } };
+      const record = await changeOrderById(trx, row.id);
+      const revised = await revisedOf(trx, record);
+      await queueCustomerAlert(trx, deps.mail, {
+        action: 'change_order_approved',
+        firmId: record.firm_id,
+        jobId: record.job_id,
+        ref: `change_order:${record.id}`,
+        did: `signed change order ${record.co_number}`,
+        at: signature.signedAt,
+        facts: [
+          ...alertFacts(record),
+          [
+            'New contract total',
+            revised && revised.contract_cents !== null ? formatCents(revised.contract_cents) : null,
+          ],
+          ['Signed by', signature.name],
+        ],
+        api: changeOrderApi(record),
+      });
+      return { record, auditData: { signature_name: signature.name } };
     },
   });
 }
@@ -157,6 +198,7 @@ export function approveByCustomer(
 /** Declines with an optional comment (decision_comment), through the office's declineIn. */
 export function declineByCustomer(
   database: Database,
+  mail: Pick<MailTransport, 'fromAddress'>,
   co: ChangeOrderRow,
   comment: string,
   who: Visitor,
@@ -171,7 +213,20 @@ export function declineByCustomer(
         { source: 'customer', comment: text },
         at,
       );
-      return declined ? changeOrderById(trx, row.id) : undefined;
+      if (!declined) return undefined;
+      const record = await changeOrderById(trx, row.id);
+      await queueCustomerAlert(trx, mail, {
+        action: 'change_order_declined',
+        firmId: record.firm_id,
+        jobId: record.job_id,
+        ref: `change_order:${record.id}`,
+        did: `declined change order ${record.co_number}`,
+        at,
+        said: text,
+        facts: [...alertFacts(record), ['Comment', text === null ? 'None given' : null]],
+        api: changeOrderApi(record),
+      });
+      return record;
     },
   });
 }

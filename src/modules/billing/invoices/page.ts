@@ -227,7 +227,7 @@ export const invoicePage: PageModule = (app, env) => {
             body: cardForm(invoice, token, { ...form, problem: outcome.message }),
           });
         // The attempt id makes the event id: the same form posted twice is one event, applied once.
-        await applyPaymentEvent(env.database, {
+        await applyPaymentEvent(env.database, env.deps.mail, {
           processor: 'test',
           eventId: `test_${form.attempt}`,
           firmId: invoice.firm_id,

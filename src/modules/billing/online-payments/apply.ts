@@ -5,11 +5,15 @@
 // Each event is applied once: its row in payment_events (keyed by processor and event id) is
 // written in the transaction that changes the invoice, and a replay finds it and changes nothing.
 // The move itself is conditional on the invoice still being open, so an invoice is paid once and
-// payment_received fires once, whatever arrives twice or at the same time.
+// payment_received fires once, whatever arrives twice or at the same time. A payment alerts the
+// office (crm's customer alerts) in the same transaction, so it is told once too.
 import type { Database } from '#db/database.ts';
 import type { Invoice } from '#db/tables.ts';
 import { recordPaymentReceived } from '#billing/invoices/events.ts';
+import { queueCustomerAlert } from '#crm/index.ts';
 import { inFirmTransaction } from '#platform/context.ts';
+import type { MailTransport } from '#platform/mail/transport.ts';
+import { formatCents } from '#platform/money.ts';
 import type { PaymentEvent } from '#platform/payments/processor.ts';
 import { now } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
@@ -26,7 +30,16 @@ export type Applied =
 
 type Ignored = 'not_open' | 'amount_short' | 'currency_differs' | 'other_account';
 
-export async function applyPaymentEvent(database: Database, event: PaymentEvent): Promise<Applied> {
+const PROCESSOR_LABEL: Record<PaymentEvent['processor'], string> = {
+  stripe: 'Stripe',
+  test: 'Test mode (no money moved)',
+};
+
+export async function applyPaymentEvent(
+  database: Database,
+  mail: Pick<MailTransport, 'fromAddress'>,
+  event: PaymentEvent,
+): Promise<Applied> {
   return inFirmTransaction(database, event.firmId, async (trx) => {
     const invoice = await trx
       .selectFrom('invoices')
@@ -74,7 +87,26 @@ export async function applyPaymentEvent(database: Database, event: PaymentEvent)
       .where('status', '=', 'open')
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (moved.status === 'paid') await recordPaymentReceived(trx, moved);
+    if (moved.status === 'paid') {
+      await recordPaymentReceived(trx, moved);
+      const number = moved.doc_number ?? moved.id;
+      await queueCustomerAlert(trx, mail, {
+        action: 'invoice_paid',
+        firmId: moved.firm_id,
+        jobId: moved.job_id,
+        ref: `invoice:${moved.id}`,
+        did: `paid invoice ${number} (${formatCents(event.amountCents)})`,
+        at: t,
+        facts: [
+          ['Amount paid', `${formatCents(event.amountCents)} ${event.currency.toUpperCase()}`],
+          ['Invoice', `#${number}${moved.project_name ? ` ${moved.project_name}` : ''}`],
+          ['Invoice total', formatCents(Number(moved.amount_cents))],
+          ['Paid online with', PROCESSOR_LABEL[event.processor]],
+          ['Payment reference', moved.payment_reference],
+        ],
+        api: [`GET /v1/invoices/${moved.id}`, `GET /v1/payments?job_id=${moved.job_id}`],
+      });
+    }
     return { result: 'applied', invoice: moved } as const;
   });
 }

@@ -29,7 +29,7 @@ export function paymentWebhookRoutes(app: FastifyInstance, env: Env): void {
       try {
         const event = await payments.readWebhook(raw, typeof signature === 'string' ? signature : undefined);
         if (event === null) return { received: true, applied: false };
-        const outcome = await applyPaymentEvent(env.database, event);
+        const outcome = await applyPaymentEvent(env.database, env.deps.mail, event);
         if (outcome.result === 'ignored' || outcome.result === 'unknown_invoice')
           request.log.warn({ event: event.eventId, outcome }, 'payment event changed nothing');
         return { received: true, applied: outcome.result === 'applied' };

@@ -163,7 +163,7 @@ export const portalPage: PageModule = (app, env) => {
           );
         point = { latitude, longitude };
       }
-      const result = await postCustomerMessage(env.database, portal, jobId, body, point);
+      const result = await postCustomerMessage(env.database, env.deps.mail, portal, jobId, body, point);
       if (result.result === 'no_job') return sendUnknownLink(reply);
       if (result.result === 'limited') {
         reply.header('retry-after', String(result.retryAfterSeconds));

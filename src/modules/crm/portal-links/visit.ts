@@ -3,8 +3,8 @@
 // (author_type customer, signed with the customer's name) or a comment on the map of the job's
 // site (a point and the site). Posting takes one from the link's allowance first (POSTS_PER_WINDOW
 // per hour, counted in the link row in one statement, so it holds across processes); a customer's
-// post stops the job's running follow-up sequence when its settings say so, in the same
-// transaction.
+// post stops the job's running follow-up sequence when its settings say so, and alerts the office
+// (customer-alerts: the job's assignee, else the owners), in the same transaction.
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
 import { inTransaction } from '#platform/context.ts';
@@ -17,6 +17,8 @@ import { DEFAULT_MESSAGES } from '#crm/portal-messages/schemas.ts';
 import type { PortalMessage } from '#crm/portal-messages/serialize.ts';
 import { stopRunningSequence } from '#crm/follow-up-sequences/runs.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
+import { queueCustomerAlert } from '#crm/customer-alerts/alert.ts';
+import type { MailTransport } from '#platform/mail/transport.ts';
 import { findEnabledLinkByHash, type PortalLink } from './repo.ts';
 import { PORTAL_LINK_KIND } from './service.ts';
 
@@ -139,6 +141,7 @@ export type PostResult = { result: 'posted' } | { result: 'limited'; retryAfterS
  */
 export async function postCustomerMessage(
   database: Database,
+  mail: Pick<MailTransport, 'fromAddress'>,
   portal: Portal,
   jobId: number,
   body: string,
@@ -178,6 +181,20 @@ export async function postCustomerMessage(
         ? `${portal.customerName} commented on the site map`
         : `${portal.customerName} replied in the portal`,
       data: { message_id: message.id, author_type: 'customer', map_comment: point !== null },
+    });
+    await queueCustomerAlert(trx, mail, {
+      action: point ? 'map_comment' : 'portal_message',
+      firmId: portal.link.firm_id,
+      jobId: job.id,
+      ref: `portal_message:${message.id}`,
+      did: point ? 'commented on the site map' : 'wrote in the portal',
+      at: message.created_at,
+      said: body,
+      facts: [
+        ['Site', point ? job.siteName : null],
+        ['Map point', point ? `${point.latitude}, ${point.longitude}` : null],
+      ],
+      api: [`GET /v1/jobs/${job.id}/portal-messages`],
     });
     const closed = await stopRunningSequence(trx, portal.link.firm_id, job.id, 'customer_reply');
     if (closed !== null)

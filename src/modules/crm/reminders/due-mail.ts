@@ -10,7 +10,7 @@ import { inTransaction } from '#platform/context.ts';
 import { queueMail } from '#platform/mail/queue.ts';
 import { renderMail, teammateFooter } from '#platform/mail/templates.ts';
 import { addDays, millisOf, now, storedAt } from '#platform/time.ts';
-import { localToStored, storedToLocal } from '#platform/time-zone.ts';
+import { localToStored, localWhen, storedToLocal } from '#platform/time-zone.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import { repeatEveryDays } from './when.ts';
 
@@ -31,21 +31,6 @@ const TASK_TYPE_LABEL: Record<string, string> = {
   site_visit: 'Site visit',
   follow_up: 'Follow-up',
 };
-
-/** "Tue, Mar 10, 2026 at 8:00 AM (America/New_York)" of a stored instant. */
-export function localWhen(stored: string, timeZone: string): string {
-  const local = storedToLocal(stored, timeZone);
-  const [h, m] = local.time.split(':').map(Number);
-  const day = new Date(`${local.date}T00:00:00Z`).toLocaleDateString('en-US', {
-    timeZone: 'UTC',
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-  });
-  const clock = `${((h! + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h! < 12 ? 'AM' : 'PM'}`;
-  return `${day} at ${clock} (${timeZone})`;
-}
 
 function repeatText(every: number | null, unit: string | null): string | null {
   if (every === null || unit === null || repeatEveryDays(every, unit) === null) return null;

@@ -95,7 +95,7 @@ export const reviewPage: PageModule = (app, env) => {
         const content = typed.content.trim();
         if (Array.from(content).length > REVIEW_CONTENT_MAX)
           return refuse(`Reviews can be at most ${REVIEW_CONTENT_MAX.toLocaleString('en-US')} characters.`);
-        const wrote = await submitReview(env.database, review.id, {
+        const wrote = await submitReview(env.database, env.deps.mail, review.id, {
           rating: Number(typed.rating),
           content: content === '' ? null : content,
           isPublic: typed.isPublic,

@@ -1,9 +1,12 @@
 // The customer's side of a review link (its page is src/pages/review.ts): which review a token
-// opens, and writing it once. A submitted review cannot be written again.
+// opens, and writing it once. A submitted review cannot be written again; writing it alerts the
+// office (customer-alerts) in the same transaction.
 import type { Database } from '#db/database.ts';
 import { inTransaction } from '#platform/context.ts';
+import type { MailTransport } from '#platform/mail/transport.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { now } from '#platform/time.ts';
+import { queueCustomerAlert } from '#crm/customer-alerts/alert.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
 import type { Review } from './serialize.ts';
 
@@ -30,10 +33,12 @@ export async function visitReview(database: Database, token: string): Promise<Re
 /** Writes the review unless it was written already; answers whether this call wrote it. */
 export async function submitReview(
   database: Database,
+  mail: Pick<MailTransport, 'fromAddress'>,
   reviewId: number,
   answer: { rating: number; content: string | null; isPublic: boolean },
 ): Promise<boolean> {
   return inTransaction(database, async (trx) => {
+    const at = now();
     const result = await trx
       .updateTable('reviews')
       .set({
@@ -41,11 +46,11 @@ export async function submitReview(
         rating: answer.rating,
         content: answer.content,
         is_public: answer.isPublic ? 1 : 0,
-        submitted_at: now(),
+        submitted_at: at,
       })
       .where('id', '=', reviewId)
       .where('submitted', '=', 0)
-      .returning(['firm_id', 'job_id'])
+      .returning(['firm_id', 'job_id', 'client_name'])
       .executeTakeFirst();
     if (!result) return false;
     await logJobActivity(trx, {
@@ -55,6 +60,21 @@ export async function submitReview(
       kind: 'review_submitted',
       summary: `Review written: ${answer.rating} of 5 stars`,
       data: { review_id: reviewId, rating: answer.rating, is_public: answer.isPublic },
+    });
+    await queueCustomerAlert(trx, mail, {
+      action: 'review',
+      firmId: result.firm_id,
+      jobId: result.job_id,
+      ref: `review:${reviewId}`,
+      did: `left a ${answer.rating}-star review`,
+      at,
+      said: answer.content,
+      facts: [
+        ['Rating', `${'★'.repeat(answer.rating)}${'☆'.repeat(5 - answer.rating)} (${answer.rating} of 5)`],
+        ['Written by', result.client_name],
+        ['May be shown publicly', answer.isPublic ? 'Yes' : 'No'],
+      ],
+      api: [`GET /v1/reviews?job_id=${result.job_id}`],
     });
     return true;
   });

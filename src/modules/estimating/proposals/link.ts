@@ -15,6 +15,9 @@ export const PROPOSAL_PREVIEW_KIND = 'proposal_preview';
 
 export const proposalPagePath = (token: string) => `/share/proposals/${token}`;
 
+/** The executed PDF of an accepted proposal, behind the page's own token. */
+export const signedPdfPath = (token: string) => `${proposalPagePath(token)}/signed.pdf`;
+
 type LinkFields = Pick<Proposal, 'link_enabled' | 'link_expires_on' | 'status'>;
 
 /** Past its expires_on (the link works through that whole day). */

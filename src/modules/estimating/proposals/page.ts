@@ -8,6 +8,8 @@
 // the page, which then shows the outcome. Everything works without script; the signature pad is
 // the page's one script (a canvas writing a PNG data URL into a hidden field), allowed by the
 // answer's nonce. The office's preview (`?preview=`) shows a banner and no forms, and counts no view.
+// An accepted proposal's page links its executed PDF (…/signed.pdf, through the same token); times
+// read in the workspace's zone.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Proposal } from '#db/tables.ts';
@@ -19,7 +21,8 @@ import {
   type ProposalDocument,
 } from './document.ts';
 import { documentHash } from '#platform/signing/document-hash.ts';
-import { proposalPagePath } from './link.ts';
+import { proposalPagePath, signedPdfPath } from './link.ts';
+import { executedPdf } from './pdf-route.ts';
 import { shownDocument, type LoadedDocument } from './load.ts';
 import {
   acceptProposal,
@@ -35,13 +38,14 @@ import {
 } from './visit.ts';
 import { CONSENT_VERSION, consentText, SIGNER_NAME_MAX } from '#platform/signing/e-sign.ts';
 import { originOf } from '#platform/routes.ts';
+import { localWhen } from '#platform/time-zone.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import { acceptForms, formBody } from '#pages/form.ts';
 import { sendGone, sendUnknownLink } from '#pages/gone.ts';
 import { html, trusted, type Html } from '#platform/html.ts';
 import { pageImageUrl } from '#pages/images.ts';
 import { type PageModule, pageScope, TokenParams } from '#pages/pages.ts';
-import { sendPage } from '#pages/respond.ts';
+import { sendPage, sendPageFile } from '#pages/respond.ts';
 import {
   consentCheckbox,
   declineDetails,
@@ -51,7 +55,6 @@ import {
   SIGNING_FORM_BYTES,
   signaturePadFields,
   signingStyle,
-  utcMinute,
   visitorOf,
 } from '#pages/signing.ts';
 /** `?preview=<token>`: the office's preview (estimating/proposals/link.ts). */
@@ -72,7 +75,12 @@ const NOTHING_TYPED: Typed = { signerName: '', signerEmail: '', consent: false, 
 
 const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
-/** The page's own CSS: the accent colour (validated hex, so it cannot leave the rule) and the layouts. */
+/**
+ * The page's own CSS: the accent colour (validated hex, so it cannot leave the rule) and the layouts.
+ * On a phone the pricing table's four columns do not fit beside an item's name and description, so
+ * each row becomes a card: the item across the width, then its figures labelled (data-label), the
+ * price at the right; the table never reaches past the screen.
+ */
 function pageStyle(accent: string): string {
   const color = HEX.test(accent) ? accent : '#1f4e79';
   return `
@@ -84,6 +92,18 @@ button{background:${color}}
 .pricing td.num,.pricing th.num{text-align:right;white-space:nowrap}
 .pricing tr.group th{background:#f0f4f8}
 .pricing .desc{display:block;color:#616e7c;font-size:14px}
+@media (max-width:600px){
+.pricing thead{display:none}
+.pricing tr{display:flex;flex-wrap:wrap;align-items:baseline;column-gap:12px;border-bottom:1px solid #e4e7eb;padding:6px 0}
+.pricing td,.pricing th{border:0;padding:2px 4px}
+.pricing td.no{flex:0 0 auto}
+.pricing td.item{flex:1 1 80%;overflow-wrap:anywhere}
+.pricing td.num{text-align:left}
+.pricing td.num:empty{display:none}
+.pricing td.num::before{content:attr(data-label) ": ";color:#616e7c;font-size:14px}
+.pricing td.price{margin-left:auto;font-weight:600}
+.pricing tr.group th{flex:1 1 100%}
+}
 .totals{max-width:360px;margin:8px 0 0 auto}.totals td{border:0}.totals td.num{text-align:right;white-space:nowrap}.totals tr.total td{font-weight:700;border-top:2px solid #1f2933}
 .photos-detail{list-style:none;padding:0}
 .photos-detail li{margin:0 0 16px}
@@ -103,13 +123,14 @@ function pricingRow(
   columns: { quantity: boolean; unit_price: boolean; price: boolean },
   numbered: boolean,
 ): Html {
-  return html`<tr>${numbered ? html`<td>${row.number ?? ''}</td>` : null}<td>${row.name}${
+  // data-label names a figure where a phone shows the row as a card (pageStyle: no header row there).
+  return html`<tr>${numbered ? html`<td class="no">${row.number ?? ''}</td>` : null}<td class="item">${row.name}${
     row.description ? html`<span class="desc">${row.description}</span>` : null
-  }</td>${columns.quantity ? html`<td class="num">${row.quantity ?? ''}</td>` : null}${
+  }</td>${columns.quantity ? html`<td class="num" data-label="Quantity">${row.quantity ?? ''}</td>` : null}${
     columns.unit_price
-      ? html`<td class="num">${row.unit_price_cents === null ? '' : formatMoney(row.unit_price_cents)}</td>`
+      ? html`<td class="num" data-label="Unit price">${row.unit_price_cents === null ? '' : formatMoney(row.unit_price_cents)}</td>`
       : null
-  }${columns.price ? html`<td class="num">${row.price_cents === null ? '' : formatMoney(row.price_cents)}</td>` : null}</tr>`;
+  }${columns.price ? html`<td class="num price" data-label="Price">${row.price_cents === null ? '' : formatMoney(row.price_cents)}</td>` : null}</tr>`;
 }
 
 function pricingSection(s: Extract<DocumentSection, { id: 'pricing' }>): Html {
@@ -253,7 +274,7 @@ ${declineDetails({
 }
 
 /** What stands above the document: the preview banner and what the customer can (no longer) do. */
-function banners(p: Proposal, sender: Sender, preview: boolean, lapsed: boolean): Html {
+function banners(p: Proposal, sender: Sender, token: string, preview: boolean, lapsed: boolean): Html {
   const out: Html[] = [];
   if (preview)
     out.push(
@@ -261,13 +282,14 @@ function banners(p: Proposal, sender: Sender, preview: boolean, lapsed: boolean)
     );
   if (p.status === 'accepted' && p.signed_at)
     out.push(
-      html`<p class="banner accepted outcome"><strong>Accepted.</strong> Signed by ${p.signer_name} (${p.signer_email}) on ${utcMinute(
+      html`<p class="banner accepted outcome"><strong>Accepted.</strong> Signed by ${p.signer_name} (${p.signer_email}) on ${localWhen(
         p.signed_at,
-      )}. ${sender.firmName} has the signed copy.</p>`,
+        sender.timezone,
+      )}. ${sender.firmName} has the signed copy, and so can you: <a class="signed-pdf" href="${signedPdfPath(token)}">download the signed PDF</a>.</p>`,
     );
   else if (p.status === 'rejected')
     out.push(
-      html`<p class="banner rejected outcome"><strong>Declined</strong>${p.rejected_at ? ` on ${utcMinute(p.rejected_at)}` : ''}.${
+      html`<p class="banner rejected outcome"><strong>Declined</strong>${p.rejected_at ? ` on ${localWhen(p.rejected_at, sender.timezone)}` : ''}.${
         p.decline_reason ? html` Reason given: “${p.decline_reason}”` : null
       } Contact ${sender.firmName} if you would like a new proposal.</p>`,
     );
@@ -325,7 +347,7 @@ async function showProposal(
     status: shown.status ?? 200,
     title: doc.title,
     from: sender.firmName,
-    body: html`${banners(p, sender, preview, lapsed)}${
+    body: html`${banners(p, sender, token, preview, lapsed)}${
       notice?.at === 'page' ? html`<p class="error banner" role="alert">${notice.message}</p>` : null
     }${doc.cover ? cover(doc, links) : html`<p class="muted">From ${doc.firm.name}</p>`}${sections}${trailing}`,
     images: links.images,
@@ -374,6 +396,22 @@ export const proposalPage: PageModule = (app, env) => {
         });
       },
     );
+
+    // The signed copy the accepted page offers, through the page's token (the invoice page's PDF
+    // is served the same way); it counts no open.
+    scope.get('/share/proposals/:token/signed.pdf', { schema: { params: TokenParams } }, async (request, reply) => {
+      const visit = await visitProposal(env.database, env.deps, request.params.token);
+      if (visit.state !== 'open') return answerClosed(reply, visit);
+      const pdf = await executedPdf(db, storage, visit.proposal);
+      if (pdf === null)
+        return sendPage(reply, {
+          status: 404,
+          title: 'No signed copy yet',
+          from: visit.sender.firmName,
+          body: html`<p>This proposal has not been signed, so there is no signed copy to download.</p><p><a href="${proposalPagePath(request.params.token)}">Back to the proposal</a></p>`,
+        });
+      return sendPageFile(reply, { contentType: 'application/pdf', filename: pdf.filename, body: pdf.body });
+    });
 
     /** After an answer, the page as it now is (the outcome, or the form with a message). */
     const again = async (
@@ -466,7 +504,7 @@ export const proposalPage: PageModule = (app, env) => {
         if (visit.state !== 'open') return answerClosed(reply, visit);
         const { sender } = visit;
         const reason = request.body.reason ?? '';
-        const result = await declineProposal(env.database, visit.proposal, reason, visitorOf(request));
+        const result = await declineProposal(env.database, env.deps.mail, visit.proposal, reason, visitorOf(request));
         if ('result' in result) {
           if (result.result === 'answered') return back(reply, token);
           return again(request, reply, token, {

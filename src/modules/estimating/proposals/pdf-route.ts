@@ -1,7 +1,10 @@
 // GET /v1/proposals/{id}/pdf: the proposal as a PDF (pdf.ts renders it). An accepted proposal is
 // rendered from the document the customer signed (kept with the signature), with the signature
 // block, so the PDF shows what was signed even if the estimate or the photos changed since. The
-// acceptance renders its executed PDF through renderLoadedPdf too.
+// acceptance renders its executed PDF through renderLoadedPdf too; the customer's page offers that
+// executed copy (executedPdf).
+import type { Executor } from '#db/dialect.ts';
+import { ObjectNotFound } from '#platform/storage/errors.ts';
 import { zWire } from '#platform/time.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import type { Storage } from '#platform/storage/storage.ts';
@@ -52,4 +55,34 @@ export async function proposalPdf(ctx: ServiceContext, id: number): Promise<{ fi
   const p = await proposalOr404(ctx, ctx.database.db, id);
   const loaded = await shownDocument(ctx.database.db, p);
   return { filename: pdfFilename(p), body: await renderLoadedPdf(ctx.deps.storage, loaded, signatureBlockOf(p)) };
+}
+
+/**
+ * The executed PDF of an accepted proposal as the customer downloads it from the page: the copy
+ * stored at acceptance (the job's executed_proposal file), else, when the office deleted that file,
+ * the same document made again from what was signed. Null before acceptance.
+ */
+export async function executedPdf(
+  db: Executor,
+  storage: Storage,
+  p: Proposal,
+): Promise<{ filename: string; body: Buffer } | null> {
+  const signature = signatureBlockOf(p);
+  if (signature === null) return null;
+  const filename = pdfFilename(p);
+  if (p.executed_file_id !== null) {
+    const file = await db
+      .selectFrom('files')
+      .select('storage_key')
+      .where('id', '=', p.executed_file_id)
+      .where('firm_id', '=', p.firm_id)
+      .executeTakeFirst();
+    if (file)
+      try {
+        return { filename, body: Buffer.concat(await (await storage.get(file.storage_key)).toArray()) };
+      } catch (err) {
+        if (!(err instanceof ObjectNotFound)) throw err;
+      }
+  }
+  return { filename, body: await renderLoadedPdf(storage, await shownDocument(db, p), signature) };
 }

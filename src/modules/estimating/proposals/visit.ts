@@ -4,23 +4,28 @@
 //
 // - An open by the customer counts (view_count, last_viewed_at, first_viewed_at once) and appends
 //   an `opened` row to the audit trail; the first open of a sent proposal moves it to viewed with
-//   one proposal_viewed. The office's preview (`?preview=`, a second token) changes nothing.
+//   one proposal_viewed. An open of a draft's link counts nothing: the trail alone keeps it
+//   (`before_send`), so first_viewed_at is never before sent_at. The office's preview
+//   (`?preview=`, a second token) changes nothing.
 // - Accepting signs the exact document the page showed, through the signing kit
 //   (platform/signing/answer.ts): the executed PDF is made and stored first (storage is never called
 //   inside a transaction), then one transaction under the workspace lock records its file, the
 //   signature, the audit rows, the job's move and proposal_accepted. A proposal decided meanwhile
 //   (two tabs, two signers) keeps the first answer; the second's stored PDF is removed again.
 // - Declining records the optional reason, the audit row and proposal_declined.
+// - Either answer alerts the office (crm's customer alerts: the job's assignee, else the owners) by
+//   mail queued in the answer's transaction, with the proposal's figures.
 // Every transition is a conditional UPDATE on the status it leaves, so each event fires exactly once.
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
 import type { Proposal } from '#db/tables.ts';
-import { listStages, moveJobIn } from '#crm/index.ts';
+import { listStages, moveJobIn, queueCustomerAlert } from '#crm/index.ts';
 import { recordServiceFileIn, storeFileObject } from '#field/index.ts';
 import { actingAs } from '#platform/auth.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { deadLinkVisit, type RetiredReason } from '#platform/customer-links.ts';
 import type { Deps } from '#platform/deps.ts';
+import type { MailTransport } from '#platform/mail/transport.ts';
 import { linkTokenHash } from '#platform/link-tokens.ts';
 import { can } from '#platform/permissions.ts';
 import {
@@ -32,15 +37,19 @@ import {
   signDocument,
 } from '#platform/signing/answer.ts';
 import type { Visitor } from '#platform/signing/audit.ts';
+import { documentHash } from '#platform/signing/document-hash.ts';
 import { pngDataUrl, sameText } from '#platform/signing/e-sign.ts';
 import { todayIn } from '#platform/time-zone.ts';
 import { zWire } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
+import { formatMoney } from './document.ts';
 import { recordProposalEvent } from './events.ts';
 import { linkExpired, previewToken } from './link.ts';
 import { type LoadedDocument, loadDocument } from './load.ts';
 import { renderLoadedPdf } from './pdf-route.ts';
+import { depositCents } from './priced.ts';
 import { proposalByTokenHash } from './repo.ts';
+import { sectionsOf } from './sections.ts';
 
 export { SIGNER_EMAIL_MAX } from '#platform/signing/answer.ts';
 export const DECLINE_REASON_MAX = 2000;
@@ -131,6 +140,17 @@ export function recordOpen(database: Database, proposal: Proposal, who: Visitor)
     });
   });
 }
+
+/** The hash of the document the page shows now: what its accept form carries (acceptProposal checks it). */
+export async function pageDocumentHash(db: Executor, p: Proposal): Promise<string> {
+  return documentHash((await loadDocument(db, p)).document);
+}
+
+/** The API calls that read a proposal and its PDF (the signed one once accepted). */
+const proposalApi = (p: Proposal) => [`GET /v1/proposals/${p.id}`, `GET /v1/proposals/${p.id}/pdf`];
+
+/** "proposal 1042": the number the customer saw. */
+const proposalName = (p: Proposal) => `proposal ${p.doc_number ?? p.id}`;
 
 /** Past its valid_until (a date in the workspace's time zone; the offer stands through that day). */
 export const offerLapsed = (p: Pick<Proposal, 'valid_until'>, timezone: string) =>
@@ -237,11 +257,29 @@ export async function acceptProposal(
       const job = await trx.selectFrom('jobs').selectAll().where('id', '=', accepted.job_id).executeTakeFirstOrThrow();
       const target = await acceptanceStage(ctx, trx);
       if (target !== null && target !== job.status) await moveJobIn(ctx, trx, job, target);
+      const moved = await jobStatus(trx, job.id);
       await recordProposalEvent(trx, {
         type: 'proposal_accepted',
         proposal: accepted,
         actorUserId: null,
-        jobStatus: { previous: job.status, current: await jobStatus(trx, job.id) },
+        jobStatus: { previous: job.status, current: moved },
+      });
+      const deposit = depositCents(accepted.total_cents, sectionsOf(accepted.sections).deposit_percent);
+      await queueCustomerAlert(trx, deps.mail, {
+        action: 'proposal_accepted',
+        firmId: accepted.firm_id,
+        jobId: accepted.job_id,
+        ref: `proposal:${accepted.id}`,
+        did: `accepted ${proposalName(accepted)}`,
+        at: signature.signedAt,
+        facts: [
+          ['Title', accepted.title],
+          ['Total', formatMoney(accepted.total_cents)],
+          ['Deposit due', deposit === null || deposit === 0 ? null : formatMoney(deposit)],
+          ['Signed by', `${signature.name} (${signature.email})`],
+          ['Job stage', moved === job.status ? null : `${job.status} → ${moved}`],
+        ],
+        api: proposalApi(accepted),
       });
       return {
         record: accepted,
@@ -253,9 +291,10 @@ export async function acceptProposal(
 
 // ---- declining -----------------------------------------------------------------------------
 
-/** Declines with an optional reason: rejected, the audit row and proposal_declined. */
+/** Declines with an optional reason: rejected, the audit row, proposal_declined and the office's alert. */
 export function declineProposal(
   database: Database,
+  mail: Pick<MailTransport, 'fromAddress'>,
   proposal: Proposal,
   reason: string,
   who: Visitor,
@@ -277,6 +316,21 @@ export function declineProposal(
         proposal: rejected,
         actorUserId: null,
         jobStatus: { previous: status, current: status },
+      });
+      await queueCustomerAlert(trx, mail, {
+        action: 'proposal_declined',
+        firmId: rejected.firm_id,
+        jobId: rejected.job_id,
+        ref: `proposal:${rejected.id}`,
+        did: `declined ${proposalName(rejected)}`,
+        at,
+        said: text,
+        facts: [
+          ['Title', rejected.title],
+          ['Total', formatMoney(rejected.total_cents)],
+          ['Reason', text === null ? 'None given' : null],
+        ],
+        api: proposalApi(rejected),
       });
       return rejected;
     },

@@ -84,9 +84,9 @@ function summaryTable(report: AssessmentReport): Html {
       }</td><td>${severityCounts(g.severities)}</td></tr>`,
   );
   const total = report.groups.reduce((n, g) => n + g.pin_count, 0);
-  return html`<table class="summary"><thead><tr><th>Service</th><th>Findings</th><th>Quantities</th><th>Severity</th></tr></thead>
+  return html`<div class="scroll"><table class="summary"><thead><tr><th>Service</th><th>Findings</th><th>Quantities</th><th>Severity</th></tr></thead>
 <tbody>${rows}</tbody>
-<tfoot><tr><th>Total</th><th>${total}</th><th></th><th>${severityCounts(report.severityTotals)}</th></tr></tfoot></table>`;
+<tfoot><tr><th>Total</th><th>${total}</th><th></th><th>${severityCounts(report.severityTotals)}</th></tr></tfoot></table></div>`;
 }
 
 async function groupSection(storage: Storage, origin: string, g: ReportGroup, images: string[]): Promise<Html> {

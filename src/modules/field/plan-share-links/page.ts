@@ -32,9 +32,9 @@ function assessmentSection(a: PlanAssessment): Html {
 <p class="muted"><time datetime="${a.date}">${longDate(a.date)}</time> · ${plural(a.pinCount, 'finding')}</p>
 ${
   a.findings.length > 0
-    ? html`<table><thead><tr><th>Service</th><th>Findings</th><th>Quantities</th><th>Severity</th></tr></thead>
+    ? html`<div class="scroll"><table><thead><tr><th>Service</th><th>Findings</th><th>Quantities</th><th>Severity</th></tr></thead>
 <tbody>${rows}</tbody>
-<tfoot><tr><th>Total</th><th>${a.pinCount}</th><th></th><th>${severityCounts(a.severityTotals)}</th></tr></tfoot></table>`
+<tfoot><tr><th>Total</th><th>${a.pinCount}</th><th></th><th>${severityCounts(a.severityTotals)}</th></tr></tfoot></table></div>`
     : html`<p class="muted">Nothing was found on this walk.</p>`
 }
 </section>`;

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiApp } from '#platform/routes.ts';
 import type { DeliveryStatus } from '#db/tables.ts';
-import { eventNameOf } from '#events/catalog.ts';
+import { eventNameOf, SUBSCRIPTION_NAMES_TEXT } from '#events/catalog.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { badRequest, notFound } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
@@ -49,6 +49,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
       schema: {
         tags: ['Webhooks'],
         summary: 'Subscribe a URL to an event (default job_status_changed)',
+        description: `event_type: ${SUBSCRIPTION_NAMES_TEXT}`,
         body: CreateSubscriptionBody,
         response: { 201: One(SubscriptionSchema) },
       },

@@ -2,6 +2,7 @@
 // service inputs are their static types.
 import { Type, type Static } from '@sinclair/typebox';
 import type { DeliveryStatus } from '#db/tables.ts';
+import { SUBSCRIPTION_NAMES_TEXT } from '#events/catalog.ts';
 import { Body, Nullable, PageQuery, RecordId, TEXT_CEILING } from '#platform/schemas.ts';
 
 export const SECRET_MAX = 128;
@@ -16,7 +17,7 @@ const fields = {
   event_type: Nullable(
     Type.String({
       maxLength: 100,
-      description: 'An event name, its dotted alias, `all` (business events) or `*` (job and proposal events)',
+      description: SUBSCRIPTION_NAMES_TEXT,
     }),
   ),
   secret: Nullable(
