@@ -209,6 +209,7 @@ describe('groundwork serve', () => {
         'Assessment report',
         'Capital plan',
         'Proposal (sent, ready to sign)',
+        'Proposal (accepted, with the signed PDF)',
         'Invoice (online, pay with test card 4242 4242 4242 4242)',
         'Change order (sent, ready to sign)',
         'Customer portal',
