@@ -4,6 +4,7 @@
 // through completeAccountTask.
 import type { Executor } from '#db/dialect.ts';
 import { transition } from '#db/transition.ts';
+import { updateChanged } from '#db/update-changed.ts';
 import type { Transaction } from 'kysely';
 import type { AccountTask, DB } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
@@ -17,6 +18,7 @@ import { millisOf, now, storedAt } from '#platform/time.ts';
 import { assignableUserOr404, clientAccountOr404, contactOr404, requiredText } from '#crm/notes/parents.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 import { dueFromInput } from '#crm/tasks/due.ts';
+import { blankToNull, followUpChanges } from '#crm/tasks/follow-up-changes.ts';
 import { leadFollowUpCompleted } from '#crm/leads/implicit.ts';
 import type { TaskType } from '#crm/tasks/serialize.ts';
 import { findAccountTask, listAccountTasks, type AccountTaskFilter } from './repo.ts';
@@ -39,8 +41,6 @@ export function defaultTitle(type: TaskType, customerName: string): string {
 }
 
 const accountTaskNotFound = () => notFound('Account task not found');
-const blankToNull = (v: string | null | undefined) =>
-  v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim();
 
 async function taskOr404(ctx: ServiceContext, db: Executor, id: number) {
   const task = await findAccountTask(db, ctx.auth.firm.id, id);
@@ -213,33 +213,14 @@ export async function listAccountTasksOf(ctx: ServiceContext, filter: AccountTas
  */
 export async function updateAccountTask(ctx: ServiceContext, id: number, input: UpdateAccountTaskInput) {
   const firmId = ctx.auth.firm.id;
-  const tz = ctx.auth.firm.timezone;
   await inTransaction(ctx.database, async (trx) => {
     const task = await taskOr404(ctx, trx, id);
-    const changes: Partial<AccountTask> = {};
-    if (input.title !== undefined) changes.title = requiredText(input.title, 'title');
-    if (input.task_type !== undefined) changes.task_type = input.task_type;
-    if (input.notes !== undefined) changes.notes = blankToNull(input.notes) ?? null;
+    const changes: Partial<AccountTask> = await followUpChanges(ctx, trx, input, task);
     if (input.repeat !== undefined) changes.repeat = input.repeat;
     if (input.email_me !== undefined) changes.email_me = input.email_me;
-    const due = dueFromInput(input, tz, task.due_at);
-    if (due !== undefined) changes.due_at = due;
-    if (input.contact_id !== undefined) {
-      changes.contact_id =
-        input.contact_id === null ? null : (await contactOr404(trx, firmId, input.contact_id, 'contact_id')).id;
-    }
-    if (input.assigned_to_user_id !== undefined)
-      changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
     const merged = { ...task, ...changes };
     assertSchedulable(merged);
-    const changed = (Object.keys(changes) as (keyof AccountTask)[]).filter((k) => changes[k] !== task[k]);
-    if (changed.length > 0) {
-      await trx
-        .updateTable('account_tasks')
-        .set({ ...changes, updated_at: now() })
-        .where('id', '=', id)
-        .execute();
-    }
+    await updateChanged(trx, 'account_tasks', task, changes, { stamp: { updated_at: now() } });
     if (input.status === 'open' && task.status === 'done')
       await transition(
         trx,
@@ -254,7 +235,7 @@ export async function updateAccountTask(ctx: ServiceContext, id: number, input: 
       );
     if (input.status === 'done' && task.status === 'open') await completeAccountTask(ctx, trx, merged);
   });
-  return accountTaskObject((await findAccountTask(ctx.database.db, firmId, id))!, tz);
+  return getAccountTask(ctx, id);
 }
 
 export async function deleteAccountTask(ctx: ServiceContext, id: number): Promise<void> {

@@ -16,14 +16,17 @@ export const DueProperties = {
   due_time: Nullable(Type.String({ description: "HH:MM in the workspace's time zone" })),
 };
 
-export const TaskSchema = Type.Object({
-  id: Type.Integer(),
-  job_id: Type.Integer(),
+/** What every follow-up object shows after its parent: the person, title, type, notes and due time. */
+export const FollowUpHeadProperties = {
   contact_id: Nullable(Type.Integer()),
   title: Type.String(),
   task_type: Type.String(),
   notes: Nullable(Type.String()),
   ...DueProperties,
+};
+
+/** What every follow-up object shows last: its state, who has it and when it changed. */
+export const FollowUpTailProperties = {
   status: Type.String(),
   assigned_to_user_id: Type.Integer(),
   assigned_to: NullableObject(UserRefSchema),
@@ -31,25 +34,51 @@ export const TaskSchema = Type.Object({
   completed_at: Nullable(Type.String()),
   created_at: Type.String(),
   updated_at: Type.String(),
+};
+
+/** The columns job and company follow-ups share, with the assignee's name. */
+export type FollowUpRow = Pick<
+  Task,
+  | 'contact_id'
+  | 'title'
+  | 'task_type'
+  | 'notes'
+  | 'due_at'
+  | 'status'
+  | 'assigned_to_user_id'
+  | 'created_by_user_id'
+  | 'completed_at'
+  | 'created_at'
+  | 'updated_at'
+> & { assignee_name: string | null };
+
+export const followUpHead = (t: FollowUpRow, timeZone: string) => ({
+  contact_id: t.contact_id,
+  title: t.title,
+  task_type: t.task_type,
+  notes: t.notes,
+  ...dueFields(t.due_at, timeZone),
+});
+
+export const followUpTail = (t: FollowUpRow) => ({
+  status: t.status,
+  assigned_to_user_id: t.assigned_to_user_id,
+  assigned_to: userRef(t.assigned_to_user_id, t.assignee_name),
+  created_by_user_id: t.created_by_user_id,
+  completed_at: zWire(t.completed_at),
+  created_at: zWire(t.created_at),
+  updated_at: zWire(t.updated_at),
+});
+
+export const TaskSchema = Type.Object({
+  id: Type.Integer(),
+  job_id: Type.Integer(),
+  ...FollowUpHeadProperties,
+  ...FollowUpTailProperties,
 });
 
 export type TaskRow = Task & { assignee_name: string | null };
 
 export function taskObject(t: TaskRow, timeZone: string) {
-  return {
-    id: t.id,
-    job_id: t.job_id,
-    contact_id: t.contact_id,
-    title: t.title,
-    task_type: t.task_type,
-    notes: t.notes,
-    ...dueFields(t.due_at, timeZone),
-    status: t.status,
-    assigned_to_user_id: t.assigned_to_user_id,
-    assigned_to: userRef(t.assigned_to_user_id, t.assignee_name),
-    created_by_user_id: t.created_by_user_id,
-    completed_at: zWire(t.completed_at),
-    created_at: zWire(t.created_at),
-    updated_at: zWire(t.updated_at),
-  };
+  return { id: t.id, job_id: t.job_id, ...followUpHead(t, timeZone), ...followUpTail(t) };
 }

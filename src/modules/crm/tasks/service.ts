@@ -1,6 +1,7 @@
 // Job follow-ups (document 2: POST /v1/tasks needs job_id and title; each call adds one).
 import type { Executor } from '#db/dialect.ts';
 import { transition } from '#db/transition.ts';
+import { updateChanged } from '#db/update-changed.ts';
 import type { Task } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inTransaction } from '#platform/context.ts';
@@ -14,13 +15,12 @@ import { assignableUserOr404, contactOr404, requiredText, visibleJobOr404 } from
 import { findActiveUser } from '#workspace/index.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { dueFromInput } from './due.ts';
+import { blankToNull, followUpChanges } from './follow-up-changes.ts';
 import { findTask, listTasks, type TaskFilter } from './repo.ts';
 import type { CreateTaskInput, UpdateTaskInput } from './schemas.ts';
 import { taskObject } from './serialize.ts';
 
 const taskNotFound = () => notFound('Task not found');
-const blankToNull = (v: string | null | undefined) =>
-  v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim();
 
 /** A task the user may see: one on a job they cannot see is as missing as one that is not there. */
 async function visibleTask(ctx: ServiceContext, db: Executor, id: number) {
@@ -99,30 +99,11 @@ export async function listTasksOf(ctx: ServiceContext, filter: TaskFilter, page:
 
 export async function updateTask(ctx: ServiceContext, id: number, input: UpdateTaskInput) {
   const firmId = ctx.auth.firm.id;
-  const tz = ctx.auth.firm.timezone;
   await inTransaction(ctx.database, async (trx) => {
     const task = await visibleTask(ctx, trx, id);
-    const changes: Partial<Task> = {};
-    if (input.title !== undefined) changes.title = requiredText(input.title, 'title');
-    if (input.task_type !== undefined) changes.task_type = input.task_type;
-    if (input.notes !== undefined) changes.notes = blankToNull(input.notes) ?? null;
-    const due = dueFromInput(input, tz, task.due_at);
-    if (due !== undefined) changes.due_at = due;
-    if (input.contact_id !== undefined) {
-      changes.contact_id =
-        input.contact_id === null ? null : (await contactOr404(trx, firmId, input.contact_id, 'contact_id')).id;
-    }
-    if (input.assigned_to_user_id !== undefined)
-      changes.assigned_to_user_id = (await assignableUserOr404(trx, firmId, input.assigned_to_user_id)).id;
+    const changes: Partial<Task> = await followUpChanges(ctx, trx, input, task);
     const t = now();
-    const changed = (Object.keys(changes) as (keyof Task)[]).filter((k) => changes[k] !== task[k]);
-    if (changed.length > 0) {
-      await trx
-        .updateTable('tasks')
-        .set({ ...changes, updated_at: t })
-        .where('id', '=', id)
-        .execute();
-    }
+    await updateChanged(trx, 'tasks', task, changes, { stamp: { updated_at: t } });
     // done → open from the state read: of concurrent reopens one moves it and logs it.
     const reopening =
       input.status === 'open' &&
@@ -141,7 +122,7 @@ export async function updateTask(ctx: ServiceContext, id: number, input: UpdateT
     }
     if (input.status === 'done') await completeTask(ctx, trx, { ...task, ...changes });
   });
-  return taskObject((await findTask(ctx.database.db, firmId, id))!, tz);
+  return getTask(ctx, id);
 }
 
 /**
