@@ -2,6 +2,9 @@
 // whoever starts the process (buildApp, the worker, the CLI) and handed to services on their
 // context. Tests swap an adapter here (a local geocoder, a manual clock) instead of reaching
 // into a module. Imagery joins it when it arrives.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import { geocoderFor, type Geocoder } from './geocoding.ts';
 import { linkTokensFrom, type LinkTokens } from './link-tokens.ts';
@@ -57,7 +60,10 @@ export interface DepsOptions {
 /** The bag with the embedded defaults for whatever is not given. */
 export function buildDeps(options: DepsOptions = {}): Deps {
   const clock = options.clock ?? systemClock;
-  const dataDir = options.dataDir ?? 'data';
+  // The server always names its data directory (GROUNDWORK_DATA_DIR, ./data by default: config.ts).
+  // A bag built without one (a test, a benchmark) gets a temporary directory of its own, so no run
+  // ever writes its outbox, objects or secret into the checkout's ./data, or shares another's.
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-data-'));
   return {
     geocoder: options.geocoder ?? geocoderFor(options.geocoderUrl),
     clock,

@@ -3,6 +3,7 @@
 // export datasets and search types. And nothing registers itself by being imported.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,11 @@ const run = promisify(execFile);
 async function seenBy(entry: string) {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/platform/fixtures/entry-areas.ts', entry], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      GROUNDWORK_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-areas-')),
+    },
   });
   return JSON.parse(stdout.trim().split('\n').pop()!);
 }

@@ -31,6 +31,8 @@ async function serve(databaseUrl: string, port: number, until: RegExp) {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
+      // Its own data directory (outbox, objects, storage secret), never the checkout's ./data.
+      GROUNDWORK_DATA_DIR: path.join(dir, 'data'),
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -248,14 +250,14 @@ describe('the package bin', () => {
         'ana@bin.example',
         '--json',
       ],
-      { env: { ...process.env, DATABASE_URL: db } },
+      { env: { ...process.env, DATABASE_URL: db, GROUNDWORK_DATA_DIR: path.join(dir, 'bin-data') } },
     );
     const { data } = JSON.parse(created.stdout);
     expect(data).toMatchObject({ firm_id: 1, owner_user_id: 1 });
     const listed = await run(
       process.execPath,
       [path.join(root, 'bin/groundwork.js'), 'admin', 'workspace', 'list', '--json'],
-      { env: { ...process.env, DATABASE_URL: db } },
+      { env: { ...process.env, DATABASE_URL: db, GROUNDWORK_DATA_DIR: path.join(dir, 'bin-data') } },
     );
     expect(JSON.parse(listed.stdout).data[0]).toMatchObject({ firm_id: 1, name: 'Bin Paving', plan: 'gold' });
   });
