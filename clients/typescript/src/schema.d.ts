@@ -1886,7 +1886,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The customer link to share yourself (turned on if off); regenerate replaces it and the old one stops; a void proposal goes back to draft; never marks sent */
+        /** The customer link to share yourself (turned on if off); regenerate replaces it and the old one stops; a void proposal goes back to draft; never marks sent; 409 approval_required over the user's send-approval limit, as for a send */
         post: operations["share_proposal"];
         delete?: never;
         options?: never;

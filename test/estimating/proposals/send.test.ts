@@ -1,7 +1,7 @@
 // POST /v1/proposals/{id}/send against a real SMTP server on loopback (test/helpers/smtp.ts):
 // the customer's email (link, footer, Reply-To the sender), draft → sent with one proposal_sent,
 // re-sends without a second event, the alternate recipient, 422 without an address, 502 with
-// nothing recorded when the server refuses, the send-approval limit and the owner's approval, and
+// nothing recorded when the server refuses, the send-approval limit (send and share-link) and the owner's approval, and
 // the follow-up sequence a send starts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
@@ -178,6 +178,29 @@ describe('send', () => {
     // The owner is never held by a limit.
     const own = await draft();
     expect((await w.api.post(`/v1/proposals/${own.proposal.id}/send`, {})).status).toBe(200);
+  });
+
+  it('share-link over the user’s limit: 409 approval_required, the link stays off the customer’s hands until an owner approves', async () => {
+    const rep = await t.user(w.firmId, { name: 'Sharer', email: 'sharer@example.com', proposal_send_limit: 1000 });
+    const { proposal } = await draft(rep.api);
+    const r = await rep.api.post(`/v1/proposals/${proposal.id}/share-link`, { regenerate: true });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ code: 'approval_required', approval_status: 'pending', send_limit: 1000 });
+    expect(r.body.url).toBeUndefined();
+    // Nothing changed but the request for approval: the link was not regenerated.
+    const pending = (await w.api.get(`/v1/proposals/${proposal.id}`)).body.data;
+    expect(pending).toMatchObject({ status: 'draft', approval_status: 'pending', share_url: proposal.share_url });
+
+    expect((await w.api.post(`/v1/proposals/${proposal.id}/approval`, { decision: 'approve' })).status).toBe(200);
+    const shared = await rep.api.post(`/v1/proposals/${proposal.id}/share-link`, {});
+    expect(shared.status, JSON.stringify(shared.body)).toBe(200);
+    expect(shared.body.url).toBe(shared.body.data.share_url);
+    // Under the limit, or the owner: no approval asked.
+    const own = await draft();
+    expect((await w.api.post(`/v1/proposals/${own.proposal.id}/share-link`, {})).status).toBe(200);
+    const small = await t.user(w.firmId, { name: 'Big', email: 'big@example.com', proposal_send_limit: 1_000_000 });
+    const mine = await draft(small.api);
+    expect((await small.api.post(`/v1/proposals/${mine.proposal.id}/share-link`, {})).status).toBe(200);
   });
 
   it('starts the workspace’s follow-up sequence when it is on, unless asked not to', async () => {

@@ -26,7 +26,8 @@ import {
   UpdateProposalBody,
   VoidBody,
 } from './schemas.ts';
-import { decideApproval, sendProposal } from './send.ts';
+import { sendProposal } from './send.ts';
+import { decideApproval } from './approval.ts';
 import { getProposal, getSignature, listProposals, proposalFromEstimate } from './service.ts';
 import { shareLink, updateLink, voidProposal } from './share.ts';
 import { applyTemplate, listTemplates, saveTemplate } from './templates.ts';
@@ -186,7 +187,7 @@ export function proposalRoutes(app: ApiApp, env: Env): void {
       schema: {
         tags,
         summary:
-          'The customer link to share yourself (turned on if off); regenerate replaces it and the old one stops; a void proposal goes back to draft; never marks sent',
+          "The customer link to share yourself (turned on if off); regenerate replaces it and the old one stops; a void proposal goes back to draft; never marks sent; 409 approval_required over the user's send-approval limit, as for a send",
         params,
         body: ShareLinkBody,
         response: { 200: Type.Object({ url: Type.String(), data: ProposalSchema }) },

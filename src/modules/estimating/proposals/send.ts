@@ -1,6 +1,5 @@
 // Sending a proposal (document 3, POST /v1/proposals/{id}/send: EMAILS CUSTOMER; Proposal state
-// table: draft → sent, proposal_sent) and the owner's approval of a send over the sender's limit
-// (docs/api-decisions.md, "Proposals").
+// table: draft → sent, proposal_sent), once the send-approval limit allows it (approval.ts).
 //
 // The email goes inline through the mail transport, outside any transaction, and only then is
 // the send recorded: a message the server could not hand on is a 502 with nothing recorded, and
@@ -9,17 +8,17 @@
 import type { Proposal } from '#db/tables.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { emailField } from '#platform/email-phone.ts';
-import { ApiError, conflict, forbidden, unprocessable } from '#platform/errors.ts';
+import { ApiError, conflict, unprocessable } from '#platform/errors.ts';
 import { newMessageId } from '#platform/mail/message.ts';
 import { senderOf } from '#platform/mail/queue.ts';
 import { customerFooter, renderMail } from '#platform/mail/templates.ts';
 import { MailSendError, mailNotDelivered, sendWithin } from '#platform/mail/transport.ts';
-import { centsToDollars } from '#platform/money.ts';
 import { now } from '#platform/time.ts';
 import { sequenceOn, sequenceSettingsOf, startSequenceIn } from '#crm/index.ts';
 import { recordProposalEvent } from './events.ts';
 import { linkActive, shareUrlOf } from './link.ts';
 import { formatMoney } from './document.ts';
+import { assertApproved } from './approval.ts';
 import { assertNotClosed, proposalOr404, today, writtenProposal } from './service.ts';
 
 /** How long a send waits for the mail server before answering 502. */
@@ -29,14 +28,6 @@ export interface SendInput {
   to?: string;
   message?: string;
   start_follow_up_sequence?: boolean;
-}
-
-/** Over the sender's limit and not approved: the send waits for an owner (approval_status pending). */
-function needsApproval(ctx: ServiceContext, p: Proposal): { limitCents: number } | null {
-  const limit = ctx.auth.user.proposal_send_limit_cents;
-  if (ctx.auth.user.role === 'owner' || limit === null || limit === undefined) return null;
-  if (p.total_cents <= limit || p.approval_status === 'approved') return null;
-  return { limitCents: limit };
 }
 
 function proposalMail(ctx: ServiceContext, p: Proposal, url: string, note: string | null) {
@@ -74,32 +65,7 @@ export async function sendProposal(ctx: ServiceContext, id: number, input: SendI
       code: p.link_enabled !== 1 ? 'link_invalid' : 'link_expired',
       message: 'Turn the link on (PATCH …/link enabled true) or move its expires_on before sending it',
     });
-  const approval = needsApproval(ctx, p);
-  if (approval) {
-    // The request for approval is recorded; the send itself waits.
-    await inWorkspaceTransaction(ctx, async (trx) => {
-      await trx
-        .updateTable('proposals')
-        .set({
-          approval_status: 'pending',
-          approval_requested_by_user_id: ctx.auth.user.id,
-          approval_decided_by_user_id: null,
-          approval_decided_at: null,
-          approval_note: null,
-          updated_at: now(),
-        })
-        .where('id', '=', p.id)
-        .where('approval_status', '!=', 'pending')
-        .execute();
-    });
-    throw conflict('Approval required', {
-      code: 'approval_required',
-      message: `The proposal's total is over the send-approval limit of the key's user; an owner approves it with POST /v1/proposals/${p.id}/approval`,
-      approval_status: 'pending',
-      total: centsToDollars(p.total_cents),
-      send_limit: centsToDollars(approval.limitCents),
-    });
-  }
+  await assertApproved(ctx, p);
 
   const url = (await shareUrlOf(ctx.deps, p, origin, day))!;
   const mail = proposalMail(ctx, p, url, input.message?.trim() || null);
@@ -169,39 +135,4 @@ async function startFollowUps(
     if (err instanceof ApiError && typeof err.body.code === 'string') return { started: false, reason: err.body.code };
     throw err;
   }
-}
-
-/** POST /v1/proposals/{id}/approval: an owner approves or rejects a send waiting on them. */
-export async function decideApproval(
-  ctx: ServiceContext,
-  id: number,
-  input: { decision: 'approve' | 'reject'; note?: string },
-  origin: string,
-) {
-  await inWorkspaceTransaction(ctx, async (trx) => {
-    const p = await proposalOr404(ctx, trx, id);
-    if (ctx.auth.user.role !== 'owner')
-      throw forbidden('key creator is not an owner', {
-        code: 'not_owner',
-        message: 'Only a workspace owner approves sending a proposal over a send-approval limit',
-      });
-    if (p.approval_status !== 'pending')
-      throw conflict('No approval is pending', {
-        code: 'approval_not_pending',
-        message: 'Approval is asked for when a send is over the sender’s limit (409 approval_required)',
-        approval_status: p.approval_status,
-      });
-    await trx
-      .updateTable('proposals')
-      .set({
-        approval_status: input.decision === 'approve' ? 'approved' : 'rejected',
-        approval_decided_by_user_id: ctx.auth.user.id,
-        approval_decided_at: now(),
-        approval_note: input.note?.trim() || null,
-        updated_at: now(),
-      })
-      .where('id', '=', p.id)
-      .execute();
-  });
-  return writtenProposal(ctx, id, origin);
 }

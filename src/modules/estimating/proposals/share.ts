@@ -1,5 +1,5 @@
 // The customer link's calls (document 3, Proposals): POST …/share-link answers the link to share
-// yourself (never marks sent; regenerate replaces the link and the old one stops; a void proposal
+// yourself (never marks sent; 409 approval_required over the user's send-approval limit, like a send; regenerate replaces the link and the old one stops; a void proposal
 // goes back to draft), PATCH …/link turns it off and on or sets its expiry, and POST …/void
 // withdraws a proposal (the spec leaves open which call sets void: this one).
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
@@ -7,10 +7,13 @@ import { conflict } from '#platform/errors.ts';
 import { now } from '#platform/time.ts';
 import { retireLink } from '#platform/customer-links.ts';
 import { PROPOSAL_LINK_KIND } from './link.ts';
+import { assertApproved } from './approval.ts';
 import { assertPricingAccess, assertValidDate, proposalOr404, today, writtenProposal } from './service.ts';
 
 export async function shareLink(ctx: ServiceContext, id: number, input: { regenerate?: boolean }, origin: string) {
   assertPricingAccess(ctx);
+  // A link the user shares puts the proposal in front of the customer as a send does.
+  await assertApproved(ctx, await proposalOr404(ctx, ctx.database.db, id));
   const token = input.regenerate ? await ctx.deps.links.issue(PROPOSAL_LINK_KIND) : null;
   const day = today(ctx);
   await inWorkspaceTransaction(ctx, async (trx) => {
