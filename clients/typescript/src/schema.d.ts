@@ -1911,23 +1911,6 @@ export interface paths {
         patch: operations["update_proposal_link"];
         trace?: never;
     };
-    "/v1/proposals/{id}/apply-template": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Apply a template's layout, pages and display switches to a draft (wording and prices stay) */
-        post: operations["apply_proposal_template"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/proposals/{id}/send": {
         parameters: {
             query?: never;
@@ -1973,6 +1956,23 @@ export interface paths {
         put?: never;
         /** Withdraw the proposal (void): its link tells the customer so; POST …/share-link reopens it as a draft; an accepted proposal cannot be voided */
         post: operations["void_proposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/proposals/{id}/apply-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply a template's layout, pages and display switches to a draft (wording and prices stay) */
+        post: operations["apply_proposal_template"];
         delete?: never;
         options?: never;
         head?: never;
@@ -24700,286 +24700,6 @@ export interface operations {
             };
         };
     };
-    apply_proposal_template: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    template_id: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            id: number;
-                            estimate_id: number | null;
-                            job_id: number;
-                            /** @description Shared with the proposal's estimate */
-                            doc_number: number | null;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
-                            title: string;
-                            client_name: string | null;
-                            client_email: string | null;
-                            client_company: string | null;
-                            /** @description YYYY-MM-DD */
-                            valid_until: string | null;
-                            /** @description The customer link; null while turned off or expired */
-                            share_url: string | null;
-                            is_customer_copy: boolean;
-                            /** @enum {string} */
-                            approval_status: "not_required" | "pending" | "approved" | "rejected";
-                            template_id: string | null;
-                            /** @description UTC, Z, to the second */
-                            sent_at: string | null;
-                            sent_to: string | null;
-                            /** @description UTC, Z, to the second */
-                            first_viewed_at: string | null;
-                            /** @description UTC, Z, to the second */
-                            last_viewed_at: string | null;
-                            /** @description UTC, Z, to the second */
-                            accepted_at: string | null;
-                            /** @description UTC, Z, to the second */
-                            rejected_at: string | null;
-                            /** @description UTC, Z, to the second */
-                            voided_at: string | null;
-                            view_count: number;
-                            created_at: string;
-                            updated_at: string;
-                            /** @description Refreshed from the estimate while a draft; frozen once sent */
-                            totals: {
-                                subtotal: number;
-                                tax: number;
-                                total: number;
-                                optional_total: number;
-                                /** @description total × deposit_percent; null without a deposit */
-                                deposit: number | null;
-                            };
-                            content: {
-                                cover_html: string | null;
-                                intro_html: string | null;
-                                scope_html: string | null;
-                                terms_html: string | null;
-                                closing_html: string | null;
-                            };
-                            signature: {
-                                proposal_id: number;
-                                /** @enum {string} */
-                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
-                                /** @description UTC, Z, to the second */
-                                accepted_at: string | null;
-                                /** @description UTC, Z, to the second */
-                                rejected_at: string | null;
-                                signer_name: string | null;
-                                signer_email: string | null;
-                                /** @description UTC, Z, to the second */
-                                signed_at: string | null;
-                                envelope: {
-                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
-                                    document_sha256: string | null;
-                                    consent_version: string | null;
-                                    consent_text: string | null;
-                                    /** @description The signer drew a signature as well as typing their name */
-                                    drawn_signature: boolean;
-                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
-                                    executed_file_id: number | null;
-                                    decline_reason: string | null;
-                                    /** @description What the customer did on the page, oldest first; append-only */
-                                    audit_trail: {
-                                        /** @description opened, consented, signed, declined */
-                                        kind: string;
-                                        /** @description UTC, Z */
-                                        at: string;
-                                        ip: string | null;
-                                        user_agent: string | null;
-                                        data: {
-                                            [key: string]: unknown;
-                                        } | null;
-                                    }[];
-                                };
-                            };
-                            /** @description API path; GET it with the key for the PDF */
-                            pdf_url: string;
-                            link: {
-                                has_link: boolean;
-                                enabled: boolean;
-                                /** @description YYYY-MM-DD */
-                                expires_on: string | null;
-                                /** @description The customer can open it: on, not expired, not void */
-                                active: boolean;
-                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
-                                preview_url: string;
-                            };
-                            sections: {
-                                about_us: {
-                                    title: string;
-                                    body_html: string | null;
-                                };
-                                scope: {
-                                    title: string;
-                                    intro: string | null;
-                                    notes_html: string | null;
-                                };
-                                terms: {
-                                    title: string;
-                                    body_html: string | null;
-                                    footer: string | null;
-                                    items: {
-                                        text: string;
-                                        on: boolean;
-                                    }[];
-                                };
-                                custom_sections: {
-                                    id: string;
-                                    title: string;
-                                    body: string | null;
-                                    items: {
-                                        text: string;
-                                        on: boolean;
-                                    }[];
-                                    enabled: boolean;
-                                }[];
-                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
-                                section_order: string[];
-                                /** @description Which pages are on */
-                                pages: {
-                                    cover: boolean;
-                                    video: boolean;
-                                    overview: boolean;
-                                    about: boolean;
-                                    scope: boolean;
-                                    service_info: boolean;
-                                    pricing: boolean;
-                                    photos: boolean;
-                                    authorization: boolean;
-                                    terms: boolean;
-                                    acceptance: boolean;
-                                };
-                                /** @description Display switches */
-                                display: {
-                                    show_firm_logo: boolean;
-                                    show_client_logo: boolean;
-                                    show_preparer_card: boolean;
-                                    show_scope_pin_details: boolean;
-                                    show_quantity_column: boolean;
-                                    show_unit_price_column: boolean;
-                                    show_line_numbers: boolean;
-                                    show_item_numbers: boolean;
-                                    tax_in_item_prices: boolean;
-                                    lump_sum_pricing: boolean;
-                                    group_lines_separately: boolean;
-                                    show_photo_titles: boolean;
-                                    show_photo_captions: boolean;
-                                    show_photo_dates: boolean;
-                                };
-                                deposit_percent: number | null;
-                                payment_due_days: number | null;
-                                /** @description [] is every photo of the job marked for reports */
-                                photo_ids: number[];
-                                /** @enum {string} */
-                                photo_layout: "detail" | "grid";
-                                show_photos: boolean;
-                                accent_color: string;
-                            };
-                            approval: {
-                                requested_by_user_id: number | null;
-                                decided_by_user_id: number | null;
-                                /** @description UTC, Z, to the second */
-                                decided_at: string | null;
-                                note: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description An error (document 1, Errors) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error (document 1, Errors) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error (document 1, Errors) */
-            402: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error (document 1, Errors) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error (document 1, Errors) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error (document 1, Errors) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error (document 1, Errors) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error (document 1, Errors) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     send_proposal: {
         parameters: {
             query?: never;
@@ -25565,6 +25285,286 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            estimate_id: number | null;
+                            job_id: number;
+                            /** @description Shared with the proposal's estimate */
+                            doc_number: number | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                            title: string;
+                            client_name: string | null;
+                            client_email: string | null;
+                            client_company: string | null;
+                            /** @description YYYY-MM-DD */
+                            valid_until: string | null;
+                            /** @description The customer link; null while turned off or expired */
+                            share_url: string | null;
+                            is_customer_copy: boolean;
+                            /** @enum {string} */
+                            approval_status: "not_required" | "pending" | "approved" | "rejected";
+                            template_id: string | null;
+                            /** @description UTC, Z, to the second */
+                            sent_at: string | null;
+                            sent_to: string | null;
+                            /** @description UTC, Z, to the second */
+                            first_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            last_viewed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            accepted_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            rejected_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            voided_at: string | null;
+                            view_count: number;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Refreshed from the estimate while a draft; frozen once sent */
+                            totals: {
+                                subtotal: number;
+                                tax: number;
+                                total: number;
+                                optional_total: number;
+                                /** @description total × deposit_percent; null without a deposit */
+                                deposit: number | null;
+                            };
+                            content: {
+                                cover_html: string | null;
+                                intro_html: string | null;
+                                scope_html: string | null;
+                                terms_html: string | null;
+                                closing_html: string | null;
+                            };
+                            signature: {
+                                proposal_id: number;
+                                /** @enum {string} */
+                                proposal_status: "draft" | "sent" | "viewed" | "accepted" | "rejected" | "void";
+                                /** @description UTC, Z, to the second */
+                                accepted_at: string | null;
+                                /** @description UTC, Z, to the second */
+                                rejected_at: string | null;
+                                signer_name: string | null;
+                                signer_email: string | null;
+                                /** @description UTC, Z, to the second */
+                                signed_at: string | null;
+                                envelope: {
+                                    /** @description SHA-256 (hex) of the canonical JSON document the customer signed */
+                                    document_sha256: string | null;
+                                    consent_version: string | null;
+                                    consent_text: string | null;
+                                    /** @description The signer drew a signature as well as typing their name */
+                                    drawn_signature: boolean;
+                                    /** @description The executed PDF among the job files (document_type executed_proposal) */
+                                    executed_file_id: number | null;
+                                    decline_reason: string | null;
+                                    /** @description What the customer did on the page, oldest first; append-only */
+                                    audit_trail: {
+                                        /** @description opened, consented, signed, declined */
+                                        kind: string;
+                                        /** @description UTC, Z */
+                                        at: string;
+                                        ip: string | null;
+                                        user_agent: string | null;
+                                        data: {
+                                            [key: string]: unknown;
+                                        } | null;
+                                    }[];
+                                };
+                            };
+                            /** @description API path; GET it with the key for the PDF */
+                            pdf_url: string;
+                            link: {
+                                has_link: boolean;
+                                enabled: boolean;
+                                /** @description YYYY-MM-DD */
+                                expires_on: string | null;
+                                /** @description The customer can open it: on, not expired, not void */
+                                active: boolean;
+                                /** @description The office's preview of the customer page: not counted as a view, no accept form */
+                                preview_url: string;
+                            };
+                            sections: {
+                                about_us: {
+                                    title: string;
+                                    body_html: string | null;
+                                };
+                                scope: {
+                                    title: string;
+                                    intro: string | null;
+                                    notes_html: string | null;
+                                };
+                                terms: {
+                                    title: string;
+                                    body_html: string | null;
+                                    footer: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                };
+                                custom_sections: {
+                                    id: string;
+                                    title: string;
+                                    body: string | null;
+                                    items: {
+                                        text: string;
+                                        on: boolean;
+                                    }[];
+                                    enabled: boolean;
+                                }[];
+                                /** @description Every section in the order shown: overview, about, scope, service_info, pricing, photos, authorization, terms, acceptance, custom:<id> */
+                                section_order: string[];
+                                /** @description Which pages are on */
+                                pages: {
+                                    cover: boolean;
+                                    video: boolean;
+                                    overview: boolean;
+                                    about: boolean;
+                                    scope: boolean;
+                                    service_info: boolean;
+                                    pricing: boolean;
+                                    photos: boolean;
+                                    authorization: boolean;
+                                    terms: boolean;
+                                    acceptance: boolean;
+                                };
+                                /** @description Display switches */
+                                display: {
+                                    show_firm_logo: boolean;
+                                    show_client_logo: boolean;
+                                    show_preparer_card: boolean;
+                                    show_scope_pin_details: boolean;
+                                    show_quantity_column: boolean;
+                                    show_unit_price_column: boolean;
+                                    show_line_numbers: boolean;
+                                    show_item_numbers: boolean;
+                                    tax_in_item_prices: boolean;
+                                    lump_sum_pricing: boolean;
+                                    group_lines_separately: boolean;
+                                    show_photo_titles: boolean;
+                                    show_photo_captions: boolean;
+                                    show_photo_dates: boolean;
+                                };
+                                deposit_percent: number | null;
+                                payment_due_days: number | null;
+                                /** @description [] is every photo of the job marked for reports */
+                                photo_ids: number[];
+                                /** @enum {string} */
+                                photo_layout: "detail" | "grid";
+                                show_photos: boolean;
+                                accent_color: string;
+                            };
+                            approval: {
+                                requested_by_user_id: number | null;
+                                decided_by_user_id: number | null;
+                                /** @description UTC, Z, to the second */
+                                decided_at: string | null;
+                                note: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    apply_proposal_template: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    template_id: string;
+                };
             };
         };
         responses: {

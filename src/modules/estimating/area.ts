@@ -12,10 +12,12 @@ import { estimateLifecycleRoutes } from './estimates/lifecycle-routes.ts';
 import { estimateLineRoutes } from './estimates/line-routes.ts';
 import { estimateRoutes } from './estimates/routes.ts';
 import { proposalJobMergeMover } from './proposals/merge-movers.ts';
+import { proposalLinkRoutes } from './proposals/link-routes.ts';
 import { proposalRoutes } from './proposals/routes.ts';
+import { proposalTemplateRoutes } from './proposals/template-routes.ts';
+import { proposalPage } from './proposals/page.ts';
 import { proposalSearch } from './proposals/search.ts';
 
-import { proposalPage } from './proposals/page.ts';
 export const estimatingArea: Area = {
   name: 'estimating',
   routes: [
@@ -27,6 +29,8 @@ export const estimatingArea: Area = {
     estimateLineRoutes,
     estimateLifecycleRoutes,
     proposalRoutes,
+    proposalLinkRoutes,
+    proposalTemplateRoutes,
   ],
   pages: [proposalPage],
   mergeMovers: { job: [estimateJobMergeMover, proposalJobMergeMover] },
