@@ -1,30 +1,14 @@
 // The unit price a customer is shown (src/engines/pricing/shown-unit-price.ts, docs/pricing.md §12):
 // reference cases worked by hand, and properties checked against an oracle written apart from the
-// engine (plain BigInt inequalities, no Rational): whenever a unit price is shown, shown quantity ×
+// engine (test/helpers/by-hand.ts and BigInt inequalities, no Rational): whenever a unit price is shown, shown quantity ×
 // unit rounds half away from zero to the line's price exactly; it has the fewest decimals that can;
 // and it is null only when no unit with 2 to 4 decimals multiplies out.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shownQuantity, shownUnitPrice } from '#engines/pricing/index.ts';
-
-/** A decimal text as a whole number of 10^-scale. */
-function scaled(text: string): { units: bigint; scale: number } {
-  const [whole, frac = ''] = text.replace('-', '').split('.');
-  const units = BigInt(whole + frac);
-  return { units: text.startsWith('-') ? -units : units, scale: frac.length };
-}
+import { decimalOf, productCents } from '#test/helpers/by-hand.ts';
 
 const abs = (x: bigint) => (x < 0n ? -x : x);
-
-/** Integer cents of quantity × unit, half away from zero, in BigInt alone. */
-function productCents(quantity: string, unit: string): bigint {
-  const q = scaled(quantity);
-  const u = scaled(unit);
-  const hundredths = q.units * u.units * 100n; // cents × 10^(q.scale + u.scale)
-  const t = 10n ** BigInt(q.scale + u.scale);
-  const rounded = (abs(hundredths) * 2n + t) / (2n * t);
-  return hundredths < 0n ? -rounded : rounded;
-}
 
 const ceilDiv = (a: bigint, b: bigint) => (a >= 0n ? (a + b - 1n) / b : -(-a / b));
 
@@ -33,7 +17,7 @@ const ceilDiv = (a: bigint, b: bigint) => (a >= 0n ? (a + b - 1n) / b : -(-a / b
  * cent, solved for U. (2P − 1)·T ≤ 200·Q·U < (2P + 1)·T, T = 10^(scale + d).
  */
 function validUnits(quantity: string, price: bigint, d: number): { min: bigint; max: bigint } {
-  const q = scaled(quantity);
+  const q = decimalOf(quantity);
   const t = 10n ** BigInt(q.scale + d);
   return {
     min: ceilDiv((2n * price - 1n) * t, 200n * q.units),
@@ -103,11 +87,11 @@ describe('shownUnitPrice: properties', () => {
         }
         if (unit === null) throw new Error(`no unit price for ${q} at ${p} cents; one with ${fewest} decimals exists`);
         expect(decimals(unit)).toBe(fewest);
-        const u = scaled(unit).units;
+        const u = decimalOf(unit).units;
         const r = validUnits(q, price, fewest);
         expect(u >= r.min && u <= r.max).toBe(true);
         // |U − P·T / (100·Q)| ≤ ½: no valid unit is nearer the exact rate than a half step.
-        const sq = scaled(q);
+        const sq = decimalOf(q);
         const t = 10n ** BigInt(sq.scale + fewest);
         expect(abs(200n * sq.units * u - 2n * price * t) <= 100n * sq.units).toBe(true);
       }),
@@ -153,7 +137,7 @@ describe('shownQuantity', () => {
       fc.property(fc.integer({ min: 0, max: 10_000_000_000_000 }), fc.integer({ min: 0, max: 4 }), (units, scale) => {
         const text = shownQuantity(units / 10 ** scale);
         expect(text).not.toMatch(/\.\d*0$|\.$/);
-        const s = scaled(text);
+        const s = decimalOf(text);
         expect(s.units * 10n ** BigInt(scale - s.scale)).toBe(BigInt(units));
       }),
     );

@@ -19,6 +19,7 @@ import {
   type DocumentSection,
   type PricingRow,
   type ProposalDocument,
+  unitPriceText,
 } from './document.ts';
 import { documentHash } from '#platform/signing/document-hash.ts';
 import { proposalPagePath, signedPdfPath } from './link.ts';
@@ -127,9 +128,7 @@ function pricingRow(
   return html`<tr>${numbered ? html`<td class="no">${row.number ?? ''}</td>` : null}<td class="item">${row.name}${
     row.description ? html`<span class="desc">${row.description}</span>` : null
   }</td>${columns.quantity ? html`<td class="num" data-label="Quantity">${row.quantity ?? ''}</td>` : null}${
-    columns.unit_price
-      ? html`<td class="num" data-label="Unit price">${row.unit_price_cents === null ? '' : formatMoney(row.unit_price_cents)}</td>`
-      : null
+    columns.unit_price ? html`<td class="num" data-label="Unit price">${unitPriceText(row)}</td>` : null
   }${columns.price ? html`<td class="num price" data-label="Price">${row.price_cents === null ? '' : formatMoney(row.price_cents)}</td>` : null}</tr>`;
 }
 
