@@ -39,6 +39,9 @@ describe('shownUnitPrice: reference cases', () => {
     ['1', -1_234, '-12.34', 'a credit line'],
     ['0', 0, '0.00', 'nothing at nothing'],
     ['0', 500, null, 'no unit makes $5.00 of nothing'],
+    ['1200', 2_467_907, null, 'docs/pricing.md §12: worked example line 101 is a lump sum'],
+    ['850', 116_120, null, 'line 102: 1.3661 × 850 = 1,161.185 → $1,161.19, 1.3662 × 850 = $1,161.27'],
+    ['1200', 198_000, '1.65', 'optional line 103: 1.65 × 1,200 = 1,980.00'],
   ];
   for (const [quantity, price, unit, why] of cases) {
     it(`${quantity} at ${price} cents → ${unit} (${why})`, () => {

@@ -122,6 +122,20 @@ describe('proposal PDF: content', () => {
     expect(text).toContain(`Total ${formatMoney(pricingOf(d).totals.total_cents)}`);
   });
 
+  it('a version 1 document (signed before unit prices were derived) prints the unit prices it was signed with', async () => {
+    // As stored with a signature then: rows with unit_price_cents, no unit_price or lump_sum.
+    const v1 = JSON.parse(JSON.stringify(documentOf({ lines: [line(1), line(2)] }))) as ProposalDocument;
+    v1.version = 1;
+    for (const row of pricingOf(v1).groups.flatMap((g) => g.rows) as unknown as Record<string, unknown>[]) {
+      delete row.unit_price;
+      delete row.lump_sum;
+      row.unit_price_cents = 2857;
+    }
+    const { text } = await read(await render(v1));
+    expect(text.split('\n').filter((l) => l.includes('$28.57'))).toHaveLength(2);
+    expect(text).not.toContain('Lump sum');
+  });
+
   it('renders the same bytes for the same document', async () => {
     const d = documentOf({ lines: [line(1), line(2)] });
     const signature: SignatureBlock = {
