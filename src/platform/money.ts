@@ -30,3 +30,16 @@ const DOLLARS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maxim
 
 /** Cents as a customer reads them: $1,234.50, -$12.00. Cents are integers, so the division is exact to the cent shown. */
 export const formatCents = (cents: number) => `${cents < 0 ? '-' : ''}$${DOLLARS.format(Math.abs(cents) / 100)}`;
+
+const WHOLE_DOLLARS = new Intl.NumberFormat('en-US');
+
+/**
+ * A unit price as a customer reads it, from its exact decimal text with 2 to 4 decimals ("20.567"):
+ * $20.567, $0.2875, -$1.50. Grouped from the text, never through a double, so every digit is the
+ * one the product was checked with.
+ */
+export function formatUnitPrice(decimal: string): string {
+  const negative = decimal.startsWith('-');
+  const [whole, frac = ''] = (negative ? decimal.slice(1) : decimal).split('.');
+  return `${negative ? '-' : ''}$${WHOLE_DOLLARS.format(BigInt(whole))}.${frac.padEnd(2, '0')}`;
+}

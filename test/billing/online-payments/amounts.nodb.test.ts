@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Contract, overContract, percentOf, requestedOf } from '#billing/online-payments/amounts.ts';
+import { decimalOf } from '#test/helpers/by-hand.ts';
 
 const cents = (max = 50_000_000) => fc.integer({ min: 1, max });
 const percent = fc.integer({ min: 0, max: 10_000 }).map((bp) => bp / 100);
@@ -72,6 +73,26 @@ describe('requestedOf', () => {
           c.depositPercent === null ? 0 : Math.floor((offered * Math.round(c.depositPercent * 100) + 5000) / 10_000);
         if (expected <= 0) expect('refused' in r).toBe(true);
         else expect(r).toMatchObject({ amountCents: expected });
+      }),
+    );
+  });
+
+  it('a progress line states figures that add up by hand: P% of the contract, less what was billed before', () => {
+    fc.assert(
+      fc.property(contract, percent, fc.integer({ min: 0, max: 10_000_000 }), (c, done, billed) => {
+        const r = requestedOf('progress', c, billed, done);
+        if ('refused' in r) return;
+        const m =
+          /\((\d+(?:\.\d+)?)% of (\$[\d,]+\.\d\d) = (\$[\d,]+\.\d\d)(?:, less (\$[\d,]+\.\d\d) billed before)?\)$/.exec(
+            r.lines[0].description,
+          );
+        expect(m, r.lines[0].description).not.toBeNull();
+        const [, pct, total, workDone, before = '$0.00'] = m ?? [];
+        const cents = (text: string) => decimalOf(text).units;
+        // P% of T, half up to the cent, in BigInt from the printed text: percent has at most 2 decimals.
+        const basisPoints = decimalOf(pct).units * 10n ** BigInt(2 - decimalOf(pct).scale);
+        expect((cents(total) * basisPoints + 5000n) / 10_000n).toBe(cents(workDone));
+        expect(cents(workDone) - cents(before)).toBe(BigInt(r.lines[0].amount_cents));
       }),
     );
   });

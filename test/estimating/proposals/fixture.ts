@@ -29,7 +29,6 @@ export function line(n: number, over: Partial<PricedLine> = {}): PricedLine {
     what_to_expect: null,
     quantity,
     unit,
-    unit_price_cents: unitPriceCents,
     price_cents: quantity * unitPriceCents,
     taxable: n % 2 === 1,
     optional: false,

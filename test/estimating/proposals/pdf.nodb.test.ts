@@ -9,13 +9,19 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '#platform/clock.ts';
 import { LocalStorage } from '#platform/storage/local.ts';
-import { formatMoney, type DocumentSection, type ProposalDocument } from '#estimating/proposals/document.ts';
+import {
+  formatMoney,
+  type DocumentSection,
+  type ProposalDocument,
+  unitPriceText,
+} from '#estimating/proposals/document.ts';
 import type { PhotoFile } from '#estimating/proposals/load.ts';
 import { renderProposalPdf, type SignatureBlock } from '#estimating/proposals/pdf.ts';
 import { htmlBlocks } from '#platform/pdf/html-blocks.ts';
 import { pdfPhotoBytes } from '#estimating/proposals/pdf-photos.ts';
 import { documentOf, line } from './fixture.ts';
 import { readPdf as read } from '#test/helpers/pdf-text.ts';
+import { decimalOf, multipliesOut } from '#test/helpers/by-hand.ts';
 
 const render = (
   document: ProposalDocument,
@@ -63,7 +69,7 @@ describe('proposal PDF: content', () => {
       const rowLine = text.split('\n').find((l) => nameRe(row.name).test(l));
       expect(rowLine, row.name).toBeDefined();
       expect(rowLine).toContain(row.quantity!);
-      expect(rowLine).toContain(formatMoney(row.unit_price_cents!));
+      expect(rowLine).toContain(unitPriceText(row));
       expect(rowLine).toContain(formatMoney(row.price_cents!));
       expect(flat).toContain(row.description!);
     }
@@ -114,6 +120,20 @@ describe('proposal PDF: content', () => {
         expect(s === '' || /^Page \d+ of \d+$/.test(s) || s.startsWith('Bench Paving Co.')).toBe(true);
     }
     expect(text).toContain(`Total ${formatMoney(pricingOf(d).totals.total_cents)}`);
+  });
+
+  it('a version 1 document (signed before unit prices were derived) prints the unit prices it was signed with', async () => {
+    // As stored with a signature then: rows with unit_price_cents, no unit_price or lump_sum.
+    const v1 = JSON.parse(JSON.stringify(documentOf({ lines: [line(1), line(2)] }))) as ProposalDocument;
+    v1.version = 1;
+    for (const row of pricingOf(v1).groups.flatMap((g) => g.rows) as unknown as Record<string, unknown>[]) {
+      delete row.unit_price;
+      delete row.lump_sum;
+      row.unit_price_cents = 2857;
+    }
+    const { text } = await read(await render(v1));
+    expect(text.split('\n').filter((l) => l.includes('$28.57'))).toHaveLength(2);
+    expect(text).not.toContain('Lump sum');
   });
 
   it('renders the same bytes for the same document', async () => {
@@ -167,13 +187,13 @@ describe('proposal PDF: content', () => {
     for (const l of lines) {
       expect(text).toMatch(nameRe(l.name));
       expect(text).not.toContain(formatMoney(l.price_cents));
-      expect(text).not.toContain(formatMoney(l.unit_price_cents!));
     }
     expect(text).not.toContain('Unit price');
+    expect(text).not.toContain('Lump sum');
     expect(text).toContain(`Total ${formatMoney(123_457 + 98_761 + 55_503)}`);
   });
 
-  it('with tax in item prices shows item prices that add up to the total', async () => {
+  it('with tax in item prices shows item prices that add up to the total, and unit prices that multiply out to them', async () => {
     const lines = Array.from({ length: 7 }, (_, i) => line(i + 1));
     const d = documentOf({
       lines,
@@ -189,9 +209,11 @@ describe('proposal PDF: content', () => {
     let sum = 0;
     for (const l of lines) {
       const rowLine = text.split('\n').find((x) => nameRe(l.name).test(x))!;
-      const prices = rowLine.match(/\$[0-9,]+\.[0-9]{2}/g) ?? [];
-      expect(prices, rowLine).toHaveLength(1); // no unit price column when tax is inside the prices
-      sum += Math.round(Number(prices[0]!.slice(1).replace(/,/g, '')) * 100);
+      const [, quantity, unit, price] = /([\d,.]+) [a-z ]+ (\$[\d,.]+|Lump sum) (\$[\d,]+\.\d{2})$/.exec(rowLine) ?? [];
+      expect(price, rowLine).toBeDefined();
+      // The unit price is derived from the price with its tax share, so it still multiplies out.
+      if (unit !== 'Lump sum') expect(multipliesOut(quantity, unit, price), rowLine).toBe(true);
+      sum += Number(decimalOf(price).units);
     }
     expect(sum).toBe(total);
   });

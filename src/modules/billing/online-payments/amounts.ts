@@ -8,6 +8,7 @@
 // will come from work-order progress once work orders exist.
 import type { StoredLineItem } from '#billing/invoices/rules.ts';
 import { depositCents } from '#estimating/index.ts';
+import { formatCents } from '#platform/money.ts';
 
 export type RequestKind = 'full' | 'deposit' | 'progress' | 'itemized';
 
@@ -125,13 +126,24 @@ function requestedBy(
         };
       return {
         billingType: 'milestone',
-        lines: [{ description: `Progress billing, ${percentComplete}% complete: ${c.title}`, amount_cents: due }],
+        lines: [{ description: progressDescription(c, percentComplete, workDone, billedCents), amount_cents: due }],
         discountCents: 0,
         taxCents: 0,
         amountCents: due,
       };
     }
   }
+}
+
+/**
+ * The progress line says how its amount was reached, so the customer can check it by hand (issue 24):
+ * "Progress billing, 75% complete: Paving (75% of $53,306.34 = $39,979.76, less $19,177.09 billed
+ * before)". Without the figures, "75% complete" beside an amount that is 75% of nothing shown reads
+ * as an error.
+ */
+function progressDescription(c: Contract, percent: number, workDoneCents: number, billedCents: number): string {
+  const less = billedCents > 0 ? `, less ${formatCents(billedCents)} billed before` : '';
+  return `Progress billing, ${percent}% complete: ${c.title} (${percent}% of ${formatCents(c.totalCents)} = ${formatCents(workDoneCents)}${less})`;
 }
 
 /** Billing `amountCents` on top of what is billed goes past the contract (409 over_contract). */

@@ -5,13 +5,18 @@
 // was signed. Building it is pure (no I/O): the caller hands in the proposal, the workspace, the
 // job and the photos.
 import type { Proposal } from '#db/tables.ts';
-import { formatCents } from '#platform/money.ts';
+import { SHOWN_QUANTITY_DECIMALS, shownQuantity, shownUnitPrice } from '#engines/pricing/index.ts';
+import { formatCents, formatUnitPrice } from '#platform/money.ts';
 import { CONSENT_VERSION, consentText } from '#platform/signing/e-sign.ts';
 import { cleanHtml, type ProposalContent } from './content.ts';
 import { depositCents, type Priced, type PricedLine } from './priced.ts';
 import { orderedSections, type CustomSection, type ProposalSections } from './sections.ts';
 
-export const DOCUMENT_VERSION = 1;
+/**
+ * 2: rows carry the unit price that multiplies out (`unit_price`, decimal text) and `lump_sum`;
+ * 1 carried the estimate's rate rounded to the cent (`unit_price_cents`), kept for what was signed.
+ */
+export const DOCUMENT_VERSION = 2;
 
 export interface DocumentPhoto {
   id: number;
@@ -26,9 +31,18 @@ export interface PricingRow {
   number: string | null;
   name: string;
   description: string | null;
-  /** "1,200 sq ft"; null when the quantity column is off or the row is a group. */
+  /** "1,200 sq ft", to at most 4 decimals; null when the quantity column is off or the row is a group. */
   quantity: string | null;
-  unit_price_cents: number | null;
+  /**
+   * Dollars as decimal text with 2 to 4 decimals ("20.567"): the shown quantity × it, rounded to the
+   * cent, is the row's price exactly (engines/pricing shownUnitPrice). null when the column is off
+   * and for a lump sum.
+   */
+  unit_price: string | null;
+  /** The unit price column reads "Lump sum": a group row, or a line no unit price multiplies out to. */
+  lump_sum: boolean;
+  /** Version 1 documents (signed before unit prices multiplied out) carry the estimate's rate in cents instead. */
+  unit_price_cents?: number | null;
   /** null under lump-sum pricing. */
   price_cents: number | null;
 }
@@ -98,12 +112,20 @@ export interface DocumentInputs {
 }
 
 // One formatter, made once (toLocaleString builds one per call); money's is platform/money.ts's.
-const QUANTITY = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+// A shown quantity has at most 4 decimals and 10 whole digits, so the double holds it exactly enough.
+const QUANTITY = new Intl.NumberFormat('en-US', { maximumFractionDigits: SHOWN_QUANTITY_DECIMALS });
 const money = formatCents;
 
-function quantityText(l: PricedLine): string {
-  const q = QUANTITY.format(l.quantity);
-  return l.unit ? `${q} ${l.unit}` : q;
+function quantityText(quantity: string, unit: string | null): string {
+  const q = QUANTITY.format(Number(quantity));
+  return unit ? `${q} ${unit}` : q;
+}
+
+/** What a row's unit price cell reads: the unit price, "Lump sum", or nothing (the page and the PDF). */
+export function unitPriceText(row: PricingRow): string {
+  if (row.unit_price !== null && row.unit_price !== undefined) return formatUnitPrice(row.unit_price);
+  if (row.lump_sum) return 'Lump sum';
+  return row.unit_price_cents === null || row.unit_price_cents === undefined ? '' : money(row.unit_price_cents);
 }
 
 /** Each taxable line's share of the tax, to the cent, summing exactly to `taxCents` (largest remainder). */
@@ -131,6 +153,9 @@ function pricingSection(inputs: DocumentInputs): Extract<DocumentSection, { id: 
   const taxIncluded = d.tax_in_item_prices && p.tax_cents > 0;
   const shares = taxIncluded ? taxShares(priced.lines, p.tax_cents) : new Map<number, number>();
   const lump = d.lump_sum_pricing;
+  // Unit prices are derived from the prices shown (tax shares included), so they multiply out
+  // whether or not tax is in the item prices.
+  const unitColumn = d.show_unit_price_column && !lump;
   const areaIndex = new Map<string | null, number>();
   const perArea = new Map<string | null, number>();
   let lineNo = 0;
@@ -140,12 +165,15 @@ function pricingSection(inputs: DocumentInputs): Extract<DocumentSection, { id: 
     const inArea = (perArea.get(l.area) ?? 0) + 1;
     perArea.set(l.area, inArea);
     const price = l.price_cents + (shares.get(l.line_id) ?? 0);
+    const quantity = shownQuantity(l.quantity);
+    const unit = unitColumn ? shownUnitPrice(quantity, price) : null;
     return {
       number: d.show_line_numbers ? String(lineNo) : d.show_item_numbers ? `${areaIndex.get(l.area)}.${inArea}` : null,
       name: l.name,
       description: l.description,
-      quantity: d.show_quantity_column ? quantityText(l) : null,
-      unit_price_cents: d.show_unit_price_column && !lump && !taxIncluded ? l.unit_price_cents : null,
+      quantity: d.show_quantity_column ? quantityText(quantity, l.unit) : null,
+      unit_price: unit,
+      lump_sum: unitColumn && unit === null,
       price_cents: lump ? null : price,
     };
   };
@@ -184,7 +212,9 @@ function pricingSection(inputs: DocumentInputs): Extract<DocumentSection, { id: 
         name: entry,
         description: members.map((m) => m.name).join(', '),
         quantity: null,
-        unit_price_cents: null,
+        // Several lines have no single unit: the group's price is a lump sum.
+        unit_price: null,
+        lump_sum: unitColumn,
         price_cents: lump ? null : rows.reduce((a, r) => a + (r.price_cents ?? 0), 0),
       });
     }
@@ -197,7 +227,7 @@ function pricingSection(inputs: DocumentInputs): Extract<DocumentSection, { id: 
     title: 'Pricing',
     columns: {
       quantity: d.show_quantity_column,
-      unit_price: d.show_unit_price_column && !lump && !taxIncluded,
+      unit_price: unitColumn,
       price: !lump,
     },
     groups,

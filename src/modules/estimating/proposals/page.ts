@@ -19,6 +19,7 @@ import {
   type DocumentSection,
   type PricingRow,
   type ProposalDocument,
+  unitPriceText,
 } from './document.ts';
 import { documentHash } from '#platform/signing/document-hash.ts';
 import { proposalPagePath, signedPdfPath } from './link.ts';
@@ -101,6 +102,7 @@ button{background:${color}}
 .pricing td.num{text-align:left}
 .pricing td.num:empty{display:none}
 .pricing td.num::before{content:attr(data-label) ": ";color:#616e7c;font-size:14px}
+.pricing td.lump::before{content:none}
 .pricing td.price{margin-left:auto;font-weight:600}
 .pricing tr.group th{flex:1 1 100%}
 }
@@ -128,7 +130,7 @@ function pricingRow(
     row.description ? html`<span class="desc">${row.description}</span>` : null
   }</td>${columns.quantity ? html`<td class="num" data-label="Quantity">${row.quantity ?? ''}</td>` : null}${
     columns.unit_price
-      ? html`<td class="num" data-label="Unit price">${row.unit_price_cents === null ? '' : formatMoney(row.unit_price_cents)}</td>`
+      ? html`<td class="${row.lump_sum ? 'num lump' : 'num'}" data-label="Unit price">${unitPriceText(row)}</td>`
       : null
   }${columns.price ? html`<td class="num price" data-label="Price">${row.price_cents === null ? '' : formatMoney(row.price_cents)}</td>` : null}</tr>`;
 }

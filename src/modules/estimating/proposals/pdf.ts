@@ -11,6 +11,7 @@ import {
   type DocumentSection,
   type PricingRow,
   type ProposalDocument,
+  unitPriceText,
 } from './document.ts';
 import type { Face } from '#platform/pdf/fonts.ts';
 import { htmlBlocks } from '#platform/pdf/html-blocks.ts';
@@ -169,7 +170,7 @@ function pricing(l: Layout, s: Extract<DocumentSection, { id: 'pricing' }>): voi
         title: 'Unit price',
         width: 80,
         align: 'right',
-        of: (r) => cell(money(r.unit_price_cents), 'right'),
+        of: (r) => cell(unitPriceText(r), 'right'),
       });
     if (s.columns.price)
       fixed.push({ title: 'Price', width: 86, align: 'right', of: (r) => cell(money(r.price_cents), 'right') });

@@ -18,7 +18,6 @@ export interface PricedLine {
   what_to_expect: string | null;
   quantity: number;
   unit: string | null;
-  unit_price_cents: number | null;
   /** The allocated price (an optional line: its own price). */
   price_cents: number;
   taxable: boolean;
@@ -92,7 +91,6 @@ export function pricedOf(
   const lines = inBid.map((l: EstimateLine): PricedLine => {
     const n = calc?.lines[String(l.id)] ?? null;
     const price = n?.allocated_price ?? n?.price ?? 0;
-    const unitPrice = n?.unit_price ?? null;
     return {
       line_id: l.id,
       area: areaName.get(l.area_id) ?? null,
@@ -101,7 +99,6 @@ export function pricedOf(
       what_to_expect: l.what_to_expect,
       quantity: Number(l.quantity),
       unit: l.unit,
-      unit_price_cents: unitPrice === null ? null : dollarsToCents(unitPrice),
       price_cents: dollarsToCents(price),
       taxable: l.taxable === 1,
       optional: l.is_optional === 1,
