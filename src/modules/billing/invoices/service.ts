@@ -6,6 +6,7 @@ import type { DB, Invoice, Job } from '#db/tables.ts';
 import { findVisibleJob } from '#crm/index.ts';
 import { findEstimate } from '#estimating/index.ts';
 import { inTransaction, type ServiceContext } from '#platform/context.ts';
+import { emailField } from '#platform/email-phone.ts';
 import { badRequest, conflict, notFound } from '#platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import type { Page } from '#platform/pagination.ts';
@@ -94,6 +95,7 @@ const figures = (lines: StoredLineItem[], discount: number | undefined, tax: num
 
 export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput) {
   const firmId = ctx.auth.firm.id;
+  const clientEmail = emailField(input.client_email, 'client_email');
   const lines = lineItemsInCents(input.line_items);
   const totals = figures(lines, input.discount, input.tax);
   const job = await findVisibleJob(ctx.database.db, firmId, input.job_id, ctx.auth.user);
@@ -132,7 +134,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
         issued_at: null,
         paid_at: null,
         client_name: pick(input.client_name, client.client_name),
-        client_email: pick(input.client_email, client.client_email),
+        client_email: pick(clientEmail, client.client_email),
         client_address: pick(input.client_address, client.client_address),
         project_name: pick(input.project_name, job.name),
         project_address: pick(input.project_address, job.address),
@@ -188,6 +190,8 @@ const PLAIN_FIELDS = [
  * it back to draft first, so a payment never silently changes amount.
  */
 export async function updateInvoice(ctx: ServiceContext, id: number, input: UpdateInvoiceInput) {
+  // The address is checked like every email field (a bad one could never be mailed); stored as text() trims it.
+  emailField(input.client_email, 'client_email');
   const current = await invoiceOr404(ctx, ctx.database.db, id);
   refuseOnline(current);
   if (current.status === 'paid' || current.status === 'void')

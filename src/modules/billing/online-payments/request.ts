@@ -31,6 +31,7 @@ import { dueDateOf } from '#billing/invoices/rules.ts';
 import type { RequestPaymentInput } from '#billing/invoices/schemas.ts';
 import { getInvoice, text } from '#billing/invoices/service.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
+import { emailField } from '#platform/email-phone.ts';
 import { conflict, notFound } from '#platform/errors.ts';
 import { MailSendError } from '#platform/mail/transport.ts';
 import { formatCents } from '#platform/money.ts';
@@ -87,6 +88,7 @@ export async function requestPayment(
   origin: string,
 ) {
   assertPricingAccess(ctx);
+  const clientEmail = emailField(input.client_email, 'client_email');
   const firmId = ctx.auth.firm.id;
   const estimate = await findEstimate(ctx.database.db, firmId, estimateId, ctx.auth.user);
   if (!estimate) throw notFound('Estimate not found');
@@ -166,7 +168,7 @@ export async function requestPayment(
         issued_at: t,
         paid_at: null,
         client_name: text(input.client_name) ?? job.bill_to_name ?? proposal.client_name ?? job.company,
-        client_email: text(input.client_email) ?? job.bill_to_email ?? proposal.client_email,
+        client_email: clientEmail ?? job.bill_to_email ?? proposal.client_email,
         client_address: null,
         project_name: job.name,
         project_address: job.address,
