@@ -28239,8 +28239,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -28340,8 +28341,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -28517,8 +28519,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -28688,8 +28691,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -28878,8 +28882,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -29075,8 +29080,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -29267,8 +29273,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -29459,8 +29466,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -29649,8 +29657,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {

@@ -30,6 +30,7 @@ import { billedOfJob, recentTwin } from '#billing/invoices/repo.ts';
 import { dueDateOf } from '#billing/invoices/rules.ts';
 import type { RequestPaymentInput } from '#billing/invoices/schemas.ts';
 import { getInvoice, text } from '#billing/invoices/service.ts';
+import { contractOfProposal } from '#billing/job-contracts/revised.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { emailField } from '#platform/email-phone.ts';
 import { conflict, notFound } from '#platform/errors.ts';
@@ -42,25 +43,25 @@ import { type Contract, overContract, requestedOf } from './amounts.ts';
 /** How far back an identical request counts as a duplicate (document 3: within 10 minutes). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
-/** The revised contract: the proposal, and what the job's approved change orders posted (job_contracts). */
+/** The revised contract (job-contracts/revised.ts: the proposal and what approved change orders posted), as billed. */
 async function contractOf(trx: Transaction<DB>, p: Proposal): Promise<Contract> {
   const sections = sectionsOf(p.sections);
   const priced = JSON.parse(p.priced) as { lines: PricedLine[] };
-  const posted = await trx.selectFrom('job_contracts').selectAll().where('job_id', '=', p.job_id).executeTakeFirst();
-  const changeOrders = {
-    count: Number(posted?.approved_count ?? 0),
-    // amount_delta is a change order's price with its tax (as an estimate's price_cents is).
-    subtotalCents: Number(posted?.approved_amount_cents ?? 0) - Number(posted?.approved_tax_cents ?? 0),
-    taxCents: Number(posted?.approved_tax_cents ?? 0),
-  };
+  const contract = await contractOfProposal(trx, p);
+  const posted = contract.changeOrders;
   return {
     title: p.title,
     subtotalCents: Number(p.subtotal_cents),
     taxCents: Number(p.tax_cents),
     depositPercent: sections.deposit_percent,
     lines: priced.lines.filter((l) => !l.optional).map((l) => ({ name: l.name, priceCents: l.price_cents })),
-    changeOrders,
-    totalCents: Number(p.total_cents) + changeOrders.subtotalCents + changeOrders.taxCents,
+    changeOrders: {
+      count: posted.count,
+      // amount_delta is a change order's price with its tax (as an estimate's price_cents is).
+      subtotalCents: posted.amountCents - posted.taxCents,
+      taxCents: posted.taxCents,
+    },
+    totalCents: contract.revisedCents,
   };
 }
 
