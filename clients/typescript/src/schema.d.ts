@@ -26103,6 +26103,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26272,6 +26274,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26425,6 +26429,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26588,6 +26594,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26823,6 +26831,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26991,6 +27001,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27157,6 +27169,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27323,6 +27337,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27489,6 +27505,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27651,6 +27669,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27906,6 +27926,8 @@ export interface operations {
                                 id: number;
                                 job_id: number;
                                 doc_number: number | null;
+                                /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                                invoice_number: string;
                                 /** @enum {string} */
                                 status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                                 /** @enum {string} */

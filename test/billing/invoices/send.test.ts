@@ -57,7 +57,7 @@ describe('POST /v1/invoices/{id}/send', () => {
     expect(r.body.data.issued_at).toMatch(Z_SECONDS);
     const [mail] = (await peer.waitFor(before + 1)).slice(before);
     expect(mail.envelopeTo).toEqual(['ap@maple.test']);
-    expect(mail.parsed.subject).toBe(`Acme Paving: invoice #${inv.id} for $1,545.60`);
+    expect(mail.parsed.subject).toBe(`Acme Paving: invoice #${inv.invoice_number} for $1,545.60`);
     expect(mail.parsed.from?.value[0]).toMatchObject({ name: 'Acme Paving', address: 'billing@groundwork.test' });
     const path = linkIn(mail.parsed.text ?? '');
     expect(path).toBeDefined();
@@ -152,9 +152,9 @@ describe('GET /v1/invoices/{id}/pdf', () => {
     const inv = await draft();
     const r = await t.app.inject({ method: 'GET', url: `/v1/invoices/${inv.id}/pdf`, headers: { 'x-api-key': w.key } });
     expect(r.statusCode).toBe(200);
-    expect(r.headers['content-disposition']).toBe(`attachment; filename="invoice-${inv.id}.pdf"`);
+    expect(r.headers['content-disposition']).toBe(`attachment; filename="invoice-${inv.invoice_number}.pdf"`);
     const text = (await readPdf(r.rawPayload)).text;
-    expect(text).toContain(`Invoice #${inv.id}`);
+    expect(text).toContain(`Invoice #${inv.invoice_number}`);
     expect(text).toContain('Page 1 of 1');
   });
 });

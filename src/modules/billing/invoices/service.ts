@@ -5,7 +5,7 @@ import type { Transaction } from 'kysely';
 import type { DB, Invoice, Job } from '#db/tables.ts';
 import { findVisibleJob } from '#crm/index.ts';
 import { findEstimate } from '#estimating/index.ts';
-import { inTransaction, type ServiceContext } from '#platform/context.ts';
+import { inTransaction, inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { emailField } from '#platform/email-phone.ts';
 import { badRequest, conflict, notFound } from '#platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
@@ -13,6 +13,7 @@ import type { Page } from '#platform/pagination.ts';
 import { now } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { recordInvoiceCreated, recordPaymentReceived } from './events.ts';
+import { nextInvoiceNumber } from './numbers.ts';
 import { findInvoice, type InvoiceFilter, invoicesOfJob, lastRemitTo, listInvoices as listRows } from './repo.ts';
 import { dueDateOf, figuresOf, lineItemsInCents, type StoredLineItem } from './rules.ts';
 import type { CreateInvoiceInput, UpdateInvoiceInput } from './schemas.ts';
@@ -108,7 +109,10 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       throw badRequest('The estimate belongs to another job', { code: 'estimate_other_job', field: 'estimate_id' });
     docNumber = estimate.doc_number;
   }
-  const id = await inTransaction(ctx.database, async (trx) => {
+  // Under the workspace lock, taken first as request-payment takes it: the invoice number's counter
+  // row and the feed's firms row are then always locked in one order, so concurrent creates queue
+  // instead of deadlocking on PostgreSQL.
+  const id = await inWorkspaceTransaction(ctx, async (trx) => {
     const t = now();
     const dueDays = input.due_days ?? DEFAULT_DUE_DAYS;
     const client = await clientDefaults(trx, job);
@@ -123,6 +127,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
         job_id: job.id,
         estimate_id: input.estimate_id ?? null,
         doc_number: docNumber,
+        invoice_number: await nextInvoiceNumber(trx, firmId, docNumber),
         status: 'draft',
         payment_method: 'check',
         billing_type: input.billing_type ?? 'line_items',

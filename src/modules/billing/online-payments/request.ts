@@ -26,6 +26,7 @@ import {
 import { recordInvoiceCreated } from '#billing/invoices/events.ts';
 import { invoicePageUrl, INVOICE_LINK_KIND } from '#billing/invoices/link.ts';
 import { mailInvoice } from '#billing/invoices/mail.ts';
+import { nextInvoiceNumber } from '#billing/invoices/numbers.ts';
 import { billedOfJob, recentTwin } from '#billing/invoices/repo.ts';
 import { dueDateOf } from '#billing/invoices/rules.ts';
 import type { RequestPaymentInput } from '#billing/invoices/schemas.ts';
@@ -155,6 +156,7 @@ export async function requestPayment(
         job_id: job.id,
         estimate_id: estimate.id,
         doc_number: estimate.doc_number,
+        invoice_number: await nextInvoiceNumber(trx, firmId, estimate.doc_number),
         status: 'open',
         payment_method: 'online',
         billing_type: requested.billingType,
