@@ -70,8 +70,9 @@ export async function contractOfProposal(db: Executor, proposal: Proposal): Prom
 }
 
 /**
- * The job's signed contract: its latest accepted proposal (a change-order estimate's proposal is a
- * change, not the contract), revised; null when no proposal of the job was accepted.
+ * The job's signed contract: its latest accepted proposal, revised; null when no proposal of the job
+ * was accepted. Only a job estimate's proposal counts: a change-order estimate's would be a change,
+ * not the contract (the estimates module makes none today; the filter keeps it so if it ever does).
  */
 export async function signedContractOf(db: Executor, jobId: number): Promise<JobContract | null> {
   const signed = await db
