@@ -30,6 +30,7 @@ import * as invoices from '#db/migrations/025_invoices.ts';
 import * as onlinePayments from '#db/migrations/026_online_payments.ts';
 import * as changeOrders from '#db/migrations/027_change_orders.ts';
 import * as demoLinks from '#db/migrations/028_demo_links.ts';
+import * as invoiceNumbers from '#db/migrations/029_invoice_numbers.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -61,6 +62,7 @@ const steps: Record<string, Step> = {
   '026_online_payments': onlinePayments,
   '027_change_orders': changeOrders,
   '028_demo_links': demoLinks,
+  '029_invoice_numbers': invoiceNumbers,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -67,8 +67,13 @@ it('has an approved quick change order and a sent tm one, with its email in the 
   expect(tm.amount_delta).toBeGreaterThan(0);
   const detail = (await api.get(`/v1/change-orders/${tm.id}`)).body.data;
   expect(detail.lines.map((l: any) => l.cost_code)).toEqual(['02-630', '31-220']);
-  expect(detail.revised_contract).not.toBeNull();
+  // The contract they revise is the walked job's signed proposal (its latest accepted one).
+  const signed = ((await api.get(`/v1/proposals?job_id=${tm.job_id}&status=accepted`)).body.data as any[])[0];
+  const contract = (await api.get(`/v1/proposals/${signed.id}`)).body.data.totals.total;
+  const cents = (n: number) => Math.round(n * 100);
   const approved = (await api.get(`/v1/change-orders/${quick.id}`)).body.data;
+  expect(approved.revised_contract).toBe((cents(contract) + 185000) / 100);
+  expect(detail.revised_contract).toBe((cents(contract) + 185000 + cents(tm.amount_delta)) / 100);
   expect(approved).toMatchObject({ approval_source: 'office', decision_comment: 'Approved by Marcus on site' });
   const events = (await api.get('/v1/events?limit=200')).body.data.filter(
     (e: any) => e.event_type === 'change_order_approved',

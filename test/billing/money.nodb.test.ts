@@ -22,6 +22,7 @@ function row(figures: ReturnType<typeof figuresOf>, stored: ReturnType<typeof li
     job_id: 1,
     estimate_id: null,
     doc_number: null,
+    invoice_number: 'INV-1',
     status: 'draft',
     payment_method: 'check',
     billing_type: 'line_items',

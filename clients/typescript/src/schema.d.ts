@@ -26103,6 +26103,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26272,6 +26274,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26425,6 +26429,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26588,6 +26594,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26823,6 +26831,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -26991,6 +27001,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27157,6 +27169,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27323,6 +27337,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27489,6 +27505,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27651,6 +27669,8 @@ export interface operations {
                             id: number;
                             job_id: number;
                             doc_number: number | null;
+                            /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                            invoice_number: string;
                             /** @enum {string} */
                             status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                             /** @enum {string} */
@@ -27906,6 +27926,8 @@ export interface operations {
                                 id: number;
                                 job_id: number;
                                 doc_number: number | null;
+                                /** @description The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one */
+                                invoice_number: string;
                                 /** @enum {string} */
                                 status: "draft" | "sent" | "paid" | "void" | "open" | "uncollectible";
                                 /** @enum {string} */
@@ -28239,8 +28261,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -28340,8 +28363,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -28517,8 +28541,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -28688,8 +28713,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -28878,8 +28904,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -29075,8 +29102,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -29267,8 +29295,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -29459,8 +29488,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {
@@ -29649,8 +29679,9 @@ export interface operations {
                             updated_at: string;
                             stage: string;
                             stage_label: string;
-                            /** @description The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value */
+                            /** @description The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted */
                             revised_contract: number | null;
+                            /** @description The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost */
                             revised_budget: number | null;
                             /** @description By cost code (priced kinds); empty for quick */
                             lines: {

@@ -7,6 +7,8 @@ export interface InvoiceTable {
   job_id: number;
   estimate_id: number | null;
   doc_number: number | null;
+  /** "<doc_number>-<n>" or "INV-<n>", unique per workspace, never reused (029; invoices/numbers.ts). */
+  invoice_number: string;
   status: 'draft' | 'sent' | 'paid' | 'void' | 'open' | 'uncollectible';
   payment_method: 'check' | 'online';
   billing_type: string;
@@ -45,6 +47,13 @@ export interface InvoiceTable {
   payment_reference: string | null;
 }
 
+/** The last invoice number given per workspace and doc_number ('' for none) (029_invoice_numbers). */
+export interface InvoiceNumberCounterTable {
+  firm_id: number;
+  doc_key: string;
+  last_n: number;
+}
+
 /** A processor's event about one of our invoices, applied once (026_online_payments). */
 export interface PaymentEventTable {
   processor: 'test' | 'stripe';
@@ -61,6 +70,7 @@ export interface PaymentEventTable {
 /** This area's tables, composed into DB (db/tables.ts). */
 export interface BillingTables {
   invoices: InvoiceTable;
+  invoice_number_counters: InvoiceNumberCounterTable;
   payment_events: PaymentEventTable;
 }
 

@@ -13,13 +13,19 @@ export interface SmtpOptions {
   maxConnections?: number;
 }
 
-/** Tells a refusal (5xx, try no more) from a failure worth trying again (no connection, 4xx, timeout). */
+/**
+ * Tells a refusal (try no more) from a failure worth trying again (no connection, 4xx, timeout). A
+ * refusal is the server's 5xx, or nodemailer's own EENVELOPE without a server reply: it refused the
+ * envelope before sending (`No recipients defined` for "not an email", `Invalid recipient`), and the
+ * same address will be refused every time.
+ */
 export function mailErrorOf(err: unknown): MailSendError {
   const e = err as { responseCode?: number; response?: string; code?: string; message?: string };
   const code = typeof e.responseCode === 'number' ? e.responseCode : null;
   const what = e.response ?? e.message ?? String(err);
   const detail = code === null && e.code ? `${e.code}: ${what}` : what;
-  return new MailSendError(detail, code !== null && code >= 500);
+  const permanent = code !== null ? code >= 500 : e.code === 'EENVELOPE';
+  return new MailSendError(detail, permanent);
 }
 
 export class SmtpTransport implements MailTransport {

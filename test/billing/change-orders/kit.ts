@@ -1,5 +1,6 @@
-// Shared records for the change-order tests: workspaces with operations on, a job whose estimate
-// is issued and won (the contract change orders revise), and lines on a change-order estimate.
+// Shared records for the change-order tests: workspaces with operations on, a job with a signed
+// contract (its proposal accepted on the proposal page: the contract change orders revise), and
+// lines on a change-order estimate.
 import { expect } from 'vitest';
 import type { Client, TestApp, Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
@@ -37,14 +38,43 @@ export async function addLine(api: Client, estimateId: number, line: Record<stri
   return res.body;
 }
 
-/** A job whose estimate is issued and won: its price is the job's contract value. */
+/**
+ * A job with a signed contract: its estimate issued, its proposal sent and accepted by the customer
+ * on the proposal page (the contract change orders revise is the accepted proposal's total), and the
+ * estimate marked won. `contract` is that total in dollars.
+ */
 export async function wonJob(api: Client, body: Record<string, unknown> = {}) {
   const job = await jobWithContact(api, body);
   const estimate = (await ok(api.post('/v1/estimates', { job_id: job.id }))).data;
   await addLine(api, estimate.id, { cost_code: '02-100' });
   await ok(api.post(`/v1/estimates/${estimate.id}/issue`, {}));
+  const proposal = (await ok(api.post(`/v1/estimates/${estimate.id}/proposal`))).data;
+  const sent = (await ok(api.post(`/v1/proposals/${proposal.id}/send`, {}))).data;
+  const accepted = await acceptOnPage(api, sent);
   const won = (await ok(api.post(`/v1/estimates/${estimate.id}/mark-won`, {}))).data;
-  return { job, estimate: won };
+  return { job, estimate: won, proposal: accepted, contract: accepted.totals.total as number };
+}
+
+/** The customer accepts a sent proposal on its page (the page's own form, url-encoded). */
+export async function acceptOnPage(api: Client, proposal: { id: number; share_url: string }) {
+  const path = new URL(proposal.share_url).pathname;
+  const page = await api.get(path);
+  const hash = /name="document_hash" value="([0-9a-f]{64})"/.exec(String(page.body))?.[1];
+  if (!hash) throw new Error('the proposal page has no accept form');
+  const form = new URLSearchParams({
+    document_hash: hash,
+    signer_name: 'Dana Customer',
+    signer_email: 'dana@customer.test',
+    consent: 'yes',
+    signature: '',
+  });
+  const answer = await api.post(`${path}/accept`, form.toString(), {
+    'content-type': 'application/x-www-form-urlencoded',
+  });
+  expect(answer.status, String(answer.body)).toBe(303);
+  const accepted = (await ok(api.get(`/v1/proposals/${proposal.id}`))).data;
+  expect(accepted.status).toBe('accepted');
+  return accepted;
 }
 
 export async function changeOrder(api: Client, body: Record<string, unknown>) {

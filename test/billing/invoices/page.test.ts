@@ -37,7 +37,7 @@ describe('the invoice page', () => {
     const page = await browser.newPage();
     const response = await page.goto(url);
     expect(response?.status()).toBe(200);
-    expect(await page.textContent('h1')).toBe(`Invoice #${invoice.doc_number}`);
+    expect(await page.textContent('h1')).toBe(`Invoice #${invoice.invoice_number}`);
     expect(await page.textContent('.test-mode')).toContain('TEST MODE');
     expect(await page.textContent('table')).toContain(`Deposit (30%): ${m.proposal.title}`);
 

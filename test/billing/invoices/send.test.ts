@@ -1,7 +1,8 @@
 // POST /v1/invoices/{id}/send against a real SMTP server on loopback (document 3: EMAILS CUSTOMER at
 // client_email with a view link; Invoice (check) state table: draft -> sent on the first send): the
 // email and its link, the page that link opens (and its PDF), re-sending, 422 without an address,
-// 409 for a void invoice, and 502 with the invoice unchanged when the server refuses the message.
+// 409 for a void invoice, and 502 with the invoice unchanged when the server refuses the message;
+// client_email checked as an email on every write (issue 24).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { readPdf } from '#test/helpers/pdf-text.ts';
@@ -57,7 +58,7 @@ describe('POST /v1/invoices/{id}/send', () => {
     expect(r.body.data.issued_at).toMatch(Z_SECONDS);
     const [mail] = (await peer.waitFor(before + 1)).slice(before);
     expect(mail.envelopeTo).toEqual(['ap@maple.test']);
-    expect(mail.parsed.subject).toBe(`Acme Paving: invoice #${inv.id} for $1,545.60`);
+    expect(mail.parsed.subject).toBe(`Acme Paving: invoice #${inv.invoice_number} for $1,545.60`);
     expect(mail.parsed.from?.value[0]).toMatchObject({ name: 'Acme Paving', address: 'billing@groundwork.test' });
     const path = linkIn(mail.parsed.text ?? '');
     expect(path).toBeDefined();
@@ -152,9 +153,67 @@ describe('GET /v1/invoices/{id}/pdf', () => {
     const inv = await draft();
     const r = await t.app.inject({ method: 'GET', url: `/v1/invoices/${inv.id}/pdf`, headers: { 'x-api-key': w.key } });
     expect(r.statusCode).toBe(200);
-    expect(r.headers['content-disposition']).toBe(`attachment; filename="invoice-${inv.id}.pdf"`);
+    expect(r.headers['content-disposition']).toBe(`attachment; filename="invoice-${inv.invoice_number}.pdf"`);
     const text = (await readPdf(r.rawPayload)).text;
-    expect(text).toContain(`Invoice #${inv.id}`);
+    expect(text).toContain(`Invoice #${inv.invoice_number}`);
     expect(text).toContain('Page 1 of 1');
+  });
+});
+
+// An invoice's client_email (issue 24): checked like every other email field (platform/email-phone.ts)
+// on create, PATCH and request-payment, so "not an email" is a 400 naming the field and never stored;
+// and an address the mail library refuses outright (an invoice stored before the check) is a 502
+// that is not retryable: sending it again can never succeed.
+describe('client_email', () => {
+  const INVALID = {
+    error: 'client_email does not look like an email address',
+    code: 'invalid_email',
+    field: 'client_email',
+  };
+
+  it('POST /v1/invoices: "not an email" is 400 naming the field; nothing is stored', async () => {
+    const before = (await ok(w.api.get('/v1/invoices'))).pagination.total;
+    const j = await job(w, { name: `Maple HOA lot ${++serial}` });
+    const body = { job_id: j.id, line_items: [{ description: 'Sealcoat lot', amount: 1200 }] };
+    const r = await w.api.post('/v1/invoices', { ...body, client_email: 'not an email' });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject(INVALID);
+    expect((await ok(w.api.get('/v1/invoices'))).pagination.total).toBe(before);
+    const made = (await ok(w.api.post('/v1/invoices', { ...body, client_email: '  ap@maple.test ' }))).data;
+    expect(made.client_email).toBe('ap@maple.test');
+  });
+
+  it('PATCH /v1/invoices/{id}: "not an email" is 400 and the invoice keeps its address; blank clears it', async () => {
+    const inv = await draft();
+    const r = await w.api.patch(`/v1/invoices/${inv.id}`, { client_email: 'ap at maple' });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject(INVALID);
+    expect((await ok(w.api.get(`/v1/invoices/${inv.id}`))).data).toMatchObject({
+      client_email: 'ap@maple.test',
+      updated_at: inv.updated_at,
+    });
+    expect((await ok(w.api.patch(`/v1/invoices/${inv.id}`, { client_email: '' }))).data.client_email).toBeNull();
+  });
+
+  it('POST /v1/estimates/{id}/request-payment: "not an email" is 400 before anything else', async () => {
+    const j = await job(w, { name: `Online lot ${++serial}` });
+    const estimate = (await ok(w.api.post('/v1/estimates', { job_id: j.id }))).data;
+    const r = await w.api.post(`/v1/estimates/${estimate.id}/request-payment`, { client_email: 'nope' });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject(INVALID);
+  });
+
+  it('an address the mail library refuses (stored before the check) is a 502 that is not retryable', async () => {
+    const inv = await draft();
+    // Invoices written before client_email was checked may hold anything.
+    await t.database.db
+      .updateTable('invoices')
+      .set({ client_email: 'not an email' })
+      .where('id', '=', inv.id)
+      .execute();
+    const r = await w.api.post(`/v1/invoices/${inv.id}/send`);
+    expect(r.status).toBe(502);
+    expect(r.body).toMatchObject({ code: 'mail_not_delivered', retryable: false });
+    expect((await ok(w.api.get(`/v1/invoices/${inv.id}`))).data).toMatchObject({ status: 'draft', issued_at: null });
   });
 });

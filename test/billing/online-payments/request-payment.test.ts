@@ -305,7 +305,7 @@ describe('paying on the built-in test-mode page', () => {
     const shown = await page(payment_url);
     expect(shown.statusCode).toBe(200);
     expect(shown.headers['referrer-policy']).toBe('no-referrer');
-    expect(shown.body).toContain(`Invoice #${invoice.doc_number}`);
+    expect(shown.body).toContain(`Invoice #${invoice.invoice_number}`);
     expect(shown.body).toContain('TEST MODE');
     expect(shown.body).toContain('href="/share/invoices/');
 

@@ -1,13 +1,13 @@
 // What change orders do to a job's money (document 3, Change order state table: approval "posts to
-// contract value and budget"; docs/api-decisions.md, "Change orders"). The job has no contract
-// column: its original contract value is the price of its won estimate, else the total of its last
-// accepted proposal, else its estimated_value; its original (cost) budget is that estimate's cost.
-// Approval posts the change order's amount, tax, cost and days to job_contracts in the approval's
-// transaction; voiding an approved quick change order takes its posting back. The revised contract
-// is the original plus what approved change orders posted; with no original it is null.
+// contract value and budget"; docs/api-decisions.md, "Change orders"). The contract they change is
+// the job's signed contract (its latest accepted proposal, job-contracts/revised.ts, the same figure
+// request-payment bills against); with none signed, the contract and budget are null, never a
+// stand-in. Approval posts the change order's amount, tax, cost and days to job_contracts in the
+// approval's transaction; voiding an approved quick change order takes its posting back.
 import type { Executor } from '#db/dialect.ts';
 import type { ChangeOrder } from '#db/tables.ts';
 import type { MergeMover } from '#src/area.ts';
+import { signedContractOf } from '#billing/job-contracts/revised.ts';
 import { now } from '#platform/time.ts';
 import type { Figures } from './figures.ts';
 
@@ -16,46 +16,25 @@ export interface JobMoney {
   budget_cents: number | null;
 }
 
-async function originalOf(db: Executor, jobId: number): Promise<JobMoney> {
-  const won = await db
-    .selectFrom('estimates')
-    .select(['price_cents', 'cost_cents'])
-    .where('job_id', '=', jobId)
-    .where('status', '=', 'won')
-    .where('is_change_order', '=', 0)
-    .where('archived_at', 'is', null)
-    .orderBy('awarded_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  if (won && won.price_cents !== null) return { contract_cents: won.price_cents, budget_cents: won.cost_cents };
-  const accepted = await db
-    .selectFrom('proposals')
-    .leftJoin('estimates', 'estimates.id', 'proposals.estimate_id')
-    .select(['proposals.total_cents', 'estimates.cost_cents'])
-    .where('proposals.job_id', '=', jobId)
-    .where('proposals.status', '=', 'accepted')
-    .orderBy('proposals.accepted_at', 'desc')
-    .orderBy('proposals.id', 'desc')
-    .executeTakeFirst();
-  if (accepted) return { contract_cents: accepted.total_cents, budget_cents: accepted.cost_cents };
-  const job = await db
-    .selectFrom('jobs')
-    .select('estimated_value_cents')
-    .where('id', '=', jobId)
-    .executeTakeFirstOrThrow();
-  return { contract_cents: job.estimated_value_cents, budget_cents: null };
+/** The job's contract value and budget with every approved change order posted (null: none signed). */
+async function revisedJobMoney(db: Executor, jobId: number): Promise<JobMoney> {
+  const contract = await signedContractOf(db, jobId);
+  return {
+    contract_cents: contract?.revisedCents ?? null,
+    budget_cents: contract?.revisedBudgetCents ?? null,
+  };
 }
 
-/** The job's contract value and budget with every approved change order posted. */
-export async function revisedJobMoney(db: Executor, jobId: number): Promise<JobMoney> {
-  const [original, posted] = await Promise.all([
-    originalOf(db, jobId),
-    db.selectFrom('job_contracts').selectAll().where('job_id', '=', jobId).executeTakeFirst(),
-  ]);
-  const plus = (base: number | null, delta: number | undefined) => (base === null ? null : base + Number(delta ?? 0));
+/**
+ * The job's contract and budget once a change order with these figures is posted: what its page
+ * shows and the customer signs, and (worked out the same way, under the same lock) what its
+ * approval keeps, so the two can never differ.
+ */
+export async function withChange(db: Executor, jobId: number, f: Figures): Promise<JobMoney> {
+  const job = await revisedJobMoney(db, jobId);
   return {
-    contract_cents: plus(original.contract_cents, posted?.approved_amount_cents),
-    budget_cents: plus(original.budget_cents, posted?.approved_cost_cents),
+    contract_cents: job.contract_cents === null ? null : job.contract_cents + f.amount_cents,
+    budget_cents: job.budget_cents === null ? null : job.budget_cents + f.cost_cents,
   };
 }
 
@@ -97,10 +76,14 @@ async function post(trx: Executor, firmId: number, jobId: number, p: Posting): P
 
 type Posted = Pick<ChangeOrder, 'firm_id' | 'job_id' | 'days_delta'>;
 
-/** Posts an approval; answers the job's contract and budget with it, which the change order keeps. */
+/**
+ * Posts an approval; answers the job's contract and budget with it, which the change order keeps:
+ * worked out before the posting by withChange, exactly as the signed page showed them.
+ */
 export async function postApproval(trx: Executor, co: Posted, f: Figures): Promise<JobMoney> {
+  const kept = await withChange(trx, co.job_id, f);
   await post(trx, co.firm_id, co.job_id, { ...f, days: co.days_delta, count: 1 });
-  return revisedJobMoney(trx, co.job_id);
+  return kept;
 }
 
 /** Takes back what an approved change order posted (voiding an approved quick one). */

@@ -14,10 +14,10 @@ import {
   awaitsAnswer,
   type ChangeOrderDocument,
   type ChangeOrderVisit,
-  changeOrderDocument,
   declineByCustomer,
   recordOpen,
   type Sender,
+  shownDocument,
   visitChangeOrder,
 } from './visit.ts';
 import { COMMENT_MAX } from './schemas.ts';
@@ -56,6 +56,9 @@ interface Typed {
 
 const NOTHING_TYPED: Typed = { signatureName: '', consent: false, comment: '' };
 
+/** What the page says where the new contract total would be when the job has no signed contract. */
+export const NO_CONTRACT = "No signed contract yet: the change's amount is shown on its own";
+
 const days = (n: number) =>
   n === 0 ? 'No change' : `${n > 0 ? '+' : '−'}${Math.abs(n)} day${Math.abs(n) === 1 ? '' : 's'}`;
 
@@ -73,9 +76,11 @@ function terms(doc: ChangeOrderDocument): Html {
       }`,
     ],
     ['Schedule change', days(doc.days_delta)],
-    ...(doc.revised_contract_cents !== null
-      ? ([['New contract total', formatCents(doc.revised_contract_cents)]] as [string, string][])
-      : []),
+    // With no signed contract (no accepted proposal) there is no total to show: saying so plainly
+    // beats a figure from an estimate or a guess that the signed contract later contradicts.
+    doc.revised_contract_cents !== null
+      ? ['New contract total', formatCents(doc.revised_contract_cents)]
+      : ['Contract', NO_CONTRACT],
   ];
   return html`<section class="doc-section" id="terms"><h2>${doc.title}</h2>
 ${doc.description ? html`<p class="notes">${doc.description}</p>` : null}
@@ -187,7 +192,7 @@ export const changeOrderPage: PageModule = (app, env) => {
         token,
         co,
         sender,
-        document: await changeOrderDocument(db, co, sender.firmName),
+        document: await shownDocument(db, co, sender.firmName),
       });
     };
 
@@ -200,7 +205,7 @@ export const changeOrderPage: PageModule = (app, env) => {
         token,
         co,
         sender: visit.sender,
-        document: await changeOrderDocument(db, co, visit.sender.firmName),
+        document: await shownDocument(db, co, visit.sender.firmName),
       });
     });
 

@@ -81,10 +81,15 @@ export const ChangeOrderSchema = Type.Object({
   revised_contract: Nullable(
     Type.Number({
       description:
-        "The job's contract value with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when the job has no contract value",
+        "The job's signed contract (its latest accepted proposal's total plus approved change orders) with this change order: as posted when it was approved; with it added while draft or sent; null when declined or void, or when no proposal of the job has been accepted",
     }),
   ),
-  revised_budget: NullableNumber(),
+  revised_budget: Nullable(
+    Type.Number({
+      description:
+        "The job's cost budget (the signed proposal's estimate cost plus approved change orders' cost) with this change order; null as revised_contract is, or when that estimate has no cost",
+    }),
+  ),
   lines: Type.Array(CostCodeLine, { description: 'By cost code (priced kinds); empty for quick' }),
   approved_at: NullableInstant(),
   approval_source: Nullable(StringEnum(['office', 'customer'] as const)),

@@ -23,7 +23,7 @@ import { badRequest, conflict, forbidden, invalidField, notFound } from '#platfo
 import { dollarsToCents } from '#platform/money.ts';
 import type { Page } from '#platform/pagination.ts';
 import { now } from '#platform/time.ts';
-import { revisedJobMoney, type JobMoney } from './contract.ts';
+import { type JobMoney, withChange } from './contract.ts';
 import { costCodeLines, followsEstimate, linesChange, parseLines, type CostCodeLine } from './figures.ts';
 import { shareUrlOf } from './link.ts';
 import {
@@ -90,12 +90,7 @@ export async function revisedOf(db: Executor, row: ChangeOrderRow): Promise<JobM
   if (row.status === 'approved')
     return { contract_cents: row.revised_contract_cents, budget_cents: row.revised_budget_cents };
   if (row.status !== 'draft' && row.status !== 'sent') return null;
-  const job = await revisedJobMoney(db, row.job_id);
-  const f = figuresOf(row);
-  return {
-    contract_cents: job.contract_cents === null ? null : job.contract_cents + f.amount_cents,
-    budget_cents: job.budget_cents === null ? null : job.budget_cents + f.cost_cents,
-  };
+  return withChange(db, row.job_id, figuresOf(row));
 }
 
 /** The single change order as the API answers it. */

@@ -76,7 +76,7 @@ export interface ChangeOrderDocument {
   amount_delta_cents: number;
   tax_delta_cents: number;
   days_delta: number;
-  /** The job's contract value with this change order, when the job has one. */
+  /** The job's signed contract with this change order (job-contracts/revised.ts); null: none signed yet. */
   revised_contract_cents: number | null;
   consent_text: string;
   consent_version: string;
@@ -103,6 +103,16 @@ export async function changeOrderDocument(
     consent_text: consentText('change order'),
     consent_version: CONSENT_VERSION,
   };
+}
+
+/**
+ * What the page shows: once the customer signed, the very document they signed (the record keeps
+ * its canonical text), so the figures they read then are the ones they read afterwards; until then
+ * the terms as they stand.
+ */
+export async function shownDocument(db: Executor, co: ChangeOrderRow, firmName: string): Promise<ChangeOrderDocument> {
+  if (co.signed_document !== null) return JSON.parse(co.signed_document) as ChangeOrderDocument;
+  return changeOrderDocument(db, co, firmName);
 }
 
 /** How the signing kit reads, answers and audits a change order. */

@@ -8,7 +8,7 @@ import { lineItemsOf, type InvoiceRow } from './serialize.ts';
 
 export interface InvoiceDocument {
   firmName: string;
-  /** "Invoice #1042". */
+  /** "Invoice #1042-2" (its own number, numbers.ts). */
   title: string;
   /** What the customer is asked for, in words: Paid, Due 2026-12-27, Due on receipt, Uncollectible. */
   standing: string;

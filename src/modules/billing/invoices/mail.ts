@@ -15,7 +15,7 @@ export const SEND_TIMEOUT_MS = 20_000;
 
 type Mailed = Pick<
   Invoice,
-  'id' | 'doc_number' | 'client_name' | 'amount_cents' | 'due_date' | 'due_days' | 'project_name' | 'payment_method'
+  'id' | 'invoice_number' | 'client_name' | 'amount_cents' | 'due_date' | 'due_days' | 'project_name' | 'payment_method'
 >;
 
 function invoiceMail(ctx: ServiceContext, invoice: Mailed, url: string) {

@@ -101,4 +101,4 @@ export async function invoicePdf(ctx: ServiceContext, id: number): Promise<{ fil
   return { filename: invoiceFilename(invoice), body: await renderInvoicePdf(d, invoice.issued_at) };
 }
 
-export const invoiceFilename = (i: { id: number; doc_number: number | null }) => `invoice-${i.doc_number ?? i.id}.pdf`;
+export const invoiceFilename = (i: { invoice_number: string }) => `invoice-${i.invoice_number}.pdf`;

@@ -83,7 +83,7 @@ export function dueDateOf(anchorDate: string, dueDays: number): string {
   return addDays(anchorDate, dueDays);
 }
 
-/** How the customer's documents name an invoice: its document number (the estimate's) or its id. */
-export function invoiceNumberOf(i: { id: number; doc_number: number | null }): string {
-  return i.doc_number === null ? `#${i.id}` : `#${i.doc_number}`;
+/** How the customer's documents name an invoice: its own number (numbers.ts), never the shared doc_number. */
+export function invoiceNumberOf(i: { invoice_number: string }): string {
+  return `#${i.invoice_number}`;
 }

@@ -42,6 +42,10 @@ const summaryFields = {
   id: Type.Integer(),
   job_id: Type.Integer(),
   doc_number: NullableInteger(),
+  invoice_number: Type.String({
+    description:
+      "The invoice's own number, unique in the workspace and never reused: <doc_number>-<n> (1042-2) for the n-th invoice of that doc_number, INV-<n> for the n-th without one",
+  }),
   status: StringEnum(INVOICE_STATUSES),
   payment_method: StringEnum(PAYMENT_METHODS),
   billing_type: Type.String({ description: 'full, deposit, milestone, custom, line_items, recurring' }),

@@ -24,6 +24,7 @@ export function invoiceSummary(row: InvoiceRow, lines: StoredLineItem[] = lineIt
     id: row.id,
     job_id: row.job_id,
     doc_number: row.doc_number,
+    invoice_number: row.invoice_number,
     status: row.status,
     payment_method: row.payment_method,
     billing_type: row.billing_type,

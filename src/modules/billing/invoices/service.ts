@@ -5,13 +5,15 @@ import type { Transaction } from 'kysely';
 import type { DB, Invoice, Job } from '#db/tables.ts';
 import { findVisibleJob } from '#crm/index.ts';
 import { findEstimate } from '#estimating/index.ts';
-import { inTransaction, type ServiceContext } from '#platform/context.ts';
+import { inTransaction, inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
+import { emailField } from '#platform/email-phone.ts';
 import { badRequest, conflict, notFound } from '#platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import type { Page } from '#platform/pagination.ts';
 import { now } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { recordInvoiceCreated, recordPaymentReceived } from './events.ts';
+import { nextInvoiceNumber } from './numbers.ts';
 import { findInvoice, type InvoiceFilter, invoicesOfJob, lastRemitTo, listInvoices as listRows } from './repo.ts';
 import { dueDateOf, figuresOf, lineItemsInCents, type StoredLineItem } from './rules.ts';
 import type { CreateInvoiceInput, UpdateInvoiceInput } from './schemas.ts';
@@ -94,6 +96,7 @@ const figures = (lines: StoredLineItem[], discount: number | undefined, tax: num
 
 export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInput) {
   const firmId = ctx.auth.firm.id;
+  const clientEmail = emailField(input.client_email, 'client_email');
   const lines = lineItemsInCents(input.line_items);
   const totals = figures(lines, input.discount, input.tax);
   const job = await findVisibleJob(ctx.database.db, firmId, input.job_id, ctx.auth.user);
@@ -106,7 +109,10 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
       throw badRequest('The estimate belongs to another job', { code: 'estimate_other_job', field: 'estimate_id' });
     docNumber = estimate.doc_number;
   }
-  const id = await inTransaction(ctx.database, async (trx) => {
+  // Under the workspace lock, taken first as request-payment takes it: the invoice number's counter
+  // row and the feed's firms row are then always locked in one order, so concurrent creates queue
+  // instead of deadlocking on PostgreSQL.
+  const id = await inWorkspaceTransaction(ctx, async (trx) => {
     const t = now();
     const dueDays = input.due_days ?? DEFAULT_DUE_DAYS;
     const client = await clientDefaults(trx, job);
@@ -121,6 +127,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
         job_id: job.id,
         estimate_id: input.estimate_id ?? null,
         doc_number: docNumber,
+        invoice_number: await nextInvoiceNumber(trx, firmId, docNumber),
         status: 'draft',
         payment_method: 'check',
         billing_type: input.billing_type ?? 'line_items',
@@ -132,7 +139,7 @@ export async function createInvoice(ctx: ServiceContext, input: CreateInvoiceInp
         issued_at: null,
         paid_at: null,
         client_name: pick(input.client_name, client.client_name),
-        client_email: pick(input.client_email, client.client_email),
+        client_email: pick(clientEmail, client.client_email),
         client_address: pick(input.client_address, client.client_address),
         project_name: pick(input.project_name, job.name),
         project_address: pick(input.project_address, job.address),
@@ -188,6 +195,8 @@ const PLAIN_FIELDS = [
  * it back to draft first, so a payment never silently changes amount.
  */
 export async function updateInvoice(ctx: ServiceContext, id: number, input: UpdateInvoiceInput) {
+  // The address is checked like every email field (a bad one could never be mailed); stored as text() trims it.
+  emailField(input.client_email, 'client_email');
   const current = await invoiceOr404(ctx, ctx.database.db, id);
   refuseOnline(current);
   if (current.status === 'paid' || current.status === 'void')

@@ -26,11 +26,14 @@ import {
 import { recordInvoiceCreated } from '#billing/invoices/events.ts';
 import { invoicePageUrl, INVOICE_LINK_KIND } from '#billing/invoices/link.ts';
 import { mailInvoice } from '#billing/invoices/mail.ts';
+import { nextInvoiceNumber } from '#billing/invoices/numbers.ts';
 import { billedOfJob, recentTwin } from '#billing/invoices/repo.ts';
 import { dueDateOf } from '#billing/invoices/rules.ts';
 import type { RequestPaymentInput } from '#billing/invoices/schemas.ts';
 import { getInvoice, text } from '#billing/invoices/service.ts';
+import { contractOfProposal } from '#billing/job-contracts/revised.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
+import { emailField } from '#platform/email-phone.ts';
 import { conflict, notFound } from '#platform/errors.ts';
 import { MailSendError } from '#platform/mail/transport.ts';
 import { formatCents } from '#platform/money.ts';
@@ -41,25 +44,25 @@ import { type Contract, overContract, requestedOf } from './amounts.ts';
 /** How far back an identical request counts as a duplicate (document 3: within 10 minutes). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
-/** The revised contract: the proposal, and what the job's approved change orders posted (job_contracts). */
+/** The revised contract (job-contracts/revised.ts: the proposal and what approved change orders posted), as billed. */
 async function contractOf(trx: Transaction<DB>, p: Proposal): Promise<Contract> {
   const sections = sectionsOf(p.sections);
   const priced = JSON.parse(p.priced) as { lines: PricedLine[] };
-  const posted = await trx.selectFrom('job_contracts').selectAll().where('job_id', '=', p.job_id).executeTakeFirst();
-  const changeOrders = {
-    count: Number(posted?.approved_count ?? 0),
-    // amount_delta is a change order's price with its tax (as an estimate's price_cents is).
-    subtotalCents: Number(posted?.approved_amount_cents ?? 0) - Number(posted?.approved_tax_cents ?? 0),
-    taxCents: Number(posted?.approved_tax_cents ?? 0),
-  };
+  const contract = await contractOfProposal(trx, p);
+  const posted = contract.changeOrders;
   return {
     title: p.title,
     subtotalCents: Number(p.subtotal_cents),
     taxCents: Number(p.tax_cents),
     depositPercent: sections.deposit_percent,
     lines: priced.lines.filter((l) => !l.optional).map((l) => ({ name: l.name, priceCents: l.price_cents })),
-    changeOrders,
-    totalCents: Number(p.total_cents) + changeOrders.subtotalCents + changeOrders.taxCents,
+    changeOrders: {
+      count: posted.count,
+      // amount_delta is a change order's price with its tax (as an estimate's price_cents is).
+      subtotalCents: posted.amountCents - posted.taxCents,
+      taxCents: posted.taxCents,
+    },
+    totalCents: contract.revisedCents,
   };
 }
 
@@ -87,6 +90,7 @@ export async function requestPayment(
   origin: string,
 ) {
   assertPricingAccess(ctx);
+  const clientEmail = emailField(input.client_email, 'client_email');
   const firmId = ctx.auth.firm.id;
   const estimate = await findEstimate(ctx.database.db, firmId, estimateId, ctx.auth.user);
   if (!estimate) throw notFound('Estimate not found');
@@ -152,6 +156,7 @@ export async function requestPayment(
         job_id: job.id,
         estimate_id: estimate.id,
         doc_number: estimate.doc_number,
+        invoice_number: await nextInvoiceNumber(trx, firmId, estimate.doc_number),
         status: 'open',
         payment_method: 'online',
         billing_type: requested.billingType,
@@ -166,7 +171,7 @@ export async function requestPayment(
         issued_at: t,
         paid_at: null,
         client_name: text(input.client_name) ?? job.bill_to_name ?? proposal.client_name ?? job.company,
-        client_email: text(input.client_email) ?? job.bill_to_email ?? proposal.client_email,
+        client_email: clientEmail ?? job.bill_to_email ?? proposal.client_email,
         client_address: null,
         project_name: job.name,
         project_address: job.address,
