@@ -131,7 +131,7 @@ describe('job merge', () => {
     const next = await changeOrder(w.api, { job_id: kept.id, title: 'After', amount_delta: 1 });
     expect(next).toMatchObject({
       co_number: 4,
-      revised_contract: (Math.round(estimate.totals.price * 100) + 14100) / 100,
+      revised_contract: (Math.round(estimate.totals!.price * 100) + 14100) / 100,
     });
     expect((await ok(w.api.get(`/v1/change-orders/${a2.id}`))).data.job_id).toBe(kept.id);
   });

@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import type { Client, TestApp, Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 /** A workspace with operations on (document 2: change-order writes need it). */
 export const operationsWorkspace = (t: TestApp, body: Record<string, unknown> = {}) =>
@@ -47,7 +48,7 @@ export async function wonJob(api: Client, body: Record<string, unknown> = {}) {
   return { job, estimate: won };
 }
 
-export async function changeOrder(api: Client, body: Record<string, unknown>) {
+export async function changeOrder(api: Client, body: BodyOf<'/v1/change-orders', 'post'>) {
   const res = await api.post('/v1/change-orders', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as Record<string, any>;

@@ -82,7 +82,7 @@ describe('the change-order page', () => {
       status: 'approved',
       approval_source: 'customer',
       signature_name: 'Robin Vega',
-      revised_contract: (Math.round(estimate.totals.price * 100) + 240000) / 100,
+      revised_contract: (Math.round(estimate.totals!.price * 100) + 240000) / 100,
       signature: { drawn_signature: true, consent_version: 'esign-2026-11' },
     });
     expect(after.signed_at).toMatch(/Z$/);

@@ -48,7 +48,7 @@ export async function proposalOnJob(
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     proposal = sent.body.data;
   }
-  const path = new URL(proposal.share_url).pathname;
+  const path = new URL(proposal.share_url!).pathname;
   const preview = new URL(proposal.link.preview_url);
   return { job, proposal, path, previewPath: `${preview.pathname}${preview.search}` };
 }
