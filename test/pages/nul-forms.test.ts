@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { pageVisitor, type PageAnswer } from '#test/helpers/page-visitor.ts';
 import { account, job, ok } from '#test/helpers/records.ts';
-import { changeOrder, wonJob } from '#test/billing/change-orders/kit.ts';
-import { documentHashIn, proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { changeOrder, wonJob } from '#test/helpers/scenarios/change-order.ts';
+import { documentHashIn, proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 const NUL = '\u0000';
 

@@ -9,8 +9,8 @@ import { type Client, startApp, type TestApp, type Workspace } from '#test/helpe
 import { job, ok } from '#test/helpers/records.ts';
 import { image, uploadPhoto } from '#test/field/photos/upload.ts';
 import { uploadJobFile } from '#test/field/files/upload.ts';
-import { proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
-import { changeOrder, wonJob } from '#test/billing/change-orders/kit.ts';
+import { proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
+import { changeOrder, wonJob } from '#test/helpers/scenarios/change-order.ts';
 
 const PUBLIC = 'https://app.example.com';
 const INTERNAL_HOST = 'groundwork.internal:8080';
@@ -84,9 +84,9 @@ describe('with GROUNDWORK_PUBLIC_URL', () => {
 
   it('a proposal send: the answer and the email link to the public origin', async () => {
     const made = await proposalOnJob({ ...w, api });
-    expect(made.proposal.share_url.startsWith(`${PUBLIC}/share/proposals/`)).toBe(true);
+    expect(made.proposal.share_url!.startsWith(`${PUBLIC}/share/proposals/`)).toBe(true);
     expect(made.proposal.link.preview_url.startsWith(`${PUBLIC}/`)).toBe(true);
-    const [mail] = await mailsTo(t, made.job.contact_email);
+    const [mail] = await mailsTo(t, made.job.contact_email!);
     expect(mail!.text).toContain(made.proposal.share_url);
     expect(mail!.html).toContain(made.proposal.share_url);
     expect(linksIn(`${mail!.text} ${mail!.html}`).filter((l) => !l.startsWith(PUBLIC))).toEqual([]);
@@ -113,7 +113,7 @@ describe('with GROUNDWORK_PUBLIC_URL', () => {
     const made = await proposalOnJob({ ...w, api });
     const requested = await ok(api.post(`/v1/estimates/${made.proposal.estimate_id}/request-payment`, {}));
     expect(requested.data.payment_url.startsWith(`${PUBLIC}/share/invoices/`)).toBe(true);
-    const mails = await mailsTo(t, made.job.contact_email);
+    const mails = await mailsTo(t, made.job.contact_email!);
     expect(mails.some((m) => m.text?.includes(requested.data.payment_url))).toBe(true);
   });
 

@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok, Z_SECONDS } from '#test/helpers/records.ts';
-import { addLine, changeOrder, jobWithContact, operationsWorkspace, wonJob } from './kit.ts';
+import {
+  addLine,
+  changeOrder,
+  jobWithContact,
+  operationsWorkspace,
+  wonJob,
+} from '#test/helpers/scenarios/change-order.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -250,21 +256,27 @@ describe('POST /v1/change-orders: tm and full', () => {
     const created = (await eventsOf(t.database, j.id)).filter((e) => e.event_type === 'estimate_created');
     expect(created.map((e) => e.data.estimate_id)).toContain(co.ep_estimate_id);
 
-    await addLine(w.api, co.ep_estimate_id, {
+    await addLine(w.api, co.ep_estimate_id!, {
       name: 'Drain tile',
       quantity: 100,
       unit: 'LF',
       unit_cost: 12,
       cost_code: '03-200',
     });
-    await addLine(w.api, co.ep_estimate_id, {
+    await addLine(w.api, co.ep_estimate_id!, {
       name: 'Gravel',
       quantity: 10,
       unit: 'TN',
       unit_cost: 40,
       cost_code: '03-200',
     });
-    await addLine(w.api, co.ep_estimate_id, { name: 'Labor', quantity: 8, unit: 'HR', unit_cost: 50, cost_code: null });
+    await addLine(w.api, co.ep_estimate_id!, {
+      name: 'Labor',
+      quantity: 8,
+      unit: 'HR',
+      unit_cost: 50,
+      cost_code: null,
+    });
     const priced = (await ok(w.api.get(`/v1/estimates/${co.ep_estimate_id}`))) as any;
     const after = (await ok(w.api.get(`/v1/change-orders/${co.id}`))).data;
     expect(after).toMatchObject({

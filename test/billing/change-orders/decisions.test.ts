@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
 import { startSmtpPeer, type SmtpPeer } from '#test/helpers/smtp.ts';
-import { addLine, changeOrder, feedOf, jobWithContact, operationsWorkspace, wonJob } from './kit.ts';
+import {
+  addLine,
+  changeOrder,
+  feedOf,
+  jobWithContact,
+  operationsWorkspace,
+  wonJob,
+} from '#test/helpers/scenarios/change-order.ts';
 
 let peer: SmtpPeer;
 let t: TestApp;
@@ -153,7 +160,7 @@ describe('approve and decline', () => {
   it('a priced approval freezes the estimate figures; later estimate edits change nothing', async () => {
     const { job: j } = await wonJob(w.api);
     const co = await changeOrder(w.api, { job_id: j.id, kind: 'tm', title: 'T&M', days_delta: 1 });
-    await addLine(w.api, co.ep_estimate_id, {
+    await addLine(w.api, co.ep_estimate_id!, {
       name: 'Labor',
       quantity: 10,
       unit: 'HR',
@@ -165,7 +172,7 @@ describe('approve and decline', () => {
     expect(approved).toMatchObject({ amount_delta: priced.totals.price, cost_delta: priced.totals.cost });
     const event = (await feedOf(w, 'change_order_approved')).find((e) => e.entity.id === co.id);
     expect(event.data).toMatchObject({ amount_delta: priced.totals.price, tax_delta: priced.totals.tax, kind: 'tm' });
-    await addLine(w.api, co.ep_estimate_id, {
+    await addLine(w.api, co.ep_estimate_id!, {
       name: 'More labor',
       quantity: 10,
       unit: 'HR',

@@ -11,7 +11,7 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import { ok } from '#test/helpers/records.ts';
 import { startWorker, subscribe, type TestWorker } from '#test/integrations/webhooks/kit.ts';
-import { changeOrder, operationsWorkspace, wonJob } from './kit.ts';
+import { changeOrder, operationsWorkspace, wonJob } from '#test/helpers/scenarios/change-order.ts';
 
 let t: TestApp;
 let base: string;

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { pageVisitor } from '#test/helpers/page-visitor.ts';
 import { ok } from '#test/helpers/records.ts';
-import { changeOrder, feedOf, jobWithContact, operationsWorkspace, wonJob } from './kit.ts';
+import {
+  changeOrder,
+  feedOf,
+  jobWithContact,
+  operationsWorkspace,
+  wonJob,
+} from '#test/helpers/scenarios/change-order.ts';
 
 let t: TestApp;
 let w: Workspace;

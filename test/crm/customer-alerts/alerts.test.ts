@@ -10,8 +10,8 @@ import { listOutbox, readOutboxMessage } from '#platform/mail/outbox.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { pageVisitor } from '#test/helpers/page-visitor.ts';
 import { account, job, ok } from '#test/helpers/records.ts';
-import { changeOrder, wonJob } from '#test/billing/change-orders/kit.ts';
-import { documentHashIn, proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { changeOrder, wonJob } from '#test/helpers/scenarios/change-order.ts';
+import { documentHashIn, proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -88,7 +88,7 @@ describe('proposals', () => {
     expect(sent?.text).toContain(`Total: $${total}`);
     expect(sent?.html).toContain('Robin Vega (robin.signer@example.com)');
     expect(await sentTo('robin.signer@example.com')).toEqual([]);
-    expect((await sentTo(m.job.contact_email)).filter((s) => s.subject?.includes('accepted'))).toEqual([]);
+    expect((await sentTo(m.job.contact_email!)).filter((s) => s.subject?.includes('accepted'))).toEqual([]);
   });
 
   it('declining alerts the assignee with the total and the reason quoted', async () => {

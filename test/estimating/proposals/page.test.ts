@@ -14,7 +14,7 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import { ok } from '#test/helpers/records.ts';
 import { startWorker, subscribe, type TestWorker } from '#test/integrations/webhooks/kit.ts';
-import { proposalEvents, proposalOnJob } from './page-kit.ts';
+import { proposalEvents, proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 let t: TestApp;
 let base: string;

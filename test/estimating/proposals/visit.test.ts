@@ -9,7 +9,7 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { pageVisitor } from '#test/helpers/page-visitor.ts';
 import { readPdf } from '#test/helpers/pdf-text.ts';
 import { ok } from '#test/helpers/records.ts';
-import { documentHashIn, proposalEvents, proposalOnJob } from './page-kit.ts';
+import { documentHashIn, proposalEvents, proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 let t: TestApp;
 let w: Workspace;

@@ -1,5 +1,7 @@
-// Shared records for the change-order tests: workspaces with operations on, a job whose estimate
-// is issued and won (the contract change orders revise), and lines on a change-order estimate.
+// Scenario: a change order on a won job. Workspaces with operations on, a job with a customer
+// contact whose estimate is issued and won (the contract change orders revise), lines on an
+// estimate, and a change order made through the API; used by the change-order tests and by the
+// tests of pages, alerts and links that start from one.
 import { expect } from 'vitest';
 import type { Client, TestApp, Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
@@ -51,7 +53,7 @@ export async function wonJob(api: Client, body: Record<string, unknown> = {}) {
 export async function changeOrder(api: Client, body: BodyOf<'/v1/change-orders', 'post'>) {
   const res = await api.post('/v1/change-orders', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data as Record<string, any>;
+  return res.body.data;
 }
 
 export async function feedOf(w: Workspace, type: string) {
