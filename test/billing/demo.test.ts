@@ -34,12 +34,12 @@ it('has a paid deposit invoice, a sent progress invoice, an open online invoice 
     description: '2 line items',
     payment_terms: 'Net 30',
   });
-  expect(progress.issued_at).not.toBeNull();
-  expect(progress.doc_number).toEqual(expect.any(Number));
+  expect(progress!.issued_at).not.toBeNull();
+  expect(progress!.doc_number).toEqual(expect.any(Number));
   const payments = (await api.get('/v1/payments')).body.data;
   expect(payments).toHaveLength(1);
   const deposit = invoices.find((i: any) => i.billing_type === 'deposit');
-  expect(payments[0]).toMatchObject({ invoice_id: deposit.id, amount: deposit.amount });
+  expect(payments[0]).toMatchObject({ invoice_id: deposit!.id, amount: deposit!.amount });
 
   // The progress invoice's email is in the outbox, and its link opens the invoice page.
   const mails = await Promise.all(
@@ -81,7 +81,7 @@ it('has an approved quick change order and a sent tm one, with its email in the 
   expect(events).toHaveLength(1);
   expect(demo!.pages).toContainEqual({
     label: 'Change order (sent, ready to sign)',
-    path: new URL(detail.share_url).pathname,
+    path: new URL(detail.share_url!).pathname,
   });
   const outbox = await listOutbox(t.dataDir);
   const texts = await Promise.all(
@@ -91,7 +91,7 @@ it('has an approved quick change order and a sent tm one, with its email in the 
     }),
   );
   // The email links where the demo's server answers.
-  const link = `http://groundwork.test${new URL(detail.share_url).pathname}`;
+  const link = `http://groundwork.test${new URL(detail.share_url!).pathname}`;
   expect(texts.some((text) => text.includes(link) && text.includes('change order'))).toBe(true);
 });
 
@@ -108,7 +108,7 @@ it("agrees with itself: the deposit invoice is the signed proposal's deposit, an
   const contract = (await api.get(`/v1/proposals/${proposals.find((p) => p.estimate_id === deposit.estimate_id).id}`))
     .body.data;
   expect(contract).toMatchObject({ status: 'accepted', job_id: deposit.job_id, sections: { deposit_percent: 25 } });
-  expect(deposit.amount_cents).toBe(Math.round(contract.totals.deposit * 100));
+  expect(deposit.amount_cents).toBe(Math.round(contract.totals.deposit! * 100));
   expect(deposit.status).toBe('paid');
   // Every job with a proposal is in a won stage exactly when a proposal of it was accepted, and no
   // job is won without one.
@@ -123,11 +123,11 @@ it("agrees with itself: the deposit invoice is the signed proposal's deposit, an
   // The pages say the same: the signed contract shows its outcome and serves the signed PDF, the
   // other proposal waits for a signature.
   const signed = demo!.pages.find((p) => p.label === 'Proposal (accepted, with the signed PDF)')!;
-  expect(signed.path).toBe(new URL(contract.share_url).pathname);
+  expect(signed.path).toBe(new URL(contract.share_url!).pathname);
   const signedPage = (await t.app.inject({ url: signed.path })).body;
   expect(signedPage).toContain('Signed by Marcus Lee');
   expect(signedPage).toContain(
-    `Deposit:</strong> 25% ($${contract.totals.deposit.toLocaleString('en-US', { minimumFractionDigits: 2 })})`,
+    `Deposit:</strong> 25% ($${contract.totals.deposit!.toLocaleString('en-US', { minimumFractionDigits: 2 })})`,
   );
   const pdf = await t.app.inject({ url: `${signed.path}/signed.pdf` });
   expect(pdf.headers['content-type']).toBe('application/pdf');

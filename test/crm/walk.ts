@@ -150,7 +150,7 @@ export const crmWalk: AreaWalk = {
       ca2: ca2.id,
       loc2: loc2.id,
       contact2: person.id,
-      channel: person.channels.find((c: any) => c.kind === 'phone').id,
+      channel: person.channels.find((c: any) => c.kind === 'phone')!.id,
       field: field.id,
       note: note.id,
       activity: activity.id,

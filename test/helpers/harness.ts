@@ -22,23 +22,45 @@ import type { Payments } from '#platform/payments/processor.ts';
 import { MailWorker } from '#platform/mail/worker.ts';
 import { startEnv } from '#src/env.ts';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '#platform/timeouts.ts';
+import type { Answer, BodyOf, ResponseOf } from './api-types.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export const ALL_PERMISSIONS = [...PERMISSIONS];
 
-export interface Reply<T = any> {
+export interface Reply<S = any> {
   status: number;
-  body: T;
+  /** The success shape of the call (see api-types.ts), with the error fields beside it. */
+  body: Answer<S>;
   headers: Record<string, unknown>;
 }
 
+type Headers = Record<string, string>;
+
+/** The same calls with no types: for bodies sent wrong on purpose (fuzz, walks, wrong types). */
+export interface UntypedClient {
+  get(path: string, headers?: Headers): Promise<Reply>;
+  post(path: string, body?: unknown, headers?: Headers): Promise<Reply>;
+  patch(path: string, body?: unknown, headers?: Headers): Promise<Reply>;
+  put(path: string, body?: unknown, headers?: Headers): Promise<Reply>;
+  delete(path: string, headers?: Headers): Promise<Reply>;
+}
+
+/**
+ * Calls typed from the OpenAPI document (api-types.ts): the body a path and method take, and the
+ * body they answer. `raw` and `request` send anything and answer untyped.
+ */
 export interface Client {
-  get<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
-  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
-  patch<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
-  put<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
-  delete<T = any>(path: string, headers?: Record<string, string>): Promise<Reply<T>>;
-  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  get<P extends string>(path: P, headers?: Headers): Promise<Reply<ResponseOf<P, 'get'>>>;
+  post<P extends string>(path: P, body?: BodyOf<P, 'post'>, headers?: Headers): Promise<Reply<ResponseOf<P, 'post'>>>;
+  patch<P extends string>(
+    path: P,
+    body?: BodyOf<P, 'patch'>,
+    headers?: Headers,
+  ): Promise<Reply<ResponseOf<P, 'patch'>>>;
+  put<P extends string>(path: P, body?: BodyOf<P, 'put'>, headers?: Headers): Promise<Reply<ResponseOf<P, 'put'>>>;
+  delete<P extends string>(path: P, headers?: Headers): Promise<Reply<ResponseOf<P, 'delete'>>>;
+  request(method: string, path: string, body?: unknown, headers?: Headers): Promise<Reply>;
+  raw: UntypedClient;
 }
 
 export interface Workspace {
@@ -79,7 +101,7 @@ export interface TestApp {
 }
 
 function client(app: FastifyInstance, base: Record<string, string>): Client {
-  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const request = async (method: string, path: string, body?: unknown, headers: Headers = {}): Promise<Reply> => {
     const res = await app.inject({
       method: method as 'GET',
       url: path,
@@ -94,14 +116,15 @@ function client(app: FastifyInstance, base: Record<string, string>): Client {
     }
     return { status: res.statusCode, body: parsed as any, headers: res.headers as Record<string, unknown> };
   };
-  return {
-    request,
+  const raw: UntypedClient = {
     get: (p, h) => request('GET', p, undefined, h),
     post: (p, b, h) => request('POST', p, b ?? {}, h),
     patch: (p, b, h) => request('PATCH', p, b ?? {}, h),
     put: (p, b, h) => request('PUT', p, b ?? {}, h),
     delete: (p, h) => request('DELETE', p, undefined, h),
   };
+  // The typed calls are the untyped ones: the types are the document's, checked at compile time.
+  return { ...(raw as Omit<Client, 'request' | 'raw'>), request, raw };
 }
 
 /** Opens a fresh, migrated database: SQLite in memory, or a new PostgreSQL schema. */

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { pageVisitor, type PageAnswer } from '#test/helpers/page-visitor.ts';
 import { account, job, ok } from '#test/helpers/records.ts';
-import { changeOrder, wonJob } from '#test/billing/change-orders/kit.ts';
-import { documentHashIn, proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { changeOrder, wonJob } from '#test/helpers/scenarios/change-order.ts';
+import { documentHashIn, proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 const NUL = '\u0000';
 
@@ -107,8 +107,9 @@ describe('the portal page', () => {
   it('a message and a map comment with NUL: 400, no message, no alert', async () => {
     const customer = await account(w, 'Maple Ridge HOA');
     const lot = await job(w, { name: 'Clubhouse lot', client_account_id: customer.id });
-    const portal = new URL((await ok(w.api.post(`/v1/client-accounts/${customer.id}/portal-link`, {}))).data.portal_url)
-      .pathname;
+    const portal = new URL(
+      (await ok(w.api.post(`/v1/client-accounts/${customer.id}/portal-link`, {}))).data.portal_url!,
+    ).pathname;
     const mails = await mailCount();
     refused(await post(`${portal}/jobs/${lot.id}/messages`, { body: `Can you start${NUL} at 8?` }));
     refused(

@@ -30,7 +30,7 @@ describe('missing and invalid keys', () => {
   });
 
   it('answers 401 Missing API key before validating a bad body', async () => {
-    const res = await t.anon.post('/v1/jobs', { nonsense: 1 });
+    const res = await t.anon.raw.post('/v1/jobs', { nonsense: 1 });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('Missing API key');
   });
@@ -255,7 +255,7 @@ describe('workspace scoping and firm_id on workspace keys', () => {
   it("accepts firm_id naming the key's own workspace", async () => {
     const w = await t.workspace();
     expect((await w.api.get(`/v1/jobs?firm_id=${w.firmId}`)).status).toBe(200);
-    const created = await w.api.post('/v1/jobs', { name: 'With own firm', firm_id: w.firmId });
+    const created = await w.api.raw.post('/v1/jobs', { name: 'With own firm', firm_id: w.firmId });
     expect(created.status).toBe(201);
   });
 
@@ -263,7 +263,10 @@ describe('workspace scoping and firm_id on workspace keys', () => {
     const w = await t.workspace();
     const acct = await w.api.post('/v1/client-accounts', { name: 'Firm id customer' });
     expect(acct.status).toBe(201);
-    const res = await w.api.patch(`/v1/client-accounts/${acct.body.data.id}`, { notes: 'hello', firm_id: w.firmId });
+    const res = await w.api.raw.patch(`/v1/client-accounts/${acct.body.data.id}`, {
+      notes: 'hello',
+      firm_id: w.firmId,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.notes).toBe('hello');
   });
@@ -273,7 +276,7 @@ describe('workspace scoping and firm_id on workspace keys', () => {
     const b = await t.workspace();
     const get = await a.api.get(`/v1/jobs?firm_id=${b.firmId}`);
     expect(get.status).toBe(403);
-    const post = await a.api.post('/v1/jobs', { name: 'Cross', firm_id: b.firmId });
+    const post = await a.api.raw.post('/v1/jobs', { name: 'Cross', firm_id: b.firmId });
     expect(post.status).toBe(403);
     expect((await b.api.get('/v1/jobs')).body.pagination.total).toBe(0);
     expect((await a.api.get('/v1/jobs')).body.pagination.total).toBe(0);
@@ -301,7 +304,7 @@ describe('partner keys', () => {
     const member = await t.user(w.firmId, { role: 'member' });
     const p = await partnerKey([{ firm_id: w.firmId, user_id: member.id }]);
     const api = t.as(p.key);
-    const created = await api.post('/v1/jobs', { name: 'Partner job', firm_id: w.firmId });
+    const created = await api.raw.post('/v1/jobs', { name: 'Partner job', firm_id: w.firmId });
     expect(created.status).toBe(201);
     expect(created.body.data.firm_id).toBe(w.firmId);
     expect(created.body.data.assigned_to_user_id).toBe(member.id);
@@ -324,7 +327,7 @@ describe('partner keys', () => {
   it('firm_id in the body is not reported as an unknown field (but a real unknown is)', async () => {
     const w = await t.workspace();
     const p = await partnerKey([{ firm_id: w.firmId, user_id: w.ownerId }]);
-    const res = await t.as(p.key).post('/v1/jobs', { name: 'Typo', firm_id: w.firmId, colour: 'red' });
+    const res = await t.as(p.key).raw.post('/v1/jobs', { name: 'Typo', firm_id: w.firmId, colour: 'red' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('unknown_fields');
     expect(res.body.fields).toEqual(['colour']);
@@ -338,8 +341,8 @@ describe('partner keys', () => {
       { firm_id: a.firmId, user_id: a.ownerId },
       { firm_id: b.firmId, user_id: bUser.id },
     ]);
-    const ja = await t.as(p.key).post('/v1/jobs', { name: 'In A', firm_id: a.firmId });
-    const jb = await t.as(p.key).post('/v1/jobs', { name: 'In B', firm_id: b.firmId });
+    const ja = await t.as(p.key).raw.post('/v1/jobs', { name: 'In A', firm_id: a.firmId });
+    const jb = await t.as(p.key).raw.post('/v1/jobs', { name: 'In B', firm_id: b.firmId });
     expect(ja.status).toBe(201);
     expect(jb.status).toBe(201);
     expect(ja.body.data.assigned_to_user_id).toBe(a.ownerId);
@@ -357,7 +360,7 @@ describe('partner keys', () => {
     const get = await t.as(p.key).get(`/v1/jobs?firm_id=${other.firmId}`);
     expect(get.status).toBe(403);
     expect(get.body.error).toBe('Partner key has no access to this workspace');
-    const post = await t.as(p.key).post('/v1/jobs', { name: 'Sneaky', firm_id: other.firmId });
+    const post = await t.as(p.key).raw.post('/v1/jobs', { name: 'Sneaky', firm_id: other.firmId });
     expect(post.status).toBe(403);
     expect((await other.api.get('/v1/jobs')).body.pagination.total).toBe(0);
     const garbage = await t.as(p.key).get('/v1/jobs?firm_id=abc');
@@ -379,7 +382,7 @@ describe('partner keys', () => {
       expect(res.status, id).toBe(403);
       expect(res.body.error, id).toBe('Partner key has no access to this workspace');
     }
-    const body = await t.as(p.key).post('/v1/jobs', '{"name":"Big","firm_id":1e308}');
+    const body = await t.as(p.key).raw.post('/v1/jobs', '{"name":"Big","firm_id":1e308}');
     expect(body.status).toBe(403);
     expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(0);
   });
@@ -388,7 +391,7 @@ describe('partner keys', () => {
     const w = await t.workspace();
     const p = await partnerKey([{ firm_id: w.firmId, user_id: w.ownerId }], ['read_jobs']);
     expect((await t.as(p.key).get(`/v1/jobs?firm_id=${w.firmId}`)).status).toBe(200);
-    const res = await t.as(p.key).post('/v1/jobs', { name: 'Read only', firm_id: w.firmId });
+    const res = await t.as(p.key).raw.post('/v1/jobs', { name: 'Read only', firm_id: w.firmId });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('API key lacks job write permission');
   });
@@ -406,8 +409,8 @@ describe('partner keys', () => {
     const w = await t.workspace();
     const p = await partnerKey([{ firm_id: w.firmId, user_id: w.ownerId }]);
     const api = t.as(p.key);
-    const job = await api.post('/v1/jobs', { name: 'Partner edits', firm_id: w.firmId });
-    const patched = await api.patch(`/v1/jobs/${job.body.data.id}`, { name: 'Partner edited', firm_id: w.firmId });
+    const job = await api.raw.post('/v1/jobs', { name: 'Partner edits', firm_id: w.firmId });
+    const patched = await api.raw.patch(`/v1/jobs/${job.body.data.id}`, { name: 'Partner edited', firm_id: w.firmId });
     expect(patched.status).toBe(200);
     expect(patched.body.data.name).toBe('Partner edited');
     expect((await api.delete(`/v1/jobs/${job.body.data.id}`)).status).toBe(400);
@@ -421,7 +424,7 @@ describe('partner keys', () => {
     const p = await partnerKey([{ firm_id: w.firmId, user_id: member.id }]);
     await t.admin.delete(`/admin/v1/workspaces/${w.firmId}/users/${member.id}`);
     expect((await t.as(p.key).get(`/v1/jobs?firm_id=${w.firmId}`)).status).toBe(200);
-    const res = await t.as(p.key).post('/v1/jobs', { name: 'Orphan', firm_id: w.firmId });
+    const res = await t.as(p.key).raw.post('/v1/jobs', { name: 'Orphan', firm_id: w.firmId });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('Key owner unavailable');
   });
@@ -431,7 +434,7 @@ describe('partner keys', () => {
     const viewer = await t.user(w.firmId, { role: 'viewer' });
     const p = await partnerKey([{ firm_id: w.firmId, user_id: viewer.id }]);
     expect((await t.as(p.key).get(`/v1/jobs?firm_id=${w.firmId}`)).status).toBe(200);
-    const res = await t.as(p.key).post('/v1/jobs', { name: 'Viewer partner', firm_id: w.firmId });
+    const res = await t.as(p.key).raw.post('/v1/jobs', { name: 'Viewer partner', firm_id: w.firmId });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('Viewer cannot make changes');
   });

@@ -51,7 +51,7 @@ describe('unmatched paths', () => {
 
 describe('unknown body fields', () => {
   it('POST /v1/jobs names every unknown field at once', async () => {
-    const res = await w.api.post('/v1/jobs', { name: 'Unknowns', colour: 'red', size: 3 });
+    const res = await w.api.raw.post('/v1/jobs', { name: 'Unknowns', colour: 'red', size: 3 });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('unknown_fields');
     expect([...res.body.fields].sort()).toEqual(['colour', 'size']);
@@ -62,7 +62,7 @@ describe('unknown body fields', () => {
   });
 
   it('a single unknown field is named', async () => {
-    const res = await w.api.post('/v1/jobs', { name: 'One unknown', nme: 'x' });
+    const res = await w.api.raw.post('/v1/jobs', { name: 'One unknown', nme: 'x' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'unknown_fields', fields: ['nme'] });
     expect(res.body.error).toContain('nme');
@@ -71,7 +71,7 @@ describe('unknown body fields', () => {
   it('PATCH /v1/client-accounts/{id} names every unknown field and changes nothing', async () => {
     const acct = await w.api.post('/v1/client-accounts', { name: 'Strict Co' });
     expect(acct.status).toBe(201);
-    const res = await w.api.patch(`/v1/client-accounts/${acct.body.data.id}`, {
+    const res = await w.api.raw.patch(`/v1/client-accounts/${acct.body.data.id}`, {
       name: 'Renamed Co',
       fax: '1',
       website: 'x',
@@ -91,21 +91,21 @@ describe('unknown body fields', () => {
 
 describe('malformed requests', () => {
   it('invalid JSON is a 400', async () => {
-    const res = await w.api.post('/v1/jobs', '{"name": "broken",');
+    const res = await w.api.raw.post('/v1/jobs', '{"name": "broken",');
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Request body is not valid JSON');
   });
 
   it('invalid JSON on PATCH is a 400 too', async () => {
     const job = await w.api.post('/v1/jobs', { name: 'Patch target' });
-    const res = await w.api.patch(`/v1/jobs/${job.body.data.id}`, 'not json');
+    const res = await w.api.raw.patch(`/v1/jobs/${job.body.data.id}`, 'not json');
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('Request body is not valid JSON');
   });
 
   it('a body that is JSON but not an object is a 400', async () => {
     for (const body of ['[]', 'null', '"text"', '42']) {
-      const res = await w.api.post('/v1/jobs', body);
+      const res = await w.api.raw.post('/v1/jobs', body);
       expect(res.status, body).toBe(400);
       expect(res.body.error, body).toBeTypeOf('string');
     }
@@ -118,16 +118,16 @@ describe('malformed requests', () => {
   });
 
   it('without a key, even malformed JSON hears 401, never a 400 (api-decisions: Checks run in this order)', async () => {
-    const anon = await t.anon.post('/v1/jobs', '{"name":');
+    const anon = await t.anon.raw.post('/v1/jobs', '{"name":');
     expect(anon.status).toBe(401);
     expect(anon.body.error).toBe('Missing API key');
-    const unknownKey = await t.as('gw_' + 'B'.repeat(48)).post('/v1/jobs', '{"name":');
+    const unknownKey = await t.as('gw_' + 'B'.repeat(48)).raw.post('/v1/jobs', '{"name":');
     expect(unknownKey.status).toBe(401);
     expect(unknownKey.body.error).toBe('Invalid API key');
   });
 
   it('a wrongly typed field is a 400 naming the field', async () => {
-    const res = await w.api.post('/v1/jobs', { name: 42 });
+    const res = await w.api.raw.post('/v1/jobs', { name: 42 });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('name');
   });
@@ -363,7 +363,7 @@ describe('money', () => {
   });
 
   it('raw JSON text with many decimals rounds half up at the cent', async () => {
-    const job = await w.api.post('/v1/jobs', '{"name":"Money text","estimated_value":10.125}');
+    const job = await w.api.raw.post('/v1/jobs', '{"name":"Money text","estimated_value":10.125}');
     expect(job.status).toBe(201);
     expect(await centsOf(job.body.data.id)).toBe(1013);
     expect(job.body.data.estimated_value).toBe(10.13);
@@ -378,7 +378,7 @@ describe('money', () => {
 
   it('a negative or non-numeric value is a 400', async () => {
     expect((await w.api.post('/v1/jobs', { name: 'Money neg', estimated_value: -1 })).status).toBe(400);
-    expect((await w.api.post('/v1/jobs', { name: 'Money str', estimated_value: '12.00' })).status).toBe(400);
+    expect((await w.api.raw.post('/v1/jobs', { name: 'Money str', estimated_value: '12.00' })).status).toBe(400);
   });
 });
 
@@ -399,8 +399,8 @@ describe('rate limits', () => {
     expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ error: 'Too many requests', code: 'rate_limited' });
     expect(res.body.usage).toMatchObject({ limit: 5, remaining: 0 });
-    expect(res.body.usage.reset_seconds).toBeGreaterThan(0);
-    expect(res.body.usage.reset_seconds).toBeLessThanOrEqual(60);
+    expect((res.body.usage as { reset_seconds: number }).reset_seconds).toBeGreaterThan(0);
+    expect((res.body.usage as { reset_seconds: number }).reset_seconds).toBeLessThanOrEqual(60);
     const retryAfter = Number(res.headers['retry-after']);
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThan(0);

@@ -140,7 +140,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
     },
     'DELETE /v1/jobs/{job_id}/tags/{tag_id}': { path: `/v1/jobs/${job.id}/tags/${tag.id}`, read: `/v1/jobs/${job.id}` },
     'DELETE /v1/contacts/{id}/channels/{ref}': {
-      path: `/v1/contacts/${person.id}/channels/${channel.ref}`,
+      path: `/v1/contacts/${person.id}/channels/${channel!.ref}`,
       read: `/v1/contacts/${person.id}`,
     },
     'DELETE /v1/contacts/{id}/links/{kind}/{target_id}': {

@@ -52,7 +52,7 @@ beforeAll(async () => {
   // Key fuzz_field (MAP_KEY) on every kind of record, so custom_fields values reach the value rules.
   const field = await made(api.post('/v1/custom-fields', { entity_type: 'job', label: 'Fuzz field' }));
   for (const entity of ['account', 'contact', 'location'])
-    await made(api.post('/v1/custom-fields', { entity_type: entity, label: 'Fuzz field' }));
+    await made(api.raw.post('/v1/custom-fields', { entity_type: entity, label: 'Fuzz field' }));
   const note = await made(api.post(`/v1/jobs/${job.id}/notes`, { content: 'Fuzz note' }));
   const activity = await made(
     api.post('/v1/activities', { type: 'call', outcome: 'ok', associations: { job_id: job.id } }),

@@ -118,7 +118,7 @@ describe('each operation', () => {
 
   it('answers errors through that schema without losing their fields', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/jobs', { name: 'x', bogus: 1, other: 2 });
+    const res = await w.api.raw.post('/v1/jobs', { name: 'x', bogus: 1, other: 2 });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: 'Unknown fields: bogus, other',

@@ -9,8 +9,8 @@ import { type Client, startApp, type TestApp, type Workspace } from '#test/helpe
 import { job, ok } from '#test/helpers/records.ts';
 import { image, uploadPhoto } from '#test/field/photos/upload.ts';
 import { uploadJobFile } from '#test/field/files/upload.ts';
-import { proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
-import { changeOrder, wonJob } from '#test/billing/change-orders/kit.ts';
+import { proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
+import { changeOrder, wonJob } from '#test/helpers/scenarios/change-order.ts';
 
 const PUBLIC = 'https://app.example.com';
 const INTERNAL_HOST = 'groundwork.internal:8080';
@@ -25,6 +25,13 @@ function viaInternalHost(api: Client): Client {
     patch: (path, body, headers) => api.patch(path, body, h(headers)),
     put: (path, body, headers) => api.put(path, body, h(headers)),
     delete: (path, headers) => api.delete(path, h(headers)),
+    raw: {
+      get: (path, headers) => api.raw.get(path, h(headers)),
+      post: (path, body, headers) => api.raw.post(path, body, h(headers)),
+      patch: (path, body, headers) => api.raw.patch(path, body, h(headers)),
+      put: (path, body, headers) => api.raw.put(path, body, h(headers)),
+      delete: (path, headers) => api.raw.delete(path, h(headers)),
+    },
   };
 }
 
@@ -77,9 +84,9 @@ describe('with GROUNDWORK_PUBLIC_URL', () => {
 
   it('a proposal send: the answer and the email link to the public origin', async () => {
     const made = await proposalOnJob({ ...w, api });
-    expect(made.proposal.share_url.startsWith(`${PUBLIC}/share/proposals/`)).toBe(true);
+    expect(made.proposal.share_url!.startsWith(`${PUBLIC}/share/proposals/`)).toBe(true);
     expect(made.proposal.link.preview_url.startsWith(`${PUBLIC}/`)).toBe(true);
-    const [mail] = await mailsTo(t, made.job.contact_email);
+    const [mail] = await mailsTo(t, made.job.contact_email!);
     expect(mail!.text).toContain(made.proposal.share_url);
     expect(mail!.html).toContain(made.proposal.share_url);
     expect(linksIn(`${mail!.text} ${mail!.html}`).filter((l) => !l.startsWith(PUBLIC))).toEqual([]);
@@ -106,7 +113,7 @@ describe('with GROUNDWORK_PUBLIC_URL', () => {
     const made = await proposalOnJob({ ...w, api });
     const requested = await ok(api.post(`/v1/estimates/${made.proposal.estimate_id}/request-payment`, {}));
     expect(requested.data.payment_url.startsWith(`${PUBLIC}/share/invoices/`)).toBe(true);
-    const mails = await mailsTo(t, made.job.contact_email);
+    const mails = await mailsTo(t, made.job.contact_email!);
     expect(mails.some((m) => m.text?.includes(requested.data.payment_url))).toBe(true);
   });
 
@@ -114,8 +121,8 @@ describe('with GROUNDWORK_PUBLIC_URL', () => {
     const { job: j } = await wonJob(api);
     const co = await changeOrder(api, { job_id: j.id, title: 'Extra patch', amount_delta: 500 });
     const sent = await ok(api.post(`/v1/change-orders/${co.id}/send`));
-    expect(sent.data.share_url.startsWith(`${PUBLIC}/share/change-orders/`)).toBe(true);
-    const [mail] = await mailsTo(t, j.contact_email);
+    expect(sent.data.share_url!.startsWith(`${PUBLIC}/share/change-orders/`)).toBe(true);
+    const [mail] = await mailsTo(t, j.contact_email!);
     expect(mail!.text).toContain(sent.data.share_url);
     expect(linksIn(mail!.text ?? '').filter((l) => !l.startsWith(PUBLIC))).toEqual([]);
   });
@@ -126,9 +133,9 @@ describe('with GROUNDWORK_PUBLIC_URL', () => {
     expect(photo.status).toBe(201);
     const read = await ok(api.get(`/v1/photos/${photo.body.data.id}`));
     expect(read.data.url.startsWith(`${PUBLIC}/v1/objects/`)).toBe(true);
-    expect(read.data.thumbnail_url.startsWith(`${PUBLIC}/v1/objects/`)).toBe(true);
+    expect(read.data.thumbnail_url!.startsWith(`${PUBLIC}/v1/objects/`)).toBe(true);
     const report = await ok(api.post(`/v1/jobs/${j.id}/photo-share-link`, {}));
-    expect(report.data.share_url.startsWith(`${PUBLIC}/share/photos/`)).toBe(true);
+    expect(report.data.share_url!.startsWith(`${PUBLIC}/share/photos/`)).toBe(true);
     const file = await uploadJobFile(t, w, j.id, Buffer.from('a,b\n1,2\n'), 'takeoff.csv');
     expect(file.status).toBe(201);
     const download = await api.get(`/v1/files/${file.body.data.id}/download`);
@@ -156,7 +163,7 @@ describe('without it', () => {
     const api = viaInternalHost(w.api);
     const j = await job({ api });
     const report = await ok(api.post(`/v1/jobs/${j.id}/photo-share-link`, {}));
-    expect(report.data.share_url.startsWith(`http://${INTERNAL_HOST}/share/photos/`)).toBe(true);
+    expect(report.data.share_url!.startsWith(`http://${INTERNAL_HOST}/share/photos/`)).toBe(true);
     const other = await job({ api });
     const answer = await toolCall(t, w.key, 'create_job_photo_share_link', { job_id: other.id });
     expect(answer.data.share_url.startsWith(`http://${INTERNAL_HOST}/share/photos/`)).toBe(true);

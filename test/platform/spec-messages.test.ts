@@ -304,7 +304,7 @@ const ROWS: Row[] = [
   {
     spec: 'unknown fields',
     where: 'doc 2, Errors (lead create); doc 1, Conventions 7',
-    call: (api) => api.post('/v1/leads', { name: 'Lee', email: 'lee@l.test', bogus: 1 }),
+    call: (api) => api.raw.post('/v1/leads', { name: 'Lee', email: 'lee@l.test', bogus: 1 }),
     status: 400,
     error: 'Unknown fields: bogus',
   },
@@ -339,14 +339,14 @@ const ROWS: Row[] = [
   {
     spec: 'entity_type must be one of ...',
     where: 'doc 2, Errors (custom fields)',
-    call: (api) => api.post('/v1/custom-fields', { entity_type: 'truck', label: 'Gate' }),
+    call: (api) => api.raw.post('/v1/custom-fields', { entity_type: 'truck', label: 'Gate' }),
     status: 400,
     error: 'entity_type must be one of job, account, contact, location',
   },
   {
     spec: 'field_type must be one of ...',
     where: 'doc 2, Errors (custom fields)',
-    call: (api) => api.post('/v1/custom-fields', { entity_type: 'job', label: 'Gate', field_type: 'color' }),
+    call: (api) => api.raw.post('/v1/custom-fields', { entity_type: 'job', label: 'Gate', field_type: 'color' }),
     status: 400,
     error: 'field_type must be one of text, number, date, select, checkbox, url',
   },
@@ -478,7 +478,7 @@ const ROWS: Row[] = [
   {
     spec: 'Unknown fields',
     where: 'doc 3, Errors (proposal update)',
-    call: (api) => api.patch(`/v1/proposals/${ids.proposal}`, { bogus: 1 }),
+    call: (api) => api.raw.patch(`/v1/proposals/${ids.proposal}`, { bogus: 1 }),
     status: 400,
     error: 'Unknown fields: bogus',
   },
@@ -559,7 +559,8 @@ const ROWS: Row[] = [
   {
     spec: 'severity must be one of: low, medium, high',
     where: 'doc 3, Site assessments and pins (pin add)',
-    call: (api) => api.post('/v1/assessment-pins', { job_id: ids.job, latitude: 40, longitude: -75, severity: 'dire' }),
+    call: (api) =>
+      api.raw.post('/v1/assessment-pins', { job_id: ids.job, latitude: 40, longitude: -75, severity: 'dire' }),
     status: 400,
     error: 'severity must be one of: low, medium, high',
   },
@@ -660,7 +661,7 @@ const ROWS: Row[] = [
   {
     spec: 'Upload with multipart/form-data',
     where: 'doc 3, Errors (file uploads)',
-    call: (api) => api.post(`/v1/jobs/${ids.job}/files`, { description: 'json' }),
+    call: (api) => api.raw.post(`/v1/jobs/${ids.job}/files`, { description: 'json' }),
     status: 400,
     error: 'Upload with multipart/form-data',
   },
@@ -688,7 +689,7 @@ const ROWS: Row[] = [
   {
     spec: 'audience must be office or field',
     where: 'doc 3, Photos, photo tags, files (PATCH /v1/files/{id})',
-    call: (api) => api.patch(`/v1/files/${ids.file}`, { audience: 'crew' }),
+    call: (api) => api.raw.patch(`/v1/files/${ids.file}`, { audience: 'crew' }),
     status: 400,
     error: 'audience must be office or field',
   },

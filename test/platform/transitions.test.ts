@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
-import { proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 const N = 16;
 

@@ -6,7 +6,7 @@ import { advanceClock, pauseClock, resumeClock } from '#platform/time.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
 import { jsonLines, rawGet, Z } from '#test/integrations/exports/helpers.ts';
-import { addLine, changeOrder, operationsWorkspace, wonJob } from './kit.ts';
+import { addLine, changeOrder, operationsWorkspace, wonJob } from '#test/helpers/scenarios/change-order.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -88,7 +88,7 @@ describe('GET /v1/exports/change_orders.jsonl', () => {
       const mark = new Date(Date.parse(declined.updated_at) + 1000).toISOString();
       advanceClock(2000);
       // An edit of the tm change order's estimate changes the change order (its figures follow it).
-      await addLine(w.api, tm.ep_estimate_id, { name: 'Extra', quantity: 1, unit: 'EA', unit_cost: 100 });
+      await addLine(w.api, tm.ep_estimate_id!, { name: 'Extra', quantity: 1, unit: 'EA', unit_cost: 100 });
       const since = jsonLines((await rawGet(t, `/v1/exports/change_orders.jsonl?updated_after=${mark}`, w.key)).bytes);
       const now = (await ok(w.api.get(`/v1/change-orders/${tm.id}`))).data;
       expect(since).toEqual([
@@ -131,7 +131,7 @@ describe('job merge', () => {
     const next = await changeOrder(w.api, { job_id: kept.id, title: 'After', amount_delta: 1 });
     expect(next).toMatchObject({
       co_number: 4,
-      revised_contract: (Math.round(estimate.totals.price * 100) + 14100) / 100,
+      revised_contract: (Math.round(estimate.totals!.price * 100) + 14100) / 100,
     });
     expect((await ok(w.api.get(`/v1/change-orders/${a2.id}`))).data.job_id).toBe(kept.id);
   });

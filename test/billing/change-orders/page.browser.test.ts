@@ -11,7 +11,7 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import { ok } from '#test/helpers/records.ts';
 import { startWorker, subscribe, type TestWorker } from '#test/integrations/webhooks/kit.ts';
-import { changeOrder, operationsWorkspace, wonJob } from './kit.ts';
+import { changeOrder, operationsWorkspace, wonJob } from '#test/helpers/scenarios/change-order.ts';
 
 let t: TestApp;
 let base: string;
@@ -82,7 +82,7 @@ describe('the change-order page', () => {
       status: 'approved',
       approval_source: 'customer',
       signature_name: 'Robin Vega',
-      revised_contract: (Math.round(estimate.totals.price * 100) + 240000) / 100,
+      revised_contract: (Math.round(estimate.totals!.price * 100) + 240000) / 100,
       signature: { drawn_signature: true, consent_version: 'esign-2026-11' },
     });
     expect(after.signed_at).toMatch(/Z$/);

@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { pageVisitor } from '#test/helpers/page-visitor.ts';
 import { ok } from '#test/helpers/records.ts';
-import { changeOrder, feedOf, jobWithContact, operationsWorkspace, wonJob } from './kit.ts';
+import {
+  changeOrder,
+  feedOf,
+  jobWithContact,
+  operationsWorkspace,
+  wonJob,
+} from '#test/helpers/scenarios/change-order.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -66,7 +72,7 @@ describe('opening the page', () => {
     expect(page.text).toContain('Two more potholes &lt;b&gt;by the gate&lt;/b&gt;');
     expect(page.text).toContain('+$1,250.00');
     expect(page.text).toContain('+2 days');
-    const total = (Math.round(estimate.totals.price * 100) + 125000) / 100;
+    const total = (Math.round(estimate.totals!.price * 100) + 125000) / 100;
     expect(page.text).toContain(`$${total.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
     expect(page.text).toContain('I agree to sign this change order electronically');
     expect(page.text).toContain('esign-2026-11');
@@ -177,7 +183,7 @@ describe('approving', () => {
       stage: 'approved',
       approval_source: 'customer',
       signature_name: 'Robin Vega',
-      revised_contract: (Math.round(estimate.totals.price * 100) + 125000) / 100,
+      revised_contract: (Math.round(estimate.totals!.price * 100) + 125000) / 100,
       signature: { consent_version: 'esign-2026-11', drawn_signature: true },
     });
     expect(after.signed_at).toMatch(/Z$/);

@@ -11,7 +11,7 @@ import { listOutbox, readOutboxMessage } from '#platform/mail/outbox.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { readPdf } from '#test/helpers/pdf-text.ts';
 import { job, ok } from '#test/helpers/records.ts';
-import { proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 import { jsonLines, rawGet } from '#test/integrations/exports/helpers.ts';
 
 let t: TestApp;
@@ -125,7 +125,10 @@ describe('invoice_number', () => {
       ),
     ]);
     for (const r of made) expect(r.status, JSON.stringify(r.body)).toBe(201);
-    const numbers = made.map((r) => (r.body.data.invoice ?? r.body.data).invoice_number as string);
+    const numbers = made.map((r) => {
+      const d = r.body.data;
+      return 'invoice' in d ? d.invoice.invoice_number : d.invoice_number;
+    });
     expect(new Set(numbers).size).toBe(16);
     expect(numbers.map((n) => Number(n.split('-')[1])).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 16 }, (_, i) => i + 1),

@@ -16,7 +16,7 @@ afterAll(() => t.close());
 const LINES = [{ description: 'Sealcoat lot', amount: 1200.1 }];
 
 async function invoice(ws: Workspace, body: Record<string, unknown>) {
-  const res = await ws.api.post('/v1/invoices', { line_items: LINES, ...body });
+  const res = await ws.api.raw.post('/v1/invoices', { line_items: LINES, ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as Record<string, any>;
 }
@@ -155,7 +155,7 @@ describe('POST /v1/invoices', () => {
 
   it('answers 400 for missing or invalid line items, a discount above the subtotal and a total of zero', async () => {
     const j = await job(w);
-    const post = (body: Record<string, unknown>) => w.api.post('/v1/invoices', { job_id: j.id, ...body });
+    const post = (body: Record<string, unknown>) => w.api.raw.post('/v1/invoices', { job_id: j.id, ...body });
     for (const body of [
       {},
       { line_items: [] },
@@ -248,7 +248,7 @@ describe('PATCH /v1/invoices/{id}', () => {
     try {
       advanceClock(3 * 86_400_000);
       const sent = (await ok(w.api.post(`/v1/invoices/${inv.id}/mark-sent`))).data;
-      const issuedOn = sent.issued_at.slice(0, 10);
+      const issuedOn = sent.issued_at!.slice(0, 10);
       expect(issuedOn).toBe(addDays(inv.created_at.slice(0, 10), 3));
       expect(sent.due_date).toBe(addDays(issuedOn, 15));
       const edited = (await ok(w.api.patch(`/v1/invoices/${inv.id}`, { due_days: 0 }))).data;
@@ -264,8 +264,8 @@ describe('PATCH /v1/invoices/{id}', () => {
     const over = await w.api.patch(`/v1/invoices/${inv.id}`, { line_items: [{ description: 'x', amount: 50 }] });
     expect(over.status).toBe(400);
     expect(over.body.code).toBe('discount_exceeds_subtotal');
-    expect((await w.api.patch(`/v1/invoices/${inv.id}`, { job_id: j.id })).status).toBe(400);
-    expect((await w.api.patch(`/v1/invoices/${inv.id}`, { estimate_id: null })).status).toBe(400);
+    expect((await w.api.raw.patch(`/v1/invoices/${inv.id}`, { job_id: j.id })).status).toBe(400);
+    expect((await w.api.raw.patch(`/v1/invoices/${inv.id}`, { estimate_id: null })).status).toBe(400);
     await ok(w.api.post(`/v1/invoices/${inv.id}/mark-sent`));
     await ok(w.api.post(`/v1/invoices/${inv.id}/mark-paid`));
     const paid = await w.api.patch(`/v1/invoices/${inv.id}`, { memo: 'x' });
@@ -349,7 +349,7 @@ describe('status moves', () => {
     expect((await ok(w.api.post(`/v1/invoices/${paid.id}/void`))).data.status).toBe('void');
     expect((await ok(w.api.get(`/v1/payments?job_id=${j.id}`))).data).toEqual([]);
     expect((await w.api.post('/v1/invoices/999999/void')).status).toBe(404);
-    expect((await w.api.post(`/v1/invoices/${inv.id}/void`, { reason: 'x' })).status).toBe(400);
+    expect((await w.api.raw.post(`/v1/invoices/${inv.id}/void`, { reason: 'x' })).status).toBe(400);
   });
 
   it('refuses every change to an online invoice (409 online_invoice)', async () => {

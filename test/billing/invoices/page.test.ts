@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, listen } from '#test/helpers/browser.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
-import { proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 let t: TestApp;
 let base: string;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, pauseClock, resumeClock } from '#platform/time.ts';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
-import { proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 import { startSmtpPeer, type SmtpPeer } from '#test/helpers/smtp.ts';
 
 let peer: SmtpPeer;

@@ -8,7 +8,7 @@ import { stripePayments } from '#platform/payments/stripe.ts';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
 import { signedEvent, startStripeServer, type StripeServer, stripeId } from '#test/helpers/stripe-server.ts';
-import { proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 const WEBHOOK_SECRET = `whsec_${stripeId('x', 32).slice(2)}`;
 let stripe: StripeServer;

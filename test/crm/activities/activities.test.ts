@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { advanceClock } from '#platform/time.ts';
 import { account, contact, job, logOf, Z_SECONDS } from '#test/helpers/records.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ describe('POST /v1/activities', () => {
       user_id: w.ownerId,
       user: { id: w.ownerId, name: expect.any(String) },
     });
-    for (const f of ['occurred_at', 'created_at', 'updated_at']) expect(res.body.data[f]).toMatch(Z_SECONDS);
+    for (const f of ['occurred_at', 'created_at', 'updated_at'] as const) expect(res.body.data[f]).toMatch(Z_SECONDS);
     expect((await w.api.get(`/v1/activities/${res.body.data.id}`)).body.data).toEqual(res.body.data);
   });
 
@@ -89,16 +90,16 @@ describe('POST /v1/activities', () => {
     const w = await t.workspace();
     const ca = await account(w);
     const a = { associations: { client_account_id: ca.id } };
-    const missing = await w.api.post('/v1/activities', { body: 'x', ...a });
+    const missing = await w.api.raw.post('/v1/activities', { body: 'x', ...a });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('type is required');
-    const bad = await w.api.post('/v1/activities', { type: 'fax', body: 'x', ...a });
+    const bad = await w.api.raw.post('/v1/activities', { type: 'fax', body: 'x', ...a });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('type must be one of call, email, text, meeting, note, task, other');
-    expect((await w.api.post('/v1/activities', { type: 'call', body: 'x', direction: 'sideways', ...a })).status).toBe(
-      400,
-    );
-    const unknown = await w.api.post('/v1/activities', { type: 'call', body: 'x', associations: { deal_id: 3 } });
+    expect(
+      (await w.api.raw.post('/v1/activities', { type: 'call', body: 'x', direction: 'sideways', ...a })).status,
+    ).toBe(400);
+    const unknown = await w.api.raw.post('/v1/activities', { type: 'call', body: 'x', associations: { deal_id: 3 } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields).toEqual(['associations.deal_id']);
     expect(
@@ -113,7 +114,7 @@ describe('POST /v1/activities', () => {
       { type: 'note', body: 'x', associations: {} },
       { type: 'note', body: 'x', associations: { job_id: null } },
     ]) {
-      const res = await w.api.post('/v1/activities', body);
+      const res = await w.api.raw.post('/v1/activities', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ error: 'associations is required', field: 'associations' });
     }
@@ -370,7 +371,7 @@ describe('GET /v1/activities', () => {
     const j = await job(w);
     const ca = await account(w);
     const c = await contact(t, w);
-    const post = async (body: Record<string, unknown>) =>
+    const post = async (body: BodyOf<'/v1/activities', 'post'>) =>
       (await w.api.post('/v1/activities', body)).body.data.id as number;
     const a1 = await post({
       type: 'call',

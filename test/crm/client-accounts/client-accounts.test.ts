@@ -2,6 +2,7 @@
 // docs/api-decisions.md, Customers and sites).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,7 +12,7 @@ afterAll(() => t.close());
 
 const Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-async function create(w: Workspace, body: Record<string, unknown>) {
+async function create(w: Workspace, body: BodyOf<'/v1/client-accounts', 'post'>) {
   const res = await w.api.post('/v1/client-accounts', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   expect(res.body.created).toBe(true);
@@ -158,12 +159,12 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
 
   it('name is required (400) and nothing is created', async () => {
     const w = await t.workspace();
-    const missing = await w.api.post('/v1/client-accounts', { email: 'x@y.test' });
+    const missing = await w.api.raw.post('/v1/client-accounts', { email: 'x@y.test' });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatch(/name/);
     const empty = await w.api.post('/v1/client-accounts', { name: '' });
     expect(empty.status).toBe(400);
-    const wrongType = await w.api.post('/v1/client-accounts', { name: 42 });
+    const wrongType = await w.api.raw.post('/v1/client-accounts', { name: 42 });
     expect(wrongType.status).toBe(400);
     expect((await w.api.get('/v1/client-accounts?include_archived=true')).body.pagination.total).toBe(0);
   });
@@ -177,7 +178,7 @@ describe('POST /v1/client-accounts (create and upsert)', () => {
 
   it('an unknown body field is a 400 naming it', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/client-accounts', { name: 'Ivy Co', website: 'ivy.test', color: 'red' });
+    const res = await w.api.raw.post('/v1/client-accounts', { name: 'Ivy Co', website: 'ivy.test', color: 'red' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('unknown_fields');
     expect(res.body.fields).toEqual(expect.arrayContaining(['website', 'color']));
@@ -335,7 +336,7 @@ describe('PATCH /v1/client-accounts/{id}', () => {
   it('bad input: unknown field 400, empty name 400, over-long external_ref 400', async () => {
     const w = await t.workspace();
     const a = await create(w, { name: 'Kapok' });
-    const unknown = await w.api.patch(`/v1/client-accounts/${a.id}`, { nickname: 'K' });
+    const unknown = await w.api.raw.patch(`/v1/client-accounts/${a.id}`, { nickname: 'K' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields).toEqual(['nickname']);
     expect((await w.api.patch(`/v1/client-accounts/${a.id}`, { name: '' })).status).toBe(400);

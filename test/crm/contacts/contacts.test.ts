@@ -138,7 +138,7 @@ describe('POST /v1/contacts', () => {
 
   it('400 unknown fields, over-long contact_type, bad birthday', async () => {
     const w = await t.workspace();
-    const unknown = await w.api.post('/v1/contacts', { name: 'X', nickname: 'Y' });
+    const unknown = await w.api.raw.post('/v1/contacts', { name: 'X', nickname: 'Y' });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'unknown_fields', fields: ['nickname'] });
     expect((await w.api.post('/v1/contacts', { name: 'X', contact_type: 'x'.repeat(81) })).status).toBe(400);
@@ -347,7 +347,7 @@ describe('PATCH /v1/contacts/{id}', () => {
     expect((await w.api.patch(`/v1/contacts/${c.id}`, { preferred_channel: 'pigeon' })).body.error).toBe(
       'Pick call, text or email.',
     );
-    expect((await w.api.patch(`/v1/contacts/${c.id}`, { color: 'red' })).body.code).toBe('unknown_fields');
+    expect((await w.api.raw.patch(`/v1/contacts/${c.id}`, { color: 'red' })).body.code).toBe('unknown_fields');
     const foreign = await other.api.patch(`/v1/contacts/${c.id}`, { name: 'Hijack' });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toBe('Contact not found');
@@ -405,8 +405,8 @@ describe('GET /v1/contacts', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((c: any) => c.display_name)).toEqual(['Alpha', 'Bravo Paving']);
     expect(res.body.pagination).toEqual({ total: 3, limit: 2, offset: 0 });
-    expect(res.body.data[0].channels).toBeUndefined();
-    expect(res.body.data[0].links).toBeUndefined();
+    expect(res.body.data[0]).not.toHaveProperty('channels');
+    expect(res.body.data[0]).not.toHaveProperty('links');
     const page2 = await w.api.get('/v1/contacts?limit=2&offset=2');
     expect(page2.body.data.map((c: any) => c.display_name)).toEqual(['charlie']);
     expect((await w.api.get('/v1/contacts?limit=201')).status).toBe(400);

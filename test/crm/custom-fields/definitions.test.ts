@@ -2,6 +2,7 @@
 // Custom fields, Errors; document 1, Roles: custom-field setup is owner-only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type Client, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,7 +12,7 @@ afterAll(() => t.close());
 
 const Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-async function field(api: Client, body: Record<string, unknown>) {
+async function field(api: Client, body: BodyOf<'/v1/custom-fields', 'post'>) {
   const res = await api.post('/v1/custom-fields', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   expect(res.body.created).toBe(true);
@@ -62,7 +63,7 @@ describe('POST /v1/custom-fields', () => {
 
   it('takes every field type, required, filterable and show_as_flag', async () => {
     const w = await t.workspace();
-    for (const field_type of ['text', 'number', 'date', 'checkbox', 'url']) {
+    for (const field_type of ['text', 'number', 'date', 'checkbox', 'url'] as const) {
       const f = await field(w.api, { entity_type: 'job', label: `A ${field_type}`, field_type });
       expect(f.field_type).toBe(field_type);
       expect(f.options).toEqual([]);
@@ -93,8 +94,8 @@ describe('POST /v1/custom-fields', () => {
       account: 'company_profile',
       contact: 'contact_identity',
       location: 'location_identity',
-    };
-    for (const [entity_type, section] of Object.entries(expected)) {
+    } as const;
+    for (const [entity_type, section] of Object.entries(expected) as [keyof typeof expected, string][]) {
       const f = await field(w.api, { entity_type, label: 'First' });
       expect(f).toMatchObject({ entity_type, section, position: 1, key: 'first' });
       expect((await field(w.api, { entity_type, label: 'Second' })).position).toBe(2);
@@ -198,7 +199,7 @@ describe('POST /v1/custom-fields', () => {
       { entity_type: 'job', label: '' },
       { entity_type: 'job', label: '   ' },
     ]) {
-      const res = await w.api.post('/v1/custom-fields', body);
+      const res = await w.api.raw.post('/v1/custom-fields', body);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'Give the field a name.', field: 'label' });
     }
@@ -210,22 +211,22 @@ describe('POST /v1/custom-fields', () => {
 
   it('entity_type and field_type must be one of the listed values; entity_type is required', async () => {
     const w = await t.workspace();
-    const entity = await w.api.post('/v1/custom-fields', { entity_type: 'invoice', label: 'X' });
+    const entity = await w.api.raw.post('/v1/custom-fields', { entity_type: 'invoice', label: 'X' });
     expect(entity.status).toBe(400);
     expect(entity.body).toMatchObject({
       error: 'entity_type must be one of job, account, contact, location',
       field: 'entity_type',
     });
-    const type = await w.api.post('/v1/custom-fields', { entity_type: 'job', label: 'X', field_type: 'email' });
+    const type = await w.api.raw.post('/v1/custom-fields', { entity_type: 'job', label: 'X', field_type: 'email' });
     expect(type.status).toBe(400);
     expect(type.body).toMatchObject({
       error: 'field_type must be one of text, number, date, select, checkbox, url',
       field: 'field_type',
     });
-    const missing = await w.api.post('/v1/custom-fields', { label: 'X' });
+    const missing = await w.api.raw.post('/v1/custom-fields', { label: 'X' });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: 'entity_type is required', field: 'entity_type' });
-    const unknown = await w.api.post('/v1/custom-fields', { entity_type: 'job', label: 'X', section: 'billing' });
+    const unknown = await w.api.raw.post('/v1/custom-fields', { entity_type: 'job', label: 'X', section: 'billing' });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'unknown_fields', fields: ['section'] });
   });
@@ -355,8 +356,8 @@ describe('PATCH /v1/custom-fields/{id}', () => {
       account: 'company_profile, billing, company_notes',
       contact: 'contact_identity, communication, contact_notes',
       location: 'location_identity, property_context, location_notes',
-    };
-    for (const [entity_type, sections] of Object.entries(cases)) {
+    } as const;
+    for (const [entity_type, sections] of Object.entries(cases) as [keyof typeof cases, string][]) {
       const f = await field(w.api, { entity_type, label: 'S' });
       const bad = await w.api.patch(`/v1/custom-fields/${f.id}`, {
         section: entity_type === 'job' ? 'billing' : 'job_details',
@@ -383,7 +384,7 @@ describe('PATCH /v1/custom-fields/{id}', () => {
   it('field_type, options and key cannot be changed (unknown fields)', async () => {
     const w = await t.workspace();
     const f = await field(w.api, { entity_type: 'job', label: 'Fixed' });
-    const res = await w.api.patch(`/v1/custom-fields/${f.id}`, { key: 'other', field_type: 'number' });
+    const res = await w.api.raw.patch(`/v1/custom-fields/${f.id}`, { key: 'other', field_type: 'number' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'unknown_fields', fields: ['key', 'field_type'] });
   });
@@ -453,7 +454,7 @@ describe('POST /v1/custom-fields/{id}/move', () => {
   it('an archived field is 409 archived; direction must be up or down', async () => {
     const w = await t.workspace();
     const a = await field(w.api, { entity_type: 'job', label: 'A' });
-    const bad = await w.api.post(`/v1/custom-fields/${a.id}/move`, { direction: 'left' });
+    const bad = await w.api.raw.post(`/v1/custom-fields/${a.id}/move`, { direction: 'left' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('direction must be one of up, down');
     await w.api.delete(`/v1/custom-fields/${a.id}`);

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, insertContact, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { jsonLines, rawGet } from '../../integrations/exports/helpers.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,7 +13,7 @@ afterAll(() => t.close());
 
 const OLD = '2026-01-01T00:00:00.000000';
 
-async function field(w: Workspace, body: Record<string, unknown>) {
+async function field(w: Workspace, body: BodyOf<'/v1/custom-fields', 'post'>) {
   const res = await w.api.post('/v1/custom-fields', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as Record<string, any>;
@@ -36,7 +37,7 @@ async function jobFields() {
   return { w, j: await job(w) };
 }
 
-const setJob = (w: Workspace, id: number, custom_fields: unknown) =>
+const setJob = (w: Workspace, id: number, custom_fields: Record<string, unknown>) =>
   w.api.patch(`/v1/jobs/${id}/custom-fields`, { custom_fields });
 
 async function stored(table: 'jobs' | 'client_accounts' | 'contacts' | 'locations', id: number) {
@@ -264,7 +265,7 @@ describe('errors save nothing', () => {
     const gate = (await w.api.get('/v1/custom-fields?entity_type=job')).body.data.find(
       (f: any) => f.key === 'gate_code',
     );
-    expect((await w.api.delete(`/v1/custom-fields/${gate.id}`)).status).toBe(204);
+    expect((await w.api.delete(`/v1/custom-fields/${gate!.id}`)).status).toBe(204);
     expect((await w.api.get(`/v1/jobs/${j.id}`)).body.data.custom_fields).toEqual({ gate_code: 'keep', lots: 1 });
     for (const value of ['changed', null]) {
       const res = await setJob(w, j.id, { gate_code: value, lots: 2 });
@@ -273,21 +274,21 @@ describe('errors save nothing', () => {
     }
     const same = await setJob(w, j.id, { gate_code: 'keep', lots: 2 });
     expect(same.body.data).toMatchObject({ custom_fields: { gate_code: 'keep', lots: 2 }, changed: ['lots'] });
-    await w.api.post(`/v1/custom-fields/${gate.id}/restore`);
+    await w.api.post(`/v1/custom-fields/${gate!.id}/restore`);
     expect((await setJob(w, j.id, { gate_code: null })).body.data.changed).toEqual(['gate_code']);
   });
 
   it('custom_fields is required and must be an object; unknown body fields are 400', async () => {
     const { w, j } = await jobFields();
-    const missing = await w.api.patch(`/v1/jobs/${j.id}/custom-fields`, {});
+    const missing = await w.api.raw.patch(`/v1/jobs/${j.id}/custom-fields`, {});
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: 'custom_fields is required', field: 'custom_fields' });
     for (const custom_fields of [null, ['lots'], 'lots=1', 3]) {
-      const res = await setJob(w, j.id, custom_fields);
+      const res = await w.api.raw.patch(`/v1/jobs/${j.id}/custom-fields`, { custom_fields });
       expect(res.status, JSON.stringify(custom_fields)).toBe(400);
       expect(res.body.error).toBe('custom_fields must be an object');
     }
-    const extra = await w.api.patch(`/v1/jobs/${j.id}/custom-fields`, { custom_fields: {}, lots: 1 });
+    const extra = await w.api.raw.patch(`/v1/jobs/${j.id}/custom-fields`, { custom_fields: {}, lots: 1 });
     expect(extra.status).toBe(400);
     expect(extra.body).toMatchObject({ code: 'unknown_fields', fields: ['lots'] });
   });

@@ -10,8 +10,8 @@ import { listOutbox, readOutboxMessage } from '#platform/mail/outbox.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { pageVisitor } from '#test/helpers/page-visitor.ts';
 import { account, job, ok } from '#test/helpers/records.ts';
-import { changeOrder, wonJob } from '#test/billing/change-orders/kit.ts';
-import { documentHashIn, proposalOnJob } from '#test/estimating/proposals/page-kit.ts';
+import { changeOrder, wonJob } from '#test/helpers/scenarios/change-order.ts';
+import { documentHashIn, proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -68,7 +68,7 @@ describe('proposals', () => {
     const number = m.proposal.doc_number;
     expect(queued[0].subject).toBe(`${m.job.company} accepted proposal ${number}`);
     const total = m.proposal.totals.total.toLocaleString('en-US', { minimumFractionDigits: 2 });
-    const deposit = (await ok(w.api.get(`/v1/proposals/${m.proposal.id}`))).data.totals.deposit.toLocaleString(
+    const deposit = (await ok(w.api.get(`/v1/proposals/${m.proposal.id}`))).data.totals.deposit!.toLocaleString(
       'en-US',
       { minimumFractionDigits: 2 },
     );
@@ -88,7 +88,7 @@ describe('proposals', () => {
     expect(sent?.text).toContain(`Total: $${total}`);
     expect(sent?.html).toContain('Robin Vega (robin.signer@example.com)');
     expect(await sentTo('robin.signer@example.com')).toEqual([]);
-    expect((await sentTo(m.job.contact_email)).filter((s) => s.subject?.includes('accepted'))).toEqual([]);
+    expect((await sentTo(m.job.contact_email!)).filter((s) => s.subject?.includes('accepted'))).toEqual([]);
   });
 
   it('declining alerts the assignee with the total and the reason quoted', async () => {
@@ -166,7 +166,7 @@ describe('change orders', () => {
     expect(alert!.text_body).toContain('Price change: +$1,250.00');
     expect(alert!.text_body).toContain('Schedule change: +2 days');
     expect(alert!.text_body).toContain(
-      `New contract total: $${detail.revised_contract.toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+      `New contract total: $${detail.revised_contract!.toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
     );
     expect(alert!.text_body).toContain('Signed by: Marcus Lee');
     expect(alert!.text_body).toContain(`GET /v1/change-orders/${co.id}`);
@@ -193,8 +193,9 @@ describe('the portal and reviews', () => {
     const lot = await job(w, { name: 'Clubhouse lot', client_account_id: customer.id });
     await assignTo(lot.id, estimator.id);
     await ok(w.api.post(`/v1/jobs/${lot.id}/portal-messages`, { body: 'We start Monday.' }));
-    const portal = new URL((await ok(w.api.post(`/v1/client-accounts/${customer.id}/portal-link`, {}))).data.portal_url)
-      .pathname;
+    const portal = new URL(
+      (await ok(w.api.post(`/v1/client-accounts/${customer.id}/portal-link`, {}))).data.portal_url!,
+    ).pathname;
     expect((await post(`${portal}/jobs/${lot.id}/messages`, { body: 'Can you start at 8?' })).status).toBe(303);
     expect(
       (

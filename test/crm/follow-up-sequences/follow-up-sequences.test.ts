@@ -50,7 +50,7 @@ async function sweep(): Promise<number> {
 
 async function sequenceWorkspace(steps: unknown[] = STEPS, extra: Record<string, unknown> = {}) {
   const w = await t.workspace({ name: 'Blacktop Bros' });
-  await ok(w.api.put(SETTINGS, { enabled: true, steps, ...extra }));
+  await ok(w.api.raw.put(SETTINGS, { enabled: true, steps, ...extra }));
   return w;
 }
 
@@ -90,7 +90,7 @@ describe('GET/PUT /v1/follow-up-sequence-settings', () => {
         updated_at: null,
       },
     });
-    const saved = await ok(w.api.put(SETTINGS, { enabled: true, steps: [STEPS[2], STEPS[0], STEPS[1]] }));
+    const saved = await ok(w.api.raw.put(SETTINGS, { enabled: true, steps: [STEPS[2], STEPS[0], STEPS[1]] }));
     expect(saved.data).toMatchObject({ enabled: true, stop_on_customer_reply: true });
     expect(saved.data.updated_at).toMatch(Z_SECONDS);
     expect(saved.data.steps).toEqual([
@@ -106,7 +106,7 @@ describe('GET/PUT /v1/follow-up-sequence-settings', () => {
   it('refuses a step without its fields, unknown placeholders, on without steps, unknown fields (400); a non-owner (403)', async () => {
     const w = await t.workspace();
     const bad = async (body: unknown, error: RegExp | string) => {
-      const res = await w.api.put(SETTINGS, body);
+      const res = await w.api.raw.put(SETTINGS, body);
       expect(res.status).toBe(400);
       if (typeof error === 'string') expect(res.body.error).toBe(error);
       else expect(res.body.error).toMatch(error);
@@ -230,9 +230,9 @@ describe("a job's follow-up sequence", () => {
     expect(matched.body).toMatchObject({ created: false, data: { id: skipper.id, skip_automatic_follow_ups: true } });
     const kept = await ok(w.api.post('/v1/client-accounts', { name: 'No Thanks LLC', phone: '555-010-0199' }));
     expect(kept.data.skip_automatic_follow_ups).toBe(true);
-    expect((await w.api.patch(`/v1/client-accounts/${skipper.id}`, { skip_automatic_follow_ups: 'yes' })).status).toBe(
-      400,
-    );
+    expect(
+      (await w.api.raw.patch(`/v1/client-accounts/${skipper.id}`, { skip_automatic_follow_ups: 'yes' })).status,
+    ).toBe(400);
 
     const noEmail = await job(w, { name: 'No email' });
     const missing = await w.api.post(seq(noEmail.id, '/start'), {});
@@ -356,7 +356,7 @@ describe('the worker', () => {
       const url = (await ok(w.api.post(`/v1/client-accounts/${c.id}/portal-link`, {}))).data.portal_url;
       const res = await t.app.inject({
         method: 'POST',
-        url: `${new URL(url).pathname}/jobs/${j.id}/messages`,
+        url: `${new URL(url!).pathname}/jobs/${j.id}/messages`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: 'body=Yes%2C+let%27s+talk',
       });
@@ -417,7 +417,7 @@ describe("the job's activity log", () => {
     const url = (await ok(w.api.post(`/v1/client-accounts/${c.id}/portal-link`, {}))).data.portal_url;
     await t.app.inject({
       method: 'POST',
-      url: `${new URL(url).pathname}/jobs/${j.id}/messages`,
+      url: `${new URL(url!).pathname}/jobs/${j.id}/messages`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'body=Thanks',
     });

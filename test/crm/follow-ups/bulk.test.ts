@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '#platform/clock.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { account, job, logOf, ok } from '#test/helpers/records.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 // Wednesday 4 March 2026, 15:00 UTC (10:00 AM in Chicago, CST).
 let t: TestApp;
@@ -14,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const CHICAGO = 'America/Chicago';
-const bulk = (w: { api: Workspace['api'] }, body: Record<string, unknown>) => w.api.post('/v1/follow-ups/bulk', body);
+const bulk = (w: { api: Workspace['api'] }, body: BodyOf<'/v1/follow-ups/bulk', 'post'>) =>
+  w.api.post('/v1/follow-ups/bulk', body);
 
 async function setup() {
   const w = await t.workspace({ timezone: CHICAGO });
@@ -211,11 +213,11 @@ describe('errors', () => {
       [{ action: 'done', assigned_to_user_id: w.ownerId, task_ids: [a.id] }, 'assigned_to_user_id'],
     ];
     for (const [body, field] of cases) {
-      const res = await bulk(w, body);
+      const res = await w.api.raw.post('/v1/follow-ups/bulk', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.field, JSON.stringify(body)).toBe(field);
     }
-    const unknown = await bulk(w, { action: 'done', task_ids: [a.id], notes: 'x' });
+    const unknown = await w.api.raw.post('/v1/follow-ups/bulk', { action: 'done', task_ids: [a.id], notes: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields).toEqual(['notes']);
     const tooMany = await bulk(w, { action: 'done', task_ids: Array.from({ length: 201 }, (_, i) => i + 1) });

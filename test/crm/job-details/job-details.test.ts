@@ -207,10 +207,10 @@ describe('PATCH /v1/jobs/{job_id}/details', () => {
       { description_customer_visible: null },
       { job_name: 'x' },
     ]) {
-      const res = await w.api.patch(`/v1/jobs/${j.id}/details`, body);
+      const res = await w.api.raw.patch(`/v1/jobs/${j.id}/details`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    const unknown = await w.api.patch(`/v1/jobs/${j.id}/details`, { job_name: 'x', crew: 2 });
+    const unknown = await w.api.raw.patch(`/v1/jobs/${j.id}/details`, { job_name: 'x', crew: 2 });
     expect(unknown.body.fields).toEqual(expect.arrayContaining(['job_name', 'crew']));
     expect(await details(w, j.id)).toEqual(before);
   });
@@ -377,7 +377,7 @@ describe('PATCH /v1/jobs/{job_id}/operations-assignment', () => {
     const editor = await t.user(w.firmId, { role: 'member', schedule_editor: true });
     const ok = await editor.api.patch(`/v1/jobs/${j.id}/operations-assignment`, { division: 'seal' });
     expect(ok.status).toBe(200);
-    expect(ok.body.data.division).toBe('seal');
+    expect(ok.body.data!.division).toBe('seal');
   });
 
   it('the owner sets division and assignee; details.operations reflects it', async () => {
@@ -455,7 +455,7 @@ describe('PATCH /v1/jobs/{job_id}/operations-assignment', () => {
     const w = await crewWorkspace();
     const other = await crewWorkspace();
     const j = await job(w, { name: 'Ops strict' });
-    expect((await w.api.patch(`/v1/jobs/${j.id}/operations-assignment`, { crew_id: 1 })).status).toBe(400);
+    expect((await w.api.raw.patch(`/v1/jobs/${j.id}/operations-assignment`, { crew_id: 1 })).status).toBe(400);
     const theirs = await job(other, { name: 'Ops theirs' });
     const res = await w.api.patch(`/v1/jobs/${theirs.id}/operations-assignment`, { division: 'paving' });
     expect(res.status).toBe(404);
@@ -566,7 +566,7 @@ describe('PUT /v1/jobs/{job_id}/location', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
     expect((await w.api.get(`/v1/jobs/${j.id}`)).body.data.location_id).toBe(j.location_id);
-    expect((await w.api.put(`/v1/jobs/${j.id}/location`, { site_id: site.id })).status).toBe(400);
+    expect((await w.api.raw.put(`/v1/jobs/${j.id}/location`, { site_id: site.id })).status).toBe(400);
   });
 
   it('a site of another workspace is 404, and the job keeps its site', async () => {

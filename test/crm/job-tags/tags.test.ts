@@ -1,6 +1,7 @@
 // /v1/job-tags and /v1/jobs/{job_id}/tags (document 2, Tag; docs/api-decisions.md, Job details, site, tags).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -8,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function tag(w: Workspace, body: Record<string, unknown>) {
+async function tag(w: Workspace, body: BodyOf<'/v1/job-tags', 'post'>) {
   const res = await w.api.post('/v1/job-tags', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: number; name: string; color: string };
@@ -67,7 +68,7 @@ describe('POST /v1/job-tags', () => {
 
   it('missing or empty name is 400', async () => {
     const w = await t.workspace();
-    expect((await w.api.post('/v1/job-tags', { color: '#000000' })).status).toBe(400);
+    expect((await w.api.raw.post('/v1/job-tags', { color: '#000000' })).status).toBe(400);
     expect((await w.api.post('/v1/job-tags', { name: '' })).status).toBe(400);
     expect((await w.api.post('/v1/job-tags', { name: '   ' })).status).toBe(400);
     expect((await w.api.get('/v1/job-tags')).body.pagination.total).toBe(0);
@@ -85,7 +86,7 @@ describe('POST /v1/job-tags', () => {
 
   it('an unknown field is 400', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/job-tags', { name: 'X', icon: 'star' });
+    const res = await w.api.raw.post('/v1/job-tags', { name: 'X', icon: 'star' });
     expect(res.status).toBe(400);
     expect(res.body.fields).toEqual(['icon']);
   });
@@ -170,7 +171,7 @@ describe('POST /v1/jobs/{job_id}/tags', () => {
     const w = await t.workspace();
     const j = await job(w, 'Strict');
     for (const body of [{}, { tag_ids: [] }, { tag_ids: 'one' }, { tag_ids: ['a'] }, { tag_ids: [1], extra: true }]) {
-      expect((await w.api.post(`/v1/jobs/${j.id}/tags`, body)).status, JSON.stringify(body)).toBe(400);
+      expect((await w.api.raw.post(`/v1/jobs/${j.id}/tags`, body)).status, JSON.stringify(body)).toBe(400);
     }
   });
 });

@@ -137,7 +137,7 @@ describe('POST /v1/jobs: the created job', () => {
       'estimate_id',
       'estimate_number',
       'estimate_total',
-    ]) {
+    ] as const) {
       expect(job[k], k).toBeNull();
     }
     expect(job.assigned_to_user_id).toBe(w.ownerId);
@@ -177,7 +177,7 @@ describe('POST /v1/jobs: the created job', () => {
       external_ref: 'CRM-FULL-1',
       job_type: 'Sealcoating',
     };
-    const res = await w.api.post('/v1/jobs', body);
+    const res = await w.api.raw.post('/v1/jobs', body);
     expect(res.status).toBe(201);
     const job = res.body.data;
     for (const [k, v] of Object.entries(body)) expect(job[k], k).toEqual(v);
@@ -189,7 +189,7 @@ describe('POST /v1/jobs: the created job', () => {
     const w = await t.workspace({ job_stages: [{ key: 'bidding', label: 'Bidding', type: 'open' }] });
     let i = 0;
     for (const priority of ['low', 'normal', 'high', 'urgent']) {
-      const res = await w.api.post('/v1/jobs', { name: `P ${i++}`, priority });
+      const res = await w.api.raw.post('/v1/jobs', { name: `P ${i++}`, priority });
       expect(res.status).toBe(201);
       expect(res.body.data.priority).toBe(priority);
     }
@@ -333,12 +333,12 @@ describe('POST /v1/jobs: workspace-required fields', () => {
     const w = await t.workspace({ settings: { required_job_fields: ALL } });
     const res = await w.api.post('/v1/jobs', { name: 'Needs Fields' });
     expect(res.status).toBe(422);
-    expect([...res.body.missing_fields].sort()).toEqual([...ALL].sort());
+    expect([...(res.body.missing_fields as string[])].sort()).toEqual([...ALL].sort());
     expect(res.body.error).toBeTypeOf('string');
     // Part of the fields: only the missing ones are named; the sent company does not leave a customer behind.
     const partial = await w.api.post('/v1/jobs', { name: 'Needs Fields', company: 'Half Co', address: '1 Half St' });
     expect(partial.status).toBe(422);
-    expect([...partial.body.missing_fields].sort()).toEqual(['contact_email', 'job_type', 'source']);
+    expect([...(partial.body.missing_fields as string[])].sort()).toEqual(['contact_email', 'job_type', 'source']);
     expect(await jobCount(w)).toBe(0);
     expect(await customers(w)).toHaveLength(0);
     expect(await sites(w)).toHaveLength(0);
@@ -406,7 +406,7 @@ describe('POST /v1/jobs: workspace-required fields', () => {
     const w = await t.workspace({ settings: { required_job_fields: ['address', 'contact_email'] } });
     const res = await w.api.post('/v1/jobs', { name: 'Blank', address: '   ', contact_email: '' });
     expect(res.status).toBe(422);
-    expect([...res.body.missing_fields].sort()).toEqual(['address', 'contact_email']);
+    expect([...(res.body.missing_fields as string[])].sort()).toEqual(['address', 'contact_email']);
   });
 });
 
@@ -521,7 +521,7 @@ describe('POST /v1/jobs: validation', () => {
 
   it('priority outside the enum is 400', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/jobs', { name: 'Bad Priority', priority: 'critical' });
+    const res = await w.api.raw.post('/v1/jobs', { name: 'Bad Priority', priority: 'critical' });
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('priority');
   });
@@ -529,7 +529,7 @@ describe('POST /v1/jobs: validation', () => {
   it('probability above 100 or below 0, or not an integer, is 400', async () => {
     const w = await t.workspace();
     for (const probability of [101, -1, 50.5, '50']) {
-      const res = await w.api.post('/v1/jobs', { name: `Prob ${probability}`, probability });
+      const res = await w.api.raw.post('/v1/jobs', { name: `Prob ${probability}`, probability });
       expect(res.status, String(probability)).toBe(400);
       expect(res.body.error).toContain('probability');
     }
@@ -553,7 +553,7 @@ describe('POST /v1/jobs: validation', () => {
 
   it('unknown body fields are 400 naming them', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/jobs', { name: 'Unknown', colour: 'red', size: 3 });
+    const res = await w.api.raw.post('/v1/jobs', { name: 'Unknown', colour: 'red', size: 3 });
     expect(res.status).toBe(400);
     expect(res.body.fields).toEqual(expect.arrayContaining(['colour', 'size']));
   });

@@ -235,10 +235,10 @@ describe('POST /v1/jobs/{id}/merge', () => {
     const w = await t.workspace();
     const a = await make(w, { name: 'Body A' });
     const b = await make(w, { name: 'Body B' });
-    const none = await w.api.post(`/v1/jobs/${a.id}/merge`, {});
+    const none = await w.api.raw.post(`/v1/jobs/${a.id}/merge`, {});
     expect(none.status).toBe(400);
     expect(none.body.error).toBe('into_job_id is required');
-    const extra = await w.api.post(`/v1/jobs/${a.id}/merge`, { into_job_id: b.id, choices: {} });
+    const extra = await w.api.raw.post(`/v1/jobs/${a.id}/merge`, { into_job_id: b.id, choices: {} });
     expect(extra.status).toBe(400);
     expect(await total(w)).toBe(2);
   });

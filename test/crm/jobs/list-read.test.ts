@@ -245,10 +245,10 @@ describe('include_assignees', () => {
 
     const list = await w.api.get('/v1/jobs?include_assignees=true');
     expect(list.body.data[0].assignees).toEqual([list.body.data[0].assigned_to]);
-    expect(list.body.data[0].assignees[0].id).toBe(w.ownerId);
+    expect(list.body.data[0].assignees![0].id).toBe(w.ownerId);
     const read = await w.api.get(`/v1/jobs/${job.id}?include_assignees=true`);
     expect(read.body.data.assignees).toHaveLength(1);
-    expect(read.body.data.assignees[0]).toEqual(read.body.data.assigned_to);
+    expect(read.body.data.assignees![0]).toEqual(read.body.data.assigned_to);
     const off = await w.api.get(`/v1/jobs/${job.id}?include_assignees=false`);
     expect(off.body.data).not.toHaveProperty('assignees');
   });
@@ -259,8 +259,8 @@ describe('include_assignees', () => {
     const job = await make(w, { name: 'Team Job' });
     await t.database.db.insertInto('job_assignees').values({ job_id: job.id, user_id: member.id }).execute();
     const read = await w.api.get(`/v1/jobs/${job.id}?include_assignees=true`);
-    expect(read.body.data.assignees.map((u: any) => u.id)).toEqual([w.ownerId, member.id]);
-    expect(Object.keys(read.body.data.assignees[1]).sort()).toEqual(Object.keys(read.body.data.assigned_to).sort());
+    expect(read.body.data.assignees!.map((u: any) => u.id)).toEqual([w.ownerId, member.id]);
+    expect(Object.keys(read.body.data.assignees![1]).sort()).toEqual(Object.keys(read.body.data.assigned_to).sort());
   });
 });
 

@@ -119,7 +119,7 @@ describe('PATCH /v1/jobs/{id}', () => {
       'next_follow_up',
       'external_ref',
       'address',
-    ];
+    ] as const;
     const res = await w.api.patch(`/v1/jobs/${job.id}`, Object.fromEntries(cleared.map((k) => [k, null])));
     expect(res.status).toBe(200);
     for (const k of cleared) expect(res.body.data[k], k).toBeNull();
@@ -144,7 +144,7 @@ describe('PATCH /v1/jobs/{id}', () => {
       { job_type: 'Nope' },
       { bogus: 1 },
     ]) {
-      const res = await w.api.patch(`/v1/jobs/${job.id}`, body);
+      const res = await w.api.raw.patch(`/v1/jobs/${job.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
     const read = await w.api.get(`/v1/jobs/${job.id}`);
@@ -605,10 +605,10 @@ describe('stage changes', () => {
   it('a move body without status is 400; unknown fields are 400', async () => {
     const w = await t.workspace();
     const job = await make(w, { name: 'No Status' });
-    const res = await w.api.post(`/v1/jobs/${job.id}/move`, {});
+    const res = await w.api.raw.post(`/v1/jobs/${job.id}/move`, {});
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('status is required');
-    const extra = await w.api.post(`/v1/jobs/${job.id}/move`, { status: 'won', notes: 'x' });
+    const extra = await w.api.raw.post(`/v1/jobs/${job.id}/move`, { status: 'won', notes: 'x' });
     expect(extra.status).toBe(400);
     expect(extra.body.fields).toEqual(['notes']);
     expect((await w.api.get(`/v1/jobs/${job.id}`)).body.data.status).toBe('lead');

@@ -73,7 +73,8 @@ describe('POST /v1/leads: the full intake', () => {
       next_follow_up_at: null,
       replaced_lead_id: null,
     });
-    for (const f of ['submitted_at', 'status_changed_at', 'created_at', 'updated_at']) expect(l[f]).toMatch(Z_SECONDS);
+    for (const f of ['submitted_at', 'status_changed_at', 'created_at', 'updated_at'] as const)
+      expect(l[f]).toMatch(Z_SECONDS);
     expect((await w.api.get(`/v1/leads/${l.id}`)).body.data).toEqual(l);
 
     const job = (await ok(w.api.get(`/v1/jobs/${l.job_id}`))).data;
@@ -110,7 +111,7 @@ describe('POST /v1/leads: the full intake', () => {
       status: 'open',
       assigned_to_user_id: w.ownerId,
     });
-    const due = Date.parse(task.due_at);
+    const due = Date.parse(task.due_at!);
     const submitted = Date.parse(l.submitted_at);
     expect(due - submitted).toBeGreaterThanOrEqual(29 * 60_000);
     expect(due - submitted).toBeLessThanOrEqual(31 * 60_000);
@@ -128,7 +129,7 @@ describe('POST /v1/leads: the full intake', () => {
     const w = await t.workspace({ settings: { speed_to_lead_minutes: 5 } });
     const l = (await created(w, '/v1/leads', { name: 'Quick Quinn', phone: '6145550199' })) as any;
     const task = (await ok(w.api.get(`/v1/account-tasks/${l.follow_up_task_id}`))).data;
-    const gap = Date.parse(task.due_at) - Date.parse(l.submitted_at);
+    const gap = Date.parse(task.due_at!) - Date.parse(l.submitted_at);
     expect(gap).toBeGreaterThanOrEqual(4 * 60_000);
     expect(gap).toBeLessThanOrEqual(6 * 60_000);
   });

@@ -173,7 +173,7 @@ describe('speed-to-lead escalation (worker, injected clock)', () => {
 
     const lead = (await ok(w.api.get(`/v1/leads/${waiting.id}`))).data;
     expect(lead.status).toBe('new');
-    expect(Date.parse(lead.escalated_at)).toBe(Math.floor(clock.now() / 1000) * 1000);
+    expect(Date.parse(lead.escalated_at!)).toBe(Math.floor(clock.now() / 1000) * 1000);
     expect((await ok(w.api.get(`/v1/leads/${called.id}`))).data.escalated_at).toBeNull();
     const mails = (await mailRows(t, `lead:${waiting.id}`)).filter((m) => m.kind === 'lead_escalation');
     expect(mails).toHaveLength(1);

@@ -2,6 +2,7 @@
 // docs/api-decisions.md, Customers and sites).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,14 +12,14 @@ afterAll(() => t.close());
 
 const Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-async function site(w: Workspace, body: Record<string, unknown>) {
+async function site(w: Workspace, body: BodyOf<'/v1/locations', 'post'>) {
   const res = await w.api.post('/v1/locations', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   expect(res.body.created).toBe(true);
   return res.body.data as Record<string, any>;
 }
 
-async function customer(w: Workspace, body: Record<string, unknown>) {
+async function customer(w: Workspace, body: BodyOf<'/v1/client-accounts', 'post'>) {
   const res = await w.api.post('/v1/client-accounts', body);
   expect(res.status).toBe(201);
   return res.body.data as Record<string, any>;
@@ -127,11 +128,11 @@ describe('POST /v1/locations (create and upsert)', () => {
 
   it('address is required (400), blank addresses too, and nothing is created', async () => {
     const w = await t.workspace();
-    const missing = await w.api.post('/v1/locations', { name: 'No address' });
+    const missing = await w.api.raw.post('/v1/locations', { name: 'No address' });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatch(/address/);
     expect((await w.api.post('/v1/locations', { address: '' })).status).toBe(400);
-    expect((await w.api.post('/v1/locations', { address: null })).status).toBe(400);
+    expect((await w.api.raw.post('/v1/locations', { address: null })).status).toBe(400);
     expect((await w.api.get('/v1/locations?include_archived=true')).body.pagination.total).toBe(0);
   });
 
@@ -144,7 +145,7 @@ describe('POST /v1/locations (create and upsert)', () => {
 
   it('an unknown body field is a 400 naming it', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/locations', { address: '1 A St', acreage: 3 });
+    const res = await w.api.raw.post('/v1/locations', { address: '1 A St', acreage: 3 });
     expect(res.status).toBe(400);
     expect(res.body.fields).toEqual(['acreage']);
     expect((await w.api.get('/v1/locations')).body.pagination.total).toBe(0);
@@ -167,10 +168,10 @@ describe('POST /v1/locations (create and upsert)', () => {
     const kept = await site(w, { address: '5 Range Rd' });
     // Raw JSON: 9007199254740993 is not exactly representable, 1e308 is an "integer" to JSON Schema.
     for (const id of ['2147483648', '9007199254740993', '1e308']) {
-      const created = await w.api.post('/v1/locations', `{"address":"6 Range Rd","client_account_id":${id}}`);
+      const created = await w.api.raw.post('/v1/locations', `{"address":"6 Range Rd","client_account_id":${id}}`);
       expect(created.status, id).toBe(400);
       expect(created.body, id).toMatchObject({ code: 'invalid_request', field: 'client_account_id' });
-      const patched = await w.api.patch(`/v1/locations/${kept.id}`, `{"client_account_id":${id}}`);
+      const patched = await w.api.raw.patch(`/v1/locations/${kept.id}`, `{"client_account_id":${id}}`);
       expect(patched.status, id).toBe(400);
       expect(patched.body.field, id).toBe('client_account_id');
     }
@@ -330,11 +331,11 @@ describe('GET and PATCH /v1/locations/{id}', () => {
   it('PATCH unknown field or blank address is 400', async () => {
     const w = await t.workspace();
     const s = await site(w, { address: '1 Strict St' });
-    const res = await w.api.patch(`/v1/locations/${s.id}`, { zoning: 'C2' });
+    const res = await w.api.raw.patch(`/v1/locations/${s.id}`, { zoning: 'C2' });
     expect(res.status).toBe(400);
     expect(res.body.fields).toEqual(['zoning']);
     for (const address of ['', '   ', null]) {
-      expect((await w.api.patch(`/v1/locations/${s.id}`, { address })).status, JSON.stringify(address)).toBe(400);
+      expect((await w.api.raw.patch(`/v1/locations/${s.id}`, { address })).status, JSON.stringify(address)).toBe(400);
     }
     expect((await w.api.get(`/v1/locations/${s.id}`)).body.data).toEqual(s);
   });

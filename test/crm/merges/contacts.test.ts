@@ -18,6 +18,7 @@ import {
   task,
 } from './fixtures.ts';
 import type { Flag } from '#db/tables.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -49,7 +50,7 @@ async function pair(w: Workspace) {
   return { acme, kept, away };
 }
 
-const merge = (w: Workspace, awayId: number, body: Record<string, unknown>) =>
+const merge = (w: Workspace, awayId: number, body: BodyOf<'/v1/contacts/{id}/merge', 'post'>) =>
   w.api.post(`/v1/contacts/${awayId}/merge`, body);
 
 const primaryOf = async (id: number, kind: 'phone' | 'email') =>

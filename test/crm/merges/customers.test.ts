@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { account as customer, job, ok, site } from '#test/helpers/records.ts';
 import { accountTask, activity, contact, customField, link, linksOf, note, row, setCustomValues } from './fixtures.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ async function pair(w: Workspace) {
   return { kept, away };
 }
 
-const merge = (w: Workspace, awayId: number, body: Record<string, unknown>) =>
+const merge = (w: Workspace, awayId: number, body: BodyOf<'/v1/client-accounts/{id}/merge', 'post'>) =>
   w.api.post(`/v1/client-accounts/${awayId}/merge`, body);
 
 describe('GET /v1/client-accounts/{id}/merge-preview', () => {

@@ -48,7 +48,7 @@ describe.each(KINDS)('%s merge errors', (kind) => {
   it('400 for a merge into itself', async () => {
     const w = await t.workspace();
     const [away] = await two(w, kind);
-    const res = await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: away });
+    const res = await w.api.raw.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: away });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'merge_into_self' });
     expect(res.body.error).toMatch(/into itself/);
@@ -60,7 +60,7 @@ describe.each(KINDS)('%s merge errors', (kind) => {
   it('400 naming unknown fields in choices; nothing changes', async () => {
     const w = await t.workspace();
     const [away, kept] = await two(w, kind);
-    const res = await w.api.post(`/v1/${kind}/${away}/merge`, {
+    const res = await w.api.raw.post(`/v1/${kind}/${away}/merge`, {
       [INTO[kind]]: kept,
       choices: { name: 'keep', colour: 'drop', 'custom:nope': 'keep' },
     });
@@ -78,10 +78,10 @@ describe.each(KINDS)('%s merge errors', (kind) => {
     const other = await t.workspace();
     const [mine] = await two(w, kind);
     const [theirs] = await two(other, kind);
-    const a = await w.api.post(`/v1/${kind}/${theirs}/merge`, { [INTO[kind]]: mine });
+    const a = await w.api.raw.post(`/v1/${kind}/${theirs}/merge`, { [INTO[kind]]: mine });
     expect(a.status).toBe(404);
     expect(a.body.error).toBe(NOT_FOUND[kind]);
-    const b = await w.api.post(`/v1/${kind}/${mine}/merge`, { [INTO[kind]]: theirs });
+    const b = await w.api.raw.post(`/v1/${kind}/${mine}/merge`, { [INTO[kind]]: theirs });
     expect(b.status).toBe(404);
     expect(b.body).toMatchObject({ error: NOT_FOUND[kind], field: INTO[kind] });
     expect((await w.api.get(`/v1/${kind}/${theirs}/merge-preview?into=${mine}`)).status).toBe(404);
@@ -94,7 +94,7 @@ describe.each(KINDS)('%s merge errors', (kind) => {
     const w = await t.workspace();
     const [away, kept] = await two(w, kind);
     const crew = await t.user(w.firmId, { role: 'member', office_user: false, can_delete_jobs: true });
-    const res = await crew.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept });
+    const res = await crew.api.raw.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: 'Office user required', code: 'office_user_required' });
     const preview = (await ok(crew.api.get(`/v1/${kind}/${away}/merge-preview?into=${kept}`))).data;
@@ -106,7 +106,7 @@ describe.each(KINDS)('%s merge errors', (kind) => {
     const w = await t.workspace();
     const [away, kept] = await two(w, kind);
     await lockDeletion(t.admin, w.firmId);
-    const res = await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept });
+    const res = await w.api.raw.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: 'Deletion locked', deletion_locked: true });
     const preview = (await ok(w.api.get(`/v1/${kind}/${away}/merge-preview?into=${kept}`))).data;
@@ -118,11 +118,11 @@ describe.each(KINDS)('%s merge errors', (kind) => {
     const w = await t.workspace();
     const [away, kept] = await two(w, kind);
     const noDelete = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs', 'write_jobs']));
-    const res = await noDelete.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept });
+    const res = await noDelete.raw.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('API key lacks delete permission');
     const noWrite = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs', 'delete_records']));
-    expect((await noWrite.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept })).body.error).toBe(
+    expect((await noWrite.raw.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept })).body.error).toBe(
       'API key lacks job write permission',
     );
     const readOnly = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs']));
@@ -136,14 +136,14 @@ describe.each(KINDS)('%s merge errors', (kind) => {
   it('400 for a bad body: missing target, unknown body field, bad choice value', async () => {
     const w = await t.workspace();
     const [away, kept] = await two(w, kind);
-    expect((await w.api.post(`/v1/${kind}/${away}/merge`, {})).status).toBe(400);
-    const extra = await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept, into_job_id: 1 });
+    expect((await w.api.raw.post(`/v1/${kind}/${away}/merge`, {})).status).toBe(400);
+    const extra = await w.api.raw.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept, into_job_id: 1 });
     expect(extra.status).toBe(400);
     expect(JSON.stringify(extra.body)).toContain('into_job_id');
     expect(
-      (await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept, choices: { name: 'merge' } })).status,
+      (await w.api.raw.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: kept, choices: { name: 'merge' } })).status,
     ).toBe(400);
-    expect((await w.api.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: 'seven' })).status).toBe(400);
+    expect((await w.api.raw.post(`/v1/${kind}/${away}/merge`, { [INTO[kind]]: 'seven' })).status).toBe(400);
     expect((await w.api.get(`/v1/${kind}/${away}/merge-preview`)).status).toBe(400);
     await stillThere(w, kind, away);
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { account as customer, job, ok, site } from '#test/helpers/records.ts';
 import { contact, customField, link, linksOf, row, setCustomValues } from './fixtures.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 /** A job is invoiced once it carries an invoice (the billing area's counter). */
 async function bill(w: Workspace, jobId: number) {
@@ -35,7 +36,7 @@ async function pair(w: Workspace) {
   return { acme, kept, away };
 }
 
-const merge = (w: Workspace, awayId: number, body: Record<string, unknown>) =>
+const merge = (w: Workspace, awayId: number, body: BodyOf<'/v1/locations/{id}/merge', 'post'>) =>
   w.api.post(`/v1/locations/${awayId}/merge`, body);
 
 describe('GET /v1/locations/{id}/merge-preview', () => {

@@ -66,10 +66,14 @@ describe('activities', () => {
     const w = await t.workspace();
     const ca = await account(w);
     const a = { type: 'call', outcome: 'x', associations: { client_account_id: ca.id } };
-    expect((await w.api.post('/v1/activities', { ...a, duration_seconds: -1 })).body.field).toBe('duration_seconds');
-    expect((await w.api.post('/v1/activities', { ...a, duration_seconds: 1.5 })).body.field).toBe('duration_seconds');
-    expect((await w.api.post('/v1/activities', { ...a, source: 's'.repeat(51) })).body.field).toBe('source');
-    expect((await w.api.post('/v1/activities', { ...a, external_id: '' })).body.field).toBe('external_id');
+    expect((await w.api.raw.post('/v1/activities', { ...a, duration_seconds: -1 })).body.field).toBe(
+      'duration_seconds',
+    );
+    expect((await w.api.raw.post('/v1/activities', { ...a, duration_seconds: 1.5 })).body.field).toBe(
+      'duration_seconds',
+    );
+    expect((await w.api.raw.post('/v1/activities', { ...a, source: 's'.repeat(51) })).body.field).toBe('source');
+    expect((await w.api.raw.post('/v1/activities', { ...a, external_id: '' })).body.field).toBe('external_id');
   });
 
   it("a deleted job's activities stay, without the job; its notes and follow-ups go with it", async () => {

@@ -29,7 +29,7 @@ describe('POST notes on a job, a person, a customer', () => {
       author_user_id: w.ownerId,
       author: { id: w.ownerId, name: expect.any(String) },
     });
-    for (const f of ['occurred_at', 'created_at', 'updated_at']) expect(n[f]).toMatch(Z_SECONDS);
+    for (const f of ['occurred_at', 'created_at', 'updated_at'] as const) expect(n[f]).toMatch(Z_SECONDS);
     expect((await w.api.get(`/v1/notes/${n.id}`)).body.data).toEqual(n);
   });
 
@@ -82,7 +82,7 @@ describe('POST notes on a job, a person, a customer', () => {
     const w = await t.workspace();
     const j = await job(w);
     for (const body of [{}, { content: '' }, { content: '   \n ' }, { content: null }]) {
-      const res = await w.api.post(`/v1/jobs/${j.id}/notes`, body);
+      const res = await w.api.raw.post(`/v1/jobs/${j.id}/notes`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.field).toBe('content');
     }
@@ -92,7 +92,7 @@ describe('POST notes on a job, a person, a customer', () => {
   it('a type outside note, call, email, meeting is 400', async () => {
     const w = await t.workspace();
     const j = await job(w);
-    const res = await w.api.post(`/v1/jobs/${j.id}/notes`, { content: 'x', type: 'text' });
+    const res = await w.api.raw.post(`/v1/jobs/${j.id}/notes`, { content: 'x', type: 'text' });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('type must be one of note, call, email, meeting');
   });
@@ -103,7 +103,7 @@ describe('POST notes on a job, a person, a customer', () => {
     const bad = await w.api.post(`/v1/jobs/${j.id}/notes`, { content: 'x', occurred_at: 'yesterday' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: 'occurred_at must be an ISO 8601 timestamp', field: 'occurred_at' });
-    const unknown = await w.api.post(`/v1/jobs/${j.id}/notes`, { content: 'x', body: 'y' });
+    const unknown = await w.api.raw.post(`/v1/jobs/${j.id}/notes`, { content: 'x', body: 'y' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('unknown_fields');
     const long = await w.api.post(`/v1/jobs/${j.id}/notes`, { content: 'x'.repeat(20_001) });
@@ -159,8 +159,8 @@ describe('GET note lists and single notes', () => {
       ['call', '2026-01-04T10:00:00Z'],
     ]) {
       ids.push(
-        (await w.api.post(`/v1/jobs/${j.id}/notes`, { content: `${type} at ${at}`, type, occurred_at: at })).body.data
-          .id,
+        (await w.api.raw.post(`/v1/jobs/${j.id}/notes`, { content: `${type} at ${at}`, type, occurred_at: at })).body
+          .data.id,
       );
     }
     const all = await w.api.get(`/v1/jobs/${j.id}/notes`);
@@ -228,7 +228,7 @@ describe('PATCH and DELETE /v1/notes/{id}', () => {
     const blank = await w.api.patch(`/v1/notes/${note.id}`, { content: ' ' });
     expect(blank.status).toBe(400);
     expect((await w.api.get(`/v1/notes/${note.id}`)).body.data.content).toBe('final');
-    expect((await w.api.patch(`/v1/notes/${note.id}`, { job_id: 1 })).status).toBe(400);
+    expect((await w.api.raw.patch(`/v1/notes/${note.id}`, { job_id: 1 })).status).toBe(400);
   });
 
   it('DELETE needs delete_records; deletes for good and logs it on the job', async () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   await job(w, { name: 'Pool deck', client_account_id: customerId });
   await ok(sales.api.post(`/v1/jobs/${lot.id}/portal-messages`, { body: 'We start Monday at 7 AM.' }));
   await ok(sales.api.post(`/v1/jobs/${lot.id}/portal-messages`, { body: HOSTILE }));
-  portalUrl = (await ok(w.api.post(`/v1/client-accounts/${customerId}/portal-link`, {}))).data.portal_url;
+  portalUrl = (await ok(w.api.post(`/v1/client-accounts/${customerId}/portal-link`, {}))).data.portal_url!;
 });
 afterAll(async () => {
   await browser?.close();
@@ -122,8 +122,8 @@ describe('the portal page', () => {
     const old = await page.goto(onServer(portalUrl));
     expect(old?.status()).toBe(410);
     expect(await page.textContent('main')).toContain('replaced by a newer one');
-    expect((await page.goto(onServer(fresh)))?.status()).toBe(200);
-    portalUrl = fresh;
+    expect((await page.goto(onServer(fresh!)))?.status()).toBe(200);
+    portalUrl = fresh!;
     await page.close();
   });
 });

@@ -90,11 +90,14 @@ describe('POST /v1/client-accounts/{account_id}/remind-me', () => {
       [{ due_date: '2026-04-02', title: ' ' }, 'title'],
     ];
     for (const [body, field] of cases) {
-      const res = await w.api.post(`/v1/client-accounts/${ca.id}/remind-me`, body);
+      const res = await w.api.raw.post(`/v1/client-accounts/${ca.id}/remind-me`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.field, JSON.stringify(body)).toBe(field);
     }
-    const unknown = await w.api.post(`/v1/client-accounts/${ca.id}/remind-me`, { due_date: '2026-04-02', notes: 'x' });
+    const unknown = await w.api.raw.post(`/v1/client-accounts/${ca.id}/remind-me`, {
+      due_date: '2026-04-02',
+      notes: 'x',
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields).toEqual(['notes']);
     const theirs = await account(other, 'Theirs');
@@ -230,7 +233,7 @@ describe('POST /v1/contacts/{contact_id}/birthday-reminder', () => {
     expect(nc.body.code).toBe('company_required');
     const theirs = await contact(t, other, 'Theirs');
     expect((await w.api.post(`/v1/contacts/${theirs}/birthday-reminder`)).status).toBe(404);
-    const bad = await w.api.post(`/v1/contacts/${noBirthday.id}/birthday-reminder`, { birthday: '1980-06-15' });
+    const bad = await w.api.raw.post(`/v1/contacts/${noBirthday.id}/birthday-reminder`, { birthday: '1980-06-15' });
     expect(bad.status).toBe(400);
     expect(bad.body.fields).toEqual(['birthday']);
   });

@@ -47,14 +47,14 @@ const mailOf = (ref: string) =>
 const reminderOf = async (id: number) => (await ok(w.api.get(`/v1/reminders/${id}`))).data;
 
 async function reminder(body: Record<string, unknown>) {
-  return (await ok(w.api.post('/v1/reminders', { title: 'Check in', ...body }))).data;
+  return (await ok(w.api.raw.post('/v1/reminders', { title: 'Check in', ...body }))).data;
 }
 
 describe('snooze and repeats across the spring daylight-saving change (8 March 2026)', () => {
   it('tomorrow and next_week land on 8:00 AM local wall time; 1h is one hour of real time', async () => {
     moveTo('2026-03-07T20:00:00Z'); // Saturday 3:00 PM EST
     const r = await reminder({ due: '2026-03-07T16:00' });
-    const snooze = async (s: string) => (await ok(w.api.patch(`/v1/reminders/${r.id}`, { snooze: s }))).data.due_at;
+    const snooze = async (s: string) => (await ok(w.api.raw.patch(`/v1/reminders/${r.id}`, { snooze: s }))).data.due_at;
     expect(await snooze('tomorrow')).toBe('2026-03-08T12:00:00Z'); // Sunday 8:00 EDT, not 13:00Z (EST)
     expect(await snooze('next_week')).toBe('2026-03-09T12:00:00Z'); // Monday 8:00 EDT
     moveTo('2026-03-08T06:30:00Z'); // 1:30 AM EST, half an hour before the clocks jump
@@ -315,7 +315,7 @@ describe('the autumn daylight-saving change (1 November 2026)', () => {
   it('snoozes to 8:00 AM EST after the change', async () => {
     moveTo('2026-10-31T16:00:00Z'); // Saturday noon EDT
     const r = await reminder({ due: '2026-10-31T15:00' });
-    const snooze = async (s: string) => (await ok(w.api.patch(`/v1/reminders/${r.id}`, { snooze: s }))).data.due_at;
+    const snooze = async (s: string) => (await ok(w.api.raw.patch(`/v1/reminders/${r.id}`, { snooze: s }))).data.due_at;
     expect(await snooze('tomorrow')).toBe('2026-11-01T13:00:00Z'); // Sunday 8:00 EST
     expect(await snooze('next_week')).toBe('2026-11-02T13:00:00Z'); // Monday 8:00 EST
     expect(await snooze('1h')).toBe('2026-10-31T17:00:00Z');

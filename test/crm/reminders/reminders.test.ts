@@ -162,11 +162,11 @@ describe('POST /v1/reminders', () => {
       [{ title: 'x', due: '2026-04-01', repeat_every: -1, repeat_unit: 'day' }, 'repeat_every'],
     ];
     for (const [body, field] of cases) {
-      const res = await w.api.post('/v1/reminders', body);
+      const res = await w.api.raw.post('/v1/reminders', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.field, JSON.stringify(body)).toBe(field);
     }
-    const unknown = await w.api.post('/v1/reminders', { title: 'x', due: '2026-04-01', status: 'sent' });
+    const unknown = await w.api.raw.post('/v1/reminders', { title: 'x', due: '2026-04-01', status: 'sent' });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ error: 'Unknown fields: status', code: 'unknown_fields', fields: ['status'] });
     const ca = await w.api.post('/v1/reminders', { title: 'x', due: '2026-04-01', client_account_id: theirs.id });
@@ -285,7 +285,7 @@ describe('PATCH /v1/reminders/{id}', () => {
     const w = await nyWorkspace();
     const r = await reminder(w);
     const at = (snooze: string, extra = {}) =>
-      ok(w.api.patch(`/v1/reminders/${r.id}`, { snooze, ...extra })).then((b) => b.data.due_at);
+      ok(w.api.raw.patch(`/v1/reminders/${r.id}`, { snooze, ...extra })).then((b) => b.data.due_at);
     // Now: Friday 6 March 2026, 10:00 EST.
     expect(await at('1h')).toBe('2026-03-06T16:00:00Z');
     expect(await at('tomorrow')).toBe('2026-03-07T13:00:00Z');
@@ -335,7 +335,7 @@ describe('PATCH /v1/reminders/{id}', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.field, JSON.stringify(body)).toBe(field);
     }
-    const unknown = await w.api.patch(`/v1/reminders/${r.id}`, { status: 'done', reminder_type: 'follow_up' });
+    const unknown = await w.api.raw.patch(`/v1/reminders/${r.id}`, { status: 'done', reminder_type: 'follow_up' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields).toEqual(['status', 'reminder_type']);
     expect((await w.api.patch(`/v1/reminders/${r.id}`, { assigned_to_user_id: other.ownerId })).status).toBe(404);
@@ -402,7 +402,7 @@ describe('POST /v1/reminders/{id}/complete and /dismiss', () => {
     expect(res.body.field).toBe('notes');
     // Nothing was saved: still pending.
     expect((await ok(w.api.get(`/v1/reminders/${loose.id}`))).data.status).toBe('pending');
-    const unknown = await w.api.post(`/v1/reminders/${loose.id}/complete`, { note: 'x' });
+    const unknown = await w.api.raw.post(`/v1/reminders/${loose.id}/complete`, { note: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.fields).toEqual(['note']);
   });
@@ -419,7 +419,7 @@ describe('POST /v1/reminders/{id}/complete and /dismiss', () => {
     const refused = await w.api.post(`/v1/reminders/${done.id}/dismiss`, {});
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe('reminder already done or dismissed');
-    const bad = await w.api.post(`/v1/reminders/${r.id}/dismiss`, { reason: 'x' });
+    const bad = await w.api.raw.post(`/v1/reminders/${r.id}/dismiss`, { reason: 'x' });
     expect(bad.status).toBe(400);
     expect(bad.body.fields).toEqual(['reason']);
     expect((await w.api.post('/v1/reminders/99999999/dismiss', {})).status).toBe(404);

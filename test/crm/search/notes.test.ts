@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgNoteSearchText } from '#db/migrations/004_search.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,9 +22,10 @@ async function created(res: { status: number; body: any }) {
   return res.body.data as { id: number };
 }
 
-const job = (w: Workspace, body: Record<string, unknown>) => w.api.post('/v1/jobs', body).then(created);
-const person = (w: Workspace, body: Record<string, unknown>) => w.api.post('/v1/contacts', body).then(created);
-const customer = (w: Workspace, body: Record<string, unknown>) => w.api.post('/v1/client-accounts', body).then(created);
+const job = (w: Workspace, body: BodyOf<'/v1/jobs', 'post'>) => w.api.post('/v1/jobs', body).then(created);
+const person = (w: Workspace, body: BodyOf<'/v1/contacts', 'post'>) => w.api.post('/v1/contacts', body).then(created);
+const customer = (w: Workspace, body: BodyOf<'/v1/client-accounts', 'post'>) =>
+  w.api.post('/v1/client-accounts', body).then(created);
 
 async function note(
   api: Api,
@@ -32,7 +34,7 @@ async function note(
   content: string,
   type?: string,
 ) {
-  return created(await api.post(`/v1/${parent}/${parentId}/notes`, type ? { content, type } : { content }));
+  return created(await api.raw.post(`/v1/${parent}/${parentId}/notes`, type ? { content, type } : { content }));
 }
 
 interface Result {

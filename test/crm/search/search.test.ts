@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_SEARCH_FIELDS, pgSearchText } from '#db/migrations/004_search.ts';
 import { insertJobs } from '../../../bench/seed.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,13 +28,13 @@ async function details(w: Workspace, id: number, body: Record<string, unknown>) 
   return res.body.data as { job_number: number };
 }
 
-async function customer(w: Workspace, body: Record<string, unknown>) {
+async function customer(w: Workspace, body: BodyOf<'/v1/client-accounts', 'post'>) {
   const res = await w.api.post('/v1/client-accounts', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: number };
 }
 
-async function site(w: Workspace, body: Record<string, unknown>) {
+async function site(w: Workspace, body: BodyOf<'/v1/locations', 'post'>) {
   const res = await w.api.post('/v1/locations', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: number };

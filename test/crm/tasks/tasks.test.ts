@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { contact, job, logOf, Z_SECONDS } from '#test/helpers/records.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -108,7 +109,7 @@ describe('POST /v1/tasks', () => {
       [{ job_id: j.id, title: 'x', status: 'done' }, 'status'],
     ];
     for (const [body, field] of cases) {
-      const res = await w.api.post('/v1/tasks', body);
+      const res = await w.api.raw.post('/v1/tasks', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       if (res.body.code !== 'unknown_fields') expect(res.body.field, JSON.stringify(body)).toBe(field);
     }
@@ -155,7 +156,8 @@ describe('GET /v1/tasks', () => {
     const rep = await t.user(w.firmId, { role: 'member' });
     const j1 = await job(w);
     const j2 = await job(w);
-    const mk = async (body: Record<string, unknown>) => (await w.api.post('/v1/tasks', body)).body.data.id as number;
+    const mk = async (body: BodyOf<'/v1/tasks', 'post'>) =>
+      (await w.api.post('/v1/tasks', body)).body.data.id as number;
     const undated = await mk({ job_id: j1.id, title: 'undated' });
     const late = await mk({ job_id: j1.id, title: 'late', due_date: '2026-05-01' });
     const soon = await mk({ job_id: j2.id, title: 'soon', due_date: '2026-04-01', assigned_to_user_id: rep.id });
@@ -243,7 +245,7 @@ describe('PATCH and DELETE /v1/tasks/{id}', () => {
     const cleared = await w.api.patch(`/v1/tasks/${task.id}`, { due_date: null });
     expect(cleared.body.data).toMatchObject({ due_at: null, due_date: null, due_time: null });
     expect((await w.api.patch(`/v1/tasks/${task.id}`, { assigned_to_user_id: 999999 })).status).toBe(404);
-    expect((await w.api.patch(`/v1/tasks/${task.id}`, { job_id: j.id })).status).toBe(400);
+    expect((await w.api.raw.patch(`/v1/tasks/${task.id}`, { job_id: j.id })).status).toBe(400);
   });
 
   it('DELETE needs delete_records and removes the task', async () => {

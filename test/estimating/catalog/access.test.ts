@@ -105,7 +105,7 @@ describe('catalog roles', () => {
               unit: 'EA',
               unit_cost: 1,
             })
-          ).body.data.cost_lines.at(-1).id;
+          ).body.data.cost_lines.at(-1)!.id;
         }
       }
       await restoreAll(api);

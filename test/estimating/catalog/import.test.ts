@@ -49,7 +49,7 @@ describe('starter catalog', () => {
       new Set(['Paving', 'Sealcoating', 'Striping', 'Landscaping', 'Concrete', 'Snow']),
     );
     const overlay = services.data.find((s: any) => s.name === 'Asphalt overlay, 1.5"');
-    const full = (await w.api.get(`/v1/catalog/services/${overlay.id}`)).body.data;
+    const full = (await w.api.get(`/v1/catalog/services/${overlay!.id}`)).body.data;
     expect(full).toMatchObject({ unit: 'SY', estimating_mode: 'detailed', category: 'Paving' });
     const hma = full.cost_lines.find((l: any) => l.name.startsWith('HMA'));
     expect(hma).toMatchObject({
@@ -64,7 +64,7 @@ describe('starter catalog', () => {
       unit_cost: 105,
     });
     const mill = (
-      await w.api.get(`/v1/catalog/services/${services.data.find((s: any) => s.name === 'Mill and overlay, 2"').id}`)
+      await w.api.get(`/v1/catalog/services/${services.data.find((s: any) => s.name === 'Mill and overlay, 2"')!.id}`)
     ).body.data;
     expect(mill.cost_lines.find((l: any) => l.dump_material === 'millings')).toMatchObject({
       type: 'misc',

@@ -49,7 +49,7 @@ const overlay = () => ({
 
 describe('catalog services', () => {
   it('creates a detailed service with cost lines that default from their items', async () => {
-    const res = await w.api.post('/v1/catalog/services', overlay());
+    const res = await w.api.raw.post('/v1/catalog/services', overlay());
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const s = res.body.data;
     expect(s).toMatchObject({
@@ -142,7 +142,7 @@ describe('catalog services', () => {
     const names = all.body.data.map((s: any) => s.name);
     expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
     expect(all.body.pagination).toEqual({ total: names.length, limit: 50, offset: 0 });
-    expect(all.body.data[0].cost_lines).toBeUndefined();
+    expect(all.body.data[0]).not.toHaveProperty('cost_lines');
     const page = await w.api.get('/v1/catalog/services?limit=1&offset=1');
     expect(page.body.data.map((s: any) => s.name)).toEqual([names[1]]);
     expect(page.body.pagination).toEqual({ total: names.length, limit: 1, offset: 1 });
@@ -211,7 +211,7 @@ describe('catalog services', () => {
   });
 
   it('adds, changes, moves and removes cost lines keeping positions 1..n', async () => {
-    const s = (await w.api.post('/v1/catalog/services', { ...overlay(), name: 'Overlay lines' })).body.data;
+    const s = (await w.api.raw.post('/v1/catalog/services', { ...overlay(), name: 'Overlay lines' })).body.data;
     const add = await w.api.post(`/v1/catalog/services/${s.id}/cost-lines`, {
       type: 'crew',
       name: 'Paving crew',
@@ -313,7 +313,7 @@ describe('catalog service validation', () => {
   });
 
   it('names unknown fields and missing or wrong fields', async () => {
-    const unknown = await w.api.post('/v1/catalog/services', {
+    const unknown = await w.api.raw.post('/v1/catalog/services', {
       name: 'X',
       unit: 'SY',
       estimating_mode: 'detailed',
@@ -321,10 +321,10 @@ describe('catalog service validation', () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'unknown_fields', fields: ['colour'] });
-    const missing = await w.api.post('/v1/catalog/services', { name: 'X', unit: 'SY' });
+    const missing = await w.api.raw.post('/v1/catalog/services', { name: 'X', unit: 'SY' });
     expect(missing.status).toBe(400);
     expect(missing.body.field).toBe('estimating_mode');
-    const mode = await w.api.post('/v1/catalog/services', { name: 'X', unit: 'SY', estimating_mode: 'magic' });
+    const mode = await w.api.raw.post('/v1/catalog/services', { name: 'X', unit: 'SY', estimating_mode: 'magic' });
     expect(mode.status).toBe(400);
     const noName = await w.api.post('/v1/catalog/services', {
       name: 'X',
@@ -350,7 +350,7 @@ describe('catalog service validation', () => {
       cost_lines: [{ type: 'material', catalog_item_id: hma.id, haul_material: 'asphalt' }],
     });
     expect(haul.body).toMatchObject({ field: 'haul_material' });
-    const dump = await w.api.post('/v1/catalog/services', {
+    const dump = await w.api.raw.post('/v1/catalog/services', {
       name: 'X',
       unit: 'SY',
       estimating_mode: 'detailed',

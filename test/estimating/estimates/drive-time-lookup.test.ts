@@ -95,10 +95,10 @@ async function overlayEstimate() {
     jobId: job.id as number,
     estimateId: estimate.id as number,
     read,
-    haulOf: async () => (await read()).cost_lines.find((cl: { id: number }) => cl.id === haul.id),
+    haulOf: async () => (await read()).cost_lines.find((cl: { id: number }) => cl.id === haul!.id)!,
     automatic: () =>
       w.api.patch(`/v1/estimates/${estimate.id}/line-items/${lineId}`, {
-        cost_lines: [{ id: haul.id, automatic_driving_time: true }],
+        cost_lines: [{ id: haul!.id, automatic_driving_time: true }],
       }),
   };
 }
@@ -147,7 +147,7 @@ describe('drive times are looked up outside the transaction', () => {
       drive_hr: estimateDriveHours(point(PLANT), point(MOVED)),
       drive_hr_source: 'automatic',
     });
-    expect(haul.drive_hr).not.toBe(estimateDriveHours(point(PLANT), point(JOB)));
+    expect(haul!.drive_hr).not.toBe(estimateDriveHours(point(PLANT), point(JOB)));
   });
 
   it('an address that keeps changing during the lookups is a clean 409, nothing saved', async () => {
@@ -171,6 +171,6 @@ describe('drive times are looked up outside the transaction', () => {
     // Sent again, it goes through with the address as it now is.
     const again = await e.automatic();
     expect(again.status).toBe(200);
-    expect((await e.haulOf()).haul.drive_hr).toBe(estimateDriveHours(point(PLANT), point(MOVED_AGAIN)));
+    expect((await e.haulOf()).haul!.drive_hr).toBe(estimateDriveHours(point(PLANT), point(MOVED_AGAIN)));
   });
 });

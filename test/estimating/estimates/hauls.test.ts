@@ -26,7 +26,7 @@ async function millEstimate(ws: Workspace, quantity: number, address = `${++jobs
   expect(est.status).toBe(201);
   const services = (await ws.api.get('/v1/catalog/services?limit=200')).body.data;
   const mill = services.find((s: { name: string }) => s.name === MILL);
-  const added = await ws.api.post(`/v1/estimates/${est.body.data.id}/line-items`, { service_id: mill.id, quantity });
+  const added = await ws.api.post(`/v1/estimates/${est.body.data.id}/line-items`, { service_id: mill!.id, quantity });
   expect(added.status).toBe(201);
   const id = est.body.data.id as number;
   const lineId = added.body.line_item_id as number;
@@ -36,7 +36,7 @@ async function millEstimate(ws: Workspace, quantity: number, address = `${++jobs
     return res.body.data;
   };
   const line = await read();
-  const costLine = (name: string) => line.cost_lines.find((cl: { name: string }) => cl.name === name);
+  const costLine = (name: string) => line.cost_lines.find((cl: { name: string }) => cl.name === name)!;
   return {
     id,
     lineId,
@@ -486,7 +486,7 @@ describe('automatic driving time (local Nominatim)', () => {
       const cl = byId(await e.read(), e.asphalt);
       expect(cl.haul).toMatchObject({ drive_hr: moved, drive_hr_source: 'automatic' });
       expect(cl.haul.truck_hours).toBe(round2(cl.haul.loads * (2 * moved + 0.5)));
-      expect(res.body.data.totals.subtotal).toBe((await e.read()).price);
+      expect(res.body.data.totals!.subtotal).toBe((await e.read()).price);
     } finally {
       places = { ...HOME };
     }

@@ -44,7 +44,7 @@ describe('issue, revise, win, lose', () => {
 
     await w.api.patch(`/v1/estimates/${id}/line-items/${lineId}`, { quantity: 2 });
     const live = (await w.api.get(`/v1/estimates/${id}`)).body;
-    expect(live.totals.price).toBe(2600);
+    expect(live.totals!.price).toBe(2600);
     const v1 = await w.api.get(`/v1/estimates/${id}?version=1`);
     expect(v1.status).toBe(200);
     expect(v1.body).toMatchObject({
@@ -60,8 +60,8 @@ describe('issue, revise, win, lose', () => {
 
     const second = await w.api.post(`/v1/estimates/${id}/issue`);
     expect(second.body.data.current_version).toBe(2);
-    expect((await w.api.get(`/v1/estimates/${id}?version=1`)).body.totals.price).toBe(1300); // still frozen
-    expect((await w.api.get(`/v1/estimates/${id}?version=2`)).body.totals.price).toBe(2600);
+    expect((await w.api.get(`/v1/estimates/${id}?version=1`)).body.totals!.price).toBe(1300); // still frozen
+    expect((await w.api.get(`/v1/estimates/${id}?version=2`)).body.totals!.price).toBe(2600);
     const missing = await w.api.get(`/v1/estimates/${id}?version=3`);
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error: 'Version not found', current_version: 2 });
@@ -296,7 +296,12 @@ describe('estimating roles', () => {
       (s: any) => s.estimating_mode === 'detailed',
     );
     const refusals: [string, string, unknown, string][] = [
-      ['POST', `/v1/estimates/${id}/line-items`, { service_id: overlay.id, quantity: 100 }, 'estimating_role_required'],
+      [
+        'POST',
+        `/v1/estimates/${id}/line-items`,
+        { service_id: overlay!.id, quantity: 100 },
+        'estimating_role_required',
+      ],
       ['PATCH', `/v1/estimates/${id}`, { markup_rate: 0.5 }, 'estimating_role_required'],
       ['POST', `/v1/estimates/${id}/issue`, {}, 'issue_blocked'],
       ['POST', `/v1/estimates/${id}/mark-lost`, {}, 'estimating_role_required'],
@@ -386,7 +391,7 @@ describe('change-order estimates', () => {
       quantity: 100,
       unit_cost: 1,
     });
-    expect(line.body.data.totals.price).toBe(130);
+    expect(line.body.data.totals!.price).toBe(130);
 
     const revision = await w.api.post(`/v1/estimates/${id}/change-orders`, {
       pricing_mode: 'revision',

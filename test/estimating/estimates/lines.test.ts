@@ -4,6 +4,7 @@
 // against hand computations at the workspace default 30% markup with no tax and no job costs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -35,7 +36,11 @@ async function newEstimate(ws: Workspace = w): Promise<{ id: number; areaId: num
   return { id: est.body.data.id, areaId: est.body.data.areas[0].id };
 }
 
-async function addLine(estimateId: number, body: Record<string, unknown>, ws: Workspace = w): Promise<number> {
+async function addLine(
+  estimateId: number,
+  body: BodyOf<'/v1/estimates/{id}/line-items', 'post'>,
+  ws: Workspace = w,
+): Promise<number> {
   const res = await ws.api.post(`/v1/estimates/${estimateId}/line-items`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.line_item_id;
@@ -88,9 +93,9 @@ describe('POST /v1/estimates/:id/line-items', () => {
     const hma = (await ws.api.get('/v1/catalog/items?limit=200')).body.data.find(
       (i: { name: string }) => i.name === 'HMA surface mix (9.5 mm)',
     );
-    expect(hma.unit_cost).toBe(78);
-    const changed = await ws.api.patch(`/v1/price-lists/${list.id}`, {
-      items: [{ catalog_item_id: hma.id, unit_cost: 80 }],
+    expect(hma!.unit_cost).toBe(78);
+    const changed = await ws.api.patch(`/v1/price-lists/${list!.id}`, {
+      items: [{ catalog_item_id: hma!.id, unit_cost: 80 }],
       services: [{ service_id: services['Lawn mowing'], unit_price: 70 }],
     });
     expect(changed.status).toBe(200);
@@ -117,7 +122,7 @@ describe('POST /v1/estimates/:id/line-items', () => {
     );
 
     // By hand: HMA = 1,000 SY × 2 in × 0.0575 t = 115 t, + 5% waste = 120.75 t × $80.00 = $9,660.00; × 1.3 = $12,558.00.
-    const hmaLine = line.cost_lines.find((cl: any) => cl.catalog_item_id === hma.id);
+    const hmaLine = line.cost_lines.find((cl: any) => cl.catalog_item_id === hma!.id);
     expect(hmaLine).toMatchObject({ unit_cost: 80, quantity: 120.75, cost: 9660, price: 12558 });
     // Tack = 1,000 × 0.05 = 50 gal × $4.25 = $212.50; × 1.3 = $276.25.
     expect(line.cost_lines.find((cl: any) => cl.name === 'Tack coat (SS-1h)')).toMatchObject({
@@ -127,11 +132,11 @@ describe('POST /v1/estimates/:id/line-items', () => {
     });
     // Every cost line: cost = quantity × unit cost to the cent, price = cost × 1.3; the line is their sum.
     for (const cl of line.cost_lines) {
-      expect(cents(cl.cost)).toBe(Math.round(cl.quantity * cl.unit_cost * 100));
-      expect(cents(cl.price)).toBe(markedUp(cents(cl.cost)));
+      expect(cents(cl.cost!)).toBe(Math.round(cl.quantity! * cl.unit_cost * 100));
+      expect(cents(cl.price!)).toBe(markedUp(cents(cl.cost!)));
     }
-    expect(cents(line.cost)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.cost)));
-    expect(cents(line.price)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.price)));
+    expect(cents(line.cost!)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.cost)));
+    expect(cents(line.price!)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.price)));
     // One line, no job-level costs, no tax: the totals are the line's.
     expect(res.body.data.totals).toMatchObject({
       subtotal: line.price,
@@ -151,11 +156,11 @@ describe('POST /v1/estimates/:id/line-items', () => {
 
     // A cost line added later from the same item is costed from the list as well.
     const more = await ws.api.patch(`/v1/estimates/${e.id}/line-items/${lineId}`, {
-      cost_lines: [{ type: 'material', catalog_item_id: hma.id, quantity_formula: '10' }],
+      cost_lines: [{ type: 'material', catalog_item_id: hma!.id, quantity_formula: '10' }],
     });
     expect(more.status, JSON.stringify(more.body)).toBe(200);
     const extra = (await ws.api.get(`/v1/estimates/${e.id}/line-items/${lineId}`)).body.data.cost_lines.at(-1);
-    expect(extra).toMatchObject({ catalog_item_id: hma.id, unit_cost: 80, quantity: 10, cost: 800 });
+    expect(extra).toMatchObject({ catalog_item_id: hma!.id, unit_cost: 80, quantity: 10, cost: 800 });
   });
 
   it('a unit-costing catalog line takes the unit cost and price, has no cost lines', async () => {
@@ -198,7 +203,7 @@ describe('POST /v1/estimates/:id/line-items', () => {
     });
     expect(noUnit.status).toBe(400);
     expect(noUnit.body).toMatchObject({ code: 'invalid_request', field: 'unit' });
-    const noQuantity = await w.api.post(`/v1/estimates/${e.id}/line-items`, { name: 'Bollard paint', unit: 'EA' });
+    const noQuantity = await w.api.raw.post(`/v1/estimates/${e.id}/line-items`, { name: 'Bollard paint', unit: 'EA' });
     expect(noQuantity.status).toBe(400);
     expect((await getEstimate(e.id)).priced).toBe(false);
 
@@ -314,11 +319,11 @@ describe('POST /v1/estimates/:id/line-items', () => {
     const est = await getEstimate(e.id);
     const lines = listed(est);
     expect(lines).toHaveLength(3);
-    expect(cents(est.totals.subtotal)).toBe(sumCents(lines.map((l) => l.price)));
-    expect(cents(est.totals.cost)).toBe(sumCents(lines.map((l) => l.cost)));
-    expect(est.totals.price).toBe(est.totals.subtotal);
-    expect(cents(est.totals.margin)).toBe(cents(est.totals.subtotal) - cents(est.totals.cost));
-    expect(sumCents(lines.map((l) => l.allocated_price))).toBe(cents(est.totals.subtotal));
+    expect(cents(est.totals!.subtotal)).toBe(sumCents(lines.map((l) => l.price)));
+    expect(cents(est.totals!.cost)).toBe(sumCents(lines.map((l) => l.cost)));
+    expect(est.totals!.price).toBe(est.totals!.subtotal);
+    expect(cents(est.totals!.margin)).toBe(cents(est.totals!.subtotal) - cents(est.totals!.cost));
+    expect(sumCents(lines.map((l) => l.allocated_price))).toBe(cents(est.totals!.subtotal));
   });
 });
 
@@ -369,7 +374,7 @@ describe('GET /v1/estimates/:id/line-items/:line_item_id', () => {
     for (const cl of line.cost_lines) {
       expect(cl.line_item_id).toBe(id);
       expect(typeof cl.explain).toBe('string');
-      expect(cl.explain.length).toBeGreaterThan(0);
+      expect(cl.explain!.length).toBeGreaterThan(0);
     }
     // Crew: ceil(4000 / 3000) = 2 days × $780 = $1,560.00.
     expect(line.cost_lines[0]).toMatchObject({ type: 'crew', quantity: 2, cost: 1560, price: 2028 });
@@ -409,7 +414,7 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
       cost: 3700,
       price: 4810,
     });
-    expect(cents(line.price)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.price)));
+    expect(cents(line.price!)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.price)));
     expect(res.body.data.totals).toMatchObject({ subtotal: line.price, cost: line.cost });
   });
 
@@ -449,8 +454,8 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     const striping = lineIn(est, e.striping);
     // The engine's own price stays: 1,000 LF × $0.25.
     expect(striping).toMatchObject({ price: 250, price_override: 300, allocated_price: 300 });
-    expect(est.totals.subtotal).toBe(250 + 1980 + 260);
-    expect(sumCents(listed(est).map((l) => l.allocated_price))).toBe(cents(est.totals.subtotal));
+    expect(est.totals!.subtotal).toBe(250 + 1980 + 260);
+    expect(sumCents(listed(est).map((l) => l.allocated_price))).toBe(cents(est.totals!.subtotal));
     // The $50 given away by the pin comes off the other two.
     expect(cents(lineIn(est, e.sealcoat).allocated_price) + cents(lineIn(est, e.mowing).allocated_price)).toBe(
       cents(2190),
@@ -470,7 +475,7 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     const res = await patchLine(e.id, e.mowing, { hide_on_proposal: true });
     expect(res.status).toBe(200);
     const est = res.body.data;
-    expect(est.totals.subtotal).toBe(2490);
+    expect(est.totals!.subtotal).toBe(2490);
     expect(lineIn(est, e.mowing)).toMatchObject({ hide_on_proposal: true, price: 260, allocated_price: null });
     const shown = listed(est).filter((l) => l.id !== e.mowing);
     expect(sumCents(shown.map((l) => l.allocated_price))).toBe(cents(2490));
@@ -485,7 +490,7 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     const line = await getLine(e.id, e.sealcoat);
     expect(line).toMatchObject({ excluded: true, quantity: 1000, price: null, allocated_price: null });
     const back = await patchLine(e.id, e.sealcoat, { excluded: false });
-    expect(back.body.data.totals.subtotal).toBe(2490);
+    expect(back.body.data.totals!.subtotal).toBe(2490);
   });
 
   it('a bundle master is priced as the sum of its sub-lines and counted once', async () => {
@@ -549,12 +554,12 @@ describe('PATCH /v1/estimates/:id/line-items/:line_item_id', () => {
     const e = await newEstimate();
     const id = await addLine(e.id, { service_id: svc['Line striping'], quantity: 10 });
     await addLine(e.id, { service_id: svc['Lawn mowing'], quantity: 1, area_name: 'Back lot' });
-    const backId = (await getEstimate(e.id)).areas.find((a: { name: string }) => a.name === 'Back lot').id;
+    const backId = (await getEstimate(e.id)).areas.find((a: { name: string }) => a.name === 'Back lot')!.id;
     const res = await patchLine(e.id, id, { area_id: backId });
     expect(res.status).toBe(200);
     const areas = res.body.data.areas;
-    expect(areas.find((a: { id: number }) => a.id === e.areaId).services).toEqual([]);
-    expect(areas.find((a: { id: number }) => a.id === backId).services.map((l: { id: number }) => l.id)).toContain(id);
+    expect(areas.find((a: { id: number }) => a.id === e.areaId)!.services).toEqual([]);
+    expect(areas.find((a: { id: number }) => a.id === backId)!.services.map((l: { id: number }) => l.id)).toContain(id);
     expect((await getLine(e.id, id)).area_id).toBe(backId);
     const elsewhere = await newEstimate();
     const bad = await patchLine(e.id, id, { area_id: elsewhere.areaId });
@@ -597,7 +602,7 @@ describe('PATCH … cost_lines', () => {
       cost: 2420,
       price: 3146,
     });
-    expect(cents(line.cost)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.cost)));
+    expect(cents(line.cost!)).toBe(sumCents(line.cost_lines.map((cl: any) => cl.cost)));
   });
 
   it('a new misc cost line is added and priced from its formula', async () => {
@@ -632,8 +637,8 @@ describe('PATCH … cost_lines', () => {
     expect(res.status).toBe(200);
     const after = await getLine(e.id, lineId);
     expect(after.cost_lines.map((cl: any) => cl.id)).not.toContain(melter.id);
-    expect(cents(after.cost)).toBe(cents(before.cost) - cents(melter.cost));
-    expect(cents(after.price)).toBe(cents(before.price) - cents(melter.price));
+    expect(cents(after.cost!)).toBe(cents(before.cost!) - cents(melter.cost));
+    expect(cents(after.price!)).toBe(cents(before.price!) - cents(melter.price));
   });
 
   it('is_alternate and suppressed cost lines are priced but not in the line total', async () => {
@@ -642,30 +647,30 @@ describe('PATCH … cost_lines', () => {
     const traffic = byName(before, 'Traffic control');
     const res = await patchLine(e.id, lineId, {
       cost_lines: [
-        { id: crew.id, is_alternate: true },
+        { id: crew!.id, is_alternate: true },
         { id: traffic.id, suppressed: true },
       ],
     });
     expect(res.status).toBe(200);
     const after = await getLine(e.id, lineId);
-    expect(after.cost_lines.find((cl: any) => cl.id === crew.id)).toMatchObject({
+    expect(after.cost_lines.find((cl: any) => cl.id === crew!.id)).toMatchObject({
       is_alternate: true,
-      cost: crew.cost,
-      price: crew.price,
+      cost: crew!.cost,
+      price: crew!.price,
     });
     expect(after.cost_lines.find((cl: any) => cl.id === traffic.id)).toMatchObject({
       suppressed: true,
       cost: traffic.cost,
       price: traffic.price,
     });
-    expect(cents(after.cost)).toBe(cents(before.cost) - cents(crew.cost) - cents(traffic.cost));
-    expect(cents(after.price)).toBe(cents(before.price) - cents(crew.price) - cents(traffic.price));
+    expect(cents(after.cost!)).toBe(cents(before.cost!) - cents(crew!.cost!) - cents(traffic.cost));
+    expect(cents(after.price!)).toBe(cents(before.price!) - cents(crew!.price!) - cents(traffic.price));
     const counted = after.cost_lines.filter((cl: any) => !cl.is_alternate && !cl.suppressed);
-    expect(cents(after.price)).toBe(sumCents(counted.map((cl: any) => cl.price)));
-    expect(res.body.data.totals.subtotal).toBe(after.price);
+    expect(cents(after.price!)).toBe(sumCents(counted.map((cl: any) => cl.price)));
+    expect(res.body.data.totals!.subtotal).toBe(after.price);
     await patchLine(e.id, lineId, {
       cost_lines: [
-        { id: crew.id, is_alternate: false },
+        { id: crew!.id, is_alternate: false },
         { id: traffic.id, suppressed: false },
       ],
     });
@@ -676,7 +681,7 @@ describe('PATCH … cost_lines', () => {
     const before = await getLine(e.id, lineId);
     const crew = before.cost_lines.find((cl: any) => cl.type === 'crew');
     for (const body of [
-      { cost_lines: [{ id: crew.id, quantity_formula: 'sqrt(quantity)' }] },
+      { cost_lines: [{ id: crew!.id, quantity_formula: 'sqrt(quantity)' }] },
       { cost_lines: [{ type: 'misc', name: 'Bad', unit: 'EA', unit_cost: 1, quantity_formula: 'quantity *' }] },
     ]) {
       const res = await patchLine(e.id, lineId, body);
@@ -731,7 +736,7 @@ describe('DELETE /v1/estimates/:id/line-items/:line_item_id', () => {
         .map((l) => l.id)
         .sort(),
     ).toEqual([e.striping, e.sealcoat].sort());
-    expect(res.body.data.totals.subtotal).toBe(2230);
+    expect(res.body.data.totals!.subtotal).toBe(2230);
     expect((await w.api.get(`/v1/estimates/${e.id}/line-items/${e.mowing}`)).status).toBe(404);
     expect((await w.api.delete(`/v1/estimates/${e.id}/line-items/${e.mowing}`)).status).toBe(404);
     expect((await other.api.delete(`/v1/estimates/${e.id}/line-items/${e.striping}`)).status).toBe(404);
@@ -750,7 +755,7 @@ describe('DELETE /v1/estimates/:id/line-items/:line_item_id', () => {
     const res = await w.api.delete(`/v1/estimates/${e.id}/line-items/${master}`);
     expect(res.status).toBe(200);
     expect(listed(res.body.data).map((l) => l.id)).toEqual([keep]);
-    expect(res.body.data.totals.subtotal).toBe(50);
+    expect(res.body.data.totals!.subtotal).toBe(50);
     for (const id of [a, b]) expect((await w.api.get(`/v1/estimates/${e.id}/line-items/${id}`)).status).toBe(404);
   });
 });
@@ -767,10 +772,10 @@ describe('a write that leaves the estimate unpriceable', () => {
     // depth_in is not an input of the line: the formula cannot be worked out.
     const res = await patchLine(e.id, id, {
       quantity: 1500,
-      cost_lines: [{ id: tack.id, quantity_formula: 'quantity * depth_in' }],
+      cost_lines: [{ id: tack!.id, quantity_formula: 'quantity * depth_in' }],
     });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ code: 'pricing_error', line_item_id: id, cost_line_id: tack.id });
+    expect(res.body).toMatchObject({ code: 'pricing_error', line_item_id: id, cost_line_id: tack!.id });
     expect(typeof res.body.reason).toBe('string');
 
     // A new cost line with such a formula is refused the same way.
@@ -816,7 +821,7 @@ describe('a write that leaves the estimate unpriceable', () => {
     expect(await getLine(e.id, id)).toEqual(before);
     expect(await getLine(e.id, withInput)).toEqual(patchBefore);
     const after = await getEstimate(e.id);
-    expect(after.totals.subtotal).toBe(cents(estimateBefore.totals.subtotal + patchBefore.price) / 100);
+    expect(after.totals!.subtotal).toBe(cents(estimateBefore.totals!.subtotal + patchBefore.price!) / 100);
     expect((await w.api.get(`/v1/estimates/${e.id}/revisions`)).body.pagination.total).toBe(revisionsBefore + 1);
   });
 });
@@ -826,8 +831,8 @@ describe('areas, bundles and roles at the edges', () => {
     const e = await newEstimate();
     const res = await w.api.patch(`/v1/estimates/${e.id}`, { areas: [{ name: 'Back lot' }] });
     const back = res.body.data.areas.find((a: any) => a.name === 'Back lot');
-    await w.api.patch(`/v1/estimates/${e.id}`, { areas: [{ id: back.id, active: false }] });
-    for (const body of [{ area_name: 'back lot' }, { area_id: back.id }]) {
+    await w.api.patch(`/v1/estimates/${e.id}`, { areas: [{ id: back!.id, active: false }] });
+    for (const body of [{ area_name: 'back lot' }, { area_id: back!.id }]) {
       const added = await w.api.post(`/v1/estimates/${e.id}/line-items`, {
         name: 'Bollard',
         unit: 'EA',
@@ -839,7 +844,7 @@ describe('areas, bundles and roles at the edges', () => {
       expect(added.body.code).toBe('area_inactive');
     }
     const id = await addLine(e.id, { name: 'Bollard', unit: 'EA', quantity: 1, unit_cost: 100 });
-    expect((await patchLine(e.id, id, { area_id: back.id })).body.code).toBe('area_inactive');
+    expect((await patchLine(e.id, id, { area_id: back!.id })).body.code).toBe('area_inactive');
   });
 
   it('a bundle master cannot sit inside another bundle (400)', async () => {

@@ -95,7 +95,7 @@ async function proposal() {
   ];
   for (const line of lines) await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, line));
   const p = (await ok(w.api.post(`/v1/estimates/${estimate.id}/proposal`))).data;
-  return { id: p.id as number, path: new URL(p.share_url).pathname };
+  return { id: p.id as number, path: new URL(p.share_url!).pathname };
 }
 
 async function shown(p: { id: number; path: string }) {

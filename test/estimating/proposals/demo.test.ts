@@ -22,12 +22,12 @@ it('the demo workspace has a signed contract with a 25% deposit and a custom sec
   const p = (await api.get(`/v1/proposals/${contractRow.id}`)).body.data;
   expect(p).toMatchObject({ status: 'accepted', link: { active: true }, sections: { deposit_percent: 25 } });
   expect(p.view_count).toBe(1);
-  expect(p.first_viewed_at >= p.sent_at).toBe(true);
+  expect(p.first_viewed_at! >= p.sent_at!).toBe(true);
   expect(p.signature).toMatchObject({ signer_name: 'Marcus Lee', signer_email: 'mlee@northgateplaza.example' });
   expect(p.sections.custom_sections[0].title).toBe('Warranty');
   expect(demo!.pages).toContainEqual({
     label: 'Proposal (accepted, with the signed PDF)',
-    path: new URL(p.share_url).pathname,
+    path: new URL(p.share_url!).pathname,
   });
   const waiting = list.filter((x) => x.status === 'sent');
   expect(waiting).toHaveLength(1);

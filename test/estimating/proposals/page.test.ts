@@ -14,7 +14,7 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import { ok } from '#test/helpers/records.ts';
 import { startWorker, subscribe, type TestWorker } from '#test/integrations/webhooks/kit.ts';
-import { proposalEvents, proposalOnJob } from './page-kit.ts';
+import { proposalEvents, proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 let t: TestApp;
 let base: string;
@@ -78,7 +78,7 @@ describe('the proposal page', () => {
     await page.reload();
     p = await proposalOf(m.proposal.id);
     expect(p.view_count).toBe(2);
-    expect(p.last_viewed_at >= p.first_viewed_at).toBe(true);
+    expect(p.last_viewed_at! >= p.first_viewed_at!).toBe(true);
 
     const preview = await browser.newPage();
     expect((await preview.goto(`${base}${m.previewPath}`))?.status()).toBe(200);
@@ -110,7 +110,7 @@ describe('the proposal page', () => {
     const proposal = (await ok(w.api.post(`/v1/estimates/${estimate.id}/proposal`))).data;
     const sent = (await ok(w.api.post(`/v1/proposals/${proposal.id}/send`, { to: 'facilities@northgate.test' }))).data;
     const page = await browser.newPage({ viewport: PHONE });
-    expect((await page.goto(`${base}${new URL(sent.share_url).pathname}`))?.status()).toBe(200);
+    expect((await page.goto(`${base}${new URL(sent.share_url!).pathname}`))?.status()).toBe(200);
     // The table fits its box (nothing cut off, nothing to scroll to) and the page fits the screen.
     expect(await sidewaysOverflow(page, '.section-pricing .scroll')).toEqual({ page: 0, inside: [0] });
     const cells = await page.$$eval('table.pricing td.num', (tds) =>
@@ -199,7 +199,7 @@ describe('the proposal page', () => {
     expect(files[0].filename).toMatch(/^Proposal \d+ - signed\.pdf$/);
     const file = (await ok(w.api.get(`/v1/files/${files[0].id}`))).data;
     // The signed link names the origin the API was called at (inject's); the same path on the listening server.
-    const link = new URL(file.signed_url);
+    const link = new URL(file.signed_url!);
     const pdf = Buffer.from(await (await page.context().request.get(`${base}${link.pathname}${link.search}`)).body());
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
 

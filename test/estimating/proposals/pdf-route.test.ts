@@ -65,7 +65,7 @@ it('answers the proposal as a PDF with its lines, totals, deposit, terms and pho
   expect(pdf.flat).toContain('Restripe stalls');
   const money = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   expect(pdf.flat).toContain(money(p.totals.total));
-  expect(pdf.flat).toContain(money(p.totals.deposit));
+  expect(pdf.flat).toContain(money(p.totals.deposit!));
   expect(pdf.flat).toContain('Net 15 on completion');
   expect(pdf.flat).toContain('Dana Smith');
   expect(pdf.pages.reduce((a, pg) => a + pg.images, 0)).toBe(2);

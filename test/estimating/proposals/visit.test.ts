@@ -9,7 +9,7 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { pageVisitor } from '#test/helpers/page-visitor.ts';
 import { readPdf } from '#test/helpers/pdf-text.ts';
 import { ok } from '#test/helpers/records.ts';
-import { documentHashIn, proposalEvents, proposalOnJob } from './page-kit.ts';
+import { documentHashIn, proposalEvents, proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -100,7 +100,7 @@ describe('opening the page', () => {
     await getPage(m.path);
     p = await proposalOf(m.proposal.id);
     expect(p).toMatchObject({ status: 'viewed', view_count: 1 });
-    expect(p.first_viewed_at >= p.sent_at).toBe(true);
+    expect(p.first_viewed_at! >= p.sent_at!).toBe(true);
     expect(p.last_viewed_at).toBe(p.first_viewed_at);
     const trail = (await signatureOf(m.proposal.id)).envelope.audit_trail;
     expect(trail.map((a: any) => [a.kind, a.data])).toEqual([
@@ -322,7 +322,7 @@ describe('accepting', () => {
     const [file] = (await ok(denver.api.get(`/v1/jobs/${m.job.id}/files`))).data.filter(
       (f: any) => f.document_type === 'executed_proposal',
     );
-    const link = new URL((await ok(denver.api.get(`/v1/files/${file.id}`))).data.signed_url);
+    const link = new URL((await ok(denver.api.get(`/v1/files/${file.id}`))).data.signed_url!);
     const stored = (await t.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` })).rawPayload;
     expect(served.equals(stored)).toBe(true);
     expect((await readPdf(served)).flat).toContain('Robin Vega');
@@ -399,7 +399,7 @@ describe('accepting', () => {
     const proposal = (await ok(rep.api.post(`/v1/estimates/${estimate.id}/proposal`))).data;
     expect((await rep.api.post(`/v1/proposals/${proposal.id}/send`, {})).status).toBe(200);
     await ok(w.api.patch(`/v1/jobs/${job.id}`, { assigned_to_user_id: w.ownerId }));
-    const path = new URL(proposal.share_url).pathname;
+    const path = new URL(proposal.share_url!).pathname;
     const page = (await getPage(path)).text;
     expect((await post(`${path}/accept`, signing(page))).status).toBe(303);
     const files = await executedFiles(job.id);

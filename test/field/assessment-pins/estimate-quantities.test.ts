@@ -241,7 +241,7 @@ describe("pins reach the job's draft estimate", () => {
     // The service is sold by the SY: 450 SF is 50 SY, which prices; at 180 SF (20 SY) the formula divides by zero.
     await ok(
       w.api.patch(`/v1/estimates/${estimateId}/line-items/${line.id}`, {
-        cost_lines: [{ id: tack.id, quantity_formula: 'quantity / (quantity - 20)' }],
+        cost_lines: [{ id: tack!.id, quantity_formula: 'quantity / (quantity - 20)' }],
       }),
     );
     const before = await estimate(estimateId);

@@ -112,7 +112,7 @@ describe('POST /v1/assessment-pins/{id}/photos', () => {
     for (const p of res.body.data.photos) expect(await fetches(p.url)).toBe(200);
     const detail = (await ok(w.api.get(`/v1/site-assessments/${assessmentId}`))).data;
     expect(detail.services[0]).toMatchObject({ pin_count: 1, photo_count: 3 });
-    expect(detail.pins[0].photos).toHaveLength(3);
+    expect(detail.pins![0].photos).toHaveLength(3);
   });
 
   it('copies a photo in from a url', async () => {
@@ -161,15 +161,15 @@ describe('POST /v1/assessment-pins/{id}/photos', () => {
     const [photoId] = added.body.photo_ids;
     const copy = (await ok(w.api.post(`/v1/site-assessments/${assessmentId}/duplicate`))).data;
     const copyDetail = (await ok(w.api.get(`/v1/site-assessments/${copy.id}`))).data;
-    expect(copyDetail.pins[0].photos.map((p: any) => p.id)).toEqual([photoId]);
+    expect(copyDetail.pins![0].photos.map((p: any) => p.id)).toEqual([photoId]);
     expect(copyDetail.services[0].photo_count).toBe(1);
-    expect(copyDetail.handoff.services[0].photo_count).toBe(1);
+    expect(copyDetail.handoff!.services[0].photo_count).toBe(1);
     expect((await ok(w.api.get('/v1/photos'))).pagination.total).toBe(1);
 
     const dir = path.join(t.dataDir, 'objects', 'firms', String(w.firmId), 'photos');
     const stored = fs.readdirSync(dir).length;
     expect(stored).toBeGreaterThan(0);
-    expect((await w.api.delete(`/v1/assessment-pins/${copyDetail.pins[0].id}`)).status).toBe(204);
+    expect((await w.api.delete(`/v1/assessment-pins/${copyDetail.pins![0].id}`)).status).toBe(204);
     expect((await w.api.get(`/v1/photos/${photoId}`)).status).toBe(200);
     expect((await ok(w.api.get(`/v1/assessment-pins/${pin.id}`))).data.photos.map((p: any) => p.id)).toEqual([photoId]);
     expect((await w.api.delete(`/v1/assessment-pins/${pin.id}`)).status).toBe(204);

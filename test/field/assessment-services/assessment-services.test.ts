@@ -59,11 +59,11 @@ describe('GET /v1/assessment-services', () => {
   it('reads the link as null while the catalog service is archived, and again once restored', async () => {
     const w = await t.workspace();
     const sealcoating = async () =>
-      (await w.api.get('/v1/assessment-services')).body.data.find((s: any) => s.name === 'Sealcoating');
+      (await w.api.get('/v1/assessment-services')).body.data.find((s: any) => s.name === 'Sealcoating')!;
     const linked = (await sealcoating()).catalog_service;
-    expect((await w.api.delete(`/v1/catalog/services/${linked.id}`)).status).toBe(200);
+    expect((await w.api.delete(`/v1/catalog/services/${linked!.id}`)).status).toBe(200);
     expect((await sealcoating()).catalog_service).toBeNull();
-    await ok(w.api.patch(`/v1/catalog/services/${linked.id}`, { archived: false }));
+    await ok(w.api.patch(`/v1/catalog/services/${linked!.id}`, { archived: false }));
     expect((await sealcoating()).catalog_service).toEqual(linked);
   });
 

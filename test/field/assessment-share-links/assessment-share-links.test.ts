@@ -248,7 +248,7 @@ describe('POST /v1/site-assessments/{id}/share-links/{link_id}/revoke', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'Assessment share link not found' });
     }
-    expect((await page(link.share_url)).status).toBe(200);
+    expect((await page(link.share_url!)).status).toBe(200);
   });
 });
 
@@ -266,6 +266,6 @@ describe('GET /share/assessments/{token}', () => {
     const { job: j, assessment } = await walked(w);
     const link = (await ok(w.api.post(`/v1/site-assessments/${assessment.id}/share-link`, {}))).data;
     expect((await w.api.delete(`/v1/jobs/${j.id}`)).status).toBe(204);
-    expect((await page(link.share_url)).status).toBe(404);
+    expect((await page(link.share_url!)).status).toBe(404);
   });
 });

@@ -202,7 +202,7 @@ describe('an assessment report link showing every service', () => {
     const apiPin = (await ok(w.api.get(`/v1/assessment-pins?assessment_id=${assessmentId}`))).data.find(
       (p: { name: string | null }) => p.name === 'North curb',
     );
-    expect(apiPin.photos.map((p: { id: number }) => p.id)).toContain(internalPhotoId);
+    expect(apiPin!.photos.map((p: { id: number }) => p.id)).toContain(internalPhotoId);
     // The customer clicks the first photo and gets the full image.
     const [response] = await Promise.all([page.waitForEvent('response'), page.click('li.pin-photo a')]);
     expect(response.status()).toBe(200);
@@ -252,7 +252,7 @@ describe('other states of a report link', () => {
     const j = await job(w);
     const open = (await ok(w.api.post('/v1/site-assessments', { job_id: j.id, title: 'Fall walk' }))).data;
     const made = (await ok(w.api.post(`/v1/site-assessments/${open.id}/share-link`, {}))).data;
-    const { page } = await visit(onServer(made.share_url));
+    const { page } = await visit(onServer(made.share_url!));
     expect(await page.textContent('.meta .status')).toMatch(/^In progress \(started [A-Z][a-z]+ \d{1,2}, \d{4}\)$/);
     expect(await page.textContent('main')).toContain('No findings have been recorded yet.');
     await page.close();

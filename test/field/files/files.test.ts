@@ -298,7 +298,7 @@ describe('POST /v1/client-accounts/{account_id}/files', () => {
       { name: 'file', filename: 'x.pdf', data: pdf() },
     ]);
     expect(foreign).toMatchObject({ status: 404, body: { error: 'Client account not found' } });
-    const json = await w.api.post(`/v1/client-accounts/${customer.id}/files`, { file: 'x' });
+    const json = await w.api.raw.post(`/v1/client-accounts/${customer.id}/files`, { file: 'x' });
     expect(json.body.error).toBe('Upload with multipart/form-data');
   });
 });
@@ -311,11 +311,11 @@ describe('GET /v1/files/{id} and its download', () => {
     const got = (await ok(w.api.get(`/v1/files/${f.id}`))).data;
     expect({ ...got, signed_url: null, signed_url_expires_at: null }).toEqual(f);
     expect(got.signed_url_expires_at).toMatch(Z_SECONDS);
-    const expires = Date.parse(got.signed_url_expires_at);
+    const expires = Date.parse(got.signed_url_expires_at!);
     expect(expires - before).toBeGreaterThan(3590_000);
     expect(expires - before).toBeLessThanOrEqual(3601_000);
-    expect(Number(new URL(got.signed_url).searchParams.get('expires')) * 1000).toBe(expires);
-    const file = await open(got.signed_url);
+    expect(Number(new URL(got.signed_url!).searchParams.get('expires')) * 1000).toBe(expires);
+    const file = await open(got.signed_url!);
     expect(file.status).toBe(200);
     expect(file.body.equals(data)).toBe(true);
     expect(file.type).toBe('text/csv; charset=utf-8');
@@ -324,7 +324,7 @@ describe('GET /v1/files/{id} and its download', () => {
     );
     // Lists and changes show no signed link.
     const listed = (await ok(w.api.get(`/v1/files?job_id=${jobId}`))).data.find((x: any) => x.id === f.id);
-    expect([listed.signed_url, listed.signed_url_expires_at]).toEqual([null, null]);
+    expect([listed!.signed_url, listed!.signed_url_expires_at]).toEqual([null, null]);
   });
 
   it('redirects /download (302) to a short-lived link that serves the bytes', async () => {
@@ -396,7 +396,7 @@ describe('PATCH /v1/files/{id}', () => {
       [{ folder_id: 1 }, 'folder_id applies to library files only'],
       [{ filename: 'x.pdf' }, 'Unknown fields: filename'],
     ] as const) {
-      const res = await w.api.patch(`/v1/files/${f.id}`, body);
+      const res = await w.api.raw.patch(`/v1/files/${f.id}`, body);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe(error);
     }
@@ -431,7 +431,7 @@ describe('DELETE /v1/files/{id}', () => {
     expect((await x.api.get(`/v1/files/${f.id}`)).status).toBe(404);
     expect((await ok(x.api.get(`/v1/jobs/${j.id}/files`))).data).toEqual([]);
     expect(storedFiles(x.firmId)).toEqual([]);
-    expect((await open(link)).status).toBe(404);
+    expect((await open(link!)).status).toBe(404);
     expect((await x.api.delete(`/v1/files/${f.id}`)).status).toBe(404);
   });
 });

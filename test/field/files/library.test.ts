@@ -63,7 +63,7 @@ describe('/v1/library-folders', () => {
     // Renaming to its own name in another case is fine.
     expect((await ok(w.api.patch(`/v1/library-folders/${specs.id}`, { name: 'SPECS' }))).data.name).toBe('SPECS');
     for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'A', color: 'red' }]) {
-      expect((await w.api.post('/v1/library-folders', body)).status, JSON.stringify(body)).toBe(400);
+      expect((await w.api.raw.post('/v1/library-folders', body)).status, JSON.stringify(body)).toBe(400);
     }
     const other = await t.workspace();
     expect((await other.api.get('/v1/library-folders')).body.data).toEqual([]);
@@ -148,7 +148,7 @@ describe('POST /v1/library-files', () => {
     const missing = await w.api.patch(`/v1/files/${f.id}`, { folder_id: 999999 });
     expect(missing).toMatchObject({ status: 404, body: { error: 'Library folder not found' } });
     for (const body of [{ audience: 'field' }, { customer_visible: true }]) {
-      expect((await w.api.patch(`/v1/files/${f.id}`, body)).status).toBe(400);
+      expect((await w.api.raw.patch(`/v1/files/${f.id}`, body)).status).toBe(400);
     }
   });
 });
@@ -203,7 +203,7 @@ describe('library files on jobs', () => {
     expect((await w.api.post(`/v1/jobs/${j.id}/library-files`, { file_id: 999999 })).body).toEqual({
       error: 'File not found',
     });
-    expect((await w.api.post(`/v1/jobs/${j.id}/library-files`, {})).body.error).toBe('file_id is required');
+    expect((await w.api.raw.post(`/v1/jobs/${j.id}/library-files`, {})).body.error).toBe('file_id is required');
     expect((await w.api.post('/v1/jobs/999999/library-files', { file_id: own.id })).body.error).toBe('Job not found');
   });
 

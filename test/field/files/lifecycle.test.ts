@@ -183,7 +183,7 @@ describe('merges', () => {
     expect(list.filter((f: any) => f.attachment).every((f: any) => f.attachment.job_id === kept.id)).toBe(true);
     const file = (await ok(w.api.get(`/v1/files/${moved.id}`))).data;
     expect(file.job_id).toBe(kept.id);
-    const u = new URL(file.signed_url);
+    const u = new URL(file.signed_url!);
     const served = await t.app.inject({ method: 'GET', url: u.pathname + u.search });
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(pdf('Moved.pdf'))).toBe(true);
@@ -308,16 +308,16 @@ describe('size and links', () => {
         { name: 'file', filename: 'a.pdf', data: pdf() },
       ]);
       const got = (await ok(x.api.get(`/v1/files/${res.body.data.id}`))).data;
-      expect(Date.parse(got.signed_url_expires_at)).toBe(Math.floor(clock.now() / 1000) * 1000 + 3600_000);
+      expect(Date.parse(got.signed_url_expires_at!)).toBe(Math.floor(clock.now() / 1000) * 1000 + 3600_000);
       const fetch = async (url: string) => {
         const u = new URL(url);
         return app.app.inject({ method: 'GET', url: u.pathname + u.search });
       };
       clock.advance(3599_000);
-      expect((await fetch(got.signed_url)).statusCode).toBe(200);
+      expect((await fetch(got.signed_url!)).statusCode).toBe(200);
       const download = String((await x.api.get(got.download_url)).headers.location);
       clock.advance(2_000);
-      const expired = await fetch(got.signed_url);
+      const expired = await fetch(got.signed_url!);
       expect(expired.statusCode).toBe(403);
       expect(expired.json().code).toBe('link_expired');
       // The download link made a moment ago still works: five minutes from when it was made.
@@ -326,7 +326,7 @@ describe('size and links', () => {
       expect((await fetch(download)).statusCode).toBe(403);
       // A fresh read gives a fresh link.
       const again = (await ok(x.api.get(`/v1/files/${res.body.data.id}`))).data;
-      expect((await fetch(again.signed_url)).statusCode).toBe(200);
+      expect((await fetch(again.signed_url!)).statusCode).toBe(200);
     } finally {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -373,7 +373,7 @@ describe('files the service makes (recordServiceFileIn)', () => {
       });
       const listed = (await ok(x.api.get(`/v1/jobs/${j.id}/files`))).data;
       expect(listed.map((f: any) => f.id)).toEqual([file.id]);
-      const u = new URL(file.signed_url);
+      const u = new URL(file.signed_url!);
       expect((await app.app.inject({ method: 'GET', url: u.pathname + u.search })).rawPayload.equals(body)).toBe(true);
       expect((await logOf(x, j.id)).some((e) => e.kind === 'file_added' && e.data.file_id === file.id)).toBe(true);
       const stored = fs.readdirSync(path.join(dataDir, 'objects', 'firms', String(x.firmId), 'files'));

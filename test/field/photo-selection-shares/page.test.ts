@@ -142,7 +142,7 @@ describe('dead links', () => {
 
     // A photo report token is not a chosen-photos token, nor the other way round.
     const report = (await ok(w.api.post(`/v1/jobs/${j.id}/photo-share-link`, {}))).data;
-    const token = new URL(report.share_url).pathname.split('/').pop();
+    const token = new URL(report.share_url!).pathname.split('/').pop();
     expect((await page.goto(`${base}/share/photo-selections/${token}`))?.status()).toBe(404);
     await page.context().close();
   });

@@ -15,7 +15,7 @@ afterAll(() => t.close());
 async function codeLink(code: string | null) {
   const j = await job(w);
   const link = (await ok(w.api.post(`/v1/jobs/${j.id}/photo-share-link`, code ? { access_code: code } : {}))).data;
-  return { jobId: j.id as number, path: new URL(link.share_url).pathname };
+  return { jobId: j.id as number, path: new URL(link.share_url!).pathname };
 }
 
 const form = (path: string, body: string, contentType = 'application/x-www-form-urlencoded') =>

@@ -47,7 +47,7 @@ describe('PATCH /v1/photos/{id}', () => {
     const missing = await w.api.patch(`/v1/photos/${p.id}`, { tag_ids: [987654] });
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('Photo tag not found');
-    expect((await w.api.patch(`/v1/photos/${p.id}`, { stage: 'someday' })).status).toBe(400);
+    expect((await w.api.raw.patch(`/v1/photos/${p.id}`, { stage: 'someday' })).status).toBe(400);
   });
 
   it('sort_order puts a photo first in the gallery', async () => {

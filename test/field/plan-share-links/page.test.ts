@@ -44,7 +44,7 @@ async function walk(jobId: number, title: string, pins: Record<string, unknown>[
   if (!complete) return a;
   const done = (await ok(w.api.post(`/v1/site-assessments/${a.id}/complete`, {}))).data;
   yearOf[title] = Number(
-    storedToLocal(done.completed_at.replace('Z', '.000000').slice(0, 26), timezone).date.slice(0, 4),
+    storedToLocal(done.completed_at!.replace('Z', '.000000').slice(0, 26), timezone).date.slice(0, 4),
   );
   return done;
 }
@@ -206,7 +206,7 @@ describe('the capital plan page', () => {
   it('a site with no completed assessment says so', async () => {
     const empty = await site(w, { address: '1 Empty Lot Ln', name: 'Empty lot' });
     const plan = (await ok(w.api.post(`/v1/locations/${empty.id}/plan-share-link`, {}))).data;
-    const { page, status } = await visit(onServer(plan.share_url));
+    const { page, status } = await visit(onServer(plan.share_url!));
     expect(status).toBe(200);
     expect(await page.textContent('main')).toContain('No completed assessments of this site yet.');
     expect(await page.locator('table').count()).toBe(0);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pauseClock, resumeClock, advanceClock } from '#platform/time.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok, Z_SECONDS } from '#test/helpers/records.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const start = async (w: Workspace, body: Record<string, unknown>) =>
+const start = async (w: Workspace, body: BodyOf<'/v1/site-assessments', 'post'>) =>
   (await ok(w.api.post('/v1/site-assessments', body))).data;
 const pin = async (w: Workspace, body: Record<string, unknown>) =>
   (await ok(w.api.post('/v1/assessment-pins', { latitude: 40.1, longitude: -75.2, ...body }))).data;
@@ -84,7 +85,7 @@ describe('POST /v1/site-assessments', () => {
       [{ job_id: j.id, scope: 'location' }, /Unknown fields: scope/],
     ];
     for (const [body, message] of cases) {
-      const res = await w.api.post('/v1/site-assessments', body);
+      const res = await w.api.raw.post('/v1/site-assessments', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toMatch(message);
     }
@@ -103,7 +104,7 @@ describe('state table', () => {
     const j = await job(w);
     const crack = await serviceNamed(w, 'Crack sealing');
     const a = await start(w, { job_id: j.id });
-    await pin(w, { job_id: j.id, service_type_id: crack.id, measurement_value: 120, severity: 'high' });
+    await pin(w, { job_id: j.id, service_type_id: crack!.id, measurement_value: 120, severity: 'high' });
     // A loose pin can only exist here if made before; make one on a second assessment-less path:
     // insert directly as the app's sync would, then complete attaches it.
     await t.database.db
@@ -175,7 +176,7 @@ describe('state table', () => {
     const joined = await pin(w, { job_id: j.id });
     expect(joined.assessment_id).toBe(a.id);
     // The handoff of the last completion is kept while open.
-    expect((await w.api.get(`/v1/site-assessments/${a.id}`)).body.data.handoff.pin_count).toBe(2);
+    expect((await w.api.get(`/v1/site-assessments/${a.id}`)).body.data.handoff!.pin_count).toBe(2);
   });
 
   it('reopening while the job has another open assessment is 409', async () => {
@@ -199,7 +200,7 @@ describe('state table', () => {
     const j = await job(w);
     const seal = await serviceNamed(w, 'Sealcoating');
     const a = await start(w, { job_id: j.id, title: 'North lot', notes: 'n' });
-    const p1 = await pin(w, { job_id: j.id, service_type_id: seal.id, length_ft: 10, width_ft: 20, name: 'Entrance' });
+    const p1 = await pin(w, { job_id: j.id, service_type_id: seal!.id, length_ft: 10, width_ft: 20, name: 'Entrance' });
     const p2 = await pin(w, { job_id: j.id, severity: 'low' });
     const res = await w.api.post(`/v1/site-assessments/${a.id}/duplicate`);
     expect(res.status).toBe(201);
@@ -215,9 +216,9 @@ describe('state table', () => {
     expect(copy.completed_at).toMatch(Z_SECONDS);
     const detail = (await w.api.get(`/v1/site-assessments/${copy.id}`)).body.data;
     const strip = ({ id: _i, assessment_id: _a, created_at: _c, updated_at: _u, ...rest }: any) => rest;
-    expect(detail.pins.map(strip)).toEqual([p1, p2].map(strip));
-    expect(detail.pins.every((p: any) => p.assessment_id === copy.id)).toBe(true);
-    expect(detail.handoff.pin_count).toBe(2);
+    expect(detail.pins!.map(strip)).toEqual([p1, p2].map(strip));
+    expect(detail.pins!.every((p: any) => p.assessment_id === copy.id)).toBe(true);
+    expect(detail.handoff!.pin_count).toBe(2);
     // The source is untouched and still open.
     expect((await w.api.get(`/v1/site-assessments/${a.id}`)).body.data).toMatchObject({ status: 'open', pin_count: 2 });
     // A title may be given.
@@ -234,9 +235,9 @@ describe('GET /v1/site-assessments/{id}', () => {
     const crack = await serviceNamed(w, 'Crack sealing');
     const seal = await serviceNamed(w, 'Sealcoating');
     const a = await start(w, { job_id: j.id });
-    const c1 = await pin(w, { job_id: j.id, service_type_id: crack.id, measurement_value: 0.1, severity: 'low' });
-    const c2 = await pin(w, { job_id: j.id, service_type_id: crack.id, measurement_value: 0.2, severity: 'high' });
-    const s1 = await pin(w, { job_id: j.id, service_type_id: seal.id, length_ft: 100, width_ft: 50 });
+    const c1 = await pin(w, { job_id: j.id, service_type_id: crack!.id, measurement_value: 0.1, severity: 'low' });
+    const c2 = await pin(w, { job_id: j.id, service_type_id: crack!.id, measurement_value: 0.2, severity: 'high' });
+    const s1 = await pin(w, { job_id: j.id, service_type_id: seal!.id, length_ft: 100, width_ft: 50 });
     const detail = await w.api.get(`/v1/site-assessments/${a.id}`);
     expect(detail.status).toBe(200);
     const d = detail.body.data;
@@ -245,9 +246,9 @@ describe('GET /v1/site-assessments/{id}', () => {
     expect(d.severity_totals).toEqual({ low: 1, medium: 1, high: 1 });
     const byLabel = Object.fromEntries(d.services.map((s: any) => [s.label, s]));
     expect(byLabel['Crack sealing']).toEqual({
-      service_type_id: crack.id,
+      service_type_id: crack!.id,
       label: 'Crack sealing',
-      color: crack.color,
+      color: crack!.color,
       pin_count: 2,
       photo_count: 0,
       quantities: [{ unit: 'LF', value: 0.3 }],
@@ -259,7 +260,7 @@ describe('GET /v1/site-assessments/{id}', () => {
       quantities: [{ unit: 'SF', value: 5000 }],
       pin_ids: [s1.id],
     });
-    expect(d.pins.map((p: any) => p.id)).toEqual([c1.id, c2.id, s1.id]);
+    expect(d.pins!.map((p: any) => p.id)).toEqual([c1.id, c2.id, s1.id]);
     const light = (await w.api.get(`/v1/site-assessments/${a.id}?include_pins=false`)).body.data;
     expect(light).not.toHaveProperty('pins');
     expect(light.services).toEqual(d.services);
@@ -296,7 +297,7 @@ describe('PATCH /v1/site-assessments/{id}', () => {
     const empty = await w.api.patch(`/v1/site-assessments/${a.id}`, { title: '' });
     expect(empty.status).toBe(400);
     expect(empty.body.error).toBe('title cannot be empty');
-    expect((await w.api.patch(`/v1/site-assessments/${a.id}`, { status: 'completed' })).body.error).toBe(
+    expect((await w.api.raw.patch(`/v1/site-assessments/${a.id}`, { status: 'completed' })).body.error).toBe(
       'Unknown fields: status',
     );
   });

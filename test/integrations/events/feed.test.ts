@@ -242,7 +242,7 @@ describe('paging with the cursor', () => {
     const j = await job(w, { name: 'Quiet' });
     const all = await w.api.get('/v1/events?limit=200');
     const last = all.body.pagination.next_after;
-    expect(last).toBe(all.body.data.at(-1).id);
+    expect(last).toBe(all.body.data.at(-1)!.id);
     for (let i = 0; i < 2; i++) {
       const again = await w.api.get(`/v1/events?after=${last}`);
       expect(again.status).toBe(200);

@@ -109,13 +109,13 @@ describe('POST /v1/exports', () => {
     const csv = await w.api.post('/v1/exports', { kind: 'csv' });
     expect(csv.status).toBe(400);
     expect(csv.body.error).toBe('kind must be one of workspace_data');
-    const missing = await w.api.post('/v1/exports', {});
+    const missing = await w.api.raw.post('/v1/exports', {});
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: 'kind is required', field: 'kind' });
-    const notString = await w.api.post('/v1/exports', { kind: 3 });
+    const notString = await w.api.raw.post('/v1/exports', { kind: 3 });
     expect(notString.status).toBe(400);
     expect(notString.body.error).toBe('kind must be a string');
-    const unknown = await w.api.post('/v1/exports', { kind: 'workspace_data', format: 'csv' });
+    const unknown = await w.api.raw.post('/v1/exports', { kind: 'workspace_data', format: 'csv' });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ error: 'Unknown fields: format', code: 'unknown_fields', fields: ['format'] });
     const jobId = await w.api.post('/v1/exports', { kind: 'workspace_data', job_id: 5, to: '2026-01-01' });
@@ -125,7 +125,7 @@ describe('POST /v1/exports', () => {
       code: 'unknown_fields',
       fields: ['job_id', 'to'],
     });
-    const badJson = await w.api.post('/v1/exports', '{"kind":');
+    const badJson = await w.api.raw.post('/v1/exports', '{"kind":');
     expect(badJson.status).toBe(400);
     const noBody = await t.app.inject({ method: 'POST', url: '/v1/exports', headers: { 'x-api-key': w.key } });
     expect(noBody.statusCode).toBe(400);
@@ -285,7 +285,7 @@ describe('building, polling and downloading', () => {
       permissions: ['read_jobs'],
     });
     const partner = t.as(p.body.data.key);
-    const res = await partner.post('/v1/exports', { kind: 'workspace_data', firm_id: w.firmId });
+    const res = await partner.raw.post('/v1/exports', { kind: 'workspace_data', firm_id: w.firmId });
     expect(res.status).toBe(202);
     expect((await partner.get(`${res.body.data.url}?firm_id=${w.firmId}`)).status).toBe(200);
     expect((await partner.get(res.body.data.url)).status).toBe(400);

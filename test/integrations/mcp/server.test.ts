@@ -275,7 +275,7 @@ describe('tool calls answer what the REST call answers', () => {
     const cases: [string, Record<string, unknown>, () => Promise<{ status: number; body: unknown }>, number][] = [
       ['get_job', { id: 987654 }, () => w.api.get('/v1/jobs/987654'), 404],
       ['get_job', { id: theirs.id }, () => w.api.get(`/v1/jobs/${theirs.id}`), 404],
-      ['create_job', { name: 'Typo', bogus: 1 }, () => w.api.post('/v1/jobs', { name: 'Typo', bogus: 1 }), 400],
+      ['create_job', { name: 'Typo', bogus: 1 }, () => w.api.raw.post('/v1/jobs', { name: 'Typo', bogus: 1 }), 400],
       [
         'move_job',
         { id: theirs.id, status: 'won' },

@@ -82,8 +82,7 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
     });
     expect(d.id).not.toBe(failed.id);
     expect(d.next_attempt_at).toMatch(Z);
-    expect(d.payload.event_id).toBe(wonEventId);
-    expect(d.payload.job.name).toBe('Current Name');
+    expect(d.payload).toMatchObject({ event_id: wonEventId, job: { name: 'Current Name' } });
 
     await wk.drain();
     expect(r.received).toHaveLength(8);
@@ -345,10 +344,10 @@ describe('POST /v1/webhooks/replay', () => {
   it('400 for a missing event_id or an unknown field; 403 for a read-only key', async () => {
     const r = await receiver();
     const { w, wonEventId } = await wonSetup(r);
-    const missing = await w.api.post('/v1/webhooks/replay', {});
+    const missing = await w.api.raw.post('/v1/webhooks/replay', {});
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('event_id is required');
-    const unknown = await w.api.post('/v1/webhooks/replay', { event_id: wonEventId, everything: true });
+    const unknown = await w.api.raw.post('/v1/webhooks/replay', { event_id: wonEventId, everything: true });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ fields: ['everything'] });
     const ro = t.as(await t.key(w.firmId, w.ownerId, ['read_jobs']));

@@ -148,8 +148,8 @@ describe('POST /v1/webhooks', () => {
     for (const bad of ['bogus', '', 'job.created', 'JOB_WON', 'job_won ', 'estimate-revised', 'everything', 'job_*']) {
       const res = await w.api.post('/v1/webhooks', { target_url: TARGET, event_type: bad });
       expect(res.status, JSON.stringify(bad)).toBe(400);
-      expect(res.body.error.startsWith(prefix), res.body.error).toBe(true);
-      const listed = res.body.error.slice(prefix.length).split(', ');
+      expect(res.body.error!.startsWith(prefix), res.body.error).toBe(true);
+      const listed = res.body.error!.slice(prefix.length).split(', ');
       expect(sorted(listed)).toEqual(
         sorted([...BUSINESS_EVENTS, ...DOTTED_ALIASES, ...JOB_PROPOSAL_EVENTS, 'all', '*']),
       );
@@ -247,7 +247,7 @@ describe('POST /v1/webhooks', () => {
 
   it('400 for an unknown field, naming it; wrong types are 400', async () => {
     const w = await t.workspace();
-    const res = await w.api.post('/v1/webhooks', { target_url: TARGET, events: ['job_won'] });
+    const res = await w.api.raw.post('/v1/webhooks', { target_url: TARGET, events: ['job_won'] });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'Unknown fields: events', fields: ['events'] });
     for (const body of [
@@ -256,7 +256,7 @@ describe('POST /v1/webhooks', () => {
       { target_url: TARGET, secret: true },
       { target_url: TARGET, event_type: ['job_won'] },
     ]) {
-      const bad = await w.api.post('/v1/webhooks', body);
+      const bad = await w.api.raw.post('/v1/webhooks', body);
       expect(bad.status, JSON.stringify(body)).toBe(400);
     }
     expect((await w.api.get('/v1/webhooks')).body.data).toEqual([]);
@@ -325,10 +325,10 @@ describe('PATCH /v1/webhooks/{id}', () => {
     expect(long.status).toBe(400);
     const secret = await w.api.patch(`/v1/webhooks/${s.id}`, { secret: 'x'.repeat(129) });
     expect(secret.status).toBe(400);
-    const unknown = await w.api.patch(`/v1/webhooks/${s.id}`, { url: TARGET });
+    const unknown = await w.api.raw.patch(`/v1/webhooks/${s.id}`, { url: TARGET });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ error: 'Unknown fields: url', fields: ['url'] });
-    const active = await w.api.patch(`/v1/webhooks/${s.id}`, { active: 'yes' });
+    const active = await w.api.raw.patch(`/v1/webhooks/${s.id}`, { active: 'yes' });
     expect(active.status).toBe(400);
     expect((await w.api.get('/v1/webhooks')).body.data).toEqual([s]);
   });

@@ -1,15 +1,18 @@
-// What the proposal page tests share: a sent proposal made through the API (job, priced estimate
-// with a grouped pair and an optional line, proposal, send), its page path, and the proposal
-// events recorded for its job.
+// Scenario: a job with a proposal made through the API (a priced estimate with a grouped pair
+// and an optional line, its proposal, sent unless asked not to), the proposal page's path, and
+// the proposal events recorded for the job. The proposal page tests, and the tests of pages and
+// payments that start from a sent proposal, build on it.
 import { expect } from 'vitest';
+import type { ResponseOf } from '#test/helpers/api-types.ts';
 import { eventsOf, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
 
 let serial = 0;
 
 export interface Made {
-  job: any;
-  proposal: any;
+  job: ResponseOf<'/v1/jobs/{id}', 'get'>['data'];
+  /** Made from an estimate, so it has one. */
+  proposal: ResponseOf<'/v1/proposals/{id}', 'get'>['data'] & { estimate_id: number };
   /** The page's path (/share/proposals/<token>). */
   path: string;
   /** The office preview's path and query. */
@@ -48,9 +51,14 @@ export async function proposalOnJob(
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     proposal = sent.body.data;
   }
-  const path = new URL(proposal.share_url).pathname;
+  const path = new URL(proposal.share_url!).pathname;
   const preview = new URL(proposal.link.preview_url);
-  return { job, proposal, path, previewPath: `${preview.pathname}${preview.search}` };
+  return {
+    job,
+    proposal: { ...proposal, estimate_id: estimate.id },
+    path,
+    previewPath: `${preview.pathname}${preview.search}`,
+  };
 }
 
 /** The proposal_* events recorded for the job, oldest first. */

@@ -1,9 +1,11 @@
-// Shared records for the change-order tests: workspaces with operations on, a job with a signed
-// contract (its proposal accepted on the proposal page: the contract change orders revise), and
-// lines on a change-order estimate.
+// Scenario: a change order on a job with a signed contract. Workspaces with operations on, a job
+// whose proposal the customer accepted on the proposal page (the contract change orders revise),
+// lines on an estimate, and a change order made through the API; used by the change-order tests
+// and by the tests of pages, alerts and links that start from one.
 import { expect } from 'vitest';
 import type { Client, TestApp, Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
+import type { BodyOf } from '#test/helpers/api-types.ts';
 
 /** A workspace with operations on (document 2: change-order writes need it). */
 export const operationsWorkspace = (t: TestApp, body: Record<string, unknown> = {}) =>
@@ -56,7 +58,8 @@ export async function wonJob(api: Client, body: Record<string, unknown> = {}) {
 }
 
 /** The customer accepts a sent proposal on its page (the page's own form, url-encoded). */
-export async function acceptOnPage(api: Client, proposal: { id: number; share_url: string }) {
+export async function acceptOnPage(api: Client, proposal: { id: number; share_url: string | null }) {
+  if (!proposal.share_url) throw new Error('the proposal has no customer link');
   const path = new URL(proposal.share_url).pathname;
   const page = await api.get(path);
   const hash = /name="document_hash" value="([0-9a-f]{64})"/.exec(String(page.body))?.[1];
@@ -77,10 +80,10 @@ export async function acceptOnPage(api: Client, proposal: { id: number; share_ur
   return accepted;
 }
 
-export async function changeOrder(api: Client, body: Record<string, unknown>) {
+export async function changeOrder(api: Client, body: BodyOf<'/v1/change-orders', 'post'>) {
   const res = await api.post('/v1/change-orders', body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data as Record<string, any>;
+  return res.body.data;
 }
 
 export async function feedOf(w: Workspace, type: string) {
