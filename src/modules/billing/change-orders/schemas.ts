@@ -6,7 +6,6 @@ import {
   Nullable,
   NullableInstant,
   NullableInteger,
-  NullableNumber,
   NullableString,
   NullableText,
   One,
