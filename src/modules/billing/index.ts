@@ -6,6 +6,5 @@ export { sendChangeOrder } from './change-orders/send.ts';
 export { createChangeOrder } from './change-orders/service.ts';
 export { sendInvoice } from './invoices/send.ts';
 export { createInvoice, moveInvoice } from './invoices/service.ts';
-export { type JobContract, signedContractOf } from './job-contracts/revised.ts';
 export { requestPayment } from './online-payments/request.ts';
 export { paymentWebhookRoutes } from './online-payments/webhook.ts';
