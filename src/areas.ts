@@ -7,6 +7,7 @@ import { crmArea } from '#crm/area.ts';
 import { estimatingArea } from '#estimating/area.ts';
 import { fieldArea } from '#field/area.ts';
 import { integrationsArea } from '#integrations/area.ts';
+import { operationsArea } from '#operations/area.ts';
 import { workspaceArea } from '#workspace/area.ts';
 
 export const AREAS: readonly Area[] = [
@@ -14,6 +15,7 @@ export const AREAS: readonly Area[] = [
   crmArea,
   estimatingArea,
   billingArea,
+  operationsArea,
   fieldArea,
   integrationsArea,
 ];

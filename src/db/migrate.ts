@@ -31,6 +31,7 @@ import * as onlinePayments from '#db/migrations/026_online_payments.ts';
 import * as changeOrders from '#db/migrations/027_change_orders.ts';
 import * as demoLinks from '#db/migrations/028_demo_links.ts';
 import * as invoiceNumbers from '#db/migrations/029_invoice_numbers.ts';
+import * as operations from '#db/migrations/030_operations.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -63,6 +64,7 @@ const steps: Record<string, Step> = {
   '027_change_orders': changeOrders,
   '028_demo_links': demoLinks,
   '029_invoice_numbers': invoiceNumbers,
+  '030_operations': operations,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -23,6 +23,21 @@ import type {
   SiteAssessmentTable,
 } from './tables/field.ts';
 import type { IntegrationsTables } from './tables/integrations.ts';
+import type {
+  AllocationTable,
+  CrewTable,
+  DailyLogTable,
+  DailyReportTable,
+  JobCostTable,
+  NotificationTable,
+  OperationsTables,
+  RebidCycleTable,
+  RebidHistoryTable,
+  RebidStateTable,
+  ScheduleRequestTable,
+  TimeEntryTable,
+  WorkOrderTable,
+} from './tables/operations.ts';
 import type { PlatformTables } from './tables/platform.ts';
 import type {
   AccountTaskTable,
@@ -67,6 +82,7 @@ export type * from './tables/crm.ts';
 export type * from './tables/estimating.ts';
 export type * from './tables/field.ts';
 export type * from './tables/integrations.ts';
+export type * from './tables/operations.ts';
 export type * from './tables/platform.ts';
 export type { Flag } from './tables/shared.ts';
 
@@ -77,7 +93,8 @@ export interface DB
     BillingTables,
     ChangeOrderTables,
     FieldTables,
-    IntegrationsTables {}
+    IntegrationsTables,
+    OperationsTables {}
 
 export type Firm = Selectable<FirmTable>;
 export type User = Selectable<UserTable>;
@@ -132,3 +149,15 @@ export type PaymentEventRow = Selectable<PaymentEventTable>;
 export type ChangeOrder = Selectable<ChangeOrderTable>;
 export type ChangeOrderAuditEvent = Selectable<ChangeOrderAuditEventTable>;
 export type JobContract = Selectable<JobContractTable>;
+export type Crew = Selectable<CrewTable>;
+export type WorkOrder = Selectable<WorkOrderTable>;
+export type Allocation = Selectable<AllocationTable>;
+export type ScheduleRequest = Selectable<ScheduleRequestTable>;
+export type Notification = Selectable<NotificationTable>;
+export type DailyLog = Selectable<DailyLogTable>;
+export type DailyReport = Selectable<DailyReportTable>;
+export type TimeEntry = Selectable<TimeEntryTable>;
+export type JobCost = Selectable<JobCostTable>;
+export type RebidCycle = Selectable<RebidCycleTable>;
+export type RebidHistory = Selectable<RebidHistoryTable>;
+export type RebidState = Selectable<RebidStateTable>;

@@ -20,6 +20,9 @@ export const ERROR_CODES = [
   'concurrent_change',
   'contact_empty',
   'contact_other_customer',
+  'crew_day_locked',
+  'crew_not_active',
+  'crew_scheduling_disabled',
   'customer_portal_disabled',
   'customer_skips_follow_ups',
   'deletion_locked',
@@ -40,6 +43,7 @@ export const ERROR_CODES = [
   'exports_in_progress',
   'folder_not_empty',
   'geocode_failed',
+  'hold_only_through_holds',
   'image_too_large',
   'invalid_catalog',
   'invalid_choice',
@@ -129,6 +133,7 @@ export const ERROR_CODES = [
   'url_not_image',
   'view_only',
   'viewer_read_only',
+  'work_order_closed',
   'zero_total',
 ] as const;
 

@@ -2324,6 +2324,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/crews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the crews A to Z with their members (working crews unless active=false) */
+        get: operations["list_crews"];
+        put?: never;
+        /** Make a crew (schedule editor); the foreman joins its members */
+        post: operations["create_crew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a crew with its members */
+        get: operations["get_crew"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a crew (schedule editor): only sent fields change; member_user_ids replaces the members */
+        patch: operations["update_crew"];
+        trace?: never;
+    };
     "/v1/photo-tags": {
         parameters: {
             query?: never;
@@ -3140,7 +3176,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_key_reused" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_key_reused" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_order_closed" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -29854,6 +29890,406 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_crews: {
+        parameters: {
+            query?: {
+                /** @description true (default) lists working crews; false retired ones */
+                active?: boolean;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            color: string;
+                            active: boolean;
+                            foreman_user_id: number | null;
+                            members: {
+                                id: number;
+                                name: string;
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_crew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description #rrggbb */
+                    color?: string;
+                    /** @description user ids */
+                    member_user_ids?: number[];
+                    /** @description joins the crew when not already on it */
+                    foreman_user_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            color: string;
+                            active: boolean;
+                            foreman_user_id: number | null;
+                            members: {
+                                id: number;
+                                name: string;
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_crew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            color: string;
+                            active: boolean;
+                            foreman_user_id: number | null;
+                            members: {
+                                id: number;
+                                name: string;
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_crew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description #rrggbb */
+                    color?: string;
+                    /** @description false retires the crew: it keeps its work but takes no new work */
+                    active?: boolean;
+                    /** @description replaces the members */
+                    member_user_ids?: number[];
+                    foreman_user_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            color: string;
+                            active: boolean;
+                            foreman_user_id: number | null;
+                            members: {
+                                id: number;
+                                name: string;
+                            }[];
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -119,6 +119,8 @@ export interface PhotoTable {
   sort_order: number;
   /** The uploader's idempotency key, unique per workspace. */
   client_uid: string | null;
+  /** The crew's daily report the photo was taken for (030). */
+  daily_report_id: number | null;
   created_at: string;
   updated_at: string;
 }

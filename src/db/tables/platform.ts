@@ -45,6 +45,8 @@ export interface UserTable {
   can_see_pay: Flag;
   can_see_job_costs: Flag;
   pricing_access: Flag;
+  /** Hourly pay in cents, set by the operator (030); shown only to users who may see pay. */
+  pay_rate_cents: number | null;
   removed_at: string | null;
   created_at: string;
   updated_at: string;

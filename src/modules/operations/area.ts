@@ -1,0 +1,11 @@
+// The operations area (document 2: holds, schedule requests, re-bids, daily logs and reports;
+// document 3: the work_orders, time_entries, allocations and job_costs datasets): crews and the
+// work orders they are scheduled on, the crew-day locks holds keep, the crew app's interface, time
+// and job costs, and re-bids of completed work. docs/api-decisions.md, "Operations".
+import type { Area } from '#src/area.ts';
+import { crewRoutes } from './crews/routes.ts';
+
+export const operationsArea: Area = {
+  name: 'operations',
+  routes: [crewRoutes],
+};
