@@ -4,13 +4,14 @@
 // and job costs, and re-bids of completed work. docs/api-decisions.md, "Operations".
 import type { Area } from '#src/area.ts';
 import { crewRoutes } from './crews/routes.ts';
+import { holdRoutes } from './holds/routes.ts';
 import { workOrdersDataset } from './work-orders/export.ts';
 import { workOrderJobMergeMover } from './work-orders/merge-movers.ts';
 import { workOrderRoutes } from './work-orders/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes, workOrderRoutes],
+  routes: [crewRoutes, workOrderRoutes, holdRoutes],
   exportDatasets: [workOrdersDataset],
   mergeMovers: { job: [workOrderJobMergeMover] },
 };
