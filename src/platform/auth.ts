@@ -32,6 +32,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Also take the key from `Authorization: Bearer <key>` (what MCP clients send). */
     bearerKey?: boolean;
+    /** A crew login may make this change (the crew app's interface, photo uploads, schedule requests). */
+    crewApp?: boolean;
   }
 }
 
@@ -167,7 +169,7 @@ async function resolveContext(db: Kysely<DB>, row: KeyRow, named: unknown): Prom
 }
 
 /** Billing, plan, permission and acting-user checks, in that order. */
-export function authorize(auth: AuthContext, needed: Permission[] | undefined): void {
+export function authorize(auth: AuthContext, needed: Permission[] | undefined, crewApp = false): void {
   if (billingBlocked(auth.firm.subscription_status)) {
     throw paymentRequired('Payment required', {
       message: 'Workspace billing is past due or inactive',
@@ -193,6 +195,15 @@ export function authorize(auth: AuthContext, needed: Permission[] | undefined): 
       throw forbidden('Viewer cannot make changes', {
         message: "The key's user has the viewer role, which is read only",
         code: 'viewer_read_only',
+      });
+    }
+    // Document 1: "a crew login is refused" where an office user is needed. Decided once, here: a
+    // crew login writes only through the crew app's interface, photo uploads and schedule requests.
+    if (auth.user.role === 'crew' && !crewApp) {
+      throw forbidden('Office user required', {
+        code: 'office_user_required',
+        message:
+          "The key's user is a crew login: it files time, daily reports, photos and schedule requests through the crew app, and reads the jobs it works on",
       });
     }
   }
@@ -228,7 +239,7 @@ export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0
     const config = request.routeOptions.config;
     if (!request.routeOptions.url || config.public) return;
     const auth = await authenticate(db, request, identified.get(request)!, cacheTtlMs);
-    authorize(auth, config.permissions);
+    authorize(auth, config.permissions, config.crewApp === true);
     request.auth = auth;
   });
 }

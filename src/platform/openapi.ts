@@ -99,6 +99,22 @@ const NAMED: Record<string, string> = {
   'GET /v1/invoices/:id/pdf': 'get_invoice_pdf',
   'POST /v1/estimates/:id/request-payment': 'request_estimate_payment',
   'POST /v1/change-orders/:id/stage': 'move_change_order_stage',
+  'POST /v1/schedule/publish': 'publish_schedule',
+  'POST /v1/work-orders/:id/cancel': 'cancel_work_order',
+  'GET /v1/schedule/holds': 'list_holds',
+  'POST /v1/schedule/holds': 'create_hold',
+  'GET /v1/schedule/holds/:id': 'get_hold',
+  'PATCH /v1/schedule/holds/:id': 'update_hold',
+  'DELETE /v1/schedule/holds/:id': 'delete_hold',
+  'POST /v1/schedule/holds/:id/convert': 'convert_hold',
+  'POST /v1/schedule/holds/:id/link': 'link_hold',
+  'GET /v1/schedule/date-requests': 'list_schedule_requests',
+  'POST /v1/schedule/date-requests': 'create_schedule_request',
+  'GET /v1/schedule/date-requests/:id': 'get_schedule_request',
+  'POST /v1/schedule/date-requests/:id/approve': 'approve_schedule_request',
+  'POST /v1/schedule/date-requests/:id/decline': 'decline_schedule_request',
+  'GET /v1/schedule/queue': 'list_schedule_queue',
+  'POST /v1/notifications/:id/read': 'mark_notification_read',
 };
 
 const singular = (word: string) =>
@@ -152,6 +168,7 @@ type Schema = NonNullable<RouteOptions['schema']> & {
   hide?: boolean;
   response?: Record<string | number, unknown>;
   'x-permissions'?: readonly string[];
+  'x-crew-app'?: boolean;
 };
 
 /** Adds the operationId and the error answers to a /v1 route's schema (the route's own win). */
@@ -161,11 +178,13 @@ export function describeOperation(route: RouteOptions): void {
   const method = ([] as string[]).concat(route.method)[0]!;
   if (method === 'HEAD') return;
   schema.operationId ??= operationIdOf(method, route.url);
-  const config = route.config as { public?: boolean; permissions?: string[] } | undefined;
+  const config = route.config as { public?: boolean; permissions?: string[]; crewApp?: boolean } | undefined;
   const isPublic = config?.public === true;
   // The key permissions the route checks, as an extension: search_operations (MCP) reports them and
   // hides what a key cannot run.
   if (!isPublic) schema['x-permissions'] = config?.permissions ?? [];
+  // A write a crew login may make too (platform/auth.ts): MCP offers it to a crew key.
+  if (config?.crewApp) schema['x-crew-app'] = true;
   const statuses: number[] = [];
   if (schema.body || schema.querystring) statuses.push(400);
   if (!isPublic) statuses.push(401, 402, 403);

@@ -47,3 +47,5 @@ export const originOf = (request: FastifyRequest) =>
 export const READ: { permissions: Permission[] } = { permissions: ['read_jobs'] };
 export const WRITE: { permissions: Permission[] } = { permissions: ['write_jobs'] };
 export const DELETE: { permissions: Permission[] } = { permissions: ['write_jobs', 'delete_records'] };
+/** A write a crew login may make too (platform/auth.ts): the crew app's interface, photo uploads, schedule requests. */
+export const CREW_WRITE: { permissions: Permission[]; crewApp: true } = { permissions: ['write_jobs'], crewApp: true };

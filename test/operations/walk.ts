@@ -7,7 +7,7 @@ import type { AreaWalk } from '#test/helpers/walk/kit.ts';
 export const operationsWalk: AreaWalk = {
   area: 'operations',
   workspace: { settings: { operations_enabled: true, crew_scheduling_enabled: true } },
-  async provision({ w, label, ids }) {
+  async provision({ t, w, label, ids }) {
     const crew = (await ok(w.api.post('/v1/crews', { name: `Walk crew ${label}`, member_user_ids: [w.ownerId] }))).data;
     const workOrder = (
       await ok(
@@ -26,7 +26,38 @@ export const operationsWalk: AreaWalk = {
     const holdToGo = (
       await ok(w.api.post('/v1/schedule/holds', { name: `Walk hold ${label}`, scheduled_date: '2027-03-09' }))
     ).data;
+    const request = (
+      await ok(
+        w.api.post('/v1/schedule/date-requests', {
+          kind: 'move',
+          work_order_id: workOrder.id,
+          requested_date: '2027-03-02',
+        }),
+      )
+    ).data;
+    const toDecline = (
+      await ok(
+        w.api.post('/v1/schedule/date-requests', {
+          kind: 'move',
+          work_order_id: workOrder.id,
+          requested_date: '2027-03-03',
+        }),
+      )
+    ).data;
+    // The owner's own notification: a member's request tells every schedule editor.
+    const member = await t.user(w.firmId, { name: `Walk member ${label}`, role: 'member' });
+    const asked = (
+      await ok(
+        member.api.post('/v1/schedule/date-requests', { kind: 'date', job_id: ids.job, requested_date: '2027-03-10' }),
+      )
+    ).data;
+    const notification = (await ok(w.api.get('/v1/notifications'))).data.find(
+      (n) => n.schedule_request_id === asked.id,
+    )!;
     return {
+      request: request.id,
+      requestToDecline: toDecline.id,
+      notification: notification.id,
       crew: crew.id,
       workOrder: workOrder.id,
       openWorkOrder: toFinish.id,
@@ -44,6 +75,10 @@ export const operationsWalk: AreaWalk = {
     '/v1/schedule/holds',
     `/v1/schedule/holds/${ids.hold}`,
     `/v1/schedule/holds/${ids.holdToGo}`,
+    '/v1/schedule/date-requests',
+    `/v1/schedule/date-requests/${ids.request}`,
+    '/v1/schedule/queue',
+    '/v1/notifications',
   ],
   foreignIds: (a, b) => [
     { method: 'GET', path: `/v1/crews/${a.crew}`, error: 'Crew not found' },
@@ -87,6 +122,30 @@ export const operationsWalk: AreaWalk = {
     { method: 'POST', path: `/v1/schedule/holds/${a.hold}/link`, body: { job_id: b.job }, error: 'Hold not found' },
     { method: 'POST', path: `/v1/schedule/holds/${b.hold}/link`, body: { job_id: a.job }, error: 'Job not found' },
     { method: 'DELETE', path: `/v1/schedule/holds/${a.holdToGo}`, error: 'Hold not found' },
+    {
+      method: 'POST',
+      path: '/v1/schedule/date-requests',
+      body: { kind: 'date', job_id: a.job, requested_date: '2027-04-01' },
+      error: 'Job not found',
+    },
+    {
+      method: 'POST',
+      path: '/v1/schedule/date-requests',
+      body: { kind: 'move', work_order_id: a.workOrder, requested_date: '2027-04-01' },
+      error: 'Work order not found',
+    },
+    { method: 'GET', path: `/v1/schedule/date-requests/${a.request}`, error: 'Schedule request not found' },
+    {
+      method: 'POST',
+      path: `/v1/schedule/date-requests/${a.request}/approve`,
+      error: 'Schedule request not found',
+    },
+    {
+      method: 'POST',
+      path: `/v1/schedule/date-requests/${a.requestToDecline}/decline`,
+      error: 'Schedule request not found',
+    },
+    { method: 'POST', path: `/v1/notifications/${a.notification}/read`, error: 'Notification not found' },
   ],
   async lookups({ A, B }) {
     // A's users are not B's: naming A's owner as a member of B's crew is 404.
@@ -134,6 +193,24 @@ export const operationsWalk: AreaWalk = {
       body: (a) => ({ job_id: a.job2 }),
     },
     'DELETE /v1/schedule/holds/{id}': { needs: 'delete', path: (a) => `/v1/schedule/holds/${a.holdToGo}` },
+    'GET /v1/schedule/date-requests': { needs: 'read', path: () => '/v1/schedule/date-requests' },
+    'POST /v1/schedule/date-requests': {
+      needs: 'write',
+      path: () => '/v1/schedule/date-requests',
+      body: (a) => ({ kind: 'date', job_id: a.job, requested_date: '2027-04-02' }),
+    },
+    'GET /v1/schedule/date-requests/{id}': { needs: 'read', path: (a) => `/v1/schedule/date-requests/${a.request}` },
+    'POST /v1/schedule/date-requests/{id}/approve': {
+      needs: 'write',
+      path: (a) => `/v1/schedule/date-requests/${a.request}/approve`,
+    },
+    'POST /v1/schedule/date-requests/{id}/decline': {
+      needs: 'write',
+      path: (a) => `/v1/schedule/date-requests/${a.requestToDecline}/decline`,
+    },
+    'GET /v1/schedule/queue': { needs: 'read', path: () => '/v1/schedule/queue' },
+    'GET /v1/notifications': { needs: 'read', path: () => '/v1/notifications' },
+    'POST /v1/notifications/{id}/read': { needs: 'write', path: (a) => `/v1/notifications/${a.notification}/read` },
     'POST /v1/schedule/publish': {
       needs: 'write',
       path: () => '/v1/schedule/publish',

@@ -2423,7 +2423,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a work order: it leaves the calendar and frees its crew days */
-        post: operations["create_work_order_cancel"];
+        post: operations["cancel_work_order"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2440,7 +2440,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Publish the drafts with a day in the range (at most 93 days): crews see them and they lock their crew days; drafts on a held day are held back */
-        post: operations["create_schedule_publish"];
+        post: operations["publish_schedule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2455,10 +2455,10 @@ export interface paths {
             cookie?: never;
         };
         /** List holds by date (a hold is included when any of its days falls in the range) */
-        get: operations["list_schedule_holds"];
+        get: operations["list_holds"];
         put?: never;
         /** Hold a crew's days for a job (or a name, making a lightweight job): never published, dispatched or told to the customer; a held or locked crew day is 409 with locks */
-        post: operations["create_schedule_hold"];
+        post: operations["create_hold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2473,15 +2473,15 @@ export interface paths {
             cookie?: never;
         };
         /** Read a hold */
-        get: operations["get_schedule_hold"];
+        get: operations["get_hold"];
         put?: never;
         post?: never;
         /** Remove a hold and its crew-day locks (the job stays) */
-        delete: operations["delete_schedule_hold"];
+        delete: operations["delete_hold"];
         options?: never;
         head?: never;
         /** Change a hold (only sent fields change); moving it or changing its crew re-checks and moves its locks */
-        patch: operations["update_schedule_hold"];
+        patch: operations["update_hold"];
         trace?: never;
     };
     "/v1/schedule/holds/{id}/convert": {
@@ -2494,7 +2494,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Turn a hold into a real visit on the same day and crew: its locks are released and it is a draft until published */
-        post: operations["convert_schedule_hold"];
+        post: operations["convert_hold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2511,7 +2511,127 @@ export interface paths {
         get?: never;
         put?: never;
         /** Move a hold onto the real job keeping its date, crew, times and locks; a placeholder job nothing else uses is merged into it */
-        post: operations["create_schedule_hold_link"];
+        post: operations["link_hold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedule/date-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List schedule requests, newest first */
+        get: operations["list_schedule_requests"];
+        put?: never;
+        /** Ask for a date (date: job_id, requested_date, optional estimate_service_id), a move (work_order_id, requested_date) or a skipped day (work_order_id, skip_date); schedule editors are notified */
+        post: operations["create_schedule_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedule/date-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a schedule request */
+        get: operations["get_schedule_request"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedule/date-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending request (schedule editor): the work is placed, moved or its day skipped under the crew-day lock rules (409); the note reaches the visit’s dispatch notes and the requester */
+        post: operations["approve_schedule_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedule/date-requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a pending request (schedule editor): the schedule is unchanged; the requester is notified */
+        post: operations["decline_schedule_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedule/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The estimate lines of won jobs not yet on the calendar (what a date request may name), job by job */
+        get: operations["list_schedule_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's user's in-app notifications, newest first */
+        get: operations["list_notifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark one of your notifications read (a repeat answers it unchanged) */
+        post: operations["mark_notification_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3334,7 +3454,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_key_reused" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_order_closed" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_order_closed" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -31138,7 +31258,7 @@ export interface operations {
             };
         };
     };
-    create_work_order_cancel: {
+    cancel_work_order: {
         parameters: {
             query?: never;
             header?: never;
@@ -31274,7 +31394,7 @@ export interface operations {
             };
         };
     };
-    create_schedule_publish: {
+    publish_schedule: {
         parameters: {
             query?: never;
             header?: never;
@@ -31385,7 +31505,7 @@ export interface operations {
             };
         };
     };
-    list_schedule_holds: {
+    list_holds: {
         parameters: {
             query?: {
                 /** @description YYYY-MM-DD */
@@ -31502,7 +31622,7 @@ export interface operations {
             };
         };
     };
-    create_schedule_hold: {
+    create_hold: {
         parameters: {
             query?: never;
             header?: never;
@@ -31653,7 +31773,7 @@ export interface operations {
             };
         };
     };
-    get_schedule_hold: {
+    get_hold: {
         parameters: {
             query?: never;
             header?: never;
@@ -31758,7 +31878,7 @@ export interface operations {
             };
         };
     };
-    delete_schedule_hold: {
+    delete_hold: {
         parameters: {
             query?: never;
             header?: never;
@@ -31832,7 +31952,7 @@ export interface operations {
             };
         };
     };
-    update_schedule_hold: {
+    update_hold: {
         parameters: {
             query?: never;
             header?: never;
@@ -31987,7 +32107,7 @@ export interface operations {
             };
         };
     };
-    convert_schedule_hold: {
+    convert_hold: {
         parameters: {
             query?: never;
             header?: never;
@@ -32123,7 +32243,7 @@ export interface operations {
             };
         };
     };
-    create_schedule_hold_link: {
+    link_hold: {
         parameters: {
             query?: never;
             header?: never;
@@ -32189,6 +32309,939 @@ export interface operations {
                             id: number;
                             name: string;
                         } | null;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_schedule_requests: {
+        parameters: {
+            query?: {
+                status?: "pending" | "approved" | "declined";
+                kind?: "date" | "move" | "skip";
+                job_id?: number;
+                work_order_id?: number;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            kind: "date" | "move" | "skip";
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "declined";
+                            /** @description one plain line */
+                            summary: string;
+                            job_id: number;
+                            job: {
+                                id: number;
+                                name: string;
+                            };
+                            requested_date: string | null;
+                            skip_date: string | null;
+                            estimate_service_id: number | null;
+                            service_name: string | null;
+                            work_order_id: number | null;
+                            work_order_title: string | null;
+                            note: string | null;
+                            requested_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_at: string | null;
+                            decision_note: string | null;
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_schedule_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "date" | "move" | "skip";
+                    /** @description date requests */
+                    job_id?: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    requested_date?: string;
+                    /** @description date requests: one unscheduled line from the schedule queue */
+                    estimate_service_id?: number;
+                    /** @description move and skip requests */
+                    work_order_id?: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    skip_date?: string;
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            kind: "date" | "move" | "skip";
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "declined";
+                            /** @description one plain line */
+                            summary: string;
+                            job_id: number;
+                            job: {
+                                id: number;
+                                name: string;
+                            };
+                            requested_date: string | null;
+                            skip_date: string | null;
+                            estimate_service_id: number | null;
+                            service_name: string | null;
+                            work_order_id: number | null;
+                            work_order_title: string | null;
+                            note: string | null;
+                            requested_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_at: string | null;
+                            decision_note: string | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_schedule_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            kind: "date" | "move" | "skip";
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "declined";
+                            /** @description one plain line */
+                            summary: string;
+                            job_id: number;
+                            job: {
+                                id: number;
+                                name: string;
+                            };
+                            requested_date: string | null;
+                            skip_date: string | null;
+                            estimate_service_id: number | null;
+                            service_name: string | null;
+                            work_order_id: number | null;
+                            work_order_title: string | null;
+                            note: string | null;
+                            requested_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_at: string | null;
+                            decision_note: string | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approve_schedule_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            kind: "date" | "move" | "skip";
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "declined";
+                            /** @description one plain line */
+                            summary: string;
+                            job_id: number;
+                            job: {
+                                id: number;
+                                name: string;
+                            };
+                            requested_date: string | null;
+                            skip_date: string | null;
+                            estimate_service_id: number | null;
+                            service_name: string | null;
+                            work_order_id: number | null;
+                            work_order_title: string | null;
+                            note: string | null;
+                            requested_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_at: string | null;
+                            decision_note: string | null;
+                            created_at: string;
+                        };
+                        work_order: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    decline_schedule_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            kind: "date" | "move" | "skip";
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "declined";
+                            /** @description one plain line */
+                            summary: string;
+                            job_id: number;
+                            job: {
+                                id: number;
+                                name: string;
+                            };
+                            requested_date: string | null;
+                            skip_date: string | null;
+                            estimate_service_id: number | null;
+                            service_name: string | null;
+                            work_order_id: number | null;
+                            work_order_title: string | null;
+                            note: string | null;
+                            requested_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            decided_at: string | null;
+                            decision_note: string | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_schedule_queue: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            job_id: number;
+                            job_name: string;
+                            estimate_id: number;
+                            estimate_service_id: number;
+                            service_name: string;
+                            service_type: string | null;
+                            quantity: number;
+                            unit: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_notifications: {
+        parameters: {
+            query?: {
+                /** @description only those not read yet */
+                unread?: boolean;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description schedule_request (new, for schedule editors) or schedule_request_decided */
+                            kind: string;
+                            title: string;
+                            body: string;
+                            schedule_request_id: number | null;
+                            read_at: string | null;
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mark_notification_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description schedule_request (new, for schedule editors) or schedule_request_decided */
+                            kind: string;
+                            title: string;
+                            body: string;
+                            schedule_request_id: number | null;
+                            read_at: string | null;
+                            created_at: string;
+                        };
                     };
                 };
             };

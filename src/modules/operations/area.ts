@@ -5,13 +5,15 @@
 import type { Area } from '#src/area.ts';
 import { crewRoutes } from './crews/routes.ts';
 import { holdRoutes } from './holds/routes.ts';
+import { notificationRoutes } from './notifications/routes.ts';
+import { scheduleRequestRoutes } from './schedule-requests/routes.ts';
 import { workOrdersDataset } from './work-orders/export.ts';
 import { workOrderJobMergeMover } from './work-orders/merge-movers.ts';
 import { workOrderRoutes } from './work-orders/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes, workOrderRoutes, holdRoutes],
+  routes: [crewRoutes, workOrderRoutes, holdRoutes, scheduleRequestRoutes, notificationRoutes],
   exportDatasets: [workOrdersDataset],
   mergeMovers: { job: [workOrderJobMergeMover] },
 };

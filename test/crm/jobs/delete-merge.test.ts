@@ -254,8 +254,8 @@ describe('POST /v1/jobs/{id}/merge', () => {
     expect(await total(w)).toBe(2);
 
     const crew = await t.user(w.firmId, { role: 'crew' });
-    const c1 = await make(crew, { name: 'Crew One' });
-    const c2 = await make(crew, { name: 'Crew Two' });
+    const c1 = await make(w, { name: 'Crew One', assigned_to_user_id: crew.id });
+    const c2 = await make(w, { name: 'Crew Two', assigned_to_user_id: crew.id });
     const crewRes = await crew.api.post(`/v1/jobs/${c1.id}/merge`, { into_job_id: c2.id });
     expect(crewRes.status).toBe(403);
     expect(crewRes.body.error).toBe('Office user required');

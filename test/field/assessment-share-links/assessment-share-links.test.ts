@@ -146,7 +146,8 @@ describe('POST /v1/site-assessments/{id}/share-link', () => {
   it('is 404 for a user who sees only their own jobs, on an assessment of a job not theirs', async () => {
     const w = await t.workspace();
     const { assessment } = await walked(w);
-    const crew = await t.user(w.firmId, { role: 'crew' });
+    // A member who sees only their own jobs (a crew login is refused every such write outright).
+    const crew = await t.user(w.firmId, { role: 'member', sees_own_jobs_only: true });
     for (const [method, path] of [
       ['POST', `/v1/site-assessments/${assessment.id}/share-link`],
       ['GET', `/v1/site-assessments/${assessment.id}/share-links`],

@@ -96,7 +96,8 @@ describe('a user who sees only their own jobs', () => {
     const w = await planningWorkspace();
     const s = await site(w, { address: '8 Elm St' });
     const link = (await ok(w.api.post(linkPath(s.id), {}))).data;
-    const crew = await t.user(w.firmId, { role: 'crew' });
+    // A member who sees only their own jobs (a crew login is refused every such write outright).
+    const crew = await t.user(w.firmId, { role: 'member', sees_own_jobs_only: true });
     const refusal = {
       error: 'User sees only their own jobs',
       message:

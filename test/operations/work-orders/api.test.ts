@@ -117,7 +117,7 @@ describe('POST /v1/work-orders', () => {
         unit_cost: 0.2,
       }),
     );
-    const lineId = (line as any).data?.id ?? (line as any).line_item_id;
+    const lineId = line.line_item_id;
     const wo = (
       await ok(w.api.post('/v1/work-orders', { job_id: job.id, title: 'Sealcoat', estimate_service_id: lineId }))
     ).data;

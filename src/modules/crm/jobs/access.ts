@@ -1,5 +1,7 @@
 // Which jobs a user may see, for every record that hangs on a job (document 1: users who see only
-// their own jobs see those they own or are assigned to). Other areas scope their queries with these
+// their own jobs see those they own or are assigned to; a crew login also sees the jobs of the
+// published work its crews are on: the operations area's crews and work orders, read here by their
+// tables so the rule stays in one place). Other areas scope their queries with these
 // (through the crm entry, src/modules/crm/index.ts), so the rule lives in one place.
 import type { SelectQueryBuilder } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
@@ -11,7 +13,7 @@ export function visibleTo<O>(qb: SelectQueryBuilder<DB, 'jobs' | any, O>, user: 
   return can(user, 'sees_own_jobs_only') ? ownedBy(qb, user.id) : qb;
 }
 
-/** Jobs the user owns or is an assignee of. */
+/** Jobs the user owns, is an assignee of, or works on (published, uncancelled work of a crew they are on). */
 export function ownedBy<O>(
   qb: SelectQueryBuilder<DB, 'jobs' | any, O>,
   userId: number,
@@ -25,6 +27,16 @@ export function ownedBy<O>(
           .select('ja.job_id')
           .whereRef('ja.job_id', '=', 'jobs.id')
           .where('ja.user_id', '=', userId),
+      ),
+      eb.exists(
+        eb
+          .selectFrom('work_orders as wo')
+          .innerJoin('crew_members as cm', 'cm.crew_id', 'wo.crew_id')
+          .select('wo.id')
+          .whereRef('wo.job_id', '=', 'jobs.id')
+          .where('cm.user_id', '=', userId)
+          .where('wo.published', '=', 1)
+          .where('wo.status', '!=', 'cancelled'),
       ),
     ]),
   );

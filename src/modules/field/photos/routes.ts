@@ -4,7 +4,7 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { type ApiApp, originOf } from '#platform/routes.ts';
+import { type ApiApp, CREW_WRITE, originOf } from '#platform/routes.ts';
 import { contextFor, type Env } from '#platform/context.ts';
 import { ListOf, One } from '#platform/schemas.ts';
 import { VIDEO_MAX_BYTES } from './limits.ts';
@@ -36,7 +36,8 @@ export function photoRoutes(app: ApiApp, env: Env): void {
     scope.post(
       '/v1/jobs/:job_id/photos',
       {
-        config: { permissions: ['write_jobs'] },
+        // Crews photograph their work: a crew login may upload (platform/auth.ts).
+        config: CREW_WRITE,
         schema: {
           tags: TAGS,
           summary:

@@ -59,7 +59,7 @@ export function toolsetsOf(catalogue: Catalogue, asked: string | undefined): Set
 export function allowed(session: Session, op: Operation): boolean {
   if (session.readOnly && !op.readOnly) return false;
   try {
-    authorize(session.auth, op.permissions);
+    authorize(session.auth, op.permissions, op.crewApp);
     return true;
   } catch (err) {
     if (err instanceof ApiError) return false;

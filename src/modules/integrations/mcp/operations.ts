@@ -19,6 +19,8 @@ export interface Operation {
   toolset: string;
   /** Key permissions the route checks (document 1, Permissions). */
   permissions: Permission[];
+  /** A write a crew login may make too (x-crew-app). */
+  crewApp: boolean;
   /** Reads only (GET): offered in read_only sessions. */
   readOnly: boolean;
   /** Removes or merges away data: a DELETE, or a route that needs delete_records. */
@@ -44,6 +46,7 @@ type OpenApiOperation = {
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
   'x-permissions'?: Permission[];
+  'x-crew-app'?: boolean;
 };
 export type OpenApiDocument = { paths: Record<string, Record<string, OpenApiOperation>> };
 
@@ -109,6 +112,7 @@ function operationOf(path: string, method: (typeof METHODS)[number], op: OpenApi
     description: op.description,
     toolset: toolsetOf(tag),
     permissions,
+    crewApp: op['x-crew-app'] === true,
     readOnly: upper === 'GET',
     destructive: upper === 'DELETE' || permissions.includes('delete_records'),
     idempotent: upper !== 'POST',
