@@ -3,9 +3,15 @@
 // work orders they are scheduled on, the crew-day locks holds keep, the crew app's interface, time
 // and job costs, and re-bids of completed work. docs/api-decisions.md, "Operations".
 import type { Area } from '#src/area.ts';
+import { completedSiteRoutes } from './completed-sites/routes.ts';
 import { crewRoutes } from './crews/routes.ts';
+import { rebidSiteMergeMovers } from './rebids/merge-movers.ts';
+import { rebidRoutes } from './rebids/routes.ts';
+import { giveStarterCycles } from './rebids/service.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes],
+  routes: [crewRoutes, rebidRoutes, completedSiteRoutes],
+  mergeMovers: { location: rebidSiteMergeMovers },
+  workspaceStarters: [giveStarterCycles],
 };
