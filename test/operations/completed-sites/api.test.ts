@@ -43,8 +43,20 @@ describe('GET /v1/sites/completed', () => {
         client_account_id: acme.id,
         last_completed_on: '2025-06-02',
         services: [
-          { cycle_id: seal.id, service: 'Sealcoating', last_done_on: '2025-05-01', source: 'manual', work_order_id: null },
-          { cycle_id: stripe.id, service: 'Striping', last_done_on: '2025-06-02', source: 'manual', work_order_id: null },
+          {
+            cycle_id: seal.id,
+            service: 'Sealcoating',
+            last_done_on: '2025-05-01',
+            source: 'manual',
+            work_order_id: null,
+          },
+          {
+            cycle_id: stripe.id,
+            service: 'Striping',
+            last_done_on: '2025-06-02',
+            source: 'manual',
+            work_order_id: null,
+          },
         ],
         last_work_order: null,
         updated_at: expect.stringMatching(Z_SECONDS),
@@ -88,10 +100,15 @@ describe('GET /v1/sites/completed', () => {
     }
   });
 
-  it('a user who sees only their own jobs sees their jobs\' sites; another workspace sees none', async () => {
+  it("a user who sees only their own jobs sees their jobs' sites; another workspace sees none", async () => {
     const w = await t.workspace();
     const cycle = (await ok(w.api.get('/v1/rebid-cycles'))).data[0]!.id;
-    const own = await t.user(w.firmId, { role: 'member', sees_own_jobs_only: true, name: 'Own Oz', email: 'oz@sites.test' });
+    const own = await t.user(w.firmId, {
+      role: 'member',
+      sees_own_jobs_only: true,
+      name: 'Own Oz',
+      email: 'oz@sites.test',
+    });
     const mine = await site(w.api, { address: '21 Ash St, Springfield' });
     const theirs = await site(w.api, { address: '22 Ash St, Springfield' });
     for (const s of [mine, theirs])

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function todayOf(w: Workspace): Promise<string> {
-  const firm = await t.database.db.selectFrom('firms').select('timezone').where('id', '=', w.firmId).executeTakeFirstOrThrow();
+  const firm = await t.database.db
+    .selectFrom('firms')
+    .select('timezone')
+    .where('id', '=', w.firmId)
+    .executeTakeFirstOrThrow();
   return todayIn(firm.timezone);
 }
 
@@ -60,7 +64,7 @@ describe('GET /v1/rebid-cycles and PATCH /v1/rebid-cycles/{id}', () => {
     });
   });
 
-  it('PATCH changes every_years (office users); another workspace\'s cycle is 404; bad bodies 400', async () => {
+  it("PATCH changes every_years (office users); another workspace's cycle is 404; bad bodies 400", async () => {
     const w = await t.workspace();
     const id = await cycleId(w, 'Sealcoating');
     const changed = (await ok(w.api.patch(`/v1/rebid-cycles/${id}`, { every_years: 3 }))).data;
@@ -102,14 +106,25 @@ describe('POST /v1/rebids/history and DELETE /v1/rebids/history/{record_id}', ()
       work_order_id: null,
       created_at: expect.stringMatching(Z_SECONDS),
     });
-    const fresh = (await ok(w.api.post('/v1/rebids/history', { location_id: s.id, new_service: ' Power  washing ', done_on: today }))).data;
+    const fresh = (
+      await ok(w.api.post('/v1/rebids/history', { location_id: s.id, new_service: ' Power  washing ', done_on: today }))
+    ).data;
     const cycles = (await ok(w.api.get('/v1/rebid-cycles'))).data;
     expect(cycles.find((c) => c.id === fresh.cycle_id)).toMatchObject({ service: 'Power washing', every_years: 2 });
     // The same service again (any case) uses that cycle; new_service_every_years sets a new one's years.
-    const again = (await ok(w.api.post('/v1/rebids/history', { location_id: s.id, new_service: 'POWER WASHING', done_on: today }))).data;
+    const again = (
+      await ok(w.api.post('/v1/rebids/history', { location_id: s.id, new_service: 'POWER WASHING', done_on: today }))
+    ).data;
     expect(again.cycle_id).toBe(fresh.cycle_id);
     const mulch = (
-      await ok(w.api.post('/v1/rebids/history', { location_id: s.id, new_service: 'Mulch', new_service_every_years: 1, done_on: today }))
+      await ok(
+        w.api.post('/v1/rebids/history', {
+          location_id: s.id,
+          new_service: 'Mulch',
+          new_service_every_years: 1,
+          done_on: today,
+        }),
+      )
     ).data;
     expect((await ok(w.api.get('/v1/rebid-cycles'))).data.find((c) => c.id === mulch.cycle_id)?.every_years).toBe(1);
     expect((await ok(w.api.get('/v1/rebid-cycles'))).data).toHaveLength(6);
@@ -120,25 +135,48 @@ describe('POST /v1/rebids/history and DELETE /v1/rebids/history/{record_id}', ()
     const today = await todayOf(w);
     const s = await site(w.api, { address: '10 Elm St, Springfield' });
     const cycle = await cycleId(w, 'Striping');
-    const both = await w.api.raw.post('/v1/rebids/history', { location_id: s.id, cycle_id: cycle, new_service: 'X', done_on: today });
+    const both = await w.api.raw.post('/v1/rebids/history', {
+      location_id: s.id,
+      cycle_id: cycle,
+      new_service: 'X',
+      done_on: today,
+    });
     expect(both.status).toBe(400);
     expect(both.body.field).toBe('new_service');
     const neither = await w.api.raw.post('/v1/rebids/history', { location_id: s.id, done_on: today });
     expect(neither.status).toBe(400);
-    const future = await w.api.raw.post('/v1/rebids/history', { location_id: s.id, cycle_id: cycle, done_on: addDaysTo(today, 2) });
+    const future = await w.api.raw.post('/v1/rebids/history', {
+      location_id: s.id,
+      cycle_id: cycle,
+      done_on: addDaysTo(today, 2),
+    });
     expect(future.status).toBe(400);
     expect(future.body.field).toBe('done_on');
     expect((await w.api.raw.post('/v1/rebids/history', { location_id: s.id, cycle_id: cycle })).status).toBe(400);
-    const unknown = await w.api.raw.post('/v1/rebids/history', { location_id: s.id, cycle_id: cycle, done_on: today, job_id: 1 });
+    const unknown = await w.api.raw.post('/v1/rebids/history', {
+      location_id: s.id,
+      cycle_id: cycle,
+      done_on: today,
+      job_id: 1,
+    });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).toContain('job_id');
-    const years = await w.api.raw.post('/v1/rebids/history', { location_id: s.id, cycle_id: cycle, done_on: today, new_service_every_years: 3 });
+    const years = await w.api.raw.post('/v1/rebids/history', {
+      location_id: s.id,
+      cycle_id: cycle,
+      done_on: today,
+      new_service_every_years: 3,
+    });
     expect(years.status).toBe(400);
     // Another workspace's site and cycle are 404.
     const other = await t.workspace();
-    expect((await other.api.post('/v1/rebids/history', { location_id: s.id, new_service: 'X', done_on: today })).status).toBe(404);
+    expect(
+      (await other.api.post('/v1/rebids/history', { location_id: s.id, new_service: 'X', done_on: today })).status,
+    ).toBe(404);
     const os = await site(other.api, { address: '1 Other Rd' });
-    expect((await other.api.post('/v1/rebids/history', { location_id: os.id, cycle_id: cycle, done_on: today })).status).toBe(404);
+    expect(
+      (await other.api.post('/v1/rebids/history', { location_id: os.id, cycle_id: cycle, done_on: today })).status,
+    ).toBe(404);
   });
 
   it('DELETE removes hand-added work (204); work from a work order is 409; unknown ids 404', async () => {
@@ -153,7 +191,15 @@ describe('POST /v1/rebids/history and DELETE /v1/rebids/history/{record_id}', ()
     const wo = await completedWorkOrder(t, w.firmId, j.id, { title: 'Sealcoating', completedAt: at });
     const fromJob = await t.database.db
       .insertInto('rebid_history')
-      .values({ firm_id: w.firmId, location_id: s.id, cycle_id: cycle, done_on: today, source: 'work_order', work_order_id: wo.id, created_at: at })
+      .values({
+        firm_id: w.firmId,
+        location_id: s.id,
+        cycle_id: cycle,
+        done_on: today,
+        source: 'work_order',
+        work_order_id: wo.id,
+        created_at: at,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const res = await w.api.delete(`/v1/rebids/history/${fromJob.id}`);
@@ -242,8 +288,15 @@ describe('re-bid actions', () => {
     expect(snoozed).toMatchObject({ ...pair, status: 'snoozed', snooze_until: until });
     expect((await ok(w.api.get('/v1/rebids'))).data).toEqual([]);
     expect((await ok(w.api.get('/v1/rebids?status=snoozed'))).data.map((r) => r.key)).toEqual([pair.key]);
-    const notDoing = (await ok(w.api.post('/v1/rebids/not-doing', { ...pair, reason: 'competitor', note: 'Went with Ace' }))).data;
-    expect(notDoing).toMatchObject({ status: 'not_doing', snooze_until: null, not_doing_reason: 'competitor', not_doing_note: 'Went with Ace' });
+    const notDoing = (
+      await ok(w.api.post('/v1/rebids/not-doing', { ...pair, reason: 'competitor', note: 'Went with Ace' }))
+    ).data;
+    expect(notDoing).toMatchObject({
+      status: 'not_doing',
+      snooze_until: null,
+      not_doing_reason: 'competitor',
+      not_doing_note: 'Went with Ace',
+    });
     expect((await ok(w.api.get('/v1/rebids?status=not_doing'))).data.map((r) => r.key)).toEqual([pair.key]);
     expect((await ok(w.api.get('/v1/rebids?status=snoozed'))).data).toEqual([]);
     const reset = (await ok(w.api.post('/v1/rebids/reset', pair))).data;
@@ -260,14 +313,17 @@ describe('re-bid actions', () => {
       expect(res.status).toBe(400);
       expect(res.body.field).toBe('until');
     }
-    expect((await ok(w.api.post('/v1/rebids/snooze', { ...pair, until: addYears(today, 2) }))).data.status).toBe('snoozed');
+    expect((await ok(w.api.post('/v1/rebids/snooze', { ...pair, until: addYears(today, 2) }))).data.status).toBe(
+      'snoozed',
+    );
     const other = await w.api.post('/v1/rebids/not-doing', { ...pair, reason: 'other', note: '  ' });
     expect(other.status).toBe(400);
     expect(other.body.field).toBe('note');
     expect((await w.api.raw.post('/v1/rebids/not-doing', { ...pair, reason: 'bored' })).status).toBe(400);
-    expect((await ok(w.api.post('/v1/rebids/not-doing', { ...pair, reason: 'other', note: 'Lot sold to a school' }))).data.not_doing_reason).toBe(
-      'other',
-    );
+    expect(
+      (await ok(w.api.post('/v1/rebids/not-doing', { ...pair, reason: 'other', note: 'Lot sold to a school' }))).data
+        .not_doing_reason,
+    ).toBe('other');
     const extra = await w.api.raw.post('/v1/rebids/reset', { ...pair, until: today });
     expect(extra.status).toBe(400);
     expect(JSON.stringify(extra.body)).toContain('until');
@@ -291,12 +347,19 @@ describe('re-bid actions', () => {
     expect((await other.api.post('/v1/rebids/snooze', { ...pair, until: addDaysTo(today, 3) })).status).toBe(404);
   });
 
-  it('follow-up: a company follow-up on the property\'s customer; the property needs a company (422)', async () => {
+  it("follow-up: a company follow-up on the property's customer; the property needs a company (422)", async () => {
     const w = await t.workspace();
     const today = await todayOf(w);
     const { pair, customer, site: s } = await siteWithWork(w, 'Sealcoating', addDaysTo(today, -700));
     const rep = await t.user(w.firmId, { name: 'Sal Rep', email: 'sal@rebid.test', role: 'member' });
-    await ok(w.api.post('/v1/jobs', { name: 'Old seal job', address: s.address, client_account_id: customer!.id, assigned_to_user_id: rep.id }));
+    await ok(
+      w.api.post('/v1/jobs', {
+        name: 'Old seal job',
+        address: s.address,
+        client_account_id: customer!.id,
+        assigned_to_user_id: rep.id,
+      }),
+    );
     const due = addDaysTo(today, 7);
     const res = await w.api.post('/v1/rebids/follow-up', { ...pair, due });
     expect(res.status).toBe(201);
@@ -311,13 +374,21 @@ describe('re-bid actions', () => {
     expect(tasks.map((x) => x.id)).toEqual([res.body.data.task.id]);
     const own = (
       await ok(
-        w.api.post('/v1/rebids/follow-up', { ...pair, due, title: 'Walk the lot', task_type: 'site_visit', assigned_to_user_id: w.ownerId }),
+        w.api.post('/v1/rebids/follow-up', {
+          ...pair,
+          due,
+          title: 'Walk the lot',
+          task_type: 'site_visit',
+          assigned_to_user_id: w.ownerId,
+        }),
       )
     ).data.task;
     expect(own).toMatchObject({ title: 'Walk the lot', task_type: 'site_visit', assigned_to_user_id: w.ownerId });
     // No job names a salesperson: the key's user.
     const bare = await siteWithWork(w, 'Striping', addDaysTo(today, -380));
-    expect((await ok(w.api.post('/v1/rebids/follow-up', { ...bare.pair, due }))).data.task.assigned_to_user_id).toBe(w.ownerId);
+    expect((await ok(w.api.post('/v1/rebids/follow-up', { ...bare.pair, due }))).data.task.assigned_to_user_id).toBe(
+      w.ownerId,
+    );
     const lone = await siteWithWork(w, 'Striping', addDaysTo(today, -380), { company: false });
     const none = await w.api.post('/v1/rebids/follow-up', { ...lone.pair, due });
     expect(none.status).toBe(422);
@@ -342,18 +413,38 @@ describe('re-bid actions', () => {
       rebid_job_name: `Sealcoating re-bid: ${a.site.name}`,
       error: null,
     });
-    expect(is).toEqual({ ...stranger, result: 'failed', rebid_job_id: null, rebid_job_name: null, error: 'Not a re-bid' });
+    expect(is).toEqual({
+      ...stranger,
+      result: 'failed',
+      rebid_job_id: null,
+      rebid_job_name: null,
+      error: 'Not a re-bid',
+    });
     expect(ib).toMatchObject({ result: 'created', rebid_job_name: `Striping re-bid: ${b.site.name}` });
     const made = (await ok(w.api.get(`/v1/jobs/${ia.rebid_job_id}`))).data;
-    expect(made).toMatchObject({ name: `Sealcoating re-bid: ${a.site.name}`, client_account_id: a.customer!.id, location_id: a.site.id });
-    expect((await ok(w.api.get('/v1/rebids'))).data.find((r) => r.key === a.pair.key)?.rebid_job_id).toBe(ia.rebid_job_id);
+    expect(made).toMatchObject({
+      name: `Sealcoating re-bid: ${a.site.name}`,
+      client_account_id: a.customer!.id,
+      location_id: a.site.id,
+    });
+    expect((await ok(w.api.get('/v1/rebids'))).data.find((r) => r.key === a.pair.key)?.rebid_job_id).toBe(
+      ia.rebid_job_id,
+    );
     const again = await w.api.post('/v1/rebids/create-jobs', { items: [a.pair] });
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual({
       created: 0,
       existing: 1,
       failed: 0,
-      items: [{ ...a.pair, result: 'existing', rebid_job_id: ia.rebid_job_id, rebid_job_name: ia.rebid_job_name, error: null }],
+      items: [
+        {
+          ...a.pair,
+          result: 'existing',
+          rebid_job_id: ia.rebid_job_id,
+          rebid_job_name: ia.rebid_job_name,
+          error: null,
+        },
+      ],
     });
     const none = await w.api.post('/v1/rebids/create-jobs', { items: [stranger] });
     expect(none.status).toBe(404);
@@ -376,10 +467,15 @@ describe('re-bid actions', () => {
     expect((await ok(w.api.get('/v1/jobs'))).pagination.total).toBe(before);
   });
 
-  it('a user who sees only their own jobs lists and acts on re-bids of their jobs\' sites only', async () => {
+  it("a user who sees only their own jobs lists and acts on re-bids of their jobs' sites only", async () => {
     const w = await t.workspace();
     const today = await todayOf(w);
-    const own = await t.user(w.firmId, { role: 'member', sees_own_jobs_only: true, name: 'Own Olga', email: 'olga@rebid.test' });
+    const own = await t.user(w.firmId, {
+      role: 'member',
+      sees_own_jobs_only: true,
+      name: 'Own Olga',
+      email: 'olga@rebid.test',
+    });
     const mine = await siteWithWork(w, 'Striping', addDaysTo(today, -380));
     const theirs = await siteWithWork(w, 'Striping', addDaysTo(today, -390));
     await ok(w.api.post('/v1/jobs', { name: 'Olga job', address: mine.site.address, assigned_to_user_id: own.id }));
@@ -387,7 +483,15 @@ describe('re-bid actions', () => {
     expect((await ok(w.api.get('/v1/rebids'))).data).toHaveLength(2);
     expect((await own.api.post('/v1/rebids/reset', theirs.pair)).status).toBe(404);
     expect((await own.api.post('/v1/rebids/reset', mine.pair)).status).toBe(200);
-    expect((await own.api.post('/v1/rebids/history', { location_id: theirs.site.id, cycle_id: theirs.cycle, done_on: today })).status).toBe(404);
+    expect(
+      (
+        await own.api.post('/v1/rebids/history', {
+          location_id: theirs.site.id,
+          cycle_id: theirs.cycle,
+          done_on: today,
+        })
+      ).status,
+    ).toBe(404);
     expect((await own.api.delete(`/v1/rebids/history/${theirs.record.id}`)).status).toBe(404);
     const jobs = await own.api.post('/v1/rebids/create-jobs', { items: [theirs.pair, mine.pair] });
     expect(jobs.status).toBe(201);
@@ -406,17 +510,25 @@ describe('re-bid actions', () => {
 });
 
 describe('site merges', () => {
-  it('move re-bid history and choices to the kept site; the kept site\'s own choice wins', async () => {
+  it("move re-bid history and choices to the kept site; the kept site's own choice wins", async () => {
     const w = await t.workspace();
     const today = await todayOf(w);
     const kept = await siteWithWork(w, 'Striping', addDaysTo(today, -380));
     const away = await siteWithWork(w, 'Striping', addDaysTo(today, -370));
     const awaySeal = (
-      await ok(w.api.post('/v1/rebids/history', { location_id: away.site.id, cycle_id: await cycleId(w, 'Sealcoating'), done_on: addDaysTo(today, -700) }))
+      await ok(
+        w.api.post('/v1/rebids/history', {
+          location_id: away.site.id,
+          cycle_id: await cycleId(w, 'Sealcoating'),
+          done_on: addDaysTo(today, -700),
+        }),
+      )
     ).data;
     await ok(w.api.post('/v1/rebids/not-doing', { ...kept.pair, reason: 'self' }));
     await ok(w.api.post('/v1/rebids/snooze', { ...away.pair, until: addDaysTo(today, 10) }));
-    await ok(w.api.post('/v1/rebids/snooze', { key: away.pair.key, cycle_id: awaySeal.cycle_id, until: addDaysTo(today, 20) }));
+    await ok(
+      w.api.post('/v1/rebids/snooze', { key: away.pair.key, cycle_id: awaySeal.cycle_id, until: addDaysTo(today, 20) }),
+    );
     const preview = (await ok(w.api.get(`/v1/locations/${away.site.id}/merge-preview?into=${kept.site.id}`))).data;
     expect(JSON.stringify(preview)).toContain('re-bid history');
     await ok(w.api.post(`/v1/locations/${away.site.id}/merge`, { into_location_id: kept.site.id }));

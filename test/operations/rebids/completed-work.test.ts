@@ -15,13 +15,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('recordCompletedWork', () => {
-  it('records the work on the job\'s site for the cycle the title names, on the completion\'s local day, once', async () => {
+  it("records the work on the job's site for the cycle the title names, on the completion's local day, once", async () => {
     const w = await t.workspace();
     const s = await site(w.api, { address: '5 Birch Rd, Springfield', name: 'Birch lot' });
     const j = await job(w.api, { name: 'Birch seal', address: s.address });
     expect((await ok(w.api.get(`/v1/jobs/${j.id}`))).data.location_id).toBe(s.id);
-    const firm = await t.database.db.selectFrom('firms').select('timezone').where('id', '=', w.firmId).executeTakeFirstOrThrow();
-    const wo = await completedWorkOrder(t, w.firmId, j.id, { title: 'Day 1 - sealcoating', completedAt: '2026-03-10T12:00:00.000000' });
+    const firm = await t.database.db
+      .selectFrom('firms')
+      .select('timezone')
+      .where('id', '=', w.firmId)
+      .executeTakeFirstOrThrow();
+    const wo = await completedWorkOrder(t, w.firmId, j.id, {
+      title: 'Day 1 - sealcoating',
+      completedAt: '2026-03-10T12:00:00.000000',
+    });
     const id = await t.database.db.transaction().execute((trx) => recordCompletedWork(trx, wo));
     expect(id).toEqual(expect.any(Number));
     expect(await t.database.db.transaction().execute((trx) => recordCompletedWork(trx, wo))).toBeNull();

@@ -58,7 +58,9 @@ describe('matchCycle', () => {
     { id: 4, service: 'Sealing' },
   ];
   it('reads the estimate line name, then its service type, then the title, then the phase', () => {
-    expect(matchCycle(cycles, { lineName: 'Striping, 4" lines', lineServiceType: 'Sealcoating', title: 'x' })?.id).toBe(2);
+    expect(matchCycle(cycles, { lineName: 'Striping, 4" lines', lineServiceType: 'Sealcoating', title: 'x' })?.id).toBe(
+      2,
+    );
     expect(matchCycle(cycles, { lineName: 'Line work', lineServiceType: 'sealcoating', title: 'x' })?.id).toBe(1);
     expect(matchCycle(cycles, { title: 'Day 2: STRIPING the lot' })?.id).toBe(2);
     expect(matchCycle(cycles, { title: 'Visit', phase: 'sealcoating' })?.id).toBe(1);

@@ -49,7 +49,9 @@ function stamped(db: Executor, firmId: number, user: User) {
     .selectFrom(sites.as('a'))
     .select(['a.id', 'a.name', 'a.address', 'a.client_account_id'])
     .select(
-      sql<string | null>`case when a.history_at is null then a.work_at when a.work_at is null then a.history_at when a.history_at > a.work_at then a.history_at else a.work_at end`.as(
+      sql<
+        string | null
+      >`case when a.history_at is null then a.work_at when a.work_at is null then a.history_at when a.history_at > a.work_at then a.history_at else a.work_at end`.as(
         'updated_at',
       ),
     );

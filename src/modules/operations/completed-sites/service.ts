@@ -15,7 +15,10 @@ export async function listSitesCompleted(ctx: ServiceContext, filter: CompletedS
   const window = syncWindow(filter.updated_after, 'second');
   const { rows, total } = await listCompletedSites(db, firmId, ctx.auth.user, window, page);
   const ids = rows.map((r) => r.id);
-  const [services, workOrders] = await Promise.all([latestServicesOf(db, firmId, ids), lastWorkOrdersOf(db, firmId, ids)]);
+  const [services, workOrders] = await Promise.all([
+    latestServicesOf(db, firmId, ids),
+    lastWorkOrdersOf(db, firmId, ids),
+  ]);
   const data = rows.map((r): CompletedSiteObject => {
     const own = services.filter((s) => s.location_id === r.id);
     const wo = workOrders.find((w) => w.location_id === r.id && w.completed_at !== null);
@@ -36,7 +39,9 @@ export async function listSitesCompleted(ctx: ServiceContext, filter: CompletedS
         source: s.source,
         work_order_id: s.work_order_id,
       })),
-      last_work_order: wo ? { id: wo.id, job_id: wo.job_id, title: wo.title, completed_at: zWire(wo.completed_at!) } : null,
+      last_work_order: wo
+        ? { id: wo.id, job_id: wo.job_id, title: wo.title, completed_at: zWire(wo.completed_at!) }
+        : null,
       updated_at: zWire(r.updated_at),
     };
   });

@@ -50,7 +50,11 @@ export type HistoryRow = NonNullable<Awaited<ReturnType<typeof findHistory>>>;
 export function ownSitesOf(db: Executor, firmId: number, user: User) {
   if (!can(user, 'sees_own_jobs_only')) return null;
   return ownedBy(
-    db.selectFrom('jobs').select('jobs.location_id').where('jobs.firm_id', '=', firmId).where('jobs.location_id', 'is not', null),
+    db
+      .selectFrom('jobs')
+      .select('jobs.location_id')
+      .where('jobs.firm_id', '=', firmId)
+      .where('jobs.location_id', 'is not', null),
     user.id,
   );
 }

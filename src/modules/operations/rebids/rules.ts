@@ -71,7 +71,9 @@ export function matchCycle<C extends { id: number; service: string }>(
   cycles: readonly C[],
   work: { lineName?: string | null; lineServiceType?: string | null; title: string; phase?: string | null },
 ): C | null {
-  const byLength = [...cycles].sort((a, b) => serviceKey(b.service).length - serviceKey(a.service).length || a.id - b.id);
+  const byLength = [...cycles].sort(
+    (a, b) => serviceKey(b.service).length - serviceKey(a.service).length || a.id - b.id,
+  );
   for (const text of [work.lineName, work.lineServiceType, work.title, work.phase]) {
     const hit = byLength.find((c) => namesService(text, serviceKey(c.service)));
     if (hit) return hit;

@@ -3,17 +3,7 @@
 // (loc:<site_id>) plus cycle_id, always in the JSON body.
 import { type Static, Type } from '@sinclair/typebox';
 import { AccountTaskSchema } from '#crm/index.ts';
-import {
-  Body,
-  DateString,
-  IdParam,
-  ListOf,
-  Nullable,
-  OneOf,
-  One,
-  PageQuery,
-  RecordId,
-} from '#platform/schemas.ts';
+import { Body, DateString, IdParam, ListOf, Nullable, OneOf, One, PageQuery, RecordId } from '#platform/schemas.ts';
 
 const EveryYears = Type.Integer({ minimum: 1, maximum: 50, description: 'whole years between rounds' });
 const ServiceName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
@@ -153,7 +143,12 @@ export type FollowUpRebidInput = Static<typeof FollowUpRebidBody>;
 export const RebidFollowUp = One(Type.Object({ rebid: Rebid, task: AccountTaskSchema }));
 
 export const CreateRebidJobsBody = Body(
-  { items: Type.Array(Type.Object(Pair, { required: ['key', 'cycle_id'], additionalProperties: false }), { minItems: 1, maxItems: 100 }) },
+  {
+    items: Type.Array(Type.Object(Pair, { required: ['key', 'cycle_id'], additionalProperties: false }), {
+      minItems: 1,
+      maxItems: 100,
+    }),
+  },
   { required: ['items'] },
 );
 export type CreateRebidJobsInput = Static<typeof CreateRebidJobsBody>;

@@ -8,7 +8,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '#db/tables.ts';
 import { accountTaskObjectOf, createJobIn, findLocation, insertAccountTask, locationNotFound } from '#crm/index.ts';
-import { type Executor } from '#db/dialect.ts';
+import type { Executor } from '#db/dialect.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { ApiError, conflict, forbidden, invalidField, notFound, unprocessable } from '#platform/errors.ts';
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
@@ -223,13 +223,7 @@ type Choice = {
  * Writes the office's choice for the pair's current round. `jobId` undefined keeps the round's
  * job; a state left from older work is started afresh.
  */
-async function saveState(
-  trx: Trx,
-  firmId: number,
-  p: PairRow,
-  choice: Choice | null,
-  jobId?: number,
-): Promise<void> {
+async function saveState(trx: Trx, firmId: number, p: PairRow, choice: Choice | null, jobId?: number): Promise<void> {
   const at = now();
   const existing = await findState(trx, firmId, p.location_id, p.cycle_id);
   const sameRound = existing?.for_done_on === p.last_done_on;
@@ -257,7 +251,10 @@ async function saveState(
 }
 
 async function reread(ctx: ServiceContext, trx: Trx, p: PairRow): Promise<RebidObject> {
-  const [row] = await listPairs(trx, ctx.auth.firm.id, ctx.auth.user, { locationId: p.location_id, cycleId: p.cycle_id });
+  const [row] = await listPairs(trx, ctx.auth.firm.id, ctx.auth.user, {
+    locationId: p.location_id,
+    cycleId: p.cycle_id,
+  });
   return rebidObject(row!, today(ctx));
 }
 
@@ -274,13 +271,23 @@ export async function snoozeRebid(ctx: ServiceContext, input: SnoozeRebidInput) 
   const day = today(ctx);
   if (input.until <= day) throw invalidField('until', `until must be after today (${day})`);
   if (input.until > addYears(day, 2)) throw invalidField('until', 'until must be at most two years out');
-  return choose(ctx, input, { status: 'snoozed', snooze_until: input.until, not_doing_reason: null, not_doing_note: null });
+  return choose(ctx, input, {
+    status: 'snoozed',
+    snooze_until: input.until,
+    not_doing_reason: null,
+    not_doing_note: null,
+  });
 }
 
 export async function notDoingRebid(ctx: ServiceContext, input: NotDoingRebidInput) {
   const note = input.note?.trim() || null;
   if (input.reason === 'other' && note === null) throw invalidField('note', 'reason other needs a note');
-  return choose(ctx, input, { status: 'not_doing', snooze_until: null, not_doing_reason: input.reason, not_doing_note: note });
+  return choose(ctx, input, {
+    status: 'not_doing',
+    snooze_until: null,
+    not_doing_reason: input.reason,
+    not_doing_note: note,
+  });
 }
 
 /** Undoes a snooze or not-doing (the round's job stays linked). */
@@ -345,10 +352,22 @@ export async function createRebidJobs(ctx: ServiceContext, input: CreateRebidJob
           const p = await rebidOr404(ctx, trx, item);
           const state = await findState(trx, firmId, p.location_id, p.cycle_id);
           const jobOf = (id: number) =>
-            trx.selectFrom('jobs').select(['id', 'name']).where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+            trx
+              .selectFrom('jobs')
+              .select(['id', 'name'])
+              .where('firm_id', '=', firmId)
+              .where('id', '=', id)
+              .executeTakeFirst();
           if (state?.for_done_on === p.last_done_on && state.rebid_job_id !== null) {
             const job = await jobOf(state.rebid_job_id);
-            if (job) return { ...base, result: 'existing' as const, rebid_job_id: job.id, rebid_job_name: job.name, error: null };
+            if (job)
+              return {
+                ...base,
+                result: 'existing' as const,
+                rebid_job_id: job.id,
+                rebid_job_name: job.name,
+                error: null,
+              };
           }
           const { id } = await createJobIn(ctx, trx, {
             name: rebidName(p.service, p.location_name),
