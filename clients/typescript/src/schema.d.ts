@@ -30572,7 +30572,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description whole years between rounds */
-                    every_years: number;
+                    every_years?: number;
                 };
             };
         };

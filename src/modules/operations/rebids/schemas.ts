@@ -23,7 +23,7 @@ export type RebidCycleObject = Static<typeof RebidCycle>;
 export const RebidCycleList = Type.Object({ data: Type.Array(RebidCycle) });
 export const OneRebidCycle = One(RebidCycle);
 export const RebidCycleParams = IdParam();
-export const UpdateRebidCycleBody = Body({ every_years: EveryYears }, { required: ['every_years'] });
+export const UpdateRebidCycleBody = Body({ every_years: EveryYears });
 export type UpdateRebidCycleInput = Static<typeof UpdateRebidCycleBody>;
 
 // ---- history --------------------------------------------------------------------------------

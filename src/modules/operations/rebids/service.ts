@@ -76,7 +76,7 @@ export async function updateCycle(ctx: ServiceContext, id: number, input: Update
   return inWorkspaceTransaction(ctx, async (trx) => {
     const row = await findCycle(trx, ctx.auth.firm.id, id);
     if (!row) throw cycleNotFound();
-    if (row.every_years === input.every_years) return cycleObject(row);
+    if (input.every_years === undefined || row.every_years === input.every_years) return cycleObject(row);
     const changed = await trx
       .updateTable('rebid_cycles')
       .set({ every_years: input.every_years, updated_at: now() })
