@@ -8,10 +8,14 @@ import { crewRoutes } from './crews/routes.ts';
 import { rebidSiteMergeMovers } from './rebids/merge-movers.ts';
 import { rebidRoutes } from './rebids/routes.ts';
 import { giveStarterCycles } from './rebids/service.ts';
+import { workOrdersDataset } from './work-orders/export.ts';
+import { workOrderJobMergeMover } from './work-orders/merge-movers.ts';
+import { workOrderRoutes } from './work-orders/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes, rebidRoutes, completedSiteRoutes],
-  mergeMovers: { location: rebidSiteMergeMovers },
+  routes: [crewRoutes, workOrderRoutes, rebidRoutes, completedSiteRoutes],
+  exportDatasets: [workOrdersDataset],
+  mergeMovers: { job: [workOrderJobMergeMover], location: rebidSiteMergeMovers },
   workspaceStarters: [giveStarterCycles],
 };

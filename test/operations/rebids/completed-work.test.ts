@@ -4,9 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { job, ok, site } from '#test/helpers/records.ts';
+import { storedToLocal } from '#platform/time-zone.ts';
 import { up as rebidCyclesMigration } from '#db/migrations/033_rebid_cycles.ts';
 import { recordCompletedWork } from '#src/modules/operations/rebids/completed-work.ts';
 import { completedWorkOrder } from './fixtures.ts';
+import { scheduleJob, scheduleWorkspace } from '#test/helpers/scenarios/operations.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,7 +36,6 @@ describe('recordCompletedWork', () => {
     expect(await t.database.db.transaction().execute((trx) => recordCompletedWork(trx, wo))).toBeNull();
     const all = (await ok(w.api.get('/v1/rebids?status=all'))).data;
     expect(all).toHaveLength(1);
-    const { storedToLocal } = await import('#platform/time-zone.ts');
     expect(all[0]).toMatchObject({
       key: `loc:${s.id}`,
       service: 'Sealcoating',
@@ -56,6 +57,44 @@ describe('recordCompletedWork', () => {
     const striping = await completedWorkOrder(t, w.firmId, noSite.id, { title: 'Striping', completedAt: at });
     expect(await t.database.db.transaction().execute((trx) => recordCompletedWork(trx, striping))).toBeNull();
     expect((await ok(w.api.get('/v1/rebids?status=all'))).data).toEqual([]);
+  });
+});
+
+describe('POST /v1/work-orders/{id}/complete', () => {
+  it("puts the work on the site's history: the re-bid and the completed site show it; it cannot be removed", async () => {
+    const w = await scheduleWorkspace(t);
+    const job = await scheduleJob(w, 'Maple seal');
+    expect(job.location_id).toEqual(expect.any(Number));
+    const wo = (
+      await ok(w.api.post('/v1/work-orders', { job_id: job.id, title: 'Sealcoat lot', phase: 'Sealcoating' }))
+    ).data;
+    const done = (await ok(w.api.post(`/v1/work-orders/${wo.id}/complete`, {}))).data;
+    const firm = await t.database.db
+      .selectFrom('firms')
+      .select('timezone')
+      .where('id', '=', w.firmId)
+      .executeTakeFirstOrThrow();
+    const day = storedToLocal(done.completed_at!.replace('Z', '.000000'), firm.timezone).date;
+    const [rebid] = (await ok(w.api.get('/v1/rebids?status=all'))).data;
+    expect(rebid).toMatchObject({
+      key: `loc:${job.location_id}`,
+      service: 'Sealcoating',
+      last_done_on: day,
+      status: 'upcoming',
+    });
+    const [completed] = (await ok(w.api.get('/v1/sites/completed'))).data;
+    expect(completed).toMatchObject({
+      id: job.location_id,
+      last_completed_on: day,
+      services: [{ service: 'Sealcoating', last_done_on: day, source: 'work_order', work_order_id: wo.id }],
+      last_work_order: { id: wo.id, job_id: job.id, title: 'Sealcoat lot', completed_at: done.completed_at },
+    });
+    const record = await t.database.db
+      .selectFrom('rebid_history')
+      .select('id')
+      .where('work_order_id', '=', wo.id)
+      .executeTakeFirstOrThrow();
+    expect((await w.api.delete(`/v1/rebids/history/${record.id}`)).status).toBe(409);
   });
 });
 
