@@ -99,6 +99,13 @@ const NAMED: Record<string, string> = {
   'GET /v1/invoices/:id/pdf': 'get_invoice_pdf',
   'POST /v1/estimates/:id/request-payment': 'request_estimate_payment',
   'POST /v1/change-orders/:id/stage': 'move_change_order_stage',
+  'POST /v1/rebids/create-jobs': 'create_rebid_jobs',
+  'POST /v1/rebids/snooze': 'snooze_rebid',
+  'POST /v1/rebids/not-doing': 'mark_rebid_not_doing',
+  'POST /v1/rebids/reset': 'reset_rebid',
+  'POST /v1/rebids/follow-up': 'create_rebid_follow_up',
+  'POST /v1/rebids/history': 'add_rebid_history',
+  'GET /v1/sites/completed': 'list_completed_sites',
 };
 
 const singular = (word: string) =>

@@ -2508,7 +2508,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Make a job for each listed re-bid (up to 100); 201 when at least one was made */
-        post: operations["create_rebid_create_job"];
+        post: operations["create_rebid_jobs"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2525,7 +2525,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Hide a re-bid until a date */
-        post: operations["create_rebid_snooze"];
+        post: operations["snooze_rebid"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2542,7 +2542,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Take a re-bid off the list, with the reason */
-        post: operations["create_rebid_not_doing"];
+        post: operations["mark_rebid_not_doing"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2559,7 +2559,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Undo a snooze or not-doing */
-        post: operations["create_rebid_reset"];
+        post: operations["reset_rebid"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2593,7 +2593,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Record work done on a site for a cycle (new_service adds a cycle) */
-        post: operations["create_rebid_history"];
+        post: operations["add_rebid_history"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2625,7 +2625,7 @@ export interface paths {
             cookie?: never;
         };
         /** List sites with completed work (newest first; with updated_after oldest updated first) */
-        get: operations["list_site_completed"];
+        get: operations["list_completed_sites"];
         put?: never;
         post?: never;
         delete?: never;
@@ -31780,7 +31780,7 @@ export interface operations {
             };
         };
     };
-    create_rebid_create_job: {
+    create_rebid_jobs: {
         parameters: {
             query?: never;
             header?: never;
@@ -31912,7 +31912,7 @@ export interface operations {
             };
         };
     };
-    create_rebid_snooze: {
+    snooze_rebid: {
         parameters: {
             query?: never;
             header?: never;
@@ -32036,7 +32036,7 @@ export interface operations {
             };
         };
     };
-    create_rebid_not_doing: {
+    mark_rebid_not_doing: {
         parameters: {
             query?: never;
             header?: never;
@@ -32158,7 +32158,7 @@ export interface operations {
             };
         };
     };
-    create_rebid_reset: {
+    reset_rebid: {
         parameters: {
             query?: never;
             header?: never;
@@ -32435,7 +32435,7 @@ export interface operations {
             };
         };
     };
-    create_rebid_history: {
+    add_rebid_history: {
         parameters: {
             query?: never;
             header?: never;
@@ -32627,7 +32627,7 @@ export interface operations {
             };
         };
     };
-    list_site_completed: {
+    list_completed_sites: {
         parameters: {
             query?: {
                 /** @description ISO 8601: sites whose completed work was recorded after it, oldest first */
