@@ -32,6 +32,7 @@ import * as changeOrders from '#db/migrations/027_change_orders.ts';
 import * as demoLinks from '#db/migrations/028_demo_links.ts';
 import * as invoiceNumbers from '#db/migrations/029_invoice_numbers.ts';
 import * as operations from '#db/migrations/030_operations.ts';
+import * as rebidCycles from '#db/migrations/033_rebid_cycles.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -65,6 +66,7 @@ const steps: Record<string, Step> = {
   '028_demo_links': demoLinks,
   '029_invoice_numbers': invoiceNumbers,
   '030_operations': operations,
+  '033_rebid_cycles': rebidCycles,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

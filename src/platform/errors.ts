@@ -67,6 +67,7 @@ export const ERROR_CODES = [
   'job_address_missing',
   'job_has_no_estimate',
   'job_number_taken',
+  'jobs_from_connected_system',
   'lead_closed',
   'lead_dismissed',
   'line_scheduled',
@@ -83,6 +84,7 @@ export const ERROR_CODES = [
   'no_job',
   'no_proposal',
   'no_subscription',
+  'not_a_rebid',
   'not_awarded',
   'not_deliverable',
   'not_issued',
@@ -136,6 +138,7 @@ export const ERROR_CODES = [
   'url_not_image',
   'view_only',
   'viewer_read_only',
+  'work_from_job',
   'work_order_closed',
   'zero_total',
 ] as const;

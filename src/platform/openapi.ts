@@ -115,6 +115,13 @@ const NAMED: Record<string, string> = {
   'POST /v1/schedule/date-requests/:id/decline': 'decline_schedule_request',
   'GET /v1/schedule/queue': 'list_schedule_queue',
   'POST /v1/notifications/:id/read': 'mark_notification_read',
+  'POST /v1/rebids/create-jobs': 'create_rebid_jobs',
+  'POST /v1/rebids/snooze': 'snooze_rebid',
+  'POST /v1/rebids/not-doing': 'mark_rebid_not_doing',
+  'POST /v1/rebids/reset': 'reset_rebid',
+  'POST /v1/rebids/follow-up': 'create_rebid_follow_up',
+  'POST /v1/rebids/history': 'add_rebid_history',
+  'GET /v1/sites/completed': 'list_completed_sites',
 };
 
 const singular = (word: string) =>

@@ -80,7 +80,7 @@ describe('the area list', () => {
           'leads',
           'files',
         ],
-        location: ['jobs', 'contact links', 'leads', 'capital plan links'],
+        location: ['jobs', 'contact links', 'leads', 're-bid history', 're-bid choices', 'capital plan links'],
       },
       payloadParts: ['job', 'estimate'],
       exportDatasets: [...EXPORT_DATASETS],

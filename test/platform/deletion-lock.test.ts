@@ -70,6 +70,10 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
     await ok(postForm(t, w.key, '/v1/library-files', [{ name: 'file', filename: 'Lock spec.pdf', data: pdf() }]))
   ).data;
   await ok(w.api.post(`/v1/jobs/${job.id}/library-files`, { file_id: libraryFile.id }));
+  const cycle = (await ok(w.api.get('/v1/rebid-cycles'))).data[0]!;
+  const rebidWork = (
+    await ok(w.api.post('/v1/rebids/history', { location_id: loc.id, cycle_id: cycle.id, done_on: '2025-04-01' }))
+  ).data;
 
   return {
     'DELETE /v1/jobs/{id}': { path: `/v1/jobs/${job2.id}`, read: `/v1/jobs/${job2.id}` },
@@ -148,6 +152,10 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
       read: `/v1/contacts/${person.id}`,
     },
     'DELETE /v1/webhooks/{id}': { path: `/v1/webhooks/${webhook.id}`, read: '/v1/webhooks' },
+    'DELETE /v1/rebids/history/{record_id}': {
+      path: `/v1/rebids/history/${rebidWork.id}`,
+      read: `/v1/rebids?status=all&location_id=${loc.id}`,
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 // The crm area's public entry: what other areas, the demo seed and the CLI may use. Everything
 // else under src/modules/crm/ is the area's own (test/platform/boundaries.test.ts holds the line).
 
-export { createAccountTask } from './account-tasks/service.ts';
+export { AccountTaskSchema } from './account-tasks/serialize.ts';
+export { accountTaskObjectOf, createAccountTask, insertAccountTask } from './account-tasks/service.ts';
 export { findClientAccount } from './client-accounts/repo.ts';
 export { clientAccountNotFound, upsertClientAccount } from './client-accounts/service.ts';
 export { addJobPerson } from './contacts/job-people.ts';
@@ -12,7 +13,7 @@ export { startSequenceIn } from './follow-up-sequences/service.ts';
 export { saveSequenceSettings, sequenceOn, sequenceSettingsOf } from './follow-up-sequences/settings.ts';
 export { logJobActivity } from './job-activity/log.ts';
 export { listStages } from './job-stages/repo.ts';
-export { findVisibleJob, onVisibleJob } from './jobs/access.ts';
+export { findVisibleJob, onVisibleJob, ownedBy } from './jobs/access.ts';
 export { createJob, createJobIn, jobNotFound, mergeJobIn, moveJob, moveJobIn } from './jobs/service.ts';
 export { convertLead, createLead, dismissLead, markContacted } from './leads/service.ts';
 export { findLocation } from './locations/repo.ts';

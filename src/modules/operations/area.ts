@@ -3,17 +3,30 @@
 // work orders they are scheduled on, the crew-day locks holds keep, the crew app's interface, time
 // and job costs, and re-bids of completed work. docs/api-decisions.md, "Operations".
 import type { Area } from '#src/area.ts';
+import { completedSiteRoutes } from './completed-sites/routes.ts';
 import { crewRoutes } from './crews/routes.ts';
 import { holdRoutes } from './holds/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { scheduleRequestRoutes } from './schedule-requests/routes.ts';
+import { rebidSiteMergeMovers } from './rebids/merge-movers.ts';
+import { rebidRoutes } from './rebids/routes.ts';
+import { giveStarterCycles } from './rebids/service.ts';
 import { workOrdersDataset } from './work-orders/export.ts';
 import { workOrderJobMergeMover } from './work-orders/merge-movers.ts';
 import { workOrderRoutes } from './work-orders/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes, workOrderRoutes, holdRoutes, scheduleRequestRoutes, notificationRoutes],
+  routes: [
+    crewRoutes,
+    workOrderRoutes,
+    holdRoutes,
+    scheduleRequestRoutes,
+    notificationRoutes,
+    rebidRoutes,
+    completedSiteRoutes,
+  ],
   exportDatasets: [workOrdersDataset],
-  mergeMovers: { job: [workOrderJobMergeMover] },
+  mergeMovers: { job: [workOrderJobMergeMover], location: rebidSiteMergeMovers },
+  workspaceStarters: [giveStarterCycles],
 };

@@ -21,6 +21,7 @@ import { assertOverrideAllowed, place } from './placement.ts';
 import { findWorkOrder, listWorkOrders as listRows, type WorkOrderFilter, writeDays } from './repo.ts';
 import type { CompleteInput, CreateWorkOrderInput, UpdateWorkOrderInput, WorkOrderObject } from './schemas.ts';
 import { workOrderObject } from './serialize.ts';
+import { recordCompletedWork } from '../rebids/completed-work.ts';
 
 export const workOrderNotFound = () => notFound('Work order not found');
 const WHAT = 'Work-order writes';
@@ -279,6 +280,7 @@ export async function completeWorkOrder(
     if (!moved) assertOpenWork(row);
     await place(trx, row, true);
     await recordWorkOrderCompleted(trx, row);
+    await recordCompletedWork(trx, row);
     return workOrderObject(row);
   });
 }
