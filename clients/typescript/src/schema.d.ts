@@ -2360,6 +2360,160 @@ export interface paths {
         patch: operations["update_crew"];
         trace?: never;
     };
+    "/v1/daily-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List daily logs, newest day first (updated_after: oldest updated first) */
+        get: operations["list_daily_logs"];
+        put?: never;
+        /** Replace a work order's day notes (office user); makes the day's log when absent; 409 on a day approved by payroll */
+        post: operations["create_daily_log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-logs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a daily log with its daily reports */
+        get: operations["get_daily_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-logs/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a submitted day (office user; approves the day's time for payroll), or give an office-approved day the payroll sign-off (payroll approver, when the workspace takes one) */
+        post: operations["approve_daily_log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-logs/{id}/send-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a submitted or approved day back to the crew as a draft with a note (office user; a payroll-approved day only by a payroll approver) */
+        post: operations["create_daily_log_send_back"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List daily reports, newest first */
+        get: operations["list_daily_reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a daily report */
+        get: operations["get_daily_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-reports/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email the report to one address (EMAILS A THIRD PARTY; office user); 502 and nothing recorded when the mail server does not take it */
+        post: operations["send_daily_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crew/daily-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Crew app: file a daily report for a work order's day (its crew, or an office user naming user_id); makes the day's draft log when absent; 409 on a day approved by payroll */
+        post: operations["create_crew_daily_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crew/daily-logs/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Crew app: submit a work order's day for sign-off (draft → submitted); 409 when the workspace does not use sign-off or the day is not a draft */
+        post: operations["create_crew_daily_log_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/photo-tags": {
         parameters: {
             query?: never;
@@ -3176,7 +3330,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_key_reused" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_order_closed" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_key_reused" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "signoff_not_used" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_order_closed" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -30308,6 +30462,1348 @@ export interface operations {
             };
         };
     };
+    list_daily_logs: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                start_date?: string;
+                /** @description YYYY-MM-DD */
+                end_date?: string;
+                job_id?: number;
+                work_order_id?: number;
+                status?: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                /** @description ISO 8601; oldest updated first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_daily_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    work_order_id: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    date: string;
+                    /** @description Replaces the day's notes */
+                    notes: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_daily_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approve_daily_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_daily_log_send_back: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the day goes back */
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_daily_reports: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                work_order_id?: number;
+                /** @description YYYY-MM-DD */
+                start_date?: string;
+                /** @description YYYY-MM-DD */
+                end_date?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            work_order_id: number;
+                            estimate_service_id: number | null;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            weather: string | null;
+                            work_performed: string | null;
+                            delay_notes: string | null;
+                            safety_notes: string | null;
+                            material_notes: string | null;
+                            equipment_notes: string | null;
+                            completed_quantity: number | null;
+                            completed_unit: string | null;
+                            /** @description The workspace's own questions and their answers */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Photos uploaded with daily_report_id naming this report */
+                            photo_count: number;
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_daily_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            work_order_id: number;
+                            estimate_service_id: number | null;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            weather: string | null;
+                            work_performed: string | null;
+                            delay_notes: string | null;
+                            safety_notes: string | null;
+                            material_notes: string | null;
+                            equipment_notes: string | null;
+                            completed_quantity: number | null;
+                            completed_unit: string | null;
+                            /** @description The workspace's own questions and their answers */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Photos uploaded with daily_report_id naming this report */
+                            photo_count: number;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    send_daily_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One email address */
+                    to_email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            work_order_id: number;
+                            estimate_service_id: number | null;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            weather: string | null;
+                            work_performed: string | null;
+                            delay_notes: string | null;
+                            safety_notes: string | null;
+                            material_notes: string | null;
+                            equipment_notes: string | null;
+                            completed_quantity: number | null;
+                            completed_unit: string | null;
+                            /** @description The workspace's own questions and their answers */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Photos uploaded with daily_report_id naming this report */
+                            photo_count: number;
+                            created_at: string;
+                        };
+                        /** @description The address the mail server took the report for */
+                        emailed_to: string;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_crew_daily_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    work_order_id: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    date: string;
+                    /** @description Office users only: the crew member the report is filed for (default the key creator) */
+                    user_id?: number;
+                    /** @description A line of the job's estimates */
+                    estimate_service_id?: number | null;
+                    weather?: string | null;
+                    work_performed?: string | null;
+                    delay_notes?: string | null;
+                    safety_notes?: string | null;
+                    material_notes?: string | null;
+                    equipment_notes?: string | null;
+                    completed_quantity?: number | null;
+                    completed_unit?: string | null;
+                    /** @description Answers to the workspace's own questions, by question */
+                    answers?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            work_order_id: number;
+                            estimate_service_id: number | null;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            weather: string | null;
+                            work_performed: string | null;
+                            delay_notes: string | null;
+                            safety_notes: string | null;
+                            material_notes: string | null;
+                            equipment_notes: string | null;
+                            completed_quantity: number | null;
+                            completed_unit: string | null;
+                            /** @description The workspace's own questions and their answers */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Photos uploaded with daily_report_id naming this report */
+                            photo_count: number;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_crew_daily_log_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    work_order_id: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    date: string;
+                    /** @description Office users only: the crew member who submits (default the key creator) */
+                    user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_photo_tags: {
         parameters: {
             query?: never;
@@ -30711,6 +32207,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -30805,6 +32303,8 @@ export interface operations {
                     /** @description Photo tags (GET /v1/photo-tags) */
                     tag_ids?: number[];
                     client_uid?: string;
+                    /** @description A daily report of the photo's job (the crew app's report photos) */
+                    daily_report_id?: number;
                 };
             };
         };
@@ -30848,6 +32348,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -30896,6 +32398,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -31035,6 +32539,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -31145,6 +32651,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -31347,6 +32855,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -37551,6 +39061,8 @@ export interface operations {
                     /** @description Photo tags (GET /v1/photo-tags) */
                     tag_ids?: number[];
                     client_uid?: string;
+                    /** @description A daily report of the photo's job (the crew app's report photos) */
+                    daily_report_id?: number;
                 };
             };
         };

@@ -3,9 +3,14 @@
 // work orders they are scheduled on, the crew-day locks holds keep, the crew app's interface, time
 // and job costs, and re-bids of completed work. docs/api-decisions.md, "Operations".
 import type { Area } from '#src/area.ts';
+import { crewReportRoutes } from './crew-app/report-routes.ts';
 import { crewRoutes } from './crews/routes.ts';
+import { dailyLogMergeMovers } from './daily-logs/merge-movers.ts';
+import { dailyLogRoutes } from './daily-logs/routes.ts';
+import { dailyReportRoutes } from './daily-reports/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes],
+  routes: [crewRoutes, dailyLogRoutes, dailyReportRoutes, crewReportRoutes],
+  mergeMovers: { job: dailyLogMergeMovers },
 };
