@@ -8,9 +8,13 @@ import { crewRoutes } from './crews/routes.ts';
 import { dailyLogMergeMovers } from './daily-logs/merge-movers.ts';
 import { dailyLogRoutes } from './daily-logs/routes.ts';
 import { dailyReportRoutes } from './daily-reports/routes.ts';
+import { workOrdersDataset } from './work-orders/export.ts';
+import { workOrderJobMergeMover } from './work-orders/merge-movers.ts';
+import { workOrderRoutes } from './work-orders/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes, dailyLogRoutes, dailyReportRoutes, crewReportRoutes],
-  mergeMovers: { job: dailyLogMergeMovers },
+  routes: [crewRoutes, workOrderRoutes, dailyLogRoutes, dailyReportRoutes, crewReportRoutes],
+  exportDatasets: [workOrdersDataset],
+  mergeMovers: { job: [workOrderJobMergeMover, ...dailyLogMergeMovers] },
 };

@@ -61,6 +61,9 @@ async function populated() {
   expect(
     (await w.api.post('/v1/change-orders', { job_id: job.id, title: 'Extra crack fill', amount_delta: 75 })).status,
   ).toBe(201);
+  expect(
+    (await w.api.post('/v1/work-orders', { job_id: job.id, title: 'Sealcoat', scheduled_date: '2027-05-03' })).status,
+  ).toBe(201);
   return { w, customer, site, job };
 }
 
@@ -84,6 +87,7 @@ describe('GET /v1/exports', () => {
       estimate_lines: ['estimate_updated_at'],
       invoices: ['updated_at'],
       change_orders: ['updated_at'],
+      work_orders: ['updated_at'],
       events: ['occurred_at'],
     });
   });

@@ -186,6 +186,7 @@ describe('building, polling and downloading', () => {
         estimate_lines: 0,
         invoices: 0,
         change_orders: 0,
+        work_orders: 0,
         events: expect.any(Number),
       },
       watermark: expect.stringMatching(Z),
