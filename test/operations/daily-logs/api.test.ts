@@ -87,7 +87,7 @@ describe('POST /v1/daily-logs, GET /v1/daily-logs and /v1/daily-logs/{id}', () =
 
   it('lists newest day first with its filters; updated_after lists oldest updated first', async () => {
     const { w, job, workOrder, crew } = await crewDay(t, SIGNOFF);
-    const second = await workOrderOn(t, w, job.id, crew.id, '2026-03-11');
+    const second = await workOrderOn(w, job.id, crew.id, '2026-03-11');
     const save = async (id: number, date: string) =>
       (await ok(w.api.post('/v1/daily-logs', { work_order_id: id, date, notes: `${id} ${date}` }))).data.id;
     const a = await save(workOrder.id, '2026-03-09');
@@ -115,7 +115,7 @@ describe('POST /v1/daily-logs, GET /v1/daily-logs and /v1/daily-logs/{id}', () =
 describe('the Daily log state table', () => {
   it('submitted → office_approved approves the day’s time entries (local day in the workspace zone, not voided)', async () => {
     const { w, foreman, workOrder, job, crew } = await crewDay(t, SIGNOFF, { timezone: 'America/Chicago' });
-    const other = await workOrderOn(t, w, job.id, crew.id);
+    const other = await workOrderOn(w, job.id, crew.id);
     // 2026-03-10 in Chicago (CDT, UTC-5) runs from 05:00 UTC on the 10th to 05:00 UTC on the 11th.
     const morning = await timeEntry(t, w, workOrder, foreman.id, '2026-03-10T13:00:00.000000');
     const lateEvening = await timeEntry(t, w, workOrder, foreman.id, '2026-03-11T04:30:00.000000');

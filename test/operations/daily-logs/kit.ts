@@ -8,28 +8,18 @@ export const SIGNOFF = { daily_log_signoff: true };
 export const PAYROLL_SIGNOFF = { daily_log_signoff: true, payroll_signoff: true };
 
 /** A work order of `crewId` on `jobId`, scheduled on `date`. */
-export async function workOrderOn(t: TestApp, w: Workspace, jobId: number, crewId: number | null, date = '2026-03-10') {
-  const at = '2026-03-01T00:00:00.000000';
-  const row = await t.database.db
-    .insertInto('work_orders')
-    .values({
-      firm_id: w.firmId,
-      job_id: jobId,
-      title: 'Sealcoat the lot',
-      status: 'scheduled',
-      is_hold: 0,
-      published: 1,
-      job_is_placeholder: 0,
-      crew_id: crewId,
-      estimated_days: 1,
-      scheduled_date: date,
-      end_date: date,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id, job_id: jobId };
+export async function workOrderOn(w: Workspace, jobId: number, crewId: number | null, date = '2026-03-10') {
+  const made = (
+    await ok(
+      w.api.post('/v1/work-orders', {
+        job_id: jobId,
+        title: 'Sealcoat the lot',
+        crew_id: crewId,
+        scheduled_date: date,
+      }),
+    )
+  ).data;
+  return { id: made.id, job_id: jobId };
 }
 
 /** A workspace with a crew, a job and the crew's work order on it. */
@@ -41,7 +31,7 @@ export async function crewDay(
   const w = await t.workspace({ ...workspace, settings: { ...OPERATIONS_SETTINGS, ...settings } });
   const { crew, foreman } = await crewWithForeman(t, w);
   const job = await scheduleJob(w);
-  const workOrder = await workOrderOn(t, w, job.id, crew.id);
+  const workOrder = await workOrderOn(w, job.id, crew.id);
   return { w, crew, foreman, job, workOrder };
 }
 

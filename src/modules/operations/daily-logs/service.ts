@@ -12,7 +12,6 @@ import type { Transaction } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
 import { transition } from '#db/transition.ts';
 import type { DailyLog, DB, User, WorkOrder } from '#db/tables.ts';
-import { findVisibleJob } from '#crm/index.ts';
 import { inTransaction, type ServiceContext } from '#platform/context.ts';
 import { conflict, forbidden, notFound } from '#platform/errors.ts';
 import { assertOfficeUser } from '#platform/guards.ts';
@@ -23,7 +22,8 @@ import { addDays, now } from '#platform/time.ts';
 import { localToStored } from '#platform/time-zone.ts';
 import { reportsOfLog } from '../daily-reports/repo.ts';
 import { dailyReportObject } from '../daily-reports/serialize.ts';
-import { findLog, listLogs as listRows, logOfDay, workOrderOfWorkspace } from './repo.ts';
+import { findWorkOrder } from '../work-orders/repo.ts';
+import { findLog, listLogs as listRows, logOfDay } from './repo.ts';
 import type { DailyLogListInput, DailyLogWithReportsObject, SaveDailyLogInput } from './schemas.ts';
 import { dailyLogObject, dailyLogWithReports } from './serialize.ts';
 
@@ -126,9 +126,8 @@ export async function saveDailyLog(ctx: ServiceContext, input: SaveDailyLogInput
   const id = await inTransaction(
     ctx.database,
     async (trx) => {
-      const workOrder = await workOrderOfWorkspace(trx, firmId, input.work_order_id);
-      if (!workOrder || !(await findVisibleJob(trx, firmId, workOrder.job_id, ctx.auth.user)))
-        throw workOrderNotFound();
+      const workOrder = await findWorkOrder(trx, firmId, input.work_order_id, ctx.auth.user);
+      if (!workOrder) throw workOrderNotFound();
       const log = await logForDay(trx, workOrder, input.date);
       if (log.status === 'payroll_approved') throw dayApprovedByPayroll();
       if (log.notes !== notes) {
