@@ -72,9 +72,9 @@ export function dailyReportMail(
 export async function sendDailyReport(ctx: ServiceContext, id: number, toEmail: string) {
   const db = ctx.database.db;
   const firmId = ctx.auth.firm.id;
+  assertOfficeUser(ctx, 'Sending a daily report needs an office user; a crew login cannot');
   const row = await findReport(db, firmId, id, ctx.auth.user);
   if (!row) throw dailyReportNotFound();
-  assertOfficeUser(ctx, 'Sending a daily report needs an office user; a crew login cannot');
   const to = toEmail.trim();
   if (!looksLikeEmail(to))
     throw badRequest('to_email does not look like an email address', { code: 'invalid_email', field: 'to_email' });
