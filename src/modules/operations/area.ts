@@ -8,13 +8,14 @@ import { crewRoutes } from './crews/routes.ts';
 import { dailyLogMergeMovers } from './daily-logs/merge-movers.ts';
 import { dailyLogRoutes } from './daily-logs/routes.ts';
 import { dailyReportRoutes } from './daily-reports/routes.ts';
+import { holdRoutes } from './holds/routes.ts';
 import { workOrdersDataset } from './work-orders/export.ts';
 import { workOrderJobMergeMover } from './work-orders/merge-movers.ts';
 import { workOrderRoutes } from './work-orders/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes, workOrderRoutes, dailyLogRoutes, dailyReportRoutes, crewReportRoutes],
+  routes: [crewRoutes, workOrderRoutes, holdRoutes, dailyLogRoutes, dailyReportRoutes, crewReportRoutes],
   exportDatasets: [workOrdersDataset],
   mergeMovers: { job: [workOrderJobMergeMover, ...dailyLogMergeMovers] },
 };
