@@ -4,7 +4,11 @@
 // and job costs, and re-bids of completed work. docs/api-decisions.md, "Operations".
 import type { Area } from '#src/area.ts';
 import { completedSiteRoutes } from './completed-sites/routes.ts';
+import { crewReportRoutes } from './crew-app/report-routes.ts';
 import { crewRoutes } from './crews/routes.ts';
+import { dailyLogMergeMovers } from './daily-logs/merge-movers.ts';
+import { dailyLogRoutes } from './daily-logs/routes.ts';
+import { dailyReportRoutes } from './daily-reports/routes.ts';
 import { holdRoutes } from './holds/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { scheduleRequestRoutes } from './schedule-requests/routes.ts';
@@ -23,10 +27,13 @@ export const operationsArea: Area = {
     holdRoutes,
     scheduleRequestRoutes,
     notificationRoutes,
+    dailyLogRoutes,
+    dailyReportRoutes,
+    crewReportRoutes,
     rebidRoutes,
     completedSiteRoutes,
   ],
   exportDatasets: [workOrdersDataset],
-  mergeMovers: { job: [workOrderJobMergeMover], location: rebidSiteMergeMovers },
+  mergeMovers: { job: [workOrderJobMergeMover, ...dailyLogMergeMovers], location: rebidSiteMergeMovers },
   workspaceStarters: [giveStarterCycles],
 };

@@ -3,3 +3,4 @@
 // holds the line).
 
 export { createCrew } from './crews/service.ts';
+export { reportOfWorkspace } from './daily-reports/repo.ts';

@@ -7,6 +7,7 @@ import { estimatingWalk } from '#test/estimating/walk.ts';
 import { fieldWalk } from '#test/field/walk.ts';
 import { integrationsWalk } from '#test/integrations/walk.ts';
 import { rebidsWalk } from '#test/operations/rebids/walk.ts';
+import { dailyLogsWalk } from '#test/operations/daily-logs/walk.ts';
 import { operationsWalk } from '#test/operations/walk.ts';
 import { usersWalk } from '#test/workspace/walk.ts';
 import type { AreaWalk } from './kit.ts';
@@ -19,5 +20,6 @@ export const ALL_WALKS: readonly AreaWalk[] = [
   billingWalk,
   operationsWalk,
   rebidsWalk,
+  dailyLogsWalk,
   fieldWalk,
 ];

@@ -38,6 +38,7 @@ export const PhotoSchema = Type.Object({
   lng: Nullable(Type.Number()),
   compass_heading: Nullable(Type.Integer({ description: 'Degrees clockwise from north, 0 to 359' })),
   tags: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() })),
+  daily_report_id: Nullable(Type.Integer({ description: 'The daily report the photo was taken for (crew app)' })),
   created_at: Wire('UTC without suffix, microseconds'),
   updated_at: Wire('UTC without suffix, microseconds'),
 });
@@ -68,6 +69,7 @@ export const UrlUploadBody = Body({
   taken_at: Type.String({ maxLength: 64, description: 'ISO 8601; default EXIF, else now' }),
   tag_ids: TagIds,
   client_uid: Type.String({ minLength: 1, maxLength: CLIENT_UID_MAX }),
+  daily_report_id: RecordId({ description: "A daily report of the photo's job (the crew app's report photos)" }),
 });
 
 export const UpdatePhotoBody = Body({
@@ -108,6 +110,7 @@ export interface PhotoFields {
   taken_at?: string;
   tag_ids?: number[];
   client_uid?: string;
+  daily_report_id?: number;
 }
 
 export type UrlUploadInput = Static<typeof UrlUploadBody>;

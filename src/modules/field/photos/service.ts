@@ -9,6 +9,7 @@ import type { Executor } from '#db/dialect.ts';
 import { updateChanged } from '#db/update-changed.ts';
 import type { Job } from '#db/tables.ts';
 import { findVisibleJob, jobNotFound, logJobActivity } from '#crm/index.ts';
+import { reportOfWorkspace } from '#operations/index.ts';
 import { type ServiceContext, inWorkspaceTransaction } from '#platform/context.ts';
 import { ApiError, badRequest, forbidden, invalidField, notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
@@ -90,6 +91,7 @@ export async function photoObjects(ctx: ServiceContext, rows: PhotoRow[], base: 
         lng: p.longitude,
         compass_heading: p.compass_heading,
         tags: tags.get(p.id) ?? [],
+        daily_report_id: p.daily_report_id,
         created_at: p.created_at,
         updated_at: p.updated_at,
       };
@@ -158,6 +160,16 @@ async function assertTags(db: Executor, firmId: number, ids: number[]): Promise<
     .execute();
   if (found.length !== unique.length) throw photoTagNotFound();
   return unique;
+}
+
+/** A photo taken for a daily report hangs on that report's job (another workspace's report is 404). */
+async function assertReportOfJob(db: Executor, firmId: number, reportId: number, jobId: number): Promise<void> {
+  const report = await reportOfWorkspace(db, firmId, reportId);
+  if (!report) throw notFound('Daily report not found', { field: 'daily_report_id' });
+  if (report.job_id !== jobId)
+    throw invalidField('daily_report_id', 'daily_report_id is a report of another job', {
+      message: `Daily report ${reportId} is for job ${report.job_id}; upload its photos to that job`,
+    });
 }
 
 /** A file stored under its key, as upload.ts or the url fetch leaves it. */
@@ -283,6 +295,8 @@ export async function recordPhotoUpload(
           }
           const job = await visibleJob(ctx, trx, jobId);
           const tagIds = await assertTags(trx, firmId, fields.tag_ids ?? []);
+          if (fields.daily_report_id !== undefined)
+            await assertReportOfJob(trx, firmId, fields.daily_report_id, job.id);
           await assertRoomForOne(ctx, trx);
           const at = now();
           const photo = await trx
@@ -310,6 +324,7 @@ export async function recordPhotoUpload(
               compass_heading: fields.compass_heading === undefined ? null : wrapHeading(fields.compass_heading),
               sort_order: 0,
               client_uid: fields.client_uid ?? null,
+              daily_report_id: fields.daily_report_id ?? null,
               created_at: at,
               updated_at: at,
             })

@@ -36,6 +36,7 @@ const TEXT_FIELDS = new Set([
   'tag_ids',
   'tag_ids[]',
   'client_uid',
+  'daily_report_id',
 ]);
 
 export const onePhoto = () =>
@@ -195,6 +196,12 @@ export function fieldsOf(raw: Map<string, string[]>): { fields: PhotoFields; url
   if (uid !== undefined) {
     if (uid.length === 0) throw invalidField('client_uid', 'client_uid cannot be empty');
     fields.client_uid = text('client_uid', uid, CLIENT_UID_MAX);
+  }
+  const report = one('daily_report_id');
+  if (report !== undefined) {
+    const id = recordIdOf(/^\d+$/.test(report.trim()) ? Number(report.trim()) : report);
+    if (id === null) throw invalidField('daily_report_id', 'daily_report_id must be a daily report id');
+    fields.daily_report_id = id;
   }
   const url = one('url');
   return { fields, url };
