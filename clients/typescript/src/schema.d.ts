@@ -2360,6 +2360,126 @@ export interface paths {
         patch: operations["update_crew"];
         trace?: never;
     };
+    "/v1/crew/time-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record time: on a work order (the worker on its crew), a job, or shop time (neither); an office user may name user_id */
+        post: operations["create_crew_time_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crew/time-entries/{id}/clock-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clock out of an open time entry (now unless clock_out is sent) */
+        post: operations["create_crew_time_entry_clock_out"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/time-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List time entries with hours split into regular, overtime and doubletime (pay only for users who may see pay) */
+        get: operations["list_time_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/time-entries/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Void a time entry (office user): it stays listed but counts for no hours, pay or job cost */
+        post: operations["void_time_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/labor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's time entries, oldest first, with hours split by the overtime rule */
+        get: operations["list_job_labor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/costs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's costs (users who may see job costs): entered costs and its time entries' labor at their snapshot rates, by date, with totals */
+        get: operations["list_job_costs"];
+        put?: never;
+        /** Enter a cost on a job (office user who may see job costs); a cost code naming dumping makes it dump */
+        post: operations["create_job_cost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/allocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's estimate lines given to its work orders: planned and completed (from daily reports) quantities */
+        get: operations["list_job_allocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/photo-tags": {
         parameters: {
             query?: never;
@@ -3176,7 +3296,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_key_reused" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_order_closed" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_key_reused" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_order_closed" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -3243,6 +3363,8 @@ export interface operations {
                             is_firm_owner: boolean;
                             /** @description UTC, microseconds, no suffix */
                             created_at: string;
+                            /** @description dollars per hour; only for users who may see pay (can_see_pay) */
+                            pay_rate?: number | null;
                         }[];
                         pagination: {
                             total: number;
@@ -30290,6 +30412,959 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_crew_time_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the visit worked; fixes the job */
+                    work_order_id?: number;
+                    /** @description job time without a work order; neither id is shop time */
+                    job_id?: number;
+                    cost_code?: string;
+                    /** @description ISO 8601 UTC with Z, e.g. 2026-03-02T13:00:00Z */
+                    clock_in: string;
+                    /** @description ISO 8601 UTC with Z, e.g. 2026-03-02T13:00:00Z */
+                    clock_out?: string;
+                    /** @description the worker; another user than the key's needs an office user */
+                    user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_crew_time_entry_clock_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 8601 UTC with Z, e.g. 2026-03-02T13:00:00Z */
+                    clock_out?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_time_entries: {
+        parameters: {
+            query?: {
+                user_id?: number;
+                job_id?: number;
+                /** @description YYYY-MM-DD */
+                start_date?: string;
+                /** @description YYYY-MM-DD */
+                end_date?: string;
+                /** @description ISO 8601; oldest change first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    void_time_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_labor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_costs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the job cost id (source entry) or the time entry id (source labor) */
+                            id: number;
+                            job_id: number;
+                            /**
+                             * @description entry: entered with POST /v1/jobs/{id}/costs; labor: a time entry at its snapshot rate
+                             * @enum {string}
+                             */
+                            source: "entry" | "labor";
+                            /** @enum {string} */
+                            cost_type: "labor" | "material" | "trucking" | "equipment" | "dump" | "subcontract" | "other";
+                            cost_code: string | null;
+                            /** @description dollars */
+                            amount: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            description: string | null;
+                            quantity: number | null;
+                            unit: string | null;
+                            /** @description source labor: the time entry */
+                            time_entry_id: number | null;
+                            /** @description source labor: the worker; source entry: who entered it */
+                            user_id: number | null;
+                            reviewed_at: string | null;
+                            reconciled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        /** @description dollars by cost type, and in all */
+                        totals: {
+                            labor: number;
+                            material: number;
+                            trucking: number;
+                            equipment: number;
+                            dump: number;
+                            subcontract: number;
+                            other: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_job_cost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cost_type: "labor" | "material" | "trucking" | "equipment" | "dump" | "subcontract" | "other";
+                    cost_code?: string;
+                    /** @description dollars; negative for a credit */
+                    amount: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    date: string;
+                    description?: string;
+                    quantity?: number;
+                    unit?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the job cost id (source entry) or the time entry id (source labor) */
+                            id: number;
+                            job_id: number;
+                            /**
+                             * @description entry: entered with POST /v1/jobs/{id}/costs; labor: a time entry at its snapshot rate
+                             * @enum {string}
+                             */
+                            source: "entry" | "labor";
+                            /** @enum {string} */
+                            cost_type: "labor" | "material" | "trucking" | "equipment" | "dump" | "subcontract" | "other";
+                            cost_code: string | null;
+                            /** @description dollars */
+                            amount: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            description: string | null;
+                            quantity: number | null;
+                            unit: string | null;
+                            /** @description source labor: the time entry */
+                            time_entry_id: number | null;
+                            /** @description source labor: the worker; source entry: who entered it */
+                            user_id: number | null;
+                            reviewed_at: string | null;
+                            reconciled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_allocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description the estimate line */
+                            estimate_service_id: number | null;
+                            /** @description the estimate line's name */
+                            service_name: string | null;
+                            planned_quantity: number | null;
+                            unit: string | null;
+                            /** @description the sum of the work order's daily reports' completed_quantity for this line */
+                            completed_quantity: number;
+                            /** @description the later of the allocation and its work order */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

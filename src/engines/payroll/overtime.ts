@@ -102,7 +102,10 @@ export const DOUBLETIME_FACTOR = 2;
  * The pay for a split at an hourly rate in cents, in whole cents (half a cent rounds up). Integer
  * arithmetic in half-rate units: exact for any rate and length a time entry can have.
  */
-export function laborCostCents(rateCents: number, split: Pick<EntrySplit, 'regularMs' | 'overtimeMs' | 'doubletimeMs'>): number {
+export function laborCostCents(
+  rateCents: number,
+  split: Pick<EntrySplit, 'regularMs' | 'overtimeMs' | 'doubletimeMs'>,
+): number {
   const halfUnits = 2 * split.regularMs + 3 * split.overtimeMs + 4 * split.doubletimeMs;
   const twice = 2 * HOUR_MS;
   return Math.floor((rateCents * halfUnits + twice / 2) / twice);

@@ -3,9 +3,22 @@
 // work orders they are scheduled on, the crew-day locks holds keep, the crew app's interface, time
 // and job costs, and re-bids of completed work. docs/api-decisions.md, "Operations".
 import type { Area } from '#src/area.ts';
+import { allocationsDataset } from './allocations/export.ts';
+import { allocationJobMergeMover } from './allocations/merge-movers.ts';
+import { allocationRoutes } from './allocations/routes.ts';
+import { crewTimeRoutes } from './crew-app/time-routes.ts';
 import { crewRoutes } from './crews/routes.ts';
+import { jobCostsDataset } from './job-costs/export.ts';
+import { jobCostJobMergeMover } from './job-costs/merge-movers.ts';
+import { jobCostRoutes } from './job-costs/routes.ts';
+import { timeEntriesDataset } from './time-entries/export.ts';
+import { timeEntryJobMergeMover } from './time-entries/merge-movers.ts';
+import { timeEntryRoutes } from './time-entries/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes],
+  routes: [crewRoutes, crewTimeRoutes, timeEntryRoutes, jobCostRoutes, allocationRoutes],
+  // Document 3's order: job_costs, work_orders, time_entries, allocations.
+  exportDatasets: [jobCostsDataset, timeEntriesDataset, allocationsDataset],
+  mergeMovers: { job: [timeEntryJobMergeMover, jobCostJobMergeMover, allocationJobMergeMover] },
 };

@@ -143,7 +143,9 @@ const entriesArb = fc
     }),
     { maxLength: 60 },
   )
-  .map((rows) => rows.map((r, i) => ({ id: i + 1, userId: r.userId, clockInMs: r.start, clockOutMs: r.start + r.length })));
+  .map((rows) =>
+    rows.map((r, i) => ({ id: i + 1, userId: r.userId, clockInMs: r.start, clockOutMs: r.start + r.length })),
+  );
 
 describe('properties', () => {
   it('every entry splits into exactly its length', () => {
