@@ -2387,7 +2387,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Clock out of an open time entry (now unless clock_out is sent) */
-        post: operations["create_crew_time_entry_clock_out"];
+        post: operations["clock_out_crew_time_entry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -30564,7 +30564,7 @@ export interface operations {
             };
         };
     };
-    create_crew_time_entry_clock_out: {
+    clock_out_crew_time_entry: {
         parameters: {
             query?: never;
             header?: never;

@@ -84,6 +84,9 @@ describe('GET /v1/exports', () => {
       estimate_lines: ['estimate_updated_at'],
       invoices: ['updated_at'],
       change_orders: ['updated_at'],
+      job_costs: ['created_at', 'reviewed_at', 'reconciled_at'],
+      time_entries: ['clock_in', 'clock_out', 'approved_at', 'voided_at', 'updated_at'],
+      allocations: ['updated_at'],
       events: ['occurred_at'],
     });
   });

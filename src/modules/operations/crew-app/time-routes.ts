@@ -33,6 +33,7 @@ export function crewTimeRoutes(app: ApiApp, env: Env): void {
       preValidation: bodyOptional,
       schema: {
         tags,
+        operationId: 'clock_out_crew_time_entry',
         summary: 'Clock out of an open time entry (now unless clock_out is sent)',
         params: TimeEntryParams,
         body: ClockOutBody,
