@@ -6,6 +6,7 @@ import { crmWalk } from '#test/crm/walk.ts';
 import { estimatingWalk } from '#test/estimating/walk.ts';
 import { fieldWalk } from '#test/field/walk.ts';
 import { integrationsWalk } from '#test/integrations/walk.ts';
+import { operationsTimeWalk } from '#test/operations/time-entries/walk.ts';
 import { operationsWalk } from '#test/operations/walk.ts';
 import { usersWalk } from '#test/workspace/walk.ts';
 import type { AreaWalk } from './kit.ts';
@@ -17,5 +18,6 @@ export const ALL_WALKS: readonly AreaWalk[] = [
   estimatingWalk,
   billingWalk,
   operationsWalk,
+  operationsTimeWalk,
   fieldWalk,
 ];
