@@ -3036,7 +3036,7 @@ export interface paths {
         /** List the export datasets */
         get: operations["list_exports"];
         put?: never;
-        /** Request a workspace_data export: a ZIP of every dataset, built in the background, downloadable for 24 hours */
+        /** Request a file export: workspace_data (a ZIP of every dataset, built in the background) or job_cost_out (a job's costs between two dates as CSV, ready at once); downloadable for 24 hours */
         post: operations["create_export"];
         delete?: never;
         options?: never;
@@ -3085,7 +3085,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a workspace_data export (no key: the link is the credential, for 24 hours) */
+        /** Download a file export (no key: the link is the credential, for 24 hours) */
         get: operations["download_export_file"];
         put?: never;
         post?: never;
@@ -37279,24 +37279,55 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description workspace_data (job_cost_out arrives with job costing) */
+                    /** @description workspace_data (a ZIP of every dataset) or job_cost_out (one job's costs between two dates, CSV) */
                     kind: string;
-                    /** @description job_cost_out only */
+                    /** @description job_cost_out only: the job */
                     job_id?: number;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD
+                     * @description job_cost_out only: the first day (YYYY-MM-DD)
                      */
                     from?: string;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD
+                     * @description job_cost_out only: the last day (YYYY-MM-DD, inclusive)
                      */
                     to?: string;
                 };
             };
         };
         responses: {
+            /** @description Created ready (job_cost_out): download_url is the keyless link */
+            201: {
+                headers: {
+                    /** @description The file export: /v1/exports/files/<id> */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            kind: string;
+                            status: "pending" | "ready" | "failed" | "expired";
+                            /** @description API path to poll (needs the key) */
+                            url: string;
+                            /** @description keyless link to the zip, until expires_at; null unless ready */
+                            download_url: string | null;
+                            expires_at: string;
+                            size_bytes: number | null;
+                            row_counts: {
+                                [key: string]: number;
+                            } | null;
+                            /** @description send as updated_after to pull what changed since this file */
+                            watermark: string | null;
+                            error: string | null;
+                            created_at: string;
+                            completed_at: string | null;
+                        };
+                    };
+                };
+            };
             /** @description Accepted: the file is built in the background */
             202: {
                 headers: {
@@ -37580,12 +37611,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ZIP with one <dataset>.jsonl per dataset */
+            /** @description workspace_data: a ZIP with one <dataset>.jsonl per dataset; job_cost_out: CSV of the cost rows */
             200: {
                 headers: {
-                    /** @description The size of the ZIP in bytes */
+                    /** @description The size of the file in bytes */
                     "Content-Length"?: number;
-                    /** @description attachment; filename="workspace_data-<id>.zip" */
+                    /** @description attachment; filename="workspace_data-<id>.zip" or "job_cost_out-<id>.csv" */
                     "Content-Disposition"?: string;
                     /** @description private, no-store */
                     "Cache-Control"?: string;
@@ -37593,6 +37624,7 @@ export interface operations {
                 };
                 content: {
                     "application/zip": string;
+                    "text/csv": string;
                 };
             };
             /** @description An error (document 1, Errors) */

@@ -3,3 +3,5 @@
 // holds the line).
 
 export { createCrew } from './crews/service.ts';
+export { jobCostOutRows } from './job-costs/service.ts';
+export type { CostRowObject } from './job-costs/schemas.ts';

@@ -158,3 +158,20 @@ export async function jobCosts(ctx: ServiceContext, jobId: number) {
   const data = await costRowsOfJob(db, firmId, ctx.auth.user, rule, jobId);
   return { data, totals: costTotals(data) };
 }
+
+/**
+ * POST /v1/exports kind job_cost_out (the integrations area builds the file): the job's cost rows
+ * dated from `from` to `to` inclusive, for a user who may see job costs, on a job they see.
+ */
+export async function jobCostOutRows(
+  ctx: ServiceContext,
+  jobId: number,
+  range: Required<CostRange>,
+): Promise<CostRowObject[]> {
+  assertSeesJobCosts(ctx.auth.user);
+  const { db } = ctx.database;
+  const firmId = ctx.auth.firm.id;
+  if (!(await findVisibleJob(db, firmId, jobId, ctx.auth.user))) throw jobNotFound();
+  const rule = { timeZone: ctx.auth.firm.timezone, weekStart: ctx.auth.settings.week_start };
+  return costRowsOfJob(db, firmId, ctx.auth.user, rule, jobId, range);
+}
