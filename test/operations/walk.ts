@@ -7,14 +7,48 @@ import type { AreaWalk } from '#test/helpers/walk/kit.ts';
 export const operationsWalk: AreaWalk = {
   area: 'operations',
   workspace: { settings: { operations_enabled: true, crew_scheduling_enabled: true } },
-  async provision({ w, label }) {
+  async provision({ w, label, ids }) {
     const crew = (await ok(w.api.post('/v1/crews', { name: `Walk crew ${label}`, member_user_ids: [w.ownerId] }))).data;
-    return { crew: crew.id };
+    const workOrder = (
+      await ok(
+        w.api.post('/v1/work-orders', {
+          job_id: ids.job,
+          title: `Walk work ${label}`,
+          crew_id: crew.id,
+          scheduled_date: '2027-03-01',
+        }),
+      )
+    ).data;
+    const toFinish = (await ok(w.api.post('/v1/work-orders', { job_id: ids.job, title: 'Walk finish' }))).data;
+    return { crew: crew.id, workOrder: workOrder.id, openWorkOrder: toFinish.id };
   },
-  snapshot: (ids) => ['/v1/crews', `/v1/crews/${ids.crew}`],
-  foreignIds: (a) => [
+  snapshot: (ids) => [
+    '/v1/crews',
+    `/v1/crews/${ids.crew}`,
+    '/v1/work-orders',
+    `/v1/work-orders/${ids.workOrder}`,
+    `/v1/work-orders/${ids.openWorkOrder}`,
+    '/v1/exports/work_orders.jsonl',
+  ],
+  foreignIds: (a, b) => [
     { method: 'GET', path: `/v1/crews/${a.crew}`, error: 'Crew not found' },
     { method: 'PATCH', path: `/v1/crews/${a.crew}`, body: { name: 'Hijack' }, error: 'Crew not found' },
+    { method: 'POST', path: '/v1/work-orders', body: { job_id: a.job, title: 'Hijack' }, error: 'Job not found' },
+    {
+      method: 'POST',
+      path: '/v1/work-orders',
+      body: { job_id: b.job, title: 'Hijack', crew_id: a.crew },
+      error: 'Crew not found',
+    },
+    { method: 'GET', path: `/v1/work-orders/${a.workOrder}`, error: 'Work order not found' },
+    {
+      method: 'PATCH',
+      path: `/v1/work-orders/${a.workOrder}`,
+      body: { title: 'Hijack' },
+      error: 'Work order not found',
+    },
+    { method: 'POST', path: `/v1/work-orders/${a.openWorkOrder}/complete`, error: 'Work order not found' },
+    { method: 'POST', path: `/v1/work-orders/${a.openWorkOrder}/cancel`, error: 'Work order not found' },
   ],
   async lookups({ A, B }) {
     // A's users are not B's: naming A's owner as a member of B's crew is 404.
@@ -26,5 +60,27 @@ export const operationsWalk: AreaWalk = {
     'POST /v1/crews': { needs: 'write', path: () => '/v1/crews', body: () => ({ name: 'Read-only crew' }) },
     'GET /v1/crews/{id}': { needs: 'read', path: (a) => `/v1/crews/${a.crew}` },
     'PATCH /v1/crews/{id}': { needs: 'write', path: (a) => `/v1/crews/${a.crew}`, body: () => ({ color: '#000000' }) },
+    'GET /v1/work-orders': { needs: 'read', path: () => '/v1/work-orders' },
+    'POST /v1/work-orders': {
+      needs: 'write',
+      path: () => '/v1/work-orders',
+      body: (a) => ({ job_id: a.job, title: 'Read-only' }),
+    },
+    'GET /v1/work-orders/{id}': { needs: 'read', path: (a) => `/v1/work-orders/${a.workOrder}` },
+    'PATCH /v1/work-orders/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/work-orders/${a.workOrder}`,
+      body: () => ({ title: 'Read-only' }),
+    },
+    'POST /v1/work-orders/{id}/complete': {
+      needs: 'write',
+      path: (a) => `/v1/work-orders/${a.openWorkOrder}/complete`,
+    },
+    'POST /v1/work-orders/{id}/cancel': { needs: 'write', path: (a) => `/v1/work-orders/${a.openWorkOrder}/cancel` },
+    'POST /v1/schedule/publish': {
+      needs: 'write',
+      path: () => '/v1/schedule/publish',
+      body: () => ({ start_date: '2027-03-01', end_date: '2027-03-07' }),
+    },
   },
 };

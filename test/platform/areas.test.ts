@@ -30,7 +30,7 @@ describe('the area list', () => {
   it('is seen whole by the app, the worker and the CLI', async () => {
     const [app, worker, cli] = await Promise.all([seenBy('app'), seenBy('worker'), seenBy('cli')]);
     const expected = {
-      areas: ['workspace', 'crm', 'estimating', 'billing', 'field', 'integrations'],
+      areas: ['workspace', 'crm', 'estimating', 'billing', 'operations', 'field', 'integrations'],
       mergeMovers: {
         job: [
           'assignees',
@@ -47,6 +47,7 @@ describe('the area list', () => {
           'invoices',
           'change orders',
           'posted change orders',
+          'work orders',
           'photos',
           'site assessments',
           'photo report links',

@@ -2360,6 +2360,93 @@ export interface paths {
         patch: operations["update_crew"];
         trace?: never;
     };
+    "/v1/work-orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List work orders by date (unscheduled last): start_date and end_date take those with any day in range; holds only with include_holds */
+        get: operations["list_work_orders"];
+        put?: never;
+        /** Make a work order for a job (a draft until the schedule is published); a date fires job_scheduled; a held crew day is 409 with locks */
+        post: operations["create_work_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/work-orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a work order or hold */
+        get: operations["get_work_order"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a work order: only sent fields change; giving or moving scheduled_date fires job_scheduled; a held crew day is 409 with locks */
+        patch: operations["update_work_order"];
+        trace?: never;
+    };
+    "/v1/work-orders/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a work order complete (work_order_completed); its later days are freed */
+        post: operations["complete_work_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/work-orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a work order: it leaves the calendar and frees its crew days */
+        post: operations["create_work_order_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedule/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish the drafts with a day in the range (at most 93 days): crews see them and they lock their crew days; drafts on a held day are held back */
+        post: operations["create_schedule_publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crew/time-entries": {
         parameters: {
             query?: never;
@@ -30394,6 +30481,925 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_work_orders: {
+        parameters: {
+            query?: {
+                include_holds?: boolean;
+                /** @description YYYY-MM-DD */
+                start_date?: string;
+                /** @description YYYY-MM-DD */
+                end_date?: string;
+                crew_id?: number;
+                job_id?: number;
+                status?: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                /** @description ISO 8601; oldest updated first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_work_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    job_id: number;
+                    title: string;
+                    crew_id?: number | null;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    scheduled_date?: string | null;
+                    /** @description working days, 0.5 to 365 */
+                    estimated_days?: number;
+                    /** @description local HH:MM */
+                    start_time?: string | null;
+                    /** @description local HH:MM */
+                    end_time?: string | null;
+                    /** @description a line of the job's estimates; makes its allocation */
+                    estimate_service_id?: number | null;
+                    phase?: string | null;
+                    display_qty?: number | null;
+                    display_unit?: string | null;
+                    dispatch_notes?: string | null;
+                    address?: string | null;
+                    /** @description owners only: place the work even where a hold or locked work holds the crew's day */
+                    override_lock?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_work_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_work_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    crew_id?: number | null;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    scheduled_date?: string | null;
+                    /** @description working days, 0.5 to 365 */
+                    estimated_days?: number;
+                    /** @description local HH:MM */
+                    start_time?: string | null;
+                    /** @description local HH:MM */
+                    end_time?: string | null;
+                    estimate_service_id?: number | null;
+                    phase?: string | null;
+                    display_qty?: number | null;
+                    display_unit?: string | null;
+                    dispatch_notes?: string | null;
+                    address?: string | null;
+                    /** @description owners only: place the work even where a hold or locked work holds the crew's day */
+                    override_lock?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    complete_work_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    completed_qty?: number;
+                    completed_unit?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_work_order_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_schedule_publish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    start_date: string;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    end_date: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            start_date: string;
+                            end_date: string;
+                            /** @description drafts published */
+                            published: number;
+                            work_order_ids: number[];
+                            /** @description drafts on a held crew day: they stay drafts until the hold moves */
+                            held_back: {
+                                work_order_id: number;
+                                locks: unknown[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,7 @@ export {
   priceBookFor,
 } from './estimates/from-catalog.ts';
 export { issueEstimate, startChangeOrderEstimate } from './estimates/lifecycle.ts';
+export { awardedLinesOf, findJobLine, type JobLine } from './estimates/job-lines.ts';
 export { addLine, deleteLineRows } from './estimates/lines.ts';
 export { type EstimateTree, findEstimate, loadTree, nextPosition } from './estimates/repo.ts';
 export { assertEstimateRole } from './estimates/roles.ts';

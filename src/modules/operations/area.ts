@@ -14,11 +14,16 @@ import { jobCostRoutes } from './job-costs/routes.ts';
 import { timeEntriesDataset } from './time-entries/export.ts';
 import { timeEntryJobMergeMover } from './time-entries/merge-movers.ts';
 import { timeEntryRoutes } from './time-entries/routes.ts';
+import { workOrdersDataset } from './work-orders/export.ts';
+import { workOrderJobMergeMover } from './work-orders/merge-movers.ts';
+import { workOrderRoutes } from './work-orders/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes, crewTimeRoutes, timeEntryRoutes, jobCostRoutes, allocationRoutes],
+  routes: [crewRoutes, workOrderRoutes, crewTimeRoutes, timeEntryRoutes, jobCostRoutes, allocationRoutes],
   // Document 3's order: job_costs, work_orders, time_entries, allocations.
-  exportDatasets: [jobCostsDataset, timeEntriesDataset, allocationsDataset],
-  mergeMovers: { job: [timeEntryJobMergeMover, jobCostJobMergeMover, allocationJobMergeMover] },
+  exportDatasets: [jobCostsDataset, workOrdersDataset, timeEntriesDataset, allocationsDataset],
+  mergeMovers: {
+    job: [workOrderJobMergeMover, timeEntryJobMergeMover, jobCostJobMergeMover, allocationJobMergeMover],
+  },
 };

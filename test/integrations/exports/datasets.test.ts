@@ -61,6 +61,9 @@ async function populated() {
   expect(
     (await w.api.post('/v1/change-orders', { job_id: job.id, title: 'Extra crack fill', amount_delta: 75 })).status,
   ).toBe(201);
+  expect(
+    (await w.api.post('/v1/work-orders', { job_id: job.id, title: 'Sealcoat', scheduled_date: '2027-05-03' })).status,
+  ).toBe(201);
   return { w, customer, site, job };
 }
 
@@ -85,6 +88,7 @@ describe('GET /v1/exports', () => {
       invoices: ['updated_at'],
       change_orders: ['updated_at'],
       job_costs: ['created_at', 'reviewed_at', 'reconciled_at'],
+      work_orders: ['updated_at'],
       time_entries: ['clock_in', 'clock_out', 'approved_at', 'voided_at', 'updated_at'],
       allocations: ['updated_at'],
       events: ['occurred_at'],

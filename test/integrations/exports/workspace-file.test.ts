@@ -180,6 +180,7 @@ describe('building, polling and downloading', () => {
         invoices: 0,
         change_orders: 0,
         job_costs: 0,
+        work_orders: 0,
         time_entries: 0,
         allocations: 0,
         events: expect.any(Number),
