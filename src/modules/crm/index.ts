@@ -12,7 +12,7 @@ export { startSequenceIn } from './follow-up-sequences/service.ts';
 export { saveSequenceSettings, sequenceOn, sequenceSettingsOf } from './follow-up-sequences/settings.ts';
 export { logJobActivity } from './job-activity/log.ts';
 export { listStages } from './job-stages/repo.ts';
-export { findVisibleJob, onVisibleJob } from './jobs/access.ts';
+export { findVisibleJob, onVisibleJob, ownedBy } from './jobs/access.ts';
 export { createJob, jobNotFound, moveJob, moveJobIn } from './jobs/service.ts';
 export { convertLead, createLead, dismissLead, markContacted } from './leads/service.ts';
 export { findLocation } from './locations/repo.ts';

@@ -2,6 +2,7 @@
 // clock (shop time, job time, clock-out), the office's void, the list and GET /v1/jobs/{id}/labor,
 // hours split by the overtime rule, pay only for users who may see pay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { advanceClock, pauseClock, resumeClock } from '#platform/time.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok, Z_SECONDS } from '#test/helpers/records.ts';
 import { scheduleJob, scheduleWorkspace } from '#test/helpers/scenarios/operations.ts';
@@ -210,8 +211,10 @@ describe('overtime in the labor rows', () => {
     const again = await w.api.post(`/v1/time-entries/${labor[0]!.id}/void`, {});
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('time_entry_void');
-    // Only an office user voids.
-    expect((await ot.api.post(`/v1/time-entries/${labor[1]!.id}/void`, {})).status).toBe(404);
+    // Only an office user voids, not even the worker.
+    const own = await ot.api.post(`/v1/time-entries/${labor[1]!.id}/void`, {});
+    expect(own.status).toBe(403);
+    expect(own.body.code).toBe('office_user_required');
     const crewSees = await t.user(w.firmId, { name: 'Cal Crew', email: 'cal@crew.test', role: 'crew' });
     await ok(w.api.patch(`/v1/jobs/${job.id}`, { assigned_to_user_id: crewSees.id }));
     const refused = await crewSees.api.post(`/v1/time-entries/${labor[1]!.id}/void`, {});
@@ -265,8 +268,15 @@ describe('GET /v1/time-entries', () => {
     const day = await ok(ws.api.get('/v1/time-entries?start_date=2026-02-03&end_date=2026-02-03'));
     expect(day.data.map((r) => [r.id, r.date])).toEqual([[b.data.id, '2026-02-03']]);
     expect((await ok(ws.api.get(`/v1/time-entries?user_id=${ws.ownerId}`))).pagination.total).toBe(2);
-    const since = await ok(ws.api.get('/v1/time-entries?updated_after=2020-01-01T00:00:00Z'));
-    expect(since.data.map((r) => r.id)).toEqual([a.data.id, b.data.id]);
+    // updated_after holds back the running second: let it end.
+    pauseClock();
+    try {
+      advanceClock(1000);
+      const since = await ok(ws.api.get('/v1/time-entries?updated_after=2020-01-01T00:00:00Z'));
+      expect(since.data.map((r) => r.id)).toEqual([a.data.id, b.data.id]);
+    } finally {
+      resumeClock();
+    }
     const bad = await ws.api.get('/v1/time-entries?updated_after=yesterday');
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_updated_after');
@@ -274,10 +284,12 @@ describe('GET /v1/time-entries', () => {
     expect(backwards.status).toBe(400);
   });
 
-  it('a crew user sees time on jobs they see and their own shop time only', async () => {
+  it('a crew user sees time on jobs they see and their own time only', async () => {
     const mine = await ok(worker.api.get('/v1/time-entries?limit=200'));
     expect(mine.data.length).toBeGreaterThan(0);
     for (const r of mine.data) if (r.job_id === null) expect(r.user_id).toBe(worker.id);
+    // The worker's own time on a job they do not see is theirs to read (the office entered it).
+    expect(mine.data.some((r) => r.job_id !== null && r.user_id === worker.id)).toBe(true);
     const ownerShop = await ok(
       w.api.post('/v1/crew/time-entries', { clock_in: '2026-01-20T13:00:00Z', clock_out: '2026-01-20T14:00:00Z' }),
     );

@@ -39,19 +39,24 @@ it('streams the labor rows in id order, only those changed since updated_after, 
   expect(res.status).toBe(200);
   expect(res.headers['x-service-export-dataset']).toBe('time_entries');
   const rows = jsonLines(res.bytes);
+  // Another workspace's entry is not among them.
   expect(rows.map((r) => r.id)).toEqual([a.id, b.id, c.id]);
   const labor = (await ok(w.api.get(`/v1/jobs/${job.id}/labor`))).data;
   expect(rows[0]).toEqual(labor[0]);
   expect(rows[0]).toMatchObject({ regular_hours: 8, pay_rate: 25, pay: 200 });
 
-  // The crew user sees the job they are on and their own shop time, without pay.
+  // The crew user sees their own time (even on a job they do not see), without pay; not the owner's.
+  const ownerShop = (await ok(w.api.post('/v1/crew/time-entries', { clock_in: '2026-06-05T08:00:00Z' }))).data;
   const own = jsonLines((await rawGet(t, '/v1/exports/time_entries.jsonl', u.key)).bytes);
-  expect(own.map((r) => r.id)).toEqual([a.id, b.id]);
+  expect(own.map((r) => r.id)).toEqual([a.id, b.id, c.id]);
+  expect(jsonLines((await rawGet(t, '/v1/exports/time_entries.jsonl', w.key)).bytes).map((r) => r.id)).toContain(
+    ownerShop.id,
+  );
   expect(own[0]).not.toHaveProperty('pay');
 
   pauseClock();
   try {
-    const mark = new Date(Date.parse(c.updated_at) + 1000).toISOString();
+    const mark = new Date(Date.parse(ownerShop.updated_at) + 1000).toISOString();
     advanceClock(2000);
     const voided = (await ok(w.api.post(`/v1/time-entries/${b.id}/void`, { reason: 'Not worked' }))).data;
     const since = jsonLines((await rawGet(t, `/v1/exports/time_entries.jsonl?updated_after=${mark}`, w.key)).bytes);

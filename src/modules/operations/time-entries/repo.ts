@@ -3,7 +3,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { Executor } from '#db/dialect.ts';
 import type { DB, TimeEntry, User } from '#db/tables.ts';
 import { can } from '#platform/permissions.ts';
-import { onVisibleJob } from '#crm/index.ts';
+import { ownedBy } from '#crm/index.ts';
 
 /** A time entry with its worker's name. */
 export type TimeEntryRow = TimeEntry & { user_name: string };
@@ -17,23 +17,31 @@ function withWorker(db: Executor) {
 }
 
 /**
- * Time entries the user may read: on jobs they see, and shop time (no job). A user who sees only
- * their own jobs sees only their own shop time.
+ * Time entries the user may read: a user who sees every job sees every entry; a user who sees only
+ * their own jobs sees their own entries (shop time, and time on their crew's work) and the time on
+ * jobs they see.
  */
 export function timeEntriesOf(
   db: Executor,
   firmId: number,
   user: User,
 ): SelectQueryBuilder<DB, 'time_entries' | 'users', TimeEntryRow> {
-  let qb = withWorker(db).where('time_entries.firm_id', '=', firmId) as SelectQueryBuilder<
+  const qb = withWorker(db).where('time_entries.firm_id', '=', firmId) as SelectQueryBuilder<
     DB,
     'time_entries' | 'users',
     TimeEntryRow
   >;
-  qb = onVisibleJob(qb, 'time_entries.job_id', firmId, user);
-  if (can(user, 'sees_own_jobs_only'))
-    qb = qb.where((eb) => eb.or([eb('time_entries.job_id', 'is not', null), eb('time_entries.user_id', '=', user.id)]));
-  return qb;
+  if (!can(user, 'sees_own_jobs_only')) return qb;
+  return qb.where((eb) =>
+    eb.or([
+      eb('time_entries.user_id', '=', user.id),
+      eb(
+        'time_entries.job_id',
+        'in',
+        ownedBy(eb.selectFrom('jobs').select('jobs.id').where('jobs.firm_id', '=', firmId), user.id),
+      ),
+    ]),
+  );
 }
 
 export function findTimeEntry(db: Executor, firmId: number, id: number, user: User): Promise<TimeEntryRow | undefined> {
