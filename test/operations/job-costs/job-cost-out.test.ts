@@ -19,6 +19,14 @@ it("builds the job's costs between the dates as CSV, ready at once, downloadable
   const w = await scheduleWorkspace(t);
   await ok(t.admin.patch(`/admin/v1/workspaces/${w.firmId}/users/${w.ownerId}`, { pay_rate: 20 }));
   const job = await scheduleJob(w);
+  const formula = await ok(
+    w.api.post(`/v1/jobs/${job.id}/costs`, {
+      cost_type: 'other',
+      amount: 2,
+      date: '2026-08-15',
+      description: '=HYPERLINK("x")',
+    }),
+  );
   // Dated the day before and the day after the range: left out.
   await ok(w.api.post(`/v1/jobs/${job.id}/costs`, { cost_type: 'material', amount: 1, date: '2026-07-31' }));
   const inside = await ok(
@@ -50,7 +58,7 @@ it("builds the job's costs between the dates as CSV, ready at once, downloadable
   expect(f).toMatchObject({
     kind: 'job_cost_out',
     status: 'ready',
-    row_counts: { job_costs: 2 },
+    row_counts: { job_costs: 3 },
     watermark: null,
     error: null,
     download_url: expect.stringMatching(/\/v1\/export-downloads\/[A-Za-z0-9_-]{43}$/),
@@ -70,9 +78,12 @@ it("builds the job's costs between the dates as CSV, ready at once, downloadable
     `2026-08-01,${job.id},entry,${inside.data.id},dump,"Dump, north yard","Load ""B"", =SUM(A1)",,,99.5,,${w.ownerId},${inside.data.created_at},,`,
   );
   expect(lines[2]).toBe(
+    `2026-08-15,${job.id},entry,${formula.data.id},other,,"'=HYPERLINK(""x"")",,,2,,${w.ownerId},${formula.data.created_at},,`,
+  );
+  expect(lines[3]).toBe(
     `2026-08-31,${job.id},labor,${labor.data.id},labor,,${labor.data.user.name},2.5,hr,50,${labor.data.id},${w.ownerId},${labor.data.created_at},,`,
   );
-  expect(lines.slice(3)).toEqual(['']);
+  expect(lines.slice(4)).toEqual(['']);
 });
 
 it('needs job_id, from and to (400), from not after to, a job the user sees (404) and one who may see job costs (403)', async () => {

@@ -33,12 +33,15 @@ export const JOB_COST_OUT_COLUMNS = [
   'reconciled_at',
 ] as const satisfies readonly (keyof CostRowObject)[];
 
-/** RFC 4180: quote a field holding a comma, quote, CR or LF; a leading =, +, - or @ is quoted too (spreadsheet formulas). */
+/**
+ * RFC 4180: a field holding a comma, quote, CR or LF is quoted. Text starting with =, +, - or @ is
+ * prefixed with ' (OWASP's CSV-injection advice), so a spreadsheet shows it instead of running it.
+ */
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
-  const formula = typeof value === 'string' && /^[=+\-@]/.test(text);
-  return /[",\r\n]/.test(text) || formula ? `"${text.replace(/"/g, '""')}"` : text;
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function jobCostCsv(rows: readonly CostRowObject[]): string {
