@@ -24,6 +24,9 @@ export interface EntryHours {
   split: EntrySplit | null;
 }
 
+/** A void entry's split: it counts for nothing (its week is not read, so none is named). */
+const NOTHING: EntrySplit = { date: '', weekStart: '', regularMs: 0, overtimeMs: 0, doubletimeMs: 0 };
+
 /** A week and a day on each side cover every zone's offset: all entries sharing a week with these. */
 const REACH_MS = 8 * 24 * 3_600_000;
 
@@ -58,8 +61,7 @@ export async function entryHours(
   for (const e of entries) {
     const date = localDate(millisOf(e.clock_in), rule.timeZone);
     if (e.clock_out === null) out.set(e.id, { date, split: null });
-    else if (e.voided_at !== null)
-      out.set(e.id, { date, split: { date, weekStart: '', regularMs: 0, overtimeMs: 0, doubletimeMs: 0 } });
+    else if (e.voided_at !== null) out.set(e.id, { date, split: { ...NOTHING, date } });
     else out.set(e.id, { date, split: splits.get(e.id) ?? null });
   }
   return out;
