@@ -20,7 +20,19 @@ export const operationsWalk: AreaWalk = {
       )
     ).data;
     const toFinish = (await ok(w.api.post('/v1/work-orders', { job_id: ids.job, title: 'Walk finish' }))).data;
-    return { crew: crew.id, workOrder: workOrder.id, openWorkOrder: toFinish.id };
+    const hold = (
+      await ok(w.api.post('/v1/schedule/holds', { job_id: ids.job, scheduled_date: '2027-03-08', crew_id: crew.id }))
+    ).data;
+    const holdToGo = (
+      await ok(w.api.post('/v1/schedule/holds', { name: `Walk hold ${label}`, scheduled_date: '2027-03-09' }))
+    ).data;
+    return {
+      crew: crew.id,
+      workOrder: workOrder.id,
+      openWorkOrder: toFinish.id,
+      hold: hold.id,
+      holdToGo: holdToGo.id,
+    };
   },
   snapshot: (ids) => [
     '/v1/crews',
@@ -29,6 +41,9 @@ export const operationsWalk: AreaWalk = {
     `/v1/work-orders/${ids.workOrder}`,
     `/v1/work-orders/${ids.openWorkOrder}`,
     '/v1/exports/work_orders.jsonl',
+    '/v1/schedule/holds',
+    `/v1/schedule/holds/${ids.hold}`,
+    `/v1/schedule/holds/${ids.holdToGo}`,
   ],
   foreignIds: (a, b) => [
     { method: 'GET', path: `/v1/crews/${a.crew}`, error: 'Crew not found' },
@@ -49,6 +64,29 @@ export const operationsWalk: AreaWalk = {
     },
     { method: 'POST', path: `/v1/work-orders/${a.openWorkOrder}/complete`, error: 'Work order not found' },
     { method: 'POST', path: `/v1/work-orders/${a.openWorkOrder}/cancel`, error: 'Work order not found' },
+    {
+      method: 'POST',
+      path: '/v1/schedule/holds',
+      body: { job_id: a.job, scheduled_date: '2027-04-01' },
+      error: 'Job not found',
+    },
+    {
+      method: 'POST',
+      path: '/v1/schedule/holds',
+      body: { job_id: b.job, scheduled_date: '2027-04-01', crew_id: a.crew },
+      error: 'Crew not found',
+    },
+    { method: 'GET', path: `/v1/schedule/holds/${a.hold}`, error: 'Hold not found' },
+    {
+      method: 'PATCH',
+      path: `/v1/schedule/holds/${a.hold}`,
+      body: { title: 'Hijack' },
+      error: 'Hold not found',
+    },
+    { method: 'POST', path: `/v1/schedule/holds/${a.hold}/convert`, error: 'Hold not found' },
+    { method: 'POST', path: `/v1/schedule/holds/${a.hold}/link`, body: { job_id: b.job }, error: 'Hold not found' },
+    { method: 'POST', path: `/v1/schedule/holds/${b.hold}/link`, body: { job_id: a.job }, error: 'Job not found' },
+    { method: 'DELETE', path: `/v1/schedule/holds/${a.holdToGo}`, error: 'Hold not found' },
   ],
   async lookups({ A, B }) {
     // A's users are not B's: naming A's owner as a member of B's crew is 404.
@@ -77,6 +115,25 @@ export const operationsWalk: AreaWalk = {
       path: (a) => `/v1/work-orders/${a.openWorkOrder}/complete`,
     },
     'POST /v1/work-orders/{id}/cancel': { needs: 'write', path: (a) => `/v1/work-orders/${a.openWorkOrder}/cancel` },
+    'GET /v1/schedule/holds': { needs: 'read', path: () => '/v1/schedule/holds' },
+    'POST /v1/schedule/holds': {
+      needs: 'write',
+      path: () => '/v1/schedule/holds',
+      body: (a) => ({ job_id: a.job, scheduled_date: '2027-04-01' }),
+    },
+    'GET /v1/schedule/holds/{id}': { needs: 'read', path: (a) => `/v1/schedule/holds/${a.hold}` },
+    'PATCH /v1/schedule/holds/{id}': {
+      needs: 'write',
+      path: (a) => `/v1/schedule/holds/${a.hold}`,
+      body: () => ({ title: 'Read-only' }),
+    },
+    'POST /v1/schedule/holds/{id}/convert': { needs: 'write', path: (a) => `/v1/schedule/holds/${a.holdToGo}/convert` },
+    'POST /v1/schedule/holds/{id}/link': {
+      needs: 'write',
+      path: (a) => `/v1/schedule/holds/${a.hold}/link`,
+      body: (a) => ({ job_id: a.job2 }),
+    },
+    'DELETE /v1/schedule/holds/{id}': { needs: 'delete', path: (a) => `/v1/schedule/holds/${a.holdToGo}` },
     'POST /v1/schedule/publish': {
       needs: 'write',
       path: () => '/v1/schedule/publish',

@@ -2447,6 +2447,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/schedule/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List holds by date (a hold is included when any of its days falls in the range) */
+        get: operations["list_schedule_holds"];
+        put?: never;
+        /** Hold a crew's days for a job (or a name, making a lightweight job): never published, dispatched or told to the customer; a held or locked crew day is 409 with locks */
+        post: operations["create_schedule_hold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedule/holds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a hold */
+        get: operations["get_schedule_hold"];
+        put?: never;
+        post?: never;
+        /** Remove a hold and its crew-day locks (the job stays) */
+        delete: operations["delete_schedule_hold"];
+        options?: never;
+        head?: never;
+        /** Change a hold (only sent fields change); moving it or changing its crew re-checks and moves its locks */
+        patch: operations["update_schedule_hold"];
+        trace?: never;
+    };
+    "/v1/schedule/holds/{id}/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn a hold into a real visit on the same day and crew: its locks are released and it is a draft until published */
+        post: operations["convert_schedule_hold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/schedule/holds/{id}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a hold onto the real job keeping its date, crew, times and locks; a placeholder job nothing else uses is merged into it */
+        post: operations["create_schedule_hold_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/crew/time-entries": {
         parameters: {
             query?: never;
@@ -31400,6 +31471,887 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_schedule_holds: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                start_date?: string;
+                /** @description YYYY-MM-DD */
+                end_date?: string;
+                crew_id?: number;
+                job_id?: number;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_schedule_hold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    scheduled_date: string;
+                    /** @description the job held for; or send name */
+                    job_id?: number;
+                    /** @description makes a lightweight job in the first pipeline stage, kept out of the schedule queue */
+                    name?: string;
+                    /** @description its first line becomes the title */
+                    scope?: string;
+                    address?: string | null;
+                    /** @description working days, 0.5 to 365 */
+                    estimated_days?: number;
+                    /** @description local HH:MM */
+                    start_time?: string | null;
+                    /** @description local HH:MM */
+                    end_time?: string | null;
+                    crew_id?: number | null;
+                    /** @description owners only: place the work even where a hold or locked work holds the crew's day */
+                    override_lock?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        /** @description a placeholder job was made from name */
+                        job_created: boolean;
+                        /** @description a heads-up: other work on the hold's crew days (drafts stay drafts while the hold is there) */
+                        same_day_work_order_ids: number[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_schedule_hold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_schedule_hold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_schedule_hold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    /** @description its first line becomes the title */
+                    scope?: string | null;
+                    address?: string | null;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    scheduled_date?: string;
+                    /** @description working days, 0.5 to 365 */
+                    estimated_days?: number;
+                    /** @description local HH:MM */
+                    start_time?: string | null;
+                    /** @description local HH:MM */
+                    end_time?: string | null;
+                    crew_id?: number | null;
+                    /** @description owners only: place the work even where a hold or locked work holds the crew's day */
+                    override_lock?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    convert_schedule_hold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_schedule_hold_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    job_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            title: string;
+                            /** @enum {string} */
+                            status: "unscheduled" | "scheduled" | "completed" | "cancelled";
+                            phase: string | null;
+                            crew_id: number | null;
+                            display_qty: number | null;
+                            display_unit: string | null;
+                            completed_qty: number | null;
+                            completed_unit: string | null;
+                            estimated_days: number;
+                            /** @description YYYY-MM-DD */
+                            scheduled_date: string | null;
+                            /** @description the last day the visit covers */
+                            end_date: string | null;
+                            start_time: string | null;
+                            /** @description before start_time: the shift runs past midnight */
+                            end_time: string | null;
+                            is_hold: boolean;
+                            /** @description crews see it; a draft until the schedule is published */
+                            published: boolean;
+                            /** @description crew days this blocks (holds and published work) */
+                            locked_days: string[];
+                            skipped_dates: string[];
+                            estimate_service_id: number | null;
+                            scope: string | null;
+                            address: string | null;
+                            dispatch_notes: string | null;
+                            job_is_placeholder: boolean;
+                            dispatched_at: string | null;
+                            completed_at: string | null;
+                            cancelled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        /** @description the placeholder job merged away */
+                        merged_placeholder_job: {
+                            id: number;
+                            name: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

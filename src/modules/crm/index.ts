@@ -13,7 +13,7 @@ export { saveSequenceSettings, sequenceOn, sequenceSettingsOf } from './follow-u
 export { logJobActivity } from './job-activity/log.ts';
 export { listStages } from './job-stages/repo.ts';
 export { findVisibleJob, onVisibleJob, ownedBy } from './jobs/access.ts';
-export { createJob, jobNotFound, moveJob, moveJobIn } from './jobs/service.ts';
+export { createJob, createJobIn, jobNotFound, mergeJobIn, moveJob, moveJobIn } from './jobs/service.ts';
 export { convertLead, createLead, dismissLead, markContacted } from './leads/service.ts';
 export { findLocation } from './locations/repo.ts';
 export { locationNotFound, upsertLocation } from './locations/service.ts';

@@ -8,6 +8,7 @@ import { allocationJobMergeMover } from './allocations/merge-movers.ts';
 import { allocationRoutes } from './allocations/routes.ts';
 import { crewTimeRoutes } from './crew-app/time-routes.ts';
 import { crewRoutes } from './crews/routes.ts';
+import { holdRoutes } from './holds/routes.ts';
 import { jobCostsDataset } from './job-costs/export.ts';
 import { jobCostJobMergeMover } from './job-costs/merge-movers.ts';
 import { jobCostRoutes } from './job-costs/routes.ts';
@@ -20,7 +21,7 @@ import { workOrderRoutes } from './work-orders/routes.ts';
 
 export const operationsArea: Area = {
   name: 'operations',
-  routes: [crewRoutes, workOrderRoutes, crewTimeRoutes, timeEntryRoutes, jobCostRoutes, allocationRoutes],
+  routes: [crewRoutes, workOrderRoutes, holdRoutes, crewTimeRoutes, timeEntryRoutes, jobCostRoutes, allocationRoutes],
   // Document 3's order: job_costs, work_orders, time_entries, allocations.
   exportDatasets: [jobCostsDataset, workOrdersDataset, timeEntriesDataset, allocationsDataset],
   mergeMovers: {

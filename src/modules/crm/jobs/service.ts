@@ -435,28 +435,38 @@ export async function mergeJob(ctx: ServiceContext, id: number, intoId: number):
     assertOfficeUser(ctx, 'Merges need an office user; a crew login is refused');
     assertDeletionAllowed(ctx);
 
-    const fills: Partial<Job> = fillBlanks(kept, away, MERGE_FILLABLE);
-    // The kept job's dates win: a date of the other job that would end it before it starts is not taken.
-    const start = fills.start_date ?? kept.start_date;
-    const end = fills.end_date ?? kept.end_date;
-    if (start && end && end < start) {
-      delete fills.start_date;
-      delete fills.end_date;
-    }
-    const customFields = { ...JSON.parse(away.custom_fields), ...JSON.parse(kept.custom_fields) };
-    if (JSON.stringify(customFields) !== kept.custom_fields) fills.custom_fields = JSON.stringify(customFields);
-
-    await moveJobRecords(trx, {
-      firmId,
-      userId: ctx.auth.user.id,
-      keptId: kept.id,
-      awayId: away.id,
-      keptName: kept.name,
-      awayName: away.name,
-      choices: {},
-    });
-    await trx.deleteFrom('jobs').where('id', '=', away.id).execute();
-    await adjustJobCount(trx, firmId, away.status, -1);
-    await saveJobChanges(trx, kept, fills);
+    await mergeJobIn(ctx, trx, away, kept);
   });
+}
+
+/**
+ * Merges `away` into `kept` in the caller's workspace transaction: every record moves through the
+ * areas' merge movers, blanks of the kept job are filled from the other, and `away` is deleted. The
+ * caller has checked who may (operations merges a hold's placeholder job into the real one this way).
+ */
+export async function mergeJobIn(ctx: ServiceContext, trx: Trx, away: Job, kept: Job): Promise<void> {
+  const firmId = ctx.auth.firm.id;
+  const fills: Partial<Job> = fillBlanks(kept, away, MERGE_FILLABLE);
+  // The kept job's dates win: a date of the other job that would end it before it starts is not taken.
+  const start = fills.start_date ?? kept.start_date;
+  const end = fills.end_date ?? kept.end_date;
+  if (start && end && end < start) {
+    delete fills.start_date;
+    delete fills.end_date;
+  }
+  const customFields = { ...JSON.parse(away.custom_fields), ...JSON.parse(kept.custom_fields) };
+  if (JSON.stringify(customFields) !== kept.custom_fields) fills.custom_fields = JSON.stringify(customFields);
+
+  await moveJobRecords(trx, {
+    firmId,
+    userId: ctx.auth.user.id,
+    keptId: kept.id,
+    awayId: away.id,
+    keptName: kept.name,
+    awayName: away.name,
+    choices: {},
+  });
+  await trx.deleteFrom('jobs').where('id', '=', away.id).execute();
+  await adjustJobCount(trx, firmId, away.status, -1);
+  await saveJobChanges(trx, kept, fills);
 }
