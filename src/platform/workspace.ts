@@ -121,6 +121,8 @@ export const SettingsSchema = Type.Object(
     proposal_acceptance_stage: Nullable(Type.String({ minLength: 1, maxLength: 100 })),
     /** The workspace's logo on proposals: a PNG or JPEG in its Company Library (a library file id); null for none. */
     logo_file_id: Nullable(Type.Integer({ minimum: 1 })),
+    /** The first day of the workspace's week in its time zone: overtime is counted per worker-week. */
+    week_start: Type.Union([Type.Literal('monday'), Type.Literal('sunday')]),
   },
   { additionalProperties: false },
 );
@@ -162,6 +164,7 @@ export const DEFAULT_SETTINGS: Settings = {
   lead_routing: { round_robin_user_ids: null, territory_rules: [], service_rules: [] },
   proposal_acceptance_stage: null,
   logo_file_id: null,
+  week_start: 'monday',
 };
 
 export interface Division {

@@ -1,5 +1,5 @@
 // The export datasets Groundwork serves, in document 3's order (Bulk export, "Datasets"; the spec's
-// job_costs, time_entries and allocations arrive with their resources). The export tests
+// job_costs, work_orders, time_entries and allocations come from the operations area). The export tests
 // and the area-list test pin this one list, so a dataset added or dropped changes it in one place.
 export const EXPORT_DATASETS = [
   'customers',
@@ -9,6 +9,9 @@ export const EXPORT_DATASETS = [
   'estimate_lines',
   'invoices',
   'change_orders',
+  'job_costs',
   'work_orders',
+  'time_entries',
+  'allocations',
   'events',
 ] as const;

@@ -2638,6 +2638,467 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/daily-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List daily logs, newest day first (updated_after: oldest updated first) */
+        get: operations["list_daily_logs"];
+        put?: never;
+        /** Replace a work order's day notes (office user); makes the day's log when absent; 409 on a day approved by payroll */
+        post: operations["create_daily_log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-logs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a daily log with its daily reports */
+        get: operations["get_daily_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-logs/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a submitted day (office user; approves the day's time for payroll), or give an office-approved day the payroll sign-off (payroll approver, when the workspace takes one) */
+        post: operations["approve_daily_log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-logs/{id}/send-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a submitted or approved day back to the crew as a draft with a note (office user; a payroll-approved day only by a payroll approver) */
+        post: operations["create_daily_log_send_back"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List daily reports, newest first */
+        get: operations["list_daily_reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a daily report */
+        get: operations["get_daily_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/daily-reports/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email the report to one address (EMAILS A THIRD PARTY; office user); 502 and nothing recorded when the mail server does not take it */
+        post: operations["send_daily_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crew/daily-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Crew app: file a daily report for a work order's day (its crew, or an office user naming user_id); makes the day's draft log when absent; 409 on a day approved by payroll */
+        post: operations["create_crew_daily_report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crew/daily-logs/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Crew app: submit a work order's day for sign-off (draft → submitted); 409 when the workspace does not use sign-off or the day is not a draft */
+        post: operations["create_crew_daily_log_submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crew/time-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record time: on a work order (the worker on its crew), a job, or shop time (neither); an office user may name user_id */
+        post: operations["create_crew_time_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/crew/time-entries/{id}/clock-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clock out of an open time entry (now unless clock_out is sent) */
+        post: operations["clock_out_crew_time_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/time-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List time entries with hours split into regular, overtime and doubletime (pay only for users who may see pay) */
+        get: operations["list_time_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/time-entries/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Void a time entry (office user): it stays listed but counts for no hours, pay or job cost */
+        post: operations["void_time_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/labor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's time entries, oldest first, with hours split by the overtime rule */
+        get: operations["list_job_labor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/costs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's costs (users who may see job costs): entered costs and its time entries' labor at their snapshot rates, by date, with totals */
+        get: operations["list_job_costs"];
+        put?: never;
+        /** Enter a cost on a job (office user who may see job costs); a cost code naming dumping makes it dump */
+        post: operations["create_job_cost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/allocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The job's estimate lines given to its work orders: planned and completed (from daily reports) quantities */
+        get: operations["list_job_allocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebid-cycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the services that come due again and how often (A to Z) */
+        get: operations["list_rebid_cycles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebid-cycles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change how often a service comes due (office users); its re-bids move with it */
+        patch: operations["update_rebid_cycle"];
+        trace?: never;
+    };
+    "/v1/rebids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List re-bids: sites whose service comes due again, soonest due first */
+        get: operations["list_rebids"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebids/create-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a job for each listed re-bid (up to 100); 201 when at least one was made */
+        post: operations["create_rebid_jobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebids/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hide a re-bid until a date */
+        post: operations["snooze_rebid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebids/not-doing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take a re-bid off the list, with the reason */
+        post: operations["mark_rebid_not_doing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebids/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo a snooze or not-doing */
+        post: operations["reset_rebid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebids/follow-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a company follow-up about a re-bid on the property's company */
+        post: operations["create_rebid_follow_up"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebids/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Record work done on a site for a cycle (new_service adds a cycle) */
+        post: operations["add_rebid_history"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rebids/history/{record_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove hand-added work */
+        delete: operations["delete_rebid_history"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sites/completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sites with completed work (newest first; with updated_after oldest updated first) */
+        get: operations["list_completed_sites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/photo-tags": {
         parameters: {
             query?: never;
@@ -3194,7 +3655,7 @@ export interface paths {
         /** List the export datasets */
         get: operations["list_exports"];
         put?: never;
-        /** Request a workspace_data export: a ZIP of every dataset, built in the background, downloadable for 24 hours */
+        /** Request a file export: workspace_data (a ZIP of every dataset, built in the background) or job_cost_out (a job's costs between two dates as CSV, ready at once); downloadable for 24 hours */
         post: operations["create_export"];
         delete?: never;
         options?: never;
@@ -3243,7 +3704,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a workspace_data export (no key: the link is the credential, for 24 hours) */
+        /** Download a file export (no key: the link is the credential, for 24 hours) */
         get: operations["download_export_file"];
         put?: never;
         post?: never;
@@ -3454,7 +3915,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_has_no_estimate" | "job_number_taken" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_awarded" | "not_deliverable" | "not_issued" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_order_closed" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "signoff_not_used" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -3521,6 +3982,8 @@ export interface operations {
                             is_firm_owner: boolean;
                             /** @description UTC, microseconds, no suffix */
                             created_at: string;
+                            /** @description dollars per hour; only for users who may see pay (can_see_pay) */
+                            pay_rate?: number | null;
                         }[];
                         pagination: {
                             total: number;
@@ -33319,6 +33782,3528 @@ export interface operations {
             };
         };
     };
+    list_daily_logs: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                start_date?: string;
+                /** @description YYYY-MM-DD */
+                end_date?: string;
+                job_id?: number;
+                work_order_id?: number;
+                status?: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                /** @description ISO 8601; oldest updated first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_daily_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    work_order_id: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    date: string;
+                    /** @description Replaces the day's notes */
+                    notes: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_daily_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approve_daily_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_daily_log_send_back: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the day goes back */
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_daily_reports: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                work_order_id?: number;
+                /** @description YYYY-MM-DD */
+                start_date?: string;
+                /** @description YYYY-MM-DD */
+                end_date?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            work_order_id: number;
+                            estimate_service_id: number | null;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            weather: string | null;
+                            work_performed: string | null;
+                            delay_notes: string | null;
+                            safety_notes: string | null;
+                            material_notes: string | null;
+                            equipment_notes: string | null;
+                            completed_quantity: number | null;
+                            completed_unit: string | null;
+                            /** @description The workspace's own questions and their answers */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Photos uploaded with daily_report_id naming this report */
+                            photo_count: number;
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_daily_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            work_order_id: number;
+                            estimate_service_id: number | null;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            weather: string | null;
+                            work_performed: string | null;
+                            delay_notes: string | null;
+                            safety_notes: string | null;
+                            material_notes: string | null;
+                            equipment_notes: string | null;
+                            completed_quantity: number | null;
+                            completed_unit: string | null;
+                            /** @description The workspace's own questions and their answers */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Photos uploaded with daily_report_id naming this report */
+                            photo_count: number;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    send_daily_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One email address */
+                    to_email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            work_order_id: number;
+                            estimate_service_id: number | null;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            weather: string | null;
+                            work_performed: string | null;
+                            delay_notes: string | null;
+                            safety_notes: string | null;
+                            material_notes: string | null;
+                            equipment_notes: string | null;
+                            completed_quantity: number | null;
+                            completed_unit: string | null;
+                            /** @description The workspace's own questions and their answers */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Photos uploaded with daily_report_id naming this report */
+                            photo_count: number;
+                            created_at: string;
+                        };
+                        /** @description The address the mail server took the report for */
+                        emailed_to: string;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_crew_daily_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    work_order_id: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    date: string;
+                    /** @description Office users only: the crew member the report is filed for (default the key creator) */
+                    user_id?: number;
+                    /** @description A line of the job's estimates */
+                    estimate_service_id?: number | null;
+                    weather?: string | null;
+                    work_performed?: string | null;
+                    delay_notes?: string | null;
+                    safety_notes?: string | null;
+                    material_notes?: string | null;
+                    equipment_notes?: string | null;
+                    completed_quantity?: number | null;
+                    completed_unit?: string | null;
+                    /** @description Answers to the workspace's own questions, by question */
+                    answers?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            job_id: number;
+                            work_order_id: number;
+                            estimate_service_id: number | null;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            weather: string | null;
+                            work_performed: string | null;
+                            delay_notes: string | null;
+                            safety_notes: string | null;
+                            material_notes: string | null;
+                            equipment_notes: string | null;
+                            completed_quantity: number | null;
+                            completed_unit: string | null;
+                            /** @description The workspace's own questions and their answers */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Photos uploaded with daily_report_id naming this report */
+                            photo_count: number;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_crew_daily_log_submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    work_order_id: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    date: string;
+                    /** @description Office users only: the crew member who submits (default the key creator) */
+                    user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "office_approved" | "payroll_approved";
+                            notes: string | null;
+                            /** @description UTC, Z, to the second */
+                            submitted_at: string | null;
+                            submitted_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            office_approved_at: string | null;
+                            office_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            payroll_approved_at: string | null;
+                            payroll_approved_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @description UTC, Z, to the second */
+                            returned_at: string | null;
+                            return_note: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description Single reads only */
+                            daily_reports: {
+                                id: number;
+                                job_id: number;
+                                work_order_id: number;
+                                estimate_service_id: number | null;
+                                /** @description YYYY-MM-DD */
+                                date: string;
+                                submitted_by: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                weather: string | null;
+                                work_performed: string | null;
+                                delay_notes: string | null;
+                                safety_notes: string | null;
+                                material_notes: string | null;
+                                equipment_notes: string | null;
+                                completed_quantity: number | null;
+                                completed_unit: string | null;
+                                /** @description The workspace's own questions and their answers */
+                                answers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description Photos uploaded with daily_report_id naming this report */
+                                photo_count: number;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_crew_time_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the visit worked; fixes the job */
+                    work_order_id?: number;
+                    /** @description job time without a work order; neither id is shop time */
+                    job_id?: number;
+                    cost_code?: string;
+                    /** @description ISO 8601 UTC with Z, e.g. 2026-03-02T13:00:00Z */
+                    clock_in: string;
+                    /** @description ISO 8601 UTC with Z, e.g. 2026-03-02T13:00:00Z */
+                    clock_out?: string;
+                    /** @description the worker; another user than the key's needs an office user */
+                    user_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    clock_out_crew_time_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 8601 UTC with Z, e.g. 2026-03-02T13:00:00Z */
+                    clock_out?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_time_entries: {
+        parameters: {
+            query?: {
+                user_id?: number;
+                job_id?: number;
+                /** @description YYYY-MM-DD */
+                start_date?: string;
+                /** @description YYYY-MM-DD */
+                end_date?: string;
+                /** @description ISO 8601; oldest change first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    void_time_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_labor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            user_id: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description null for shop time */
+                            job_id: number | null;
+                            work_order_id: number | null;
+                            cost_code: string | null;
+                            clock_in: string;
+                            /** @description null while on the clock */
+                            clock_out: string | null;
+                            /** @description the local date of clock_in in the workspace's time zone */
+                            date: string;
+                            /** @description null while the worker is on the clock */
+                            regular_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            overtime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            doubletime_hours: number | null;
+                            /** @description null while the worker is on the clock */
+                            total_hours: number | null;
+                            /** @description dollars per hour when the entry was made; only for users who may see pay */
+                            pay_rate?: number | null;
+                            /** @description dollars, overtime 1.5x and doubletime 2x; only for users who may see pay */
+                            pay?: number | null;
+                            approved_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_costs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the job cost id (source entry) or the time entry id (source labor) */
+                            id: number;
+                            job_id: number;
+                            /**
+                             * @description entry: entered with POST /v1/jobs/{id}/costs; labor: a time entry at its snapshot rate
+                             * @enum {string}
+                             */
+                            source: "entry" | "labor";
+                            /** @enum {string} */
+                            cost_type: "labor" | "material" | "trucking" | "equipment" | "dump" | "subcontract" | "other";
+                            cost_code: string | null;
+                            /** @description dollars */
+                            amount: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            description: string | null;
+                            quantity: number | null;
+                            unit: string | null;
+                            /** @description source labor: the time entry */
+                            time_entry_id: number | null;
+                            /** @description source labor: the worker; source entry: who entered it */
+                            user_id: number | null;
+                            reviewed_at: string | null;
+                            reconciled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        /** @description dollars by cost type, and in all */
+                        totals: {
+                            labor: number;
+                            material: number;
+                            trucking: number;
+                            equipment: number;
+                            dump: number;
+                            subcontract: number;
+                            other: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_job_cost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cost_type: "labor" | "material" | "trucking" | "equipment" | "dump" | "subcontract" | "other";
+                    cost_code?: string;
+                    /** @description dollars; negative for a credit */
+                    amount: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    date: string;
+                    description?: string;
+                    quantity?: number;
+                    unit?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the job cost id (source entry) or the time entry id (source labor) */
+                            id: number;
+                            job_id: number;
+                            /**
+                             * @description entry: entered with POST /v1/jobs/{id}/costs; labor: a time entry at its snapshot rate
+                             * @enum {string}
+                             */
+                            source: "entry" | "labor";
+                            /** @enum {string} */
+                            cost_type: "labor" | "material" | "trucking" | "equipment" | "dump" | "subcontract" | "other";
+                            cost_code: string | null;
+                            /** @description dollars */
+                            amount: number;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            description: string | null;
+                            quantity: number | null;
+                            unit: string | null;
+                            /** @description source labor: the time entry */
+                            time_entry_id: number | null;
+                            /** @description source labor: the worker; source entry: who entered it */
+                            user_id: number | null;
+                            reviewed_at: string | null;
+                            reconciled_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_job_allocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            work_order_id: number;
+                            job_id: number;
+                            /** @description the estimate line */
+                            estimate_service_id: number | null;
+                            /** @description the estimate line's name */
+                            service_name: string | null;
+                            planned_quantity: number | null;
+                            unit: string | null;
+                            /** @description the sum of the work order's daily reports' completed_quantity for this line */
+                            completed_quantity: number;
+                            /** @description the later of the allocation and its work order */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_rebid_cycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            service: string;
+                            every_years: number;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_rebid_cycle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description whole years between rounds */
+                    every_years?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            service: string;
+                            every_years: number;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_rebids: {
+        parameters: {
+            query?: {
+                /** @description due (default): neither snoozed nor not doing, and due within due_within_days or overdue */
+                status?: "due" | "snoozed" | "not_doing" | "all";
+                /** @description due on or before today plus this many days (default 90 with status due; no limit otherwise) */
+                due_within_days?: number;
+                location_id?: number;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description loc:<site_id> */
+                            key: string;
+                            cycle_id: number;
+                            location_id: number;
+                            location: {
+                                id: number;
+                                name: string;
+                                address: string;
+                            };
+                            client_account_id: number | null;
+                            service: string;
+                            every_years: number;
+                            /** @description the latest work of this service on the site */
+                            last_done_on: string;
+                            /** @description dollars, of that work */
+                            last_amount: number | null;
+                            /** @description last_done_on plus every_years */
+                            due_on: string;
+                            /** @description due: within 90 days or overdue; upcoming: later; snoozed until snooze_until; not_doing */
+                            status: "due" | "upcoming" | "snoozed" | "not_doing";
+                            snooze_until: string | null;
+                            not_doing_reason: string | null;
+                            not_doing_note: string | null;
+                            /** @description the job made for this round (create-jobs) */
+                            rebid_job_id: number | null;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_rebid_jobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        /** @description loc:<site_id> */
+                        key: string;
+                        cycle_id: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created: number;
+                            existing: number;
+                            failed: number;
+                            items: {
+                                key: string;
+                                cycle_id: number;
+                                result: "created" | "existing" | "failed";
+                                rebid_job_id: number | null;
+                                rebid_job_name: string | null;
+                                /** @description why a failed item failed */
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created: number;
+                            existing: number;
+                            failed: number;
+                            items: {
+                                key: string;
+                                cycle_id: number;
+                                result: "created" | "existing" | "failed";
+                                rebid_job_id: number | null;
+                                rebid_job_name: string | null;
+                                /** @description why a failed item failed */
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    snooze_rebid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description loc:<site_id> */
+                    key: string;
+                    cycle_id: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD, after today, at most two years out
+                     */
+                    until: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description loc:<site_id> */
+                            key: string;
+                            cycle_id: number;
+                            location_id: number;
+                            location: {
+                                id: number;
+                                name: string;
+                                address: string;
+                            };
+                            client_account_id: number | null;
+                            service: string;
+                            every_years: number;
+                            /** @description the latest work of this service on the site */
+                            last_done_on: string;
+                            /** @description dollars, of that work */
+                            last_amount: number | null;
+                            /** @description last_done_on plus every_years */
+                            due_on: string;
+                            /** @description due: within 90 days or overdue; upcoming: later; snoozed until snooze_until; not_doing */
+                            status: "due" | "upcoming" | "snoozed" | "not_doing";
+                            snooze_until: string | null;
+                            not_doing_reason: string | null;
+                            not_doing_note: string | null;
+                            /** @description the job made for this round (create-jobs) */
+                            rebid_job_id: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mark_rebid_not_doing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description loc:<site_id> */
+                    key: string;
+                    cycle_id: number;
+                    /** @description sold, self, competitor, other (other needs a note) */
+                    reason: "sold" | "self" | "competitor" | "other";
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description loc:<site_id> */
+                            key: string;
+                            cycle_id: number;
+                            location_id: number;
+                            location: {
+                                id: number;
+                                name: string;
+                                address: string;
+                            };
+                            client_account_id: number | null;
+                            service: string;
+                            every_years: number;
+                            /** @description the latest work of this service on the site */
+                            last_done_on: string;
+                            /** @description dollars, of that work */
+                            last_amount: number | null;
+                            /** @description last_done_on plus every_years */
+                            due_on: string;
+                            /** @description due: within 90 days or overdue; upcoming: later; snoozed until snooze_until; not_doing */
+                            status: "due" | "upcoming" | "snoozed" | "not_doing";
+                            snooze_until: string | null;
+                            not_doing_reason: string | null;
+                            not_doing_note: string | null;
+                            /** @description the job made for this round (create-jobs) */
+                            rebid_job_id: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reset_rebid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description loc:<site_id> */
+                    key: string;
+                    cycle_id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description loc:<site_id> */
+                            key: string;
+                            cycle_id: number;
+                            location_id: number;
+                            location: {
+                                id: number;
+                                name: string;
+                                address: string;
+                            };
+                            client_account_id: number | null;
+                            service: string;
+                            every_years: number;
+                            /** @description the latest work of this service on the site */
+                            last_done_on: string;
+                            /** @description dollars, of that work */
+                            last_amount: number | null;
+                            /** @description last_done_on plus every_years */
+                            due_on: string;
+                            /** @description due: within 90 days or overdue; upcoming: later; snoozed until snooze_until; not_doing */
+                            status: "due" | "upcoming" | "snoozed" | "not_doing";
+                            snooze_until: string | null;
+                            not_doing_reason: string | null;
+                            not_doing_note: string | null;
+                            /** @description the job made for this round (create-jobs) */
+                            rebid_job_id: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_rebid_follow_up: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description loc:<site_id> */
+                    key: string;
+                    cycle_id: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    due: string;
+                    /** @description default names the service and property */
+                    title?: string;
+                    /** @description default the property's salesperson, else the key's user */
+                    assigned_to_user_id?: number;
+                    /** @description call (default) */
+                    task_type?: "call" | "email" | "meeting" | "site_visit" | "follow_up";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rebid: {
+                                /** @description loc:<site_id> */
+                                key: string;
+                                cycle_id: number;
+                                location_id: number;
+                                location: {
+                                    id: number;
+                                    name: string;
+                                    address: string;
+                                };
+                                client_account_id: number | null;
+                                service: string;
+                                every_years: number;
+                                /** @description the latest work of this service on the site */
+                                last_done_on: string;
+                                /** @description dollars, of that work */
+                                last_amount: number | null;
+                                /** @description last_done_on plus every_years */
+                                due_on: string;
+                                /** @description due: within 90 days or overdue; upcoming: later; snoozed until snooze_until; not_doing */
+                                status: "due" | "upcoming" | "snoozed" | "not_doing";
+                                snooze_until: string | null;
+                                not_doing_reason: string | null;
+                                not_doing_note: string | null;
+                                /** @description the job made for this round (create-jobs) */
+                                rebid_job_id: number | null;
+                            };
+                            task: {
+                                id: number;
+                                client_account_id: number;
+                                contact_id: number | null;
+                                title: string;
+                                task_type: string;
+                                notes: string | null;
+                                /** @description UTC */
+                                due_at: string | null;
+                                /** @description YYYY-MM-DD in the workspace's time zone */
+                                due_date: string | null;
+                                /** @description HH:MM in the workspace's time zone */
+                                due_time: string | null;
+                                repeat: string;
+                                email_me: string;
+                                status: string;
+                                assigned_to_user_id: number;
+                                assigned_to: {
+                                    id: number;
+                                    name: string;
+                                } | null;
+                                created_by_user_id: number | null;
+                                completed_at: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    add_rebid_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    location_id: number;
+                    /** @description the cycle the work was for; or new_service */
+                    cycle_id?: number;
+                    /** @description a service with no cycle yet: adds one (an existing cycle of that name, any case, is used) */
+                    new_service?: string;
+                    /** @description default 2; with new_service */
+                    new_service_every_years?: number;
+                    /**
+                     * Format: date
+                     * @description YYYY-MM-DD
+                     */
+                    done_on: string;
+                    /** @description dollars */
+                    amount?: number | null;
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            location_id: number;
+                            cycle_id: number;
+                            service: string;
+                            done_on: string;
+                            /** @description dollars */
+                            amount: number | null;
+                            note: string | null;
+                            /** @description manual: hand-added; work_order: a completed work order */
+                            source: "manual" | "work_order";
+                            work_order_id: number | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_rebid_history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                record_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_completed_sites: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601: sites whose completed work was recorded after it, oldest first */
+                updated_after?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the site (location) id */
+                            id: number;
+                            name: string;
+                            address: string;
+                            client_account_id: number | null;
+                            /** @description the latest day work was completed on the site */
+                            last_completed_on: string;
+                            /** @description the latest completed work of each re-bid service, A to Z */
+                            services: {
+                                cycle_id: number;
+                                service: string;
+                                last_done_on: string;
+                                source: "manual" | "work_order";
+                                work_order_id: number | null;
+                            }[];
+                            last_work_order: {
+                                id: number;
+                                job_id: number;
+                                title: string;
+                                completed_at: string;
+                            } | null;
+                            /** @description when completed work was last recorded on the site */
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_photo_tags: {
         parameters: {
             query?: never;
@@ -33722,6 +37707,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -33816,6 +37803,8 @@ export interface operations {
                     /** @description Photo tags (GET /v1/photo-tags) */
                     tag_ids?: number[];
                     client_uid?: string;
+                    /** @description A daily report of the photo's job (the crew app's report photos) */
+                    daily_report_id?: number;
                 };
             };
         };
@@ -33859,6 +37848,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -33907,6 +37898,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -34046,6 +38039,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -34156,6 +38151,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -34358,6 +38355,8 @@ export interface operations {
                                 name: string;
                                 color: string;
                             }[];
+                            /** @description The daily report the photo was taken for (crew app) */
+                            daily_report_id: number | null;
                             /** @description UTC without suffix, microseconds */
                             created_at: string;
                             /** @description UTC without suffix, microseconds */
@@ -39215,24 +43214,55 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description workspace_data (job_cost_out arrives with job costing) */
+                    /** @description workspace_data (a ZIP of every dataset) or job_cost_out (one job's costs between two dates, CSV) */
                     kind: string;
-                    /** @description job_cost_out only */
+                    /** @description job_cost_out only: the job */
                     job_id?: number;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD
+                     * @description job_cost_out only: the first day (YYYY-MM-DD)
                      */
                     from?: string;
                     /**
                      * Format: date
-                     * @description YYYY-MM-DD
+                     * @description job_cost_out only: the last day (YYYY-MM-DD, inclusive)
                      */
                     to?: string;
                 };
             };
         };
         responses: {
+            /** @description Created ready (job_cost_out): download_url is the keyless link */
+            201: {
+                headers: {
+                    /** @description The file export: /v1/exports/files/<id> */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            kind: string;
+                            status: "pending" | "ready" | "failed" | "expired";
+                            /** @description API path to poll (needs the key) */
+                            url: string;
+                            /** @description keyless link to the zip, until expires_at; null unless ready */
+                            download_url: string | null;
+                            expires_at: string;
+                            size_bytes: number | null;
+                            row_counts: {
+                                [key: string]: number;
+                            } | null;
+                            /** @description send as updated_after to pull what changed since this file */
+                            watermark: string | null;
+                            error: string | null;
+                            created_at: string;
+                            completed_at: string | null;
+                        };
+                    };
+                };
+            };
             /** @description Accepted: the file is built in the background */
             202: {
                 headers: {
@@ -39516,12 +43546,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ZIP with one <dataset>.jsonl per dataset */
+            /** @description workspace_data: a ZIP with one <dataset>.jsonl per dataset; job_cost_out: CSV of the cost rows */
             200: {
                 headers: {
-                    /** @description The size of the ZIP in bytes */
+                    /** @description The size of the file in bytes */
                     "Content-Length"?: number;
-                    /** @description attachment; filename="workspace_data-<id>.zip" */
+                    /** @description attachment; filename="workspace_data-<id>.zip" or "job_cost_out-<id>.csv" */
                     "Content-Disposition"?: string;
                     /** @description private, no-store */
                     "Cache-Control"?: string;
@@ -39529,6 +43559,7 @@ export interface operations {
                 };
                 content: {
                     "application/zip": string;
+                    "text/csv": string;
                 };
             };
             /** @description An error (document 1, Errors) */
@@ -40562,6 +44593,8 @@ export interface operations {
                     /** @description Photo tags (GET /v1/photo-tags) */
                     tag_ids?: number[];
                     client_uid?: string;
+                    /** @description A daily report of the photo's job (the crew app's report photos) */
+                    daily_report_id?: number;
                 };
             };
         };

@@ -32,6 +32,8 @@ const profile = {
 const flags = Object.fromEntries(USER_FLAGS.map((f) => [f, Type.Boolean()])) as Record<UserFlag, TBoolean>;
 /** Proposals with a total above this (dollars) wait for an owner's approval before this user sends them; null: no limit. */
 const proposalSendLimit = Nullable(Type.Number({ minimum: 0, maximum: 1e9 }));
+/** Dollars per hour; snapshotted on each time entry for job cost. */
+const payRate = Nullable(Type.Number({ minimum: 0, maximum: 10_000, description: 'dollars per hour' }));
 
 export const OwnerInput = Body(profile, { required: ['name', 'email'] });
 
@@ -70,6 +72,7 @@ export const CreateUserInput = Body(
     estimating_role: OneOf(ESTIMATING_ROLES),
     ...flags,
     proposal_send_limit: proposalSendLimit,
+    pay_rate: payRate,
   },
   { required: ['name', 'email'] },
 );
@@ -80,6 +83,7 @@ export const UpdateUserInput = Body({
   estimating_role: OneOf(ESTIMATING_ROLES),
   ...flags,
   proposal_send_limit: proposalSendLimit,
+  pay_rate: payRate,
 });
 
 export const CreateKeyInput = Body(

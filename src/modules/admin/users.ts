@@ -34,6 +34,7 @@ export function adminUserObject(u: User) {
     is_firm_owner: u.role === 'owner',
     ...Object.fromEntries(USER_FLAGS.map((f) => [f, u[f] === 1])),
     proposal_send_limit: centsToDollars(u.proposal_send_limit_cents ?? null),
+    pay_rate: centsToDollars(u.pay_rate_cents === null ? null : Number(u.pay_rate_cents)),
     removed_at: microWire(u.removed_at),
     created_at: microWire(u.created_at),
     updated_at: microWire(u.updated_at),
@@ -63,6 +64,7 @@ export async function insertUser(db: Executor, firmId: number, input: CreateUser
       headshot_url: input.headshot_url ?? null,
       ...flagValues,
       proposal_send_limit_cents: input.proposal_send_limit == null ? null : dollarsToCents(input.proposal_send_limit),
+      pay_rate_cents: input.pay_rate == null ? null : dollarsToCents(input.pay_rate),
       removed_at: null,
       created_at: t,
       updated_at: t,
@@ -124,6 +126,8 @@ export async function updateUser(database: Database, firmId: number, userId: num
       if (input.proposal_send_limit !== undefined)
         changes.proposal_send_limit_cents =
           input.proposal_send_limit === null ? null : dollarsToCents(input.proposal_send_limit);
+      if (input.pay_rate !== undefined)
+        changes.pay_rate_cents = input.pay_rate === null ? null : dollarsToCents(input.pay_rate);
       if (Object.keys(changes).length === 0) return adminUserObject(user);
       return adminUserObject(
         await trx

@@ -4,3 +4,5 @@
 
 export { createCrew } from './crews/service.ts';
 export { reportOfWorkspace } from './daily-reports/repo.ts';
+export { jobCostOutRows } from './job-costs/service.ts';
+export type { CostRowObject } from './job-costs/schemas.ts';

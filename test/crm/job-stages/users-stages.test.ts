@@ -46,8 +46,9 @@ describe('GET /v1/users', () => {
     expect(res.status).toBe(200);
     expect(res.body.pagination).toEqual({ total: 2, limit: 50, offset: 0 });
     const [owner, mia] = res.body.data;
+    // The owner may see pay, so each user carries pay_rate (docs/decisions: absent for others).
     for (const u of res.body.data) {
-      expect(Object.keys(u).sort()).toEqual([...USER_KEYS].sort());
+      expect(Object.keys(u).sort()).toEqual([...USER_KEYS, 'pay_rate'].sort());
       expect(u.created_at).toMatch(MICRO);
     }
     expect(owner).toMatchObject({
@@ -71,7 +72,10 @@ describe('GET /v1/users', () => {
       headshot_url: 'https://img.example.com/mia.png',
       is_firm_owner: false,
       created_at: expect.stringMatching(MICRO),
+      pay_rate: null,
     });
+    const asMember = await member.api.get('/v1/users');
+    for (const u of asMember.body.data) expect(Object.keys(u).sort()).toEqual([...USER_KEYS].sort());
   });
 
   it("leaves out removed users and other workspaces' users", async () => {

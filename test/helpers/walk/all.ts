@@ -8,6 +8,7 @@ import { fieldWalk } from '#test/field/walk.ts';
 import { integrationsWalk } from '#test/integrations/walk.ts';
 import { rebidsWalk } from '#test/operations/rebids/walk.ts';
 import { dailyLogsWalk } from '#test/operations/daily-logs/walk.ts';
+import { operationsTimeWalk } from '#test/operations/time-entries/walk.ts';
 import { operationsWalk } from '#test/operations/walk.ts';
 import { usersWalk } from '#test/workspace/walk.ts';
 import type { AreaWalk } from './kit.ts';
@@ -21,5 +22,6 @@ export const ALL_WALKS: readonly AreaWalk[] = [
   operationsWalk,
   rebidsWalk,
   dailyLogsWalk,
+  operationsTimeWalk,
   fieldWalk,
 ];

@@ -189,7 +189,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
       expect(await snapshot(t, walks, B)).toEqual(beforeB);
     });
 
-    if (Boolean(walk.lookups))
+    if (walk.lookups)
       it("lookups by A's refs find nothing in B, and upserts in B never match A's records", async () => {
         const beforeA = await snapshot(t, walks, A);
         await walk.lookups!({ t, A, B });

@@ -21,7 +21,7 @@ async function exportOf(w: Workspace | { key: string }, dataset: string, query =
 
 /** A workspace with one of each record: an archived customer, a site, a job with custom fields, an estimate and an invoice, feed events. */
 async function populated() {
-  const w = await t.workspace({ settings: { operations_enabled: true } });
+  const w = await t.workspace({ settings: { operations_enabled: true, crew_scheduling_enabled: true } });
   const customer = (
     await w.api.post('/v1/client-accounts', { name: 'Acme HOA', external_ref: 'crm-1', email: 'a@acme.test' })
   ).body.data;
@@ -39,16 +39,13 @@ async function populated() {
     .execute();
   expect((await w.api.post(`/v1/jobs/${job.id}/move`, { status: 'won' })).status).toBe(200);
   const estimate = (await w.api.post('/v1/estimates', { job_id: job.id })).body.data;
-  expect(
-    (
-      await w.api.post(`/v1/estimates/${estimate.id}/line-items`, {
-        name: 'Sealcoat',
-        unit: 'SY',
-        quantity: 900,
-        unit_cost: 0.6,
-      })
-    ).status,
-  ).toBe(201);
+  const line = await w.api.post(`/v1/estimates/${estimate.id}/line-items`, {
+    name: 'Sealcoat',
+    unit: 'SY',
+    quantity: 900,
+    unit_cost: 0.6,
+  });
+  expect(line.status).toBe(201);
   expect(
     (
       await w.api.post('/v1/invoices', {
@@ -62,7 +59,26 @@ async function populated() {
     (await w.api.post('/v1/change-orders', { job_id: job.id, title: 'Extra crack fill', amount_delta: 75 })).status,
   ).toBe(201);
   expect(
-    (await w.api.post('/v1/work-orders', { job_id: job.id, title: 'Sealcoat', scheduled_date: '2027-05-03' })).status,
+    (
+      await w.api.post('/v1/work-orders', {
+        job_id: job.id,
+        title: 'Sealcoat',
+        scheduled_date: '2027-05-03',
+        estimate_service_id: line.body.line_item_id,
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await w.api.post('/v1/crew/time-entries', {
+        job_id: job.id,
+        clock_in: '2026-05-03T12:00:00Z',
+        clock_out: '2026-05-03T16:00:00Z',
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (await w.api.post(`/v1/jobs/${job.id}/costs`, { cost_type: 'material', amount: 120, date: '2026-05-03' })).status,
   ).toBe(201);
   return { w, customer, site, job };
 }
@@ -87,7 +103,10 @@ describe('GET /v1/exports', () => {
       estimate_lines: ['estimate_updated_at'],
       invoices: ['updated_at'],
       change_orders: ['updated_at'],
+      job_costs: ['created_at', 'reviewed_at', 'reconciled_at'],
       work_orders: ['updated_at'],
+      time_entries: ['clock_in', 'clock_out', 'approved_at', 'voided_at', 'updated_at'],
+      allocations: ['updated_at'],
       events: ['occurred_at'],
     });
   });
@@ -389,7 +408,7 @@ describe('headers and gzip', () => {
 describe('errors', () => {
   it('an unknown dataset is 404 Unknown dataset with the list of datasets', async () => {
     const w = await t.workspace();
-    for (const path of ['/v1/exports/widgets.jsonl', '/v1/exports/Jobs.jsonl.gz', '/v1/exports/job_costs.jsonl']) {
+    for (const path of ['/v1/exports/widgets.jsonl', '/v1/exports/Jobs.jsonl.gz', '/v1/exports/payroll.jsonl']) {
       const res = await w.api.get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({

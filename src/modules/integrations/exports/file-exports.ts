@@ -1,5 +1,6 @@
-// workspace_data file exports (document 3, POST /v1/exports): the request, the poll with its
-// fresh keyless link, and the download behind a link. The background build is workspace-file.ts.
+// File exports (document 3, POST /v1/exports): the request, the poll with its fresh keyless link,
+// and the download behind a link. workspace_data is built in the background (workspace-file.ts);
+// job_cost_out is built in the request (job-cost-out.ts).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
@@ -22,27 +23,29 @@ import {
 } from './repo.ts';
 import type { ExportRequest } from './schemas.ts';
 import { statusAt } from './serialize.ts';
+import { requestJobCostOut } from './job-cost-out.ts';
 import { finalPath } from './storage.ts';
 
-export const EXPORT_KINDS = ['workspace_data'] as const;
+export const EXPORT_KINDS = ['workspace_data', 'job_cost_out'] as const;
 /** A download link works for this long after the export was requested (document 3: a 24-hour link). */
 export const EXPORT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** Builds a workspace may have waiting at once; more would only queue the same work again. */
 export const MAX_PENDING_EXPORTS = 3;
 
-/** POST /v1/exports: queues a workspace_data file for the background worker. */
+/**
+ * POST /v1/exports: queues a workspace_data file for the background worker, or builds a
+ * job_cost_out file at once.
+ */
 export async function requestExport(ctx: ServiceContext, input: ExportRequest): Promise<ExportFile> {
   if (!(EXPORT_KINDS as readonly string[]).includes(input.kind)) {
     throw badRequest(`kind must be one of ${EXPORT_KINDS.join(', ')}`, {
-      message:
-        input.kind === 'job_cost_out'
-          ? 'job_cost_out arrives with job costing; workspace_data is available now'
-          : 'workspace_data is available now; job_cost_out arrives with job costing',
+      message: "workspace_data: every dataset as a ZIP; job_cost_out: one job's costs between two dates as CSV",
       code: 'invalid_request',
       field: 'kind',
       kinds: [...EXPORT_KINDS],
     });
   }
+  if (input.kind === 'job_cost_out') return requestJobCostOut(ctx, input, EXPORT_LIFETIME_MS, ctx.deps.dataDir);
   // job_id, from and to belong to job_cost_out; a workspace_data export takes only kind.
   const extra = (['job_id', 'from', 'to'] as const).filter((f) => input[f] !== undefined);
   if (extra.length > 0) {

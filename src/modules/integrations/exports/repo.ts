@@ -12,6 +12,11 @@ export function insertExportFile(
     userId: number;
     createdAt: string;
     expiresAt: string;
+    /**
+     * A file the request builds itself (job_cost_out): leased to it until the file expires, so no
+     * worker ever claims it, and its one attempt counted.
+     */
+    lease?: { token: string; attempts: number };
   },
 ): Promise<ExportFile> {
   return db
@@ -25,9 +30,9 @@ export function insertExportFile(
       row_counts: null,
       watermark: null,
       error: null,
-      attempts: 0,
-      locked_until: null,
-      lease_token: null,
+      attempts: values.lease?.attempts ?? 0,
+      locked_until: values.lease ? values.expiresAt : null,
+      lease_token: values.lease?.token ?? null,
       created_by_user_id: values.userId,
       created_at: values.createdAt,
       updated_at: values.createdAt,
@@ -56,6 +61,7 @@ export async function countPendingExports(db: Executor, firmId: number, now: str
     .selectFrom('export_files')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('firm_id', '=', firmId)
+    .where('kind', '=', 'workspace_data')
     .where('status', '=', 'pending')
     .where('expires_at', '>', now)
     .executeTakeFirstOrThrow();
@@ -147,6 +153,7 @@ export function claimPendingExport(
   let next = db
     .selectFrom('export_files')
     .select('id')
+    .where('kind', '=', 'workspace_data')
     .where('status', '=', 'pending')
     .where('expires_at', '>', now)
     .where('attempts', '<', maxAttempts)
@@ -225,7 +232,8 @@ export async function markReady(
     fileName: string;
     sizeBytes: number;
     rowCounts: Record<string, number>;
-    watermark: string;
+    /** null for a file that is no dataset pull (job_cost_out). */
+    watermark: string | null;
     at: string;
   },
 ): Promise<boolean> {

@@ -80,9 +80,14 @@ export function exportRoutes(app: ApiApp, env: Env): void {
       schema: {
         tags,
         summary:
-          'Request a workspace_data export: a ZIP of every dataset, built in the background, downloadable for 24 hours',
+          "Request a file export: workspace_data (a ZIP of every dataset, built in the background) or job_cost_out (a job's costs between two dates as CSV, ready at once); downloadable for 24 hours",
         body: ExportRequestBody,
         response: {
+          201: {
+            description: 'Created ready (job_cost_out): download_url is the keyless link',
+            headers: { Location: { type: 'string', description: 'The file export: /v1/exports/files/<id>' } },
+            content: { 'application/json': { schema: One(ExportFileSchema) } },
+          },
           202: {
             description: 'Accepted: the file is built in the background',
             headers: { Location: { type: 'string', description: 'The file export to poll: /v1/exports/files/<id>' } },
@@ -93,6 +98,13 @@ export function exportRoutes(app: ApiApp, env: Env): void {
     },
     async (request, reply) => {
       const file = await requestExport(ctx(request), request.body);
+      if (file.status === 'ready') {
+        const read = await readExport(ctx(request), file.id);
+        return reply
+          .status(201)
+          .header('location', exportFilePath(file.id))
+          .send({ data: exportFileObject(read.file, read.now, downloadUrl(request, read.token)) });
+      }
       return reply
         .status(202)
         .header('location', exportFilePath(file.id))
@@ -125,7 +137,7 @@ export function exportRoutes(app: ApiApp, env: Env): void {
       exposeHeadRoute: false,
       schema: {
         tags,
-        summary: 'Download a workspace_data export (no key: the link is the credential, for 24 hours)',
+        summary: 'Download a file export (no key: the link is the credential, for 24 hours)',
         security: [],
         params: DownloadParams,
         response: { 200: DownloadAnswer },
@@ -134,10 +146,11 @@ export function exportRoutes(app: ApiApp, env: Env): void {
     async (request, reply) => {
       const { token } = request.params;
       const { file, size, body } = await openDownload(env.database, env.deps.dataDir, token);
+      const csv = file.kind === 'job_cost_out';
       return reply
-        .header('content-type', 'application/zip')
+        .header('content-type', csv ? 'text/csv; charset=utf-8' : 'application/zip')
         .header('content-length', size)
-        .header('content-disposition', `attachment; filename="workspace_data-${file.id}.zip"`)
+        .header('content-disposition', `attachment; filename="${file.kind}-${file.id}.${csv ? 'csv' : 'zip'}"`)
         .header('cache-control', 'private, no-store')
         .send(body);
     },

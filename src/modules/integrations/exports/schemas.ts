@@ -1,7 +1,7 @@
 // Request and response schemas of /v1/exports (document 3, Bulk data export) and
 // /v1/export-downloads/{token}; the service input is their static type.
 import { Type, type Static } from '@sinclair/typebox';
-import { Body, DateString, RecordId } from '#platform/schemas.ts';
+import { Body, RecordId } from '#platform/schemas.ts';
 import { CatalogEntrySchema } from './serialize.ts';
 
 export const CatalogAnswer = Type.Object({ data: Type.Array(CatalogEntrySchema) });
@@ -36,10 +36,13 @@ export const DatasetStreamAnswer = {
 /** POST /v1/exports: a workspace_data file export. */
 export const ExportRequestBody = Body(
   {
-    kind: Type.String({ maxLength: 100, description: 'workspace_data (job_cost_out arrives with job costing)' }),
-    job_id: RecordId({ description: 'job_cost_out only' }),
-    from: DateString,
-    to: DateString,
+    kind: Type.String({
+      maxLength: 100,
+      description: "workspace_data (a ZIP of every dataset) or job_cost_out (one job's costs between two dates, CSV)",
+    }),
+    job_id: RecordId({ description: 'job_cost_out only: the job' }),
+    from: Type.String({ format: 'date', description: 'job_cost_out only: the first day (YYYY-MM-DD)' }),
+    to: Type.String({ format: 'date', description: 'job_cost_out only: the last day (YYYY-MM-DD, inclusive)' }),
   },
   { required: ['kind'] },
 );
@@ -48,11 +51,17 @@ export type ExportRequest = Static<typeof ExportRequestBody>;
 /** GET /v1/export-downloads/:token: the keyless link. */
 export const DownloadParams = Type.Object({ token: Type.String() });
 export const DownloadAnswer = {
-  description: 'ZIP with one <dataset>.jsonl per dataset',
+  description: 'workspace_data: a ZIP with one <dataset>.jsonl per dataset; job_cost_out: CSV of the cost rows',
   headers: {
-    'Content-Length': { type: 'integer', description: 'The size of the ZIP in bytes' },
-    'Content-Disposition': { type: 'string', description: 'attachment; filename="workspace_data-<id>.zip"' },
+    'Content-Length': { type: 'integer', description: 'The size of the file in bytes' },
+    'Content-Disposition': {
+      type: 'string',
+      description: 'attachment; filename="workspace_data-<id>.zip" or "job_cost_out-<id>.csv"',
+    },
     'Cache-Control': { type: 'string', description: 'private, no-store' },
   },
-  content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } },
+  content: {
+    'application/zip': { schema: { type: 'string', format: 'binary' } },
+    'text/csv': { schema: { type: 'string' } },
+  },
 };

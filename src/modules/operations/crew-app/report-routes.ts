@@ -3,7 +3,7 @@
 // A key whose user is on the work order's crew, or an office user (report-access.ts). Photos of a
 // report go through the photo upload with daily_report_id. Time entries: time-routes.ts.
 import { contextFor, type Env } from '#platform/context.ts';
-import { type ApiApp, WRITE } from '#platform/routes.ts';
+import { type ApiApp, CREW_WRITE } from '#platform/routes.ts';
 import { OneDailyLog, SubmitDailyLogBody } from '../daily-logs/schemas.ts';
 import { FileDailyReportBody, OneDailyReport } from '../daily-reports/schemas.ts';
 import { fileDailyReport, submitDailyLog } from './reports.ts';
@@ -16,7 +16,7 @@ export function crewReportRoutes(app: ApiApp, env: Env): void {
   app.post(
     '/v1/crew/daily-reports',
     {
-      config: WRITE,
+      config: CREW_WRITE,
       schema: {
         tags,
         summary:
@@ -31,7 +31,7 @@ export function crewReportRoutes(app: ApiApp, env: Env): void {
   app.post(
     '/v1/crew/daily-logs/submit',
     {
-      config: WRITE,
+      config: CREW_WRITE,
       schema: {
         tags,
         summary:
