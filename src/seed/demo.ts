@@ -32,6 +32,7 @@ import {
 } from '#field/index.ts';
 import { demoFiles } from './demo-files.ts';
 import { demoLeads } from './demo-leads.ts';
+import { demoOperations } from './demo-operations.ts';
 import { demoPortal } from './demo-portal.ts';
 import { demoChangeOrders } from './demo-change-orders.ts';
 import { demoInvoices } from './demo-invoice.ts';
@@ -205,6 +206,7 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     settings: {
       operations_enabled: true,
       crew_scheduling_enabled: true,
+      daily_log_signoff: true,
       capital_planning_enabled: true,
       // Online payments in the built-in test mode (or Stripe, when the server is configured for it).
       online_payments_connected: true,
@@ -219,11 +221,19 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     role: 'member',
     job_title: 'Estimator',
   });
-  await createUser(database, firm_id, {
+  const pavingForeman = await createUser(database, firm_id, {
     name: 'Luis Ortega',
     email: 'luis@blacktopbrothers.example',
     role: 'crew',
     job_title: 'Foreman',
+    pay_rate: 32,
+  });
+  const sealingForeman = await createUser(database, firm_id, {
+    name: 'Dee Harmon',
+    email: 'dee@blacktopbrothers.example',
+    role: 'crew',
+    job_title: 'Foreman',
+    pay_rate: 28.5,
   });
   const { key } = await createApiKey(database, firm_id, {
     user_id: owner_user_id,
@@ -264,6 +274,7 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
   let walkedJobId: number | null = null;
   let walkedEstimateId: number | null = null;
   let readyToSign: DemoWorkspace['pages'][number] | null = null;
+  const wonJobIds: number[] = [];
   for (const j of JOBS) {
     const site = sites[j.site];
     const { id } = await createJob(ctx, {
@@ -294,6 +305,7 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
       // Without the outbox nothing is sent or signed: the office marks the job won instead.
       else if (!proposal.sent) await moveJob(ctx, id, 'won');
       if (j.status === 'completed') await moveJob(ctx, id, 'completed');
+      if (j.status === 'won') wonJobIds.push(id);
     } else if (j.status !== 'lead' && j.status !== 'active') await moveJob(ctx, id, j.status);
 
     // The job's contact as a saved person (made once, then added to each of their jobs).
@@ -390,6 +402,12 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     if (changeOrderPage) pages.push(changeOrderPage);
   }
   pages.push(...(await demoPortal(ctx)));
+  await demoOperations(ctx, {
+    jobIds: walkedJobId !== null ? [walkedJobId, ...wonJobIds.filter((id) => id !== walkedJobId)] : wonJobIds,
+    siteId: sites[0]!.id,
+    foremen: [pavingForeman.id, sealingForeman.id],
+    estimatorId: estimator.id,
+  });
   // So that later starts can print the same links (the key is shown this once).
   await recordDemoLinks(database, firm_id, pages);
   return { firmId: firm_id, name, key, pages };

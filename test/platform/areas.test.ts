@@ -48,6 +48,8 @@ describe('the area list', () => {
           'change orders',
           'posted change orders',
           'work orders',
+          'daily logs',
+          'daily reports',
           'time entries',
           'job costs',
           'allocations',

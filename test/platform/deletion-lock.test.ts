@@ -71,6 +71,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   ).data;
   await ok(w.api.post(`/v1/jobs/${job.id}/library-files`, { file_id: libraryFile.id }));
   const cycle = (await ok(w.api.get('/v1/rebid-cycles'))).data[0]!;
+  const hold = (await ok(w.api.post('/v1/schedule/holds', { job_id: job.id, scheduled_date: '2027-05-03' }))).data;
   const rebidWork = (
     await ok(w.api.post('/v1/rebids/history', { location_id: loc.id, cycle_id: cycle.id, done_on: '2025-04-01' }))
   ).data;
@@ -152,6 +153,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
       read: `/v1/contacts/${person.id}`,
     },
     'DELETE /v1/webhooks/{id}': { path: `/v1/webhooks/${webhook.id}`, read: '/v1/webhooks' },
+    'DELETE /v1/schedule/holds/{id}': { path: `/v1/schedule/holds/${hold.id}`, read: `/v1/schedule/holds/${hold.id}` },
     'DELETE /v1/rebids/history/{record_id}': {
       path: `/v1/rebids/history/${rebidWork.id}`,
       read: `/v1/rebids?status=all&location_id=${loc.id}`,
@@ -180,7 +182,7 @@ describe('the deletion lock', () => {
   let deletions: string[];
 
   beforeAll(async () => {
-    w = await t.workspace();
+    w = await t.workspace({ settings: { operations_enabled: true } });
     probes = await provision(w);
     routes = await deleteAndMergeRoutes();
     const noDelete = t.as(

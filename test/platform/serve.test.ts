@@ -119,8 +119,21 @@ describe('groundwork serve', () => {
       expect(photos.data.map((p: { title: string }) => p.title).sort()).toEqual([
         'East entrance close-up',
         'East entrance, base failure',
+        'First lane paved',
         'North row stalls',
       ]);
+      // Operations: a published week on two crews, a hold, a pending date request, a submitted daily
+      // log whose report has a photo, and a sealcoat re-bid coming due.
+      const get = async (path: string) =>
+        (await fetch(`http://127.0.0.1:${port}${path}`, { headers: { 'X-API-Key': key! } })).json();
+      const work = await get('/v1/work-orders');
+      expect(work.data.filter((wo: { published: boolean }) => wo.published)).toHaveLength(2);
+      expect((await get('/v1/schedule/holds')).data).toHaveLength(1);
+      expect((await get('/v1/schedule/date-requests?status=pending')).data).toHaveLength(1);
+      const logs = (await get('/v1/daily-logs?status=submitted')).data;
+      expect(logs).toHaveLength(1);
+      expect((await get(`/v1/daily-logs/${logs[0].id}`)).data.daily_reports[0].photo_count).toBe(1);
+      expect((await get('/v1/rebids?status=due')).data).toHaveLength(1);
       for (const link of [photos.data[0].url, photos.data[0].thumbnail_url]) {
         const file = await fetch(link);
         expect(file.status).toBe(200);

@@ -7,7 +7,7 @@ import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { mcpClient } from '#test/helpers/mcp.ts';
 import { FIRST_CLASS } from '#integrations/mcp/first-class.ts';
 import { indexOf, searchOperations } from '#integrations/mcp/search.ts';
-import { operationsOf } from '#integrations/mcp/operations.ts';
+import { GROUPED_TAGS, operationsOf } from '#integrations/mcp/operations.ts';
 
 /** The /v1 operations that are not tools, and why. A new one must be added here on purpose. */
 const NOT_TOOLS: Record<string, string> = {
@@ -47,6 +47,18 @@ afterAll(async () => {
 const toolNamed = (name: string) => tools.find((tool) => tool.name === name);
 
 describe('the catalogue against /v1/openapi.json', () => {
+  it('groups the operations area into one toolset: every grouped tag is a tag of the document', () => {
+    const tags = new Set(operations.flatMap((o) => o.op.tags ?? []));
+    for (const tag of Object.keys(GROUPED_TAGS)) expect(tags.has(tag), tag).toBe(true);
+    const ops = operationsOf(doc)
+      .filter((o) => o.toolset === 'operations')
+      .map((o) => o.name);
+    expect(ops).toEqual(
+      expect.arrayContaining(['list_work_orders', 'create_hold', 'list_schedule_requests', 'list_rebids']),
+    );
+    expect(ops.length).toBeGreaterThan(40);
+  });
+
   it('has a tool for every /v1 operation but the listed exceptions, and nothing else', () => {
     const missing = operations.filter((o) => !toolNamed(o.id) && !(o.id in NOT_TOOLS));
     expect(missing.map((o) => `${o.method} ${o.path} (${o.id})`)).toEqual([]);
@@ -126,7 +138,8 @@ describe('search_operations ranking', () => {
     expect(top('list customers')).toContain('list_client_accounts');
     expect(top('create site')).toContain('create_location');
     // The five follow-up sequence operations share every word of the query and rank first.
-    expect(top('follow-up for a job', 8)).toContain('create_task');
+    // Re-bid follow-ups and re-bid jobs (operations) rank beside it.
+    expect(top('follow-up for a job', 10)).toContain('create_task');
     expect(top('follow-up sequence', 3)).toContain('get_job_follow_up_sequence');
     expect(top('redeliver webhook')[0]).toBe('redeliver_webhook_delivery');
   });

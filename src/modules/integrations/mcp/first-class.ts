@@ -36,6 +36,12 @@ export const FIRST_CLASS: Readonly<Record<string, string>> = {
   list_tasks: 'List job follow-ups, soonest due first; filter by job_id, status, assignee or due dates.',
   update_task: 'Change a job follow-up; status done completes it, open reopens it.',
 
+  list_work_orders:
+    'List work orders (crew visits) by date: start_date and end_date take those with any day in range; include_holds adds holds.',
+  create_hold:
+    "Hold a crew's days for a job (job_id) or a name: never published or told to the customer; a held or locked crew day is 409 with locks.",
+  list_schedule_requests: 'List schedule requests (date, move, skip), newest first; filter by status, kind or job_id.',
+
   list_events: 'Read the event feed: business events oldest first after a cursor (after=<last id seen>).',
   list_users: 'List the workspace’s users: their ids assign jobs and follow-ups.',
 

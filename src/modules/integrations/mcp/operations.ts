@@ -55,7 +55,25 @@ const METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 /** `firm_id` addresses the workspace: it comes from the MCP URL, never from a tool's arguments. */
 export const ADDRESSING: ReadonlySet<string> = new Set(['firm_id']);
 
-export const toolsetOf = (tag: string) => tag.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+/**
+ * Tags that share one toolset: the operations area's resources are one piece of work for an
+ * assistant (the schedule, the crew app, time and costs, re-bids), offered as `operations`.
+ */
+export const GROUPED_TAGS: Readonly<Record<string, string>> = {
+  Crews: 'operations',
+  'Work orders': 'operations',
+  Holds: 'operations',
+  'Schedule requests': 'operations',
+  Notifications: 'operations',
+  'Daily logs': 'operations',
+  'Daily reports': 'operations',
+  'Crew app': 'operations',
+  'Time entries': 'operations',
+  'Job costs': 'operations',
+  'Re-bids': 'operations',
+};
+
+export const toolsetOf = (tag: string) => GROUPED_TAGS[tag] ?? tag.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 
 /**
  * Binary transfers give an assistant nothing to read or send: a download that answers bytes, one
