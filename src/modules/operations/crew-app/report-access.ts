@@ -8,19 +8,9 @@ import type { ServiceContext } from '#platform/context.ts';
 import { forbidden, notFound } from '#platform/errors.ts';
 import { officeUserRequired } from '#platform/guards.ts';
 import { can } from '#platform/permissions.ts';
+import { onCrew } from '../crews/repo.ts';
 import { workOrderNotFound } from '../daily-logs/service.ts';
 import { workOrderOfWorkspace } from '../daily-logs/repo.ts';
-
-async function onCrew(db: Executor, crewId: number | null, userId: number): Promise<boolean> {
-  if (crewId === null) return false;
-  const row = await db
-    .selectFrom('crew_members')
-    .select('user_id')
-    .where('crew_id', '=', crewId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /** The work order and the user the filing is made as, or the refusal. */
 export async function crewAppWorkOrder(

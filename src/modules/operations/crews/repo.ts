@@ -84,3 +84,15 @@ export async function usersAmong(db: Executor, firmId: number, ids: readonly num
     .execute();
   return new Set(rows.map((r) => r.id));
 }
+
+/** Whether the user is a member of the crew (a work order without a crew has none). */
+export async function onCrew(db: Executor, crewId: number | null, userId: number): Promise<boolean> {
+  if (crewId === null) return false;
+  const row = await db
+    .selectFrom('crew_members')
+    .select('user_id')
+    .where('crew_id', '=', crewId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

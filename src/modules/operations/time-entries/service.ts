@@ -13,6 +13,7 @@ import { syncPage, syncWindow, whereInWindow } from '#platform/sync.ts';
 import { addDays, millisOf, now, parseTimestamp } from '#platform/time.ts';
 import { localToStored } from '#platform/time-zone.ts';
 import { findActiveUser } from '#workspace/index.ts';
+import { onCrew } from '../crews/repo.ts';
 import { entryHours, type WeekRule } from './hours.ts';
 import { findTimeEntry, overlappingEntry, type TimeEntryRow, timeEntriesOf } from './repo.ts';
 import type { ClockOutInput, CreateTimeEntryInput, LaborRowObject, TimeEntryListInput, VoidInput } from './schemas.ts';
@@ -84,17 +85,6 @@ async function assertNoOverlap(
     });
 }
 
-async function isOnCrew(db: Executor, crewId: number | null, userId: number): Promise<boolean> {
-  if (crewId === null) return false;
-  const row = await db
-    .selectFrom('crew_members')
-    .select('user_id')
-    .where('crew_id', '=', crewId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
  * Where the time goes: a work order (its job), a job, or shop time. A crew user logs their own time
  * on a work order of their crew, or on a job they see; an office user on any work order or job they see.
@@ -114,9 +104,9 @@ async function placeOf(
       .where('id', '=', input.work_order_id)
       .executeTakeFirst();
     if (!wo) throw workOrderNotFound();
-    const onCrew = await isOnCrew(db, wo.crew_id, user.id);
-    if (!onCrew && !(await findVisibleJob(db, firmId, wo.job_id, user))) throw workOrderNotFound();
-    if (!can(user, 'office_user') && !onCrew)
+    const crewMember = await onCrew(db, wo.crew_id, user.id);
+    if (!crewMember && !(await findVisibleJob(db, firmId, wo.job_id, user))) throw workOrderNotFound();
+    if (!can(user, 'office_user') && !crewMember)
       throw forbidden("Not on this work order's crew", {
         code: 'not_on_crew',
         message: "A crew user logs time on their own crew's work orders",
