@@ -9,6 +9,7 @@ import { ownedBy } from '#crm/index.ts';
 import { can } from '#platform/permissions.ts';
 import type { Page } from '#platform/pagination.ts';
 import { type GroupRest, newestOrSyncPage, type SyncWindow, whereInWindow } from '#platform/sync.ts';
+import { latestOfPair } from '../rebids/repo.ts';
 
 export interface CompletedSiteRow {
   id: number;
@@ -88,22 +89,7 @@ export async function latestServicesOf(db: Executor, firmId: number, siteIds: re
     .select(['h.location_id', 'h.cycle_id', 'c.service', 'h.done_on', 'h.source', 'h.work_order_id'])
     .where('h.firm_id', '=', firmId)
     .where('h.location_id', 'in', [...siteIds])
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('rebid_history as n')
-            .select('n.id')
-            .whereRef('n.location_id', '=', 'h.location_id')
-            .whereRef('n.cycle_id', '=', 'h.cycle_id')
-            .where((eb) =>
-              eb.or([
-                eb('n.done_on', '>', eb.ref('h.done_on')),
-                eb.and([eb('n.done_on', '=', eb.ref('h.done_on')), eb('n.id', '>', eb.ref('h.id'))]),
-              ]),
-            ),
-        ),
-      ),
-    )
+    .where(latestOfPair)
     .orderBy('c.service')
     .orderBy('h.cycle_id')
     .execute();

@@ -1,7 +1,8 @@
 // Re-bid queries: cycles, history records, the latest work per site and cycle, and the office's
 // choices (rebid_states).
 import type { Executor } from '#db/dialect.ts';
-import type { Location, User } from '#db/tables.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { DB, Location, User } from '#db/tables.ts';
 import { ownedBy } from '#crm/index.ts';
 import { can } from '#platform/permissions.ts';
 import { serviceKey } from './rules.ts';
@@ -122,22 +123,7 @@ export async function listPairs(
     ])
     .where('h.firm_id', '=', firmId)
     // The latest record of the pair: no record of it done later, or the same day with a higher id.
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('rebid_history as n')
-            .select('n.id')
-            .whereRef('n.location_id', '=', 'h.location_id')
-            .whereRef('n.cycle_id', '=', 'h.cycle_id')
-            .where((eb) =>
-              eb.or([
-                eb('n.done_on', '>', eb.ref('h.done_on')),
-                eb.and([eb('n.done_on', '=', eb.ref('h.done_on')), eb('n.id', '>', eb.ref('h.id'))]),
-              ]),
-            ),
-        ),
-      ),
-    );
+    .where(latestOfPair);
   if (only.locationId !== undefined) q = q.where('h.location_id', '=', only.locationId);
   if (only.cycleId !== undefined) q = q.where('h.cycle_id', '=', only.cycleId);
   if (own !== null) q = q.where('h.location_id', 'in', own);
@@ -171,4 +157,25 @@ export async function salespersonOf(db: Executor, firmId: number, site: Location
     .orderBy('jobs.id', 'desc')
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/**
+ * Keeps a history row (aliased h) only when it is its site and cycle's latest: no record of the
+ * pair done later, or the same day with a higher id.
+ */
+export function latestOfPair({ not, exists, selectFrom }: ExpressionBuilder<DB & { h: DB['rebid_history'] }, 'h'>) {
+  return not(
+    exists(
+      selectFrom('rebid_history as n')
+        .select('n.id')
+        .whereRef('n.location_id', '=', 'h.location_id')
+        .whereRef('n.cycle_id', '=', 'h.cycle_id')
+        .where((eb) =>
+          eb.or([
+            eb('n.done_on', '>', eb.ref('h.done_on')),
+            eb.and([eb('n.done_on', '=', eb.ref('h.done_on')), eb('n.id', '>', eb.ref('h.id'))]),
+          ]),
+        ),
+    ),
+  );
 }
