@@ -36,26 +36,40 @@ export interface WorkOrderFilter {
   updatedAfter?: string;
 }
 
-/** Work orders with any covered day in [start, end] (either end open), through the day index. */
+/**
+ * Work orders with any covered day in [start, end] (either end open). A date range is read from the
+ * day index first (the distinct work orders of those days) and joined to work_orders by id, so the
+ * days asked for drive the query and its cost does not grow with the workspace: an IN-subquery let
+ * SQLite walk every work order of the workspace instead (bench/operations.ts).
+ */
 function filtered(db: Executor, firmId: number, user: User, f: WorkOrderFilter) {
   let qb = workOrdersOf(db, firmId, user);
+  if (f.startDate !== undefined || f.endDate !== undefined) {
+    let days = db
+      .selectFrom('work_order_days')
+      .select('work_order_days.work_order_id')
+      .distinct()
+      .where('work_order_days.firm_id', '=', firmId);
+    if (f.startDate !== undefined) days = days.where('work_order_days.date', '>=', f.startDate);
+    if (f.endDate !== undefined) days = days.where('work_order_days.date', '<=', f.endDate);
+    // The same columns as workOrdersOf's query, from the days' work orders.
+    qb = onVisibleJob(
+      db
+        .selectFrom(days.as('in_range'))
+        .innerJoin('work_orders', 'work_orders.id', 'in_range.work_order_id')
+        .selectAll('work_orders')
+        .where('work_orders.firm_id', '=', firmId),
+      'work_orders.job_id',
+      firmId,
+      user,
+    ) as unknown as typeof qb;
+  }
   if (f.holds === 'only') qb = qb.where('work_orders.is_hold', '=', 1);
   if (f.holds === 'exclude') qb = qb.where('work_orders.is_hold', '=', 0);
   if (f.crewId !== undefined) qb = qb.where('work_orders.crew_id', '=', f.crewId);
   if (f.jobId !== undefined) qb = qb.where('work_orders.job_id', '=', f.jobId);
   if (f.status !== undefined) qb = qb.where('work_orders.status', '=', f.status as WorkOrder['status']);
   if (f.updatedAfter !== undefined) qb = qb.where('work_orders.updated_at', '>', f.updatedAfter);
-  if (f.startDate !== undefined || f.endDate !== undefined) {
-    qb = qb.where('work_orders.id', 'in', (eb) => {
-      let days = eb
-        .selectFrom('work_order_days')
-        .select('work_order_days.work_order_id')
-        .where('work_order_days.firm_id', '=', firmId);
-      if (f.startDate !== undefined) days = days.where('work_order_days.date', '>=', f.startDate);
-      if (f.endDate !== undefined) days = days.where('work_order_days.date', '<=', f.endDate);
-      return days;
-    });
-  }
   return qb;
 }
 
