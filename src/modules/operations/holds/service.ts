@@ -13,7 +13,7 @@ import { now } from '#platform/time.ts';
 import { assertScheduleWrite } from '../access.ts';
 import { recordJobScheduled } from '../work-orders/events.ts';
 import { assertOverrideAllowed, place } from '../work-orders/placement.ts';
-import { findWorkOrder, listWorkOrders, writeDays } from '../work-orders/repo.ts';
+import { findWorkOrder, listWorkOrders, workOrderById, writeDays } from '../work-orders/repo.ts';
 import type { WorkOrderObject } from '../work-orders/schemas.ts';
 import { workOrderObject } from '../work-orders/serialize.ts';
 import { assertCrewForWork, endDateOf, saveSchedule } from '../work-orders/service.ts';
@@ -145,11 +145,7 @@ export async function convertHold(ctx: ServiceContext, id: number): Promise<Work
       .where('id', '=', hold.id)
       .where('is_hold', '=', 1)
       .execute();
-    const work = (await trx
-      .selectFrom('work_orders')
-      .selectAll()
-      .where('id', '=', hold.id)
-      .executeTakeFirstOrThrow()) as WorkOrder;
+    const work = await workOrderById(trx, hold.id);
     await place(trx, work, false);
     await recordJobScheduled(trx, work, null);
     return workOrderObject(work);
@@ -190,11 +186,7 @@ export async function linkHold(ctx: ServiceContext, id: number, jobId: number) {
         merged = { id: placeholder.id, name: placeholder.name };
       }
     }
-    const linked = (await trx
-      .selectFrom('work_orders')
-      .selectAll()
-      .where('id', '=', hold.id)
-      .executeTakeFirstOrThrow()) as WorkOrder;
+    const linked = await workOrderById(trx, hold.id);
     return { data: workOrderObject(linked), merged_placeholder_job: merged };
   });
 }

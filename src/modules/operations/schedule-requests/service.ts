@@ -19,7 +19,7 @@ import { notify, scheduleEditorIds } from '../notifications/service.ts';
 import { daysOf, MAX_SKIPPED_DAYS, skippedOf } from '../work-orders/days.ts';
 import { findWorkOrder } from '../work-orders/repo.ts';
 import { workOrderObject } from '../work-orders/serialize.ts';
-import { endDateOf, saveSchedule, workOrderNotFound } from '../work-orders/service.ts';
+import { allocate, endDateOf, saveSchedule, workOrderNotFound } from '../work-orders/service.ts';
 import type { CreateRequestInput } from './schemas.ts';
 import { requestObjects, summaryOf } from './serialize.ts';
 
@@ -246,20 +246,7 @@ async function applyRequest(ctx: ServiceContext, trx: Executor, r: ScheduleReque
       })
       .returningAll()
       .executeTakeFirstOrThrow()) as WorkOrder;
-    if (line)
-      await trx
-        .insertInto('allocations')
-        .values({
-          firm_id: firmId,
-          work_order_id: made.id,
-          job_id: job.id,
-          estimate_service_id: line.id,
-          planned_quantity: line.quantity,
-          unit: line.unit,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+    await allocate(trx, made, line ?? null, at);
     return (await saveSchedule(trx, made, { scheduled_date: r.requested_date }, false)).row;
   }
   const wo = await findWorkOrder(trx, firmId, r.work_order_id ?? 0, ctx.auth.user);

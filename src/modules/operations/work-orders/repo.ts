@@ -26,6 +26,11 @@ export async function findWorkOrder(
   >;
 }
 
+/** A work order as it stands, re-read after a write in the same transaction. */
+export async function workOrderById(db: Executor, id: number): Promise<WorkOrder> {
+  return (await db.selectFrom('work_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as WorkOrder;
+}
+
 export interface WorkOrderFilter {
   holds: 'only' | 'include' | 'exclude';
   startDate?: string;

@@ -18,7 +18,7 @@ import { findCrew } from '../crews/repo.ts';
 import { daysCovered, skippedOf } from './days.ts';
 import { recordJobScheduled, recordWorkOrderCompleted } from './events.ts';
 import { assertOverrideAllowed, place } from './placement.ts';
-import { findWorkOrder, listWorkOrders as listRows, type WorkOrderFilter, writeDays } from './repo.ts';
+import { findWorkOrder, listWorkOrders as listRows, workOrderById, type WorkOrderFilter, writeDays } from './repo.ts';
 import type { CompleteInput, CreateWorkOrderInput, UpdateWorkOrderInput, WorkOrderObject } from './schemas.ts';
 import { workOrderObject } from './serialize.ts';
 import { recordCompletedWork } from '../rebids/completed-work.ts';
@@ -51,7 +51,12 @@ export function endDateOf(wo: Pick<WorkOrder, 'scheduled_date' | 'estimated_days
 }
 
 /** Writes or replaces the work order's allocation of its estimate line (or removes it). */
-async function allocate(trx: Executor, wo: WorkOrder, line: { quantity: number; unit: string } | null, at: string) {
+export async function allocate(
+  trx: Executor,
+  wo: WorkOrder,
+  line: { quantity: number; unit: string } | null,
+  at: string,
+) {
   await trx.deleteFrom('allocations').where('work_order_id', '=', wo.id).execute();
   if (wo.estimate_service_id === null || line === null) return;
   await trx
@@ -195,11 +200,7 @@ export async function saveSchedule(
     stamp: { updated_at: now() },
   });
   if (written === null) return { row: wo, sameDay: [] };
-  const row = (await trx
-    .selectFrom('work_orders')
-    .selectAll()
-    .where('id', '=', wo.id)
-    .executeTakeFirstOrThrow()) as WorkOrder;
+  const row = await workOrderById(trx, wo.id);
   let sameDay: number[] = [];
   if (PLACEMENT_COLUMNS.some((c) => c in written)) sameDay = await place(trx, row, override);
   if ('scheduled_date' in written) await recordJobScheduled(trx, row, wo.scheduled_date);
@@ -272,11 +273,7 @@ export async function completeWorkOrder(
         updated_at: at,
       },
     );
-    const row = (await trx
-      .selectFrom('work_orders')
-      .selectAll()
-      .where('id', '=', wo.id)
-      .executeTakeFirstOrThrow()) as WorkOrder;
+    const row = await workOrderById(trx, wo.id);
     if (!moved) assertOpenWork(row);
     await place(trx, row, true);
     await recordWorkOrderCompleted(trx, row);
@@ -298,11 +295,7 @@ export async function cancelWorkOrder(ctx: ServiceContext, id: number): Promise<
       { status: wo.status },
       { status: 'cancelled', cancelled_at: at, updated_at: at },
     );
-    const row = (await trx
-      .selectFrom('work_orders')
-      .selectAll()
-      .where('id', '=', wo.id)
-      .executeTakeFirstOrThrow()) as WorkOrder;
+    const row = await workOrderById(trx, wo.id);
     if (!moved) assertOpenWork(row);
     await writeDays(trx, row, [], false);
     return workOrderObject(row);
