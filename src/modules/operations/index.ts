@@ -2,6 +2,7 @@
 // Everything else under src/modules/operations/ is the area's own (test/platform/boundaries.test.ts
 // holds the line).
 
+export { progressOfJob, type WorkOrderProgress } from './allocations/progress.ts';
 export { createCrew } from './crews/service.ts';
 export { reportOfWorkspace } from './daily-reports/repo.ts';
 export { jobCostOutRows } from './job-costs/service.ts';

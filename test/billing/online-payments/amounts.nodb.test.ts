@@ -13,10 +13,15 @@ const percent = fc.integer({ min: 0, max: 10_000 }).map((bp) => bp / 100);
 
 const contract: fc.Arbitrary<Contract> = fc
   .record({
-    lines: fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }), priceCents: cents(5_000_000) }), {
-      minLength: 0,
-      maxLength: 30,
-    }),
+    lines: fc.array(
+      fc.record({
+        lineId: fc.nat(),
+        name: fc.string({ minLength: 1, maxLength: 20 }),
+        quantity: fc.integer({ min: 0, max: 100_000 }),
+        priceCents: cents(5_000_000),
+      }),
+      { minLength: 0, maxLength: 30 },
+    ),
     skew: fc.integer({ min: -50, max: 50 }),
     taxCents: fc.integer({ min: 0, max: 1_000_000 }),
     depositPercent: fc.option(percent, { nil: null }),

@@ -147,6 +147,52 @@ describe('request-payment: the kinds and their figures', () => {
     expect(rest.invoice.amount_cents).toBe(totalCents - deposit.invoice.amount_cents - progress.invoice.amount_cents);
   });
 
+  it("progress without percent_complete: what the job's work orders have done, line by line, by price", async () => {
+    const job = (await ok(w.api.post('/v1/jobs', { name: 'Work-order lot', contact_email: 'lot@example.com' }))).data;
+    const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
+    const line = async (name: string, unit: string, quantity: number, unit_cost: number) =>
+      (await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { name, unit, quantity, unit_cost }))).line_item_id;
+    const sealcoat = await line('Sealcoat', 'SF', 8000, 0.25);
+    const striping = await line('Striping', 'EA', 40, 15);
+    const proposal = (await ok(w.api.post(`/v1/estimates/${estimate.id}/proposal`))).data;
+    expect((await w.api.post(`/v1/proposals/${proposal.id}/send`, {})).status).toBe(200);
+    // The line prices the customer was offered (frozen in the proposal).
+    const stored = await t.database.db
+      .selectFrom('proposals')
+      .select(['priced', 'total_cents'])
+      .where('id', '=', proposal.id)
+      .executeTakeFirstOrThrow();
+    const price = new Map(
+      (JSON.parse(stored.priced).lines as { line_id: number; price_cents: number }[]).map((l) => [l.line_id, l.price_cents]),
+    );
+    const [a, b] = [price.get(sealcoat)!, price.get(striping)!];
+    const totalCents = Number(stored.total_cents);
+
+    const none = await request(estimate.id, { kind: 'progress' });
+    expect(none.status).toBe(409);
+    expect(none.body.message).toContain('no work orders');
+    const wo = async (title: string, lineId: number) =>
+      (await ok(w.api.post('/v1/work-orders', { job_id: job.id, title, estimate_service_id: lineId }))).data;
+    const first = await wo('Sealcoat', sealcoat);
+    await wo('Striping', striping);
+    const notYet = await request(estimate.id, { kind: 'progress' });
+    expect(notYet.status).toBe(409);
+    expect(notYet.body).toMatchObject({ code: 'nothing_to_bill' });
+    expect(notYet.body.message).toContain('/allocation');
+
+    // 6,000 of the 8,000 SF sealcoated: three quarters of the sealcoat line's price is done.
+    await ok(w.api.post(`/v1/work-orders/${first.id}/complete`, { completed_qty: 6000 }));
+    const percent = Math.floor(((a * 0.75) / (a + b)) * 10_000 + 0.5) / 100;
+    const billed = await requested(estimate.id, { kind: 'progress' });
+    const workDone = Math.floor((totalCents * Math.round(percent * 100) + 5000) / 10_000);
+    expect(billed.invoice).toMatchObject({ billing_type: 'milestone', amount_cents: workDone });
+    expect(billed.invoice.line_items[0].description).toContain(`Progress billing, ${percent}% complete`);
+    // Nothing more done: nothing more to bill; the office's percent_complete still overrides.
+    expect((await request(estimate.id, { kind: 'progress' })).body.code).toBe('nothing_to_bill');
+    const more = await requested(estimate.id, { kind: 'progress', percent_complete: 90 });
+    expect(more.invoice.amount_cents).toBe(Math.floor((totalCents * 9000 + 5000) / 10_000) - workDone);
+  });
+
   it('itemized: the proposal lines (optional ones left out) and its tax, billing the contract exactly', async () => {
     const m = await proposalOnJob(w);
     const r = await requested(m.proposal.estimate_id, { kind: 'itemized' });

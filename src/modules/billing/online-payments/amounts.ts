@@ -3,9 +3,9 @@
 // contract and what the job's invoices already bill. All integer cents; no database, no clock.
 //
 // The contract is the proposal's total (what the customer was offered, frozen once sent) plus what
-// approved change orders posted to the job (the revised contract). "Work done" is the share of the contract the office says is complete (percent_complete), or all of it
-// once the job sits in a completed stage; docs/api-decisions.md ("Online payments") says how it
-// will come from work-order progress once work orders exist.
+// approved change orders posted to the job (the revised contract). "Work done" is the share of the contract the office says is complete (percent_complete), all of it
+// once the job sits in a completed stage, else what its work orders have done (work-done.ts);
+// docs/api-decisions.md ("Online payments") says how.
 import type { StoredLineItem } from '#billing/invoices/rules.ts';
 import { depositCents } from '#estimating/index.ts';
 import { formatCents } from '#platform/money.ts';
@@ -19,7 +19,7 @@ export interface Contract {
   taxCents: number;
   depositPercent: number | null;
   /** The proposal's priced lines that are in its total (optional ones are not). */
-  lines: readonly { name: string; priceCents: number }[];
+  lines: readonly { lineId: number; name: string; quantity: number; priceCents: number }[];
   /** What approved change orders added (negative: took off), before tax, and their tax. */
   changeOrders: { count: number; subtotalCents: number; taxCents: number };
   /** The revised contract: the proposal's subtotal and tax with the change orders'. */

@@ -16,6 +16,7 @@
 import type { Transaction } from 'kysely';
 import type { DB, Job, Proposal } from '#db/tables.ts';
 import { findVisibleJob } from '#crm/index.ts';
+import { progressOfJob } from '#operations/index.ts';
 import {
   assertPricingAccess,
   findEstimate,
@@ -40,6 +41,7 @@ import { formatCents } from '#platform/money.ts';
 import { now, storedAt, millisOf } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { type Contract, overContract, requestedOf } from './amounts.ts';
+import { workDonePercent } from './work-done.ts';
 
 /** How far back an identical request counts as a duplicate (document 3: within 10 minutes). */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -55,7 +57,9 @@ async function contractOf(trx: Transaction<DB>, p: Proposal): Promise<Contract> 
     subtotalCents: Number(p.subtotal_cents),
     taxCents: Number(p.tax_cents),
     depositPercent: sections.deposit_percent,
-    lines: priced.lines.filter((l) => !l.optional).map((l) => ({ name: l.name, priceCents: l.price_cents })),
+    lines: priced.lines
+      .filter((l) => !l.optional)
+      .map((l) => ({ lineId: l.line_id, name: l.name, quantity: Number(l.quantity), priceCents: l.price_cents })),
     changeOrders: {
       count: posted.count,
       // amount_delta is a change order's price with its tax (as an estimate's price_cents is).
@@ -66,8 +70,11 @@ async function contractOf(trx: Transaction<DB>, p: Proposal): Promise<Contract> 
   };
 }
 
-/** How much of the contract's work is done: as sent, else all of it once the job is in a completed stage. */
-async function percentComplete(trx: Transaction<DB>, job: Job, sent: number | undefined): Promise<number> {
+/**
+ * How much of the contract's work is done: as sent (the office's override), all of it once the job
+ * is in a completed stage, else what the job's work orders have done (work-done.ts).
+ */
+async function percentComplete(trx: Transaction<DB>, job: Job, contract: Contract, sent: number | undefined): Promise<number> {
   if (sent !== undefined) return Math.round(sent * 100) / 100;
   const stage = await trx
     .selectFrom('job_stages')
@@ -76,10 +83,18 @@ async function percentComplete(trx: Transaction<DB>, job: Job, sent: number | un
     .where('key', '=', job.status)
     .executeTakeFirst();
   if (stage?.is_completed === 1) return 100;
+  const fromWorkOrders = workDonePercent(contract.lines, await progressOfJob(trx, job.firm_id, job.id));
+  if (fromWorkOrders !== null && fromWorkOrders > 0) return fromWorkOrders;
+  if (fromWorkOrders !== null)
+    throw conflict('Nothing to bill', {
+      code: 'nothing_to_bill',
+      message:
+        "None of the job's work orders has completed work yet (GET /v1/jobs/{id}/allocation): complete one, or send percent_complete",
+    });
   throw conflict('Work done is not known', {
     code: 'nothing_to_bill',
     message:
-      'The job is not in a completed stage: send percent_complete (how much of the contract is done) to bill progress',
+      'The job is not in a completed stage and has no work orders: send percent_complete (how much of the contract is done) to bill progress',
   });
 }
 
@@ -119,7 +134,7 @@ export async function requestPayment(
     // Read inside the lock: an approval or another invoice committed meanwhile counts.
     const contract = await contractOf(trx, proposal);
     const billed = await billedOfJob(trx, firmId, job.id);
-    const percent = kind === 'progress' ? await percentComplete(trx, job, input.percent_complete) : 100;
+    const percent = kind === 'progress' ? await percentComplete(trx, job, contract, input.percent_complete) : 100;
     const requested = requestedOf(kind, contract, billed, percent);
     if ('refused' in requested)
       throw conflict(requested.refused === 'no_deposit' ? 'No deposit on the proposal' : 'Nothing to bill', {
