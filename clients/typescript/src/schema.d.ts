@@ -28677,7 +28677,7 @@ export interface operations {
                      * @enum {string}
                      */
                     kind?: "full" | "deposit" | "progress" | "itemized";
-                    /** @description progress only: how much of the contract's work is done, in percent (default 100 once the job is in a completed stage) */
+                    /** @description progress only: how much of the contract's work is done, in percent (default: 100 once the job is in a completed stage, else what its work orders have completed, weighted by line price) */
                     percent_complete?: number;
                     /** @description Default: the proposal's payment_due_days, else 0 */
                     due_days?: number;

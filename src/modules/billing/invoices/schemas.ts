@@ -171,7 +171,7 @@ export const RequestPaymentBody = Body({
     minimum: 0,
     maximum: 100,
     description:
-      "progress only: how much of the contract's work is done, in percent (default 100 once the job is in a completed stage)",
+      "progress only: how much of the contract's work is done, in percent (default: 100 once the job is in a completed stage, else what its work orders have completed, weighted by line price)",
   }),
   due_days: Type.Integer({ minimum: 0, maximum: 365, description: "Default: the proposal's payment_due_days, else 0" }),
   memo: Text(2000),
