@@ -1,5 +1,6 @@
 // THE WALK (GUIDE, Quality bar), contributed per area: every route that takes an id is tried with
-// another workspace's ids (404, and nothing changes), every write route with a read-only key (403),
+// another workspace's ids (404, and nothing changes), every write route with a read-only key (403)
+// and with a crew login's key (403 Office user required, unless the route is the crew app's),
 // every read route with a key lacking read_jobs (403) and every deletion and merge with a key
 // lacking delete_records (403). Document 1, Conventions 1 and Permissions.
 //
@@ -80,6 +81,19 @@ export interface AreaWalk {
 const READ = 'API key lacks job read permission';
 const WRITE = 'API key lacks job write permission';
 const DELETE = 'API key lacks delete permission';
+/** Document 1: a crew login is refused where an office user is needed (platform/auth.ts). */
+const OFFICE = 'Office user required';
+let crewLogins = 0;
+
+/** The writes a crew login may make (`x-crew-app` in the OpenAPI document: the crew app, photo uploads, schedule requests). */
+async function crewAppRoutes(t: TestApp): Promise<Set<string>> {
+  const doc = await t.anon.get('/v1/openapi.json');
+  const out = new Set<string>();
+  for (const [path, item] of Object.entries(doc.body.paths as Record<string, Record<string, any>>))
+    for (const [method, op] of Object.entries(item))
+      if (op?.['x-crew-app'] === true) out.add(`${method.toUpperCase()} ${path}`);
+  return out;
+}
 
 /** Ids that throw on a name nobody provisioned, so a typo never turns into a vacuous 404. */
 export function strictIds(ids: Record<string, unknown>): Ids {
@@ -213,6 +227,29 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
         for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'write' || x.needs === 'delete')) {
           const res = await readOnly.request(method, c.path(P.ids), bodyOf(method, c, P.ids));
           if (res.status !== 403 || res.body?.error !== WRITE)
+            wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
+        }
+        expect(wrong).toEqual([]);
+        expect(await snapshot(t, walks, P)).toEqual(before);
+      });
+
+    if (cases.some(([, , c]) => c.needs === 'write' || c.needs === 'delete'))
+      it("a crew login's key, with every permission, gets 403 Office user required on every write outside the crew app, and nothing changes", async () => {
+        const crewApp = await crewAppRoutes(t);
+        // The crew login is made before the snapshot: it is the one change the test makes itself.
+        const crew = (
+          await t.user(P.w.firmId, {
+            name: 'Walk crew login',
+            email: `walk-crew-${++crewLogins}@crew.test`,
+            role: 'crew',
+          })
+        ).api;
+        const before = await snapshot(t, walks, P);
+        const wrong: string[] = [];
+        for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'write' || x.needs === 'delete')) {
+          if (crewApp.has(route)) continue;
+          const res = await crew.request(method, c.path(P.ids), bodyOf(method, c, P.ids));
+          if (res.status !== 403 || res.body?.error !== OFFICE)
             wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
         }
         expect(wrong).toEqual([]);
