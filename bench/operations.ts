@@ -13,6 +13,7 @@
 //   npm run bench:operations -- --quick      100k instead of 1M work orders, short rounds
 //   npm run bench:operations -- --smoke      seconds, for CI (bench/mode.ts)
 import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
 import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
@@ -170,6 +171,10 @@ async function monthList(): Promise<string> {
       const t0 = performance.now();
       await seedWorkOrders(database, firmId, job.id, crews, seeded, size, IN_MONTH);
       seeded = size;
+      // Rows written in bulk, then planned at once: PostgreSQL's autovacuum would have analyzed the
+      // tables by now; without statistics it plans the month as a one-row join and walks the
+      // workspace (5.8 s at 100k, docs/performance.md, "Operations").
+      if (database.dialect.engine === 'postgres') await sql`analyze work_orders, work_order_days`.execute(database.db);
       console.error(`seeded ${fmt(size)} work orders in ${fmt((performance.now() - t0) / 1000, 1)} s`);
       await getRate(listUrl, key); // warm-up
       const r = await getRate(listUrl, key);
