@@ -59,6 +59,39 @@ describe('POST /v1/crew/daily-reports', () => {
     expect(log.data.daily_reports.map((r) => r.id)).toEqual([res.body.data.id, second.id]);
   });
 
+  it("a report naming no line is about its work order's line, and its quantity counts toward the allocation", async () => {
+    const { w, foreman, crew, job } = await crewDay(t);
+    const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
+    const line = (
+      await ok(
+        w.api.post(`/v1/estimates/${estimate.id}/line-items`, {
+          name: 'Sealcoat',
+          unit: 'SF',
+          quantity: 8000,
+          unit_cost: 0.2,
+        }),
+      )
+    ).line_item_id;
+    const visit = (
+      await ok(
+        w.api.post('/v1/work-orders', {
+          job_id: job.id,
+          title: 'Sealcoat',
+          crew_id: crew.id,
+          scheduled_date: DAY,
+          estimate_service_id: line,
+        }),
+      )
+    ).data;
+    await ok(w.api.post('/v1/schedule/publish', { start_date: DAY, end_date: DAY }));
+    const report = await fileReport(foreman.api, visit.id, { completed_quantity: 2500, completed_unit: 'SF' });
+    expect(report.estimate_service_id).toBe(line);
+    const allocation = (await ok(w.api.get(`/v1/jobs/${job.id}/allocation`))).data;
+    expect(allocation).toEqual([
+      expect.objectContaining({ work_order_id: visit.id, estimate_service_id: line, completed_quantity: 2500 }),
+    ]);
+  });
+
   it('a crew user not on the crew is 403 not_on_crew; an office user files for anyone, naming user_id', async () => {
     const { w, foreman, workOrder } = await crewDay(t);
     const stranger = await t.user(w.firmId, { name: 'Sam Stranger', role: 'crew' });

@@ -51,7 +51,10 @@ export async function fileDailyReport(ctx: ServiceContext, input: FileDailyRepor
           daily_log_id: log.id,
           job_id: workOrder.job_id,
           work_order_id: workOrder.id,
-          estimate_service_id: input.estimate_service_id ?? null,
+          // A report on a visit is about the visit's line unless it names another: its completed
+          // quantity then counts toward the allocation (and progress billing) without the crew
+          // having to know line ids.
+          estimate_service_id: input.estimate_service_id ?? workOrder.estimate_service_id ?? null,
           date: input.date,
           submitted_by_user_id: actingUserId,
           weather: text(input.weather),
