@@ -33,6 +33,7 @@ import * as demoLinks from '#db/migrations/028_demo_links.ts';
 import * as invoiceNumbers from '#db/migrations/029_invoice_numbers.ts';
 import * as operations from '#db/migrations/030_operations.ts';
 import * as rebidCycles from '#db/migrations/033_rebid_cycles.ts';
+import * as conditionRatings from '#db/migrations/034_condition_ratings.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -67,6 +68,7 @@ const steps: Record<string, Step> = {
   '029_invoice_numbers': invoiceNumbers,
   '030_operations': operations,
   '033_rebid_cycles': rebidCycles,
+  '034_condition_ratings': conditionRatings,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

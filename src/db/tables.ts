@@ -10,6 +10,7 @@ import type {
   JobContractTable,
   PaymentEventTable,
 } from './tables/billing.ts';
+import type { ConditionRatingTable, ConditionTables } from './tables/condition.ts';
 import type { CrmTables } from './tables/crm.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
 import type {
@@ -94,7 +95,8 @@ export interface DB
     ChangeOrderTables,
     FieldTables,
     IntegrationsTables,
-    OperationsTables {}
+    OperationsTables,
+    ConditionTables {}
 
 export type Firm = Selectable<FirmTable>;
 export type User = Selectable<UserTable>;
@@ -159,5 +161,6 @@ export type DailyReport = Selectable<DailyReportTable>;
 export type TimeEntry = Selectable<TimeEntryTable>;
 export type JobCost = Selectable<JobCostTable>;
 export type RebidCycle = Selectable<RebidCycleTable>;
+export type ConditionRating = Selectable<ConditionRatingTable>;
 export type RebidHistory = Selectable<RebidHistoryTable>;
 export type RebidState = Selectable<RebidStateTable>;

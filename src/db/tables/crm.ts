@@ -44,6 +44,8 @@ export interface LocationTable {
   custom_fields: string;
   /** Set when the site was merged away (it stays archived; its id resolves to this one). */
   merged_into_id: number | null;
+  /** The latest PCI rating of the site (0–100; 034_condition_ratings), null until rated. */
+  pci: number | null;
   archived_at: string | null;
   created_at: string;
   updated_at: string;

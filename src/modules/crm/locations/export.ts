@@ -12,12 +12,14 @@ export function propertyRow(l: Location) {
     address: l.address,
     external_ref: l.external_ref,
     client_account_id: l.client_account_id,
-    // Not stored yet: coordinates arrive with geocoding, property_type and pci with site
-    // assessments and condition ratings. The fields are in the row now so the shape is stable.
+    // Not stored yet: coordinates arrive with geocoding, property_type with site assessments. The
+    // fields are in the row now so the shape is stable.
     latitude: null,
     longitude: null,
     property_type: null,
-    pci: null,
+    // The latest PCI rating that named the site (POST /v1/condition/pci with location_id); a
+    // rating moves updated_at, so an incremental export sees it.
+    pci: l.pci === null ? null : Number(l.pci),
     archived_at: zWire(l.archived_at),
     created_at: zWire(l.created_at),
     updated_at: zWire(l.updated_at),
