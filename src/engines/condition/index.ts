@@ -9,6 +9,10 @@
 export { ratePci, deductValue, PCI_RUBRIC_VERSION } from './pci.ts';
 export type { PciResult, PciDeduct, PciMethod } from './pci.ts';
 export type { CdvRow } from './corrected-deduct.ts';
+export { ratePaser, paserRating, PASER_RATINGS, PASER_RUBRIC_VERSION } from './paser.ts';
+export type { PaserLimit, PaserRating, PaserResult } from './paser.ts';
+export { PASER_RULES } from './paser-rules.ts';
+export type { PaserRule } from './paser-rules.ts';
 export { PCI_BANDS, pciBand } from './bands.ts';
 export type { PciBand } from './bands.ts';
 export {
