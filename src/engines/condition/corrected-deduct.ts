@@ -30,7 +30,7 @@ export interface CorrectedDeductResult {
   max_corrected_deduct: number;
 }
 
-/** Rounded to 0.1, half away from zero; to kill binary noise first, via a scaled integer. */
+/** Rounded to 0.1, halves up; first to a millionth, so binary noise (0.35 stored as 0.34999…) cannot tip a half. */
 export function round1(v: number): number {
   return Math.round(Math.round(v * 1e6) / 1e5) / 10;
 }

@@ -8,7 +8,7 @@
 import { ASPHALT_DEDUCT_CURVES } from './asphalt-deduct-curves.ts';
 import { type PciBand, pciBand } from './bands.ts';
 import { CONCRETE_DEDUCT_CURVES } from './concrete-deduct-curves.ts';
-import { ASPHALT_CDV_CURVES, CONCRETE_CDV_CURVES } from './corrected-deduct-curves.ts';
+import { ASPHALT_CDV_CURVES, CONCRETE_CDV_CURVES, type CorrectedDeductCurves } from './corrected-deduct-curves.ts';
 import { type CdvRow, correctDeducts, round1 } from './corrected-deduct.ts';
 import { type ChartAxis, type DeductCurveSet, readCorrectedDeduct, readDeductCurve } from './curves.ts';
 import type { PavementType, Severity } from './distresses.ts';
@@ -47,7 +47,7 @@ export interface PciResult {
 
 const METHODS: Record<
   PavementType,
-  { method: PciMethod; curves: DeductCurveSet; axis: ChartAxis; cdv: typeof ASPHALT_CDV_CURVES }
+  { method: PciMethod; curves: DeductCurveSet; axis: ChartAxis; cdv: CorrectedDeductCurves }
 > = {
   asphalt: { method: 'astm_d6433', curves: ASPHALT_DEDUCT_CURVES, axis: 'log', cdv: ASPHALT_CDV_CURVES },
   concrete: { method: 'visual_estimate', curves: CONCRETE_DEDUCT_CURVES, axis: 'linear', cdv: CONCRETE_CDV_CURVES },

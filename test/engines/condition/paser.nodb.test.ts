@@ -1,7 +1,13 @@
 // PASER (src/engines/condition/paser.ts and paser-rules.ts): ratings from distresses by the rules
 // written down in docs/condition.md, each firing rule reported.
 import { describe, expect, it } from 'vitest';
-import { ConditionInputError, PASER_RATINGS, PASER_RULES, ratePaser } from '#src/engines/condition/index.ts';
+import {
+  ASPHALT_DISTRESSES,
+  ConditionInputError,
+  PASER_RATINGS,
+  PASER_RULES,
+  ratePaser,
+} from '#src/engines/condition/index.ts';
 import type { DistressInput } from '#src/engines/condition/index.ts';
 
 const rate = (...distresses: DistressInput[]) => ratePaser({ distresses });
@@ -123,5 +129,15 @@ describe('PASER ratings', () => {
 
   it('rates asphalt only', () => {
     expect(() => ratePaser({ pavement_type: 'concrete', distresses: [] })).toThrow(ConditionInputError);
+  });
+});
+
+describe('coverage of the catalogue', () => {
+  it('every asphalt distress but railroad crossings has a PASER rule at low severity and any density', () => {
+    const anyAmount = new Set(
+      PASER_RULES.filter((r) => r.severity === 'low' && r.min_density === 0).map((r) => r.distress),
+    );
+    expect(ASPHALT_DISTRESSES.map((d) => d.type).filter((t) => !anyAmount.has(t))).toEqual(['railroad_crossing']);
+    for (const t of anyAmount) expect(rate(d(t, 'low', 0.001)).rating).toBeLessThanOrEqual(8);
   });
 });
