@@ -41,17 +41,27 @@ function tilesUnder(frame: Frame): { placed: Placed[]; firstX: number; firstY: n
   return { placed, firstX, firstY, cols, rows };
 }
 
-/** Runs `work` over the items, at most `limit` at a time; the first failure fails the whole. */
+/** Runs `work` over the items, at most `limit` at a time; a failure starts no more and fails the whole. */
 async function inBatches<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failed = false;
   const lane = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const i = next++;
-      results[i] = await work(items[i]!);
+      try {
+        results[i] = await work(items[i]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  // Every lane is let finish its request before the answer, so none is still fetching or writing
+  // the cache after the caller has moved on.
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const failure = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+  if (failure) throw failure.reason;
   return results;
 }
 

@@ -113,6 +113,8 @@ export function diskTileCache(options: TileCacheOptions): TileCache {
       const usedAt = now();
       // The access time is the "last used" the size bound evicts by, kept in the file so it outlives the process.
       await fs.utimes(file, new Date(usedAt), new Date(head.fetched_at)).catch(() => {});
+      // A tile another process wrote since this one read the folder joins the count here.
+      if (!map.has(file)) total += raw.length;
       map.set(file, { bytes: raw.length, usedAt });
       const captureDate = typeof head.capture_date === 'string' ? head.capture_date : null;
       return { data: raw.subarray(newline + 1), captureDate };

@@ -2,9 +2,11 @@
 // 256 px PNG or JPEG tiles, y from the north), each tile fetched through platform/outbound-fetch.ts
 // and kept in the tile cache. A tile is "missing" when the server answers 404, 410 or 204 or sends
 // an empty body: the place is not covered there. Any other failure (no connection, a timeout, 5xx,
-// 401/403 from a bad key, a redirect to a private address) is ImageryUnreachable.
+// 401/403 from a bad key, a redirect to a private address, a body that is no image by its first
+// bytes: sniff.ts) is ImageryUnreachable.
 import { FetchFailed, fetchPublic } from '../outbound-fetch.ts';
 import { ImageryUnreachable } from './imagery.ts';
+import { sniff, SNIFF_BYTES } from './sniff.ts';
 import { noTileCache, type TileCache } from './tile-cache.ts';
 
 /** A tile as served (PNG or JPEG bytes) with its capture date, or null when the server has none there. */
@@ -101,6 +103,10 @@ export function xyzTileServer(template: string, options: XyzTileOptions): TileSe
     }
     // 204 and an empty 200 alike: the server has nothing there.
     if (fetched.status === 204 || data.length === 0) return null;
+    // An error page or a proxy's HTML served as 200 is the server failing, not a tile, and must not
+    // reach the cache (it would stand for the tile for a month).
+    if (sniff(data.subarray(0, SNIFF_BYTES))?.kind !== 'image')
+      throw new ImageryUnreachable(`z${z}/${x}/${y} is not an image`);
     return { data, captureDate: captureDateOf(fetched.headers) };
   }
 

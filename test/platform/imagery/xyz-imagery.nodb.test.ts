@@ -366,6 +366,27 @@ describe('errors an endpoint maps', () => {
     }
   });
 
+  it('stops asking a failing server: at most one request per lane, and nothing it sent is cached', async () => {
+    const big = lot(20, 20);
+    const many = frameOf(big, 21);
+    expect(Math.ceil(many.width / 256) * Math.ceil(many.height / 256)).toBeGreaterThanOrEqual(12);
+    for (const mode of ['broken', 'garbage'] as const) {
+      const dir = path.join(dataDir, `cache-${mode}`);
+      const template = tiles.template(mode);
+      const cache = diskTileCache({ dir, source: 'standard', template, maxBytes: 1 << 20, maxAgeMs: 86_400_000 });
+      const imagery = tileImagery({ standard: xyzTileServer(template, { allowPrivate: true, cache }) });
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const before = tiles.seen.length;
+        expect(await failure(imagery.mosaic(big, { source: 'standard', zoom: 21 }))).toBeInstanceOf(ImageryUnreachable);
+        expect(tiles.seen.length - before, mode).toBeGreaterThan(0);
+        expect(tiles.seen.length - before, mode).toBeLessThanOrEqual(6);
+      }
+      expect(
+        fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.tile')) : [],
+      ).toEqual([]);
+    }
+  });
+
   it('no tiles there: every tile 404 or 204 (422 no_imagery_coverage; premium says to retry with standard)', async () => {
     for (const mode of ['missing', 'empty'] as const) {
       const err = await failure(tileImagery({ standard: server(mode) }).mosaic(place, { source: 'standard' }));
