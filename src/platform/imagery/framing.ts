@@ -39,6 +39,9 @@ export interface Frame {
   outline: Array<[number, number]> | null;
 }
 
+/** A longitude brought into -180..180 (180 stays 180). */
+const wrapLng = (lng: number) => (lng >= -180 && lng <= 180 ? lng : ((((lng + 180) % 360) + 360) % 360) - 180);
+
 function validPoint(lat: number, lng: number): boolean {
   return Number.isFinite(lat) && Number.isFinite(lng) && Math.abs(lat) <= MAX_LATITUDE && Math.abs(lng) <= 180;
 }
@@ -119,9 +122,10 @@ export function frameOf(place: ImageryPlace, zoom?: number): Frame {
     width,
     height,
     lat: centre.lat,
-    // A window past the antimeridian names its centre in -180..180 like any other point.
-    lng: ((((centre.lng + 180) % 360) + 360) % 360) - 180,
-    bounds: { north: nw.lat, south: se.lat, west: nw.lng, east: se.lng },
+    // A window over the antimeridian names its longitudes in -180..180 like any other, so its west
+    // edge is then east of its east edge (as GeoJSON bounding boxes say it).
+    lng: wrapLng(centre.lng),
+    bounds: { north: nw.lat, south: se.lat, west: wrapLng(nw.lng), east: wrapLng(se.lng) },
     metersPerPixel: metersPerPixel(centre.lat, z),
     outline: 'polygon' in place ? w.px.map((p) => [p.x * scale - left, p.y * scale - top]) : null,
   };

@@ -94,6 +94,25 @@ describe('the mosaic', () => {
     expect(mosaic.meta.coverage_pct).toBe(100);
   });
 
+  it('wraps around the antimeridian: the tiles east of 180° are the ones at the west edge of the world', async () => {
+    const place = { point: { lat: 0, lng: 179.99995 } };
+    const frame = frameOf(place);
+    const world = 256 * 2 ** frame.zoom;
+    expect(frame.left + frame.width).toBeGreaterThan(world);
+    const mosaic = await tileImagery({ standard: server('png') }).mosaic(place, { source: 'standard' });
+    let wrong = 0;
+    for (let row = 0; row < frame.height; row++)
+      for (let col = 0; col < frame.width; col++) {
+        const want = expectedPixel((frame.left + col) % world, frame.top + row);
+        const at = (row * frame.width + col) * 3;
+        for (let c = 0; c < 3; c++) if (mosaic.pixels[at + c] !== want[c]) wrong++;
+      }
+    expect(wrong).toBe(0);
+    expect(tiles.seen.some((s) => s.startsWith('png/20/0/'))).toBe(true);
+    expect(mosaic.meta.bounds.west).toBeGreaterThan(179.999);
+    expect(mosaic.meta.bounds.east).toBeLessThan(-179.999);
+  });
+
   it('reads JPEG tiles as well as PNG', async () => {
     const place = { point: { lat: 45.5, lng: -122.6 } };
     const frame = frameOf(place);
