@@ -1,9 +1,10 @@
 // One XYZ tile server: a URL template such as https://tiles.example/{z}/{x}/{y}.png (Web Mercator,
-// 256 px PNG or JPEG tiles, y from the north), each tile fetched through platform/outbound-fetch.ts
-// and kept in the tile cache. A tile is "missing" when the server answers 404, 410 or 204 or sends
-// an empty body: the place is not covered there. Any other failure (no connection, a timeout, 5xx,
-// 401/403 from a bad key, a redirect to a private address, a body that is no image by its first
-// bytes: sniff.ts) is ImageryUnreachable.
+// 256 px PNG or JPEG tiles, y from the north; a WMTS RESTful template's {TileMatrix}, {TileCol} and
+// {TileRow} too), each tile fetched through platform/outbound-fetch.ts and kept in the tile cache.
+// A tile is "missing" when the server answers 404, 410 or 204 or sends an empty body: the place is
+// not covered there. Any other failure (no connection, a timeout, 5xx, 401/403 from a bad key, a
+// redirect to a private address, a body that is no image by its first bytes: sniff.ts) is
+// ImageryUnreachable.
 import { FetchFailed, fetchPublic } from '../outbound-fetch.ts';
 import { ImageryUnreachable } from './imagery.ts';
 import { sniff, SNIFF_BYTES } from './sniff.ts';
@@ -26,8 +27,17 @@ export interface XyzTileOptions {
 export const MAX_TILE_BYTES = 2 * 1024 * 1024;
 const MISSING_STATUSES = new Set([204, 404, 410]);
 
+/**
+ * WMTS RESTful templates name the same three numbers {TileMatrix}, {TileCol} and {TileRow}; with a
+ * Web Mercator matrix set (GoogleMapsCompatible) they are z, x and y, so either spelling is taken.
+ */
+export function xyzTemplate(template: string): string {
+  return template.replaceAll('{TileMatrix}', '{z}').replaceAll('{TileCol}', '{x}').replaceAll('{TileRow}', '{y}');
+}
+
 /** GROUNDWORK_*_IMAGERY_URL's check: an http(s) URL with {z}, {x} and {y}; a message naming what is wrong, else null. */
-export function templateProblem(template: string): string | null {
+export function templateProblem(raw: string): string | null {
+  const template = xyzTemplate(raw);
   let url: URL;
   try {
     url = new URL(template.replace(/\{[xyz]\}/g, '0'));
@@ -73,9 +83,10 @@ async function readCapped(body: AsyncIterable<Buffer>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export function xyzTileServer(template: string, options: XyzTileOptions): TileServer {
+export function xyzTileServer(raw: string, options: XyzTileOptions): TileServer {
+  const template = xyzTemplate(raw);
   const problem = templateProblem(template);
-  if (problem) throw new Error(`The imagery URL template ${problem}, got "${template}"`);
+  if (problem) throw new Error(`The imagery URL template ${problem}, got "${raw}"`);
   const cache = options.cache ?? noTileCache;
   const urlOf = (z: number, x: number, y: number) =>
     template.replaceAll('{z}', String(z)).replaceAll('{x}', String(x)).replaceAll('{y}', String(y));

@@ -473,6 +473,17 @@ describe('wiring', () => {
     expect(buildDeps({ dataDir }).imagery).toBe(noImagery);
   });
 
+  it('takes a WMTS RESTful template ({TileMatrix}/{TileCol}/{TileRow}) as the same z/x/y', async () => {
+    const wmts = tiles.template('png').replace('{z}/{x}/{y}', '{TileMatrix}/{TileCol}/{TileRow}');
+    expect(wmts).toContain('{TileMatrix}');
+    const place = { point: { lat: 12, lng: 12 } };
+    const frame = frameOf(place);
+    const mosaic = await tileImagery({ standard: xyzTileServer(wmts, { allowPrivate: true }) }).mosaic(place, {
+      source: 'standard',
+    });
+    expect(misplaced(mosaic, frame.left, frame.top)).toBe(0);
+  });
+
   it('refuses a template without {z}, {x} and {y}', () => {
     expect(() => xyzTileServer('https://tiles.example/{z}/{x}.png', { allowPrivate: false })).toThrow(/\{y\}/);
     expect(() => xyzTileServer('ftp://tiles.example/{z}/{x}/{y}.png', { allowPrivate: false })).toThrow(/http/);
