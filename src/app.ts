@@ -25,6 +25,7 @@ import type { Geocoder } from '#platform/geocoding.ts';
 import { objectRoutes } from '#platform/storage/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import type { Payments } from '#platform/payments/processor.ts';
+import type { Imagery } from '#platform/imagery/imagery.ts';
 import { installPages } from '#pages/pages.ts';
 import { paymentWebhookRoutes } from '#billing/index.ts';
 
@@ -44,7 +45,15 @@ export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
   Partial<
     Pick<
       Config,
-      'authCacheMs' | 'dataDir' | 'geocoderUrl' | 'trustProxy' | 'storage' | 'payments' | 'publicUrl' | 'timeouts'
+      | 'authCacheMs'
+      | 'dataDir'
+      | 'geocoderUrl'
+      | 'trustProxy'
+      | 'storage'
+      | 'payments'
+      | 'imagery'
+      | 'publicUrl'
+      | 'timeouts'
     >
   > & {
     /** The admin API's limit per client address; the API's (rateLimit) unless given (tests provision freely). */
@@ -60,6 +69,8 @@ export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
     storageAdapter?: Storage;
     /** Payments to use instead of the ones the settings name (tests: Stripe aimed at a local server). */
     paymentsAdapter?: Payments;
+    /** Imagery to use instead of the one the settings name (tests: a local tile server). */
+    imageryAdapter?: Imagery;
     /** The process's environment when the caller built it already (serve shares it with the worker). */
     env?: Env;
   };
@@ -82,6 +93,8 @@ export async function buildApp(
         storageSettings: config.storage,
         payments: config.paymentsAdapter,
         paymentSettings: config.payments,
+        imagery: config.imageryAdapter,
+        imagerySettings: config.imagery,
       },
       areas,
     );

@@ -5,6 +5,8 @@ import type { MailSettings } from '#platform/mail/select.ts';
 import type { PaymentSettings } from '#platform/payments/select.ts';
 import type { StripeSettings } from '#platform/payments/stripe.ts';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '#platform/timeouts.ts';
+import type { ImagerySettings } from '#platform/imagery/select.ts';
+import { templateProblem } from '#platform/imagery/xyz-tiles.ts';
 
 export interface Config {
   port: number;
@@ -40,6 +42,8 @@ export interface Config {
   mail: MailSettings;
   /** Online payments: Stripe when GROUNDWORK_STRIPE_SECRET_KEY is set, else the built-in test mode. */
   payments: PaymentSettings;
+  /** Aerial imagery: XYZ tile URL templates (standard, premium) and the tile cache's size; none by default. */
+  imagery: ImagerySettings;
   worker: WorkerConfig;
 }
 
@@ -161,6 +165,30 @@ function stripeFromEnv(): StripeSettings | null {
   return { secretKey, webhookSecret, apiUrl };
 }
 
+/**
+ * GROUNDWORK_IMAGERY_URL and GROUNDWORK_PREMIUM_IMAGERY_URL (XYZ templates with {z}, {x}, {y}) and
+ * GROUNDWORK_IMAGERY_CACHE_MB (200 by default; 0 keeps no tiles).
+ */
+function imageryFromEnv(): ImagerySettings {
+  const template = (name: string) => {
+    const raw = env(name);
+    const problem = raw === null ? null : templateProblem(raw);
+    if (raw !== null && problem) throw new Error(`${name} ${problem}, got "${withoutCredentials(raw)}"`);
+    return raw;
+  };
+  const rawMb = env('GROUNDWORK_IMAGERY_CACHE_MB');
+  const cacheMb = rawMb === null ? 200 : Number(rawMb);
+  if (!Number.isInteger(cacheMb) || cacheMb < 0)
+    throw new Error(
+      `GROUNDWORK_IMAGERY_CACHE_MB must be a whole number of megabytes (0 turns the cache off), got "${rawMb}"`,
+    );
+  return {
+    standardUrl: template('GROUNDWORK_IMAGERY_URL'),
+    premiumUrl: template('GROUNDWORK_PREMIUM_IMAGERY_URL'),
+    cacheMb,
+  };
+}
+
 /** A URL with its user and password hidden, for messages. */
 export const withoutCredentials = (url: string) => url.replace(/\/\/[^@/]*@/, '//***@');
 
@@ -257,6 +285,7 @@ export function loadConfig(): Config {
     storage: { secret: storageSecretFromEnv(), s3: s3FromEnv() },
     mail: mailFromEnv(),
     payments: { stripe: stripeFromEnv() },
+    imagery: imageryFromEnv(),
     worker: {
       inServe: process.env.GROUNDWORK_WORKER !== 'false',
       pollMs: intFromEnv('GROUNDWORK_WORKER_POLL_MS', 500),

@@ -15,13 +15,14 @@ export function startEnv(database: Database, options: DepsOptions = {}, areas: r
 
 /** The dependency settings of the loaded configuration (serve and `groundwork worker`). */
 export function depsOptionsOf(
-  config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'worker' | 'storage' | 'mail' | 'payments'>,
+  config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'worker' | 'storage' | 'mail' | 'payments' | 'imagery'>,
 ): DepsOptions {
   return {
     dataDir: config.dataDir,
     storageSettings: config.storage,
     mailSettings: config.mail,
     paymentSettings: config.payments,
+    imagerySettings: config.imagery,
     geocoderUrl: config.geocoderUrl ?? undefined,
     allowPrivateNetwork: config.worker.allowPrivateNetwork,
   };

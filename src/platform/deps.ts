@@ -1,12 +1,14 @@
 // The one dependency bag: every outside service and setting a service may need, built once by
 // whoever starts the process (buildApp, the worker, the CLI) and handed to services on their
 // context. Tests swap an adapter here (a local geocoder, a manual clock) instead of reaching
-// into a module. Imagery joins it when it arrives.
+// into a module.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import { geocoderFor, type Geocoder } from './geocoding.ts';
+import type { Imagery } from './imagery/imagery.ts';
+import { imageryFor, NO_IMAGERY_SETTINGS, type ImagerySettings } from './imagery/select.ts';
 import { linkTokensFrom, type LinkTokens } from './link-tokens.ts';
 import { mailTransportFor, type MailSettings } from './mail/select.ts';
 import type { MailTransport } from './mail/transport.ts';
@@ -35,6 +37,8 @@ export interface Deps {
   mail: MailTransport;
   /** Online payments (platform/payments): the built-in test mode, or Stripe when configured. */
   payments: Payments;
+  /** Aerial imagery (platform/imagery): none, or XYZ tile servers when GROUNDWORK_*IMAGERY_URL is set. */
+  imagery: Imagery;
 }
 
 export interface DepsOptions {
@@ -55,6 +59,10 @@ export interface DepsOptions {
   payments?: Payments;
   /** How to build the payments when none are given (GROUNDWORK_STRIPE_*). */
   paymentSettings?: PaymentSettings;
+  /** Imagery to use as it is (tests pass one aimed at a local tile server). */
+  imagery?: Imagery;
+  /** How to build the imagery when none is given (GROUNDWORK_IMAGERY_URL, …_PREMIUM_…, …_CACHE_MB). */
+  imagerySettings?: ImagerySettings;
 }
 
 /** The bag with the embedded defaults for whatever is not given. */
@@ -75,5 +83,9 @@ export function buildDeps(options: DepsOptions = {}): Deps {
     mail: options.mail ?? mailTransportFor(options.mailSettings ?? { smtpUrl: null, from: null }, dataDir),
     // Building the Stripe client touches no network: the first checkout does.
     payments: options.payments ?? paymentsFor(options.paymentSettings ?? null),
+    // Building it touches nothing: the tile cache's folder is made with its first tile.
+    imagery:
+      options.imagery ??
+      imageryFor(options.imagerySettings ?? NO_IMAGERY_SETTINGS, dataDir, options.allowPrivateNetwork ?? false),
   };
 }

@@ -11,12 +11,29 @@ export const FETCH_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
 
 /** Why a URL could not be fetched, in words a caller can pass on. */
-export class FetchFailed extends Error {}
+export class FetchFailed extends Error {
+  /** The HTTP status of a non-2xx answer; null when no answer came (refused, unreachable, timed out). */
+  readonly status: number | null;
+  constructor(message: string, status: number | null = null) {
+    super(message);
+    this.status = status;
+  }
+}
 
 export interface Fetched {
   body: Readable;
   /** The Content-Length the server announced, if any (a hint: the caller still counts). */
   announcedBytes: number | null;
+  /** 200, or 204 and the other 2xx answers (a tile server's "nothing here"). */
+  status: number;
+  /** The answer's headers, names lower-cased (a tile's capture date rides in one). */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface FetchOptions {
+  allowPrivate: boolean;
+  /** Who is asking: photo import unless said (a tile server may want to know it is tiles). */
+  userAgent?: string;
 }
 
 const agents = new Map<boolean, Agent>();
@@ -52,7 +69,7 @@ function checked(raw: string, allowPrivate: boolean): URL {
 }
 
 /** Opens `raw` for reading; FetchFailed for a refused address, a network error or a non-2xx answer. */
-export async function fetchPublic(raw: string, options: { allowPrivate: boolean }): Promise<Fetched> {
+export async function fetchPublic(raw: string, options: FetchOptions): Promise<Fetched> {
   let url = checked(raw, options.allowPrivate);
   const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
   for (let hop = 0; ; hop++) {
@@ -60,7 +77,7 @@ export async function fetchPublic(raw: string, options: { allowPrivate: boolean 
     try {
       res = await request(url, {
         method: 'GET',
-        headers: { 'user-agent': 'Groundwork/1.0 (photo import)', accept: 'image/*' },
+        headers: { 'user-agent': options.userAgent ?? 'Groundwork/1.0 (photo import)', accept: 'image/*' },
         dispatcher: agentFor(options.allowPrivate),
         signal,
       });
@@ -79,9 +96,14 @@ export async function fetchPublic(raw: string, options: { allowPrivate: boolean 
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       res.body.dump({ limit: 64 * 1024 }).catch(() => {});
-      throw new FetchFailed(`The server answered HTTP ${res.statusCode}`);
+      throw new FetchFailed(`The server answered HTTP ${res.statusCode}`, res.statusCode);
     }
     const length = Number(res.headers['content-length']);
-    return { body: res.body, announcedBytes: Number.isFinite(length) ? length : null };
+    return {
+      body: res.body,
+      announcedBytes: Number.isFinite(length) ? length : null,
+      status: res.statusCode,
+      headers: res.headers,
+    };
   }
 }
