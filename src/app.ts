@@ -26,6 +26,7 @@ import { objectRoutes } from '#platform/storage/routes.ts';
 import type { Storage } from '#platform/storage/storage.ts';
 import type { Payments } from '#platform/payments/processor.ts';
 import type { Imagery } from '#platform/imagery/imagery.ts';
+import type { Vision } from '#platform/vision.ts';
 import { installPages } from '#pages/pages.ts';
 import { paymentWebhookRoutes } from '#billing/index.ts';
 
@@ -48,6 +49,7 @@ export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
       | 'authCacheMs'
       | 'dataDir'
       | 'geocoderUrl'
+      | 'visionUrl'
       | 'trustProxy'
       | 'storage'
       | 'payments'
@@ -71,6 +73,8 @@ export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
     paymentsAdapter?: Payments;
     /** Imagery to use instead of the one the settings name (tests: a local tile server). */
     imageryAdapter?: Imagery;
+    /** A vision endpoint to use instead of the one GROUNDWORK_VISION_URL names (tests: a local server). */
+    visionAdapter?: Vision | null;
     /** The process's environment when the caller built it already (serve shares it with the worker). */
     env?: Env;
   };
@@ -95,6 +99,8 @@ export async function buildApp(
         paymentSettings: config.payments,
         imagery: config.imageryAdapter,
         imagerySettings: config.imagery,
+        vision: config.visionAdapter,
+        visionUrl: config.visionUrl ?? undefined,
       },
       areas,
     );
@@ -138,7 +144,7 @@ export async function buildApp(
   });
 
   await app.register(async (v1) => {
-    installAuth(v1, database.db, config.authCacheMs ?? 1000, limits.count);
+    installAuth(v1, database.db, config.authCacheMs ?? 1000, limits);
     installTextGuard(v1);
     v1.addHook('onRoute', describeOperation);
 

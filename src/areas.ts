@@ -3,6 +3,7 @@
 // area.ts manifest, a subpath import in package.json, and one line here.
 import type { Area } from './area.ts';
 import { billingArea } from '#billing/area.ts';
+import { conditionArea } from '#condition/area.ts';
 import { crmArea } from '#crm/area.ts';
 import { estimatingArea } from '#estimating/area.ts';
 import { fieldArea } from '#field/area.ts';
@@ -17,5 +18,6 @@ export const AREAS: readonly Area[] = [
   billingArea,
   operationsArea,
   fieldArea,
+  conditionArea,
   integrationsArea,
 ];

@@ -36,6 +36,8 @@ export interface Config {
   dataDir: string;
   /** Nominatim base URL (or Photon's `…/api`) for geocoding; null = none, lookups fail with address errors. */
   geocoderUrl: string | null;
+  /** The vision endpoint that replaces the built-in distress detector (GROUNDWORK_VISION_URL); null = built in. */
+  visionUrl: string | null;
   /** Files and photos: the data directory (links signed with `secret`), or S3 when a bucket is set. */
   storage: StorageSettings;
   /** Email: SMTP when GROUNDWORK_SMTP_URL is set, else .eml files in <dataDir>/outbox. */
@@ -282,6 +284,7 @@ export function loadConfig(): Config {
     logLevel: process.env.LOG_LEVEL || 'info',
     dataDir: process.env.GROUNDWORK_DATA_DIR || 'data',
     geocoderUrl: process.env.GROUNDWORK_GEOCODER_URL || null,
+    visionUrl: process.env.GROUNDWORK_VISION_URL || null,
     storage: { secret: storageSecretFromEnv(), s3: s3FromEnv() },
     mail: mailFromEnv(),
     payments: { stripe: stripeFromEnv() },

@@ -15,7 +15,7 @@ export function startEnv(database: Database, options: DepsOptions = {}, areas: r
 
 /** The dependency settings of the loaded configuration (serve and `groundwork worker`). */
 export function depsOptionsOf(
-  config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'worker' | 'storage' | 'mail' | 'payments' | 'imagery'>,
+  config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'visionUrl' | 'worker' | 'storage' | 'mail' | 'payments' | 'imagery'>,
 ): DepsOptions {
   return {
     dataDir: config.dataDir,
@@ -24,6 +24,7 @@ export function depsOptionsOf(
     paymentSettings: config.payments,
     imagerySettings: config.imagery,
     geocoderUrl: config.geocoderUrl ?? undefined,
+    visionUrl: config.visionUrl ?? undefined,
     allowPrivateNetwork: config.worker.allowPrivateNetwork,
   };
 }

@@ -34,6 +34,8 @@ declare module 'fastify' {
     bearerKey?: boolean;
     /** A crew login may make this change (the crew app's interface, photo uploads, schedule requests). */
     crewApp?: boolean;
+    /** The call counts against the key's rate limit only when it succeeds (2xx): condition ratings. */
+    countOnSuccess?: boolean;
   }
 }
 
@@ -212,13 +214,21 @@ export function authorize(auth: AuthContext, needed: Permission[] | undefined, c
 /** Counts a call against the caller's rate limit: its key's id, or null for a call without a usable key. */
 export type CountCall = (request: FastifyRequest, reply: FastifyReply, keyId: number | null) => Promise<void>;
 
+/** The rate limiter as authentication uses it (platform/rate-limit.ts, ApiLimits). */
+export interface CallCounter {
+  count: CountCall;
+  peek(request: FastifyRequest, reply: FastifyReply, keyId: number): Promise<void>;
+  charge(request: FastifyRequest, reply: FastifyReply, keyId: number): Promise<void>;
+}
+
 /**
  * Installs authentication on every route of `app` that is not marked public. `count` (the rate
  * limiter) runs once the key is identified, so it counts a known key by its id and a call without a
  * usable key, whose 401 follows, against the client's address; routes with `rateLimit: false` do
  * not count a known key's calls.
  */
-export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0, count?: CountCall): void {
+export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0, limits?: CallCounter): void {
+  const count = limits?.count;
   app.decorateRequest('auth', null as unknown as AuthContext);
   const identified = new WeakMap<FastifyRequest, KeyRow & { hash: string }>();
   app.addHook('onRequest', async (request, reply) => {
@@ -230,8 +240,16 @@ export function installAuth(app: FastifyInstance, db: Kysely<DB>, cacheTtlMs = 0
       await count?.(request, reply, null);
       throw err;
     }
-    if (request.routeOptions.config.rateLimit !== false) await count?.(request, reply, key.id);
+    const config = request.routeOptions.config;
+    if (config.countOnSuccess) await limits?.peek(request, reply, key.id);
+    else if (config.rateLimit !== false) await count?.(request, reply, key.id);
     identified.set(request, key);
+  });
+  // A call counted on success spends its call once its answer is a success.
+  app.addHook('onResponse', async (request, reply) => {
+    const key = identified.get(request);
+    if (!request.routeOptions.config?.countOnSuccess || !key || reply.statusCode >= 300) return;
+    await limits?.charge(request, reply, key.id);
   });
   // preValidation: after the body is parsed (partner keys may name firm_id in it), before the
   // schema can refuse it.

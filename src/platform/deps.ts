@@ -8,6 +8,7 @@ import path from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import { geocoderFor, type Geocoder } from './geocoding.ts';
 import type { Imagery } from './imagery/imagery.ts';
+import { type Vision, visionFor } from './vision.ts';
 import { imageryFor, NO_IMAGERY_SETTINGS, type ImagerySettings } from './imagery/select.ts';
 import { linkTokensFrom, type LinkTokens } from './link-tokens.ts';
 import { mailTransportFor, type MailSettings } from './mail/select.ts';
@@ -39,6 +40,8 @@ export interface Deps {
   payments: Payments;
   /** Aerial imagery (platform/imagery): none, or XYZ tile servers when GROUNDWORK_*IMAGERY_URL is set. */
   imagery: Imagery;
+  /** The vision endpoint (GROUNDWORK_VISION_URL) that replaces the built-in distress detector; null = built in. */
+  vision: Vision | null;
 }
 
 export interface DepsOptions {
@@ -61,6 +64,9 @@ export interface DepsOptions {
   paymentSettings?: PaymentSettings;
   /** Imagery to use as it is (tests pass one aimed at a local tile server). */
   imagery?: Imagery;
+  /** A vision endpoint to use as it is, or its URL (tests: a local server). */
+  vision?: Vision | null;
+  visionUrl?: string;
   /** How to build the imagery when none is given (GROUNDWORK_IMAGERY_URL, …_PREMIUM_…, …_CACHE_MB). */
   imagerySettings?: ImagerySettings;
 }
@@ -87,5 +93,6 @@ export function buildDeps(options: DepsOptions = {}): Deps {
     imagery:
       options.imagery ??
       imageryFor(options.imagerySettings ?? NO_IMAGERY_SETTINGS, dataDir, options.allowPrivateNetwork ?? false),
+    vision: options.vision !== undefined ? options.vision : visionFor(options.visionUrl),
   };
 }

@@ -20,6 +20,13 @@ export type CountCall = (request: FastifyRequest, reply: FastifyReply) => Promis
 export interface ApiLimits {
   /** A call by the key with this id, or (null) a call without a usable key, by its address. */
   count(request: FastifyRequest, reply: FastifyReply, keyId: number | null): Promise<void>;
+  /**
+   * For calls counted only when they succeed (document 1: each successful condition rating counts
+   * as one call; errors are not counted): 429 when the key has no call left in its window, without
+   * spending one. `charge` spends it once the call has succeeded.
+   */
+  peek(request: FastifyRequest, reply: FastifyReply, keyId: number): Promise<void>;
+  charge(request: FastifyRequest, reply: FastifyReply, keyId: number): Promise<void>;
   /** An /admin/v1 call, by its address. */
   admin: CountCall;
 }
@@ -43,10 +50,22 @@ function counter(app: FastifyInstance, config: RateLimitConfig) {
     timeWindow: config.windowMs,
     keyGenerator: (request) => buckets.get(request)!,
   });
-  return async (request: FastifyRequest, reply: FastifyReply, bucket: string): Promise<void> => {
+  return async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    bucket: string,
+    mode: 'count' | 'peek' | 'charge' = 'count',
+  ): Promise<void> => {
     buckets.set(request, bucket);
-    const result = await check(request);
+    const result = await check(request, mode === 'peek' ? { increment: false } : undefined);
     if (result.isAllowed) return;
+    // A charge comes after the answer is decided: it spends the call and never refuses.
+    if (mode === 'charge') return;
+    // A peek refuses when the next call would be over: no call is left in the window.
+    if (mode === 'peek' && result.remaining <= 0) {
+      reply.header('retry-after', Math.max(1, result.ttlInSeconds));
+      throw tooMany(result.max, config.windowMs, Math.max(1, result.ttlInSeconds));
+    }
     const reset = Math.max(1, result.ttlInSeconds);
     reply.header('x-ratelimit-limit', result.max);
     reply.header('x-ratelimit-remaining', result.remaining);
@@ -70,6 +89,8 @@ export async function installRateLimits(
   return {
     count: (request, reply, keyId) =>
       keyId === null ? addresses(request, reply, addressOf(request)) : keys(request, reply, `key:${keyId}`),
+    peek: (request, reply, keyId) => keys(request, reply, `key:${keyId}`, 'peek'),
+    charge: (request, reply, keyId) => keys(request, reply, `key:${keyId}`, 'charge'),
     admin: (request, reply) => operator(request, reply, addressOf(request)),
   };
 }

@@ -123,6 +123,8 @@ export const SettingsSchema = Type.Object(
     logo_file_id: Nullable(Type.Integer({ minimum: 1 })),
     /** The first day of the workspace's week in its time zone: overtime is counted per worker-week. */
     week_start: Type.Union([Type.Literal('monday'), Type.Literal('sunday')]),
+    /** The workspace's plan includes premium imagery (condition ratings' imagery_source premium; else 403 upgrade_required). */
+    premium_imagery_enabled: Type.Boolean(),
   },
   { additionalProperties: false },
 );
@@ -165,6 +167,7 @@ export const DEFAULT_SETTINGS: Settings = {
   proposal_acceptance_stage: null,
   logo_file_id: null,
   week_start: 'monday',
+  premium_imagery_enabled: false,
 };
 
 export interface Division {

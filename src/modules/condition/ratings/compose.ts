@@ -3,6 +3,7 @@
 // user reads first, and the limitations that say what a rating from one image cannot know.
 // Pure: findings and the image's facts in, the answer out.
 import {
+  type DensityUnit,
   distressKind,
   type PaserResult,
   type PciResult,
@@ -44,7 +45,7 @@ function describedDistress(f: Findings, d: FoundDistress) {
     label: kind?.label ?? d.type,
     severity: d.severity,
     density_pct: Math.round(d.density_pct * 100) / 100,
-    density_unit: kind?.density_unit ?? d.density_unit ?? 'area',
+    density_unit: (kind?.density_unit ?? 'area') as DensityUnit,
     where: d.where,
   };
 }

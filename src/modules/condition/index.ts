@@ -1,0 +1,2 @@
+// The condition area's public entry: what other areas, the demo seed and the CLI may use.
+export { rateCondition } from './ratings/service.ts';
