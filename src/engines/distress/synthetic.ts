@@ -363,7 +363,6 @@ function softArea(c: Canvas, poly: Pt[], soft: number, paint: (i: number, w: num
   });
 }
 
-
 /** Loss of fines: dense dark pits and bright exposed stones inside the polygon. */
 function drawRaveling(c: Canvas, rand: () => number, poly: Pt[]): void {
   const [x0, y0, x1, y1] = bounds(poly);
