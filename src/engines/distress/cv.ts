@@ -72,6 +72,7 @@ export interface Cv {
   RETR_CCOMP: number;
   RETR_EXTERNAL: number;
   CHAIN_APPROX_SIMPLE: number;
+  CHAIN_APPROX_NONE: number;
   DIST_L2: number;
   INTER_AREA: number;
   BORDER_REPLICATE: number;
@@ -113,6 +114,7 @@ export interface Cv {
   distanceTransform(src: Mat, dst: Mat, distanceType: number, maskSize: number): void;
   GaussianBlur(src: Mat, dst: Mat, ksize: Size, sigmaX: number): void;
   blur(src: Mat, dst: Mat, ksize: Size): void;
+  medianBlur(src: Mat, dst: Mat, ksize: number): void;
   bitwise_and(a: Mat, b: Mat, dst: Mat): void;
   bitwise_or(a: Mat, b: Mat, dst: Mat): void;
   bitwise_not(a: Mat, dst: Mat): void;
@@ -136,7 +138,14 @@ let loading: Promise<{ cv: Cv }> | undefined;
 /** The OpenCV module, initialised once per process; later calls share the same promise. */
 export function loadCv(): Promise<{ cv: Cv }> {
   loading ??= (async () => {
+    // The Emscripten build adds process-wide 'uncaughtException' (rethrow, printing its whole
+    // source) and 'unhandledRejection' (abort) handlers when it loads; a server must keep its own.
+    const events = ['uncaughtException', 'unhandledRejection'] as const;
+    const before = events.map((e) => new Set(process.listeners(e)));
     const imported = (await import('@techstark/opencv-js')) as unknown as { default?: Loadable } & Loadable;
+    events.forEach((e, k) => {
+      for (const l of process.listeners(e)) if (!before[k].has(l)) process.removeListener(e, l);
+    });
     const mod: Loadable = imported.default ?? imported;
     if (!mod.Mat) {
       await new Promise<void>((resolve) => {

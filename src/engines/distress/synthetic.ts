@@ -96,6 +96,7 @@ export function generateScene(category: SceneCategory, seed: number, options: Sc
       const n = 1 + Math.floor(rand() * 3);
       let area = 0;
       let darkest = 1;
+      const covered = new Uint8Array(size * size);
       for (let k = 0; k < n; k++) {
         const r = (0.06 + rand() * 0.08) / mpp;
         const depthMm = 15 + rand() * 60;
@@ -118,6 +119,7 @@ export function generateScene(category: SceneCategory, seed: number, options: Sc
     case 'patches': {
       const n = 1 + Math.floor(rand() * 2);
       let area = 0;
+      const covered = new Uint8Array(size * size);
       for (let k = 0; k < n; k++) {
         const w = size * (0.2 + rand() * 0.25);
         const h = size * (0.2 + rand() * 0.25);
@@ -130,7 +132,7 @@ export function generateScene(category: SceneCategory, seed: number, options: Sc
           [x + w, y + h],
           [x, y + h],
         ];
-        area += drawArea(c, rand, rect, (i) => c.scale(i, 1 + delta / 110, 1), 0);
+        area += drawArea(c, rand, rect, (i) => c.scale(i, 1 + delta / 110, 1), 0, covered);
       }
       truth.distresses.patching = { density_pct: (area / (size * size)) * 100, severity: 'low' };
       break;
@@ -340,13 +342,21 @@ function drawNetwork(c: Canvas, rand: () => number, frac: number, cellPx: number
   return w * h;
 }
 
-/** Fill a polygon (hard edge with `rim` px of soft border); returns the pixel count inside. */
-function drawArea(c: Canvas, rand: () => number, poly: Pt[], paint: (i: number) => void, rim: number): number {
+/** Fill a polygon (hard edge with `rim` px of soft border); returns the pixel count inside not already `covered`. */
+function drawArea(
+  c: Canvas,
+  rand: () => number,
+  poly: Pt[],
+  paint: (i: number) => void,
+  rim: number,
+  covered?: Uint8Array,
+): number {
   const [x0, y0, x1, y1] = bounds(poly);
   let n = 0;
   c.box(x0, y0, x1, y1, (i, x, y) => {
     if (!inside(poly, x, y)) return;
-    n++;
+    if (!covered?.[i]) n++;
+    if (covered) covered[i] = 1;
     paint(i);
     if (rim > 0 && edgeDistance(poly, x, y) < rim) c.scale(i, 1.15, 0.5 + rand() * 0.5);
   });
