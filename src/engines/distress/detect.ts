@@ -1,7 +1,7 @@
 // The built-in distress detector (docs/condition-detector.md): decoded pixels in, findings out.
 // Pure apart from OpenCV's WebAssembly heap, which every call frees before it returns.
 import { background, closing, type Crack, findCracks, smoothGray } from './cracks.ts';
-import type { Ctx, Region } from './context.ts';
+import { type Ctx, kernelPx, type Region } from './context.ts';
 import { type Cv, loadCv, type Mat, MatScope } from './cv.ts';
 import { confidence, judgeQuality, judgeView, whereText } from './describe.ts';
 import { findPatches } from './patches.ts';
@@ -133,7 +133,9 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   const rough = roughnessMap(ctx, bg);
   const raveling = findRaveling(ctx, rough, exclude);
   const crackExclude = s.mat();
-  cv.bitwise_or(exclude, raveling.mask, crackExclude);
+  // A raveled zone's border is pitted too: leave out 3 cm around it.
+  cv.dilate(raveling.mask, crackExclude, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.06, 3, 31)));
+  cv.bitwise_or(exclude, crackExclude, crackExclude);
   const cracks = findCracks(ctx, bg, smooth, closing(ctx, smooth), crackExclude);
   const patchFinding = findPatches(ctx, bg, smooth, exclude, cracks.mask, rough, RAVEL_ROUGH);
 

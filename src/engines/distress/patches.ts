@@ -8,7 +8,7 @@
 // and not rough all over (that is raveling). Severity: low, or medium when cracks run inside it.
 import { type Ctx, kernelPx, type Region, regionOf } from './context.ts';
 import type { Mat } from './cv.ts';
-import { edgeWidthPx, SHARP_EDGE_M } from './edges.ts';
+import { edgeWidthPx, isSharp } from './edges.ts';
 import type { Severity } from './types.ts';
 
 export const PATCH_TONE = 0.15;
@@ -82,24 +82,14 @@ export function findPatches(
       if (kd[i]) crackPx++;
     }
     const contrast = Math.abs(sum / Math.max(1, n) - toneMedian);
-    const edge = edgeWidthPx(ctx, smooth, contours, c).widthPx * ctx.mpp;
+    const sharp = isSharp(ctx, edgeWidthPx(ctx, smooth, contours, c).widthPx);
     cv.approxPolyDP(contour, approx, 0.02 * cv.arcLength(contour, true), true);
     cv.convexHull(contour, hull, false, true);
     const box = cv.minAreaRect(contour);
     const solidity = area / Math.max(1, cv.contourArea(hull));
     const rectangularity = area / Math.max(1, box.size.width * box.size.height);
     const polygonal = approx.rows <= 10 && solidity >= 0.75 && rectangularity >= 0.55;
-    console.error('patch cand', {
-      area,
-      n,
-      contrast,
-      edge,
-      v: approx.rows,
-      solidity,
-      rectangularity,
-      rough: rough / n,
-    });
-    if (edge > SHARP_EDGE_M) {
+    if (!sharp) {
       softPx += n;
       continue;
     }

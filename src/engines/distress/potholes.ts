@@ -7,14 +7,15 @@
 // in for it (a deeper hole is more shadowed): mean/median ≥ 0.45 low, 0.30–0.45 medium, < 0.30 high.
 import { type Ctx, kernelPx, type Region, regionOf } from './context.ts';
 import type { Mat } from './cv.ts';
-import { edgeWidthPx, SHARP_EDGE_M } from './edges.ts';
+import { edgeWidthPx, isSharp } from './edges.ts';
 import type { Severity } from './types.ts';
 
 export const POTHOLE_DARK = 0.55;
 /** A pothole is at least this much darker than the ring around it (inside ÷ outside). */
 export const POTHOLE_LOCAL = 0.7;
 const MAX_DIAMETER_M = 1;
-const MIN_DIAMETER_M = 0.06;
+/** ASTM D6433's pothole severity table starts at 100 mm across. */
+const MIN_DIAMETER_M = 0.1;
 
 export interface Pothole extends Region {
   severity: Severity;
@@ -64,11 +65,11 @@ export function findPotholes(ctx: Ctx, smooth: Mat): PotholeFinding {
     }
     const ratio = n > 0 ? sum / n / ctx.median : 1;
     const around = edgeWidthPx(ctx, smooth, contours, k);
-    const edge = around.widthPx * ctx.mpp;
+    const sharp = isSharp(ctx, around.widthPx);
     // Darker than its own surroundings, not just than the whole pavement (a dip inside a shadow is not a hole).
     const local = around.outside > 0 ? around.inside / around.outside : 1;
     const compact = long / short <= 3 && area / (long * short) >= 0.55;
-    if (area > maxArea || edge > SHARP_EDGE_M) {
+    if (area > maxArea || !sharp) {
       softDarkPx += area;
       continue;
     }

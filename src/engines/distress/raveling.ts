@@ -1,7 +1,7 @@
 // Weathering and raveling: a surface that has lost its fines is rough. Roughness is the local
 // standard deviation of grey over a window about 5 cm wide (box filters of the image and of its
-// square) after clipping the dark side (roughnessMap), divided by the pavement median so it does
-// not depend on exposure. Pixels rougher than
+// square) after clipping the dark side (roughnessMap), divided by the local mean so it depends
+// neither on exposure nor on shade. Pixels rougher than
 // RAVEL_ROUGH (potholes and paint left out) are opened with a disc 8 cm across (so the edges of
 // patches and shadows, a thin band, drop out) and counted as area. Severity by mean roughness
 // inside: < 0.24 low, 0.24–0.34 medium, above high (our proxy for the standard's descriptions
@@ -34,8 +34,8 @@ export function roughnessMap(ctx: Ctx, bg: Mat): Float32Array {
   const m = mean.data32F;
   const m2 = meanSq.data32F;
   const out = new Float32Array(m.length);
-  const med = Math.max(1, ctx.median) / 255;
-  for (let i = 0; i < m.length; i++) out[i] = Math.sqrt(Math.max(0, m2[i] - m[i] * m[i])) / med;
+  // Over the local mean, not the image's median: a lit half next to a shadowed half is not rougher.
+  for (let i = 0; i < m.length; i++) out[i] = Math.sqrt(Math.max(0, m2[i] - m[i] * m[i])) / Math.max(m[i], 4 / 255);
   return out;
 }
 
