@@ -1,0 +1,100 @@
+// Patches: regions of distinctly different tone with straight, sharp edges. The tone image is the
+// crack-free background (cracks.ts; so crack networks do not darken their area) smoothed over
+// about 5 cm; pixels whose tone differs from the tone's median over the pavement by PATCH_TONE
+// of it form candidates, opened
+// to drop anything under about 6 cm. A candidate is a patch when it is large enough (at least
+// 0.3 m across), polygonal (its outline simplifies to at most 8 corners), solid and close to its
+// rotated bounding rectangle, and sharp-edged (shadows fade; a saw-cut patch edge does not),
+// and not rough all over (that is raveling). Severity: low, or medium when cracks run inside it.
+import { type Ctx, kernelPx, type Region, regionOf } from './context.ts';
+import type { Mat } from './cv.ts';
+import { edgeWidthPx, isSharp } from './edges.ts';
+import type { Severity } from './types.ts';
+
+export const PATCH_TONE = 0.15;
+const MIN_SIDE_M = 0.3;
+
+export interface Patch extends Region {
+  severity: Severity;
+}
+
+export function findPatches(
+  ctx: Ctx,
+  bg: Mat,
+  smooth: Mat,
+  exclude: Mat,
+  cracks: Mat,
+  roughness: Float32Array,
+  roughLimit: number,
+): { patches: Patch[]; softPx: number } {
+  const { cv, s } = ctx;
+  const tone = s.mat();
+  const k = kernelPx(ctx, 0.05, 3, 31);
+  cv.GaussianBlur(bg, tone, new cv.Size(k, k), 0);
+  const cand = s.zeros(ctx.height, ctx.width, cv.CV_8UC1);
+  const t = tone.data;
+  const pv = ctx.pavement.data;
+  const ex = exclude.data;
+  const cd = cand.data;
+  const hist = new Uint32Array(256);
+  let total = 0;
+  for (let i = 0; i < cd.length; i++) {
+    if (pv[i]) {
+      hist[t[i]]++;
+      total++;
+    }
+  }
+  let toneMedian = 0;
+  let acc = hist[0];
+  while (toneMedian < 255 && acc * 2 < total) {
+    toneMedian++;
+    acc += hist[toneMedian];
+  }
+  const limit = Math.max(10, PATCH_TONE * toneMedian);
+  for (let i = 0; i < cd.length; i++) if (pv[i] && !ex[i] && Math.abs(t[i] - toneMedian) > limit) cd[i] = 255;
+  cv.morphologyEx(cand, cand, cv.MORPH_OPEN, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.06, 3, 41)));
+  const contours = s.track(new cv.MatVector());
+  const hierarchy = s.mat();
+  cv.findContours(cand, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+  const patches: Patch[] = [];
+  let softPx = 0;
+  const minArea = (MIN_SIDE_M / ctx.mpp) ** 2;
+  const approx = s.mat();
+  const hull = s.mat();
+  for (let c = 0; c < contours.size(); c++) {
+    const contour = contours.get(c);
+    const area = cv.contourArea(contour);
+    if (area < minArea) continue;
+    const region = s.zeros(ctx.height, ctx.width, cv.CV_8UC1);
+    cv.drawContours(region, contours, c, [255, 255, 255, 255], -1);
+    const rd = region.data;
+    const gd = ctx.gray.data;
+    const kd = cracks.data;
+    let sum = 0;
+    let rough = 0;
+    let crackPx = 0;
+    let n = 0;
+    for (let i = 0; i < rd.length; i++) {
+      if (!rd[i]) continue;
+      n++;
+      sum += gd[i];
+      if (roughness[i] > roughLimit) rough++;
+      if (kd[i]) crackPx++;
+    }
+    const contrast = Math.abs(sum / Math.max(1, n) - toneMedian);
+    const sharp = isSharp(ctx, edgeWidthPx(ctx, smooth, contours, c).widthPx);
+    cv.approxPolyDP(contour, approx, 0.02 * cv.arcLength(contour, true), true);
+    cv.convexHull(contour, hull, false, true);
+    const box = cv.minAreaRect(contour);
+    const solidity = area / Math.max(1, cv.contourArea(hull));
+    const rectangularity = area / Math.max(1, box.size.width * box.size.height);
+    const polygonal = approx.rows <= 10 && solidity >= 0.75 && rectangularity >= 0.55;
+    if (!sharp) {
+      softPx += n;
+      continue;
+    }
+    if (!polygonal || rough > 0.5 * n) continue;
+    patches.push({ ...regionOf(cv, contour, n), severity: crackPx > 0.01 * n ? 'medium' : 'low' });
+  }
+  return { patches, softPx };
+}
