@@ -1,6 +1,8 @@
 // Test harness: a real app over a real database. SQLite in memory by default; when DATABASE_URL
 // names PostgreSQL, each test file gets its own schema there (dropped afterwards), so files run
 // in parallel without seeing each other.
+import type { Imagery } from '#platform/imagery/imagery.ts';
+import type { Vision } from '#platform/vision.ts';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -180,6 +182,10 @@ export interface AppOptions {
   timeouts?: Partial<TimeoutSettings>;
   /** Log at this level into TestApp.logs instead of not logging. */
   logLevel?: string;
+  /** Aerial imagery: none unless given (tile servers on loopback, platform/imagery/select.ts). */
+  imagery?: Imagery;
+  /** The vision endpoint that replaces the built-in distress detector (a local server's); none unless given. */
+  vision?: Vision;
 }
 
 export async function startApp(options: AppOptions = {}): Promise<TestApp> {
@@ -195,6 +201,8 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       mail: options.mail,
       clock: options.clock,
       payments: options.payments,
+      imagery: options.imagery,
+      vision: options.vision ?? null,
     },
     options.areas,
   );
