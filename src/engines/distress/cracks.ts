@@ -153,7 +153,18 @@ export function findCracks(ctx: Ctx, bg: Mat, smooth: Mat, closed: Mat, exclude:
     cv.drawContours(mask, contours, k, [255, 255, 255, 255], -1);
   }
   cv.bitwise_and(mask, raw, mask);
-  return { cracks, mask };
+  return { cracks: withoutLinesInNetworks(cracks), mask };
+}
+
+/**
+ * ASTM D6433 does not count a crack twice: pieces of line inside an alligator or block area
+ * (a cell wall the noise cut off from its network) belong to that area.
+ */
+function withoutLinesInNetworks(cracks: Crack[]): Crack[] {
+  const nets = cracks.filter((c) => c.kind !== 'linear');
+  return cracks.filter(
+    (c) => c.kind !== 'linear' || !nets.some((n) => c.cx >= n.x0 && c.cx <= n.x1 && c.cy >= n.y0 && c.cy <= n.y1),
+  );
 }
 
 /**

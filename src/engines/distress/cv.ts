@@ -2,6 +2,7 @@
 // that has its own `then`, so it is never returned from an async function directly (a promise
 // would adopt it and loop): callers get it wrapped. The types below are the part of the API this
 // detector uses, written out so the engine type-checks without `any`.
+import { createRequire } from 'node:module';
 
 export interface Mat {
   rows: number;
@@ -142,7 +143,9 @@ export function loadCv(): Promise<{ cv: Cv }> {
     // source) and 'unhandledRejection' (abort) handlers when it loads; a server must keep its own.
     const events = ['uncaughtException', 'unhandledRejection'] as const;
     const before = events.map((e) => new Set(process.listeners(e)));
-    const imported = (await import('@techstark/opencv-js')) as unknown as { default?: Loadable } & Loadable;
+    // require, not import: an ESM wrapper around the CommonJS module (vitest makes one) copies its
+    // properties at import time and never sees the runtime finish initialising.
+    const imported = createRequire(import.meta.url)('@techstark/opencv-js') as { default?: Loadable } & Loadable;
     events.forEach((e, k) => {
       for (const l of process.listeners(e)) if (!before[k].has(l)) process.removeListener(e, l);
     });

@@ -4,7 +4,7 @@ import { background, closing, type Crack, findCracks, smoothGray } from './crack
 import { type Ctx, kernelPx, type Region } from './context.ts';
 import { type Cv, loadCv, type Mat, MatScope } from './cv.ts';
 import { confidence, judgeQuality, judgeView, whereText } from './describe.ts';
-import { findPatches } from './patches.ts';
+import { findPatches, patchSeverity } from './patches.ts';
 import { findPavement } from './pavement.ts';
 import { findPotholes } from './potholes.ts';
 import { findRaveling, RAVEL_ROUGH, roughnessMap } from './raveling.ts';
@@ -130,14 +130,16 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   cv.bitwise_or(holes.mask, found.paint, exclude);
   cv.dilate(exclude, exclude, s.kernel(cv.MORPH_ELLIPSE, 7));
   const bg = background(ctx);
+  const closed = closing(ctx, smooth);
   const rough = roughnessMap(ctx, bg);
   const raveling = findRaveling(ctx, rough, exclude);
+  const patchFinding = findPatches(ctx, bg, smooth, exclude, rough, RAVEL_ROUGH);
   const crackExclude = s.mat();
   // A raveled zone's border is pitted too: leave out 3 cm around it.
   cv.dilate(raveling.mask, crackExclude, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.06, 3, 31)));
   cv.bitwise_or(exclude, crackExclude, crackExclude);
-  const cracks = findCracks(ctx, bg, smooth, closing(ctx, smooth), crackExclude);
-  const patchFinding = findPatches(ctx, bg, smooth, exclude, cracks.mask, rough, RAVEL_ROUGH);
+  cv.bitwise_or(patchFinding.outlines, crackExclude, crackExclude);
+  const cracks = findCracks(ctx, bg, smooth, closed, crackExclude);
 
   const groups = new Map<string, { type: DistressType; severity: Severity; regions: Region[] }>();
   const add = (type: DistressType, severity: Severity, r: Region) => {
@@ -148,7 +150,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   };
   for (const c of cracks.cracks) add(crackType(c), c.severity, c);
   for (const p of holes.potholes) add('potholes', p.severity, p);
-  for (const p of patchFinding.patches) add('patching', p.severity, p);
+  for (const p of patchFinding.patches) add('patching', patchSeverity(p, cracks.mask), p);
   if (raveling.region) add('weathering_raveling', raveling.severity, raveling.region);
 
   const areaM2 = ctx.pavementPx * mpp * mpp;

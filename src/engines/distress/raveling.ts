@@ -19,10 +19,16 @@ export const RAVEL_ROUGH = 0.1;
  */
 export function roughnessMap(ctx: Ctx, bg: Mat): Float32Array {
   const { cv, s } = ctx;
+  // The reference is the brighter of the background and a median over 50 cm: inside a crack too
+  // wide for the background's window (which then sits mostly on the crack) the wider one still
+  // sees the surface. A closing would not do: it rides on the bright stones of a raveled surface.
+  const wide = s.mat();
+  cv.medianBlur(ctx.gray, wide, kernelPx(ctx, 0.5, 7, 121));
   const g = ctx.gray.data;
   const b = bg.data;
+  const w = wide.data;
   const clipped = new Float32Array(g.length);
-  for (let i = 0; i < g.length; i++) clipped[i] = Math.max(g[i], 0.9 * b[i]) / 255;
+  for (let i = 0; i < g.length; i++) clipped[i] = Math.max(g[i], 0.9 * Math.max(b[i], w[i])) / 255;
   const f = s.track(cv.matFromArray(ctx.height, ctx.width, cv.CV_32F, clipped));
   const sq = s.mat();
   cv.multiply(f, f, sq);
