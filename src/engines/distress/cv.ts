@@ -124,7 +124,19 @@ export interface Cv {
   sqrt(a: Mat, dst: Mat): void;
   countNonZero(a: Mat): number;
   fillPoly(img: Mat, pts: MatVector, color: Scalar): void;
-  drawContours(img: Mat, contours: MatVector, idx: number, color: Scalar, thickness: number): void;
+  drawContours(
+    img: Mat,
+    contours: MatVector,
+    idx: number,
+    color: Scalar,
+    thickness: number,
+    lineType?: number,
+    hierarchy?: Mat,
+    maxLevel?: number,
+    offset?: Point,
+  ): void;
+  boundingRect(points: Mat): { x: number; y: number; width: number; height: number };
+  LINE_8: number;
   Laplacian(src: Mat, dst: Mat, ddepth: number): void;
   meanStdDev(src: Mat, mean: Mat, stddev: Mat, mask?: Mat): void;
 }

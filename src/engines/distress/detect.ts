@@ -136,7 +136,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   const patchFinding = findPatches(ctx, bg, smooth, exclude, rough, RAVEL_ROUGH);
   const crackExclude = s.mat();
   // A raveled zone's border is pitted too: leave out 3 cm around it.
-  cv.dilate(raveling.mask, crackExclude, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.06, 3, 31)));
+  cv.dilate(raveling.mask, crackExclude, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.06, 3, 31)));
   cv.bitwise_or(exclude, crackExclude, crackExclude);
   cv.bitwise_or(patchFinding.outlines, crackExclude, crackExclude);
   const cracks = findCracks(ctx, bg, smooth, closed, crackExclude);

@@ -7,7 +7,7 @@
 // rotated bounding rectangle, and sharp-edged (shadows fade; a saw-cut patch edge does not),
 // and not rough all over (that is raveling). Severity: low, or medium when cracks run inside it.
 // Patches are found before cracks, whose search leaves out a band around every tone outline.
-import { type Ctx, kernelPx, type Region, regionOf } from './context.ts';
+import { type Ctx, kernelPx, LocalMask, type Region, regionOf } from './context.ts';
 import type { Mat } from './cv.ts';
 import { edgeWidthPx, isSharp } from './edges.ts';
 import type { Severity } from './types.ts';
@@ -17,7 +17,7 @@ const MIN_SIDE_M = 0.3;
 
 export interface Patch extends Region {
   /** The patch's pixels (255), to look for cracks inside it (patchSeverity). */
-  mask: Mat;
+  mask: LocalMask;
 }
 export interface PatchFinding {
   patches: Patch[];
@@ -30,14 +30,14 @@ export interface PatchFinding {
 
 /** Low, or medium when cracks cover more than 1% of the patch (a patch in fair condition). */
 export function patchSeverity(patch: Patch, cracks: Mat): Severity {
-  const pd = patch.mask.data;
+  const pd = patch.mask.mask.data;
   const kd = cracks.data;
   let n = 0;
   let cracked = 0;
-  for (let i = 0; i < pd.length; i++) {
-    if (!pd[i]) continue;
+  for (let j = 0; j < pd.length; j++) {
+    if (!pd[j]) continue;
     n++;
-    if (kd[i]) cracked++;
+    if (kd[patch.mask.index(j)]) cracked++;
   }
   return cracked > 0.01 * n ? 'medium' : 'low';
 }
@@ -75,7 +75,7 @@ export function findPatches(
   }
   const limit = Math.max(10, PATCH_TONE * toneMedian);
   for (let i = 0; i < cd.length; i++) if (pv[i] && !ex[i] && Math.abs(t[i] - toneMedian) > limit) cd[i] = 255;
-  cv.morphologyEx(cand, cand, cv.MORPH_OPEN, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.06, 3, 41)));
+  cv.morphologyEx(cand, cand, cv.MORPH_OPEN, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.06, 3, 41)));
   const contours = s.track(new cv.MatVector());
   const hierarchy = s.mat();
   cv.findContours(cand, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
@@ -88,15 +88,15 @@ export function findPatches(
     const contour = contours.get(c);
     const area = cv.contourArea(contour);
     if (area < minArea) continue;
-    const region = s.zeros(ctx.height, ctx.width, cv.CV_8UC1);
-    cv.drawContours(region, contours, c, [255, 255, 255, 255], -1);
-    const rd = region.data;
+    const region = s.track(new LocalMask(ctx, contours, c, 0));
+    const rd = region.mask.data;
     const gd = ctx.gray.data;
     let sum = 0;
     let rough = 0;
     let n = 0;
-    for (let i = 0; i < rd.length; i++) {
-      if (!rd[i]) continue;
+    for (let j = 0; j < rd.length; j++) {
+      if (!rd[j]) continue;
+      const i = region.index(j);
       n++;
       sum += gd[i];
       if (roughness[i] > roughLimit) rough++;

@@ -1,11 +1,11 @@
 // Potholes: dark, compact blobs with sharp edges. Pixels darker than POTHOLE_DARK × the pavement
-// median are opened with a disc about 5 cm across (which removes cracks narrower than that), then
+// median are opened with a 5 cm square (which removes cracks narrower than that), then
 // each connected blob is kept when it is compact (not a crack: fill of its rotated box and a low
 // aspect ratio), smaller than a pothole can be (ASTM D6433 potholes are up to 750 mm across; we
 // allow 1 m) and sharp-edged (a shadow or oil stain fades over centimetres; a pothole's rim does
 // not). Severity: the standard grades by depth, which one image cannot measure; darkness stands
 // in for it (a deeper hole is more shadowed): mean/median ≥ 0.45 low, 0.30–0.45 medium, < 0.30 high.
-import { type Ctx, kernelPx, type Region, regionOf } from './context.ts';
+import { type Ctx, kernelPx, LocalMask, type Region, regionOf } from './context.ts';
 import type { Mat } from './cv.ts';
 import { edgeWidthPx, isSharp } from './edges.ts';
 import type { Severity } from './types.ts';
@@ -36,7 +36,7 @@ export function findPotholes(ctx: Ctx, smooth: Mat): PotholeFinding {
   const pv = ctx.pavement.data;
   const dd = dark.data;
   for (let i = 0; i < dd.length; i++) if (pv[i] && g[i] < limit) dd[i] = 255;
-  cv.morphologyEx(dark, dark, cv.MORPH_OPEN, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.05, 3, 31)));
+  cv.morphologyEx(dark, dark, cv.MORPH_OPEN, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.05, 3, 31)));
   const contours = s.track(new cv.MatVector());
   const hierarchy = s.mat();
   cv.findContours(dark, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
@@ -52,17 +52,17 @@ export function findPotholes(ctx: Ctx, smooth: Mat): PotholeFinding {
     const box = cv.minAreaRect(c);
     const long = Math.max(box.size.width, box.size.height);
     const short = Math.max(1, Math.min(box.size.width, box.size.height));
-    const blobMask = s.zeros(ctx.height, ctx.width, cv.CV_8UC1);
-    cv.drawContours(blobMask, contours, k, [255, 255, 255, 255], -1);
+    const blob = new LocalMask(ctx, contours, k, 0);
     let sum = 0;
     let n = 0;
-    const bm = blobMask.data;
-    for (let i = 0; i < bm.length; i++) {
-      if (bm[i]) {
-        sum += g[i];
+    const bm = blob.mask.data;
+    for (let j = 0; j < bm.length; j++) {
+      if (bm[j]) {
+        sum += g[blob.index(j)];
         n++;
       }
     }
+    blob.release();
     const ratio = n > 0 ? sum / n / ctx.median : 1;
     const around = edgeWidthPx(ctx, smooth, contours, k);
     const sharp = isSharp(ctx, around.widthPx);
@@ -74,7 +74,7 @@ export function findPotholes(ctx: Ctx, smooth: Mat): PotholeFinding {
       continue;
     }
     if (!compact || local > POTHOLE_LOCAL) continue;
-    cv.bitwise_or(mask, blobMask, mask);
+    cv.drawContours(mask, contours, k, [255, 255, 255, 255], -1);
     let severity: Severity = ratio >= 0.45 ? 'low' : ratio >= 0.3 ? 'medium' : 'high';
     // The standard's large holes (over 450 mm across) rate one level higher at the same depth.
     if (Math.sqrt((4 * area) / Math.PI) * ctx.mpp > 0.45) severity = severity === 'low' ? 'medium' : 'high';

@@ -2,7 +2,7 @@
 // standard deviation of grey over a window about 5 cm wide (box filters of the image and of its
 // square) after clipping the dark side (roughnessMap), divided by the local mean so it depends
 // neither on exposure nor on shade. Pixels rougher than
-// RAVEL_ROUGH (potholes and paint left out) are opened with a disc 8 cm across (so the edges of
+// RAVEL_ROUGH (potholes and paint left out) are opened with an 8 cm square (so the edges of
 // patches and shadows, a thin band, drop out) and counted as area. Severity by mean roughness
 // inside: < 0.24 low, 0.24–0.34 medium, above high (our proxy for the standard's descriptions
 // of aggregate loss; docs/condition-detector.md).
@@ -59,7 +59,7 @@ export function findRaveling(ctx: Ctx, rough: Float32Array, exclude: Mat): Ravel
   const pv = ctx.pavement.data;
   const ex = exclude.data;
   for (let i = 0; i < md.length; i++) if (pv[i] && !ex[i] && rough[i] > RAVEL_ROUGH) md[i] = 255;
-  cv.morphologyEx(mask, mask, cv.MORPH_OPEN, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.08, 3, 61)));
+  cv.morphologyEx(mask, mask, cv.MORPH_OPEN, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.08, 3, 61)));
   let n = 0;
   let sum = 0;
   let sx = 0;
