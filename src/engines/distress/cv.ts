@@ -17,7 +17,6 @@ export interface Mat {
   setTo(value: Scalar, mask?: Mat): Mat;
   copyTo(dst: Mat, mask?: Mat): void;
   convertTo(dst: Mat, rtype: number, alpha?: number, beta?: number): void;
-  intPtr(row: number, col: number): Int32Array;
 }
 export interface MatVector {
   size(): number;
@@ -77,11 +76,6 @@ export interface Cv {
   DIST_L2: number;
   INTER_AREA: number;
   BORDER_REPLICATE: number;
-  CC_STAT_LEFT: number;
-  CC_STAT_TOP: number;
-  CC_STAT_WIDTH: number;
-  CC_STAT_HEIGHT: number;
-  CC_STAT_AREA: number;
   cvtColor(src: Mat, dst: Mat, code: number): void;
   resize(src: Mat, dst: Mat, dsize: Size, fx: number, fy: number, interpolation: number): void;
   getStructuringElement(shape: number, size: Size): Mat;

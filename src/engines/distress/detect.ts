@@ -17,6 +17,7 @@ import {
   type DistressType,
   MAX_ANALYSIS_SIDE,
   MIN_PAVEMENT_PCT,
+  MIN_RATED_PX,
   type PavementType,
   type RawPixels,
   type Severity,
@@ -85,7 +86,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   const mpp = givenMpp / scale;
   const found = findPavement(cv, s, rgb, options.mask, scale, mpp);
   const visible = found.ratedPx > 0 ? (found.pavementPx / found.ratedPx) * 100 : 0;
-  const pavementFound = visible >= MIN_PAVEMENT_PCT;
+  const pavementFound = visible >= MIN_PAVEMENT_PCT && found.ratedPx >= MIN_RATED_PX;
   const lapVar = laplacianVariance(cv, s, found.gray, found.pavement);
   const quality = judgeQuality(Math.min(pixels.width, pixels.height), found.median, lapVar);
   const pavementType: PavementType =
@@ -106,6 +107,12 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
     meters_per_pixel: givenMpp,
     scale_assumed: scaleAssumed,
   };
+  if (found.ratedPx < MIN_RATED_PX) {
+    limitations.push(
+      `The rated area is too small to rate (${found.ratedPx} pixels at analysis size; at least ${MIN_RATED_PX} are needed).`,
+    );
+    return { ...base, pavementFound, confidence: 0.05, distresses: [], limitations };
+  }
   if (!pavementFound) {
     limitations.push(
       `Only ${round(visible, 1)}% of the rated area looks like pavement (at least ${MIN_PAVEMENT_PCT}% is needed).`,

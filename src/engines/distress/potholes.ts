@@ -3,7 +3,7 @@
 // each connected blob is kept when it is compact (not a crack: fill of its rotated box and a low
 // aspect ratio), smaller than a pothole can be (ASTM D6433 potholes are up to 750 mm across; we
 // allow 1 m) and sharp-edged (a shadow or oil stain fades over centimetres; a pothole's rim does
-// not). Severity: the standard grades by depth, which one image cannot measure; darkness stands
+// not), and not part of a long dark line (sealant, a wide crack). Severity: the standard grades by depth, which one image cannot measure; darkness stands
 // in for it (a deeper hole is more shadowed): mean/median ≥ 0.45 low, 0.30–0.45 medium, < 0.30 high.
 import { type Ctx, kernelPx, LocalMask, type Region, regionOf } from './context.ts';
 import type { Mat } from './cv.ts';
@@ -13,6 +13,7 @@ import type { Severity } from './types.ts';
 export const POTHOLE_DARK = 0.55;
 /** A pothole is at least this much darker than the ring around it (inside ÷ outside). */
 export const POTHOLE_LOCAL = 0.7;
+const LINE_SHARE = 2.5;
 const MAX_DIAMETER_M = 1;
 /** ASTM D6433's pothole severity table starts at 100 mm across. */
 const MIN_DIAMETER_M = 0.1;
@@ -36,6 +37,12 @@ export function findPotholes(ctx: Ctx, smooth: Mat): PotholeFinding {
   const pv = ctx.pavement.data;
   const dd = dark.data;
   for (let i = 0; i < dd.length; i++) if (pv[i] && g[i] < limit) dd[i] = 255;
+  // The dark areas before opening, labelled: a blob that is a small part of a much larger dark
+  // component is a widening of a dark line (crack sealant, a wide crack), not a hole.
+  const labels = s.mat();
+  const stats = s.mat();
+  const centroids = s.mat();
+  cv.connectedComponentsWithStats(dark, labels, stats, centroids, 8, cv.CV_32S);
   cv.morphologyEx(dark, dark, cv.MORPH_OPEN, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.05, 3, 31)));
   const contours = s.track(new cv.MatVector());
   const hierarchy = s.mat();
@@ -73,7 +80,7 @@ export function findPotholes(ctx: Ctx, smooth: Mat): PotholeFinding {
       softDarkPx += area;
       continue;
     }
-    if (!compact || local > POTHOLE_LOCAL) continue;
+    if (!compact || local > POTHOLE_LOCAL || partOfLine(ctx, c, labels, stats, area)) continue;
     cv.drawContours(mask, contours, k, [255, 255, 255, 255], -1);
     let severity: Severity = ratio >= 0.45 ? 'low' : ratio >= 0.3 ? 'medium' : 'high';
     // The standard's large holes (over 450 mm across) rate one level higher at the same depth.
@@ -81,4 +88,17 @@ export function findPotholes(ctx: Ctx, smooth: Mat): PotholeFinding {
     potholes.push({ ...regionOf(cv, c, n), severity });
   }
   return { potholes, mask, softDarkPx };
+}
+
+/** The blob's dark component (before opening) is over LINE_SHARE times its area and spans over 3 of its diameters. */
+function partOfLine(ctx: Ctx, contour: Mat, labels: Mat, stats: Mat, area: number): boolean {
+  const pts = contour.data32S;
+  const label = labels.data32S[pts[1] * ctx.width + pts[0]];
+  if (label <= 0) return false;
+  // Rows of stats: left, top, width, height, area (OpenCV's CC_STAT_* order).
+  const st = stats.data32S;
+  const componentArea = st[label * 5 + 4];
+  const span = Math.max(st[label * 5 + 2], st[label * 5 + 3]);
+  const diameter = Math.sqrt((4 * area) / Math.PI);
+  return componentArea > LINE_SHARE * area && span > 3 * diameter;
 }

@@ -137,9 +137,13 @@ describe('distress detector: what must not be found', () => {
 
 describe('distress detector: what fools it, measured', () => {
   // Oil stains above; shadows are handled (soft edges); the rest is in docs/condition-detector.md.
-  it('sealed cracks count as cracks of the right length, but their severity reads medium (sealant is wide)', async () => {
+  it('sealed cracks count as cracks of the right length and never as potholes, but their severity reads medium (sealant is wide)', async () => {
     const errs = await errors('sealed_cracks', 'longitudinal_transverse_cracking');
     expect(within(errs, 0.25)).toBeGreaterThanOrEqual(7);
+    for (const seed of SEEDS) {
+      const { result } = await run('sealed_cracks', seed);
+      expect(result.distresses.map((d) => d.type)).not.toContain('potholes');
+    }
     const { result } = await run('sealed_cracks', 1);
     expect(densities(result).longitudinal_transverse_cracking?.severity).toBe('medium');
   });
@@ -213,6 +217,20 @@ describe('distress detector: input and answer', () => {
       pavementType: 'asphalt',
     });
     expect(forced.pavement_type).toBe('asphalt');
+  });
+
+  it('a rated area too small to rate: pavement not found, and says why', async () => {
+    const scene = generateScene('clean', 1);
+    const result = await detectDistresses(scene.pixels, {
+      metersPerPixel: scene.metersPerPixel,
+      mask: [
+        [10, 10],
+        [30, 10],
+        [10, 30],
+      ],
+    });
+    expect(result.pavementFound).toBe(false);
+    expect(result.limitations.some((l) => l.startsWith('The rated area is too small'))).toBe(true);
   });
 
   it('rejects pixels that do not match their size', async () => {
