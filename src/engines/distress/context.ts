@@ -1,6 +1,6 @@
 // What every detection stage shares: the OpenCV module and the Mats of one detection, the scale,
 // and the prepared images (docs/condition-detector.md, "Pipeline").
-import type { Cv, Mat, MatScope } from './cv.ts';
+import type { Cv, Mat, MatScope, MatVector } from './cv.ts';
 
 /** A set of pixels a stage found, kept for `where` and for the other stages to leave out. */
 export interface Region {
@@ -71,4 +71,71 @@ export function maskedMean(values: Uint8Array, mask: Uint8Array): number {
     }
   }
   return n > 0 ? sum / n : 0;
+}
+
+/**
+ * One contour's filled mask in a window around it (its bounding box plus `margin`), so per-region
+ * work costs the region's size, not the image's. Not tracked by the scope: call release().
+ */
+export class LocalMask {
+  readonly mask: Mat;
+  readonly x0: number;
+  readonly y0: number;
+  readonly w: number;
+  readonly h: number;
+  constructor(
+    readonly ctx: Ctx,
+    contours: MatVector,
+    idx: number,
+    margin: number,
+  ) {
+    const { cv } = ctx;
+    const r = cv.boundingRect(contours.get(idx));
+    this.x0 = Math.max(0, r.x - margin);
+    this.y0 = Math.max(0, r.y - margin);
+    this.w = Math.min(ctx.width, r.x + r.width + margin) - this.x0;
+    this.h = Math.min(ctx.height, r.y + r.height + margin) - this.y0;
+    this.mask = new cv.Mat(this.h, this.w, cv.CV_8UC1, [0, 0, 0, 0]);
+    const none = new cv.Mat();
+    try {
+      cv.drawContours(
+        this.mask,
+        contours,
+        idx,
+        [255, 255, 255, 255],
+        -1,
+        cv.LINE_8,
+        none,
+        0,
+        new cv.Point(-this.x0, -this.y0),
+      );
+    } finally {
+      none.delete();
+    }
+  }
+  /** The image index of window pixel j. */
+  index(j: number): number {
+    const x = j % this.w;
+    return (this.y0 + (j - x) / this.w) * this.ctx.width + this.x0 + x;
+  }
+  /** A new window-sized Mat: the mask dilated (d > 0) or eroded (d < 0) by a disc of |d| px radius. */
+  morph(d: number): Mat {
+    const { cv } = this.ctx;
+    const out = new cv.Mat();
+    const k = cv.getStructuringElement(cv.MORPH_ELLIPSE, new cv.Size(2 * Math.abs(d) + 1, 2 * Math.abs(d) + 1));
+    try {
+      if (d > 0) cv.dilate(this.mask, out, k);
+      else cv.erode(this.mask, out, k);
+    } finally {
+      k.delete();
+    }
+    return out;
+  }
+  release(): void {
+    this.mask.delete();
+  }
+  /** So a MatScope can track it. */
+  delete(): void {
+    this.release();
+  }
 }

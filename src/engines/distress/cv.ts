@@ -2,6 +2,7 @@
 // that has its own `then`, so it is never returned from an async function directly (a promise
 // would adopt it and loop): callers get it wrapped. The types below are the part of the API this
 // detector uses, written out so the engine type-checks without `any`.
+import { createRequire } from 'node:module';
 
 export interface Mat {
   rows: number;
@@ -16,7 +17,6 @@ export interface Mat {
   setTo(value: Scalar, mask?: Mat): Mat;
   copyTo(dst: Mat, mask?: Mat): void;
   convertTo(dst: Mat, rtype: number, alpha?: number, beta?: number): void;
-  intPtr(row: number, col: number): Int32Array;
 }
 export interface MatVector {
   size(): number;
@@ -76,11 +76,6 @@ export interface Cv {
   DIST_L2: number;
   INTER_AREA: number;
   BORDER_REPLICATE: number;
-  CC_STAT_LEFT: number;
-  CC_STAT_TOP: number;
-  CC_STAT_WIDTH: number;
-  CC_STAT_HEIGHT: number;
-  CC_STAT_AREA: number;
   cvtColor(src: Mat, dst: Mat, code: number): void;
   resize(src: Mat, dst: Mat, dsize: Size, fx: number, fy: number, interpolation: number): void;
   getStructuringElement(shape: number, size: Size): Mat;
@@ -123,7 +118,19 @@ export interface Cv {
   sqrt(a: Mat, dst: Mat): void;
   countNonZero(a: Mat): number;
   fillPoly(img: Mat, pts: MatVector, color: Scalar): void;
-  drawContours(img: Mat, contours: MatVector, idx: number, color: Scalar, thickness: number): void;
+  drawContours(
+    img: Mat,
+    contours: MatVector,
+    idx: number,
+    color: Scalar,
+    thickness: number,
+    lineType?: number,
+    hierarchy?: Mat,
+    maxLevel?: number,
+    offset?: Point,
+  ): void;
+  boundingRect(points: Mat): { x: number; y: number; width: number; height: number };
+  LINE_8: number;
   Laplacian(src: Mat, dst: Mat, ddepth: number): void;
   meanStdDev(src: Mat, mean: Mat, stddev: Mat, mask?: Mat): void;
 }
@@ -142,7 +149,9 @@ export function loadCv(): Promise<{ cv: Cv }> {
     // source) and 'unhandledRejection' (abort) handlers when it loads; a server must keep its own.
     const events = ['uncaughtException', 'unhandledRejection'] as const;
     const before = events.map((e) => new Set(process.listeners(e)));
-    const imported = (await import('@techstark/opencv-js')) as unknown as { default?: Loadable } & Loadable;
+    // require, not import: an ESM wrapper around the CommonJS module (vitest makes one) copies its
+    // properties at import time and never sees the runtime finish initialising.
+    const imported = createRequire(import.meta.url)('@techstark/opencv-js') as { default?: Loadable } & Loadable;
     events.forEach((e, k) => {
       for (const l of process.listeners(e)) if (!before[k].has(l)) process.removeListener(e, l);
     });

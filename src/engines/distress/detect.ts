@@ -4,7 +4,7 @@ import { background, closing, type Crack, findCracks, smoothGray } from './crack
 import { type Ctx, kernelPx, type Region } from './context.ts';
 import { type Cv, loadCv, type Mat, MatScope } from './cv.ts';
 import { confidence, judgeQuality, judgeView, whereText } from './describe.ts';
-import { findPatches } from './patches.ts';
+import { findPatches, patchSeverity } from './patches.ts';
 import { findPavement } from './pavement.ts';
 import { findPotholes } from './potholes.ts';
 import { findRaveling, RAVEL_ROUGH, roughnessMap } from './raveling.ts';
@@ -17,6 +17,7 @@ import {
   type DistressType,
   MAX_ANALYSIS_SIDE,
   MIN_PAVEMENT_PCT,
+  MIN_RATED_PX,
   type PavementType,
   type RawPixels,
   type Severity,
@@ -85,7 +86,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   const mpp = givenMpp / scale;
   const found = findPavement(cv, s, rgb, options.mask, scale, mpp);
   const visible = found.ratedPx > 0 ? (found.pavementPx / found.ratedPx) * 100 : 0;
-  const pavementFound = visible >= MIN_PAVEMENT_PCT;
+  const pavementFound = visible >= MIN_PAVEMENT_PCT && found.ratedPx >= MIN_RATED_PX;
   const lapVar = laplacianVariance(cv, s, found.gray, found.pavement);
   const quality = judgeQuality(Math.min(pixels.width, pixels.height), found.median, lapVar);
   const pavementType: PavementType =
@@ -106,6 +107,12 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
     meters_per_pixel: givenMpp,
     scale_assumed: scaleAssumed,
   };
+  if (found.ratedPx < MIN_RATED_PX) {
+    limitations.push(
+      `The rated area is too small to rate (${found.ratedPx} pixels at analysis size; at least ${MIN_RATED_PX} are needed).`,
+    );
+    return { ...base, pavementFound, confidence: 0.05, distresses: [], limitations };
+  }
   if (!pavementFound) {
     limitations.push(
       `Only ${round(visible, 1)}% of the rated area looks like pavement (at least ${MIN_PAVEMENT_PCT}% is needed).`,
@@ -130,14 +137,16 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   cv.bitwise_or(holes.mask, found.paint, exclude);
   cv.dilate(exclude, exclude, s.kernel(cv.MORPH_ELLIPSE, 7));
   const bg = background(ctx);
+  const closed = closing(ctx, smooth);
   const rough = roughnessMap(ctx, bg);
   const raveling = findRaveling(ctx, rough, exclude);
+  const patchFinding = findPatches(ctx, bg, smooth, exclude, rough, RAVEL_ROUGH);
   const crackExclude = s.mat();
   // A raveled zone's border is pitted too: leave out 3 cm around it.
-  cv.dilate(raveling.mask, crackExclude, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.06, 3, 31)));
+  cv.dilate(raveling.mask, crackExclude, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.06, 3, 31)));
   cv.bitwise_or(exclude, crackExclude, crackExclude);
-  const cracks = findCracks(ctx, bg, smooth, closing(ctx, smooth), crackExclude);
-  const patchFinding = findPatches(ctx, bg, smooth, exclude, cracks.mask, rough, RAVEL_ROUGH);
+  cv.bitwise_or(patchFinding.outlines, crackExclude, crackExclude);
+  const cracks = findCracks(ctx, bg, smooth, closed, crackExclude);
 
   const groups = new Map<string, { type: DistressType; severity: Severity; regions: Region[] }>();
   const add = (type: DistressType, severity: Severity, r: Region) => {
@@ -148,7 +157,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   };
   for (const c of cracks.cracks) add(crackType(c), c.severity, c);
   for (const p of holes.potholes) add('potholes', p.severity, p);
-  for (const p of patchFinding.patches) add('patching', p.severity, p);
+  for (const p of patchFinding.patches) add('patching', patchSeverity(p, cracks.mask), p);
   if (raveling.region) add('weathering_raveling', raveling.severity, raveling.region);
 
   const areaM2 = ctx.pavementPx * mpp * mpp;

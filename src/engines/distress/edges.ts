@@ -5,7 +5,7 @@
 // lightly smoothed grey lies between 25% and 75% of the way from one to the other. Their count
 // less those texture would put there by chance, divided by the outline's length (leaving out the
 // image's border) is the transition width in pixels.
-import type { Ctx } from './context.ts';
+import { type Ctx, LocalMask } from './context.ts';
 import type { Mat, MatVector } from './cv.ts';
 
 /**
@@ -26,58 +26,62 @@ export function edgeWidthPx(
   contours: MatVector,
   idx: number,
 ): { widthPx: number; inside: number; outside: number } {
-  const { cv, s } = ctx;
-  const region = s.zeros(ctx.height, ctx.width, cv.CV_8UC1);
-  cv.drawContours(region, contours, idx, [255, 255, 255, 255], -1);
-  const inner = s.mat();
-  const near = s.mat();
-  const far = s.mat();
-  cv.erode(region, inner, s.kernel(cv.MORPH_ELLIPSE, 11));
-  cv.dilate(region, near, s.kernel(cv.MORPH_ELLIPSE, 11));
-  cv.dilate(region, far, s.kernel(cv.MORPH_ELLIPSE, 23));
-  const g = smooth.data;
-  const pv = ctx.pavement.data;
-  const id = inner.data;
-  const nd = near.data;
-  const fd = far.data;
-  let a = 0;
-  let na = 0;
-  let b = 0;
-  let nb = 0;
-  for (let i = 0; i < g.length; i++) {
-    if (!pv[i]) continue;
-    if (id[i]) {
-      a += g[i];
-      na++;
-    } else if (fd[i] && !nd[i]) {
-      b += g[i];
-      nb++;
+  const local = new LocalMask(ctx, contours, idx, 12);
+  const inner = local.morph(-5);
+  const near = local.morph(5);
+  const far = local.morph(11);
+  try {
+    const g = smooth.data;
+    const pv = ctx.pavement.data;
+    const id = inner.data;
+    const nd = near.data;
+    const fd = far.data;
+    let a = 0;
+    let na = 0;
+    let b = 0;
+    let nb = 0;
+    for (let j = 0; j < id.length; j++) {
+      const i = local.index(j);
+      if (!pv[i]) continue;
+      if (id[j]) {
+        a += g[i];
+        na++;
+      } else if (fd[j] && !nd[j]) {
+        b += g[i];
+        nb++;
+      }
     }
+    if (na === 0 || nb === 0) return { widthPx: Number.POSITIVE_INFINITY, inside: 0, outside: 0 };
+    a /= na;
+    b /= nb;
+    const lo = Math.min(a, b) + 0.25 * Math.abs(b - a);
+    const hi = Math.min(a, b) + 0.75 * Math.abs(b - a);
+    // Texture puts some pixels in the 25–75% range away from any edge too: count that rate inside
+    // and outside and take what the band would hold by chance off its count.
+    let t = 0;
+    let band = 0;
+    let chanceIn = 0;
+    let chanceOut = 0;
+    for (let j = 0; j < id.length; j++) {
+      const i = local.index(j);
+      if (!pv[i]) continue;
+      const mid = g[i] >= lo && g[i] <= hi;
+      if (id[j]) {
+        if (mid) chanceIn++;
+      } else if (nd[j]) {
+        band++;
+        if (mid) t++;
+      } else if (fd[j] && mid) chanceOut++;
+    }
+    t = Math.max(0, t - (band * (chanceIn / na + chanceOut / nb)) / 2);
+    const length = innerLength(contours.get(idx).data32S, ctx.width, ctx.height);
+    return { widthPx: t / Math.max(1, length), inside: a, outside: b };
+  } finally {
+    inner.delete();
+    near.delete();
+    far.delete();
+    local.release();
   }
-  if (na === 0 || nb === 0) return { widthPx: Number.POSITIVE_INFINITY, inside: 0, outside: 0 };
-  a /= na;
-  b /= nb;
-  const lo = Math.min(a, b) + 0.25 * Math.abs(b - a);
-  const hi = Math.min(a, b) + 0.75 * Math.abs(b - a);
-  // Texture puts some pixels in the 25–75% range away from any edge too: count that rate inside
-  // and outside and take what the band would hold by chance off its count.
-  let t = 0;
-  let band = 0;
-  let chanceIn = 0;
-  let chanceOut = 0;
-  for (let i = 0; i < g.length; i++) {
-    if (!pv[i]) continue;
-    const mid = g[i] >= lo && g[i] <= hi;
-    if (id[i]) {
-      if (mid) chanceIn++;
-    } else if (nd[i]) {
-      band++;
-      if (mid) t++;
-    } else if (fd[i] && mid) chanceOut++;
-  }
-  t = Math.max(0, t - (band * (chanceIn / na + chanceOut / nb)) / 2);
-  const length = innerLength(contours.get(idx).data32S, ctx.width, ctx.height);
-  return { widthPx: t / Math.max(1, length), inside: a, outside: b };
 }
 
 /** Outline length without the stretches along the image's border, where there is no edge to measure. */

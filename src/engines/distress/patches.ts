@@ -6,7 +6,8 @@
 // 0.3 m across), polygonal (its outline simplifies to at most 8 corners), solid and close to its
 // rotated bounding rectangle, and sharp-edged (shadows fade; a saw-cut patch edge does not),
 // and not rough all over (that is raveling). Severity: low, or medium when cracks run inside it.
-import { type Ctx, kernelPx, type Region, regionOf } from './context.ts';
+// Patches are found before cracks, whose search leaves out a band around every tone outline.
+import { type Ctx, kernelPx, LocalMask, type Region, regionOf } from './context.ts';
 import type { Mat } from './cv.ts';
 import { edgeWidthPx, isSharp } from './edges.ts';
 import type { Severity } from './types.ts';
@@ -15,7 +16,30 @@ export const PATCH_TONE = 0.15;
 const MIN_SIDE_M = 0.3;
 
 export interface Patch extends Region {
-  severity: Severity;
+  /** The patch's pixels (255), to look for cracks inside it (patchSeverity). */
+  mask: LocalMask;
+}
+export interface PatchFinding {
+  patches: Patch[];
+  /** Soft-edged tone regions (shadows, stains) in pixels, reported as a limitation. */
+  softPx: number;
+  /** A band around every tone region's outline, patch or not: crack detection leaves it out, since a
+   * tone step's corners read as short dark lines. */
+  outlines: Mat;
+}
+
+/** Low, or medium when cracks cover more than 1% of the patch (a patch in fair condition). */
+export function patchSeverity(patch: Patch, cracks: Mat): Severity {
+  const pd = patch.mask.mask.data;
+  const kd = cracks.data;
+  let n = 0;
+  let cracked = 0;
+  for (let j = 0; j < pd.length; j++) {
+    if (!pd[j]) continue;
+    n++;
+    if (kd[patch.mask.index(j)]) cracked++;
+  }
+  return cracked > 0.01 * n ? 'medium' : 'low';
 }
 
 export function findPatches(
@@ -23,10 +47,9 @@ export function findPatches(
   bg: Mat,
   smooth: Mat,
   exclude: Mat,
-  cracks: Mat,
   roughness: Float32Array,
   roughLimit: number,
-): { patches: Patch[]; softPx: number } {
+): PatchFinding {
   const { cv, s } = ctx;
   const tone = s.mat();
   const k = kernelPx(ctx, 0.05, 3, 31);
@@ -52,7 +75,7 @@ export function findPatches(
   }
   const limit = Math.max(10, PATCH_TONE * toneMedian);
   for (let i = 0; i < cd.length; i++) if (pv[i] && !ex[i] && Math.abs(t[i] - toneMedian) > limit) cd[i] = 255;
-  cv.morphologyEx(cand, cand, cv.MORPH_OPEN, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.06, 3, 41)));
+  cv.morphologyEx(cand, cand, cv.MORPH_OPEN, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.06, 3, 41)));
   const contours = s.track(new cv.MatVector());
   const hierarchy = s.mat();
   cv.findContours(cand, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
@@ -65,21 +88,18 @@ export function findPatches(
     const contour = contours.get(c);
     const area = cv.contourArea(contour);
     if (area < minArea) continue;
-    const region = s.zeros(ctx.height, ctx.width, cv.CV_8UC1);
-    cv.drawContours(region, contours, c, [255, 255, 255, 255], -1);
-    const rd = region.data;
+    const region = s.track(new LocalMask(ctx, contours, c, 0));
+    const rd = region.mask.data;
     const gd = ctx.gray.data;
-    const kd = cracks.data;
     let sum = 0;
     let rough = 0;
-    let crackPx = 0;
     let n = 0;
-    for (let i = 0; i < rd.length; i++) {
-      if (!rd[i]) continue;
+    for (let j = 0; j < rd.length; j++) {
+      if (!rd[j]) continue;
+      const i = region.index(j);
       n++;
       sum += gd[i];
       if (roughness[i] > roughLimit) rough++;
-      if (kd[i]) crackPx++;
     }
     const contrast = Math.abs(sum / Math.max(1, n) - toneMedian);
     const sharp = isSharp(ctx, edgeWidthPx(ctx, smooth, contours, c).widthPx);
@@ -94,7 +114,9 @@ export function findPatches(
       continue;
     }
     if (!polygonal || rough > 0.5 * n) continue;
-    patches.push({ ...regionOf(cv, contour, n), severity: crackPx > 0.01 * n ? 'medium' : 'low' });
+    patches.push({ ...regionOf(cv, contour, n), mask: region });
   }
-  return { patches, softPx };
+  const outlines = s.zeros(ctx.height, ctx.width, cv.CV_8UC1);
+  cv.drawContours(outlines, contours, -1, [255, 255, 255, 255], kernelPx(ctx, 0.06, 3, 31));
+  return { patches, softPx, outlines };
 }

@@ -79,11 +79,11 @@ export function findPavement(
   // Close small gaps (dark specks, crack edges with a colour cast), then drop isolated grey
   // specks in grass or gravel: anything narrower than about 5 cm is not a pavement area.
   const k = Math.max(3, Math.min(21, Math.round(0.05 / mpp) | 1));
-  const kernel = s.kernel(cv.MORPH_ELLIPSE, k);
+  const kernel = s.kernel(cv.MORPH_RECT, k);
   cv.morphologyEx(greyMask, greyMask, cv.MORPH_CLOSE, kernel);
   cv.morphologyEx(greyMask, greyMask, cv.MORPH_OPEN, kernel);
   // Paint is a band at least 10 cm wide; bright aggregate grains on a light patch are not.
-  cv.morphologyEx(paint, paint, cv.MORPH_OPEN, s.kernel(cv.MORPH_ELLIPSE, Math.max(3, Math.round(0.03 / mpp) | 1)));
+  cv.morphologyEx(paint, paint, cv.MORPH_OPEN, s.kernel(cv.MORPH_RECT, Math.max(3, Math.round(0.03 / mpp) | 1)));
   const rated = s.zeros(h, w, cv.CV_8UC1);
   if (polygon && polygon.length >= 3) {
     const pts = s.track(

@@ -2,7 +2,7 @@
 // standard deviation of grey over a window about 5 cm wide (box filters of the image and of its
 // square) after clipping the dark side (roughnessMap), divided by the local mean so it depends
 // neither on exposure nor on shade. Pixels rougher than
-// RAVEL_ROUGH (potholes and paint left out) are opened with a disc 8 cm across (so the edges of
+// RAVEL_ROUGH (potholes and paint left out) are opened with an 8 cm square (so the edges of
 // patches and shadows, a thin band, drop out) and counted as area. Severity by mean roughness
 // inside: < 0.24 low, 0.24–0.34 medium, above high (our proxy for the standard's descriptions
 // of aggregate loss; docs/condition-detector.md).
@@ -19,10 +19,16 @@ export const RAVEL_ROUGH = 0.1;
  */
 export function roughnessMap(ctx: Ctx, bg: Mat): Float32Array {
   const { cv, s } = ctx;
+  // The reference is the brighter of the background and a median over 50 cm: inside a crack too
+  // wide for the background's window (which then sits mostly on the crack) the wider one still
+  // sees the surface. A closing would not do: it rides on the bright stones of a raveled surface.
+  const wide = s.mat();
+  cv.medianBlur(ctx.gray, wide, kernelPx(ctx, 0.5, 7, 121));
   const g = ctx.gray.data;
   const b = bg.data;
+  const w = wide.data;
   const clipped = new Float32Array(g.length);
-  for (let i = 0; i < g.length; i++) clipped[i] = Math.max(g[i], 0.9 * b[i]) / 255;
+  for (let i = 0; i < g.length; i++) clipped[i] = Math.max(g[i], 0.9 * Math.max(b[i], w[i])) / 255;
   const f = s.track(cv.matFromArray(ctx.height, ctx.width, cv.CV_32F, clipped));
   const sq = s.mat();
   cv.multiply(f, f, sq);
@@ -53,7 +59,7 @@ export function findRaveling(ctx: Ctx, rough: Float32Array, exclude: Mat): Ravel
   const pv = ctx.pavement.data;
   const ex = exclude.data;
   for (let i = 0; i < md.length; i++) if (pv[i] && !ex[i] && rough[i] > RAVEL_ROUGH) md[i] = 255;
-  cv.morphologyEx(mask, mask, cv.MORPH_OPEN, s.kernel(cv.MORPH_ELLIPSE, kernelPx(ctx, 0.08, 3, 61)));
+  cv.morphologyEx(mask, mask, cv.MORPH_OPEN, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.08, 3, 61)));
   let n = 0;
   let sum = 0;
   let sx = 0;

@@ -55,7 +55,10 @@ export interface Distress {
 }
 
 export interface DetectionResult {
-  /** False when less than MIN_PAVEMENT_PCT of the rated area is pavement: the caller answers 422 no_pavement_visible. */
+  /**
+   * False when less than MIN_PAVEMENT_PCT of the rated area is pavement, or the rated area is under
+   * MIN_RATED_PX: the caller answers 422 no_pavement_visible.
+   */
   pavementFound: boolean;
   visible_pavement_pct: number;
   pavement_type: PavementType;
@@ -71,6 +74,8 @@ export interface DetectionResult {
 
 /** Below this share of visible pavement there is nothing to rate (spec error no_pavement_visible). */
 export const MIN_PAVEMENT_PCT = 15;
+/** A rated area (the mask polygon's inside) smaller than this many analysis pixels is too small to rate. */
+export const MIN_RATED_PX = 32 * 32;
 /** With no scale given, the image is taken to span this many metres across (a phone photo of a lane). */
 export const DEFAULT_VIEW_WIDTH_M = 3;
 /** Longer sides are analysed downscaled to this many pixels, so time stays bounded on large photos. */
