@@ -145,7 +145,9 @@ export function httpVision(url: string, options: { timeoutMs?: number } = {}): V
         if (err instanceof VisionFailed) throw err;
         const e = err as { name?: string; code?: string; message?: string };
         throw new VisionFailed(
-          e?.name === 'TimeoutError' || e?.name === 'AbortError' ? `no answer within ${timeoutMs} ms` : (e?.code ?? e?.message ?? String(err)),
+          e?.name === 'TimeoutError' || e?.name === 'AbortError'
+            ? `no answer within ${timeoutMs} ms`
+            : (e?.code ?? e?.message ?? String(err)),
         );
       }
       let body: unknown;

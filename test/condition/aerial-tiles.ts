@@ -19,12 +19,12 @@ async function drawTile(kind: 'asphalt' | 'lawn', x: number, y: number): Promise
     for (let col = 0; col < 256; col++) {
       const n = noise(x * 256 + col, y * 256 + row);
       const px =
-        kind === 'asphalt'
-          ? [84 + n * 18, 84 + n * 18, 86 + n * 18]
-          : [52 + n * 30, 118 + n * 40, 38 + n * 20];
+        kind === 'asphalt' ? [84 + n * 18, 84 + n * 18, 86 + n * 18] : [52 + n * 30, 118 + n * 40, 38 + n * 20];
       raw.set(px.map(Math.round), (row * 256 + col) * 3);
     }
-  return sharp(raw, { raw: { width: 256, height: 256, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width: 256, height: 256, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 export interface AerialTiles {

@@ -78,7 +78,12 @@ describe('a rating from an uploaded image', () => {
     expect(r.image).not.toHaveProperty('capture_date');
     expect(r.paser).toBeUndefined();
     expect(r.pci.score).toBeGreaterThanOrEqual(86);
-    expect(r.pci).toMatchObject({ label: 'Good', method: 'astm_d6433', strategy: expect.any(String), color: expect.stringMatching(/^#/) });
+    expect(r.pci).toMatchObject({
+      label: 'Good',
+      method: 'astm_d6433',
+      strategy: expect.any(String),
+      color: expect.stringMatching(/^#/),
+    });
     expect(r.confidence).toBeGreaterThan(0);
     expect(r.confidence).toBeLessThanOrEqual(1);
     expect(r.summary).toContain(`PCI ${r.pci.score} (Good)`);
@@ -107,7 +112,11 @@ describe('a rating from an uploaded image', () => {
     // Every distress found is in the answer with its label and unit.
     expect(bad.distresses.length).toBeGreaterThan(0);
     for (const d of bad.distresses)
-      expect(d).toMatchObject({ type: expect.any(String), label: expect.any(String), density_unit: expect.stringMatching(/^(area|linear|pothole_area|slabs)$/) });
+      expect(d).toMatchObject({
+        type: expect.any(String),
+        label: expect.any(String),
+        density_unit: expect.stringMatching(/^(area|linear|pothole_area|slabs)$/),
+      });
   });
 
   it('PCI of the cracked lot: the deducts add up to the score through the corrected-deduct rows', async () => {
@@ -115,14 +124,24 @@ describe('a rating from an uploaded image', () => {
     expect(r.pci.score).toBeLessThan(86);
     expect(r.pci.deducts.length).toBeGreaterThan(0);
     expect(r.pci.score).toBeCloseTo(100 - r.pci.max_corrected_deduct, 5);
-    expect(Math.max(...r.pci.iterations.map((row: any) => row.corrected_deduct))).toBeCloseTo(r.pci.max_corrected_deduct, 5);
+    expect(Math.max(...r.pci.iterations.map((row: any) => row.corrected_deduct))).toBeCloseTo(
+      r.pci.max_corrected_deduct,
+      5,
+    );
   });
 
   it('multipart: the file part image, fields as text (polygon ignored under an image), return_image', async () => {
     const res = await rateForm('pci', [
       { name: 'return_image', value: 'true' },
       { name: 'pavement_type', value: 'asphalt' },
-      { name: 'polygon', value: JSON.stringify([[40, -83], [40.001, -83], [40.001, -83.001]]) },
+      {
+        name: 'polygon',
+        value: JSON.stringify([
+          [40, -83],
+          [40.001, -83],
+          [40.001, -83.001],
+        ]),
+      },
       { name: 'image', filename: 'lot.jpg', data: await scenePhoto('clean', 3, 'jpeg'), type: 'image/jpeg' },
     ]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -147,11 +166,17 @@ describe('a rating from an uploaded image', () => {
   });
 
   it('a photo of grass is 422 no_pavement_visible, and nothing is kept', async () => {
-    const before = await t.database.db.selectFrom('condition_ratings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.database.db
+      .selectFrom('condition_ratings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const res = await rate('pci', { image: lawn.toString('base64') });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ error: 'no_pavement_visible', code: 'no_pavement_visible' });
-    const after = await t.database.db.selectFrom('condition_ratings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.database.db
+      .selectFrom('condition_ratings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });
@@ -167,10 +192,42 @@ describe('the body: every refusal is {error, code}', () => {
     ['zoom not an integer', { lat: 40, lng: -83, zoom: 18.5 }, 400, 'invalid_request'],
     ['lat without lng', { lat: 40 }, 400, 'invalid_request'],
     ['lat out of range', { lat: 95, lng: 0 }, 400, 'invalid_request'],
-    ['a polygon of two points', { polygon: [[40, -83], [40.001, -83]] }, 400, 'invalid_request'],
-    ['GeoJSON in lat, lng order', { polygon: { type: 'Polygon', coordinates: [[[40, -95], [40.1, -95], [40.1, -95.1], [40, -95]]] } }, 400, 'invalid_request'],
+    [
+      'a polygon of two points',
+      {
+        polygon: [
+          [40, -83],
+          [40.001, -83],
+        ],
+      },
+      400,
+      'invalid_request',
+    ],
+    [
+      'GeoJSON in lat, lng order',
+      {
+        polygon: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [40, -95],
+              [40.1, -95],
+              [40.1, -95.1],
+              [40, -95],
+            ],
+          ],
+        },
+      },
+      400,
+      'invalid_request',
+    ],
     ['a polygon that is text', { polygon: 'north lot' }, 400, 'invalid_request'],
-    ['return_image with image_url', { image_url: 'https://example.com/a.png', return_image: true }, 400, 'invalid_request'],
+    [
+      'return_image with image_url',
+      { image_url: 'https://example.com/a.png', return_image: true },
+      400,
+      'invalid_request',
+    ],
     ['imagery_source unknown', { lat: 40, lng: -83, imagery_source: 'satellite' }, 400, 'invalid_request'],
     ['pavement_type unknown', { lat: 40, lng: -83, pavement_type: 'gravel' }, 400, 'invalid_request'],
     ['notes too long', { lat: 40, lng: -83, notes: 'x'.repeat(1001) }, 400, 'invalid_request'],
@@ -180,7 +237,7 @@ describe('the body: every refusal is {error, code}', () => {
     ['no imagery configured', { lat: 40, lng: -83 }, 500, 'imagery_unavailable'],
     ['no geocoder configured', { address: '1 Main St, Columbus, OH' }, 502, 'geocode_failed'],
   ];
-  it.each(cases)('%s → %i %s', async (_name, body, status, code) => {
+  it.each(cases)('%s → %s %s', async (_name, body, status, code) => {
     const res = await rate('pci', body);
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body).toMatchObject({ error: code, code, message: expect.any(String) });
@@ -196,12 +253,16 @@ describe('the body: every refusal is {error, code}', () => {
   });
 
   it('image limits: under 64 px is invalid_image; over 60 megapixels or 15 MB is 413 image_too_large', async () => {
-    const tiny = await sharp({ create: { width: 63, height: 200, channels: 3, background: '#555' } }).png().toBuffer();
+    const tiny = await sharp({ create: { width: 63, height: 200, channels: 3, background: '#555' } })
+      .png()
+      .toBuffer();
     const small = await rate('pci', { image: tiny.toString('base64') });
     expect(small.status).toBe(400);
     expect(small.body.code).toBe('invalid_image');
     // 7,800 × 7,800 is 60.8 megapixels; one colour compresses to a few kilobytes.
-    const huge = await sharp({ create: { width: 7800, height: 7800, channels: 3, background: '#555' } }).png().toBuffer();
+    const huge = await sharp({ create: { width: 7800, height: 7800, channels: 3, background: '#555' } })
+      .png()
+      .toBuffer();
     const big = await rate('pci', { image: huge.toString('base64') });
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ error: 'image_too_large', code: 'image_too_large' });
@@ -225,7 +286,9 @@ describe('the body: every refusal is {error, code}', () => {
 
 describe('a rating of a site (location_id)', () => {
   it("joins the site's history, newest first; a PCI rating sets the site's pci (properties export); another workspace's site is 404", async () => {
-    const site = (await ok(w.api.post('/v1/locations', { name: 'Maple HOA lot', address: '12 Maple St, Columbus, OH' }))).data;
+    const site = (
+      await ok(w.api.post('/v1/locations', { name: 'Maple HOA lot', address: '12 Maple St, Columbus, OH' }))
+    ).data;
     const first = await ok(rate('pci', { image: clean.toString('base64'), location_id: site.id }));
     const second = await ok(rate('paser', { image: cracked.toString('base64'), location_id: site.id }));
     expect(first.location_id).toBe(site.id);
@@ -245,7 +308,15 @@ describe('a rating of a site (location_id)', () => {
 });
 
 async function exportRows(ws: Workspace, dataset: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/v1/exports/${dataset}.jsonl`, headers: { 'x-api-key': ws.key } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/v1/exports/${dataset}.jsonl`,
+    headers: { 'x-api-key': ws.key },
+  });
   expect(res.statusCode).toBe(200);
-  return res.body.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return res.body
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }

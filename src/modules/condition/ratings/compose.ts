@@ -105,7 +105,12 @@ export function compose(type: RatingType, f: Findings, image: ImageFacts): Compo
   const input = { pavement_type: f.pavement_type, distresses: known.map(asEngineInput) };
   if (image.meters_per_pixel === null && f.distresses.some((d) => d.density_unit === 'linear'))
     limitations.push('The image has no known scale, so crack lengths per 100 sq ft assume a typical photo distance.');
-  const facts = { ...image, view: f.view, quality: f.quality, visible_pavement_pct: Math.round(f.visible_pavement_pct) };
+  const facts = {
+    ...image,
+    view: f.view,
+    quality: f.quality,
+    visible_pavement_pct: Math.round(f.visible_pavement_pct),
+  };
   const base = {
     pavement_type: f.pavement_type,
     confidence: Math.round(f.confidence * 100) / 100,

@@ -35,7 +35,9 @@ export async function findingsOf(
       );
       const unknown: string[] = [];
       if (v.view === null || v.quality === null || v.confidence === null)
-        unknown.push('The vision endpoint did not say how clear the image is; view, quality and confidence are defaults.');
+        unknown.push(
+          'The vision endpoint did not say how clear the image is; view, quality and confidence are defaults.',
+        );
       return {
         pavementFound: v.visible_pavement_pct >= 15,
         findings: {

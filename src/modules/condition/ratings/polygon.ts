@@ -10,8 +10,7 @@ const MAX_POINTS = 1_000;
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 function checkedPoint(lat: unknown, lng: unknown, at: number): LatLng {
-  if (!isNumber(lat) || !isNumber(lng))
-    throw invalidRequest(`polygon point ${at} is not a pair of numbers`, 'polygon');
+  if (!isNumber(lat) || !isNumber(lng)) throw invalidRequest(`polygon point ${at} is not a pair of numbers`, 'polygon');
   if (lat < -85 || lat > 85 || lng < -180 || lng > 180)
     throw invalidRequest(
       `polygon point ${at} (${lat}, ${lng}) is outside latitude -85 to 85 and longitude -180 to 180; GeoJSON is [lng, lat]`,

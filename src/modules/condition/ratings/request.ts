@@ -63,7 +63,12 @@ function number(fields: Record<string, unknown>, name: string, form: boolean): n
   return n;
 }
 
-function choice<T extends string>(fields: Record<string, unknown>, name: string, options: readonly T[], fallback: T): T {
+function choice<T extends string>(
+  fields: Record<string, unknown>,
+  name: string,
+  options: readonly T[],
+  fallback: T,
+): T {
   const v = fields[name];
   if (absent(v)) return fallback;
   if (typeof v !== 'string' || !(options as readonly string[]).includes(v))
@@ -108,7 +113,8 @@ function place(fields: Record<string, unknown>, form: boolean): Place | null {
   }
   const lat = number(fields, 'lat', form);
   const lng = number(fields, 'lng', form);
-  if ((lat === null) !== (lng === null)) throw invalidRequest('Send lat and lng together', lat === null ? 'lat' : 'lng');
+  if ((lat === null) !== (lng === null))
+    throw invalidRequest('Send lat and lng together', lat === null ? 'lat' : 'lng');
   if (lat !== null && lng !== null) {
     if (lat < -85 || lat > 85) throw invalidRequest('lat must be between -85 and 85', 'lat');
     if (lng < -180 || lng > 180) throw invalidRequest('lng must be between -180 and 180', 'lng');
@@ -134,7 +140,8 @@ export function readRatingRequest(fields: Record<string, unknown>, file: Buffer 
   if (hasImage && imageUrl !== null)
     throw invalidRequest('Send exactly one image source: image or image_url, not both', 'image_url');
   const returnImage = flag(fields, 'return_image', form);
-  if (returnImage && imageUrl !== null) throw invalidRequest('return_image is not offered with image_url', 'return_image');
+  if (returnImage && imageUrl !== null)
+    throw invalidRequest('return_image is not offered with image_url', 'return_image');
   const zoom = number(fields, 'zoom', form);
   if (zoom !== null && (!Number.isInteger(zoom) || zoom < ZOOM.min || zoom > ZOOM.max))
     throw invalidRequest(`zoom must be an integer from ${ZOOM.min} to ${ZOOM.max}`, 'zoom');

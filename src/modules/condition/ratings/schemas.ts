@@ -10,7 +10,9 @@ const LatLngPair = Type.Array(Type.Number(), { minItems: 2, maxItems: 2 });
 export const RatingBodySchema = Type.Object(
   {
     image: Type.Optional(
-      Type.String({ description: 'JPEG, PNG or WebP as base64 or a data URI; up to 15 MB and 60 megapixels, at least 64 px' }),
+      Type.String({
+        description: 'JPEG, PNG or WebP as base64 or a data URI; up to 15 MB and 60 megapixels, at least 64 px',
+      }),
     ),
     image_url: Type.Optional(Type.String({ maxLength: IMAGE_URL_MAX, description: 'a public https URL of the image' })),
     polygon: Type.Optional(
@@ -24,15 +26,24 @@ export const RatingBodySchema = Type.Object(
     address: Type.Optional(Type.String({ maxLength: 500, description: 'geocoded' })),
     imagery_source: Type.Optional(StringEnum(IMAGERY_SOURCES, { description: 'standard (default) or premium' })),
     zoom: Type.Optional(
-      Type.Integer({ minimum: ZOOM.min, maximum: ZOOM.max, description: 'default fits the polygon (up to 20), or 20 for a point' }),
+      Type.Integer({
+        minimum: ZOOM.min,
+        maximum: ZOOM.max,
+        description: 'default fits the polygon (up to 20), or 20 for a point',
+      }),
     ),
     pavement_type: Type.Optional(StringEnum(PAVEMENT_TYPES, { description: 'auto (default), asphalt, concrete' })),
     notes: Type.Optional(Type.String({ maxLength: NOTES_MAX })),
     return_image: Type.Optional(
-      Type.Boolean({ description: 'answer the rated JPEG with the polygon outlined in image.jpeg_base64; not with image_url' }),
+      Type.Boolean({
+        description: 'answer the rated JPEG with the polygon outlined in image.jpeg_base64; not with image_url',
+      }),
     ),
     location_id: Type.Optional(
-      Type.Integer({ minimum: 1, description: "a site of the workspace: the rating joins its history; a PCI rating sets the site's pci" }),
+      Type.Integer({
+        minimum: 1,
+        description: "a site of the workspace: the rating joins its history; a PCI rating sets the site's pci",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -65,10 +76,17 @@ const PciBlock = Type.Object({
   recommended_treatment: Type.String(),
   method: StringEnum(['astm_d6433', 'visual_estimate'] as const),
   deducts: Type.Array(
-    Type.Object({ distress: Type.String(), severity: Severity, density_pct: Type.Number(), deduct_value: Type.Number() }),
+    Type.Object({
+      distress: Type.String(),
+      severity: Severity,
+      density_pct: Type.Number(),
+      deduct_value: Type.Number(),
+    }),
   ),
   highest_deduct: Type.Number({ description: 'HDV' }),
-  allowed_deducts: Type.Union([Type.Number(), Type.Null()], { description: 'm; null when at most one deduct is over 2' }),
+  allowed_deducts: Type.Union([Type.Number(), Type.Null()], {
+    description: 'm; null when at most one deduct is over 2',
+  }),
   iterations: Type.Array(
     Type.Object({
       deducts: Type.Array(Type.Number()),
@@ -83,7 +101,9 @@ const PciBlock = Type.Object({
 
 const ImageBlock = Type.Object({
   source: StringEnum(['standard', 'premium', 'upload', 'url'] as const),
-  capture_date: Type.Optional(Nullable(Type.String({ description: 'premium imagery only, else null; absent for own images' }))),
+  capture_date: Type.Optional(
+    Nullable(Type.String({ description: 'premium imagery only, else null; absent for own images' })),
+  ),
   survey_id: NullableString(),
   lat: NullableNumber(),
   lng: NullableNumber(),

@@ -34,7 +34,9 @@ export async function rateCondition(ctx: ServiceContext, ratingType: RatingType,
   if (!pavementFound) throw noPavementVisible(Math.round(findings.visible_pavement_pct));
   const rated = compose(ratingType, findings, acquired.facts);
   if (!rated)
-    throw imageRejected('PASER rates asphalt and this pavement looks like concrete: rate it with POST /v1/condition/pci');
+    throw imageRejected(
+      'PASER rates asphalt and this pavement looks like concrete: rate it with POST /v1/condition/pci',
+    );
   const ratedAt = now();
   const requestId = `cr_${randomUUID().replace(/-/g, '')}`;
   const { score, label, ...shown } = rated;
