@@ -78,6 +78,8 @@ const ACTIONS = new Set([
 /** Where the rule's name would read wrong or collide with another operation's. */
 const NAMED: Record<string, string> = {
   'GET /v1/search': 'search_records',
+  'POST /v1/condition/paser': 'rate_condition_paser',
+  'POST /v1/condition/pci': 'rate_condition_pci',
   'GET /v1/health': 'get_health',
   'GET /v1/exports/:file': 'download_export',
   'GET /v1/export-downloads/:token': 'download_export_file',

@@ -3,7 +3,12 @@
 // a megabyte in each string, and odd ids in each path parameter (the other parameters name real
 // records of the workspace, so a body gets past the lookups into validation and service code).
 // Any 5xx fails, and so does a 4xx without the API's error body; the report names each request.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { imageryFor } from '#platform/imagery/select.ts';
+import { type AerialTiles, startAerialTiles } from '#test/condition/aerial-tiles.ts';
 import {
   CreateKeyInput,
   CreatePartnerKeyInput,
@@ -28,8 +33,19 @@ async function made(res: Promise<{ status: number; body: any }>): Promise<any> {
   return r.body.data ?? r.body;
 }
 
+let tiles: AerialTiles;
+
 beforeAll(async () => {
-  t = await startApp();
+  // Imagery that covers nowhere: a place that gets past validation is 422 no_imagery_coverage, not
+  // the 500 the spec gives a server with no imagery configured (which is not a bad request).
+  tiles = await startAerialTiles();
+  t = await startApp({
+    imagery: imageryFor(
+      { standardUrl: tiles.template('missing'), premiumUrl: null, cacheMb: 0 },
+      fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-fuzz-')),
+      true,
+    ),
+  });
   w = await t.workspace();
   const api = w.api;
   const customer = await made(api.post('/v1/client-accounts', { name: 'Fuzz Co', email: 'fuzz@co.test' }));
@@ -119,7 +135,10 @@ beforeAll(async () => {
     files: exportFile.id,
   });
 }, 60_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await tiles.close();
+});
 
 interface Operation {
   method: string;

@@ -3645,6 +3645,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/locations/{id}/condition-ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A site's condition ratings, newest first (ratings made with its location_id) */
+        get: operations["list_location_condition_ratings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -3906,6 +3923,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/condition/paser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rate asphalt 1 to 10 by the PASER manual from an image (upload, base64 or image_url) or a place (polygon, lat and lng, or address) seen in aerial imagery; JSON or multipart (file field image, polygon as a JSON string) */
+        post: operations["create_condition_paser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/condition/pci": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rate pavement 0 to 100 by ASTM D6433 PCI (asphalt; concrete as a visual estimate) from an image or a place seen in aerial imagery; JSON or multipart (file field image, polygon as a JSON string) */
+        post: operations["create_condition_pci"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3915,7 +3966,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "geocode_failed" | "hold_only_through_holds" | "image_too_large" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_job" | "no_proposal" | "no_subscription" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "signoff_not_used" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "signoff_not_used" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -43140,6 +43191,180 @@ export interface operations {
             };
         };
     };
+    list_location_condition_ratings: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            rating_type: "paser" | "pci";
+                            rubric_version: string;
+                            paser?: {
+                                rating: number;
+                                label: string;
+                                description: string;
+                                recommended_treatment: string;
+                                limited_by: {
+                                    distress: string;
+                                    /** @enum {string} */
+                                    severity: "low" | "medium" | "high";
+                                    density_pct: number;
+                                    max_rating: number;
+                                    rule: string;
+                                }[];
+                                rubric_version: string;
+                            };
+                            pci?: {
+                                score: number;
+                                label: string;
+                                strategy: string;
+                                color: string;
+                                recommended_treatment: string;
+                                /** @enum {string} */
+                                method: "astm_d6433" | "visual_estimate";
+                                deducts: {
+                                    distress: string;
+                                    /** @enum {string} */
+                                    severity: "low" | "medium" | "high";
+                                    density_pct: number;
+                                    deduct_value: number;
+                                }[];
+                                /** @description HDV */
+                                highest_deduct: number;
+                                /** @description m; null when at most one deduct is over 2 */
+                                allowed_deducts: number | null;
+                                /** @description each row of the corrected-deduct procedure */
+                                iterations: {
+                                    deducts: number[];
+                                    total_deduct: number;
+                                    q: number;
+                                    corrected_deduct: number;
+                                }[];
+                                max_corrected_deduct: number;
+                            };
+                            /** @enum {string} */
+                            pavement_type: "asphalt" | "concrete";
+                            confidence: number;
+                            summary: string;
+                            distresses: {
+                                type: string;
+                                label: string;
+                                /** @enum {string} */
+                                severity: "low" | "medium" | "high";
+                                density_pct: number;
+                                /** @enum {string} */
+                                density_unit: "area" | "linear" | "pothole_area" | "slabs";
+                                where: string | null;
+                            }[];
+                            limitations: string[];
+                            image: {
+                                /** @enum {string} */
+                                source: "standard" | "premium" | "upload" | "url";
+                                /** @description premium imagery only, else null; absent for own images */
+                                capture_date?: string | null;
+                                survey_id: string | null;
+                                lat: number | null;
+                                lng: number | null;
+                                zoom: number | null;
+                                width: number;
+                                height: number;
+                                meters_per_pixel: number | null;
+                                outlined: boolean;
+                                /** @enum {string} */
+                                view: "aerial" | "ground" | "other";
+                                /** @enum {string} */
+                                quality: "good" | "fair" | "poor";
+                                visible_pavement_pct: number;
+                                /** @description with return_image */
+                                jpeg_base64?: string;
+                            };
+                            notes: string | null;
+                            location_id: number | null;
+                            request_id: string;
+                            /** @description UTC, Z */
+                            rated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     list_exports: {
         parameters: {
             query?: never;
@@ -45139,6 +45364,416 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_condition_paser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description JPEG, PNG or WebP as base64 or a data URI; up to 15 MB and 60 megapixels, at least 64 px */
+                    image?: string;
+                    /** @description a public https URL of the image */
+                    image_url?: string;
+                    /** @description [[lat, lng], ...] with 3 or more points, or a GeoJSON Polygon or Feature ([lng, lat]); in forms, a JSON string */
+                    polygon?: number[][] | {
+                        [key: string]: unknown;
+                    };
+                    lat?: number;
+                    lng?: number;
+                    /** @description geocoded */
+                    address?: string;
+                    /**
+                     * @description standard (default) or premium
+                     * @enum {string}
+                     */
+                    imagery_source?: "standard" | "premium";
+                    /** @description default fits the polygon (up to 20), or 20 for a point */
+                    zoom?: number;
+                    /**
+                     * @description auto (default), asphalt, concrete
+                     * @enum {string}
+                     */
+                    pavement_type?: "auto" | "asphalt" | "concrete";
+                    notes?: string;
+                    /** @description answer the rated JPEG with the polygon outlined in image.jpeg_base64; not with image_url */
+                    return_image?: boolean;
+                    /** @description a site of the workspace: the rating joins its history; a PCI rating sets the site's pci */
+                    location_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        rating_type: "paser" | "pci";
+                        rubric_version: string;
+                        paser?: {
+                            rating: number;
+                            label: string;
+                            description: string;
+                            recommended_treatment: string;
+                            limited_by: {
+                                distress: string;
+                                /** @enum {string} */
+                                severity: "low" | "medium" | "high";
+                                density_pct: number;
+                                max_rating: number;
+                                rule: string;
+                            }[];
+                            rubric_version: string;
+                        };
+                        pci?: {
+                            score: number;
+                            label: string;
+                            strategy: string;
+                            color: string;
+                            recommended_treatment: string;
+                            /** @enum {string} */
+                            method: "astm_d6433" | "visual_estimate";
+                            deducts: {
+                                distress: string;
+                                /** @enum {string} */
+                                severity: "low" | "medium" | "high";
+                                density_pct: number;
+                                deduct_value: number;
+                            }[];
+                            /** @description HDV */
+                            highest_deduct: number;
+                            /** @description m; null when at most one deduct is over 2 */
+                            allowed_deducts: number | null;
+                            /** @description each row of the corrected-deduct procedure */
+                            iterations: {
+                                deducts: number[];
+                                total_deduct: number;
+                                q: number;
+                                corrected_deduct: number;
+                            }[];
+                            max_corrected_deduct: number;
+                        };
+                        /** @enum {string} */
+                        pavement_type: "asphalt" | "concrete";
+                        confidence: number;
+                        summary: string;
+                        distresses: {
+                            type: string;
+                            label: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high";
+                            density_pct: number;
+                            /** @enum {string} */
+                            density_unit: "area" | "linear" | "pothole_area" | "slabs";
+                            where: string | null;
+                        }[];
+                        limitations: string[];
+                        image: {
+                            /** @enum {string} */
+                            source: "standard" | "premium" | "upload" | "url";
+                            /** @description premium imagery only, else null; absent for own images */
+                            capture_date?: string | null;
+                            survey_id: string | null;
+                            lat: number | null;
+                            lng: number | null;
+                            zoom: number | null;
+                            width: number;
+                            height: number;
+                            meters_per_pixel: number | null;
+                            outlined: boolean;
+                            /** @enum {string} */
+                            view: "aerial" | "ground" | "other";
+                            /** @enum {string} */
+                            quality: "good" | "fair" | "poor";
+                            visible_pavement_pct: number;
+                            /** @description with return_image */
+                            jpeg_base64?: string;
+                        };
+                        notes: string | null;
+                        location_id: number | null;
+                        request_id: string;
+                        /** @description UTC, Z */
+                        rated_at: string;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_condition_pci: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description JPEG, PNG or WebP as base64 or a data URI; up to 15 MB and 60 megapixels, at least 64 px */
+                    image?: string;
+                    /** @description a public https URL of the image */
+                    image_url?: string;
+                    /** @description [[lat, lng], ...] with 3 or more points, or a GeoJSON Polygon or Feature ([lng, lat]); in forms, a JSON string */
+                    polygon?: number[][] | {
+                        [key: string]: unknown;
+                    };
+                    lat?: number;
+                    lng?: number;
+                    /** @description geocoded */
+                    address?: string;
+                    /**
+                     * @description standard (default) or premium
+                     * @enum {string}
+                     */
+                    imagery_source?: "standard" | "premium";
+                    /** @description default fits the polygon (up to 20), or 20 for a point */
+                    zoom?: number;
+                    /**
+                     * @description auto (default), asphalt, concrete
+                     * @enum {string}
+                     */
+                    pavement_type?: "auto" | "asphalt" | "concrete";
+                    notes?: string;
+                    /** @description answer the rated JPEG with the polygon outlined in image.jpeg_base64; not with image_url */
+                    return_image?: boolean;
+                    /** @description a site of the workspace: the rating joins its history; a PCI rating sets the site's pci */
+                    location_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        rating_type: "paser" | "pci";
+                        rubric_version: string;
+                        paser?: {
+                            rating: number;
+                            label: string;
+                            description: string;
+                            recommended_treatment: string;
+                            limited_by: {
+                                distress: string;
+                                /** @enum {string} */
+                                severity: "low" | "medium" | "high";
+                                density_pct: number;
+                                max_rating: number;
+                                rule: string;
+                            }[];
+                            rubric_version: string;
+                        };
+                        pci?: {
+                            score: number;
+                            label: string;
+                            strategy: string;
+                            color: string;
+                            recommended_treatment: string;
+                            /** @enum {string} */
+                            method: "astm_d6433" | "visual_estimate";
+                            deducts: {
+                                distress: string;
+                                /** @enum {string} */
+                                severity: "low" | "medium" | "high";
+                                density_pct: number;
+                                deduct_value: number;
+                            }[];
+                            /** @description HDV */
+                            highest_deduct: number;
+                            /** @description m; null when at most one deduct is over 2 */
+                            allowed_deducts: number | null;
+                            /** @description each row of the corrected-deduct procedure */
+                            iterations: {
+                                deducts: number[];
+                                total_deduct: number;
+                                q: number;
+                                corrected_deduct: number;
+                            }[];
+                            max_corrected_deduct: number;
+                        };
+                        /** @enum {string} */
+                        pavement_type: "asphalt" | "concrete";
+                        confidence: number;
+                        summary: string;
+                        distresses: {
+                            type: string;
+                            label: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high";
+                            density_pct: number;
+                            /** @enum {string} */
+                            density_unit: "area" | "linear" | "pothole_area" | "slabs";
+                            where: string | null;
+                        }[];
+                        limitations: string[];
+                        image: {
+                            /** @enum {string} */
+                            source: "standard" | "premium" | "upload" | "url";
+                            /** @description premium imagery only, else null; absent for own images */
+                            capture_date?: string | null;
+                            survey_id: string | null;
+                            lat: number | null;
+                            lng: number | null;
+                            zoom: number | null;
+                            width: number;
+                            height: number;
+                            meters_per_pixel: number | null;
+                            outlined: boolean;
+                            /** @enum {string} */
+                            view: "aerial" | "ground" | "other";
+                            /** @enum {string} */
+                            quality: "good" | "fair" | "poor";
+                            visible_pavement_pct: number;
+                            /** @description with return_image */
+                            jpeg_base64?: string;
+                        };
+                        notes: string | null;
+                        location_id: number | null;
+                        request_id: string;
+                        /** @description UTC, Z */
+                        rated_at: string;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
