@@ -80,7 +80,10 @@ export async function measureAccuracy(options: {
   for (const category of categories) {
     const cat: CategoryAccuracy = { category, images: 0, exact: 0, pavementRight: 0, falsePositives: {} };
     for (let k = 0; k < options.perCategory; k++) {
-      const scene: SyntheticScene = generateScene(category, (options.seed ?? 1000) + k, { size: options.size ?? 320 });
+      const scene: SyntheticScene = generateScene(category, (options.seed ?? 1000) + k, {
+        size: options.size ?? 320,
+        metersPerPixel: options.metersPerPixel ?? 0.005,
+      });
       const result = await detectDistresses(scene.pixels, { metersPerPixel: scene.metersPerPixel });
       images++;
       cat.images++;
