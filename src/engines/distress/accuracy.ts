@@ -66,12 +66,18 @@ export function densities(
   return out;
 }
 
-export async function measureAccuracy(options: {
+export interface AccuracyOptions {
   perCategory: number;
   categories?: SceneCategory[];
+  /** Image side in pixels (default 320). */
   size?: number;
+  /** Ground size of a pixel (default 5 mm). */
+  metersPerPixel?: number;
+  /** First seed (default 1000; the tests use 1–8). */
   seed?: number;
-}): Promise<AccuracyReport> {
+}
+
+export async function measureAccuracy(options: AccuracyOptions): Promise<AccuracyReport> {
   const categories = options.categories ?? BENCH_CATEGORIES;
   const tally = new Map<DistressType, { tp: number; fp: number; fn: number; err: number; sev: number }>();
   for (const t of DISTRESS_TYPES) tally.set(t, { tp: 0, fp: 0, fn: 0, err: 0, sev: 0 });
