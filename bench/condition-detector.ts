@@ -17,5 +17,5 @@ const report = await measureAccuracy({ perCategory: per, size, metersPerPixel: m
 const seconds = (performance.now() - started) / 1000;
 console.log(accuracyMarkdown(report));
 console.log(
-  `\n${report.images} images in ${seconds.toFixed(1)} s (${((seconds * 1000) / report.images).toFixed(0)} ms each, 320 × 320 px at 5 mm per pixel).`,
+  `\n${report.images} images in ${seconds.toFixed(1)} s (${((seconds * 1000) / report.images).toFixed(0)} ms each, ${size} × ${size} px at ${mpp * 1000} mm per pixel).`,
 );
