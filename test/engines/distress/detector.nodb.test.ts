@@ -200,11 +200,15 @@ describe('distress detector: input and answer', () => {
     expect(result.confidence).toBeLessThanOrEqual(1);
   });
 
-  it('imagery scale reads as an aerial view', async () => {
+  it('imagery scale reads as an aerial view, where texture (raveling) is not judged and says so', async () => {
     const scene = generateScene('clean', 1);
     const result = await detectDistresses(scene.pixels, { metersPerPixel: 0.075 });
     expect(result.view).toBe('aerial');
     expect(result.pavement_type).toBe('asphalt');
+    const raveled = generateScene('raveling', 1);
+    const aerial = await detectDistresses(raveled.pixels, { metersPerPixel: 0.075 });
+    expect(aerial.distresses.map((d) => d.type)).not.toContain('weathering_raveling');
+    expect(aerial.limitations.some((l) => l.includes('weathering and raveling are not judged'))).toBe(true);
   });
 
   it('concrete is told apart from asphalt by tone, and says what it cannot see', async () => {
