@@ -173,7 +173,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
     distresses.push({
       type: g.type,
       severity: g.severity,
-      density_pct: round(Math.min(unit === 'linear' ? density : 100, density), 2),
+      density_pct: round(unit === 'linear' ? density : Math.min(100, density), 2),
       density_unit: unit,
       where: whereText(g.regions, ctx.width, ctx.height),
     });
@@ -186,7 +186,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
     );
   if (mpp > 0.005)
     limitations.push(
-      `At ${round(mpp * 100, 1)} cm per pixel, cracks narrower than about ${Math.round(mpp * 2000)} mm are not visible.`,
+      `At ${round(mpp * 100, 1)} cm per pixel, cracks narrower than about ${Math.round(mpp * 1000)} mm (one pixel) may not be seen.`,
     );
   if (mpp > MAX_TEXTURE_MPP)
     limitations.push(
