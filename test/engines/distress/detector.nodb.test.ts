@@ -12,6 +12,9 @@ import {
 import { generateScene, type SceneCategory, type SyntheticScene } from '#engines/distress/synthetic.ts';
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+/** Process-wide handlers before OpenCV loads: it adds its own, and loadCv takes them off again. */
+const HANDLERS = () => [process.listeners('uncaughtException').length, process.listeners('unhandledRejection').length];
+const handlersBefore = HANDLERS();
 
 async function run(category: SceneCategory, seed: number): Promise<{ scene: SyntheticScene; result: DetectionResult }> {
   const scene = generateScene(category, seed);
@@ -150,10 +153,11 @@ describe('distress detector: what fools it, measured', () => {
 });
 
 describe('distress detector: input and answer', () => {
-  it('loads OpenCV once per process', async () => {
+  it('loads OpenCV once per process, leaving the process its own error handlers', async () => {
     const a = await loadCv();
     const b = await loadCv();
     expect(a.cv).toBe(b.cv);
+    expect(HANDLERS()).toEqual(handlersBefore);
   });
 
   it('RGBA input gives the same answer as RGB', async () => {
