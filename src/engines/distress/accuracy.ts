@@ -66,12 +66,18 @@ export function densities(
   return out;
 }
 
-export async function measureAccuracy(options: {
+export interface AccuracyOptions {
   perCategory: number;
   categories?: SceneCategory[];
+  /** Image side in pixels (default 320). */
   size?: number;
+  /** Ground size of a pixel (default 5 mm). */
+  metersPerPixel?: number;
+  /** First seed (default 1000; the tests use 1–8). */
   seed?: number;
-}): Promise<AccuracyReport> {
+}
+
+export async function measureAccuracy(options: AccuracyOptions): Promise<AccuracyReport> {
   const categories = options.categories ?? BENCH_CATEGORIES;
   const tally = new Map<DistressType, { tp: number; fp: number; fn: number; err: number; sev: number }>();
   for (const t of DISTRESS_TYPES) tally.set(t, { tp: 0, fp: 0, fn: 0, err: 0, sev: 0 });
@@ -80,7 +86,10 @@ export async function measureAccuracy(options: {
   for (const category of categories) {
     const cat: CategoryAccuracy = { category, images: 0, exact: 0, pavementRight: 0, falsePositives: {} };
     for (let k = 0; k < options.perCategory; k++) {
-      const scene: SyntheticScene = generateScene(category, (options.seed ?? 1000) + k, { size: options.size ?? 320 });
+      const scene: SyntheticScene = generateScene(category, (options.seed ?? 1000) + k, {
+        size: options.size ?? 320,
+        metersPerPixel: options.metersPerPixel ?? 0.005,
+      });
       const result = await detectDistresses(scene.pixels, { metersPerPixel: scene.metersPerPixel });
       images++;
       cat.images++;

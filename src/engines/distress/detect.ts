@@ -25,6 +25,8 @@ import {
 
 const SQFT_PER_M2 = 10.7639;
 const FT_PER_M = 3.28084;
+/** Coarser than this (2 cm per pixel) the 5 cm texture window is under 3 pixels: raveling is not judged. */
+const MAX_TEXTURE_MPP = 0.02;
 /** Smallest density worth reporting per unit: less is noise at screening level. */
 const MIN_DENSITY: Record<DistressType, number> = {
   alligator_cracking: 0.5,
@@ -139,7 +141,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   const bg = background(ctx);
   const closed = closing(ctx, smooth);
   const rough = roughnessMap(ctx, bg);
-  const raveling = findRaveling(ctx, rough, exclude);
+  const raveling = findRaveling(ctx, rough, exclude, mpp <= MAX_TEXTURE_MPP);
   const patchFinding = findPatches(ctx, bg, smooth, exclude, rough, RAVEL_ROUGH);
   const crackExclude = s.mat();
   // A raveled zone's border is pitted too: leave out 3 cm around it.
@@ -171,7 +173,7 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
     distresses.push({
       type: g.type,
       severity: g.severity,
-      density_pct: round(Math.min(unit === 'linear' ? density : 100, density), 2),
+      density_pct: round(unit === 'linear' ? density : Math.min(100, density), 2),
       density_unit: unit,
       where: whereText(g.regions, ctx.width, ctx.height),
     });
@@ -184,7 +186,11 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
     );
   if (mpp > 0.005)
     limitations.push(
-      `At ${round(mpp * 100, 1)} cm per pixel, cracks narrower than about ${Math.round(mpp * 2000)} mm are not visible.`,
+      `At ${round(mpp * 100, 1)} cm per pixel, cracks narrower than about ${Math.round(mpp * 1000)} mm (one pixel) may not be seen.`,
+    );
+  if (mpp > MAX_TEXTURE_MPP)
+    limitations.push(
+      `At ${round(mpp * 100, 1)} cm per pixel the surface texture cannot be seen: weathering and raveling are not judged.`,
     );
   if (visible < 60) limitations.push(`Only ${round(visible, 1)}% of the rated area is visible pavement.`);
   const softPct = ((holes.softDarkPx + patchFinding.softPx) / ctx.pavementPx) * 100;

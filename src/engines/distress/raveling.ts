@@ -52,13 +52,13 @@ export interface RavelingFinding {
   mask: Mat;
 }
 
-export function findRaveling(ctx: Ctx, rough: Float32Array, exclude: Mat): RavelingFinding {
+export function findRaveling(ctx: Ctx, rough: Float32Array, exclude: Mat, judge: boolean): RavelingFinding {
   const { cv, s } = ctx;
   const mask = s.zeros(ctx.height, ctx.width, cv.CV_8UC1);
   const md = mask.data;
   const pv = ctx.pavement.data;
   const ex = exclude.data;
-  for (let i = 0; i < md.length; i++) if (pv[i] && !ex[i] && rough[i] > RAVEL_ROUGH) md[i] = 255;
+  if (judge) for (let i = 0; i < md.length; i++) if (pv[i] && !ex[i] && rough[i] > RAVEL_ROUGH) md[i] = 255;
   cv.morphologyEx(mask, mask, cv.MORPH_OPEN, s.kernel(cv.MORPH_RECT, kernelPx(ctx, 0.08, 3, 61)));
   let n = 0;
   let sum = 0;

@@ -12,6 +12,9 @@ import {
 import { generateScene, type SceneCategory, type SyntheticScene } from '#engines/distress/synthetic.ts';
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+/** Process-wide handlers before OpenCV loads: it adds its own, and loadCv takes them off again. */
+const HANDLERS = () => [process.listeners('uncaughtException').length, process.listeners('unhandledRejection').length];
+const handlersBefore = HANDLERS();
 
 async function run(category: SceneCategory, seed: number): Promise<{ scene: SyntheticScene; result: DetectionResult }> {
   const scene = generateScene(category, seed);
@@ -150,10 +153,11 @@ describe('distress detector: what fools it, measured', () => {
 });
 
 describe('distress detector: input and answer', () => {
-  it('loads OpenCV once per process', async () => {
+  it('loads OpenCV once per process, leaving the process its own error handlers', async () => {
     const a = await loadCv();
     const b = await loadCv();
     expect(a.cv).toBe(b.cv);
+    expect(HANDLERS()).toEqual(handlersBefore);
   });
 
   it('RGBA input gives the same answer as RGB', async () => {
@@ -200,11 +204,15 @@ describe('distress detector: input and answer', () => {
     expect(result.confidence).toBeLessThanOrEqual(1);
   });
 
-  it('imagery scale reads as an aerial view', async () => {
+  it('imagery scale reads as an aerial view, where texture (raveling) is not judged and says so', async () => {
     const scene = generateScene('clean', 1);
     const result = await detectDistresses(scene.pixels, { metersPerPixel: 0.075 });
     expect(result.view).toBe('aerial');
     expect(result.pavement_type).toBe('asphalt');
+    const raveled = generateScene('raveling', 1);
+    const aerial = await detectDistresses(raveled.pixels, { metersPerPixel: 0.075 });
+    expect(aerial.distresses.map((d) => d.type)).not.toContain('weathering_raveling');
+    expect(aerial.limitations.some((l) => l.includes('weathering and raveling are not judged'))).toBe(true);
   });
 
   it('concrete is told apart from asphalt by tone, and says what it cannot see', async () => {
