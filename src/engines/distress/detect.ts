@@ -167,13 +167,19 @@ function run(cv: Cv, s: MatScope, pixels: RawPixels, options: DetectOptions): De
   for (const g of groups.values()) {
     const amount = g.regions.reduce((a, r) => a + r.amount, 0);
     const unit = DENSITY_UNIT[g.type];
+    // Cracks are feet per 100 sq ft; potholes are counted (ASTM D6433), so they are potholes per
+    // 100 sq ft, the density the PCI curves read; the rest are shares of the pavement's area.
     const density =
-      unit === 'linear' ? ((amount * mpp * FT_PER_M) / (areaM2 * SQFT_PER_M2)) * 100 : (amount / ctx.pavementPx) * 100;
+      unit === 'linear'
+        ? ((amount * mpp * FT_PER_M) / (areaM2 * SQFT_PER_M2)) * 100
+        : unit === 'pothole_area'
+          ? (g.regions.length / (areaM2 * SQFT_PER_M2)) * 100
+          : (amount / ctx.pavementPx) * 100;
     if (density < MIN_DENSITY[g.type]) continue;
     distresses.push({
       type: g.type,
       severity: g.severity,
-      density_pct: round(unit === 'linear' ? density : Math.min(100, density), 2),
+      density_pct: round(unit === 'area' ? Math.min(100, density) : density, 2),
       density_unit: unit,
       where: whereText(g.regions, ctx.width, ctx.height),
     });

@@ -94,7 +94,6 @@ export function generateScene(category: SceneCategory, seed: number, options: Sc
     }
     case 'potholes': {
       const n = 1 + Math.floor(rand() * 3);
-      let area = 0;
       let darkest = 1;
       const covered = new Uint8Array(size * size);
       for (let k = 0; k < n; k++) {
@@ -102,7 +101,7 @@ export function generateScene(category: SceneCategory, seed: number, options: Sc
         const depthMm = 15 + rand() * 60;
         const f = 0.55 - depthMm / 200;
         darkest = Math.min(darkest, f);
-        area += drawArea(
+        drawArea(
           c,
           rand,
           blob(rand, r + rand() * (size - 2 * r), r + rand() * (size - 2 * r), r, r * (0.7 + rand() * 0.3), 0.3),
@@ -110,8 +109,9 @@ export function generateScene(category: SceneCategory, seed: number, options: Sc
           1.5,
         );
       }
+      // ASTM D6433 counts potholes: the density is potholes per 100 sq ft of pavement.
       truth.distresses.potholes = {
-        density_pct: (area / (size * size)) * 100,
+        density_pct: (n / (pavementM2() * SQFT_PER_M2)) * 100,
         severity: darkest >= 0.45 ? 'low' : darkest >= 0.3 ? 'medium' : 'high',
       };
       break;

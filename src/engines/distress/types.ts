@@ -21,7 +21,7 @@ export const DISTRESS_TYPES = [
 export type DistressType = (typeof DISTRESS_TYPES)[number];
 
 export type Severity = 'low' | 'medium' | 'high';
-/** area = % of rated pavement; linear = linear feet per 100 sq ft; pothole_area = % of rated pavement. */
+/** area = % of rated pavement; linear = linear feet per 100 sq ft; pothole_area = potholes per 100 sq ft of rated pavement (ASTM D6433 counts them). */
 export type DensityUnit = 'area' | 'linear' | 'pothole_area' | 'slabs';
 
 export const DENSITY_UNIT: Record<DistressType, DensityUnit> = {

@@ -31,7 +31,7 @@ export interface ImageFacts {
 const DENSITY_WORDS: Record<string, string> = {
   area: '% of the pavement',
   linear: ' ft per 100 sq ft',
-  pothole_area: '% of the pavement in potholes',
+  pothole_area: ' potholes per 100 sq ft',
   slabs: '% of slabs',
 };
 
