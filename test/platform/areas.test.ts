@@ -30,7 +30,7 @@ describe('the area list', () => {
   it('is seen whole by the app, the worker and the CLI', async () => {
     const [app, worker, cli] = await Promise.all([seenBy('app'), seenBy('worker'), seenBy('cli')]);
     const expected = {
-      areas: ['workspace', 'crm', 'estimating', 'billing', 'operations', 'field', 'integrations'],
+      areas: ['workspace', 'crm', 'estimating', 'billing', 'operations', 'field', 'condition', 'integrations'],
       mergeMovers: {
         job: [
           'assignees',
@@ -85,7 +85,15 @@ describe('the area list', () => {
           'leads',
           'files',
         ],
-        location: ['jobs', 'contact links', 'leads', 're-bid history', 're-bid choices', 'capital plan links'],
+        location: [
+          'jobs',
+          'contact links',
+          'leads',
+          're-bid history',
+          're-bid choices',
+          'capital plan links',
+          'condition ratings',
+        ],
       },
       payloadParts: ['job', 'estimate'],
       exportDatasets: [...EXPORT_DATASETS],

@@ -3933,7 +3933,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rate asphalt 1 to 10 by the PASER manual from an image (upload, base64 or image_url) or a place (polygon, lat and lng, or address) seen in aerial imagery; JSON or multipart (file field image, polygon as a JSON string) */
-        post: operations["create_condition_paser"];
+        post: operations["rate_condition_paser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3950,7 +3950,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rate pavement 0 to 100 by ASTM D6433 PCI (asphalt; concrete as a visual estimate) from an image or a place seen in aerial imagery; JSON or multipart (file field image, polygon as a JSON string) */
-        post: operations["create_condition_pci"];
+        post: operations["rate_condition_pci"];
         delete?: never;
         options?: never;
         head?: never;
@@ -45373,7 +45373,7 @@ export interface operations {
             };
         };
     };
-    create_condition_paser: {
+    rate_condition_paser: {
         parameters: {
             query?: never;
             header?: never;
@@ -45578,7 +45578,7 @@ export interface operations {
             };
         };
     };
-    create_condition_pci: {
+    rate_condition_pci: {
         parameters: {
             query?: never;
             header?: never;

@@ -37,8 +37,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+/** Untyped on purpose: a result has either a paser or a pci block, and the tests read both. */
 const rate = (type: 'pci' | 'paser', body: Record<string, unknown>, ws = w) =>
-  ws.api.post(`/v1/condition/${type}`, body);
+  ws.api.request('POST', `/v1/condition/${type}`, body);
 
 async function rateForm(type: 'pci' | 'paser', parts: Parameters<typeof multipartBody>[0]) {
   const { payload, contentType } = multipartBody(parts);
@@ -244,7 +245,7 @@ describe('the body: every refusal is {error, code}', () => {
   });
 
   it('a body that is not JSON or a form, or a JSON array, is invalid_request', async () => {
-    const text = await w.api.post('/v1/condition/pci', 'lat=40', { 'content-type': 'text/plain' });
+    const text = await w.api.request('POST', '/v1/condition/pci', 'lat=40', { 'content-type': 'text/plain' });
     expect(text.status).toBe(400);
     expect(text.body.code).toBe('invalid_request');
     const list = await rate('pci', [1, 2] as unknown as Record<string, unknown>);

@@ -85,7 +85,7 @@ describe('a rating from aerial imagery', () => {
 
   it('a polygon: the image facts of the mosaic, outlined, rated as an aerial view', async () => {
     const w = await t.workspace();
-    const r = await ok(w.api.post('/v1/condition/pci', { polygon: LOT, return_image: true }));
+    const r = await ok(w.api.request('POST', '/v1/condition/pci', { polygon: LOT, return_image: true }));
     expect(r.image).toMatchObject({
       source: 'standard',
       capture_date: null,
@@ -109,24 +109,30 @@ describe('a rating from aerial imagery', () => {
       type: 'Feature',
       geometry: { type: 'Polygon', coordinates: [LOT.map(([lat, lng]) => [lng, lat])] },
     };
-    const geo = await ok(w.api.post('/v1/condition/paser', { polygon: feature, zoom: 19 }));
+    const geo = await ok(w.api.request('POST', '/v1/condition/paser', { polygon: feature, zoom: 19 }));
     expect(geo.image.zoom).toBe(19);
-    const point = await ok(w.api.post('/v1/condition/paser', { lat: 39.96, lng: -83 }));
+    const point = await ok(w.api.request('POST', '/v1/condition/paser', { lat: 39.96, lng: -83 }));
     expect(point.image).toMatchObject({ zoom: 20, outlined: false, lat: expect.closeTo(39.96, 3) });
-    const address = await ok(w.api.post('/v1/condition/pci', { address: '1 Main St, Columbus, OH' }));
+    const address = await ok(w.api.request('POST', '/v1/condition/pci', { address: '1 Main St, Columbus, OH' }));
     expect(address.image.lat).toBeCloseTo(39.9612, 3);
-    const nowhere = await w.api.post('/v1/condition/pci', { address: '99 Nowhere Rd' });
+    const nowhere = await w.api.request('POST', '/v1/condition/pci', { address: '99 Nowhere Rd' });
     expect(nowhere.status).toBe(422);
     expect(nowhere.body).toMatchObject({ error: 'address_not_found', code: 'address_not_found' });
   });
 
   it('premium: needs the plan (403 upgrade_required), then answers its capture date', async () => {
     const w = await t.workspace();
-    const refused = await w.api.post('/v1/condition/pci', { lat: 39.96, lng: -83, imagery_source: 'premium' });
+    const refused = await w.api.request('POST', '/v1/condition/pci', {
+      lat: 39.96,
+      lng: -83,
+      imagery_source: 'premium',
+    });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: 'upgrade_required', code: 'upgrade_required' });
     const gold = await t.workspace({ settings: { premium_imagery_enabled: true } });
-    const r = await ok(gold.api.post('/v1/condition/pci', { lat: 39.96, lng: -83, imagery_source: 'premium' }));
+    const r = await ok(
+      gold.api.request('POST', '/v1/condition/pci', { lat: 39.96, lng: -83, imagery_source: 'premium' }),
+    );
     expect(r.image).toMatchObject({ source: 'premium', capture_date: '2026-06-02' });
   });
 });
@@ -143,7 +149,7 @@ describe('imagery that cannot show the place', () => {
     });
     try {
       const w = await t.workspace();
-      const res = await w.api.post('/v1/condition/pci', { lat: 39.96, lng: -83 });
+      const res = await w.api.request('POST', '/v1/condition/pci', { lat: 39.96, lng: -83 });
       expect(res.status, JSON.stringify(res.body)).toBe(status);
       expect(res.body).toMatchObject({ error: code, code });
     } finally {
@@ -178,7 +184,9 @@ describe('the vision endpoint (GROUNDWORK_VISION_URL)', () => {
         ],
       },
     };
-    const r = await ok(w.api.post('/v1/condition/pci', { image: (await scenePhoto('clean')).toString('base64') }));
+    const r = await ok(
+      w.api.request('POST', '/v1/condition/pci', { image: (await scenePhoto('clean')).toString('base64') }),
+    );
     expect(visionSeen).toHaveLength(1);
     expect(visionSeen[0]).toMatchObject({
       image: { width: 320, height: 320, meters_per_pixel: null, source: 'upload', jpeg_base64: expect.any(String) },
@@ -214,7 +222,7 @@ describe('the vision endpoint (GROUNDWORK_VISION_URL)', () => {
       { status: 503, body: { error: 'busy' } },
     ]) {
       visionAnswer = answer;
-      const res = await w.api.post('/v1/condition/pci', { image: photo });
+      const res = await w.api.request('POST', '/v1/condition/pci', { image: photo });
       expect(res.status, JSON.stringify(answer)).toBe(502);
       expect(res.body).toMatchObject({ error: 'rating_failed', code: 'rating_failed' });
     }
@@ -228,12 +236,12 @@ describe('usage (document 1: each successful rating counts as one call; errors a
       const w = await t.workspace();
       const photo = (await scenePhoto('clean')).toString('base64');
       for (let i = 0; i < 5; i++)
-        expect((await w.api.post('/v1/condition/pci', { notes: 'no image' })).status).toBe(400);
-      expect((await w.api.post('/v1/condition/pci', { image: photo })).status).toBe(200);
-      expect((await w.api.post('/v1/condition/paser', { image: photo })).status).toBe(200);
+        expect((await w.api.request('POST', '/v1/condition/pci', { notes: 'no image' })).status).toBe(400);
+      expect((await w.api.request('POST', '/v1/condition/pci', { image: photo })).status).toBe(200);
+      expect((await w.api.request('POST', '/v1/condition/paser', { image: photo })).status).toBe(200);
       // One call left: an ordinary read spends it.
       expect((await w.api.get('/v1/jobs')).status).toBe(200);
-      const refused = await w.api.post('/v1/condition/pci', { image: photo });
+      const refused = await w.api.request('POST', '/v1/condition/pci', { image: photo });
       expect(refused.status).toBe(429);
       expect(refused.body).toMatchObject({ error: 'Too many requests', usage: { limit: 3, remaining: 0 } });
       const kept = await t.database.db.selectFrom('condition_ratings').select(['rating_type']).execute();

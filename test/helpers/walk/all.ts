@@ -2,6 +2,7 @@
 // on, then the areas that build on them. Tests that need a workspace holding every kind of record
 // (the coverage check, the empty PATCH walk) provision these.
 import { billingWalk } from '#test/billing/walk.ts';
+import { conditionWalk } from '#test/condition/walk.ts';
 import { crmWalk } from '#test/crm/walk.ts';
 import { estimatingWalk } from '#test/estimating/walk.ts';
 import { fieldWalk } from '#test/field/walk.ts';
@@ -24,4 +25,5 @@ export const ALL_WALKS: readonly AreaWalk[] = [
   dailyLogsWalk,
   operationsTimeWalk,
   fieldWalk,
+  conditionWalk,
 ];

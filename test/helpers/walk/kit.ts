@@ -34,10 +34,12 @@ export interface Call {
  * - `delete`: write_jobs and delete_records (deletes and merges);
  * - `read`: read_jobs (a key without it hears 403 API key lacks job read permission);
  * - `read-post`: a POST that only reads, so it needs read_jobs and no write permission;
+ * - `measure`: Read measurements (condition ratings, takeoffs): a key without it hears 403 API key
+ *   lacks measurement read permission, whatever job permissions it has; a key with only it is enough;
  * - `any-key`: any valid key;
  * - `public`: no key at all (the link is the credential), so no key walk applies.
  */
-export type Need = 'write' | 'delete' | 'read' | 'read-post' | 'any-key' | 'public';
+export type Need = 'write' | 'delete' | 'read' | 'read-post' | 'measure' | 'any-key' | 'public';
 
 /** How to call a route with A's ids, so that only the permission stands between the call and its effect. */
 export interface CallCase {
@@ -81,6 +83,7 @@ export interface AreaWalk {
 const READ = 'API key lacks job read permission';
 const WRITE = 'API key lacks job write permission';
 const DELETE = 'API key lacks delete permission';
+const MEASURE = 'API key lacks measurement read permission';
 /** Document 1: a crew login is refused where an office user is needed (platform/auth.ts). */
 const OFFICE = 'Office user required';
 let crewLogins = 0;
@@ -285,6 +288,22 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
           const res = await writeOnly.request(method, c.path(P.ids), bodyOf(method, c, P.ids));
           if (res.status !== 403 || res.body?.error !== READ)
             wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
+        }
+        expect(wrong).toEqual([]);
+      });
+
+    if (cases.some(([, , c]) => c.needs === 'measure'))
+      it('measurement routes need read_measurements: job permissions are not enough, and it alone is', async () => {
+        const jobsOnly = await asKey(['read_jobs', 'write_jobs', 'delete_records']);
+        const measures = await asKey(['read_measurements']);
+        const wrong: string[] = [];
+        for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'measure')) {
+          const url = c.path(P.ids) + (c.query?.(P.ids) ?? '');
+          const refused = await jobsOnly.request(method, url, bodyOf(method, c, P.ids));
+          if (refused.status !== 403 || refused.body?.error !== MEASURE)
+            wrong.push(`${route} without read_measurements -> ${refused.status} ${JSON.stringify(refused.body)}`);
+          const res = await measures.request(method, url, bodyOf(method, c, P.ids));
+          if (res.status !== (c.ok ?? 200)) wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
         }
         expect(wrong).toEqual([]);
       });
