@@ -33,6 +33,7 @@ import {
 import { demoFiles } from './demo-files.ts';
 import { demoLeads } from './demo-leads.ts';
 import { demoOperations } from './demo-operations.ts';
+import { demoConditionRatings } from './demo-condition.ts';
 import { demoPortal } from './demo-portal.ts';
 import { demoChangeOrders } from './demo-change-orders.ts';
 import { demoInvoices } from './demo-invoice.ts';
@@ -376,6 +377,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     const report = await createAssessmentShareLink(ctx, assessmentId, { label: 'For Northgate facilities' }, '');
     pages.push({ label: 'Assessment report', path: report.share_url! });
     const siteId = sites[JOBS[1]!.site]!.id;
+    // The walked lot rated from a crew photo: PASER, then PCI (the site's pci).
+    await demoConditionRatings(ctx, siteId);
     const plan = await enablePlanShareLink(ctx, siteId, '');
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }

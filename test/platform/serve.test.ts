@@ -134,6 +134,21 @@ describe('groundwork serve', () => {
       expect(logs).toHaveLength(1);
       expect((await get(`/v1/daily-logs/${logs[0].id}`)).data.daily_reports[0].photo_count).toBe(1);
       expect((await get('/v1/rebids?status=due')).data).toHaveLength(1);
+      // Condition ratings: the walked lot rated from a crew photo, PASER then PCI, which set its pci.
+      const properties = (
+        await (
+          await fetch(`http://127.0.0.1:${port}/v1/exports/properties.jsonl`, { headers: { 'X-API-Key': key! } })
+        ).text()
+      )
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      const rated = properties.filter((p: { pci: number | null }) => p.pci !== null);
+      expect(rated).toHaveLength(1);
+      const ratings = (await get(`/v1/locations/${rated[0].id}/condition-ratings`)).data;
+      expect(ratings.map((r: { rating_type: string }) => r.rating_type)).toEqual(['pci', 'paser']);
+      expect(ratings[0].pci.score).toBe(rated[0].pci);
+      expect(ratings[0].pci.score).toBeLessThan(86);
       for (const link of [photos.data[0].url, photos.data[0].thumbnail_url]) {
         const file = await fetch(link);
         expect(file.status).toBe(200);
