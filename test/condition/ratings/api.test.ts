@@ -89,6 +89,7 @@ describe('a rating from an uploaded image', () => {
     expect(r.confidence).toBeLessThanOrEqual(1);
     expect(r.summary).toContain(`PCI ${r.pci.score} (Good)`);
     expect(r.limitations[0]).toMatch(/Screening-level/);
+    expect(r.limitations.filter((l: string) => l.startsWith('Screening-level'))).toHaveLength(1);
   });
 
   it('PASER: clean pavement rates 9 or 10; an alligator-cracked lot lower, with the rules that limit it', async () => {

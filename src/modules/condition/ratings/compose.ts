@@ -95,7 +95,10 @@ export interface Composed {
 /** Rates `f`; null for a PASER rating of concrete (PASER's asphalt rubric does not apply). */
 export function compose(type: RatingType, f: Findings, image: ImageFacts): Composed | null {
   if (type === 'paser' && f.pavement_type !== 'asphalt') return null;
-  const limitations = [SCREENING, ...f.limitations];
+  // The built-in detector says what it is itself; the vision endpoint may not.
+  const limitations = f.limitations.some((l) => l.startsWith('Screening-level'))
+    ? [...f.limitations]
+    : [SCREENING, ...f.limitations];
   const known = engineDistresses(f).filter((d) => {
     if (distressKind(f.pavement_type, d.type)) return true;
     limitations.push(`A ${d.type} finding was left out: it is no ${f.pavement_type} distress type the rating knows.`);
@@ -103,7 +106,11 @@ export function compose(type: RatingType, f: Findings, image: ImageFacts): Compo
   });
   const shown = known.map((d) => describedDistress(f, d));
   const input = { pavement_type: f.pavement_type, distresses: known.map(asEngineInput) };
-  if (image.meters_per_pixel === null && f.distresses.some((d) => d.density_unit === 'linear'))
+  if (
+    image.meters_per_pixel === null &&
+    f.distresses.some((d) => d.density_unit === 'linear') &&
+    !limitations.some((l) => /scale/i.test(l))
+  )
     limitations.push('The image has no known scale, so crack lengths per 100 sq ft assume a typical photo distance.');
   const facts = {
     ...image,
