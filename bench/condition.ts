@@ -217,12 +217,14 @@ async function main(): Promise<string> {
   const { database, describe, drop } = await openBenchDatabase({ url: databaseUrl, label: 'condition' });
   dropOnInterrupt(drop);
   const tiles = await startAerialTileServer(LOT);
+  // Closed in `finally`, so a failed run exits (a smoke run fails at once rather than hanging).
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   try {
     log(`engine: ${describe}`);
     const { key } = await benchWorkspace(database);
     // The tile cache off (0 MB): every rating and every mosaic fetches its tiles.
     const imagery: ImagerySettings = { standardUrl: tiles.template, premiumUrl: null, cacheMb: 0 };
-    const app = await buildApp(database, {
+    app = await buildApp(database, {
       adminToken: null,
       rateLimit: { max: 1e9, windowMs: 1000 },
       logLevel: false,
@@ -293,6 +295,7 @@ async function main(): Promise<string> {
     const pointRatio = ratios(pointRows, POINT_API, FETCH);
     const pointOverMosaic = ratios(pointRows, POINT_API, MOSAIC);
     await app.close();
+    app = null;
 
     // ---- 3. the detector's accuracy
     log(`accuracy: ${PER_CATEGORY} generated images per category…`);
@@ -337,6 +340,7 @@ async function main(): Promise<string> {
       `${accuracy.images} images in ${fmt(accuracy.seconds, 1)} s (${fmt((accuracy.seconds * 1000) / accuracy.images)} ms each, 320 × 320 px at 5 mm a pixel; load ${loadNow()}).`,
     ].join('\n');
   } finally {
+    await app?.close();
     await tiles.close();
     await drop();
   }
