@@ -43,6 +43,7 @@ export const BENCHES: readonly Bench[] = [
   { script: 'proposal-page.ts' },
   { script: 'invoices.ts' },
   { script: 'operations.ts' },
+  { script: 'condition.ts' },
 ];
 /** Longest one smoke run may take before it counts as hung. */
 const TIMEOUT_MS = 180_000;
