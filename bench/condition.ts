@@ -4,7 +4,7 @@
 // 1. A rating of a 2,048 × 2,048 photo end to end: POST /v1/condition/pci with the JPEG as a
 //    multipart upload over real HTTP (the app as buildApp makes it, on a bench database), against
 //    sharp alone doing the decode the route starts with on the same bytes (rotate upright, shrink
-//    to ANALYSIS_MAX_PX, raw pixels). Target: at most 10× (the spec allows 10 to 20 s a rating).
+//    to PHOTO_ANALYSIS_MAX_PX, raw pixels). Target: at most 10× (the spec allows 10 to 20 s a rating).
 // 2. A rating from imagery at a point: POST /v1/condition/pci with lat and lng, the app's standard
 //    imagery a local XYZ tile server (bench/aerial-tile-server.ts) with the tile cache off, against
 //    fetching the same tiles alone from the same server (plain fetches, as many at once as the
@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
-import { ANALYSIS_MAX_PX } from '#condition/ratings/image.ts';
+import { PHOTO_ANALYSIS_MAX_PX } from '#condition/ratings/image.ts';
 import { generateScene } from '#engines/distress/synthetic.ts';
 import { frameOf } from '#platform/imagery/framing.ts';
 import type { ImageryPlace } from '#platform/imagery/imagery.ts';
@@ -242,7 +242,7 @@ async function main(): Promise<string> {
     const photo = new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' });
     log(`photo: ${PHOTO_PX} × ${PHOTO_PX} JPEG, ${fmt(jpeg.length / 1024)} KiB`);
     const photoRated = await rate(api, key, photoForm(photo));
-    const SHARP = `sharp alone: decode, rotate, resize to ${ANALYSIS_MAX_PX} px, raw (baseline)`;
+    const SHARP = `sharp alone: decode, rotate, resize to ${PHOTO_ANALYSIS_MAX_PX} px, raw (baseline)`;
     const PHOTO_API = 'POST /v1/condition/pci, the photo as multipart';
     const photoRows = await alternate('photo', [
       {
@@ -252,7 +252,7 @@ async function main(): Promise<string> {
         run: async () => {
           await sharp(Buffer.from(jpeg))
             .rotate()
-            .resize({ width: ANALYSIS_MAX_PX, height: ANALYSIS_MAX_PX, fit: 'inside', withoutEnlargement: true })
+            .resize({ width: PHOTO_ANALYSIS_MAX_PX, height: PHOTO_ANALYSIS_MAX_PX, fit: 'inside', withoutEnlargement: true })
             .raw()
             .toBuffer();
         },

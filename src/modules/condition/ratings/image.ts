@@ -9,7 +9,14 @@ import { imageTooLarge, invalidImage } from './errors.ts';
 export const IMAGE_MAX_BYTES = 15 * 1024 * 1024;
 export const IMAGE_MAX_PIXELS = 60_000_000;
 export const IMAGE_MIN_PX = 64;
-/** The longest side the detector looks at: finer detail than this adds time, not findings. */
+/**
+ * The longest side the detector looks at in a photo. A photo's scale is unknown, and the detector
+ * takes it to span 3 m: at 768 px that is 3.9 mm a pixel, inside the 5–6.25 mm range its accuracy
+ * was measured at (docs/condition.md), where at 1,024 px it would be finer than anything measured
+ * and cost 1.8 times the time (bench/condition.ts).
+ */
+export const PHOTO_ANALYSIS_MAX_PX = 768;
+/** The longest side of aerial imagery the detector looks at: framing keeps mosaics near 1,280 px. */
 export const ANALYSIS_MAX_PX = 1_024;
 
 const RATED_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
@@ -22,7 +29,7 @@ export interface Pixels {
 }
 
 export interface DecodedImage {
-  /** The image as rated (upright, at most ANALYSIS_MAX_PX on its longest side), raw RGB. */
+  /** The image as rated (upright, at most PHOTO_ANALYSIS_MAX_PX on its longest side), raw RGB. */
   pixels: Pixels;
   /** The image's own size, before the analysis copy was made. */
   width: number;
@@ -56,7 +63,7 @@ export async function decodeImage(bytes: Buffer): Promise<DecodedImage> {
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: IMAGE_MAX_PIXELS })
       .rotate()
-      .resize({ width: ANALYSIS_MAX_PX, height: ANALYSIS_MAX_PX, fit: 'inside', withoutEnlargement: true })
+      .resize({ width: PHOTO_ANALYSIS_MAX_PX, height: PHOTO_ANALYSIS_MAX_PX, fit: 'inside', withoutEnlargement: true })
       .removeAlpha()
       .toColourspace('srgb')
       .raw()
