@@ -1,4 +1,4 @@
-// The built-in distress detector's accuracy on generated images (docs/condition-detector.md):
+// The built-in distress detector's accuracy on generated images (docs/condition.md, "The built-in distress detector"):
 // precision, recall and density error per distress type over 13 categories of synthetic pavement.
 // bench/condition.ts includes the same table in its report through detectorAccuracy(), so there is
 // one implementation; run alone, this file prints it.

@@ -1,4 +1,4 @@
-// The accuracy report as markdown tables (docs/condition-detector.md keeps a copy; bench/ prints it).
+// The accuracy report as markdown tables (docs/condition.md, "The built-in distress detector" keeps a copy; bench/ prints it).
 import type { AccuracyReport } from './accuracy.ts';
 
 function pct(v: number | null): string {

@@ -1,4 +1,4 @@
-// The detector's measured accuracy on generated images (docs/condition-detector.md): per distress
+// The detector's measured accuracy on generated images (docs/condition.md, "The built-in distress detector"): per distress
 // type, precision and recall of "present in the image" and the mean relative error of the density
 // where both truth and detection have it. Pure: no printing, no files; bench/ prints the table.
 import { detectDistresses } from './detect.ts';

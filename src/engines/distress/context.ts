@@ -1,5 +1,5 @@
 // What every detection stage shares: the OpenCV module and the Mats of one detection, the scale,
-// and the prepared images (docs/condition-detector.md, "Pipeline").
+// and the prepared images (docs/condition.md, "Pipeline").
 import type { Cv, Mat, MatScope, MatVector } from './cv.ts';
 
 /** A set of pixels a stage found, kept for `where` and for the other stages to leave out. */

@@ -1,5 +1,5 @@
 // The words and judgements around the findings: where on the image, the image's quality and
-// view, the confidence, and the limitations the answer states (docs/condition-detector.md).
+// view, the confidence, and the limitations the answer states (docs/condition.md, "The built-in distress detector").
 import type { Region } from './context.ts';
 import type { PavementType, Quality, View } from './types.ts';
 

@@ -1,4 +1,4 @@
-// The built-in distress detector (docs/condition-detector.md): decoded pixels in, findings out.
+// The built-in distress detector (docs/condition.md, "The built-in distress detector"): decoded pixels in, findings out.
 // Pure apart from OpenCV's WebAssembly heap, which every call frees before it returns.
 import { background, closing, type Crack, findCracks, smoothGray } from './cracks.ts';
 import { type Ctx, kernelPx, type Region } from './context.ts';

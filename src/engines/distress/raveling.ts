@@ -5,7 +5,7 @@
 // RAVEL_ROUGH (potholes and paint left out) are opened with an 8 cm square (so the edges of
 // patches and shadows, a thin band, drop out) and counted as area. Severity by mean roughness
 // inside: < 0.24 low, 0.24–0.34 medium, above high (our proxy for the standard's descriptions
-// of aggregate loss; docs/condition-detector.md).
+// of aggregate loss; docs/condition.md, "The built-in distress detector").
 import { type Ctx, kernelPx, type Region } from './context.ts';
 import type { Mat } from './cv.ts';
 import type { Severity } from './types.ts';

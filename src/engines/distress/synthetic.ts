@@ -48,7 +48,7 @@ export interface SceneOptions {
 const SQFT_PER_M2 = 10.7639;
 const FT_PER_M = 3.28084;
 
-/** Crack width in millimetres to ASTM D6433's longitudinal/transverse severity (docs/condition-detector.md). */
+/** Crack width in millimetres to ASTM D6433's longitudinal/transverse severity (docs/condition.md, "The built-in distress detector"). */
 export function crackSeverity(widthMm: number): Severity {
   return widthMm < 10 ? 'low' : widthMm <= 76 ? 'medium' : 'high';
 }

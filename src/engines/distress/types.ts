@@ -1,4 +1,4 @@
-// What the distress detector takes and gives back (docs/condition-detector.md). The vocabulary is
+// What the distress detector takes and gives back (docs/condition.md, "The built-in distress detector"). The vocabulary is
 // the spec's "Condition rating result" and ASTM D6433's asphalt distress names in snake_case, the
 // same keys the PCI and PASER engines read.
 

@@ -11,7 +11,14 @@ import { notFound, unauthorized } from '#platform/errors.ts';
 import { recordIdOf } from '#platform/schemas.ts';
 import type { CountCall } from '#platform/rate-limit.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
-import { addJobStage, createWorkspace, getWorkspace, listWorkspaces, updateWorkspace } from './workspaces.ts';
+import {
+  addJobStage,
+  createWorkspace,
+  getWorkspace,
+  listWorkspaces,
+  updateWorkspace,
+  workspaceUsage,
+} from './workspaces.ts';
 import { createUser, listUsers, removeUser, updateUser } from './users.ts';
 import { createApiKey, createPartnerKey, listApiKeys, revokeApiKey, revokePartnerKey } from './keys.ts';
 import { exportCatalog, importCatalog } from './catalog.ts';
@@ -70,6 +77,9 @@ export function adminRoutes(
     );
     scope.get('/admin/v1/workspaces/:firm_id', firm, async (request) => ({
       data: await getWorkspace(database, idOf(request.params.firm_id)),
+    }));
+    scope.get('/admin/v1/workspaces/:firm_id/usage', firm, async (request) => ({
+      data: await workspaceUsage(database, idOf(request.params.firm_id)),
     }));
     scope.patch('/admin/v1/workspaces/:firm_id', firm, async (request) => ({
       data: await updateWorkspace(database, idOf(request.params.firm_id), request.body),

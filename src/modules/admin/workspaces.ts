@@ -1,6 +1,7 @@
 // Operator provisioning of workspaces and their job stages: create (with the owner, the built-in
 // stages and the starter catalog), read, list, update, and add a stage. The admin HTTP API, the
 // `groundwork admin` CLI and the demo seed call these functions.
+import { ratingUsage } from '#condition/index.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
@@ -8,7 +9,7 @@ import type { Firm } from '#db/tables.ts';
 import { validateBody } from '#platform/ajv.ts';
 import { inTransaction } from '#platform/context.ts';
 import { badRequest, conflict } from '#platform/errors.ts';
-import { now, zWire } from '#platform/time.ts';
+import { millisOf, now, zWire } from '#platform/time.ts';
 import {
   BUILT_IN_STAGES,
   DEFAULT_JOB_TYPES,
@@ -122,6 +123,12 @@ export async function createWorkspace(
 export async function getWorkspace(database: Database, firmId: number) {
   const firm = await firmOrThrow(database.db, firmId);
   return workspaceObject(firm, await listStages(database.db, firmId));
+}
+
+/** What the workspace has used that is counted (condition ratings: document 1, each success one call). */
+export async function workspaceUsage(database: Database, firmId: number) {
+  await firmOrThrow(database.db, firmId);
+  return { condition_ratings: await ratingUsage(database.db, firmId, millisOf(now())) };
 }
 
 export async function listWorkspaces(database: Database) {

@@ -1,2 +1,3 @@
 // The condition area's public entry: what other areas, the demo seed and the CLI may use.
 export { rateCondition } from './ratings/service.ts';
+export { ratingUsage, type RatingUsage } from './ratings/usage.ts';

@@ -246,6 +246,13 @@ describe('usage (document 1: each successful rating counts as one call; errors a
       expect(refused.body).toMatchObject({ error: 'Too many requests', usage: { limit: 3, remaining: 0 } });
       const kept = await t.database.db.selectFrom('condition_ratings').select(['rating_type']).execute();
       expect(kept.map((r) => r.rating_type).sort()).toEqual(['paser', 'pci']);
+      // The operator's count: the successes, none of the errors.
+      const usage = await t.admin.get(`/admin/v1/workspaces/${w.firmId}/usage`);
+      expect(usage.status).toBe(200);
+      expect(usage.body.data).toEqual({
+        condition_ratings: { total: 2, this_month: 2, last_30_days: 2, by_type: { paser: 1, pci: 1 } },
+      });
+      expect((await t.admin.get('/admin/v1/workspaces/999999/usage')).status).toBe(404);
     } finally {
       await t.close();
     }

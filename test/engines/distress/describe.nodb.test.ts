@@ -1,4 +1,4 @@
-// The words and judgements around the findings (docs/condition-detector.md, "Where, view, quality,
+// The words and judgements around the findings (docs/condition.md, "The built-in distress detector", "Where, view, quality,
 // confidence"): pure functions, checked on hand-made regions and numbers.
 import { describe, expect, it } from 'vitest';
 import type { Region } from '#engines/distress/context.ts';

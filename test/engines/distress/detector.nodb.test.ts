@@ -1,5 +1,5 @@
 // The built-in distress detector held to stated tolerances on generated images whose truth is
-// known (docs/condition-detector.md, "Tolerances"). Seeds 1–8 here; the bench measures 1000 on.
+// known (docs/condition.md, "Tolerances"). Seeds 1–8 here; the bench measures 1000 on.
 import { describe, expect, it } from 'vitest';
 import { densities } from '#engines/distress/accuracy.ts';
 import {
@@ -139,7 +139,7 @@ describe('distress detector: what must not be found', () => {
 });
 
 describe('distress detector: what fools it, measured', () => {
-  // Oil stains above; shadows are handled (soft edges); the rest is in docs/condition-detector.md.
+  // Oil stains above; shadows are handled (soft edges); the rest is in docs/condition.md, "The built-in distress detector".
   it('sealed cracks count as cracks of the right length and never as potholes, but their severity reads medium (sealant is wide)', async () => {
     const errs = await errors('sealed_cracks', 'longitudinal_transverse_cracking');
     expect(within(errs, 0.25)).toBeGreaterThanOrEqual(7);
