@@ -164,5 +164,15 @@ export function httpVision(url: string, options: { timeoutMs?: number } = {}): V
 /** The vision endpoint for GROUNDWORK_VISION_URL; null (the built-in detector) when unset. */
 export function visionFor(url: string | null | undefined): Vision | null {
   const raw = url?.trim();
-  return raw ? httpVision(raw) : null;
+  if (!raw) return null;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    /* reported below */
+  }
+  // A start with a mistyped URL fails at once, not at the first rating.
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new Error(`GROUNDWORK_VISION_URL must be an http(s) URL, got "${url}"`);
+  return httpVision(parsed.toString());
 }
