@@ -11,11 +11,11 @@ export const IMAGE_MAX_PIXELS = 60_000_000;
 export const IMAGE_MIN_PX = 64;
 /**
  * The longest side the detector looks at in a photo. A photo's scale is unknown, and the detector
- * takes it to span 3 m: at 768 px that is 3.9 mm a pixel, inside the 5–6.25 mm range its accuracy
- * was measured at (docs/condition.md), where at 1,024 px it would be finer than anything measured
- * and cost 1.8 times the time (bench/condition.ts).
+ * takes it to span 3 m: at 512 px that is 5.9 mm a pixel, between the two scales its accuracy was
+ * measured at (5 and 6.25 mm, docs/condition.md). Finer costs time for detail nothing measured: a
+ * 2,048 px photo analysed at 1,024 px took 17 to 20 times its decode (bench/condition.ts).
  */
-export const PHOTO_ANALYSIS_MAX_PX = 768;
+export const PHOTO_ANALYSIS_MAX_PX = 512;
 /** The longest side of aerial imagery the detector looks at: framing keeps mosaics near 1,280 px. */
 export const ANALYSIS_MAX_PX = 1_024;
 
