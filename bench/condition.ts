@@ -252,7 +252,12 @@ async function main(): Promise<string> {
         run: async () => {
           await sharp(Buffer.from(jpeg))
             .rotate()
-            .resize({ width: PHOTO_ANALYSIS_MAX_PX, height: PHOTO_ANALYSIS_MAX_PX, fit: 'inside', withoutEnlargement: true })
+            .resize({
+              width: PHOTO_ANALYSIS_MAX_PX,
+              height: PHOTO_ANALYSIS_MAX_PX,
+              fit: 'inside',
+              withoutEnlargement: true,
+            })
             .raw()
             .toBuffer();
         },

@@ -4,6 +4,7 @@
 // workspace's, so it may be private (a self-hosted Nominatim on the LAN is the usual setup) and is
 // not run through platform/outbound.ts.
 import { request } from 'undici';
+import { cappedBytes } from './capped-body.ts';
 
 export interface GeoPoint {
   lat: number;
@@ -85,17 +86,9 @@ export function httpGeocoder(baseUrl: string, options: HttpGeocoderOptions = {})
         res.body.dump({ limit: 64 * 1024 }).catch(() => {});
         throw new GeocoderUnavailable(`HTTP ${res.statusCode}`);
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += chunk.length;
-        if (size > MAX_BODY_BYTES) {
-          res.body.destroy();
-          throw new GeocoderUnavailable('response too large');
-        }
-        chunks.push(chunk);
-      }
-      text = Buffer.concat(chunks).toString('utf8');
+      const bytes = await cappedBytes(res.body, MAX_BODY_BYTES);
+      if (!bytes) throw new GeocoderUnavailable('response too large');
+      text = bytes.toString('utf8');
     } catch (err) {
       if (err instanceof GeocoderUnavailable) throw err;
       throw new GeocoderUnavailable(describe(err, timeoutMs));

@@ -18,6 +18,7 @@
 // Anything else (no answer in time, a non-2xx status, a body that is not that shape) is
 // VisionFailed, which a rating answers as 502 rating_failed.
 import { request } from 'undici';
+import { cappedBytes } from './capped-body.ts';
 
 export interface VisionImage {
   jpeg: Buffer;
@@ -130,17 +131,9 @@ export function httpVision(url: string, options: { timeoutMs?: number } = {}): V
           res.body.dump({ limit: 64 * 1024 }).catch(() => {});
           throw new VisionFailed(`HTTP ${res.statusCode}`);
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of res.body) {
-          size += chunk.length;
-          if (size > MAX_BODY_BYTES) {
-            res.body.destroy();
-            throw new VisionFailed('the answer is too large');
-          }
-          chunks.push(chunk);
-        }
-        text = Buffer.concat(chunks).toString('utf8');
+        const bytes = await cappedBytes(res.body, MAX_BODY_BYTES);
+        if (!bytes) throw new VisionFailed('the answer is too large');
+        text = bytes.toString('utf8');
       } catch (err) {
         if (err instanceof VisionFailed) throw err;
         const e = err as { name?: string; code?: string; message?: string };

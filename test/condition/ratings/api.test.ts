@@ -27,6 +27,14 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     if (req.url === '/lot.png') res.writeHead(200, { 'content-type': 'image/png' }).end(cracked);
     else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
+    else if (req.url === '/big.png') {
+      // Sent in chunks with no Content-Length, so the cap is met while reading.
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.write(cracked.subarray(0, 64));
+      for (let i = 0; i < 16; i++) res.write(Buffer.alloc(1024 * 1024, 7));
+      res.end();
+    } else if (req.url === '/announced.png')
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(16 * 1024 * 1024) }).end();
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -161,6 +169,11 @@ describe('a rating from an uploaded image', () => {
     const page = await rate('pci', { image_url: `${origin}/page.html` });
     expect(page.status).toBe(400);
     expect(page.body).toMatchObject({ error: 'invalid_image', code: 'invalid_image' });
+    for (const big of ['big.png', 'announced.png']) {
+      const res = await rate('pci', { image_url: `${origin}/${big}` });
+      expect(res.status, big).toBe(413);
+      expect(res.body.code).toBe('image_too_large');
+    }
     const gone = await rate('pci', { image_url: `${origin}/gone.png` });
     expect(gone.status).toBe(422);
     expect(gone.body).toMatchObject({ code: 'image_rejected' });

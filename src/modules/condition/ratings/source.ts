@@ -4,6 +4,7 @@
 // place (the geocoder first for an address). All of it runs before anything is written, outside
 // any transaction (guide: outside calls never run while a lock is held).
 import sharp from 'sharp';
+import { cappedBytes } from '#platform/capped-body.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { GeocoderUnavailable } from '#platform/geocoding.ts';
 import { ImageryError, type ImageryPlace } from '#platform/imagery/imagery.ts';
@@ -20,7 +21,6 @@ import {
 import type { ImageFacts } from './compose.ts';
 import { ANALYSIS_MAX_PX, decodeImage, IMAGE_MAX_BYTES, type Pixels } from './image.ts';
 import type { RatingRequest } from './request.ts';
-import { ApiError } from '#platform/errors.ts';
 
 /** Below this share of the image covered by tiles, the imagery does not show the place. */
 export const MIN_COVERAGE_PCT = 50;
@@ -30,17 +30,6 @@ export interface Acquired {
   facts: ImageFacts;
   /** The rated polygon in `pixels` coordinates, when the image came from a place. */
   outline: [number, number][] | null;
-}
-
-async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) throw imageTooLarge('The image at image_url is over 15 MB; at most 15 MB is rated');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 async function fromUrl(ctx: ServiceContext, url: string): Promise<Buffer> {
@@ -55,13 +44,15 @@ async function fromUrl(ctx: ServiceContext, url: string): Promise<Buffer> {
     fetched.body.destroy();
     throw imageTooLarge('The image at image_url is over 15 MB; at most 15 MB is rated');
   }
+  let bytes: Buffer | null;
   try {
-    return await readCapped(fetched.body, IMAGE_MAX_BYTES);
+    bytes = await cappedBytes(fetched.body, IMAGE_MAX_BYTES);
   } catch (err) {
     fetched.body.destroy();
-    if (err instanceof ApiError) throw err;
     throw imageRejected(`Could not fetch image_url: ${(err as Error).message || 'the download broke off'}`);
   }
+  if (!bytes) throw imageTooLarge('The image at image_url is over 15 MB; at most 15 MB is rated');
+  return bytes;
 }
 
 async function geocoded(ctx: ServiceContext, address: string): Promise<ImageryPlace> {
