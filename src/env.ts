@@ -15,7 +15,10 @@ export function startEnv(database: Database, options: DepsOptions = {}, areas: r
 
 /** The dependency settings of the loaded configuration (serve and `groundwork worker`). */
 export function depsOptionsOf(
-  config: Pick<Config, 'dataDir' | 'geocoderUrl' | 'visionUrl' | 'worker' | 'storage' | 'mail' | 'payments' | 'imagery'>,
+  config: Pick<
+    Config,
+    'dataDir' | 'geocoderUrl' | 'visionUrl' | 'worker' | 'storage' | 'mail' | 'payments' | 'imagery'
+  >,
 ): DepsOptions {
   return {
     dataDir: config.dataDir,

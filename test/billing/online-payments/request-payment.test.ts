@@ -151,7 +151,8 @@ describe('request-payment: the kinds and their figures', () => {
     const job = (await ok(w.api.post('/v1/jobs', { name: 'Work-order lot', contact_email: 'lot@example.com' }))).data;
     const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
     const line = async (name: string, unit: string, quantity: number, unit_cost: number) =>
-      (await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { name, unit, quantity, unit_cost }))).line_item_id;
+      (await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { name, unit, quantity, unit_cost })))
+        .line_item_id;
     const sealcoat = await line('Sealcoat', 'SF', 8000, 0.25);
     const striping = await line('Striping', 'EA', 40, 15);
     const proposal = (await ok(w.api.post(`/v1/estimates/${estimate.id}/proposal`))).data;
@@ -163,7 +164,10 @@ describe('request-payment: the kinds and their figures', () => {
       .where('id', '=', proposal.id)
       .executeTakeFirstOrThrow();
     const price = new Map(
-      (JSON.parse(stored.priced).lines as { line_id: number; price_cents: number }[]).map((l) => [l.line_id, l.price_cents]),
+      (JSON.parse(stored.priced).lines as { line_id: number; price_cents: number }[]).map((l) => [
+        l.line_id,
+        l.price_cents,
+      ]),
     );
     const [a, b] = [price.get(sealcoat)!, price.get(striping)!];
     const totalCents = Number(stored.total_cents);

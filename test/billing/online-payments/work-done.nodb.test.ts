@@ -77,8 +77,18 @@ describe('workDonePercent', () => {
     expect(workDonePercent(one, [wo({ lineId: 1, reported: 1 })])).toBe(33.33);
     expect(workDonePercent(one, [wo({ lineId: 1, reported: 2 })])).toBe(66.67);
     // 1 of 8 = 12.5 exactly; 1 of 16 = 6.25; 1 of 1,600 = 0.0625 → 0.06; 1 of 800 = 0.125 → 0.13.
-    expect(workDonePercent(one.map((l) => ({ ...l, quantity: 8 })), [wo({ lineId: 1, reported: 1 })])).toBe(12.5);
-    expect(workDonePercent(one.map((l) => ({ ...l, quantity: 800 })), [wo({ lineId: 1, reported: 1 })])).toBe(0.13);
+    expect(
+      workDonePercent(
+        one.map((l) => ({ ...l, quantity: 8 })),
+        [wo({ lineId: 1, reported: 1 })],
+      ),
+    ).toBe(12.5);
+    expect(
+      workDonePercent(
+        one.map((l) => ({ ...l, quantity: 800 })),
+        [wo({ lineId: 1, reported: 1 })],
+      ),
+    ).toBe(0.13);
   });
 
   it('stays within 0–100, and completing every visit of every line is 100%', () => {

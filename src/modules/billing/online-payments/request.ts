@@ -74,7 +74,12 @@ async function contractOf(trx: Transaction<DB>, p: Proposal): Promise<Contract> 
  * How much of the contract's work is done: as sent (the office's override), all of it once the job
  * is in a completed stage, else what the job's work orders have done (work-done.ts).
  */
-async function percentComplete(trx: Transaction<DB>, job: Job, contract: Contract, sent: number | undefined): Promise<number> {
+async function percentComplete(
+  trx: Transaction<DB>,
+  job: Job,
+  contract: Contract,
+  sent: number | undefined,
+): Promise<number> {
   if (sent !== undefined) return Math.round(sent * 100) / 100;
   const stage = await trx
     .selectFrom('job_stages')

@@ -31,7 +31,8 @@ function shareOf(o: WorkOrderProgress, line: ContractLine): number {
 
 /** How far a work order on no line of the proposal has got, 0–1. */
 function progressOf(o: WorkOrderProgress): number {
-  if (o.completed) return o.completedQty !== null && o.planned !== null && o.planned > 0 ? fraction(o.completedQty, o.planned) : 1;
+  if (o.completed)
+    return o.completedQty !== null && o.planned !== null && o.planned > 0 ? fraction(o.completedQty, o.planned) : 1;
   return fraction(o.reported, o.planned);
 }
 
