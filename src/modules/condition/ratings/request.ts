@@ -3,6 +3,7 @@
 // form every field is text, so numbers, booleans and the polygon are read from text there. The
 // image source: an image (file, base64 or data URI) overrides location fields; otherwise the first
 // of polygon, lat plus lng, address. image and image_url together are two sources: 400.
+import { recordIdOf } from '#platform/schemas.ts';
 import { invalidImage, invalidRequest, missingImage } from './errors.ts';
 import { type LatLng, readPolygon } from './polygon.ts';
 
@@ -146,8 +147,8 @@ export function readRatingRequest(fields: Record<string, unknown>, file: Buffer 
   if (zoom !== null && (!Number.isInteger(zoom) || zoom < ZOOM.min || zoom > ZOOM.max))
     throw invalidRequest(`zoom must be an integer from ${ZOOM.min} to ${ZOOM.max}`, 'zoom');
   const locationId = number(fields, 'location_id', form);
-  if (locationId !== null && (!Number.isInteger(locationId) || locationId < 1))
-    throw invalidRequest('location_id must be a site id', 'location_id');
+  if (locationId !== null && recordIdOf(locationId) === null)
+    throw invalidRequest('location_id must be a site id (a positive 32-bit integer)', 'location_id');
   const common = {
     imagerySource: choice(fields, 'imagery_source', IMAGERY_SOURCES, 'standard'),
     zoom,

@@ -2,7 +2,7 @@
 // ratings"). The JSON body is described here for the OpenAPI document; request.ts reads it (and the
 // multipart form) so that every refusal is the rating's own `{error, code}`.
 import { Type } from '@sinclair/typebox';
-import { Nullable, NullableNumber, NullableString, StringEnum } from '#platform/schemas.ts';
+import { Nullable, NullableNumber, NullableString, RecordId, StringEnum } from '#platform/schemas.ts';
 import { IMAGE_URL_MAX, IMAGERY_SOURCES, NOTES_MAX, PAVEMENT_TYPES, ZOOM } from './request.ts';
 
 const LatLngPair = Type.Array(Type.Number(), { minItems: 2, maxItems: 2 });
@@ -40,8 +40,7 @@ export const RatingBodySchema = Type.Object(
       }),
     ),
     location_id: Type.Optional(
-      Type.Integer({
-        minimum: 1,
+      RecordId({
         description: "a site of the workspace: the rating joins its history; a PCI rating sets the site's pci",
       }),
     ),
@@ -144,7 +143,7 @@ export const RatingResultSchema = Type.Object({
   rated_at: Type.String({ description: 'UTC, Z' }),
 });
 
-export const SiteRatingsParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const SiteRatingsParams = Type.Object({ id: RecordId() });
 export const SiteRatingsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
