@@ -48,6 +48,9 @@ export async function rateCondition(ctx: ServiceContext, ratingType: RatingType,
     rated_at: zWire(ratedAt),
   };
   await inTransaction(ctx.database, async (trx) => {
+    // The site was looked up before the seconds of outside work: one deleted meanwhile is a 404,
+    // not a rating pointing at nothing.
+    if (site && !(await findLocation(trx, firmId, site.id))) throw locationNotFound();
     await insertRating(trx, {
       firm_id: firmId,
       request_id: requestId,
