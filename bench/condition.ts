@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
-import { PHOTO_ANALYSIS_MAX_PX } from '#condition/ratings/image.ts';
+import { PHOTO_ANALYSIS_MAX_PX } from '#condition/index.ts';
 import { generateScene } from '#engines/distress/synthetic.ts';
 import { frameOf } from '#platform/imagery/framing.ts';
 import type { ImageryPlace } from '#platform/imagery/imagery.ts';

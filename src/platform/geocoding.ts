@@ -4,7 +4,7 @@
 // workspace's, so it may be private (a self-hosted Nominatim on the LAN is the usual setup) and is
 // not run through platform/outbound.ts.
 import { request } from 'undici';
-import { cappedBytes } from './capped-body.ts';
+import { cappedBytes, whyFailed } from './outside-answer.ts';
 
 export interface GeoPoint {
   lat: number;
@@ -91,7 +91,7 @@ export function httpGeocoder(baseUrl: string, options: HttpGeocoderOptions = {})
       text = bytes.toString('utf8');
     } catch (err) {
       if (err instanceof GeocoderUnavailable) throw err;
-      throw new GeocoderUnavailable(describe(err, timeoutMs));
+      throw new GeocoderUnavailable(whyFailed(err, timeoutMs));
     }
     let body: unknown;
     try {
@@ -162,12 +162,6 @@ function point(latRaw: unknown, lngRaw: unknown): GeoPoint {
   }
   // Frozen: the cache hands the same object to every caller.
   return Object.freeze({ lat, lng });
-}
-
-function describe(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; code?: string; message?: string };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-  return e?.code ?? e?.message ?? String(err);
 }
 
 /**

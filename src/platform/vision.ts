@@ -18,7 +18,7 @@
 // Anything else (no answer in time, a non-2xx status, a body that is not that shape) is
 // VisionFailed, which a rating answers as 502 rating_failed.
 import { request } from 'undici';
-import { cappedBytes } from './capped-body.ts';
+import { cappedBytes, whyFailed } from './outside-answer.ts';
 
 export interface VisionImage {
   jpeg: Buffer;
@@ -136,12 +136,7 @@ export function httpVision(url: string, options: { timeoutMs?: number } = {}): V
         text = bytes.toString('utf8');
       } catch (err) {
         if (err instanceof VisionFailed) throw err;
-        const e = err as { name?: string; code?: string; message?: string };
-        throw new VisionFailed(
-          e?.name === 'TimeoutError' || e?.name === 'AbortError'
-            ? `no answer within ${timeoutMs} ms`
-            : (e?.code ?? e?.message ?? String(err)),
-        );
+        throw new VisionFailed(whyFailed(err, timeoutMs));
       }
       let body: unknown;
       try {

@@ -1,3 +1,4 @@
 // The condition area's public entry: what other areas, the demo seed and the CLI may use.
 export { rateCondition } from './ratings/service.ts';
 export { ratingUsage, type RatingUsage } from './ratings/usage.ts';
+export { PHOTO_ANALYSIS_MAX_PX } from './ratings/image.ts';

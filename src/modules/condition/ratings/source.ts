@@ -4,7 +4,7 @@
 // place (the geocoder first for an address). All of it runs before anything is written, outside
 // any transaction (guide: outside calls never run while a lock is held).
 import sharp from 'sharp';
-import { cappedBytes } from '#platform/capped-body.ts';
+import { cappedBytes } from '#platform/outside-answer.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { GeocoderUnavailable } from '#platform/geocoding.ts';
 import { ImageryError, type ImageryPlace } from '#platform/imagery/imagery.ts';
@@ -32,6 +32,8 @@ export interface Acquired {
   outline: [number, number][] | null;
 }
 
+const urlTooLarge = () => imageTooLarge('The image at image_url is over 15 MB; at most 15 MB is rated');
+
 async function fromUrl(ctx: ServiceContext, url: string): Promise<Buffer> {
   let fetched: Awaited<ReturnType<typeof fetchPublic>>;
   try {
@@ -42,7 +44,7 @@ async function fromUrl(ctx: ServiceContext, url: string): Promise<Buffer> {
   }
   if (fetched.announcedBytes !== null && fetched.announcedBytes > IMAGE_MAX_BYTES) {
     fetched.body.destroy();
-    throw imageTooLarge('The image at image_url is over 15 MB; at most 15 MB is rated');
+    throw urlTooLarge();
   }
   let bytes: Buffer | null;
   try {
@@ -51,7 +53,7 @@ async function fromUrl(ctx: ServiceContext, url: string): Promise<Buffer> {
     fetched.body.destroy();
     throw imageRejected(`Could not fetch image_url: ${(err as Error).message || 'the download broke off'}`);
   }
-  if (!bytes) throw imageTooLarge('The image at image_url is over 15 MB; at most 15 MB is rated');
+  if (!bytes) throw urlTooLarge();
   return bytes;
 }
 

@@ -1,0 +1,29 @@
+// Reading an outside service's answer (the geocoder, the vision endpoint, an image_url): its body
+// read whole up to a size, since what a service answers past its contract's size (a geocoder's few
+// hundred bytes, a vision endpoint's findings, an image of at most 15 MB) is refused rather than
+// buffered; and why a call failed, in words an error can carry.
+
+/** The bytes of `body`, or null (the stream destroyed) once it passes `maxBytes`. */
+export async function cappedBytes(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  maxBytes: number,
+): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Why a call to an outside service failed: a timeout in words, else the error's code or message. */
+export function whyFailed(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; code?: string; message?: string };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
+  return e?.code ?? e?.message ?? String(err);
+}
