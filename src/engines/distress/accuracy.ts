@@ -2,7 +2,7 @@
 // type, precision and recall of "present in the image" and the mean relative error of the density
 // where both truth and detection have it. Pure: no printing, no files; bench/ prints the table.
 import { detectDistresses } from './detect.ts';
-import { generateScene, type SceneCategory, type SyntheticScene } from './synthetic.ts';
+import { generateScene, SCENE_CATEGORIES, type SceneCategory, type SyntheticScene } from './synthetic.ts';
 import { DISTRESS_TYPES, type DetectionResult, type DistressType, type Severity } from './types.ts';
 
 export interface TypeAccuracy {
@@ -33,22 +33,6 @@ export interface AccuracyReport {
   byCategory: CategoryAccuracy[];
 }
 
-export const BENCH_CATEGORIES: SceneCategory[] = [
-  'clean',
-  'cracks',
-  'alligator',
-  'block',
-  'potholes',
-  'patches',
-  'raveling',
-  'shadows',
-  'paint_lines',
-  'oil_stains',
-  'sealed_cracks',
-  'grass_edge',
-  'grass',
-];
-
 /** Per type: summed density and the severity of its largest entry. */
 export function densities(
   result: DetectionResult,
@@ -78,7 +62,8 @@ export interface AccuracyOptions {
 }
 
 export async function measureAccuracy(options: AccuracyOptions): Promise<AccuracyReport> {
-  const categories = options.categories ?? BENCH_CATEGORIES;
+  // Every category the generator draws, nuisances included (they measure false positives).
+  const categories = options.categories ?? SCENE_CATEGORIES;
   const tally = new Map<DistressType, { tp: number; fp: number; fn: number; err: number; sev: number }>();
   for (const t of DISTRESS_TYPES) tally.set(t, { tp: 0, fp: 0, fn: 0, err: 0, sev: 0 });
   const byCategory: CategoryAccuracy[] = [];
