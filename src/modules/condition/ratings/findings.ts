@@ -4,9 +4,7 @@
 // a crack of L linear feet per 100 sq ft crosses about 0.12 × L of 12 ft slabs (a 144 sq ft slab
 // holds 1.44 L ft of crack, and a crack crossing one is about 12 ft long), and an area distress
 // covering A% of the pavement marks about A% of the slabs.
-import type { DistressInput } from '#engines/condition/index.ts';
-
-export type Severity = 'low' | 'medium' | 'high';
+import type { DistressInput, Severity } from '#engines/condition/index.ts';
 
 export interface FoundDistress {
   type: string;

@@ -2,6 +2,7 @@
 // ratings"). The JSON body is described here for the OpenAPI document; request.ts reads it (and the
 // multipart form) so that every refusal is the rating's own `{error, code}`.
 import { Type } from '@sinclair/typebox';
+import { SEVERITIES } from '#engines/condition/index.ts';
 import { Nullable, NullableNumber, NullableString, RecordId, StringEnum } from '#platform/schemas.ts';
 import { IMAGE_URL_MAX, IMAGERY_SOURCES, NOTES_MAX, PAVEMENT_TYPES, ZOOM } from './request.ts';
 
@@ -48,7 +49,7 @@ export const RatingBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const Severity = StringEnum(['low', 'medium', 'high'] as const);
+const Severity = StringEnum(SEVERITIES);
 
 const PaserBlock = Type.Object({
   rating: Type.Integer({ minimum: 1, maximum: 10 }),
