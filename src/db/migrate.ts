@@ -34,6 +34,7 @@ import * as invoiceNumbers from '#db/migrations/029_invoice_numbers.ts';
 import * as operations from '#db/migrations/030_operations.ts';
 import * as rebidCycles from '#db/migrations/033_rebid_cycles.ts';
 import * as conditionRatings from '#db/migrations/034_condition_ratings.ts';
+import * as measurements from '#db/migrations/035_measurements.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -69,6 +70,7 @@ const steps: Record<string, Step> = {
   '030_operations': operations,
   '033_rebid_cycles': rebidCycles,
   '034_condition_ratings': conditionRatings,
+  '035_measurements': measurements,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -11,6 +11,13 @@ import type {
   PaymentEventTable,
 } from './tables/billing.ts';
 import type { ConditionRatingTable, ConditionTables } from './tables/condition.ts';
+import type {
+  MeasurementHistoryTable,
+  MeasurementItemTable,
+  MeasurementShapeTable,
+  MeasurementTable,
+  MeasurementTables,
+} from './tables/measurement.ts';
 import type { CrmTables } from './tables/crm.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
 import type {
@@ -96,7 +103,8 @@ export interface DB
     FieldTables,
     IntegrationsTables,
     OperationsTables,
-    ConditionTables {}
+    ConditionTables,
+    MeasurementTables {}
 
 export type Firm = Selectable<FirmTable>;
 export type User = Selectable<UserTable>;
@@ -162,5 +170,9 @@ export type TimeEntry = Selectable<TimeEntryTable>;
 export type JobCost = Selectable<JobCostTable>;
 export type RebidCycle = Selectable<RebidCycleTable>;
 export type ConditionRating = Selectable<ConditionRatingTable>;
+export type Measurement = Selectable<MeasurementTable>;
+export type MeasurementShape = Selectable<MeasurementShapeTable>;
+export type MeasurementItem = Selectable<MeasurementItemTable>;
+export type MeasurementHistory = Selectable<MeasurementHistoryTable>;
 export type RebidHistory = Selectable<RebidHistoryTable>;
 export type RebidState = Selectable<RebidStateTable>;

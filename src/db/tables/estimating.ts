@@ -169,6 +169,8 @@ export interface EstimateLineTable {
   quantity: string;
   unit: string;
   quantity_source: string;
+  /** In a takeoff area: the measurement quantity the line takes (docs/measurement.md, "Estimates"). */
+  measurement_quantity: string | null;
   /** JSON {name: number}. */
   inputs: string | null;
   unit_cost_cents: number | null;

@@ -163,6 +163,7 @@ export const NEW_LINE_DEFAULTS = {
   price_override_cents: null,
   proposal_group: null,
   notes: null,
+  measurement_quantity: null,
 } as const;
 
 /** Copies a detailed service's default cost lines under a new estimate line. */
