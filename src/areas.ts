@@ -8,6 +8,7 @@ import { crmArea } from '#crm/area.ts';
 import { estimatingArea } from '#estimating/area.ts';
 import { fieldArea } from '#field/area.ts';
 import { integrationsArea } from '#integrations/area.ts';
+import { measurementArea } from '#measurement/area.ts';
 import { operationsArea } from '#operations/area.ts';
 import { workspaceArea } from '#workspace/area.ts';
 
@@ -19,5 +20,6 @@ export const AREAS: readonly Area[] = [
   operationsArea,
   fieldArea,
   conditionArea,
+  measurementArea,
   integrationsArea,
 ];

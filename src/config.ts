@@ -38,6 +38,8 @@ export interface Config {
   geocoderUrl: string | null;
   /** The vision endpoint that replaces the built-in distress detector (GROUNDWORK_VISION_URL); null = built in. */
   visionUrl: string | null;
+  /** The segmentation endpoint that replaces the built-in paved-surface detector (GROUNDWORK_SEGMENTATION_URL); null = built in. */
+  segmentationUrl: string | null;
   /** Files and photos: the data directory (links signed with `secret`), or S3 when a bucket is set. */
   storage: StorageSettings;
   /** Email: SMTP when GROUNDWORK_SMTP_URL is set, else .eml files in <dataDir>/outbox. */
@@ -285,6 +287,7 @@ export function loadConfig(): Config {
     dataDir: process.env.GROUNDWORK_DATA_DIR || 'data',
     geocoderUrl: process.env.GROUNDWORK_GEOCODER_URL || null,
     visionUrl: process.env.GROUNDWORK_VISION_URL || null,
+    segmentationUrl: process.env.GROUNDWORK_SEGMENTATION_URL || null,
     storage: { secret: storageSecretFromEnv(), s3: s3FromEnv() },
     mail: mailFromEnv(),
     payments: { stripe: stripeFromEnv() },

@@ -17,7 +17,7 @@ export function startEnv(database: Database, options: DepsOptions = {}, areas: r
 export function depsOptionsOf(
   config: Pick<
     Config,
-    'dataDir' | 'geocoderUrl' | 'visionUrl' | 'worker' | 'storage' | 'mail' | 'payments' | 'imagery'
+    'dataDir' | 'geocoderUrl' | 'visionUrl' | 'segmentationUrl' | 'worker' | 'storage' | 'mail' | 'payments' | 'imagery'
   >,
 ): DepsOptions {
   return {
@@ -28,6 +28,7 @@ export function depsOptionsOf(
     imagerySettings: config.imagery,
     geocoderUrl: config.geocoderUrl ?? undefined,
     visionUrl: config.visionUrl ?? undefined,
+    segmentationUrl: config.segmentationUrl ?? undefined,
     allowPrivateNetwork: config.worker.allowPrivateNetwork,
   };
 }

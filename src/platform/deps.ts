@@ -8,6 +8,7 @@ import path from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import { geocoderFor, type Geocoder } from './geocoding.ts';
 import type { Imagery } from './imagery/imagery.ts';
+import { type Segmentation, segmentationFor } from './segmentation.ts';
 import { type Vision, visionFor } from './vision.ts';
 import { imageryFor, NO_IMAGERY_SETTINGS, type ImagerySettings } from './imagery/select.ts';
 import { linkTokensFrom, type LinkTokens } from './link-tokens.ts';
@@ -42,6 +43,8 @@ export interface Deps {
   imagery: Imagery;
   /** The vision endpoint (GROUNDWORK_VISION_URL) that replaces the built-in distress detector; null = built in. */
   vision: Vision | null;
+  /** The segmentation endpoint (GROUNDWORK_SEGMENTATION_URL) that replaces the built-in paved-surface detector; null = built in. */
+  segmentation: Segmentation | null;
 }
 
 export interface DepsOptions {
@@ -67,6 +70,9 @@ export interface DepsOptions {
   /** A vision endpoint to use as it is, or its URL (tests: a local server). */
   vision?: Vision | null;
   visionUrl?: string;
+  /** A segmentation endpoint to use as it is, or its URL (tests: a local server). */
+  segmentation?: Segmentation | null;
+  segmentationUrl?: string;
   /** How to build the imagery when none is given (GROUNDWORK_IMAGERY_URL, …_PREMIUM_…, …_CACHE_MB). */
   imagerySettings?: ImagerySettings;
 }
@@ -94,5 +100,6 @@ export function buildDeps(options: DepsOptions = {}): Deps {
       options.imagery ??
       imageryFor(options.imagerySettings ?? NO_IMAGERY_SETTINGS, dataDir, options.allowPrivateNetwork ?? false),
     vision: options.vision !== undefined ? options.vision : visionFor(options.visionUrl),
+    segmentation: options.segmentation !== undefined ? options.segmentation : segmentationFor(options.segmentationUrl),
   };
 }

@@ -2,6 +2,7 @@
 // names PostgreSQL, each test file gets its own schema there (dropped afterwards), so files run
 // in parallel without seeing each other.
 import type { Imagery } from '#platform/imagery/imagery.ts';
+import type { Segmentation } from '#platform/segmentation.ts';
 import type { Vision } from '#platform/vision.ts';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -186,6 +187,8 @@ export interface AppOptions {
   imagery?: Imagery;
   /** The vision endpoint that replaces the built-in distress detector (a local server's); none unless given. */
   vision?: Vision;
+  /** The segmentation endpoint that replaces the built-in paved-surface detector (a local server's); none unless given. */
+  segmentation?: Segmentation;
 }
 
 export async function startApp(options: AppOptions = {}): Promise<TestApp> {
@@ -203,6 +206,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       payments: options.payments,
       imagery: options.imagery,
       vision: options.vision ?? null,
+      segmentation: options.segmentation ?? null,
     },
     options.areas,
   );

@@ -1,7 +1,7 @@
 // Areas, lengths and distances on the sphere, by @turf (GUIDE, libraries: "geometry on lat/lng").
 // turf's area is the spherical excess method of Chamberlain and Duquette ("Some Algorithms for
-// Polygons on a Sphere", JPL 2007) on a sphere of radius 6,378,137 m; lengths and distances are
-// haversine on the same sphere. Points here are [lat, lng] (the API's order); GeoJSON's [lng, lat]
+// Polygons on a Sphere", JPL 2007) on a sphere of the mean Earth radius, 6,371,008.8 m (IUGG);
+// lengths and distances are haversine on the same sphere. Points here are [lat, lng] (the API's order); GeoJSON's [lng, lat]
 // is made only at the call into turf. Pure.
 import turfArea from '@turf/area';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';

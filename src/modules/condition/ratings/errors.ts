@@ -30,24 +30,11 @@ export const noPavementVisible = (visiblePct: number) =>
     { visible_pavement_pct: visiblePct },
   );
 
-export const noImageryCoverage = (source: string) =>
-  rated(
-    422,
-    'no_imagery_coverage',
-    source === 'premium'
-      ? 'Premium imagery has no survey at this place: retry with imagery_source standard'
-      : 'The imagery has no tiles at this place',
-  );
 
-export const addressNotFound = () =>
-  rated(422, 'address_not_found', 'The geocoder found no place for this address: send polygon or lat and lng');
 
 export const imageRejected = (message: string) => rated(422, 'image_rejected', message);
 
-/** 500 when the server has no imagery configured; 502 when the imagery server failed. */
-export const imageryUnavailable = (status: 500 | 502, message: string) => rated(status, 'imagery_unavailable', message);
 
-export const geocodeFailed = (message: string) => rated(502, 'geocode_failed', message);
 
 export const ratingFailed = (message: string) => rated(502, 'rating_failed', message);
 

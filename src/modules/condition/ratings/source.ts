@@ -6,24 +6,13 @@
 import sharp from 'sharp';
 import { cappedBytes } from '#platform/outside-answer.ts';
 import type { ServiceContext } from '#platform/context.ts';
-import { GeocoderUnavailable } from '#platform/geocoding.ts';
-import { ImageryError, type ImageryPlace } from '#platform/imagery/imagery.ts';
+import type { ImageryPlace } from '#platform/imagery/imagery.ts';
 import { FetchFailed, fetchPublic } from '#platform/outbound-fetch.ts';
-import {
-  addressNotFound,
-  geocodeFailed,
-  imageRejected,
-  imageTooLarge,
-  imageryUnavailable,
-  invalidRequest,
-  noImageryCoverage,
-} from './errors.ts';
+import { imageRejected, imageTooLarge, invalidRequest } from './errors.ts';
+import { geocodedPoint, mosaicOf } from '#platform/imagery/answers.ts';
 import type { ImageFacts } from './compose.ts';
 import { ANALYSIS_MAX_PX, decodeImage, IMAGE_MAX_BYTES, type Pixels } from './image.ts';
 import type { RatingRequest } from './request.ts';
-
-/** Below this share of the image covered by tiles, the imagery does not show the place. */
-export const MIN_COVERAGE_PCT = 50;
 
 export interface Acquired {
   pixels: Pixels;
@@ -58,31 +47,15 @@ async function fromUrl(ctx: ServiceContext, url: string): Promise<Buffer> {
 }
 
 async function geocoded(ctx: ServiceContext, address: string): Promise<ImageryPlace> {
-  try {
-    const point = await ctx.deps.geocoder.geocode(address);
-    if (!point) throw addressNotFound();
-    return { point };
-  } catch (err) {
-    if (err instanceof GeocoderUnavailable) throw geocodeFailed(`The geocoder could not answer: ${err.reason}`);
-    throw err;
-  }
+  return { point: await geocodedPoint(ctx, address, 'send polygon or lat and lng') };
 }
 
 /** The mosaic as the detector reads it: at most ANALYSIS_MAX_PX on its longer side. */
 async function fromPlace(ctx: ServiceContext, req: RatingRequest, place: ImageryPlace): Promise<Acquired> {
-  let mosaic: Awaited<ReturnType<ServiceContext['deps']['imagery']['mosaic']>>;
-  try {
-    mosaic = await ctx.deps.imagery.mosaic(place, { source: req.imagerySource, zoom: req.zoom ?? undefined });
-  } catch (err) {
-    if (err instanceof ImageryError) {
-      if (err.code === 'no_imagery_coverage') throw noImageryCoverage(req.imagerySource);
-      if (err.code === 'imagery_unavailable') throw imageryUnavailable(err.status === 500 ? 500 : 502, err.message);
-      throw invalidRequest(err.message, 'polygon' in place ? 'polygon' : 'lat');
-    }
-    throw err;
-  }
+  const mosaic = await mosaicOf(ctx, place, { source: req.imagerySource, zoom: req.zoom ?? undefined }, (message) =>
+    invalidRequest(message, 'polygon' in place ? 'polygon' : 'lat'),
+  );
   const { meta } = mosaic;
-  if (meta.coverage_pct < MIN_COVERAGE_PCT) throw noImageryCoverage(req.imagerySource);
   const scale = Math.min(1, ANALYSIS_MAX_PX / Math.max(meta.width, meta.height));
   let pixels: Pixels = { width: meta.width, height: meta.height, channels: 3, data: new Uint8Array(mosaic.pixels) };
   if (scale < 1) {

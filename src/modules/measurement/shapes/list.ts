@@ -1,0 +1,59 @@
+// GET /v1/measurements/{id}/shapes (document 3): a page of the measurement's shapes in the order
+// they were made, filtered by kind and category, with the measurement's header and the options an
+// edit may name. Only the page's rows are read, plus the areas when the page holds holes (a hole's
+// actions depend on the area it cuts).
+import type { ServiceContext } from '#platform/context.ts';
+import { visibleMeasurement } from '../measurements/service.ts';
+import { itemRows } from '../measurements/repo.ts';
+import { optionsOf } from './options.ts';
+import { shapeOfRow } from './rows.ts';
+import { type CoordinateOrder, shapeObject } from './serialize.ts';
+import { areaHolding } from './sits-in.ts';
+import type { EditState } from './state.ts';
+import { itemsOf } from './load.ts';
+
+export interface ShapesQuery {
+  kind?: string;
+  category?: string;
+  include_coordinates?: boolean;
+  coordinate_order?: CoordinateOrder;
+  limit?: number;
+  offset?: number;
+}
+
+export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery) {
+  const db = ctx.database.db;
+  const m = await visibleMeasurement(ctx, id);
+  const limit = q.limit ?? 100;
+  const offset = q.offset ?? 0;
+  let qb = db.selectFrom('measurement_shapes').where('measurement_id', '=', m.id);
+  if (q.kind !== undefined) qb = qb.where('kind', '=', q.kind as 'area');
+  if (q.category !== undefined) qb = qb.where('category', '=', q.category);
+  const [rows, count, items, options] = await Promise.all([
+    qb.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    qb.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    itemRows(db, m.id),
+    optionsOf(db, m),
+  ]);
+  const shapes = rows.map(shapeOfRow);
+  const areas = shapes.some((s) => s.surface === 'hole')
+    ? (await db.selectFrom('measurement_shapes').selectAll().where('measurement_id', '=', m.id).where('kind', '=', 'area').execute()).map(
+        shapeOfRow,
+      )
+    : [];
+  const state: EditState = {
+    shapes: new Map(),
+    items: itemsOf(items),
+    typed: JSON.parse(m.typed_quantities),
+    frame: m,
+  };
+  const areaOf = (s: (typeof shapes)[number]) => areaHolding(areas, s);
+  const order = q.coordinate_order ?? 'lat_lng';
+  const view = { includeCoordinates: q.include_coordinates ?? true, order };
+  return {
+    data: shapes.map((s) => shapeObject(s, state, areaOf, view)),
+    pagination: { total: Number(count.n), limit, offset },
+    measurement: { id: m.id, name: m.name, job_id: m.job_id, area: m.area_sqft, rev: m.rev, coordinate_order: order },
+    options,
+  };
+}
