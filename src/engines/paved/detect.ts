@@ -1,0 +1,48 @@
+// The built-in paved-surface detector (docs/measurement-detector.md): raw pixels of a top-down,
+// north-up aerial image and its scale in; paved regions, painted lines and inferred stalls out, in
+// the image's pixel coordinates. Pure apart from OpenCV's WebAssembly heap, which every call frees
+// before it returns.
+import { type Cv, loadCv, MatScope } from '#engines/distress/cv.ts';
+import { features } from './features.ts';
+import { paintMasks, traceLines } from './paint.ts';
+import { inferStalls } from './stalls.ts';
+import { surfaceMasks, traceSurfaces } from './surfaces.ts';
+import type { PavedFindings, PavedOptions, RawPixels } from './types.ts';
+
+export async function detectPaved(pixels: RawPixels, options: PavedOptions): Promise<PavedFindings> {
+  validate(pixels, options);
+  const { cv } = await loadCv();
+  const s = new MatScope(cv);
+  try {
+    return run(cv, s, pixels, options.metersPerPixel);
+  } finally {
+    s.release();
+  }
+}
+
+function validate(p: RawPixels, o: PavedOptions): void {
+  if (!Number.isInteger(p.width) || !Number.isInteger(p.height) || p.width < 1 || p.height < 1)
+    throw new RangeError('width and height must be positive integers');
+  if (p.channels !== 3 && p.channels !== 4) throw new RangeError('channels must be 3 or 4');
+  if (p.data.length !== p.width * p.height * p.channels)
+    throw new RangeError('data length must be width × height × channels');
+  if (!(o.metersPerPixel > 0) || !Number.isFinite(o.metersPerPixel))
+    throw new RangeError('metersPerPixel must be a positive number');
+}
+
+function run(cv: Cv, s: MatScope, pixels: RawPixels, mpp: number): PavedFindings {
+  const f = features(cv, s, pixels, mpp);
+  const paint = paintMasks(cv, s, f);
+  const anyPaint = s.mat();
+  cv.bitwise_or(paint.white, paint.yellow, anyPaint);
+  const masks = surfaceMasks(cv, s, f, anyPaint, mpp);
+  const surfaces = [
+    ...traceSurfaces(cv, s, masks.asphalt, 'asphalt', mpp),
+    ...traceSurfaces(cv, s, masks.concrete, 'concrete', mpp),
+  ];
+  const lines = [
+    ...traceLines(cv, s, paint.white, masks.paved, 'white', mpp),
+    ...traceLines(cv, s, paint.yellow, masks.paved, 'yellow', mpp),
+  ];
+  return { surfaces, lines, stalls: inferStalls(lines, mpp) };
+}
