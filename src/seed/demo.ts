@@ -34,6 +34,7 @@ import { demoFiles } from './demo-files.ts';
 import { demoLeads } from './demo-leads.ts';
 import { demoOperations } from './demo-operations.ts';
 import { demoConditionRatings } from './demo-condition.ts';
+import { demoMeasurement } from './demo-measurement.ts';
 import { demoPortal } from './demo-portal.ts';
 import { demoChangeOrders } from './demo-change-orders.ts';
 import { demoInvoices } from './demo-invoice.ts';
@@ -379,6 +380,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     const siteId = sites[JOBS[1]!.site]!.id;
     // The walked lot rated from a crew photo: PASER, then PCI (the site's pci).
     await demoConditionRatings(ctx, siteId);
+    // The walked lot measured from the demo's own aerial tiles, and edited once.
+    await demoMeasurement(ctx, walkedJobId);
     const plan = await enablePlanShareLink(ctx, siteId, '');
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }

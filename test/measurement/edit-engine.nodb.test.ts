@@ -20,7 +20,12 @@ const LNG = -83.0;
 const K = 1 / Math.cos((LAT * Math.PI) / 180);
 /** [lat, lng] of a point x m east and y m north of the lot's corner. */
 const at = (x: number, y: number): LatLng => [LAT + y * M, LNG + x * M * K];
-const box = (x0: number, y0: number, x1: number, y1: number): LatLng[] => [at(x0, y0), at(x1, y0), at(x1, y1), at(x0, y1)];
+const box = (x0: number, y0: number, x1: number, y1: number): LatLng[] => [
+  at(x0, y0),
+  at(x1, y0),
+  at(x1, y1),
+  at(x0, y1),
+];
 
 function shape(id: string, fields: Partial<ShapeState> & Pick<ShapeState, 'kind' | 'geometry'>): ShapeState {
   return {
@@ -44,7 +49,12 @@ function shape(id: string, fields: Partial<ShapeState> & Pick<ShapeState, 'kind'
 
 function lotState(): EditState {
   const shapes = [
-    shape('lot', { kind: 'area', surface: 'main', geometry: { type: 'polygon', rings: [box(0, 0, 100, 60)] }, phase: 'Phase 2' }),
+    shape('lot', {
+      kind: 'area',
+      surface: 'main',
+      geometry: { type: 'polygon', rings: [box(0, 0, 100, 60)] },
+      phase: 'Phase 2',
+    }),
     shape('stall', { kind: 'count', category: 'stalls', geometry: { type: 'point', point: at(10, 10) } }),
     shape('line', { kind: 'line', category: 'lines_white', geometry: { type: 'line', points: [at(5, 5), at(5, 10)] } }),
   ];
@@ -77,7 +87,11 @@ describe('the op table', () => {
   it('a hole cuts its area exactly and takes its phase', () => {
     const s = lotState();
     const before = totalsOf(s).area_sqft;
-    const r = applyOperations(s, [{ op: 'add_area', surface: 'hole', coordinates: box(40, 20, 60, 40), phase: 'Phase 9' }], opts());
+    const r = applyOperations(
+      s,
+      [{ op: 'add_area', surface: 'hole', coordinates: box(40, 20, 60, 40), phase: 'Phase 9' }],
+      opts(),
+    );
     const hole = s.shapes.get(r.results[0].id)!;
     expect(hole.phase).toBe('Phase 2');
     expect(r.results[0].cuts).toBe('lot');
@@ -108,7 +122,9 @@ describe('the op table', () => {
     expect(s.shapes.get('line')!.spec).toBe('6 in');
     applyOperations(s, [{ op: 'reclassify', id: 'line', category: 'lines_yellow' }], opts());
     expect(s.shapes.get('line')).toMatchObject({ category: 'lines_yellow', spec: null, label: 'Lines (yellow)' });
-    expect(refusal(() => applyOperations(s, [{ op: 'reclassify', id: 'line', category: 'bollard' }], opts()))).toMatchObject({
+    expect(
+      refusal(() => applyOperations(s, [{ op: 'reclassify', id: 'line', category: 'bollard' }], opts())),
+    ).toMatchObject({
       status: 400,
       operation_index: 0,
     });
@@ -116,7 +132,9 @@ describe('the op table', () => {
       status: 422,
       error: 'Unknown type',
     });
-    expect(refusal(() => applyOperations(s, [{ op: 'add_count', category: 'unicorns', coordinates: at(1, 1) }], opts()))).toMatchObject({
+    expect(
+      refusal(() => applyOperations(s, [{ op: 'add_count', category: 'unicorns', coordinates: at(1, 1) }], opts())),
+    ).toMatchObject({
       status: 400,
       error: 'Unknown category',
     });
@@ -129,34 +147,68 @@ describe('the op table', () => {
       error: 'Edit in the takeoff editor',
     });
     s.typed.lines_white = 500;
-    expect(refusal(() => applyOperations(s, [{ op: 'set_phase', id: 'line', phase: 'A' }], opts()))).toMatchObject({ status: 422 });
-    expect(refusal(() => applyOperations(s, [{ op: 'add_line', category: 'lines_white', coordinates: [at(1, 1), at(2, 2)] }], opts()))).toMatchObject({
+    expect(refusal(() => applyOperations(s, [{ op: 'set_phase', id: 'line', phase: 'A' }], opts()))).toMatchObject({
+      status: 422,
+    });
+    expect(
+      refusal(() =>
+        applyOperations(s, [{ op: 'add_line', category: 'lines_white', coordinates: [at(1, 1), at(2, 2)] }], opts()),
+      ),
+    ).toMatchObject({
       status: 422,
     });
     const lot = s.shapes.get('lot')!;
     lot.service_id = 12;
     const areaOf = (x: ShapeState) => areaHolding(s.shapes.values(), x);
     expect(actionsOf(lot, s, areaOf)).toEqual(['set_phase']);
-    expect(refusal(() => applyOperations(s, [{ op: 'set_surface', id: 'lot', surface: 'concrete' }], opts()))).toMatchObject({ status: 422 });
+    expect(
+      refusal(() => applyOperations(s, [{ op: 'set_surface', id: 'lot', surface: 'concrete' }], opts())),
+    ).toMatchObject({ status: 422 });
     applyOperations(s, [{ op: 'set_phase', id: 'lot', phase: 'Phase 3' }], opts());
-    expect(refusal(() => applyOperations(s, [{ op: 'add_area', surface: 'hole', coordinates: box(40, 20, 60, 40) }], opts()))).toMatchObject({
+    expect(
+      refusal(() =>
+        applyOperations(s, [{ op: 'add_area', surface: 'hole', coordinates: box(40, 20, 60, 40) }], opts()),
+      ),
+    ).toMatchObject({
       status: 422,
     });
-    s.shapes.set('tape', shape('tape', { kind: 'custom', item: 'Tape', item_key: 'measuring_tape', geometry: { type: 'line', points: [at(1, 1), at(9, 9)] } }));
+    s.shapes.set(
+      'tape',
+      shape('tape', {
+        kind: 'custom',
+        item: 'Tape',
+        item_key: 'measuring_tape',
+        geometry: { type: 'line', points: [at(1, 1), at(9, 9)] },
+      }),
+    );
     expect(actionsOf(s.shapes.get('tape')!, s, areaOf)).toEqual([]);
   });
 
   it('a shape kilometres away is refused; custom items need a type when new and keep their shape', () => {
     const s = lotState();
-    expect(refusal(() => applyOperations(s, [{ op: 'add_count', category: 'bollard', coordinates: [LAT + 0.1, LNG] }], opts()))).toMatchObject({
+    expect(
+      refusal(() =>
+        applyOperations(s, [{ op: 'add_count', category: 'bollard', coordinates: [LAT + 0.1, LNG] }], opts()),
+      ),
+    ).toMatchObject({
       status: 400,
       error: 'Shape is far from the takeoff',
     });
-    expect(refusal(() => applyOperations(s, [{ op: 'add_custom_shape', item: 'Planters', coordinates: at(1, 1) }], opts()))).toMatchObject({
+    expect(
+      refusal(() => applyOperations(s, [{ op: 'add_custom_shape', item: 'Planters', coordinates: at(1, 1) }], opts())),
+    ).toMatchObject({
       error: 'item_type is required',
     });
-    applyOperations(s, [{ op: 'add_custom_shape', item: 'Planters', item_type: 'point', coordinates: at(1, 1) }], opts());
-    expect(refusal(() => applyOperations(s, [{ op: 'add_custom_shape', item: 'planters', coordinates: [at(1, 1), at(2, 2)] }], opts()))).toMatchObject({
+    applyOperations(
+      s,
+      [{ op: 'add_custom_shape', item: 'Planters', item_type: 'point', coordinates: at(1, 1) }],
+      opts(),
+    );
+    expect(
+      refusal(() =>
+        applyOperations(s, [{ op: 'add_custom_shape', item: 'planters', coordinates: [at(1, 1), at(2, 2)] }], opts()),
+      ),
+    ).toMatchObject({
       error: 'Wrong shape for item',
     });
   });
@@ -164,7 +216,16 @@ describe('the op table', () => {
   it('remove needs Delete records, named on the first remove', () => {
     const s = lotState();
     expect(
-      refusal(() => applyOperations(s, [{ op: 'set_phase', id: 'line', phase: 'A' }, { op: 'remove', id: 'line' }], opts({ canDelete: false }))),
+      refusal(() =>
+        applyOperations(
+          s,
+          [
+            { op: 'set_phase', id: 'line', phase: 'A' },
+            { op: 'remove', id: 'line' },
+          ],
+          opts({ canDelete: false }),
+        ),
+      ),
     ).toMatchObject({ status: 403, operation_index: 1, error: 'API key lacks delete permission' });
   });
 
@@ -180,16 +241,23 @@ describe('coordinate order', () => {
   it('lat_lng and lng_lat give identical results', () => {
     const point = fc.tuple(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 60, noNaN: true }));
     fc.assert(
-      fc.property(fc.uniqueArray(point, { minLength: 3, maxLength: 8, selector: ([x, y]) => `${Math.round(x)},${Math.round(y)}` }), (pts) => {
-        const ring = pts.map(([x, y]) => at(x, y));
-        const ops = (flip: boolean) => [
-          { op: 'add_line', category: 'curb', coordinates: ring.map((p) => (flip ? [p[1], p[0]] : p)) },
-          { op: 'add_count', category: 'bollard', coordinates: flip ? [ring[0][1], ring[0][0]] : ring[0] },
-        ];
-        const a = applyOperations(lotState(), ops(false), opts());
-        const b = applyOperations(lotState(), ops(true), opts({ coordinateOrder: 'lng_lat' }));
-        expect(b.results.map((r) => [r.quantity, r.unit])).toEqual(a.results.map((r) => [r.quantity, r.unit]));
-      }),
+      fc.property(
+        fc.uniqueArray(point, {
+          minLength: 3,
+          maxLength: 8,
+          selector: ([x, y]) => `${Math.round(x)},${Math.round(y)}`,
+        }),
+        (pts) => {
+          const ring = pts.map(([x, y]) => at(x, y));
+          const ops = (flip: boolean) => [
+            { op: 'add_line', category: 'curb', coordinates: ring.map((p) => (flip ? [p[1], p[0]] : p)) },
+            { op: 'add_count', category: 'bollard', coordinates: flip ? [ring[0][1], ring[0][0]] : ring[0] },
+          ];
+          const a = applyOperations(lotState(), ops(false), opts());
+          const b = applyOperations(lotState(), ops(true), opts({ coordinateOrder: 'lng_lat' }));
+          expect(b.results.map((r) => [r.quantity, r.unit])).toEqual(a.results.map((r) => [r.quantity, r.unit]));
+        },
+      ),
       { numRuns: 50 },
     );
   });

@@ -21,7 +21,9 @@ let t: TestApp;
 beforeAll(async () => {
   tiles = await startLotTiles(scene);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-edit-'));
-  t = await startApp({ imagery: imageryFor({ standardUrl: tiles.template('lot'), premiumUrl: null, cacheMb: 0 }, dataDir, true) });
+  t = await startApp({
+    imagery: imageryFor({ standardUrl: tiles.template('lot'), premiumUrl: null, cacheMb: 0 }, dataDir, true),
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -39,15 +41,25 @@ async function measured(w: Workspace) {
   return (await ok(w.api.request('POST', '/v1/detect/full', { bounds: boundsAround(scene) }))).data;
 }
 
+const qs = (q: Record<string, unknown>) =>
+  new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)])).toString();
+
 const shapesOf = (w: Workspace, id: number, query: Record<string, unknown> = {}) =>
-  ok(w.api.request('GET', `/v1/measurements/${id}/shapes`, { query: { limit: 500, ...query } })) as Promise<any>;
+  ok(w.api.request('GET', `/v1/measurements/${id}/shapes?${qs({ limit: 500, ...query })}`)) as Promise<any>;
 
 describe('GET /v1/measurements/{id}/shapes', () => {
   it('every field of the shape, its actions, the header and the options; filters and paging', async () => {
     const w = await t.workspace();
     const m = await measured(w);
     const all = await shapesOf(w, m.id);
-    expect(all.measurement).toEqual({ id: m.id, name: m.name, job_id: null, area: m.area, rev: 1, coordinate_order: 'lat_lng' });
+    expect(all.measurement).toEqual({
+      id: m.id,
+      name: m.name,
+      job_id: null,
+      area: m.area,
+      rev: 1,
+      coordinate_order: 'lat_lng',
+    });
     expect(all.pagination).toMatchObject({ total: m.shape_count, limit: 500, offset: 0 });
     expect(all.options).toMatchObject({
       count_categories: ['arrows', 'abc', 'wheel_stop', 'bollard'],
@@ -59,9 +71,33 @@ describe('GET /v1/measurements/{id}/shapes', () => {
     expect(all.options.types.lines_white).toEqual(['4 in', '6 in', '12 in']);
     const area = all.data.find((s: any) => s.kind === 'area');
     expect(Object.keys(area).sort()).toEqual(
-      ['actions', 'category', 'coordinates', 'geometry', 'id', 'item', 'item_key', 'item_name', 'kind', 'label', 'phase', 'quantity', 'service_id', 'service_labels', 'spec', 'surface', 'unit', 'work_area'].sort(),
+      [
+        'actions',
+        'category',
+        'coordinates',
+        'geometry',
+        'id',
+        'item',
+        'item_key',
+        'item_name',
+        'kind',
+        'label',
+        'phase',
+        'quantity',
+        'service_id',
+        'service_labels',
+        'spec',
+        'surface',
+        'unit',
+        'work_area',
+      ].sort(),
     );
-    expect(area).toMatchObject({ surface: 'main', geometry: 'polygon', unit: 'SF', actions: ['remove', 'set_phase', 'set_surface'] });
+    expect(area).toMatchObject({
+      surface: 'main',
+      geometry: 'polygon',
+      unit: 'SF',
+      actions: ['remove', 'set_phase', 'set_surface'],
+    });
     expect(area.coordinates[0][0]).toHaveLength(2);
     const stall = all.data.find((s: any) => s.category === 'stalls');
     expect(stall).toMatchObject({ kind: 'count', geometry: 'point', quantity: 1, unit: 'EA', actions: [] });
@@ -70,7 +106,7 @@ describe('GET /v1/measurements/{id}/shapes', () => {
     expect(lines.pagination.limit).toBe(2);
     const geo = await shapesOf(w, m.id, { kind: 'area', coordinate_order: 'lng_lat' });
     expect(geo.data[0].coordinates[0][0]).toEqual([...area.coordinates[0][0]].reverse());
-    expect((await w.api.request('GET', `/v1/measurements/${m.id}/shapes`, { query: { limit: 501 } })).status).toBe(400);
+    expect((await w.api.request('GET', `/v1/measurements/${m.id}/shapes?limit=501`)).status).toBe(400);
   });
 });
 
@@ -89,7 +125,13 @@ describe('POST /v1/measurements/{id}/edits', () => {
           { op: 'add_area', surface: 'hole', coordinates: box(-5, -5, 5, 5) },
           { op: 'add_count', category: 'bollard', coordinates: latLngOf([0, 8]), spec: 'steel' },
           { op: 'add_line', category: 'curb', coordinates: [latLngOf([-10, -12]), latLngOf([10, -12])] },
-          { op: 'add_custom_shape', item: 'Planters', item_type: 'polygon', coordinates: box(8, 8, 10, 10), color: '#00aa00' },
+          {
+            op: 'add_custom_shape',
+            item: 'Planters',
+            item_type: 'polygon',
+            coordinates: box(8, 8, 10, 10),
+            color: '#00aa00',
+          },
           { op: 'reclassify', id: line.id, category: 'red_line' },
           { op: 'set_spec', id: line.id, spec: '4 in' },
           { op: 'add_area', coordinates: box(60, 0, 70, 10), surface: 'sidewalk' },
@@ -101,7 +143,15 @@ describe('POST /v1/measurements/{id}/edits', () => {
     expect(d.measurement_id).toBe(m.id);
     expect(d.rev).toBe(2);
     expect(d.results.map((r: any) => r.op)).toEqual([
-      'set_phase', 'add_area', 'add_count', 'add_line', 'add_custom_shape', 'reclassify', 'set_spec', 'add_area', 'set_surface',
+      'set_phase',
+      'add_area',
+      'add_count',
+      'add_line',
+      'add_custom_shape',
+      'reclassify',
+      'set_spec',
+      'add_area',
+      'set_surface',
     ]);
     const hole = d.results[1];
     // 10 m × 10 m = 107.64 sq ft.
@@ -117,7 +167,9 @@ describe('POST /v1/measurements/{id}/edits', () => {
     expect(byId.get(d.results[2].id)).toMatchObject({ category: 'bollard', spec: 'steel', phase: 'Phase 2' });
     expect(byId.get(line.id)).toMatchObject({ category: 'red_line', spec: '4 in', label: 'Red lines' });
     expect(byId.get(area.id)).toMatchObject({ surface: 'concrete', phase: 'Phase 2' });
-    expect(after.options.custom_items).toEqual([{ name: 'Planters', type: 'polygon', color: '#00aa00', on_takeoff: true }]);
+    expect(after.options.custom_items).toEqual([
+      { name: 'Planters', type: 'polygon', color: '#00aa00', on_takeoff: true },
+    ]);
     const read = (await ok(w.api.request('GET', `/v1/measurements/${m.id}`))).data;
     expect(read).toMatchObject({ rev: 2, format: 'editor', area: d.area });
     const history = (await ok(w.api.request('GET', `/v1/measurements/${m.id}/history`))) as any;
@@ -131,9 +183,17 @@ describe('POST /v1/measurements/{id}/edits', () => {
     const w = await t.workspace();
     const m = await measured(w);
     const cases: [unknown[], number, string][] = [
-      [[{ op: 'add_count', category: 'bollard', coordinates: latLngOf([0, 0]) }, { op: 'explode' }], 400, 'Invalid operation'],
+      [
+        [{ op: 'add_count', category: 'bollard', coordinates: latLngOf([0, 0]) }, { op: 'explode' }],
+        400,
+        'Invalid operation',
+      ],
       [[{ op: 'add_count', category: 'unicorn', coordinates: latLngOf([0, 0]) }], 400, 'Unknown category'],
-      [[{ op: 'add_line', category: 'curb', coordinates: [latLngOf([0, 0]), latLngOf([1, 1])], color: 'red' }], 400, 'Unknown fields: color'],
+      [
+        [{ op: 'add_line', category: 'curb', coordinates: [latLngOf([0, 0]), latLngOf([1, 1])], color: 'red' }],
+        400,
+        'Unknown fields: color',
+      ],
       [[{ op: 'add_count', category: 'bollard', coordinates: [40.5, -83] }], 400, 'Shape is far from the takeoff'],
       [[{ op: 'add_custom_shape', item: 'Signs', coordinates: latLngOf([0, 0]) }], 400, 'item_type is required'],
       [[{ op: 'set_phase', id: 'shp_nope', phase: 'A' }], 404, 'Shape not found'],
@@ -181,7 +241,9 @@ describe('POST /v1/measurements/{id}/edits', () => {
     expect(locked.body.error).toBe('Takeoff locked for review');
     await ok(w.api.request('PATCH', `/v1/measurements/${m.id}`, { locked_for_review: false }));
     // Two saves racing from the same rev: exactly one lands.
-    const raced = await Promise.all([1, 2, 3].map(() => w.api.request('POST', url, { base_rev: 2, operations: [add] })));
+    const raced = await Promise.all(
+      [1, 2, 3].map(() => w.api.request('POST', url, { base_rev: 2, operations: [add] })),
+    );
     expect(raced.filter((r) => r.status === 200)).toHaveLength(1);
     expect(raced.filter((r) => r.status === 409)).toHaveLength(2);
     expect((await shapesOf(w, m.id)).measurement.rev).toBe(3);
@@ -200,7 +262,9 @@ describe('POST /v1/measurements/{id}/edits', () => {
     const unconfirmed = await w.api.request('POST', url, { base_rev: 1, operations: areas });
     expect(unconfirmed.status).toBe(409);
     expect(unconfirmed.body.error).toBe('would_remove_all_areas');
-    const confirmed = await ok(w.api.request('POST', url, { base_rev: 1, operations: areas, confirm_remove_all_areas: true }));
+    const confirmed = await ok(
+      w.api.request('POST', url, { base_rev: 1, operations: areas, confirm_remove_all_areas: true }),
+    );
     expect((confirmed as any).data.area).toBe(0);
     // Detected stalls stay (edited only in the takeoff editor), so the measurement is not empty.
     expect((await shapesOf(w, m.id)).data.every((s: any) => s.kind !== 'area')).toBe(true);
@@ -213,7 +277,10 @@ describe('POST /v1/measurements/{id}/edits', () => {
     for (const res of [
       await other.api.request('GET', `/v1/measurements/${m.id}/shapes`),
       await other.api.request('GET', `/v1/measurements/${m.id}/history`),
-      await other.api.request('POST', `/v1/measurements/${m.id}/edits`, { base_rev: 1, operations: [{ op: 'remove', id: 'x' }] }),
+      await other.api.request('POST', `/v1/measurements/${m.id}/edits`, {
+        base_rev: 1,
+        operations: [{ op: 'remove', id: 'x' }],
+      }),
     ]) {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('Measurement not found');

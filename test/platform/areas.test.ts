@@ -30,7 +30,17 @@ describe('the area list', () => {
   it('is seen whole by the app, the worker and the CLI', async () => {
     const [app, worker, cli] = await Promise.all([seenBy('app'), seenBy('worker'), seenBy('cli')]);
     const expected = {
-      areas: ['workspace', 'crm', 'estimating', 'billing', 'operations', 'field', 'condition', 'integrations'],
+      areas: [
+        'workspace',
+        'crm',
+        'estimating',
+        'billing',
+        'operations',
+        'field',
+        'condition',
+        'measurement',
+        'integrations',
+      ],
       mergeMovers: {
         job: [
           'assignees',
@@ -58,6 +68,7 @@ describe('the area list', () => {
           'photo report links',
           'photo selection links',
           'files',
+          'measurements',
         ],
         client_account: [
           'jobs',
@@ -97,7 +108,7 @@ describe('the area list', () => {
       },
       payloadParts: ['job', 'estimate'],
       exportDatasets: [...EXPORT_DATASETS],
-      searchTypes: ['job', 'client_account', 'contact', 'location', 'note', 'proposal'],
+      searchTypes: ['job', 'client_account', 'contact', 'location', 'note', 'proposal', 'measurement'],
       // Whose stored objects go with a job (photos, files) or a person (files) deleted outright.
       storedObjects: { job: 2, contact: 1 },
     };

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, startApp, type Client, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { image, uploadPhoto } from '#test/field/photos/upload.ts';
 import { pdf, postForm, uploadJobFile } from '#test/field/files/upload.ts';
+import { measuredLot } from '#test/measurement/measured.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -60,6 +61,7 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   const estimate = (await ok(w.api.post('/v1/estimates', { job_id: job.id }))).data;
   const photoTag = (await ok(w.api.post('/v1/photo-tags', { name: 'Lock photo tag' }))).data;
   const photo = (await ok(uploadPhoto(t, w, job.id, await image('png')))).data;
+  const measurement = await measuredLot(t, w, job.id);
   const pin = (await ok(w.api.post('/v1/assessment-pins', { job_id: job.id, latitude: 40, longitude: -75 }))).data;
   const line = (
     await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: service.id, quantity: 1000 }))
@@ -130,6 +132,10 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
     },
     'DELETE /v1/photo-tags/{id}': { path: `/v1/photo-tags/${photoTag.id}`, read: '/v1/photo-tags' },
     'DELETE /v1/photos/{id}': { path: `/v1/photos/${photo.id}`, read: `/v1/photos/${photo.id}` },
+    'DELETE /v1/measurements/{id}': {
+      path: `/v1/measurements/${measurement}`,
+      read: `/v1/measurements/${measurement}`,
+    },
     'DELETE /v1/assessment-pins/{id}': { path: `/v1/assessment-pins/${pin.id}`, read: `/v1/assessment-pins/${pin.id}` },
     'DELETE /v1/files/{id}': { path: `/v1/files/${file.id}`, read: `/v1/jobs/${job.id}/files` },
     'DELETE /v1/library-folders/{id}': { path: `/v1/library-folders/${folder.id}`, read: '/v1/library-folders' },

@@ -3662,6 +3662,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/detect/full": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Measure the paved surfaces, painted lines and stalls inside bounds (up to 25 acres) from aerial imagery: a new measurement */
+        post: operations["detect_full"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/detect/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Measure a 150 m square around a geocoded address from aerial imagery: a new measurement */
+        post: operations["detect_address"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/detect/tiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Measure a range of imagery tiles (up to 8 × 8 at zoom 18 to 21): a new measurement */
+        post: operations["detect_tiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/measurements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Measurements, newest first (job_id: one job’s) */
+        get: operations["list_measurements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/measurements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A measurement with its totals */
+        get: operations["get_measurement"];
+        put?: never;
+        post?: never;
+        /** Delete a measurement and its shapes (irreversible) */
+        delete: operations["delete_measurement"];
+        options?: never;
+        head?: never;
+        /** Rename a measurement, move it to a job, lock it for review, or type a category’s quantity over */
+        patch: operations["update_measurement"];
+        trace?: never;
+    };
+    "/v1/measurements/{id}/shapes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A measurement's shapes with the edits each allows, its header and the options an edit may name */
+        get: operations["list_measurement_shapes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/measurements/{id}/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply 1 to 200 shape operations in order and save them together (base_rev from the shapes listing; removing also needs Delete records) */
+        post: operations["edit_measurement_shapes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/measurements/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A measurement's saved edits, newest first, each with the shapes as they were before it */
+        get: operations["list_measurement_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -3966,7 +4104,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "signed_change_order" | "signoff_not_used" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "zero_total";
+            code?: "address_not_found" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "detection_failed" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "edit_in_takeoff_editor" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_operation" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "item_type_required" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "measurement_not_found" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "shape_far_from_takeoff" | "shape_not_found" | "signed_change_order" | "signoff_not_used" | "stale_measurement" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "takeoff_changed" | "takeoff_locked" | "takeoff_would_be_empty" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_category" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "unknown_type" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "would_remove_all_areas" | "wrong_shape_for_item" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -43300,6 +43438,1521 @@ export interface operations {
                             request_id: string;
                             /** @description UTC, Z */
                             rated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detect_full: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    bounds: {
+                        north: number;
+                        south: number;
+                        east: number;
+                        west: number;
+                    };
+                    /** @description the job the measurement is for (its measurement_count counts it) */
+                    job_id?: number;
+                    /** @description default: the address, else "Measurement" */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "measurement";
+                            name: string;
+                            job_id: number | null;
+                            /** @enum {string} */
+                            status: "completed";
+                            started_from: "bounds" | "address" | "tiles";
+                            address: string | null;
+                            tiles: {
+                                z: number;
+                                x_min: number;
+                                x_max: number;
+                                y_min: number;
+                                y_max: number;
+                            } | null;
+                            bounds: {
+                                north: number;
+                                south: number;
+                                east: number;
+                                west: number;
+                            };
+                            imagery: {
+                                source: string;
+                                zoom: number;
+                                meters_per_pixel: number;
+                                width: number;
+                                height: number;
+                                capture_date: string | null;
+                            };
+                            detector: "built_in" | "segmentation";
+                            /** @description square feet: every area less its holes */
+                            area: number;
+                            /** @enum {string} */
+                            unit: "sf";
+                            totals: {
+                                area_sqft: number;
+                                areas: {
+                                    surface: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                }[];
+                                lines: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    linear_feet: number;
+                                    typed: boolean;
+                                }[];
+                                counts: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    typed: boolean;
+                                }[];
+                                painted_shapes: ({
+                                    category: string;
+                                    label: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                                custom: ({
+                                    item: string;
+                                    item_type: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                            };
+                            rev: number;
+                            shape_count: number;
+                            format: "detected" | "editor";
+                            locked_for_review: boolean;
+                            typed_quantities: {
+                                [key: string]: number;
+                            };
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detect_address: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    address: string;
+                    /** @description the job the measurement is for (its measurement_count counts it) */
+                    job_id?: number;
+                    /** @description default: the address, else "Measurement" */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "measurement";
+                            name: string;
+                            job_id: number | null;
+                            /** @enum {string} */
+                            status: "completed";
+                            started_from: "bounds" | "address" | "tiles";
+                            address: string | null;
+                            tiles: {
+                                z: number;
+                                x_min: number;
+                                x_max: number;
+                                y_min: number;
+                                y_max: number;
+                            } | null;
+                            bounds: {
+                                north: number;
+                                south: number;
+                                east: number;
+                                west: number;
+                            };
+                            imagery: {
+                                source: string;
+                                zoom: number;
+                                meters_per_pixel: number;
+                                width: number;
+                                height: number;
+                                capture_date: string | null;
+                            };
+                            detector: "built_in" | "segmentation";
+                            /** @description square feet: every area less its holes */
+                            area: number;
+                            /** @enum {string} */
+                            unit: "sf";
+                            totals: {
+                                area_sqft: number;
+                                areas: {
+                                    surface: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                }[];
+                                lines: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    linear_feet: number;
+                                    typed: boolean;
+                                }[];
+                                counts: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    typed: boolean;
+                                }[];
+                                painted_shapes: ({
+                                    category: string;
+                                    label: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                                custom: ({
+                                    item: string;
+                                    item_type: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                            };
+                            rev: number;
+                            shape_count: number;
+                            format: "detected" | "editor";
+                            locked_for_review: boolean;
+                            typed_quantities: {
+                                [key: string]: number;
+                            };
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detect_tiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the tiles zoom (18 to 21: coarser tiles hide paint) */
+                    z: number;
+                    x_min: number;
+                    x_max: number;
+                    y_min: number;
+                    y_max: number;
+                    /** @description the job the measurement is for (its measurement_count counts it) */
+                    job_id?: number;
+                    /** @description default: the address, else "Measurement" */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "measurement";
+                            name: string;
+                            job_id: number | null;
+                            /** @enum {string} */
+                            status: "completed";
+                            started_from: "bounds" | "address" | "tiles";
+                            address: string | null;
+                            tiles: {
+                                z: number;
+                                x_min: number;
+                                x_max: number;
+                                y_min: number;
+                                y_max: number;
+                            } | null;
+                            bounds: {
+                                north: number;
+                                south: number;
+                                east: number;
+                                west: number;
+                            };
+                            imagery: {
+                                source: string;
+                                zoom: number;
+                                meters_per_pixel: number;
+                                width: number;
+                                height: number;
+                                capture_date: string | null;
+                            };
+                            detector: "built_in" | "segmentation";
+                            /** @description square feet: every area less its holes */
+                            area: number;
+                            /** @enum {string} */
+                            unit: "sf";
+                            totals: {
+                                area_sqft: number;
+                                areas: {
+                                    surface: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                }[];
+                                lines: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    linear_feet: number;
+                                    typed: boolean;
+                                }[];
+                                counts: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    typed: boolean;
+                                }[];
+                                painted_shapes: ({
+                                    category: string;
+                                    label: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                                custom: ({
+                                    item: string;
+                                    item_type: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                            };
+                            rev: number;
+                            shape_count: number;
+                            format: "detected" | "editor";
+                            locked_for_review: boolean;
+                            typed_quantities: {
+                                [key: string]: number;
+                            };
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_measurements: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "measurement";
+                            name: string;
+                            job_id: number | null;
+                            /** @enum {string} */
+                            status: "completed";
+                            started_from: "bounds" | "address" | "tiles";
+                            address: string | null;
+                            tiles: {
+                                z: number;
+                                x_min: number;
+                                x_max: number;
+                                y_min: number;
+                                y_max: number;
+                            } | null;
+                            bounds: {
+                                north: number;
+                                south: number;
+                                east: number;
+                                west: number;
+                            };
+                            imagery: {
+                                source: string;
+                                zoom: number;
+                                meters_per_pixel: number;
+                                width: number;
+                                height: number;
+                                capture_date: string | null;
+                            };
+                            detector: "built_in" | "segmentation";
+                            /** @description square feet: every area less its holes */
+                            area: number;
+                            /** @enum {string} */
+                            unit: "sf";
+                            totals: {
+                                area_sqft: number;
+                                areas: {
+                                    surface: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                }[];
+                                lines: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    linear_feet: number;
+                                    typed: boolean;
+                                }[];
+                                counts: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    typed: boolean;
+                                }[];
+                                painted_shapes: ({
+                                    category: string;
+                                    label: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                                custom: ({
+                                    item: string;
+                                    item_type: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                            };
+                            rev: number;
+                            shape_count: number;
+                            format: "detected" | "editor";
+                            locked_for_review: boolean;
+                            typed_quantities: {
+                                [key: string]: number;
+                            };
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_measurement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "measurement";
+                            name: string;
+                            job_id: number | null;
+                            /** @enum {string} */
+                            status: "completed";
+                            started_from: "bounds" | "address" | "tiles";
+                            address: string | null;
+                            tiles: {
+                                z: number;
+                                x_min: number;
+                                x_max: number;
+                                y_min: number;
+                                y_max: number;
+                            } | null;
+                            bounds: {
+                                north: number;
+                                south: number;
+                                east: number;
+                                west: number;
+                            };
+                            imagery: {
+                                source: string;
+                                zoom: number;
+                                meters_per_pixel: number;
+                                width: number;
+                                height: number;
+                                capture_date: string | null;
+                            };
+                            detector: "built_in" | "segmentation";
+                            /** @description square feet: every area less its holes */
+                            area: number;
+                            /** @enum {string} */
+                            unit: "sf";
+                            totals: {
+                                area_sqft: number;
+                                areas: {
+                                    surface: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                }[];
+                                lines: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    linear_feet: number;
+                                    typed: boolean;
+                                }[];
+                                counts: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    typed: boolean;
+                                }[];
+                                painted_shapes: ({
+                                    category: string;
+                                    label: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                                custom: ({
+                                    item: string;
+                                    item_type: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                            };
+                            rev: number;
+                            shape_count: number;
+                            format: "detected" | "editor";
+                            locked_for_review: boolean;
+                            typed_quantities: {
+                                [key: string]: number;
+                            };
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_measurement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_measurement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description default: the address, else "Measurement" */
+                    name?: string;
+                    job_id?: number | null;
+                    /** @description true: shape edits answer 409 Takeoff locked for review */
+                    locked_for_review?: boolean;
+                    /** @description category → quantity typed over the measured one; null takes the typing back */
+                    typed_quantities?: {
+                        [key: string]: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "measurement";
+                            name: string;
+                            job_id: number | null;
+                            /** @enum {string} */
+                            status: "completed";
+                            started_from: "bounds" | "address" | "tiles";
+                            address: string | null;
+                            tiles: {
+                                z: number;
+                                x_min: number;
+                                x_max: number;
+                                y_min: number;
+                                y_max: number;
+                            } | null;
+                            bounds: {
+                                north: number;
+                                south: number;
+                                east: number;
+                                west: number;
+                            };
+                            imagery: {
+                                source: string;
+                                zoom: number;
+                                meters_per_pixel: number;
+                                width: number;
+                                height: number;
+                                capture_date: string | null;
+                            };
+                            detector: "built_in" | "segmentation";
+                            /** @description square feet: every area less its holes */
+                            area: number;
+                            /** @enum {string} */
+                            unit: "sf";
+                            totals: {
+                                area_sqft: number;
+                                areas: {
+                                    surface: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                }[];
+                                lines: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    linear_feet: number;
+                                    typed: boolean;
+                                }[];
+                                counts: {
+                                    category: string;
+                                    label: string;
+                                    count: number;
+                                    typed: boolean;
+                                }[];
+                                painted_shapes: ({
+                                    category: string;
+                                    label: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                                custom: ({
+                                    item: string;
+                                    item_type: string;
+                                } & {
+                                    count: number;
+                                    quantity: number;
+                                    unit: string;
+                                })[];
+                            };
+                            rev: number;
+                            shape_count: number;
+                            format: "detected" | "editor";
+                            locked_for_review: boolean;
+                            typed_quantities: {
+                                [key: string]: number;
+                            };
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_measurement_shapes: {
+        parameters: {
+            query?: {
+                kind?: "area" | "count" | "line" | "painted_shape" | "custom";
+                category?: string;
+                include_coordinates?: boolean;
+                /** @description lat_lng (default) or lng_lat (GeoJSON order) */
+                coordinate_order?: "lat_lng" | "lng_lat";
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            kind: "area" | "count" | "line" | "painted_shape" | "custom";
+                            surface: string | null;
+                            category: string | null;
+                            label: string | null;
+                            item: string | null;
+                            geometry: "point" | "line" | "polygon";
+                            phase: string | null;
+                            spec: string | null;
+                            service_labels: string[] | null;
+                            service_id: number | null;
+                            item_key: string | null;
+                            item_name: string | null;
+                            work_area: string | null;
+                            quantity: number;
+                            unit: "SF" | "LF" | "EA";
+                            /** @description [lat, lng] for a point, a list of points for a line, a list of rings (outline first) for a polygon */
+                            coordinates?: unknown;
+                            actions: ("add_area" | "add_count" | "add_line" | "add_custom_shape" | "remove" | "reclassify" | "set_spec" | "set_phase" | "set_surface")[];
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                        measurement: {
+                            id: number;
+                            name: string;
+                            job_id: number | null;
+                            area: number;
+                            rev: number;
+                            coordinate_order: "lat_lng" | "lng_lat";
+                        };
+                        options: {
+                            count_categories: string[];
+                            line_categories: string[];
+                            surfaces: string[];
+                            custom_items: {
+                                name: string;
+                                type: string;
+                                color: string;
+                                on_takeoff: boolean;
+                            }[];
+                            types: {
+                                [key: string]: string[];
+                            };
+                            phases: string[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    edit_measurement_shapes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description measurement.rev, or the last save’s rev */
+                    base_rev?: number;
+                    /** @description 1 to 200 operations, applied in order and saved together */
+                    operations?: unknown[];
+                    coordinate_order?: "lat_lng" | "lng_lat";
+                    confirm_remove_all_areas?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            measurement_id: number;
+                            rev: number;
+                            area: number;
+                            results: ({
+                                index: number;
+                                op: string;
+                                id: string;
+                                quantity: number | null;
+                                unit: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_measurement_history: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            rev: number;
+                            user: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            saved_at: string;
+                            operations: {
+                                index: number;
+                                op: string;
+                                id: string;
+                            }[];
+                            replaced: {
+                                id: string;
+                                kind: "area" | "count" | "line" | "painted_shape" | "custom";
+                                surface: string | null;
+                                category: string | null;
+                                label: string | null;
+                                item: string | null;
+                                geometry: "point" | "line" | "polygon";
+                                phase: string | null;
+                                spec: string | null;
+                                service_labels: string[] | null;
+                                service_id: number | null;
+                                item_key: string | null;
+                                item_name: string | null;
+                                work_area: string | null;
+                                quantity: number;
+                                unit: "SF" | "LF" | "EA";
+                                /** @description [lat, lng] for a point, a list of points for a line, a list of rings (outline first) for a polygon */
+                                coordinates?: unknown;
+                                actions: ("add_area" | "add_count" | "add_line" | "add_custom_shape" | "remove" | "reclassify" | "set_spec" | "set_phase" | "set_surface")[];
+                            }[];
+                            area_before: number;
+                            area_after: number;
                         }[];
                         pagination: {
                             total: number;

@@ -29,5 +29,5 @@ export function areaIn(sqft: number, unit: AreaUnit): number {
 /** A quantity as answered: rounded half away from zero to `places` decimals. */
 export function rounded(value: number, places = 2): number {
   const f = 10 ** places;
-  return Math.sign(value) * Math.round(Math.abs(value) * f + Number.EPSILON * f) / f;
+  return (Math.sign(value) * Math.round(Math.abs(value) * f + Number.EPSILON * f)) / f;
 }

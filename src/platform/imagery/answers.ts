@@ -22,7 +22,8 @@ export const noImageryCoverage = (source: ImagerySource) =>
   );
 
 /** 500 when the server has no imagery configured; 502 when the imagery server failed. */
-export const imageryUnavailable = (status: 500 | 502, message: string) => answer(status, 'imagery_unavailable', message);
+export const imageryUnavailable = (status: 500 | 502, message: string) =>
+  answer(status, 'imagery_unavailable', message);
 
 export const geocodeFailed = (message: string) => answer(502, 'geocode_failed', message);
 

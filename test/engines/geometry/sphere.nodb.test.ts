@@ -49,7 +49,12 @@ describe('references', () => {
   });
 
   it('a meridian line of 0.001° is R × 0.001 × π/180 m', () => {
-    expect(lineLengthM([[40, -83], [40.001, -83]])).toBeCloseTo(R * rad(0.001), 6);
+    expect(
+      lineLengthM([
+        [40, -83],
+        [40.001, -83],
+      ]),
+    ).toBeCloseTo(R * rad(0.001), 6);
     expect(feet(0.3048)).toBeCloseTo(1, 12);
   });
 
@@ -62,9 +67,27 @@ describe('references', () => {
 
   it('refuses what is not a shape', () => {
     expect(whyNot({ type: 'line', points: [[1, 1]] })).toMatch(/2 or more/);
-    expect(whyNot({ type: 'polygon', rings: [[[0, 0], [0, 1], [0, 2]]] })).toMatch(/area/);
+    expect(
+      whyNot({
+        type: 'polygon',
+        rings: [
+          [
+            [0, 0],
+            [0, 1],
+            [0, 2],
+          ],
+        ],
+      }),
+    ).toMatch(/area/);
     expect(whyNot({ type: 'point', point: [91, 0] })).toMatch(/latitude/);
-    expect(openRing([[0, 0], [0, 1], [1, 1], [0, 0]])).toHaveLength(3);
+    expect(
+      openRing([
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [0, 0],
+      ]),
+    ).toHaveLength(3);
   });
 });
 
@@ -87,10 +110,9 @@ const lot = fc
       [w, h],
       [0, h],
     ];
-    return corners.map(([x, y], i): LatLng => [
-      lat + (y + jiggle[2 * i] * h) * m,
-      lng + (x + jiggle[2 * i + 1] * w) * m * k,
-    ]);
+    return corners.map(
+      ([x, y], i): LatLng => [lat + (y + jiggle[2 * i] * h) * m, lng + (x + jiggle[2 * i + 1] * w) * m * k],
+    );
   });
 
 describe('properties', () => {

@@ -7,6 +7,7 @@ import { crmWalk } from '#test/crm/walk.ts';
 import { estimatingWalk } from '#test/estimating/walk.ts';
 import { fieldWalk } from '#test/field/walk.ts';
 import { integrationsWalk } from '#test/integrations/walk.ts';
+import { measurementWalk } from '#test/measurement/walk.ts';
 import { rebidsWalk } from '#test/operations/rebids/walk.ts';
 import { dailyLogsWalk } from '#test/operations/daily-logs/walk.ts';
 import { operationsTimeWalk } from '#test/operations/time-entries/walk.ts';
@@ -26,4 +27,5 @@ export const ALL_WALKS: readonly AreaWalk[] = [
   operationsTimeWalk,
   fieldWalk,
   conditionWalk,
+  measurementWalk,
 ];

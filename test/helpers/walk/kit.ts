@@ -36,10 +36,22 @@ export interface Call {
  * - `read-post`: a POST that only reads, so it needs read_jobs and no write permission;
  * - `measure`: Read measurements (condition ratings, takeoffs): a key without it hears 403 API key
  *   lacks measurement read permission, whatever job permissions it has; a key with only it is enough;
+ * - `measure-write`: Write measurements (starting and editing takeoffs): a key with every other
+ *   permission hears 403 API key lacks measurement write permission;
+ * - `measure-delete`: Write measurements and Delete records (deleting a takeoff);
  * - `any-key`: any valid key;
  * - `public`: no key at all (the link is the credential), so no key walk applies.
  */
-export type Need = 'write' | 'delete' | 'read' | 'read-post' | 'measure' | 'any-key' | 'public';
+export type Need =
+  | 'write'
+  | 'delete'
+  | 'read'
+  | 'read-post'
+  | 'measure'
+  | 'measure-write'
+  | 'measure-delete'
+  | 'any-key'
+  | 'public';
 
 /** How to call a route with A's ids, so that only the permission stands between the call and its effect. */
 export interface CallCase {
@@ -84,6 +96,9 @@ const READ = 'API key lacks job read permission';
 const WRITE = 'API key lacks job write permission';
 const DELETE = 'API key lacks delete permission';
 const MEASURE = 'API key lacks measurement read permission';
+const MEASURE_WRITE = 'API key lacks measurement write permission';
+/** Writes of any kind: a crew login is refused on each outside the crew app. */
+const WRITES = new Set<Need>(['write', 'delete', 'measure-write', 'measure-delete']);
 /** Document 1: a crew login is refused where an office user is needed (platform/auth.ts). */
 const OFFICE = 'Office user required';
 let crewLogins = 0;
@@ -236,7 +251,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
         expect(await snapshot(t, walks, P)).toEqual(before);
       });
 
-    if (cases.some(([, , c]) => c.needs === 'write' || c.needs === 'delete'))
+    if (cases.some(([, , c]) => WRITES.has(c.needs)))
       it("a crew login's key, with every permission, gets 403 Office user required on every write outside the crew app, and nothing changes", async () => {
         const crewApp = await crewAppRoutes(t);
         // The crew login is made before the snapshot: it is the one change the test makes itself.
@@ -249,7 +264,7 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
         ).api;
         const before = await snapshot(t, walks, P);
         const wrong: string[] = [];
-        for (const [route, method, c] of cases.filter(([, , x]) => x.needs === 'write' || x.needs === 'delete')) {
+        for (const [route, method, c] of cases.filter(([, , x]) => WRITES.has(x.needs))) {
           if (crewApp.has(route)) continue;
           const res = await crew.request(method, c.path(P.ids), bodyOf(method, c, P.ids));
           if (res.status !== 403 || res.body?.error !== OFFICE)
@@ -306,6 +321,31 @@ export function walkArea(walk: AreaWalk, options: { after?: AreaWalk[] } = {}) {
           if (res.status !== (c.ok ?? 200)) wrong.push(`${route} -> ${res.status} ${JSON.stringify(res.body)}`);
         }
         expect(wrong).toEqual([]);
+      });
+
+    if (cases.some(([, , c]) => c.needs === 'measure-write' || c.needs === 'measure-delete'))
+      it('measurement writes need write_measurements (every other permission is not enough), deletions delete_records too; nothing changes', async () => {
+        const before = await snapshot(t, walks, P);
+        const allButWrite = await asKey(['read_jobs', 'write_jobs', 'delete_records', 'read_measurements']);
+        const noDelete = await asKey(['read_jobs', 'write_jobs', 'read_measurements', 'write_measurements']);
+        const wrong: string[] = [];
+        for (const [route, method, c] of cases.filter(
+          ([, , x]) => x.needs === 'measure-write' || x.needs === 'measure-delete',
+        )) {
+          const res = await allButWrite.request(method, c.path(P.ids), bodyOf(method, c, P.ids));
+          if (res.status !== 403 || res.body?.error !== MEASURE_WRITE)
+            wrong.push(`${route} without write_measurements -> ${res.status} ${JSON.stringify(res.body)}`);
+          if (c.needs !== 'measure-delete') continue;
+          for (const call of c.noDelete?.(P.ids) ?? [{ path: c.path(P.ids), body: bodyOf(method, c, P.ids) }]) {
+            const refused = await noDelete.request(method, call.path, call.body);
+            if (refused.status !== 403 || refused.body?.error !== DELETE)
+              wrong.push(
+                `${route} ${call.path} without delete_records -> ${refused.status} ${JSON.stringify(refused.body)}`,
+              );
+          }
+        }
+        expect(wrong).toEqual([]);
+        expect(await snapshot(t, walks, P)).toEqual(before);
       });
 
     if (cases.some(([, , c]) => c.needs === 'delete'))

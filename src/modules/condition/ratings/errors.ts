@@ -30,11 +30,7 @@ export const noPavementVisible = (visiblePct: number) =>
     { visible_pavement_pct: visiblePct },
   );
 
-
-
 export const imageRejected = (message: string) => rated(422, 'image_rejected', message);
-
-
 
 export const ratingFailed = (message: string) => rated(502, 'rating_failed', message);
 

@@ -7,7 +7,12 @@ import { recountJob } from './repo.ts';
 export const measurementJobMergeMover: MergeMover = {
   label: 'measurements',
   async move(trx, from, to, scope) {
-    await trx.updateTable('measurements').set({ job_id: to }).where('firm_id', '=', scope.firmId).where('job_id', '=', from).execute();
+    await trx
+      .updateTable('measurements')
+      .set({ job_id: to })
+      .where('firm_id', '=', scope.firmId)
+      .where('job_id', '=', from)
+      .execute();
     await recountJob(trx, scope.firmId, to, now());
   },
 };

@@ -29,7 +29,12 @@ export async function listMeasurements(
   filter: { jobId?: number },
   page: Page,
 ): Promise<{ rows: Measurement[]; total: number }> {
-  let qb = onVisibleJob(db.selectFrom('measurements').where('firm_id', '=', firmId), 'measurements.job_id', firmId, user);
+  let qb = onVisibleJob(
+    db.selectFrom('measurements').where('firm_id', '=', firmId),
+    'measurements.job_id',
+    firmId,
+    user,
+  );
   if (filter.jobId !== undefined) qb = qb.where('job_id', '=', filter.jobId);
   const [rows, count] = await Promise.all([
     qb.selectAll('measurements').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
@@ -39,11 +44,21 @@ export async function listMeasurements(
 }
 
 export function shapeRows(db: Executor, measurementId: number): Promise<MeasurementShape[]> {
-  return db.selectFrom('measurement_shapes').selectAll().where('measurement_id', '=', measurementId).orderBy('id').execute();
+  return db
+    .selectFrom('measurement_shapes')
+    .selectAll()
+    .where('measurement_id', '=', measurementId)
+    .orderBy('id')
+    .execute();
 }
 
 export function itemRows(db: Executor, measurementId: number): Promise<MeasurementItem[]> {
-  return db.selectFrom('measurement_items').selectAll().where('measurement_id', '=', measurementId).orderBy('id').execute();
+  return db
+    .selectFrom('measurement_items')
+    .selectAll()
+    .where('measurement_id', '=', measurementId)
+    .orderBy('id')
+    .execute();
 }
 
 /** Rows per insert: well under SQLite's and PostgreSQL's bound-parameter limits at 23 columns. */
@@ -51,7 +66,10 @@ const ROWS_PER_INSERT = 500;
 
 export async function insertShapeRows(db: Executor, rows: Insertable<MeasurementShapeTable>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
-    await db.insertInto('measurement_shapes').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+    await db
+      .insertInto('measurement_shapes')
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .execute();
 }
 
 /** Keeps the job's measurement_count (document 2: "Takeoffs on the job") right after a change. */

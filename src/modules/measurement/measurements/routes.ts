@@ -100,7 +100,12 @@ export function measurementRoutes(app: ApiApp, env: Env): void {
     '/v1/measurements/:id',
     {
       config: READ,
-      schema: { tags: TAGS, summary: 'A measurement with its totals', params: IdParam(), response: { 200: One(MeasurementSchema) } },
+      schema: {
+        tags: TAGS,
+        summary: 'A measurement with its totals',
+        params: IdParam(),
+        response: { 200: One(MeasurementSchema) },
+      },
     },
     async (request) => getMeasurement(ctx(request), request.params.id),
   );

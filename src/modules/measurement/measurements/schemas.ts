@@ -15,7 +15,12 @@ const BoundsSchema = Type.Object(
 
 const common = {
   job_id: RecordId({ description: 'the job the measurement is for (its measurement_count counts it)' }),
-  name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'default: the address, else "Measurement"' }),
+  name: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '\\S',
+    description: 'default: the address, else "Measurement"',
+  }),
 };
 
 export const DetectFullBody = Body({ bounds: BoundsSchema, ...common }, { required: ['bounds'] });
@@ -50,7 +55,12 @@ export const MeasurementListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const AreaTotal = Type.Object({ surface: Type.String(), label: Type.String(), count: Type.Integer(), area_sqft: Type.Number() });
+const AreaTotal = Type.Object({
+  surface: Type.String(),
+  label: Type.String(),
+  count: Type.Integer(),
+  area_sqft: Type.Number(),
+});
 const LineTotal = Type.Object({
   category: Type.String(),
   label: Type.String(),
@@ -58,7 +68,12 @@ const LineTotal = Type.Object({
   linear_feet: Type.Number(),
   typed: Type.Boolean(),
 });
-const CountTotal = Type.Object({ category: Type.String(), label: Type.String(), count: Type.Number(), typed: Type.Boolean() });
+const CountTotal = Type.Object({
+  category: Type.String(),
+  label: Type.String(),
+  count: Type.Number(),
+  typed: Type.Boolean(),
+});
 const QuantityTotal = Type.Object({
   count: Type.Integer(),
   quantity: Type.Number(),
@@ -70,7 +85,9 @@ export const TotalsSchema = Type.Object({
   areas: Type.Array(AreaTotal),
   lines: Type.Array(LineTotal),
   counts: Type.Array(CountTotal),
-  painted_shapes: Type.Array(Type.Intersect([Type.Object({ category: Type.String(), label: Type.String() }), QuantityTotal])),
+  painted_shapes: Type.Array(
+    Type.Intersect([Type.Object({ category: Type.String(), label: Type.String() }), QuantityTotal]),
+  ),
   custom: Type.Array(Type.Intersect([Type.Object({ item: Type.String(), item_type: Type.String() }), QuantityTotal])),
 });
 
@@ -83,7 +100,13 @@ export const MeasurementSchema = Type.Object({
   started_from: OneOf(['bounds', 'address', 'tiles'] as const),
   address: NullableString(),
   tiles: Nullable(
-    Type.Object({ z: Type.Integer(), x_min: Type.Integer(), x_max: Type.Integer(), y_min: Type.Integer(), y_max: Type.Integer() }),
+    Type.Object({
+      z: Type.Integer(),
+      x_min: Type.Integer(),
+      x_max: Type.Integer(),
+      y_min: Type.Integer(),
+      y_max: Type.Integer(),
+    }),
   ),
   bounds: Type.Object({ north: Type.Number(), south: Type.Number(), east: Type.Number(), west: Type.Number() }),
   imagery: Type.Object({

@@ -61,22 +61,28 @@ export async function updateMeasurement(ctx: ServiceContext, id: number, changes
     if (changes.job_id !== undefined && changes.job_id !== null)
       if (!(await findVisibleJob(trx, firmId, changes.job_id, ctx.auth.user))) throw jobNotFound();
     const at = now();
-    const set: Partial<Measurement> = { updated_at: at };
-    if (changes.name !== undefined) set.name = changes.name.trim();
-    if (changes.job_id !== undefined) set.job_id = changes.job_id;
-    if (changes.locked_for_review !== undefined) set.locked_for_review = changes.locked_for_review ? 1 : 0;
+    const set: Partial<Measurement> = {};
+    if (changes.name !== undefined && changes.name.trim() !== m.name) set.name = changes.name.trim();
+    if (changes.job_id !== undefined && changes.job_id !== m.job_id) set.job_id = changes.job_id;
+    const locked = changes.locked_for_review === undefined ? undefined : changes.locked_for_review ? 1 : 0;
+    if (locked !== undefined && locked !== m.locked_for_review) set.locked_for_review = locked;
     if (changes.typed_quantities !== undefined) {
       const typed = JSON.parse(m.typed_quantities) as Record<string, number>;
       for (const [category, quantity] of Object.entries(changes.typed_quantities))
         if (quantity === null) delete typed[category];
         else typed[category] = quantity;
-      const state = await loadState(trx, m);
-      state.typed = typed;
-      const totals = totalsOf(state);
-      set.typed_quantities = JSON.stringify(typed);
-      set.totals = JSON.stringify(totals);
-      set.area_sqft = totals.area_sqft;
+      if (JSON.stringify(typed) !== m.typed_quantities) {
+        const state = await loadState(trx, m);
+        state.typed = typed;
+        const totals = totalsOf(state);
+        set.typed_quantities = JSON.stringify(typed);
+        set.totals = JSON.stringify(totals);
+        set.area_sqft = totals.area_sqft;
+      }
     }
+    // A PATCH that changes nothing writes nothing (updated_at stays).
+    if (Object.keys(set).length === 0) return;
+    set.updated_at = at;
     await trx.updateTable('measurements').set(set).where('id', '=', id).where('firm_id', '=', firmId).execute();
     if (set.job_id !== undefined && set.job_id !== m.job_id) {
       await recountJob(trx, firmId, m.job_id, at);

@@ -38,12 +38,18 @@ export async function startMeasurement(ctx: ServiceContext, req: StartRequest) {
   const place = await placeOf(ctx, req);
   const seen = await seePlace(ctx, place);
   const shapes = detectedShapes(seen, newShapeId);
-  const state: EditState = { shapes: new Map(shapes.map((s) => [s.shape_id, s])), items: new Map(), typed: {}, frame: place.box };
+  const state: EditState = {
+    shapes: new Map(shapes.map((s) => [s.shape_id, s])),
+    items: new Map(),
+    typed: {},
+    frame: place.box,
+  };
   const totals = totalsOf(state);
   const at = now();
   const id = await inTransaction(ctx.database, async (trx) => {
     // The job was looked up before the seconds of imagery work: one deleted meanwhile is a 404.
-    if (req.job_id !== undefined && !(await findVisibleJob(trx, firmId, req.job_id, ctx.auth.user))) throw jobNotFound();
+    if (req.job_id !== undefined && !(await findVisibleJob(trx, firmId, req.job_id, ctx.auth.user)))
+      throw jobNotFound();
     const { id } = await trx
       .insertInto('measurements')
       .values({
@@ -76,7 +82,10 @@ export async function startMeasurement(ctx: ServiceContext, req: StartRequest) {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await insertShapeRows(trx, shapes.map((s) => rowOfShape(s, firmId, id, at)));
+    await insertShapeRows(
+      trx,
+      shapes.map((s) => rowOfShape(s, firmId, id, at)),
+    );
     await recountJob(trx, firmId, req.job_id ?? null, at);
     return id;
   });

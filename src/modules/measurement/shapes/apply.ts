@@ -106,7 +106,13 @@ class Applier {
       this.index = index;
       this.results.push(this.apply(this.checked(raw)));
     });
-    return { results: this.results, before: this.before, added: this.added, removed: this.removed, newItems: this.newItems };
+    return {
+      results: this.results,
+      before: this.before,
+      added: this.added,
+      removed: this.removed,
+      newItems: this.newItems,
+    };
   }
 
   private checked(raw: unknown): Raw & { op: Op } {
@@ -172,7 +178,8 @@ class Applier {
 
   /** A ring ([[lat, lng], …]) or a list of rings, outline first. */
   private rings(v: unknown): Ring[] {
-    if (!Array.isArray(v) || v.length === 0) throw invalidOperation(this.index, 'coordinates is required', 'coordinates');
+    if (!Array.isArray(v) || v.length === 0)
+      throw invalidOperation(this.index, 'coordinates is required', 'coordinates');
     const nested = Array.isArray(v[0]) && Array.isArray((v[0] as unknown[])[0]);
     const rings = (nested ? (v as unknown[]) : [v]).map((r) => openRing(this.points(r)));
     if (rings.length > 100) throw invalidOperation(this.index, 'A polygon has at most 100 rings', 'coordinates');
@@ -239,7 +246,10 @@ class Applier {
     const shape = this.find(o);
     const lock = lockOf(shape, this.state, this.areaOf);
     if (lock === 'locked' || (lock === 'phase_only' && op !== 'set_phase'))
-      throw editInEditor(this.index, `${this.describe(shape)} is edited in the takeoff editor${lock === 'phase_only' ? ' (its phase can change here)' : ''}`);
+      throw editInEditor(
+        this.index,
+        `${this.describe(shape)} is edited in the takeoff editor${lock === 'phase_only' ? ' (its phase can change here)' : ''}`,
+      );
     if (!actionsOf(shape, this.state, this.areaOf).includes(op))
       throw invalidOperation(this.index, `${op} does not apply to ${this.describe(shape)}`, 'op');
     return shape;
@@ -335,8 +345,10 @@ class Applier {
     const color = this.text(o, 'color', false);
     if (color !== null && !HEX.test(color)) throw invalidOperation(this.index, 'color is #RRGGBB', 'color');
     let item = this.state.items.get(name.toLowerCase());
-    if (item && typeText !== null && typeText !== item.item_type) throw wrongShapeForItem(this.index, item.name, item.item_type);
-    if (item?.counts_toward_area) throw editInEditor(this.index, `${item.name} counts toward the total area: edit it in the takeoff editor`);
+    if (item && typeText !== null && typeText !== item.item_type)
+      throw wrongShapeForItem(this.index, item.name, item.item_type);
+    if (item?.counts_toward_area)
+      throw editInEditor(this.index, `${item.name} counts toward the total area: edit it in the takeoff editor`);
     const phase = this.phase(o);
     if (!item) {
       if (typeText === null) throw itemTypeRequired(this.index, name);
@@ -379,7 +391,14 @@ class Applier {
           this.drop(hole);
           alsoRemoved.push(hole.shape_id);
         }
-    return { index: this.index, op: 'remove', id: shape.shape_id, quantity: null, unit: null, removed: [shape.shape_id, ...alsoRemoved] };
+    return {
+      index: this.index,
+      op: 'remove',
+      id: shape.shape_id,
+      quantity: null,
+      unit: null,
+      removed: [shape.shape_id, ...alsoRemoved],
+    };
   }
 
   private drop(shape: ShapeState): void {
@@ -397,10 +416,18 @@ class Applier {
         throw invalidOperation(this.index, 'A custom shape moves to another item: send item', 'item');
       const name = this.text(o, 'item', true)!;
       let item = this.state.items.get(name.toLowerCase());
-      if (item && item.item_type !== shape.geometry.type) throw wrongShapeForItem(this.index, item.name, item.item_type);
-      if (item?.counts_toward_area) throw editInEditor(this.index, `${item.name} counts toward the total area: edit it in the takeoff editor`);
+      if (item && item.item_type !== shape.geometry.type)
+        throw wrongShapeForItem(this.index, item.name, item.item_type);
+      if (item?.counts_toward_area)
+        throw editInEditor(this.index, `${item.name} counts toward the total area: edit it in the takeoff editor`);
       if (!item) {
-        item = { name, item_type: shape.geometry.type, color: ITEM_COLORS[this.state.items.size % ITEM_COLORS.length], phase_split: false, counts_toward_area: false };
+        item = {
+          name,
+          item_type: shape.geometry.type,
+          color: ITEM_COLORS[this.state.items.size % ITEM_COLORS.length],
+          phase_split: false,
+          counts_toward_area: false,
+        };
         this.state.items.set(name.toLowerCase(), item);
         this.newItems.push(item);
       }
@@ -415,7 +442,11 @@ class Applier {
     if (!(allowed as readonly string[]).includes(category)) {
       const otherKind = shape.kind === 'count' ? EDITABLE_LINE_CATEGORIES : EDITABLE_COUNT_CATEGORIES;
       if ((otherKind as readonly string[]).includes(category))
-        throw invalidOperation(this.index, `A ${shape.kind} stays a ${shape.kind}: ${category} is another kind`, 'category');
+        throw invalidOperation(
+          this.index,
+          `A ${shape.kind} stays a ${shape.kind}: ${category} is another kind`,
+          'category',
+        );
       if (LABELS[category]) throw editInEditor(this.index, `${LABELS[category]} are edited in the takeoff editor`);
       throw unknownCategory(this.index, category, allowed);
     }
@@ -449,7 +480,12 @@ class Applier {
     const holes: string[] = [];
     if (s.kind === 'area' && s.surface !== 'hole')
       for (const hole of [...this.state.shapes.values()])
-        if (hole.kind === 'area' && hole.surface === 'hole' && hole.phase !== phase && this.areaOf(hole)?.shape_id === s.shape_id) {
+        if (
+          hole.kind === 'area' &&
+          hole.surface === 'hole' &&
+          hole.phase !== phase &&
+          this.areaOf(hole)?.shape_id === s.shape_id
+        ) {
           this.touch(hole).phase = phase;
           holes.push(hole.shape_id);
         }
@@ -472,4 +508,3 @@ class Applier {
 export function applyOperations(state: EditState, ops: unknown[], options: ApplyOptions): Applied {
   return new Applier(state, options).run(ops);
 }
-

@@ -21,8 +21,7 @@ export type AreaOf = (shape: ShapeState) => ShapeState | undefined;
  */
 export function lockOf(shape: ShapeState, state: EditState, areaOf: AreaOf): 'locked' | 'phase_only' | null {
   if (shape.kind === 'painted_shape') return 'locked';
-  if (shape.category !== null && (isReadOnlyCategory(shape.category) || shape.category in state.typed))
-    return 'locked';
+  if (shape.category !== null && (isReadOnlyCategory(shape.category) || shape.category in state.typed)) return 'locked';
   if (shape.kind === 'custom') {
     if (shape.item_key === RULER_ITEM_KEY) return 'locked';
     const item = shape.item === null ? undefined : state.items.get(shape.item.toLowerCase());

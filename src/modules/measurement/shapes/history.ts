@@ -14,7 +14,16 @@ export async function measurementHistory(ctx: ServiceContext, id: number, page: 
   const [rows, count] = await Promise.all([
     base
       .leftJoin('users as u', 'u.id', 'h.user_id')
-      .select(['h.rev', 'h.user_id', 'u.name as user_name', 'h.created_at', 'h.operations', 'h.replaced', 'h.area_sqft_before', 'h.area_sqft_after'])
+      .select([
+        'h.rev',
+        'h.user_id',
+        'u.name as user_name',
+        'h.created_at',
+        'h.operations',
+        'h.replaced',
+        'h.area_sqft_before',
+        'h.area_sqft_after',
+      ])
       .orderBy('h.rev', 'desc')
       .limit(limit)
       .offset(offset)

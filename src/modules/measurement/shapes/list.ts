@@ -37,9 +37,14 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
   ]);
   const shapes = rows.map(shapeOfRow);
   const areas = shapes.some((s) => s.surface === 'hole')
-    ? (await db.selectFrom('measurement_shapes').selectAll().where('measurement_id', '=', m.id).where('kind', '=', 'area').execute()).map(
-        shapeOfRow,
-      )
+    ? (
+        await db
+          .selectFrom('measurement_shapes')
+          .selectAll()
+          .where('measurement_id', '=', m.id)
+          .where('kind', '=', 'area')
+          .execute()
+      ).map(shapeOfRow)
     : [];
   const state: EditState = {
     shapes: new Map(),

@@ -10,7 +10,14 @@ export const invalidOperation = (index: number, message: string, field?: string)
   refused(400, 'Invalid operation', 'invalid_operation', index, message, field === undefined ? {} : { field });
 
 export const unknownOpFields = (index: number, fields: string[]) =>
-  refused(400, `Unknown fields: ${fields.join(', ')}`, 'unknown_fields', index, `Operation ${index} does not take ${fields.join(', ')}`, { fields });
+  refused(
+    400,
+    `Unknown fields: ${fields.join(', ')}`,
+    'unknown_fields',
+    index,
+    `Operation ${index} does not take ${fields.join(', ')}`,
+    { fields },
+  );
 
 export const unknownCategory = (index: number, category: string, allowed: readonly string[]) =>
   refused(400, 'Unknown category', 'unknown_category', index, `${category} is not one of ${allowed.join(', ')}`, {
@@ -21,9 +28,16 @@ export const wrongShapeForItem = (index: number, item: string, type: string) =>
   refused(400, 'Wrong shape for item', 'wrong_shape_for_item', index, `${item} is measured as a ${type}`);
 
 export const itemTypeRequired = (index: number, item: string) =>
-  refused(400, 'item_type is required', 'item_type_required', index, `${item} is a new item: send item_type point, line or polygon`, {
-    field: 'item_type',
-  });
+  refused(
+    400,
+    'item_type is required',
+    'item_type_required',
+    index,
+    `${item} is a new item: send item_type point, line or polygon`,
+    {
+      field: 'item_type',
+    },
+  );
 
 export const farFromTakeoff = (index: number, km: number) =>
   refused(
@@ -46,11 +60,20 @@ export const unknownType = (index: number, spec: string, category: string, allow
     'Unknown type',
     'unknown_type',
     index,
-    allowed.length === 0 ? `${category} takes no type` : `${spec} is not a type of ${category}: one of ${allowed.join(', ')}`,
+    allowed.length === 0
+      ? `${category} takes no type`
+      : `${spec} is not a type of ${category}: one of ${allowed.join(', ')}`,
     { field: 'spec' },
   );
 
 export const lacksDelete = (index: number) =>
-  refused(403, MISSING_PERMISSION_MESSAGE.delete_records, 'missing_permission', index, 'Removing shapes also needs Delete records', {
-    permission: 'delete_records',
-  });
+  refused(
+    403,
+    MISSING_PERMISSION_MESSAGE.delete_records,
+    'missing_permission',
+    index,
+    'Removing shapes also needs Delete records',
+    {
+      permission: 'delete_records',
+    },
+  );

@@ -5,11 +5,22 @@
 // phases are the default three and every phase on the measurement.
 import type { Executor } from '#db/dialect.ts';
 import type { Measurement } from '#db/tables.ts';
-import { AREA_SURFACES, DEFAULT_PHASES, EDITABLE_COUNT_CATEGORIES, EDITABLE_LINE_CATEGORIES, TYPES } from './vocabulary.ts';
+import {
+  AREA_SURFACES,
+  DEFAULT_PHASES,
+  EDITABLE_COUNT_CATEGORIES,
+  EDITABLE_LINE_CATEGORIES,
+  TYPES,
+} from './vocabulary.ts';
 
 export async function optionsOf(db: Executor, m: Measurement) {
   const [own, counted, others, phases] = await Promise.all([
-    db.selectFrom('measurement_items').select(['name', 'item_type', 'color']).where('measurement_id', '=', m.id).orderBy('id').execute(),
+    db
+      .selectFrom('measurement_items')
+      .select(['name', 'item_type', 'color'])
+      .where('measurement_id', '=', m.id)
+      .orderBy('id')
+      .execute(),
     db
       .selectFrom('measurement_shapes')
       .select('item')
@@ -35,13 +46,21 @@ export async function optionsOf(db: Executor, m: Measurement) {
   ]);
   const onTakeoff = new Set(counted.map((r) => r.item?.toLowerCase()));
   const names = new Set(own.map((i) => i.name.toLowerCase()));
-  const custom_items = own.map((i) => ({ name: i.name, type: i.item_type, color: i.color, on_takeoff: onTakeoff.has(i.name.toLowerCase()) }));
+  const custom_items = own.map((i) => ({
+    name: i.name,
+    type: i.item_type,
+    color: i.color,
+    on_takeoff: onTakeoff.has(i.name.toLowerCase()),
+  }));
   for (const i of others)
     if (!names.has(i.name.toLowerCase())) {
       names.add(i.name.toLowerCase());
       custom_items.push({ name: i.name, type: i.item_type, color: i.color, on_takeoff: false });
     }
-  const used = phases.map((p) => p.phase!).filter((p) => !DEFAULT_PHASES.includes(p)).sort();
+  const used = phases
+    .map((p) => p.phase!)
+    .filter((p) => !DEFAULT_PHASES.includes(p))
+    .sort();
   return {
     count_categories: [...EDITABLE_COUNT_CATEGORIES],
     line_categories: [...EDITABLE_LINE_CATEGORIES],

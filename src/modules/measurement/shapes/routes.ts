@@ -3,7 +3,15 @@
 import { Type } from '@sinclair/typebox';
 import { contextFor, type Env } from '#platform/context.ts';
 import type { ApiApp } from '#platform/routes.ts';
-import { EditResultSchema, EditsBody, HistoryEntrySchema, HistoryQuery, ShapeListSchema, ShapesParams, ShapesQuery } from './schemas.ts';
+import {
+  EditResultSchema,
+  EditsBody,
+  HistoryEntrySchema,
+  HistoryQuery,
+  ShapeListSchema,
+  ShapesParams,
+  ShapesQuery,
+} from './schemas.ts';
 import { measurementHistory } from './history.ts';
 import { listShapes } from './list.ts';
 import { saveEdits } from './save.ts';

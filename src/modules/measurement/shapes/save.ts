@@ -124,7 +124,13 @@ export async function saveEdits(ctx: ServiceContext, id: number, body: EditsRequ
     for (const sid of applied.before.keys()) {
       const s = state.shapes.get(sid);
       if (!s || applied.removed.has(sid)) continue;
-      const { created_at: _c, firm_id: _f, measurement_id: _m, shape_id: _s, ...fields } = rowOfShape(s, firmId, m.id, at);
+      const {
+        created_at: _c,
+        firm_id: _f,
+        measurement_id: _m,
+        shape_id: _s,
+        ...fields
+      } = rowOfShape(s, firmId, m.id, at);
       await trx
         .updateTable('measurement_shapes')
         .set(fields)

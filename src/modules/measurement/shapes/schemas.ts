@@ -36,7 +36,9 @@ export const ShapesQuery = Type.Object(
     kind: Type.Optional(OneOf(KINDS)),
     category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     include_coordinates: Type.Optional(Type.Boolean({ default: true })),
-    coordinate_order: Type.Optional(OneOf(COORDINATE_ORDERS, { description: 'lat_lng (default) or lng_lat (GeoJSON order)' })),
+    coordinate_order: Type.Optional(
+      OneOf(COORDINATE_ORDERS, { description: 'lat_lng (default) or lng_lat (GeoJSON order)' }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   },
@@ -69,7 +71,11 @@ export const ShapeListSchema = Type.Object({
 });
 
 export const EditsBody = Body({
-  base_rev: Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'measurement.rev, or the last save’s rev' }),
+  base_rev: Type.Integer({
+    minimum: 0,
+    maximum: 2_147_483_647,
+    description: 'measurement.rev, or the last save’s rev',
+  }),
   operations: Type.Array(Type.Unknown(), { description: '1 to 200 operations, applied in order and saved together' }),
   coordinate_order: OneOf(COORDINATE_ORDERS),
   confirm_remove_all_areas: Type.Boolean(),
@@ -82,7 +88,13 @@ export const EditResultSchema = Type.Object({
     area: Type.Number(),
     results: Type.Array(
       Type.Object(
-        { index: Type.Integer(), op: Type.String(), id: Type.String(), quantity: Nullable(Type.Number()), unit: NullableString() },
+        {
+          index: Type.Integer(),
+          op: Type.String(),
+          id: Type.String(),
+          quantity: Nullable(Type.Number()),
+          unit: NullableString(),
+        },
         { additionalProperties: true },
       ),
     ),
