@@ -1,9 +1,9 @@
 // Painted lines (docs/measurement-detector.md, "Painted lines"): pixels brighter than the pavement
 // around them (white top-hat, grey) or warmer (yellow top-hat), kept by hysteresis (a faint pixel
-// counts when it touches a clear one, so anti-aliased edges and ends stay in the line), then each
-// connected piece is measured by its principal axis: a thin straight piece becomes a 2-point
-// centre line, a thin bent one a polyline of its centre, anything wider than a painted line
-// (arrows, words, crosswalk blocks) is left out.
+// counts when it touches a clear one, so anti-aliased edges and ends stay in the line). Each
+// connected piece well inside the pavement gets its colour from its summed yellowness against its
+// summed brightness, and its centre line from centre-line.ts (straight: 2 points; bent: a
+// polyline; wider than a painted line — arrows, words, crosswalk blocks — left out).
 import type { Cv, Mat, MatScope } from '#engines/distress/cv.ts';
 import { type Features, PAINT_MAX_WIDTH_M } from './features.ts';
 import { centreLine } from './centre-line.ts';
