@@ -42,6 +42,11 @@ describe('paved-surface detector: generated lots within the stated tolerances', 
     expect(checked).toBeGreaterThanOrEqual(8);
   });
 
+  it('stalls where they are: precision and recall of stall centres (within 1 m) at least 98%', () => {
+    expect(report.stallPrecision).toBeGreaterThanOrEqual(0.98);
+    expect(report.stallRecall).toBeGreaterThanOrEqual(0.98);
+  });
+
   it('stall count within ±5% on every lot, and the surface type told right', () => {
     for (const l of report.lots) {
       expect(Math.abs(l.stallError), `lot ${l.seed}`).toBeLessThanOrEqual(Math.ceil(0.05 * l.truth.stalls));
