@@ -51,6 +51,8 @@ export interface LotAccuracy {
   lineErrorPct: Record<PaintColour, number | null>;
   stalls: number;
   stallError: number;
+  /** Found stalls within STALL_MATCH_M of a true stall centre (each true stall matched once). */
+  stallsMatched: number;
   /** The larger share of the found area has the drawn surface type. */
   surfaceRight: boolean;
 }
@@ -79,8 +81,38 @@ export async function measureLot(scene: LotScene, metersPerPixel: number): Promi
     lineErrorPct,
     stalls: found.stalls.length,
     stallError: found.stalls.length - t.stalls,
+    stallsMatched: matchStalls(
+      found.stalls.map((s) => s.point),
+      t.stallPoints.map(drawn.toPixel),
+      STALL_MATCH_M / metersPerPixel,
+    ),
     surfaceRight: same * 2 > pavedM2,
   };
+}
+
+/** A found stall is the true one when its point is within this distance of the true centre. */
+export const STALL_MATCH_M = 1;
+
+/** Greedy one-to-one matching of found points to true points within `radius` pixels. */
+function matchStalls(found: PixelPoint[], truth: PixelPoint[], radius: number): number {
+  const used = new Uint8Array(truth.length);
+  let matched = 0;
+  for (const p of found) {
+    let best = -1;
+    let bestD = radius;
+    truth.forEach((q, k) => {
+      const d = Math.hypot(p[0] - q[0], p[1] - q[1]);
+      if (!used[k] && d <= bestD) {
+        best = k;
+        bestD = d;
+      }
+    });
+    if (best >= 0) {
+      used[best] = 1;
+      matched++;
+    }
+  }
+  return matched;
 }
 
 export interface Spread {
@@ -99,6 +131,9 @@ export interface AccuracyReport {
   lineErrorPct: Record<PaintColour, Spread>;
   /** Stall count error in % of the true count. */
   stallErrorPct: Spread;
+  /** Found stalls that match a true one ÷ found, and true stalls matched ÷ true, over all lots. */
+  stallPrecision: number;
+  stallRecall: number;
   surfaceRight: number;
 }
 
@@ -133,6 +168,22 @@ export async function measureAccuracy(options: AccuracyOptions): Promise<Accurac
     visibleAreaErrorPct: spread(lots.map((l) => l.visibleAreaErrorPct)),
     lineErrorPct: { white: line('white'), yellow: line('yellow') },
     stallErrorPct: spread(lots.filter((l) => l.truth.stalls > 0).map((l) => (l.stallError / l.truth.stalls) * 100)),
+    stallPrecision:
+      sum(lots, (l) => l.stallsMatched) /
+      Math.max(
+        1,
+        sum(lots, (l) => l.stalls),
+      ),
+    stallRecall:
+      sum(lots, (l) => l.stallsMatched) /
+      Math.max(
+        1,
+        sum(lots, (l) => l.truth.stalls),
+      ),
     surfaceRight: lots.filter((l) => l.surfaceRight).length,
   };
+}
+
+function sum(lots: LotAccuracy[], f: (l: LotAccuracy) => number): number {
+  return lots.reduce((a, l) => a + f(l), 0);
 }

@@ -4,7 +4,7 @@
 // before it returns.
 import { type Cv, loadCv, MatScope } from '#engines/distress/cv.ts';
 import { features } from './features.ts';
-import { paintMasks, traceLines } from './paint.ts';
+import { paintMask, traceLines } from './paint.ts';
 import { inferStalls } from './stalls.ts';
 import { surfaceMasks, traceSurfaces } from './surfaces.ts';
 import type { PavedFindings, PavedOptions, RawPixels } from './types.ts';
@@ -32,17 +32,12 @@ function validate(p: RawPixels, o: PavedOptions): void {
 
 function run(cv: Cv, s: MatScope, pixels: RawPixels, mpp: number): PavedFindings {
   const f = features(cv, s, pixels, mpp);
-  const paint = paintMasks(cv, s, f);
-  const anyPaint = s.mat();
-  cv.bitwise_or(paint.white, paint.yellow, anyPaint);
-  const masks = surfaceMasks(cv, s, f, anyPaint, mpp);
+  const paint = paintMask(cv, s, f);
+  const masks = surfaceMasks(cv, s, f, paint, mpp);
   const surfaces = [
     ...traceSurfaces(cv, s, masks.asphalt, 'asphalt', mpp),
     ...traceSurfaces(cv, s, masks.concrete, 'concrete', mpp),
   ];
-  const lines = [
-    ...traceLines(cv, s, paint.white, masks.paved, 'white', mpp),
-    ...traceLines(cv, s, paint.yellow, masks.paved, 'yellow', mpp),
-  ];
+  const lines = traceLines(cv, s, f, paint, masks.paved, mpp);
   return { surfaces, lines, stalls: inferStalls(lines, mpp) };
 }

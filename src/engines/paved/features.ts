@@ -52,8 +52,9 @@ export function features(cv: Cv, s: MatScope, p: RawPixels, mpp: number): Featur
     gd[i] = (r * 77 + g * 150 + b * 29) >> 8;
     chroma[i] = max - min;
     if (max - min <= Math.max(16, 0.16 * max)) ed[i] = 255;
-    // Yellow paint is warm: red at least about green, blue well under both. Grass (green over red) is not.
-    if (r + 25 >= g && b < r && b < g) yd[i] = Math.min(r, g) - b;
+    // Yellow paint is warm: red at least green (give or take), blue under both. Grass and the
+    // greenish blur of a lot's edge against it (green over red) are not.
+    if (r + 5 >= g && b < r && b < g) yd[i] = Math.min(r, g) - b;
   }
   const tone = s.mat();
   cv.medianBlur(gray, tone, oddPx(0.5, mpp, 3, 5));

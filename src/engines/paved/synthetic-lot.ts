@@ -36,6 +36,8 @@ export interface LotTruth {
   lineLengthM: Record<PaintColour, number>;
   /** Stalls: N − 1 per row of N equally spaced stall lines. */
   stalls: number;
+  /** Each stall's centre (midway between its two lines). */
+  stallPoints: Meters[];
 }
 
 export type RoofKind = 'light' | 'brown' | 'red' | 'tan' | 'dark';
@@ -146,6 +148,7 @@ export function syntheticLot(seed: number, options: LotOptions = {}): LotScene {
   const depth = 4.5 + rand() * 1.0;
   const aisle = 6.5 + rand() * 1.0;
   let stalls = 0;
+  const stallPoints: Meters[] = [];
   for (let v0 = -H / 2 + 2.5; v0 + depth + 1.5 <= H / 2; v0 += depth + aisle) {
     let uMin = -W / 2 + 3;
     let uMax = W / 2 - 3;
@@ -159,6 +162,7 @@ export function syntheticLot(seed: number, options: LotOptions = {}): LotScene {
       for (let k = 0; k < n; k++)
         lineLocal([uMin + k * spacing, v0], [uMin + k * spacing, v0 + depth], colour, 'stall');
       stalls += n - 1;
+      for (let k = 0; k + 1 < n; k++) stallPoints.push(toScene([uMin + (k + 0.5) * spacing, v0 + depth / 2]));
     }
     const laneV = v0 + depth + aisle / 2;
     if (laneV + aisle / 2 + depth + 1.5 <= H / 2 && rand() < 0.5) {
@@ -229,6 +233,7 @@ export function syntheticLot(seed: number, options: LotOptions = {}): LotScene {
       canopyOverPavementM2: canopyOverPavement(lot, building?.outline ?? null, trees),
       lineLengthM,
       stalls,
+      stallPoints,
     },
   };
 }

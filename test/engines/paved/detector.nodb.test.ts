@@ -1,7 +1,14 @@
 // The built-in paved-surface detector held to stated tolerances on generated lots whose truth is
 // known (docs/measurement-detector.md, "Tolerances"). Seeds 1–8 here; the doc's figures use 1000 on.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AccuracyReport, foundAreaM2, measureAccuracy, ringAreaPx } from '#engines/paved/accuracy.ts';
+import sharp from 'sharp';
+import {
+  type AccuracyReport,
+  foundAreaM2,
+  foundLineLengthM,
+  measureAccuracy,
+  ringAreaPx,
+} from '#engines/paved/accuracy.ts';
 import { detectPaved, type PavedFindings } from '#engines/paved/index.ts';
 import { polygonArea, syntheticLot } from '#engines/paved/synthetic-lot.ts';
 import { drawLot, drawLotWindow } from '#engines/paved/synthetic-lot-draw.ts';
@@ -33,6 +40,11 @@ describe('paved-surface detector: generated lots within the stated tolerances', 
         expect(Math.abs(e), `lot ${l.seed} ${c}`).toBeLessThanOrEqual(10);
       }
     expect(checked).toBeGreaterThanOrEqual(8);
+  });
+
+  it('stalls where they are: precision and recall of stall centres (within 1 m) at least 98%', () => {
+    expect(report.stallPrecision).toBeGreaterThanOrEqual(0.98);
+    expect(report.stallRecall).toBeGreaterThanOrEqual(0.98);
   });
 
   it('stall count within ±5% on every lot, and the surface type told right', () => {
@@ -86,6 +98,30 @@ describe('paved-surface detector: what it returns', () => {
     for (const l of found.lines) expect(l.points.length).toBeGreaterThanOrEqual(2);
     expect(found.stalls.length).toBe(scene.truth.stalls);
     for (const st of found.stalls) expect(found.surfaces.some((s) => contains(s.rings[0], st.point))).toBe(true);
+  });
+
+  it('JPEG (quality 80, as tile servers send): area ±5%, line length ±10%, stalls ±5%', async () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const scene = syntheticLot(seed);
+      const { pixels } = drawLot(scene, MPP);
+      const { width, height } = pixels;
+      const jpeg = await sharp(Buffer.from(pixels.data), { raw: { width, height, channels: 3 } })
+        .jpeg({ quality: 80 })
+        .toBuffer();
+      const data = new Uint8Array(await sharp(jpeg).raw().toBuffer());
+      const found = await detectPaved({ width, height, channels: 3, data }, { metersPerPixel: MPP });
+      const t = scene.truth;
+      expect(Math.abs(foundAreaM2(found, MPP) - t.pavedM2) / t.pavedM2, `lot ${seed} area`).toBeLessThanOrEqual(0.05);
+      const length = foundLineLengthM(found, MPP);
+      for (const c of ['white', 'yellow'] as const)
+        if (t.lineLengthM[c] > 0)
+          expect(Math.abs(length[c] - t.lineLengthM[c]) / t.lineLengthM[c], `lot ${seed} ${c}`).toBeLessThanOrEqual(
+            0.1,
+          );
+      expect(Math.abs(found.stalls.length - t.stalls), `lot ${seed} stalls`).toBeLessThanOrEqual(
+        Math.ceil(0.05 * t.stalls),
+      );
+    }
   });
 
   it('RGBA gives what RGB gives', async () => {

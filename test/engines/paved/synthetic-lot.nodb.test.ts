@@ -35,6 +35,7 @@ describe('synthetic lots', () => {
       const stallLines = s.paint.filter((p) => p.kind === 'stall');
       expect(s.truth.stalls).toBeGreaterThan(0);
       expect(s.truth.stalls).toBeLessThan(stallLines.length);
+      expect(s.truth.stallPoints).toHaveLength(s.truth.stalls);
       for (const p of stallLines) {
         const len = Math.hypot(p.to[0] - p.from[0], p.to[1] - p.from[1]);
         expect(len).toBeGreaterThanOrEqual(4.5 - 1e-9);
