@@ -4,7 +4,7 @@
 // read-only counts (category stalls). A finding that is not a valid shape once placed (a ring
 // folded to nothing) is left out rather than answered wrong.
 import { type Geometry, type LatLng, openRing, whyNot } from '#engines/geometry/index.ts';
-import type { PavedFindings, PixelPoint } from '#engines/paved/index.ts';
+import type { PixelPoint } from '#engines/paved/index.ts';
 import { fromPixel } from '#platform/imagery/web-mercator.ts';
 import { measured, type ShapeState } from '../shapes/state.ts';
 import { LABELS } from '../shapes/vocabulary.ts';

@@ -25,7 +25,7 @@ import {
   wrongShapeForItem,
 } from './op-errors.ts';
 import { areaHolding } from './sits-in.ts';
-import { type EditState, geometryFrom, type ItemState, measured, type ShapeState } from './state.ts';
+import { type EditState, type ItemState, measured, type ShapeState } from './state.ts';
 import {
   AREA_SURFACES,
   EDITABLE_COUNT_CATEGORIES,
