@@ -33,6 +33,8 @@ export interface Area {
   searchTypes?: readonly SearchType[];
   /** How many of a site's jobs carry invoices (the billing area). */
   invoicedJobCounter?: InvoicedJobCounter;
+  /** The quantities of a takeoff an estimate area links to (the measurement area). */
+  takeoffQuantities?: TakeoffQuantities;
   /** Background tasks the worker runs for this area. */
   workerTasks?: (env: Env, settings: WorkerSettings) => readonly BackgroundTask[];
   /** Records every new workspace starts with, made in the transaction that creates it. */
@@ -63,6 +65,7 @@ export interface Contributions {
   exportDatasets: readonly Dataset[];
   searchTypes: ReadonlyMap<SearchTypeName, SearchType>;
   invoicedJobCounter: InvoicedJobCounter | null;
+  takeoffQuantities: TakeoffQuantities | null;
   workerTasks(env: Env, settings: WorkerSettings): BackgroundTask[];
   workspaceStarters: readonly WorkspaceStarter[];
   storedObjects: { readonly [K in DeletedRecordKind]: readonly StoredObjectsOf[] };
@@ -93,6 +96,8 @@ export function compileAreas(areas: readonly Area[]): Contributions {
   unique(searchTypes, (t) => t.type, 'search type');
   const counters = areas.flatMap((a) => (a.invoicedJobCounter ? [a.invoicedJobCounter] : []));
   if (counters.length > 1) throw new Error('more than one area counts invoiced jobs');
+  const takeoffs = areas.flatMap((a) => (a.takeoffQuantities ? [a.takeoffQuantities] : []));
+  if (takeoffs.length > 1) throw new Error('more than one area answers takeoff quantities');
   return Object.freeze({
     areas,
     routes: all((a) => a.routes),
@@ -107,6 +112,7 @@ export function compileAreas(areas: readonly Area[]): Contributions {
     exportDatasets,
     searchTypes: new Map(searchTypes.map((t) => [t.type, t])),
     invoicedJobCounter: counters[0] ?? null,
+    takeoffQuantities: takeoffs[0] ?? null,
     workerTasks: (env: Env, settings: WorkerSettings) =>
       areas.flatMap((a) => [...(a.workerTasks?.(env, settings) ?? [])]),
     workspaceStarters: all((a) => a.workspaceStarters),
@@ -195,6 +201,23 @@ export interface MergeMover {
   count?(db: Executor, fromId: number, scope: MergeScope): Promise<number>;
   move(trx: Transaction<DB>, fromId: number, toId: number, scope: MergeScope): Promise<void>;
 }
+
+/** A measured quantity an estimate line can take: in square feet, linear feet or each. */
+export interface TakeoffQuantity {
+  quantity: number;
+  unit: 'SF' | 'LF' | 'EA';
+}
+
+/**
+ * The quantities of a takeoff (a measurement) by key ("area", "surface:main", "line:curb",
+ * "count:stalls", "item:Planters"), or null when the user cannot see it in this workspace.
+ */
+export type TakeoffQuantities = (
+  db: Executor,
+  firmId: number,
+  user: User,
+  takeoffId: number,
+) => Promise<Map<string, TakeoffQuantity> | null>;
 
 /** Counts jobs of a site that carry invoices (document 2: such a site needs move_invoiced_jobs). */
 export type InvoicedJobCounter = (db: Executor, firmId: number, locationId: number) => Promise<number>;

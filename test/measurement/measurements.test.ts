@@ -254,14 +254,23 @@ describe('reading, changing and deleting', () => {
   });
 
   it('each accepted detect counts as one call; a refused one does not', async () => {
-    const w = await t.workspace();
-    const before = await w.api.request('GET', '/v1/measurements');
-    const left = Number(before.headers['x-ratelimit-remaining']);
-    await ok(w.api.request('POST', '/v1/detect/full', { bounds: boundsAround(scene) }));
-    await w.api.request('POST', '/v1/detect/address', { address: '99 Nowhere Rd' });
-    const after = await w.api.request('GET', '/v1/measurements');
-    // Two GETs and one accepted detect.
-    expect(Number(after.headers['x-ratelimit-remaining'])).toBe(left - 2);
+    const app = await startApp({
+      rateLimit: { max: 2, windowMs: 600_000 },
+      imagery: imageryFor({ standardUrl: tiles.template('lot'), premiumUrl: null, cacheMb: 0 }, dataDir(), true),
+      geocoder: httpGeocoder(base, { cacheSize: 0 }),
+    });
+    try {
+      const w = await app.workspace();
+      for (let i = 0; i < 4; i++)
+        expect((await w.api.request('POST', '/v1/detect/address', { address: '99 Nowhere Rd' })).status).toBe(422);
+      expect((await w.api.request('POST', '/v1/detect/full', { bounds: boundsAround(scene) })).status).toBe(201);
+      // One call left: a read spends it, and the next detect is refused before any imagery is read.
+      expect((await w.api.get('/v1/measurements')).status).toBe(200);
+      const refused = await w.api.request('POST', '/v1/detect/full', { bounds: boundsAround(scene) });
+      expect(refused.status).toBe(429);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -20336,6 +20336,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -20543,6 +20544,7 @@ export interface operations {
                                 area_id: number;
                                 position: number;
                                 quantity_source: string;
+                                measurement_quantity: string | null;
                                 inputs: {
                                     [key: string]: number;
                                 } | null;
@@ -20739,6 +20741,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -20887,6 +20890,8 @@ export interface operations {
                         name?: string;
                         active?: boolean;
                         position?: number;
+                        /** @description a measurement whose quantities the area's lines take (quantity_source takeoff); null unlinks it */
+                        takeoff_id?: number | null;
                     }[];
                     /** @description false restores an archived estimate */
                     archived?: boolean;
@@ -20976,6 +20981,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -21382,6 +21388,7 @@ export interface operations {
                                 area_id: number;
                                 position: number;
                                 quantity_source: string;
+                                measurement_quantity: string | null;
                                 inputs: {
                                     [key: string]: number;
                                 } | null;
@@ -21543,7 +21550,7 @@ export interface operations {
                     name?: string;
                     unit?: string;
                     /** @description in the line unit; at most 6 decimals */
-                    quantity: number;
+                    quantity?: number;
                     inputs?: {
                         [key: string]: number;
                     } | null;
@@ -21572,6 +21579,8 @@ export interface operations {
                     /** @description excluded from the bid: kept, not priced, not shown */
                     excluded?: boolean;
                     active?: boolean;
+                    /** @description in an area linked to a measurement: the quantity the line takes from it (area, surface:main, line:curb, count:stalls, item:<name>); null stops taking it */
+                    measurement_quantity?: string | null;
                 };
             };
         };
@@ -21658,6 +21667,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -21827,6 +21837,7 @@ export interface operations {
                             area_id: number;
                             position: number;
                             quantity_source: string;
+                            measurement_quantity: string | null;
                             inputs: {
                                 [key: string]: number;
                             } | null;
@@ -22033,6 +22044,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -22229,6 +22241,8 @@ export interface operations {
                     /** @description excluded from the bid: kept, not priced, not shown */
                     excluded?: boolean;
                     active?: boolean;
+                    /** @description in an area linked to a measurement: the quantity the line takes from it (area, surface:main, line:curb, count:stalls, item:<name>); null stops taking it */
+                    measurement_quantity?: string | null;
                 };
             };
         };
@@ -22315,6 +22329,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -22537,6 +22552,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -22752,6 +22768,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -22964,6 +22981,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -23179,6 +23197,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -23385,6 +23404,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;
@@ -23598,6 +23618,7 @@ export interface operations {
                                     area_id: number;
                                     position: number;
                                     quantity_source: string;
+                                    measurement_quantity: string | null;
                                     inputs: {
                                         [key: string]: number;
                                     } | null;

@@ -15,6 +15,7 @@ export { issueEstimate, startChangeOrderEstimate } from './estimates/lifecycle.t
 export { awardedLinesOf, findJobLine, type JobLine } from './estimates/job-lines.ts';
 export { addLine, deleteLineRows } from './estimates/lines.ts';
 export { type EstimateTree, findEstimate, loadTree, nextPosition } from './estimates/repo.ts';
+export { convertsTo, type MeasuredUnit, quantityInUnit } from './estimates/quantity-units.ts';
 export { assertEstimateRole } from './estimates/roles.ts';
 export { createEstimate } from './estimates/service.ts';
 export {
@@ -31,3 +32,4 @@ export { sendProposal } from './proposals/send.ts';
 export { assertPricingAccess, proposalFromEstimate } from './proposals/service.ts';
 export { updateProposal } from './proposals/update.ts';
 export { acceptProposal, pageDocumentHash, recordOpen as recordProposalOpen } from './proposals/visit.ts';
+export { repullTakeoff, unlinkTakeoff } from './estimates/takeoff-quantities.ts';

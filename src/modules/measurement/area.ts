@@ -7,10 +7,12 @@ import { measurementJobMergeMover } from './measurements/merge-movers.ts';
 import { measurementRoutes } from './measurements/routes.ts';
 import { measurementSearch } from './measurements/search.ts';
 import { shapeRoutes } from './shapes/routes.ts';
+import { takeoffQuantities } from './measurements/quantities.ts';
 
 export const measurementArea: Area = {
   name: 'measurement',
   routes: [measurementRoutes, shapeRoutes],
   mergeMovers: { job: [measurementJobMergeMover] },
   searchTypes: [measurementSearch],
+  takeoffQuantities,
 };

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
-import { quantityInUnit } from '#field/assessment-pins/estimate-quantities.ts';
+import { quantityInUnit } from '#estimating/index.ts';
 
 let t: TestApp;
 let w: Workspace;

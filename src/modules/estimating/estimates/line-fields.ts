@@ -8,6 +8,7 @@ import { checkFormula, decimalText } from '#estimating/catalog/rules.ts';
 import type { StoredHaul } from './calculation.ts';
 import type { EstimateCostLine, EstimateLine } from './repo.ts';
 import type { CostLineInput, LineFieldsInput } from './schemas.ts';
+import { checkedKey } from './takeoff-quantities.ts';
 
 const cents = (n: number | null) => (n === null ? null : dollarsToCents(n));
 const nullableDecimal = (n: number | null, field: string) => (n === null ? null : decimalText(n, field));
@@ -67,6 +68,8 @@ export function lineColumns(input: LineFieldsInput, mode: string, base?: Estimat
     out.quantity = decimalText(input.quantity, 'quantity');
     out.quantity_source = 'manual';
   }
+  if (input.measurement_quantity !== undefined)
+    out.measurement_quantity = input.measurement_quantity === null ? null : checkedKey(input.measurement_quantity);
   if (input.inputs !== undefined) out.inputs = inputsText(input.inputs);
   if (input.unit_cost !== undefined || input.unit_price !== undefined) {
     if (mode !== 'unit_costing') {

@@ -15,6 +15,7 @@ import {
   type PriceBook,
 } from './from-catalog.ts';
 import { costLineColumns, lineColumns } from './line-fields.ts';
+import { takenQuantity } from './takeoff-quantities.ts';
 import { findEstimate, nextPosition, type EstimateTree } from './repo.ts';
 import type { AddLineInput, ChangeLineInput, CostLineInput } from './schemas.ts';
 import { assertEstimateRole } from './roles.ts';
@@ -213,6 +214,15 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
     if (!unit) throw invalidField('unit', 'unit is required for a line without a catalog service');
     checkLineRefs(tree, null, columns);
     const area = await areaFor(step, body);
+    // A line naming a measured quantity takes it (inherited) unless a quantity is typed too.
+    if (columns.measurement_quantity != null) {
+      const taken = await takenQuantity(step, area, columns.measurement_quantity, unit);
+      if (columns.quantity === undefined) {
+        columns.quantity = taken;
+        columns.quantity_source = 'inherited';
+      }
+    }
+    if (columns.quantity === undefined) throw invalidField('quantity', 'quantity is required');
     const e = tree.estimate;
     const row = {
       firm_id: firmId,
@@ -225,8 +235,8 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
       name,
       unit,
       estimating_mode: mode,
-      quantity: columns.quantity!,
-      quantity_source: 'manual',
+      quantity: columns.quantity,
+      quantity_source: columns.quantity_source ?? 'manual',
       created_at: at,
       updated_at: at,
     };
@@ -296,6 +306,37 @@ function diff(
   return out;
 }
 
+/**
+ * A changed line's takeoff link: a measured quantity named (or the line moved to another linked
+ * area) is taken at once unless a quantity is typed in the same change; null stops taking it
+ * (the quantity stays, typed from now on).
+ */
+async function takeoffColumns(step: WriteStep, line: EstimateLine, columns: Record<string, unknown>): Promise<void> {
+  const key =
+    columns.measurement_quantity !== undefined
+      ? (columns.measurement_quantity as string | null)
+      : line.measurement_quantity;
+  const moved = columns.area_id !== undefined && columns.area_id !== line.area_id;
+  if (key === null) {
+    if (columns.measurement_quantity === null && line.measurement_quantity !== null && columns.quantity === undefined)
+      columns.quantity_source = 'manual';
+    return;
+  }
+  if (columns.measurement_quantity === undefined && !moved) return;
+  const area = step.tree.areas.find((a) => a.id === ((columns.area_id as number | undefined) ?? line.area_id))!;
+  // Moved out of a linked area: the line keeps its quantity and stops taking the measurement's.
+  if (columns.measurement_quantity === undefined && area.takeoff_id === null) return;
+  const unit = (columns.unit as string | undefined) ?? line.unit;
+  const taken = await takenQuantity(step, area, key, unit);
+  if (
+    columns.quantity !== undefined ||
+    (line.quantity_source === 'manual' && columns.measurement_quantity === undefined)
+  )
+    return;
+  columns.quantity = taken;
+  columns.quantity_source = 'inherited';
+}
+
 export async function changeLine(ctx: ServiceContext, estimateId: number, lineId: number, body: ChangeLineInput) {
   const action = lineAction(await modeOf(ctx, estimateId, lineId), body);
   return writeEstimate(ctx, estimateId, { action, statuses: EDITABLE }, async (step): Promise<RevisionNote | null> => {
@@ -326,6 +367,7 @@ export async function changeLine(ctx: ServiceContext, estimateId: number, lineId
       if (position === undefined) columns.position = nextPosition(tree.lines.filter((l) => l.area_id === areaId));
     }
     if (position !== undefined) columns.position = position;
+    await takeoffColumns(step, line, columns);
     const changed = diff(line as unknown as Record<string, unknown>, columns);
     // Nothing to change (an empty PATCH, the values already there): no write, no edit-log entry.
     if (Object.keys(changed).length === 0 && costLines === undefined) return null;

@@ -98,6 +98,7 @@ const lineFields = {
   area_id: Type.Integer(),
   position: Type.Integer(),
   quantity_source: Type.String(),
+  measurement_quantity: NullableString(),
   inputs: NullableObject(Type.Record(Type.String(), Type.Number())),
   pricing_method: NullableString(),
   pricing_rate: NullableNumber(),
@@ -291,6 +292,14 @@ const lineBodyFields = {
   bundle_parent_service_id: Nullable(RecordId()),
   excluded: Type.Boolean({ description: 'excluded from the bid: kept, not priced, not shown' }),
   active: Type.Boolean(),
+  measurement_quantity: Nullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 120,
+      description:
+        'in an area linked to a measurement: the quantity the line takes from it (area, surface:main, line:curb, count:stalls, item:<name>); null stops taking it',
+    }),
+  ),
 };
 
 const RouteBody = NullableObject(
@@ -375,7 +384,7 @@ export const AddLineBody = Body(
     cost_lines: CostLines,
     ...lineBodyFields,
   },
-  { required: ['quantity'] },
+  { required: [] },
 );
 export type AddLineInput = Static<typeof AddLineBody>;
 
@@ -406,6 +415,14 @@ export const UpdateEstimateBody = Body({
         name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })),
         active: Type.Optional(Type.Boolean()),
         position: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+        takeoff_id: Type.Optional(
+          Nullable(
+            RecordId({
+              description:
+                "a measurement whose quantities the area's lines take (quantity_source takeoff); null unlinks it",
+            }),
+          ),
+        ),
       },
       { additionalProperties: false },
     ),

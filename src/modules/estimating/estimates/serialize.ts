@@ -172,6 +172,7 @@ export function lineObject(l: EstimateLine, calc: Calculation | null) {
     area_id: l.area_id,
     position: l.position,
     quantity_source: l.quantity_source,
+    measurement_quantity: l.measurement_quantity,
     inputs: l.inputs === null ? null : (JSON.parse(l.inputs) as Record<string, number>),
     pricing_method: l.pricing_method,
     pricing_rate: decimal(l.pricing_rate),

@@ -22,7 +22,16 @@ import {
 import { findEstimate, listEstimates as listRows, loadTree, nextDocNumber, type EstimateFilter } from './repo.ts';
 import { assertEstimateRole } from './roles.ts';
 import { estimateObject, estimateSummary, totalsOf } from './serialize.ts';
-import { EDITABLE, estimateNotFound, inEstimateTransaction, repriceAndLog, writeEstimate, type Trx } from './write.ts';
+import {
+  EDITABLE,
+  estimateNotFound,
+  inEstimateTransaction,
+  repriceAndLog,
+  writeEstimate,
+  type Trx,
+  type WriteStep,
+} from './write.ts';
+import { pullTakeoffLines, quantitiesOf } from './takeoff-quantities.ts';
 import type { AreaInput, CreateEstimateInput, UpdateEstimateInput } from './schemas.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import type { Estimate } from '#db/tables.ts';
@@ -404,7 +413,8 @@ export async function updateEstimate(ctx: ServiceContext, id: number, body: Upda
   }
   if (body.archived !== undefined) return setArchived(ctx, id, body.archived);
   const action = pricingTouched ? ('price' as const) : ('build' as const);
-  return writeEstimate(ctx, id, { action, statuses: EDITABLE }, async ({ trx, tree, at, settings }) => {
+  return writeEstimate(ctx, id, { action, statuses: EDITABLE }, async (step) => {
+    const { trx, tree, at, settings } = step;
     const e = tree.estimate;
     const changes: Partial<Estimate> = {};
     const logged: Record<string, unknown> = {};
@@ -441,7 +451,12 @@ export async function updateEstimate(ctx: ServiceContext, id: number, body: Upda
         ? oldList
         : (changes.pricing === null ? workspacePricing(settings) : JSON.parse(changes.pricing)).price_list_id;
     if (newList !== oldList) await applyPriceBook(trx, e, await priceBookFor(trx, e.firm_id, newList), at);
-    if (body.areas) logged.areas = await applyAreas(trx, tree.estimate, tree.areas, body.areas, at);
+    if (body.areas) {
+      logged.areas = await applyAreas(step, body.areas);
+      // Lines of a newly linked area take the measurement's quantities at once.
+      const pulled = await pullTakeoffLines(step);
+      if (pulled.length > 0) logged.lines_from_takeoff = pulled;
+    }
     if (Object.keys(logged).length === 0) return null;
     return {
       action: pricingTouched ? 'pricing_changed' : 'estimate_changed',
@@ -451,14 +466,17 @@ export async function updateEstimate(ctx: ServiceContext, id: number, body: Upda
   });
 }
 
-async function applyAreas(
-  trx: Trx,
-  e: Estimate,
-  areas: { id: number; name: string; active: number; position: number }[],
-  list: AreaInput[],
-  at: string,
-) {
+async function applyAreas(step: WriteStep, list: AreaInput[]) {
+  const { trx, at, tree } = step;
+  const e = tree.estimate;
+  const areas = tree.areas;
   const out: unknown[] = [];
+  /** A takeoff_id sent: checked (the user must see the measurement) and the area's quantity_source with it. */
+  const link = async (a: AreaInput, i: number) => {
+    if (a.takeoff_id === undefined) return {};
+    if (a.takeoff_id !== null) await quantitiesOf(step, a.takeoff_id, `areas[${i}].takeoff_id`);
+    return { takeoff_id: a.takeoff_id, quantity_source: a.takeoff_id === null ? 'manual' : 'takeoff' };
+  };
   for (const [i, a] of list.entries()) {
     if (a.id === undefined) {
       const name = a.name?.trim();
@@ -467,23 +485,21 @@ async function applyAreas(
         throw invalidField(`areas[${i}].name`, 'An area of that name exists');
       }
       const position = a.position ?? areas.reduce((m, x) => Math.max(m, x.position), 0) + 1;
-      const { id } = await trx
-        .insertInto('estimate_areas')
-        .values({
-          firm_id: e.firm_id,
-          estimate_id: e.id,
-          name,
-          position,
-          quantity_source: 'manual',
-          takeoff_id: null,
-          active: a.active === false ? 0 : 1,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      areas.push({ id, name, active: 1, position });
-      out.push({ added: id, name });
+      const row = {
+        firm_id: e.firm_id,
+        estimate_id: e.id,
+        name,
+        position,
+        quantity_source: 'manual',
+        takeoff_id: null as number | null,
+        active: a.active === false ? (0 as const) : (1 as const),
+        created_at: at,
+        updated_at: at,
+        ...(await link(a, i)),
+      };
+      const { id } = await trx.insertInto('estimate_areas').values(row).returning('id').executeTakeFirstOrThrow();
+      areas.push({ id, ...row });
+      out.push({ added: id, name, ...(row.takeoff_id === null ? {} : { takeoff_id: row.takeoff_id }) });
       continue;
     }
     const area = areas.find((x) => x.id === a.id);
@@ -492,12 +508,15 @@ async function applyAreas(
     if (a.name !== undefined && a.name.trim()) set.name = a.name.trim();
     if (a.active !== undefined) set.active = a.active ? 1 : 0;
     if (a.position !== undefined) set.position = a.position;
+    const linked = await link(a, i);
+    if (linked.takeoff_id !== undefined && linked.takeoff_id !== area.takeoff_id) Object.assign(set, linked);
     if (Object.keys(set).length > 0) {
       await trx
         .updateTable('estimate_areas')
         .set({ ...set, updated_at: at })
         .where('id', '=', area.id)
         .execute();
+      Object.assign(area, set);
       out.push({ changed: area.id, ...set });
     }
   }

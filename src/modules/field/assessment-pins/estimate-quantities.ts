@@ -20,6 +20,7 @@ import {
   nextPosition,
   type Places,
   priceBookFor,
+  quantityInUnit,
   type RevisionNote,
   type Trx,
   writeFoundEstimate,
@@ -30,55 +31,6 @@ import type { MeasurementUnit } from './measurement.ts';
 
 /** The name of the area assessment quantities go into when the draft estimate has none. */
 export const ASSESSMENT_AREA_NAME = 'Site assessment';
-
-/** Catalog unit spellings read as one of the units pins convert to. */
-const UNIT_ALIASES: Record<string, string> = {
-  SF: 'SF',
-  SQFT: 'SF',
-  FT2: 'SF',
-  SY: 'SY',
-  SQYD: 'SY',
-  YD2: 'SY',
-  LF: 'LF',
-  FT: 'LF',
-  LINFT: 'LF',
-  EA: 'EA',
-  EACH: 'EA',
-  CY: 'CY',
-  CUYD: 'CY',
-  YD3: 'CY',
-  CF: 'CF',
-  CUFT: 'CF',
-  FT3: 'CF',
-};
-
-/** [multiply, divide] from a pin's unit to a catalog unit; a pair missing here does not convert. */
-const FACTORS: Record<MeasurementUnit, Record<string, [number, number]>> = {
-  EA: { EA: [1, 1] },
-  SF: { SF: [1, 1], SY: [1, 9] },
-  LF: { LF: [1, 1] },
-  CY: { CY: [1, 1], CF: [27, 1] },
-};
-
-function catalogUnit(unit: string): string | null {
-  return UNIT_ALIASES[unit.toUpperCase().replace(/[\s.]/g, '')] ?? null;
-}
-
-/**
- * The quantity of a catalog service in its own unit, in hundredths: each pin unit's values summed
- * in hundredths, converted once and rounded half up. Values in a unit that does not convert are
- * left out.
- */
-export function quantityInUnit(sums: Map<MeasurementUnit, number>, unit: string): number {
-  const target = catalogUnit(unit);
-  let total = 0;
-  for (const [from, hundredths] of sums) {
-    const factor = target === null ? undefined : FACTORS[from][target];
-    if (!factor) continue;
-    total += Math.round((hundredths * factor[0]) / factor[1]);
-  }
-  return total;
-}
 
 const quantityText = (hundredths: number) => String(hundredths / 100);
 

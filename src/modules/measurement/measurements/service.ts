@@ -4,6 +4,7 @@
 import type { Measurement } from '#db/tables.ts';
 import { findVisibleJob, jobNotFound } from '#crm/index.ts';
 import { inTransaction, type ServiceContext } from '#platform/context.ts';
+import { inEstimateTransaction, repullTakeoff, unlinkTakeoff } from '#estimating/index.ts';
 import { notFound } from '#platform/errors.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
 import { listEnvelope, type Page } from '#platform/pagination.ts';
@@ -56,7 +57,7 @@ export async function updateMeasurement(ctx: ServiceContext, id: number, changes
         field: 'typed_quantities',
         message: `${category} is not a count or line category`,
       });
-  await inTransaction(ctx.database, async (trx) => {
+  await inEstimateTransaction(ctx, async (trx, places) => {
     const m = await visibleMeasurement(ctx, id, trx);
     if (changes.job_id !== undefined && changes.job_id !== null)
       if (!(await findVisibleJob(trx, firmId, changes.job_id, ctx.auth.user))) throw jobNotFound();
@@ -88,6 +89,8 @@ export async function updateMeasurement(ctx: ServiceContext, id: number, changes
       await recountJob(trx, firmId, m.job_id, at);
       await recountJob(trx, firmId, set.job_id, at);
     }
+    // A quantity typed over changes what linked estimates take.
+    if (set.totals !== undefined) await repullTakeoff(ctx, trx, places, m.id);
   });
   return getMeasurement(ctx, id);
 }
@@ -96,7 +99,10 @@ export async function deleteMeasurement(ctx: ServiceContext, id: number): Promis
   assertDeletionAllowed(ctx);
   await inTransaction(ctx.database, async (trx) => {
     const m = await visibleMeasurement(ctx, id, trx);
+    const at = now();
     await trx.deleteFrom('measurements').where('id', '=', m.id).where('firm_id', '=', ctx.auth.firm.id).execute();
-    await recountJob(trx, ctx.auth.firm.id, m.job_id, now());
+    await recountJob(trx, ctx.auth.firm.id, m.job_id, at);
+    // Estimates keep the quantities they took; their areas are no longer linked.
+    await unlinkTakeoff(trx, ctx.auth.firm.id, m.id, at);
   });
 }

@@ -5,7 +5,8 @@
 // row holding the shapes as they were before it, saved as the key's user. The first save of a
 // detected measurement turns it into the editor's format.
 import { ApiError, conflict } from '#platform/errors.ts';
-import { inTransaction, type ServiceContext } from '#platform/context.ts';
+import type { ServiceContext } from '#platform/context.ts';
+import { inEstimateTransaction, repullTakeoff } from '#estimating/index.ts';
 import { now } from '#platform/time.ts';
 import { rounded } from '#engines/geometry/index.ts';
 import { recountJob } from '../measurements/repo.ts';
@@ -96,7 +97,9 @@ export async function saveEdits(ctx: ServiceContext, id: number, body: EditsRequ
   const areaBefore = (s: ShapeState) => areaHolding(beforeState.shapes.values(), s);
   const replaced = [...applied.before.values()].map((s) => shapeObject(s, beforeState, areaBefore));
 
-  await inTransaction(ctx.database, async (trx) => {
+  // The workspace's estimate transaction: linked estimates re-pull in it, and a drive time a
+  // re-priced line needs is looked up outside it (the save then runs again on fresh rows).
+  await inEstimateTransaction(ctx, async (trx, places) => {
     const moved = await trx
       .updateTable('measurements')
       .set({
@@ -173,6 +176,8 @@ export async function saveEdits(ctx: ServiceContext, id: number, body: EditsRequ
       .execute();
     // The job's updated_at moves with its takeoff, so a sync sees the change.
     await recountJob(trx, firmId, m.job_id, at);
+    // Document 3: "linked estimates re-pull quantities".
+    await repullTakeoff(ctx, trx, places, m.id);
   });
   return {
     data: {
