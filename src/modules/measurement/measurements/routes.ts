@@ -18,7 +18,7 @@ import {
 import { deleteMeasurement, getMeasurement, measurementList, updateMeasurement } from './service.ts';
 import { startMeasurement } from './start.ts';
 
-const TAGS = ['Measurements'];
+const TAGS = ['Measurement'];
 const READ = { permissions: ['read_measurements' as const] };
 const WRITE = { permissions: ['write_measurements' as const] };
 const DETECT = { ...WRITE, countOnSuccess: true };

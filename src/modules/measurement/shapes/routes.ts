@@ -17,7 +17,7 @@ import { listShapes } from './list.ts';
 import { saveEdits } from './save.ts';
 import { Pagination } from '#platform/schemas.ts';
 
-const TAGS = ['Measurements'];
+const TAGS = ['Measurement'];
 
 export function shapeRoutes(app: ApiApp, env: Env): void {
   const ctx = contextFor(env);
