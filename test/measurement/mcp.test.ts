@@ -50,7 +50,9 @@ describe('the measurement toolset', () => {
 
   it('reads the shapes and saves an edit as the REST routes do', async () => {
     const shapes = await call('list_measurement_shapes', { id: measurement, kind: 'area', include_coordinates: false });
-    const rest = await ok(w.api.request('GET', `/v1/measurements/${measurement}/shapes?kind=area&include_coordinates=false`));
+    const rest = await ok(
+      w.api.request('GET', `/v1/measurements/${measurement}/shapes?kind=area&include_coordinates=false`),
+    );
     expect(shapes.structuredContent).toEqual(rest);
     const saved = await call('edit_measurement_shapes', {
       id: measurement,

@@ -1,5 +1,5 @@
 // What the built-in paved-surface detector (and the pluggable segmentation endpoint that can
-// replace it) takes and gives back (docs/measurement.md, "The paved-surface detector"). Findings are
+// replace it) takes and gives back (docs/measurement-detector.md; docs/measurement.md, "The paved-surface detector"). Findings are
 // in the image's pixel coordinates ([x, y], x to the right, y down, fractional allowed); the
 // measurement area turns them into [lat, lng] with the mosaic's frame.
 import type { RawPixels } from '#engines/distress/types.ts';
