@@ -142,6 +142,30 @@ describe('POST /v1/detect/full', () => {
   });
 });
 
+describe('a lot with a building and trees in it', () => {
+  it('measures the pavement around the building within 5% of the drawn truth, its paint within 10%', async () => {
+    const busy = syntheticLot(21, { surface: 'asphalt', building: true, trees: 4, rotationDeg: 0 });
+    const busyTiles = await startLotTiles(busy);
+    const app = await startApp({
+      imagery: imageryFor({ standardUrl: busyTiles.template('lot'), premiumUrl: null, cacheMb: 0 }, dataDir(), true),
+    });
+    try {
+      const w = await app.workspace();
+      const m = (await ok(w.api.request('POST', '/v1/detect/full', { bounds: boundsAround(busy) }))).data;
+      // The truth is the lot less the building; canopy over the pavement still counts (it is paved).
+      within(m.area, squareFeet(busy.truth.pavedM2), 0.05);
+      const lines = m.totals.lines.reduce((t: number, l: any) => t + l.linear_feet, 0);
+      within(lines, feet(busy.truth.lineLengthM.white + busy.truth.lineLengthM.yellow), 0.1);
+      // The building is a hole of the paved area, not pavement.
+      const area = (await ok(w.api.request('GET', `/v1/measurements/${m.id}/shapes?kind=area`))) as any;
+      expect(area.data[0].coordinates.length).toBeGreaterThan(1);
+    } finally {
+      await app.close();
+      await busyTiles.close();
+    }
+  });
+});
+
 describe('POST /v1/detect/address and /v1/detect/tiles', () => {
   it('an address: the geocoder, then a 150 m box around its point', async () => {
     const w = await t.workspace();
@@ -251,6 +275,17 @@ describe('reading, changing and deleting', () => {
     const theirs = await other.api.request('GET', `/v1/measurements/${m2.id}`);
     expect(theirs.status).toBe(404);
     expect(theirs.body.error).toBe('Measurement not found');
+  });
+
+  it('a job merge moves the measurements to the kept job and both counts follow', async () => {
+    const w = await t.workspace();
+    const kept = await job(w.api, { name: 'Kept job' });
+    const away = await job(w.api, { name: 'Away job' });
+    const m = (await ok(w.api.request('POST', '/v1/detect/full', { bounds: boundsAround(scene), job_id: away.id })))
+      .data;
+    await ok(w.api.post(`/v1/jobs/${away.id}/merge`, { into_job_id: kept.id }));
+    expect((await ok(w.api.request('GET', `/v1/measurements/${m.id}`))).data.job_id).toBe(kept.id);
+    expect(await measurementCount(w, kept.id)).toBe(1);
   });
 
   it('each accepted detect counts as one call; a refused one does not', async () => {
