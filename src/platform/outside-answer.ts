@@ -27,3 +27,22 @@ export function whyFailed(err: unknown, timeoutMs: number): string {
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
   return e?.code ?? e?.message ?? String(err);
 }
+
+/**
+ * An operator's endpoint URL from its environment variable (GROUNDWORK_VISION_URL,
+ * GROUNDWORK_SEGMENTATION_URL …): null when unset or blank; a value that is not an http(s) URL
+ * stops the start at once, not at the first call that needs it.
+ */
+export function endpointUrl(url: string | null | undefined, variable: string): string | null {
+  const raw = url?.trim();
+  if (!raw) return null;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    /* reported below */
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    throw new Error(`${variable} must be an http(s) URL, got "${url}"`);
+  return parsed.toString();
+}

@@ -30,7 +30,7 @@ import type {
   PavedSurface,
   PixelPoint,
 } from '#engines/paved/types.ts';
-import { cappedBytes, whyFailed } from './outside-answer.ts';
+import { cappedBytes, endpointUrl, whyFailed } from './outside-answer.ts';
 
 export interface SegmentationImage {
   png: Buffer;
@@ -207,16 +207,6 @@ export function httpSegmentation(url: string, options: { timeoutMs?: number } = 
 
 /** The segmentation endpoint for GROUNDWORK_SEGMENTATION_URL; null (the built-in detector) when unset. */
 export function segmentationFor(url: string | null | undefined): Segmentation | null {
-  const raw = url?.trim();
-  if (!raw) return null;
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    /* reported below */
-  }
-  // A start with a mistyped URL fails at once, not at the first measurement.
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-    throw new Error(`GROUNDWORK_SEGMENTATION_URL must be an http(s) URL, got "${url}"`);
-  return httpSegmentation(parsed.toString());
+  const endpoint = endpointUrl(url, 'GROUNDWORK_SEGMENTATION_URL');
+  return endpoint === null ? null : httpSegmentation(endpoint);
 }

@@ -18,7 +18,7 @@
 // Anything else (no answer in time, a non-2xx status, a body that is not that shape) is
 // VisionFailed, which a rating answers as 502 rating_failed.
 import { request } from 'undici';
-import { cappedBytes, whyFailed } from './outside-answer.ts';
+import { cappedBytes, endpointUrl, whyFailed } from './outside-answer.ts';
 
 export interface VisionImage {
   jpeg: Buffer;
@@ -151,16 +151,6 @@ export function httpVision(url: string, options: { timeoutMs?: number } = {}): V
 
 /** The vision endpoint for GROUNDWORK_VISION_URL; null (the built-in detector) when unset. */
 export function visionFor(url: string | null | undefined): Vision | null {
-  const raw = url?.trim();
-  if (!raw) return null;
-  let parsed: URL | null = null;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    /* reported below */
-  }
-  // A start with a mistyped URL fails at once, not at the first rating.
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-    throw new Error(`GROUNDWORK_VISION_URL must be an http(s) URL, got "${url}"`);
-  return httpVision(parsed.toString());
+  const endpoint = endpointUrl(url, 'GROUNDWORK_VISION_URL');
+  return endpoint === null ? null : httpVision(endpoint);
 }

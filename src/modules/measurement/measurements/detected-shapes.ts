@@ -6,7 +6,7 @@
 import { type Geometry, type LatLng, openRing, whyNot } from '#engines/geometry/index.ts';
 import type { PixelPoint } from '#engines/paved/index.ts';
 import { fromPixel } from '#platform/imagery/web-mercator.ts';
-import { measured, type ShapeState } from '../shapes/state.ts';
+import { newShape, type ShapeState } from '../shapes/state.ts';
 import { LABELS } from '../shapes/vocabulary.ts';
 import type { Seen } from './detect.ts';
 
@@ -18,25 +18,7 @@ export function detectedShapes(seen: Seen, newId: () => string): ShapeState[] {
   const shapes: ShapeState[] = [];
   const push = (kind: ShapeState['kind'], geometry: Geometry, fields: Partial<ShapeState>) => {
     if (whyNot(geometry)) return;
-    shapes.push({
-      shape_id: newId(),
-      kind,
-      surface: null,
-      category: null,
-      label: null,
-      item: null,
-      geometry,
-      phase: null,
-      spec: null,
-      service_id: null,
-      service_labels: null,
-      item_key: null,
-      item_name: null,
-      work_area: null,
-      ...measured(geometry),
-      origin: 'detected',
-      ...fields,
-    });
+    shapes.push(newShape(newId(), kind, geometry, 'detected', fields));
   };
   const { findings } = seen;
   for (const s of findings.surfaces) {

@@ -25,7 +25,7 @@ import {
   wrongShapeForItem,
 } from './op-errors.ts';
 import { areaHolding } from './sits-in.ts';
-import { type EditState, type ItemState, measured, type ShapeState } from './state.ts';
+import { type EditState, type ItemState, newShape, type ShapeState } from './state.ts';
 import {
   AREA_SURFACES,
   EDITABLE_COUNT_CATEGORIES,
@@ -279,24 +279,7 @@ class Applier {
   }
 
   private blank(kind: ShapeState['kind'], geometry: Geometry): ShapeState {
-    return {
-      shape_id: this.options.newId(),
-      kind,
-      surface: null,
-      category: null,
-      label: null,
-      item: null,
-      geometry,
-      phase: null,
-      spec: null,
-      service_id: null,
-      service_labels: null,
-      item_key: null,
-      item_name: null,
-      work_area: null,
-      ...measured(geometry),
-      origin: 'drawn',
-    };
+    return newShape(this.options.newId(), kind, geometry, 'drawn');
   }
 
   // ---- the ops ----

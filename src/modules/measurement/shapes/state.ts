@@ -48,6 +48,35 @@ export interface EditState {
   frame: Frame;
 }
 
+/** A new shape of `kind`: its geometry measured, nothing else set (the caller fills category, surface …). */
+export function newShape(
+  shapeId: string,
+  kind: Kind,
+  geometry: Geometry,
+  origin: ShapeState['origin'],
+  fields: Partial<ShapeState> = {},
+): ShapeState {
+  return {
+    shape_id: shapeId,
+    kind,
+    surface: null,
+    category: null,
+    label: null,
+    item: null,
+    geometry,
+    phase: null,
+    spec: null,
+    service_id: null,
+    service_labels: null,
+    item_key: null,
+    item_name: null,
+    work_area: null,
+    ...measured(geometry),
+    origin,
+    ...fields,
+  };
+}
+
 /** A shape's quantity and unit from its geometry. */
 export function measured(geometry: Geometry): { quantity: number; unit: QuantityUnit } {
   return { quantity: quantityOf(geometry), unit: UNIT_OF[geometry.type] };
