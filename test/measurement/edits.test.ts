@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LatLng } from '#engines/geometry/index.ts';
 import { syntheticLot } from '#engines/paved/synthetic-lot.ts';
@@ -285,5 +286,51 @@ describe('POST /v1/measurements/{id}/edits', () => {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('Measurement not found');
     }
+  });
+});
+
+describe('properties of saves (fast-check)', () => {
+  it('a save is atomic and rev is monotone: +1 when every operation holds, unchanged with every shape when one does not', async () => {
+    const w = await t.workspace();
+    const m = await measured(w);
+    let rev = 1;
+    let count = m.shape_count;
+    const good = fc.record({
+      op: fc.constant('add_count'),
+      category: fc.constantFrom('arrows', 'abc', 'wheel_stop', 'bollard'),
+      coordinates: fc
+        .tuple(fc.double({ min: -20, max: 20, noNaN: true }), fc.double({ min: -15, max: 15, noNaN: true }))
+        .map((p) => latLngOf(p)),
+    });
+    const bad = fc.constantFrom<Record<string, unknown>>(
+      { op: 'add_count', category: 'unicorn', coordinates: latLngOf([0, 0]) },
+      { op: 'set_phase', id: 'shp_missing', phase: 'A' },
+      { op: 'add_line', category: 'curb', coordinates: [latLngOf([0, 0])] },
+      { op: 'fly' },
+    );
+    const save = fc.record({
+      ops: fc.array(good, { minLength: 1, maxLength: 6 }),
+      poison: fc.option(fc.tuple(bad, fc.nat()), { nil: null }),
+    });
+    await fc.assert(
+      fc.asyncProperty(save, async ({ ops, poison }) => {
+        const operations: unknown[] = [...ops];
+        if (poison) operations.splice(poison[1] % (operations.length + 1), 0, poison[0]);
+        const res = await w.api.request('POST', `/v1/measurements/${m.id}/edits`, { base_rev: rev, operations });
+        const now = await shapesOf(w, m.id, { include_coordinates: false, limit: 1 });
+        if (poison) {
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.body.operation_index).toBe(operations.indexOf(poison[0]));
+        } else {
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          rev += 1;
+          count += ops.length;
+          expect(res.body.data.rev).toBe(rev);
+        }
+        expect(now.measurement.rev).toBe(rev);
+        expect(now.pagination.total).toBe(count);
+      }),
+      { numRuns: 25 },
+    );
   });
 });
