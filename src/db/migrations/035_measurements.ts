@@ -94,6 +94,12 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .on('measurement_shapes')
     .columns(['measurement_id', 'id'])
     .execute();
+  // The listing's kind and category filters, in shape order.
+  await db.schema
+    .createIndex('measurement_shapes_kind')
+    .on('measurement_shapes')
+    .columns(['measurement_id', 'kind', 'category', 'id'])
+    .execute();
 
   await db.schema
     .createTable('measurement_items')

@@ -89,6 +89,7 @@ export const TotalsSchema = Type.Object({
     Type.Intersect([Type.Object({ category: Type.String(), label: Type.String() }), QuantityTotal]),
   ),
   custom: Type.Array(Type.Intersect([Type.Object({ item: Type.String(), item_type: Type.String() }), QuantityTotal])),
+  phases: Type.Array(Type.String()),
 });
 
 export const MeasurementSchema = Type.Object({

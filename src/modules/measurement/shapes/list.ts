@@ -29,9 +29,16 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
   let qb = db.selectFrom('measurement_shapes').where('measurement_id', '=', m.id);
   if (q.kind !== undefined) qb = qb.where('kind', '=', q.kind as 'area');
   if (q.category !== undefined) qb = qb.where('category', '=', q.category);
-  const [rows, count, items, options] = await Promise.all([
+  // Unfiltered, the total is the measurement's own shape_count (kept at every save); filtered, counted.
+  const filtered = q.kind !== undefined || q.category !== undefined;
+  const [rows, total, items, options] = await Promise.all([
     qb.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
-    qb.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    filtered
+      ? qb
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n))
+      : Promise.resolve(m.shape_count),
     itemRows(db, m.id),
     optionsOf(db, m),
   ]);
@@ -57,7 +64,7 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
   const view = { includeCoordinates: q.include_coordinates ?? true, order };
   return {
     data: shapes.map((s) => shapeObject(s, state, areaOf, view)),
-    pagination: { total: Number(count.n), limit, offset },
+    pagination: { total, limit, offset },
     measurement: { id: m.id, name: m.name, job_id: m.job_id, area: m.area_sqft, rev: m.rev, coordinate_order: order },
     options,
   };

@@ -2,9 +2,12 @@
 // custom_items [{name, type, on_takeoff}], types (per category), phases}): what an edit may name.
 // Categories are the ones add_count and add_line take; custom items are this measurement's and,
 // with on_takeoff false, the ones the workspace's other measurements use (the last 100 named);
-// phases are the default three and every phase on the measurement.
+// phases are the default three and every phase on the measurement. What is on the measurement is
+// read from its totals (kept at every save), so a page of shapes costs the same at 1,000 shapes
+// as at 100,000.
 import type { Executor } from '#db/dialect.ts';
 import type { Measurement } from '#db/tables.ts';
+import type { Totals } from './totals.ts';
 import {
   AREA_SURFACES,
   DEFAULT_PHASES,
@@ -14,19 +17,13 @@ import {
 } from './vocabulary.ts';
 
 export async function optionsOf(db: Executor, m: Measurement) {
-  const [own, counted, others, phases] = await Promise.all([
+  const totals = JSON.parse(m.totals) as Totals;
+  const [own, others] = await Promise.all([
     db
       .selectFrom('measurement_items')
       .select(['name', 'item_type', 'color'])
       .where('measurement_id', '=', m.id)
       .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('measurement_shapes')
-      .select('item')
-      .distinct()
-      .where('measurement_id', '=', m.id)
-      .where('kind', '=', 'custom')
       .execute(),
     db
       .selectFrom('measurement_items')
@@ -36,15 +33,8 @@ export async function optionsOf(db: Executor, m: Measurement) {
       .orderBy('id', 'desc')
       .limit(100)
       .execute(),
-    db
-      .selectFrom('measurement_shapes')
-      .select('phase')
-      .distinct()
-      .where('measurement_id', '=', m.id)
-      .where('phase', 'is not', null)
-      .execute(),
   ]);
-  const onTakeoff = new Set(counted.map((r) => r.item?.toLowerCase()));
+  const onTakeoff = new Set(totals.custom.filter((c) => c.count > 0).map((c) => c.item.toLowerCase()));
   const names = new Set(own.map((i) => i.name.toLowerCase()));
   const custom_items = own.map((i) => ({
     name: i.name,
@@ -57,10 +47,7 @@ export async function optionsOf(db: Executor, m: Measurement) {
       names.add(i.name.toLowerCase());
       custom_items.push({ name: i.name, type: i.item_type, color: i.color, on_takeoff: false });
     }
-  const used = phases
-    .map((p) => p.phase!)
-    .filter((p) => !DEFAULT_PHASES.includes(p))
-    .sort();
+  const used = (totals.phases ?? []).filter((p) => !DEFAULT_PHASES.includes(p));
   return {
     count_categories: [...EDITABLE_COUNT_CATEGORIES],
     line_categories: [...EDITABLE_LINE_CATEGORIES],

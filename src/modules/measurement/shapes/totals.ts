@@ -15,6 +15,8 @@ export interface Totals {
   counts: Array<{ category: string; label: string; count: number; typed: boolean }>;
   painted_shapes: Array<{ category: string; label: string; count: number; quantity: number; unit: string }>;
   custom: Array<{ item: string; item_type: string; count: number; quantity: number; unit: string }>;
+  /** Every phase a shape of the measurement has, sorted (the listing's options read it here, not from the shapes). */
+  phases: string[];
 }
 
 type Sum = { count: number; sum: number; unit: string };
@@ -36,7 +38,9 @@ export function totalsOf(state: EditState): Totals {
   const painted = new Map<string, Sum>();
   const custom = new Map<string, Sum>();
   const shapes = [...state.shapes.values()];
+  const phases = new Set<string>();
   for (const s of shapes) {
+    if (s.phase !== null) phases.add(s.phase);
     if (s.kind === 'area') {
       if (s.surface !== 'hole') add(surfaces, s.surface!, s.quantity, 'SF');
       else {
@@ -89,6 +93,7 @@ export function totalsOf(state: EditState): Totals {
       quantity: rounded(s.sum),
       unit: s.unit,
     })),
+    phases: [...phases].sort(),
   };
 }
 
