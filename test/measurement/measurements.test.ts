@@ -277,7 +277,7 @@ describe('reading, changing and deleting', () => {
     expect(theirs.body.error).toBe('Measurement not found');
   });
 
-  it('a job merge moves the measurements to the kept job and both counts follow', async () => {
+  it('a job merge moves the measurements to the kept job; a deleted job takes them', async () => {
     const w = await t.workspace();
     const kept = await job(w.api, { name: 'Kept job' });
     const away = await job(w.api, { name: 'Away job' });
@@ -286,6 +286,9 @@ describe('reading, changing and deleting', () => {
     await ok(w.api.post(`/v1/jobs/${away.id}/merge`, { into_job_id: kept.id }));
     expect((await ok(w.api.request('GET', `/v1/measurements/${m.id}`))).data.job_id).toBe(kept.id);
     expect(await measurementCount(w, kept.id)).toBe(1);
+    // A job deleted outright takes its measurements with it.
+    expect((await w.api.request('DELETE', `/v1/jobs/${kept.id}`)).status).toBe(204);
+    expect((await w.api.request('GET', `/v1/measurements/${m.id}`)).status).toBe(404);
   });
 
   it('each accepted detect counts as one call; a refused one does not', async () => {

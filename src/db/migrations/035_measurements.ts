@@ -20,7 +20,8 @@ export async function up(db: Kysely<any>, d: Dialect): Promise<void> {
     .createTable('measurements')
     .addColumn('id', 'integer', d.idColumn)
     .addColumn('firm_id', 'integer', (c) => c.notNull().references('firms.id').onDelete('cascade'))
-    .addColumn('job_id', 'integer', (c) => c.references('jobs.id').onDelete('set null'))
+    /** A job deleted outright takes its measurements with it, like its photos. */
+    .addColumn('job_id', 'integer', (c) => c.references('jobs.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     /** bounds, address or tiles: which detect call started it. */
     .addColumn('started_from', 'text', (c) => c.notNull())
