@@ -215,7 +215,14 @@ async function saveBench(database: Database, api: string, key: string, firmId: n
   let newIds = 0;
   const ENGINE = `applyOperations alone, ${ops.length} operations on a copy of the loaded state (baseline)`;
   const API = `POST /v1/measurements/{id}/edits, ${ops.length} operations`;
+  const LOAD = `loadState alone: the measurement's ${fmt(EDIT_SHAPES)} shape rows read and parsed`;
   const rows = await alternate('save', [
+    {
+      label: LOAD,
+      run: async () => {
+        await loadState(database.db, await measurementRow(database, id));
+      },
+    },
     {
       label: ENGINE,
       before: () => {
@@ -245,7 +252,13 @@ async function saveBench(database: Database, api: string, key: string, firmId: n
     },
   ]);
   const m = await measurementRow(database, id);
-  return { rows, ratio: ratios(rows, API, ENGINE), shapesAtEnd: m.shape_count, saves: m.rev - 1 };
+  return {
+    rows,
+    ratio: ratios(rows, API, ENGINE),
+    loadShare: ratios(rows, LOAD, API),
+    shapesAtEnd: m.shape_count,
+    saves: m.rev - 1,
+  };
 }
 
 // ---- 2. the shapes listing
@@ -532,6 +545,7 @@ async function main(): Promise<string> {
       ...roundTable(save.rows),
       '',
       `API ÷ the engine alone (p50), each round → median: ${ratioLine(save.ratio)}; ${verdict(save.ratio, SAVE_TARGET)}.`,
+      `Reading the state (loadState alone ÷ API): ${ratioLine(save.loadShare)}.`,
       '',
       `## 2. GET /v1/measurements/{id}/shapes?limit=${PAGE}`,
       '',
