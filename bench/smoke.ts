@@ -44,6 +44,7 @@ export const BENCHES: readonly Bench[] = [
   { script: 'invoices.ts' },
   { script: 'operations.ts' },
   { script: 'condition.ts' },
+  { script: 'measurement.ts', postgres: true },
 ];
 /** Longest one smoke run may take before it counts as hung. */
 const TIMEOUT_MS = 180_000;
