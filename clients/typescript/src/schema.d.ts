@@ -43628,6 +43628,7 @@ export interface operations {
                                     quantity: number;
                                     unit: string;
                                 })[];
+                                phases: string[];
                             };
                             rev: number;
                             shape_count: number;
@@ -43809,6 +43810,7 @@ export interface operations {
                                     quantity: number;
                                     unit: string;
                                 })[];
+                                phases: string[];
                             };
                             rev: number;
                             shape_count: number;
@@ -43995,6 +43997,7 @@ export interface operations {
                                     quantity: number;
                                     unit: string;
                                 })[];
+                                phases: string[];
                             };
                             rev: number;
                             shape_count: number;
@@ -44170,6 +44173,7 @@ export interface operations {
                                     quantity: number;
                                     unit: string;
                                 })[];
+                                phases: string[];
                             };
                             rev: number;
                             shape_count: number;
@@ -44330,6 +44334,7 @@ export interface operations {
                                     quantity: number;
                                     unit: string;
                                 })[];
+                                phases: string[];
                             };
                             rev: number;
                             shape_count: number;
@@ -44573,6 +44578,7 @@ export interface operations {
                                     quantity: number;
                                     unit: string;
                                 })[];
+                                phases: string[];
                             };
                             rev: number;
                             shape_count: number;

@@ -24,7 +24,7 @@ import {
   unknownType,
   wrongShapeForItem,
 } from './op-errors.ts';
-import { areaHolding } from './sits-in.ts';
+import { areaHolding, areasOf } from './sits-in.ts';
 import { type EditState, type ItemState, newShape, type ShapeState } from './state.ts';
 import {
   AREA_SURFACES,
@@ -239,7 +239,12 @@ class Applier {
     return shape;
   }
 
-  private areaOf = (shape: ShapeState) => areaHolding(this.state.shapes.values(), shape);
+  /** The measurement's areas, listed again only after an area is added, changed or removed. */
+  private areas: ShapeState[] | null = null;
+  private areaOf = (shape: ShapeState) => {
+    this.areas ??= areasOf(this.state.shapes.values());
+    return areaHolding(this.areas, shape);
+  };
 
   /** The shape, refused when the API may not make this change to it. */
   private editable(o: Raw, op: Op): ShapeState {
@@ -265,12 +270,14 @@ class Applier {
     if (!this.added.has(shape.shape_id) && !this.before.has(shape.shape_id)) this.before.set(shape.shape_id, shape);
     const copy = { ...shape };
     this.state.shapes.set(shape.shape_id, copy);
+    if (shape.kind === 'area') this.areas = null;
     return copy;
   }
 
   private insert(shape: ShapeState, o: Raw & { op: Op }, extra: Record<string, unknown> = {}): OpResult {
     this.state.shapes.set(shape.shape_id, shape);
     this.added.add(shape.shape_id);
+    if (shape.kind === 'area') this.areas = null;
     return this.result(o.op, shape, extra);
   }
 
@@ -390,6 +397,7 @@ class Applier {
       // Added and removed in one save: it never existed.
     } else this.removed.add(shape.shape_id);
     this.state.shapes.delete(shape.shape_id);
+    if (shape.kind === 'area') this.areas = null;
   }
 
   private reclassify(o: Raw & { op: Op }): OpResult {

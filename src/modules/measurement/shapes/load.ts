@@ -4,6 +4,7 @@ import type { Measurement, MeasurementItem } from '#db/tables.ts';
 import { itemRows, shapeRows } from '../measurements/repo.ts';
 import { shapeOfRow } from './rows.ts';
 import type { EditState, ItemState } from './state.ts';
+import { cachedState, keepState } from './state-cache.ts';
 
 /** Custom items keyed by lower-cased name. */
 export function itemsOf(rows: MeasurementItem[]): Map<string, ItemState> {
@@ -21,11 +22,18 @@ export function itemsOf(rows: MeasurementItem[]): Map<string, ItemState> {
   );
 }
 
+/** The measurement's state at its rev: from this process's cache when it holds that rev, else its rows. */
 export async function loadState(db: Executor, m: Measurement): Promise<EditState> {
-  const [shapes, items] = await Promise.all([shapeRows(db, m.id), itemRows(db, m.id)]);
+  let held = cachedState(m.firm_id, m.id, m.rev);
+  if (!held) {
+    const [shapeList, itemList] = await Promise.all([shapeRows(db, m.id), itemRows(db, m.id)]);
+    held = { shapes: new Map(shapeList.map((r) => [r.shape_id, shapeOfRow(r)])), items: itemsOf(itemList) };
+    keepState(m.firm_id, m.id, m.rev, held.shapes, held.items);
+  }
+  const { shapes, items } = held;
   return {
-    shapes: new Map(shapes.map((r) => [r.shape_id, shapeOfRow(r)])),
-    items: itemsOf(items),
+    shapes,
+    items,
     typed: JSON.parse(m.typed_quantities) as Record<string, number>,
     frame: { north: m.north, south: m.south, east: m.east, west: m.west },
   };

@@ -33,6 +33,13 @@ function cachedBox(shape: ShapeState): Box {
   return box;
 }
 
+/** The areas (not holes) among `shapes`: what areaHolding needs to look through, listed once. */
+export function areasOf(shapes: Iterable<ShapeState>): ShapeState[] {
+  const out: ShapeState[] = [];
+  for (const s of shapes) if (s.kind === 'area' && s.surface !== 'hole' && s.geometry.type === 'polygon') out.push(s);
+  return out;
+}
+
 export function areaHolding(shapes: Iterable<ShapeState>, shape: ShapeState): ShapeState | undefined {
   const anchor = anchorOf(shape.geometry);
   let best: ShapeState | undefined;

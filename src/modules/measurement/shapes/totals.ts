@@ -4,7 +4,7 @@
 // A category whose quantity the office typed over is answered with the typed quantity
 // (typed: true). Kept on the measurement at every save, so lists and jobs never read shapes.
 import { rounded } from '#engines/geometry/index.ts';
-import { areaHolding } from './sits-in.ts';
+import { areaHolding, areasOf } from './sits-in.ts';
 import type { EditState, ShapeState } from './state.ts';
 import { LABELS } from './vocabulary.ts';
 
@@ -38,13 +38,14 @@ export function totalsOf(state: EditState): Totals {
   const painted = new Map<string, Sum>();
   const custom = new Map<string, Sum>();
   const shapes = [...state.shapes.values()];
+  const areaShapes = areasOf(shapes);
   const phases = new Set<string>();
   for (const s of shapes) {
     if (s.phase !== null) phases.add(s.phase);
     if (s.kind === 'area') {
       if (s.surface !== 'hole') add(surfaces, s.surface!, s.quantity, 'SF');
       else {
-        const cut = areaHolding(shapes, s);
+        const cut = areaHolding(areaShapes, s);
         // A hole outside every area cuts nothing.
         if (cut) add(surfaces, cut.surface!, -s.quantity, 'SF', 0);
       }
