@@ -43,6 +43,10 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
     optionsOf(db, m),
   ]);
   const shapes = rows.map(shapeOfRow);
+  // A hole's actions depend on the area it cuts only when that area carries what the takeoff editor
+  // owns (editable.ts): only such areas are read, and only for a page that holds a hole. (A hole in a
+  // plain area that itself lies in such an area lists set_phase alone: fewer actions, never one the
+  // save refuses.)
   const areas = shapes.some((s) => s.surface === 'hole')
     ? (
         await db
@@ -50,6 +54,14 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
           .selectAll()
           .where('measurement_id', '=', m.id)
           .where('kind', '=', 'area')
+          .where((eb) =>
+            eb.or([
+              eb('service_id', 'is not', null),
+              eb('spec', 'is not', null),
+              eb('item_key', 'is not', null),
+              eb('work_area', 'is not', null),
+            ]),
+          )
           .execute()
       ).map(shapeOfRow)
     : [];
