@@ -72,6 +72,12 @@ export async function insertShapeRows(db: Executor, rows: Insertable<Measurement
       .execute();
 }
 
+/** An edit leaves the job's measurement_count as it is; its updated_at moves so a sync sees the change. */
+export async function touchJob(db: Executor, firmId: number, jobId: number | null, at: string): Promise<void> {
+  if (jobId === null) return;
+  await db.updateTable('jobs').set({ updated_at: at }).where('id', '=', jobId).where('firm_id', '=', firmId).execute();
+}
+
 /** Keeps the job's measurement_count (document 2: "Takeoffs on the job") right after a change. */
 export async function recountJob(db: Executor, firmId: number, jobId: number | null, at: string): Promise<void> {
   if (jobId === null) return;

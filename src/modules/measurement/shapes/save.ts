@@ -10,13 +10,12 @@ import type { ServiceContext } from '#platform/context.ts';
 import { inEstimateTransaction, repullTakeoff, type Trx } from '#estimating/index.ts';
 import { now } from '#platform/time.ts';
 import { rounded } from '#engines/geometry/index.ts';
-import { recountJob } from '../measurements/repo.ts';
+import { insertShapeRows, touchJob } from '../measurements/repo.ts';
 import { visibleMeasurement } from '../measurements/service.ts';
 import { type Applied, applyOperations, type CoordinateOrder } from './apply.ts';
 import { loadState } from './load.ts';
 import { keepState } from './state-cache.ts';
 import { newShapeId, rowOfShape } from './rows.ts';
-import { insertShapeRows } from '../measurements/repo.ts';
 import { shapeObject } from './serialize.ts';
 import { areaHolding, areasOf } from './sits-in.ts';
 import type { EditState, ShapeState } from './state.ts';
@@ -202,7 +201,7 @@ export async function saveEdits(ctx: ServiceContext, id: number, body: EditsRequ
       })
       .execute();
     // The job's updated_at moves with its takeoff, so a sync sees the change.
-    await recountJob(trx, firmId, m.job_id, at);
+    await touchJob(trx, firmId, m.job_id, at);
     // Document 3: "linked estimates re-pull quantities".
     await repullTakeoff(ctx, trx, places, m.id);
   });
