@@ -15,18 +15,23 @@ export const ORIGIN = { lat: 39.96, lng: -83.0 };
 export interface LotTiles {
   template(kind: 'lot' | 'missing' | 'broken'): string;
   requests: number;
+  /** What `/lot/…` serves now: the scene, or (one app trying each failure in turn) 404s or 500s. */
+  mode: 'lot' | 'missing' | 'broken';
+  /** The scene `/lot/…` draws (a test may swap it, and put it back). */
+  scene: LotScene;
   close(): Promise<void>;
 }
 
 export async function startLotTiles(scene: LotScene): Promise<LotTiles> {
-  const handle = { requests: 0 } as LotTiles;
+  const handle = { requests: 0, mode: 'lot', scene } as LotTiles;
   const server = http.createServer((req, res) => {
     handle.requests++;
     const m = /^\/(lot|missing|broken)\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(req.url ?? '');
-    if (!m || m[1] === 'missing') return void res.writeHead(404).end();
-    if (m[1] === 'broken') return void res.writeHead(500).end();
+    const kind = m?.[1] === 'lot' ? handle.mode : m?.[1];
+    if (!m || kind === 'missing') return void res.writeHead(404).end();
+    if (kind === 'broken') return void res.writeHead(500).end();
     const [z, x, y] = [Number(m[2]), Number(m[3]), Number(m[4])];
-    const pixels = drawLotWindow(scene, {
+    const pixels = drawLotWindow(handle.scene, {
       originLat: ORIGIN.lat,
       originLng: ORIGIN.lng,
       zoom: z,

@@ -24,6 +24,8 @@ let tiles: LotTiles;
 let services: http.Server;
 let base: string;
 let segmentAnswer: unknown = {};
+/** The geocoder answers 500 while true (a geocoder that is down). */
+let geocoderDown = false;
 let t: TestApp;
 const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-meas-'));
 
@@ -32,6 +34,7 @@ beforeAll(async () => {
   services = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://x');
     if (url.pathname === '/search') {
+      if (geocoderDown) return res.writeHead(500).end();
       const q = (url.searchParams.get('q') ?? '').toLowerCase();
       const body = q.startsWith('1 main')
         ? [{ lat: String(ORIGIN.lat), lon: String(ORIGIN.lng), display_name: q }]
@@ -145,23 +148,19 @@ describe('POST /v1/detect/full', () => {
 describe('a lot with a building and trees in it', () => {
   it('measures the pavement around the building within 5% of the drawn truth, its paint within 10%', async () => {
     const busy = syntheticLot(21, { surface: 'asphalt', building: true, trees: 4, rotationDeg: 0 });
-    const busyTiles = await startLotTiles(busy);
-    const app = await startApp({
-      imagery: imageryFor({ standardUrl: busyTiles.template('lot'), premiumUrl: null, cacheMb: 0 }, dataDir(), true),
-    });
+    tiles.scene = busy;
     try {
-      const w = await app.workspace();
+      const w = await t.workspace();
       const m = (await ok(w.api.request('POST', '/v1/detect/full', { bounds: boundsAround(busy) }))).data;
       // The truth is the lot less the building; canopy over the pavement still counts (it is paved).
       within(m.area, squareFeet(busy.truth.pavedM2), 0.05);
-      const lines = m.totals.lines.reduce((t: number, l: any) => t + l.linear_feet, 0);
+      const lines = m.totals.lines.reduce((n: number, l: any) => n + l.linear_feet, 0);
       within(lines, feet(busy.truth.lineLengthM.white + busy.truth.lineLengthM.yellow), 0.1);
       // The building is a hole of the paved area, not pavement.
       const area = (await ok(w.api.request('GET', `/v1/measurements/${m.id}/shapes?kind=area`))) as any;
       expect(area.data[0].coordinates.length).toBeGreaterThan(1);
     } finally {
-      await app.close();
-      await busyTiles.close();
+      tiles.scene = scene;
     }
   });
 });
@@ -199,49 +198,50 @@ describe('POST /v1/detect/address and /v1/detect/tiles', () => {
 });
 
 describe('imagery and geocoder failures', () => {
-  const cases: [string, () => { imagery?: any; geocoder?: any }, string, Record<string, unknown>, number, string][] = [
-    ['no imagery configured', () => ({}), '/v1/detect/full', { bounds: null }, 500, 'imagery_unavailable'],
+  it('no imagery configured → 500 imagery_unavailable, nothing made', async () => {
+    const app = await startApp();
+    try {
+      const w = await app.workspace();
+      const res = await w.api.request('POST', '/v1/detect/full', { bounds: boundsAround(scene) });
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({ error: 'imagery_unavailable', code: 'imagery_unavailable' });
+      expect((await ok(w.api.request('GET', '/v1/measurements'))).data).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  const cases: [string, () => void, string, Record<string, unknown>, number, string][] = [
     [
-      'a tile server that is down',
-      () => ({ url: 'http://127.0.0.1:9/{z}/{x}/{y}.png' }),
+      'a tile server that fails',
+      () => (tiles.mode = 'broken'),
       '/v1/detect/full',
       { bounds: null },
       502,
       'imagery_unavailable',
     ],
+    ['no tiles there', () => (tiles.mode = 'missing'), '/v1/detect/full', { bounds: null }, 422, 'no_imagery_coverage'],
     [
-      'no tiles there',
-      () => ({ url: tiles.template('missing') }),
-      '/v1/detect/full',
-      { bounds: null },
-      422,
-      'no_imagery_coverage',
-    ],
-    [
-      'a geocoder that is down',
-      () => ({ url: tiles.template('lot'), geocoder: 'http://127.0.0.1:9' }),
+      'a geocoder that fails',
+      () => (geocoderDown = true),
       '/v1/detect/address',
       { address: '1 Main St' },
       502,
       'geocode_failed',
     ],
   ];
-  it.each(cases)('%s → %s %s', async (_name, setup, route, body, status, code) => {
-    const s = setup() as { url?: string; geocoder?: string };
-    const app = await startApp({
-      imagery: s.url ? imageryFor({ standardUrl: s.url, premiumUrl: null, cacheMb: 0 }, dataDir(), true) : undefined,
-      geocoder: s.geocoder ? httpGeocoder(s.geocoder, { cacheSize: 0 }) : undefined,
-    });
+  it.each(cases)('%s → %s %s, nothing made', async (_name, breakIt, route, body, status, code) => {
+    const w = await t.workspace();
+    breakIt();
     try {
-      const w = await app.workspace();
       const res = await w.api.request('POST', route, body.bounds === null ? { bounds: boundsAround(scene) } : body);
       expect(res.status, JSON.stringify(res.body)).toBe(status);
       expect(res.body).toMatchObject({ error: code, code });
-      const list = await ok(w.api.request('GET', '/v1/measurements'));
-      expect((list as any).data).toEqual([]);
     } finally {
-      await app.close();
+      tiles.mode = 'lot';
+      geocoderDown = false;
     }
+    expect((await ok(w.api.request('GET', '/v1/measurements'))).data).toEqual([]);
   });
 });
 
