@@ -8,7 +8,8 @@ import type { Database } from '#db/database.ts';
 import type { LatLng } from '#engines/geometry/index.ts';
 import { insertShapeRows } from '#measurement/measurements/repo.ts';
 import { newShapeId, rowOfShape } from '#measurement/shapes/rows.ts';
-import { measured, type ShapeState } from '#measurement/shapes/state.ts';
+import { newShape, type ShapeState } from '#measurement/shapes/state.ts';
+import { rng } from '#engines/distress/synthetic-draw.ts';
 import { totalsOf } from '#measurement/shapes/totals.ts';
 
 /** The lot's south-west corner and its side. */
@@ -30,38 +31,13 @@ const rect = (x0: number, y0: number, x1: number, y1: number): LatLng[] => [
   lotPoint(x0, y1),
 ];
 
-/** Mulberry32: the same seed, the same lot. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The distress generator's seeded Mulberry32: the same seed, the same lot. */
+export const seeded = rng;
 export const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
-function blank(fields: Partial<ShapeState> & Pick<ShapeState, 'kind' | 'geometry'>): ShapeState {
-  return {
-    shape_id: newShapeId(),
-    surface: null,
-    category: null,
-    label: null,
-    item: null,
-    phase: null,
-    spec: null,
-    service_id: null,
-    service_labels: null,
-    item_key: null,
-    item_name: null,
-    work_area: null,
-    origin: 'detected',
-    ...measured(fields.geometry),
-    ...fields,
-  };
-}
+/** A detected shape: the measurement area's own builder (its quantity measured from the geometry). */
+const blank = ({ kind, geometry, ...fields }: Partial<ShapeState> & Pick<ShapeState, 'kind' | 'geometry'>) =>
+  newShape(newShapeId(), kind, geometry, 'detected', fields);
 
 const COUNTS = [
   ['stalls', null],

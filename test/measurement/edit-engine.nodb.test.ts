@@ -11,7 +11,7 @@ import type { LatLng } from '#engines/geometry/index.ts';
 import { applyOperations } from '#measurement/shapes/apply.ts';
 import { actionsOf } from '#measurement/shapes/editable.ts';
 import { areaHolding } from '#measurement/shapes/sits-in.ts';
-import { type EditState, measured, type ShapeState } from '#measurement/shapes/state.ts';
+import { type EditState, newShape, type ShapeState } from '#measurement/shapes/state.ts';
 import { totalsOf } from '#measurement/shapes/totals.ts';
 
 const M = 1 / 111_320;
@@ -27,25 +27,10 @@ const box = (x0: number, y0: number, x1: number, y1: number): LatLng[] => [
   at(x0, y1),
 ];
 
-function shape(id: string, fields: Partial<ShapeState> & Pick<ShapeState, 'kind' | 'geometry'>): ShapeState {
-  return {
-    shape_id: id,
-    surface: null,
-    category: null,
-    label: null,
-    item: null,
-    phase: null,
-    spec: null,
-    service_id: null,
-    service_labels: null,
-    item_key: null,
-    item_name: null,
-    work_area: null,
-    origin: 'detected',
-    ...measured(fields.geometry),
-    ...fields,
-  };
-}
+const shape = (
+  id: string,
+  { kind, geometry, ...fields }: Partial<ShapeState> & Pick<ShapeState, 'kind' | 'geometry'>,
+) => newShape(id, kind, geometry, 'detected', fields);
 
 function lotState(): EditState {
   const shapes = [
