@@ -35,6 +35,7 @@ import * as operations from '#db/migrations/030_operations.ts';
 import * as rebidCycles from '#db/migrations/033_rebid_cycles.ts';
 import * as conditionRatings from '#db/migrations/034_condition_ratings.ts';
 import * as measurements from '#db/migrations/035_measurements.ts';
+import * as landscape from '#db/migrations/036_landscape.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -71,6 +72,7 @@ const steps: Record<string, Step> = {
   '033_rebid_cycles': rebidCycles,
   '034_condition_ratings': conditionRatings,
   '035_measurements': measurements,
+  '036_landscape': landscape,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

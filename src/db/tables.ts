@@ -19,6 +19,13 @@ import type {
   MeasurementTables,
 } from './tables/measurement.ts';
 import type { CrmTables } from './tables/crm.ts';
+import type {
+  LandscapeHistoryTable,
+  LandscapeItemTable,
+  LandscapeRunTable,
+  LandscapeTables,
+  LandscapeTakeoffTable,
+} from './tables/landscape.ts';
 import type { EstimatingTables } from './tables/estimating.ts';
 import type {
   AssessmentPinTable,
@@ -104,7 +111,8 @@ export interface DB
     IntegrationsTables,
     OperationsTables,
     ConditionTables,
-    MeasurementTables {}
+    MeasurementTables,
+    LandscapeTables {}
 
 export type Firm = Selectable<FirmTable>;
 export type User = Selectable<UserTable>;
@@ -174,5 +182,9 @@ export type Measurement = Selectable<MeasurementTable>;
 export type MeasurementShape = Selectable<MeasurementShapeTable>;
 export type MeasurementItem = Selectable<MeasurementItemTable>;
 export type MeasurementHistory = Selectable<MeasurementHistoryTable>;
+export type LandscapeTakeoff = Selectable<LandscapeTakeoffTable>;
+export type LandscapeItem = Selectable<LandscapeItemTable>;
+export type LandscapeHistory = Selectable<LandscapeHistoryTable>;
+export type LandscapeRun = Selectable<LandscapeRunTable>;
 export type RebidHistory = Selectable<RebidHistoryTable>;
 export type RebidState = Selectable<RebidStateTable>;

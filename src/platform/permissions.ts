@@ -32,6 +32,8 @@ export const USER_FLAGS = [
   'can_see_pay',
   'can_see_job_costs',
   'pricing_access',
+  /** Model runs (landscape detect) for this user's keys; a preference, so an owner can turn it off too. */
+  'ai_auto_measure',
 ] as const;
 export type UserFlag = (typeof USER_FLAGS)[number];
 
@@ -48,6 +50,7 @@ export function defaultFlags(role: Role): Record<UserFlag, boolean> & { estimati
     can_see_pay: owner,
     can_see_job_costs: owner,
     pricing_access: owner || role === 'member',
+    ai_auto_measure: true,
     estimating_role: owner ? 'admin' : role === 'member' ? 'estimator' : 'none',
   };
 }
@@ -55,5 +58,6 @@ export function defaultFlags(role: Role): Record<UserFlag, boolean> & { estimati
 /** Owners hold every capability whatever their stored flags say. */
 export function can(user: User, flag: UserFlag): boolean {
   if (flag === 'sees_own_jobs_only') return user.role !== 'owner' && user.sees_own_jobs_only === 1;
+  if (flag === 'ai_auto_measure') return user.ai_auto_measure === 1;
   return user.role === 'owner' || user[flag] === 1;
 }

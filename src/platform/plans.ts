@@ -13,3 +13,15 @@ export function planIncludesApi(plan: string): boolean {
 export function billingBlocked(status: string): boolean {
   return status === 'past_due' || status === 'canceled' || status === 'trial_ended';
 }
+
+/** Features the plan gates beyond API access (document 1: Blueprint takeoffs and Manual Aerial need Gold or higher). */
+export type PlanFeature = 'blueprint_takeoffs' | 'manual_aerial';
+
+/**
+ * Whether the plan includes a gated feature. Both need Gold or higher, the same plans as API
+ * access, so a key that got past the plan check always has them; the checks stay where the spec
+ * puts them so a plan table that parts them later changes one function.
+ */
+export function planIncludes(plan: string, _feature: PlanFeature): boolean {
+  return planIncludesApi(plan);
+}

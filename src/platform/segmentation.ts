@@ -18,8 +18,9 @@
 // name are ignored, so an endpoint may say more than we read.
 //
 // Anything else (no answer in time, a non-2xx status, a body that is not that shape or past the
-// caps below) is SegmentationFailed. "task" leaves room for "landscape" later; only "paved" is
-// read today.
+// caps below) is SegmentationFailed. Task "landscape" (landscape takeoffs' detect runs) answers
+// { "areas": [{ "class", "rings" }], "objects": [{ "class", "point", "radius_m"? }] } in the same
+// pixels; docs/api-decisions.md, "Landscape: the segmentation endpoint".
 import { request } from 'undici';
 import type {
   FoundLine,
@@ -46,6 +47,14 @@ export type SegmentationTask = 'paved' | 'landscape';
 export interface Segmentation {
   /** The paved surfaces, painted lines and stalls the endpoint finds in the image. */
   segmentPaved(image: SegmentationImage, signal?: AbortSignal): Promise<PavedFindings>;
+  /** The landscape areas (lawn, beds…) and objects (trees, shrubs) the endpoint finds in the image. */
+  segmentLandscape(image: SegmentationImage, signal?: AbortSignal): Promise<LandscapeSegments>;
+}
+
+/** A landscape answer: class ids as sent (the landscape area checks them), pixel coordinates. */
+export interface LandscapeSegments {
+  areas: { class: string; rings: PixelPoint[][] }[];
+  objects: { class: string; point: PixelPoint; radius_m: number | null }[];
 }
 
 /** The endpoint gave no usable answer; measurement answers it as 502 detection_failed. */
@@ -92,8 +101,8 @@ const oneOf = <T extends string>(v: unknown, options: readonly T[]): v is T =>
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const record = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Reads `paved` answers for one image: every point checked against that image's size. */
-function pavedReader(width: number, height: number) {
+/** Reads points, rings and lists of an answer for one image: every point checked against its size. */
+function shapeReader(width: number, height: number) {
   const point = (v: unknown, where: string): PixelPoint => {
     if (!Array.isArray(v) || v.length !== 2 || !finite(v[0]) || !finite(v[1]))
       throw new SegmentationFailed(`${where} must be [x, y] with finite numbers`);
@@ -123,6 +132,13 @@ function pavedReader(width: number, height: number) {
     if (v.length > cap) throw new SegmentationFailed(`${name} has ${v.length} entries, more than ${cap}`);
     return v;
   };
+
+  return { point, points, ring, list };
+}
+
+/** Reads `paved` answers for one image. */
+function pavedReader(width: number, height: number) {
+  const { point, points, ring, list } = shapeReader(width, height);
 
   const surface = (v: unknown, i: number): FoundSurface => {
     const where = `surfaces[${i}]`;
@@ -165,6 +181,43 @@ export function readPavedFindings(body: unknown, width: number, height: number):
   return pavedReader(width, height)(body);
 }
 
+/** A class name as an endpoint may send it; the landscape area says which ones it takes. */
+const className = (v: unknown, where: string): string => {
+  if (typeof v !== 'string' || v.length === 0 || v.length > 50)
+    throw new SegmentationFailed(`${where} must be a class id (a string of 1 to 50 characters)`);
+  return v;
+};
+
+/**
+ * A `landscape` answer read strictly for an image of `width`×`height` (docs/api-decisions.md,
+ * "Landscape: the segmentation endpoint"): areas with a class and rings, objects with a class, a
+ * point and optionally the crown's radius in meters.
+ */
+export function readLandscapeSegments(body: unknown, width: number, height: number): LandscapeSegments {
+  const { point, ring, list } = shapeReader(width, height);
+  if (!record(body)) throw new SegmentationFailed('the answer is not a JSON object');
+  const areas = list(body.areas, 'areas', SEGMENTATION_LIMITS.surfaces).map((v, i) => {
+    const where = `areas[${i}]`;
+    if (!record(v)) throw new SegmentationFailed(`${where} must be an object`);
+    const rings = list(v.rings, `${where}.rings`, SEGMENTATION_LIMITS.ringsPerSurface);
+    if (rings.length === 0) throw new SegmentationFailed(`${where}.rings must hold the outline`);
+    return { class: className(v.class, `${where}.class`), rings: rings.map((r, k) => ring(r, `${where}.rings[${k}]`)) };
+  });
+  const objects = list(body.objects, 'objects', SEGMENTATION_LIMITS.stalls).map((v, i) => {
+    const where = `objects[${i}]`;
+    if (!record(v)) throw new SegmentationFailed(`${where} must be an object`);
+    const radius = v.radius_m;
+    if (radius !== undefined && radius !== null && !(finite(radius) && radius >= 0 && radius <= 100))
+      throw new SegmentationFailed(`${where}.radius_m must be a number of meters from 0 to 100`);
+    return {
+      class: className(v.class, `${where}.class`),
+      point: point(v.point, `${where}.point`),
+      radius_m: typeof radius === 'number' ? radius : null,
+    };
+  });
+  return { areas, objects };
+}
+
 export function httpSegmentation(url: string, options: { timeoutMs?: number } = {}): Segmentation {
   const timeoutMs = options.timeoutMs ?? 60_000;
 
@@ -201,6 +254,9 @@ export function httpSegmentation(url: string, options: { timeoutMs?: number } = 
   return {
     async segmentPaved(image, signal) {
       return readPavedFindings(await ask('paved', image, signal), image.width, image.height);
+    },
+    async segmentLandscape(image, signal) {
+      return readLandscapeSegments(await ask('landscape', image, signal), image.width, image.height);
     },
   };
 }

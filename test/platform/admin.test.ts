@@ -45,6 +45,7 @@ const FLAGS = [
   'can_see_pay',
   'can_see_job_costs',
   'pricing_access',
+  'ai_auto_measure',
 ] as const;
 
 let seq = 0;
@@ -318,6 +319,7 @@ describe('users', () => {
       can_view_reports: false,
       can_see_pay: false,
       can_see_job_costs: false,
+      ai_auto_measure: true,
       removed_at: null,
     });
     expect(u.created_at).toMatch(MICRO);
@@ -346,7 +348,8 @@ describe('users', () => {
       })
     ).body.data;
     expect(viewer).toMatchObject({ role: 'viewer', estimating_role: 'none' });
-    for (const f of FLAGS) expect(viewer[f], `viewer ${f}`).toBe(false);
+    // ai_auto_measure is a preference, on for every new user.
+    for (const f of FLAGS) expect(viewer[f], `viewer ${f}`).toBe(f === 'ai_auto_measure');
     const crew = (
       await t.admin.post(`/admin/v1/workspaces/${firm_id}/users`, {
         name: 'Cal',
@@ -355,7 +358,7 @@ describe('users', () => {
       })
     ).body.data;
     expect(crew).toMatchObject({ role: 'crew', estimating_role: 'none', sees_own_jobs_only: true, office_user: false });
-    for (const f of FLAGS.filter((f) => f !== 'sees_own_jobs_only')) expect(crew[f], `crew ${f}`).toBe(false);
+    for (const f of FLAGS.filter((f) => f !== 'sees_own_jobs_only')) expect(crew[f], `crew ${f}`).toBe(f === 'ai_auto_measure');
   });
 
   it('explicit flags override the defaults', async () => {

@@ -47,6 +47,8 @@ export interface UserTable {
   pricing_access: Flag;
   /** Hourly pay in cents, set by the operator (030); shown only to users who may see pay. */
   pay_rate_cents: number | null;
+  /** 0: model runs (landscape detect) are refused for this user's keys (036_landscape). */
+  ai_auto_measure: Generated<Flag>;
   removed_at: string | null;
   created_at: string;
   updated_at: string;

@@ -2,3 +2,4 @@
 export * from './shapes.ts';
 export * from './sphere.ts';
 export * from './units.ts';
+export * from './clip.ts';

@@ -53,7 +53,7 @@ export async function geocodedPoint(
  * Too little of the image covered by tiles is no_imagery_coverage.
  */
 export async function mosaicOf(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, 'deps'>,
   place: ImageryPlace,
   options: MosaicOptions,
   refused: (message: string) => ApiError,

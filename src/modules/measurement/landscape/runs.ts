@@ -1,0 +1,225 @@
+// Landscape runs (document 3, "Landscape run"): POST …/detect starts one (202, pending, with its
+// poll_url) for the worker (run-worker.ts); GET /v1/landscape-runs/{id} reads it; POST …/undo puts
+// the takeoff's items back as they were before it. docs/landscape.md, "Runs".
+//
+// Refused before any credit is touched (refused runs cost nothing): a Manual Aerial takeoff (409),
+// a user with AI auto-measure off (403), an outline too far from the site (422), no imagery
+// configured (500 imagery_unavailable), a bad outline (400). Then, under the workspace lock: 3
+// runs already going in the workspace (429), and the credit: the first model run on a takeoff
+// takes one of the workspace's takeoff_credits (402 No takeoff credits remaining when none are
+// left), later runs on it are free; a run that fails gives its credit back (run-worker.ts).
+import type { LandscapeRun, LandscapeTakeoff } from '#db/tables.ts';
+import type { Executor } from '#db/dialect.ts';
+import type { LatLng, Ring } from '#engines/geometry/index.ts';
+import { invalidateAuthCache } from '#platform/auth-cache.ts';
+import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
+import { ApiError, conflict, forbidden, notFound, paymentRequired, unprocessable } from '#platform/errors.ts';
+import { GeocoderUnavailable } from '#platform/geocoding.ts';
+import { imageryUnavailable } from '#platform/imagery/answers.ts';
+import { can } from '#platform/permissions.ts';
+import { now } from '#platform/time.ts';
+import { settingsOf } from '#platform/workspace.ts';
+import { FAR_FROM_TAKEOFF_M } from '../shapes/vocabulary.ts';
+import { detectableClasses, PAVED_CLASSES } from './classes.ts';
+import { changeableTakeoff } from './items.ts';
+import { type DetectArea, distanceToOutlines, outlinesOf } from './outline.ts';
+import { findRun, takeoffItems } from './repo.ts';
+import { runObject } from './serialize.ts';
+
+/** Runs going at once in one workspace (document 1, Limits). */
+export const MAX_RUNS_GOING = 3;
+
+export const runNotFound = () => notFound('Landscape run not found', { code: 'landscape_run_not_found' });
+
+export interface DetectBody extends DetectArea {
+  area_classes?: string[];
+  include_areas?: boolean;
+  include_objects?: boolean;
+  replace_existing?: boolean;
+}
+
+/** What the worker is asked to do (stored as the run's request, answered as it). */
+export interface DetectRequest {
+  outlines: Ring[];
+  area_classes: string[];
+  include_areas: boolean;
+  include_objects: boolean;
+  replace_existing: boolean;
+}
+
+function detectRequestOf(ctx: ServiceContext, body: DetectBody): DetectRequest {
+  const outlines = outlinesOf(body);
+  const include_areas = body.include_areas ?? true;
+  const include_objects = body.include_objects ?? true;
+  if (!include_areas && !include_objects)
+    throw new ApiError(400, 'include_areas and include_objects are both false: nothing to detect', {
+      code: 'invalid_request',
+      field: 'include_areas',
+    });
+  const detectable = detectableClasses(ctx.deps.segmentation !== null);
+  const area_classes = body.area_classes ?? [...detectable.areas];
+  for (const c of area_classes)
+    if (!detectable.areas.has(c))
+      throw new ApiError(
+        400,
+        PAVED_CLASSES.has(c) || !detectable.areas.size
+          ? `area_classes: ${c} is not detected (it is drawn)`
+          : `area_classes: ${c} is not a detected area class (GET /v1/landscape/classes says which are)`,
+        { code: 'unknown_class', field: 'area_classes' },
+      );
+  return { outlines, area_classes, include_areas, include_objects, replace_existing: body.replace_existing ?? false };
+}
+
+/** The site's point (the job's address, geocoded) and the takeoff's items: what an outline must be near. */
+async function sitePoints(ctx: ServiceContext, t: LandscapeTakeoff): Promise<LatLng[]> {
+  const points: LatLng[] = [];
+  const job = await ctx.database.db
+    .selectFrom('jobs')
+    .leftJoin('locations', 'locations.id', 'jobs.location_id')
+    .select(['jobs.address as job_address', 'locations.address as site_address'])
+    .where('jobs.id', '=', t.job_id)
+    .where('jobs.firm_id', '=', t.firm_id)
+    .executeTakeFirst();
+  const address = job?.site_address ?? job?.job_address;
+  if (address) {
+    try {
+      const p = await ctx.deps.geocoder.geocode(address);
+      if (p) points.push([p.lat, p.lng]);
+    } catch (err) {
+      // No geocoder, or it could not answer: the site's point is unknown, so it decides nothing.
+      if (!(err instanceof GeocoderUnavailable)) throw err;
+    }
+  }
+  for (const i of await takeoffItems(ctx.database.db, t.id)) {
+    if (i.lat !== null && i.lng !== null) points.push([i.lat, i.lng]);
+    else if (i.rings) points.push((JSON.parse(i.rings) as Ring[])[0][0]);
+  }
+  return points;
+}
+
+export async function startDetect(ctx: ServiceContext, takeoffId: number, body: DetectBody) {
+  const t = await changeableTakeoff(ctx, takeoffId);
+  if (t.mode === 'manual')
+    throw conflict('Detection is off for a Manual Aerial takeoff', {
+      code: 'manual_aerial',
+      message: 'A Manual Aerial takeoff is measured by hand: add items instead',
+    });
+  if (!can(ctx.auth.user, 'ai_auto_measure'))
+    throw forbidden('AI auto-measure is off for this user', { code: 'ai_auto_measure_off' });
+  const request = detectRequestOf(ctx, body);
+  if (!ctx.deps.imagery.sources.standard)
+    throw imageryUnavailable(500, 'No aerial imagery is configured: set GROUNDWORK_IMAGERY_URL');
+  const site = await sitePoints(ctx, t);
+  if (site.length > 0 && !site.some((p) => distanceToOutlines(p, request.outlines) <= FAR_FROM_TAKEOFF_M))
+    throw unprocessable('The outline is too far from the site', {
+      code: 'outline_far_from_site',
+      message: `The outline is more than ${FAR_FROM_TAKEOFF_M / 1000} km from the job's site and the takeoff's items`,
+    });
+
+  const firmId = ctx.auth.firm.id;
+  const id = await inWorkspaceTransaction(ctx, async (trx) => {
+    const going = await trx
+      .selectFrom('landscape_runs')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('status', '=', 'pending')
+      .where('firm_id', '=', firmId)
+      .executeTakeFirstOrThrow();
+    if (Number(going.n) >= MAX_RUNS_GOING)
+      throw new ApiError(429, `Workspace already has ${MAX_RUNS_GOING} landscape runs going`, {
+        message: 'Wait for one to finish (poll its poll_url), then start this one again',
+      });
+    const fresh = await trx
+      .selectFrom('landscape_takeoffs')
+      .select(['credit_used'])
+      .where('id', '=', t.id)
+      .executeTakeFirst();
+    if (!fresh) throw notFound('Landscape takeoff not found', { code: 'landscape_takeoff_not_found' });
+    const charge = fresh.credit_used === 0;
+    if (charge) await takeCredit(trx, firmId, t.id);
+    const at = now();
+    const { id } = await trx
+      .insertInto('landscape_runs')
+      .values({
+        firm_id: firmId,
+        job_id: t.job_id,
+        takeoff_id: t.id,
+        kind: 'detect',
+        status: 'pending',
+        request: JSON.stringify(request),
+        result: null,
+        failure_code: null,
+        failure_message: null,
+        charged: charge ? 1 : 0,
+        locked_until: null,
+        lease_token: null,
+        created_by_user_id: ctx.auth.user.id,
+        created_at: at,
+        started_at: null,
+        completed_at: null,
+        undone_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  });
+  invalidateAuthCache();
+  const run = await ctx.database.db
+    .selectFrom('landscape_runs')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { data: runObject(run) };
+}
+
+/** One of the workspace's takeoff credits, for the takeoff's first model run (under the workspace lock). */
+async function takeCredit(trx: Executor, firmId: number, takeoffId: number): Promise<void> {
+  const firm = await trx.selectFrom('firms').select('settings').where('id', '=', firmId).executeTakeFirstOrThrow();
+  const settings = settingsOf(firm);
+  if (settings.takeoff_credits <= 0) throw paymentRequired('No takeoff credits remaining');
+  await trx
+    .updateTable('firms')
+    .set({ settings: JSON.stringify({ ...settings, takeoff_credits: settings.takeoff_credits - 1 }) })
+    .where('id', '=', firmId)
+    .execute();
+  await trx.updateTable('landscape_takeoffs').set({ credit_used: 1 }).where('id', '=', takeoffId).execute();
+}
+
+/**
+ * A charged run that failed: its credit goes to another run of the takeoff going or done (that run
+ * is its first model run now), else back to the workspace, and the takeoff's next run is charged.
+ */
+export async function giveCreditBack(trx: Executor, run: LandscapeRun): Promise<void> {
+  if (run.charged !== 1 || run.takeoff_id === null) return;
+  await trx.updateTable('landscape_runs').set({ charged: 0 }).where('id', '=', run.id).execute();
+  // Another run of the takeoff going or done was a model run on it too: it carries the charge.
+  const other = await trx
+    .selectFrom('landscape_runs')
+    .select('id')
+    .where('takeoff_id', '=', run.takeoff_id)
+    .where('status', 'in', ['pending', 'completed', 'undone'])
+    .where('id', '!=', run.id)
+    .orderBy('id')
+    .executeTakeFirst();
+  if (other) {
+    await trx.updateTable('landscape_runs').set({ charged: 1 }).where('id', '=', other.id).execute();
+    return;
+  }
+  const firm = await trx.selectFrom('firms').select('settings').where('id', '=', run.firm_id).executeTakeFirstOrThrow();
+  const settings = settingsOf(firm);
+  await trx
+    .updateTable('firms')
+    .set({ settings: JSON.stringify({ ...settings, takeoff_credits: settings.takeoff_credits + 1 }) })
+    .where('id', '=', run.firm_id)
+    .execute();
+  await trx.updateTable('landscape_takeoffs').set({ credit_used: 0 }).where('id', '=', run.takeoff_id).execute();
+}
+
+export async function visibleRun(ctx: ServiceContext, id: number): Promise<LandscapeRun> {
+  const r = await findRun(ctx.database.db, ctx.auth.firm.id, id, ctx.auth.user);
+  if (!r) throw runNotFound();
+  return r;
+}
+
+export async function getRun(ctx: ServiceContext, id: number) {
+  return { data: runObject(await visibleRun(ctx, id)) };
+}
