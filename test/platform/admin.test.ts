@@ -358,7 +358,8 @@ describe('users', () => {
       })
     ).body.data;
     expect(crew).toMatchObject({ role: 'crew', estimating_role: 'none', sees_own_jobs_only: true, office_user: false });
-    for (const f of FLAGS.filter((f) => f !== 'sees_own_jobs_only')) expect(crew[f], `crew ${f}`).toBe(f === 'ai_auto_measure');
+    for (const f of FLAGS.filter((f) => f !== 'sees_own_jobs_only'))
+      expect(crew[f], `crew ${f}`).toBe(f === 'ai_auto_measure');
   });
 
   it('explicit flags override the defaults', async () => {
