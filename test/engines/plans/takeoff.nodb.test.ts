@@ -1,0 +1,175 @@
+// The plan takeoff read back from generated plans whose truth is known (docs/plan-reading.md,
+// "Measured on generated plans"): the schedule's rows exactly, the unreadable row ignored with a
+// reason, callout sums equal to the schedule's quantities, and one dot per symbol drawn (vector
+// sheets, the rotated one included, and the scanned sheet from pixels).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  calloutTotals,
+  findPlants,
+  findSchedule,
+  openPlan,
+  type PaintedPath,
+  type PlanDocument,
+  type PlantSchedule,
+  planText,
+  readCallouts,
+  readScheduleAt,
+  type SheetText,
+} from '#engines/plans/index.ts';
+import { type SyntheticPlan, syntheticPlan, type TruthSymbol } from '#engines/plans/synthetic-plan.ts';
+
+const SEEDS = [1, 2];
+const plans: { made: SyntheticPlan; plan: PlanDocument; text: SheetText[]; schedule: PlantSchedule }[] = [];
+
+beforeAll(async () => {
+  for (const seed of SEEDS) {
+    const made = await syntheticPlan(seed);
+    const plan = openPlan(made.bytes);
+    const text = planText(plan);
+    plans.push({ made, plan, text, schedule: findSchedule(text) });
+  }
+});
+afterAll(() => {
+  for (const p of plans) p.plan.close();
+});
+
+describe('plant schedule', () => {
+  it('reads every readable row exactly and ignores the unreadable one with a reason', () => {
+    for (const { made, schedule } of plans) {
+      expect(schedule.status).toBe('found');
+      expect(schedule.page).toBe(made.truth.schedulePage);
+      expect(
+        schedule.rows.map((r) => ({
+          code: r.code,
+          botanical: r.botanical_name,
+          common: r.common_name,
+          size: r.size,
+          quantity: r.quantity,
+        })),
+      ).toEqual(made.truth.rows);
+      expect(schedule.rows_ignored).toHaveLength(made.truth.rowsIgnored);
+      expect(schedule.rows_ignored[0]).toEqual({
+        text: '(see note 7 - illegible)',
+        reason: 'no plant code in the row',
+      });
+    }
+  });
+
+  it('each row has its symbol cell, which holds the symbol drawn there', () => {
+    const { made, schedule } = plans[0];
+    for (const s of made.truth.scheduleSymbols) {
+      const b = schedule.rows.find((r) => r.code === s.code)?.symbol_box;
+      expect(b, s.code).toBeTruthy();
+      if (b) {
+        expect(s.x).toBeGreaterThan(b.x);
+        expect(s.x).toBeLessThan(b.x + b.width);
+        expect(s.y).toBeGreaterThan(b.y);
+        expect(s.y).toBeLessThan(b.y + b.height);
+      }
+    }
+  });
+
+  it('readScheduleAt reads the same rows from a box drawn round the table, or without its header', () => {
+    const { text, schedule, made } = plans[0];
+    const box = schedule.box;
+    if (!box) throw new Error('no box');
+    const again = readScheduleAt(text[0], box);
+    expect(again.rows.map((r) => [r.code, r.quantity])).toEqual(schedule.rows.map((r) => [r.code, r.quantity]));
+    expect(again.rows_ignored).toHaveLength(1);
+    // Below the header: read by position (code first, quantity last).
+    const header = text[0].lines.find((l) => l.text === 'QTY');
+    const top = (header?.box.y ?? 0) + 30;
+    const body = readScheduleAt(text[0], { ...box, y: top, height: box.y + box.height - top });
+    expect(body.rows.map((r) => [r.code, r.botanical_name, r.size, r.quantity])).toEqual(
+      made.truth.rows.map((r) => [r.code, r.botanical, r.size, r.quantity]),
+    );
+    expect(body.rows_ignored[0].reason).toMatch(/not read as a plant code/);
+  });
+
+  it('not_found on sheets without a schedule title', () => {
+    const { text } = plans[0];
+    expect(findSchedule(text.slice(1))).toEqual({
+      status: 'not_found',
+      page: null,
+      box: null,
+      rows: [],
+      rows_ignored: [],
+    });
+  });
+});
+
+describe('callouts', () => {
+  it('every callout drawn is read, at its place, and their sums equal the schedule quantities', () => {
+    for (const { made, text, schedule } of plans) {
+      const codes = schedule.rows.map((r) => r.code);
+      if (!schedule.box || !schedule.page) throw new Error('no schedule');
+      const callouts = readCallouts(text, codes, { exclude: [{ page: schedule.page, box: schedule.box }] });
+      expect(callouts).toHaveLength(made.truth.callouts.length);
+      for (const want of made.truth.callouts) {
+        const got = callouts.find((c) => c.page === want.page && Math.hypot(c.x - want.x, c.y - want.y) < 6);
+        expect(got, want.text).toMatchObject({ code: want.code, count: want.count, pattern: want.pattern });
+      }
+      const totals = calloutTotals(callouts);
+      for (const row of schedule.rows)
+        if (row.quantity !== null) expect(totals.get(row.code), row.code).toBe(row.quantity);
+    }
+  });
+});
+
+describe('plant symbols', () => {
+  const near = (dots: { x: number; y: number }[], want: TruthSymbol[], tol: number) =>
+    want.filter((w) => dots.some((d) => Math.hypot(d.x - w.x, d.y - w.y) <= tol)).length;
+
+  it('vector sheets (the rotated one too): one dot per symbol drawn, none elsewhere', () => {
+    for (const { made, plan, schedule } of plans) {
+      const paths = new Map<number, PaintedPath[]>();
+      for (const row of schedule.rows) {
+        if (!row.symbol_box) throw new Error('no symbol cell');
+        for (const page of [1, 2]) {
+          const found = findPlants(
+            plan,
+            page,
+            { page: 1, box: row.symbol_box },
+            {
+              exclude: page === 1 && schedule.box ? [schedule.box] : [],
+              paths,
+            },
+          );
+          const want = made.truth.symbols.filter((s) => s.code === row.code && s.page === page);
+          expect(found.dots, `${row.code} p${page}`).toHaveLength(want.length);
+          expect(near(found.dots, want, 1)).toBe(want.length);
+          if (want.length > 0) expect(found.method).toBe('vector');
+        }
+      }
+    }
+  });
+
+  it('symbols found = quantities in the schedule', () => {
+    const { plan, schedule } = plans[1];
+    const paths = new Map<number, PaintedPath[]>();
+    for (const row of schedule.rows.filter((r) => r.quantity !== null && r.symbol_box)) {
+      const dots = [1, 2].flatMap(
+        (page) =>
+          findPlants(
+            plan,
+            page,
+            { page: 1, box: row.symbol_box ?? row.box },
+            { exclude: page === 1 ? [schedule.box ?? row.box] : [], paths },
+          ).dots,
+      );
+      expect(dots.length, row.code).toBe(row.quantity);
+    }
+  });
+
+  it('the scanned sheet is read from pixels, with the limitation stated', () => {
+    const { made, plan, schedule } = plans[0];
+    for (const row of schedule.rows) {
+      const found = findPlants(plan, made.truth.scannedPage, { page: 1, box: row.symbol_box ?? row.box });
+      const want = made.truth.scannedSymbols.filter((s) => s.code === row.code);
+      expect(found.method).toBe('raster');
+      expect(found.note).toMatch(/Scanned sheet/);
+      expect(found.dots, row.code).toHaveLength(want.length);
+      expect(near(found.dots, want, 3)).toBe(want.length);
+    }
+  });
+});
