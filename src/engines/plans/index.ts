@@ -4,6 +4,15 @@
 export { calloutTotals, readCallouts, type CalloutOptions } from './callouts.ts';
 export { openPlan, PlanDocument, renderSheet, SHEET_DPI, type RenderedSheet } from './document.ts';
 export { NotReadablePdf, type NotReadableReason } from './errors.ts';
+export {
+  type CountedItem,
+  type IrrigationFindings,
+  type PipeRun,
+  readIrrigation,
+  type Zone,
+} from './irrigation.ts';
+export { findIrrigationLegend, type IrrigationLegend, type LegendRow } from './irrigation-legend.ts';
+export { parseScale, type SheetScale, sheetScale } from './scale.ts';
 export { findSchedule, readScheduleAt } from './schedule.ts';
 export { sheetText } from './sheet-text.ts';
 export { findPlants, type FindOptions, type PlantFinding, type SymbolSample } from './symbols.ts';

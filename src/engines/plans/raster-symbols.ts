@@ -40,7 +40,7 @@ export function findRasterSymbols(
   page: number,
   sample: { page: number; box: SheetBox },
   greys?: Map<number, Grey>,
-): { dots: SheetPoint[]; note: string } | null {
+): { dots: SheetPoint[]; note: string; size: { width: number; height: number } | null } | null {
   if (!paintsImage(plan, page)) return null;
   const grey = (n: number) => {
     let g = greys?.get(n);
@@ -53,7 +53,7 @@ export function findRasterSymbols(
   const note =
     'Scanned sheet: symbols matched from pixels; symbols touching other ink, rotated or drawn at another size are missed.';
   const template = inkTemplate(grey(sample.page), sample.box);
-  if (!template) return { dots: [], note: 'No ink inside the sample box to match.' };
+  if (!template) return { dots: [], note: 'No ink inside the sample box to match.', size: null };
   const sheet = grey(page);
   const slackW = Math.max(3, template.width * SIZE_SLACK);
   const slackH = Math.max(3, template.height * SIZE_SLACK);
@@ -72,7 +72,7 @@ export function findRasterSymbols(
       }
     if (best >= MIN_SCORE) dots.push({ x: at.x + template.width / 2, y: at.y + template.height / 2 });
   }
-  return { dots, note };
+  return { dots, note, size: { width: template.width, height: template.height } };
 }
 
 /**

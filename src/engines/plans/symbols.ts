@@ -8,7 +8,7 @@
 // so its paths repeat exactly; symbols drawn rotated, mirrored or scaled are not found (limits).
 // Sheets with no matching paths that paint an image (scans) are read from pixels instead
 // (raster-symbols.ts).
-import { centre, centreInside, within } from './boxes.ts';
+import { centre, centreInside, union, within } from './boxes.ts';
 import type { PlanDocument } from './document.ts';
 import { findRasterSymbols, type Grey } from './raster-symbols.ts';
 import { type PaintedPath, paintedPaths } from './vector-paths.ts';
@@ -25,6 +25,8 @@ export interface PlantFinding {
   method: 'vector' | 'raster' | 'none';
   /** What limited the answer, when something did (a scan, an empty sample). */
   note: string | null;
+  /** The sample symbol's size (vector: its paths' box), so a dot's symbol box is dot ± size / 2. */
+  size: { width: number; height: number } | null;
 }
 
 export interface FindOptions {
@@ -54,13 +56,16 @@ export function findPlants(
     dots.filter((d) => !(options.exclude ?? []).some((b) => centreInside({ ...d, width: 0, height: 0 }, b)));
   const template = pathsOf(sample.page).filter((p) => within(p.box, sample.box, 1));
   const target = pathsOf(page);
+  const size =
+    template.length > 0 ? (({ width, height }) => ({ width, height }))(union(template.map((p) => p.box))) : null;
   if (template.length > 0 && target.length > 0) {
     const dots = keep(matchVector(template, target));
-    if (dots.length > 0) return { dots, method: 'vector', note: null };
+    if (dots.length > 0) return { dots, method: 'vector', note: null, size };
   }
   const raster = findRasterSymbols(plan, page, sample, options.greys);
-  if (raster) return { dots: keep(raster.dots), method: 'raster', note: raster.note };
+  if (raster) return { dots: keep(raster.dots), method: 'raster', note: raster.note, size: raster.size };
   return {
+    size,
     dots: [],
     method: 'none',
     note:
