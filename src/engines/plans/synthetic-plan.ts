@@ -399,7 +399,59 @@ export interface SyntheticPlan {
 }
 
 /** The three-sheet plan set for `seed` (cluster placement varies with the seed; counts do not). */
-export async function syntheticPlan(seed = 1): Promise<SyntheticPlan> {
+/**
+ * The schedule's layout: 'schedule' (PLANT SCHEDULE: SYM, CODE, BOTANICAL NAME, COMMON NAME, SIZE,
+ * QTY, with symbols) or 'list' (Plant List: KEY, QTY right-aligned, BOTANICAL NAME wrapped onto a
+ * second line for long names, COMMON NAME, CONT.; no symbol column).
+ */
+export type ScheduleLayout = 'schedule' | 'list';
+
+/** A plant list in the other common layout; its truth rows are the same as the schedule's. */
+function plantList(doc: Doc, truth: PlanTruth): void {
+  const x = { key: 840, qty: 880, botanical: 920, common: 1030, cont: 1130 };
+  const top = 50;
+  doc.font('Helvetica-Bold').fontSize(11).fillColor('#000').text('Plant List', x.key, top, { lineBreak: false });
+  const headY = top + 22;
+  doc.font('Helvetica-Bold').fontSize(7);
+  doc.text('KEY', x.key, headY, { lineBreak: false });
+  doc.text('QTY', x.qty, headY, { lineBreak: false });
+  const qtyRight = x.qty + doc.widthOfString('QTY');
+  doc.text('BOTANICAL NAME', x.botanical, headY, { lineBreak: false });
+  doc.text('COMMON NAME', x.common, headY, { lineBreak: false });
+  doc.text('CONT.', x.cont, headY, { lineBreak: false });
+  let y = headY + 20;
+  const rows: (SyntheticSpecies | null)[] = [...SPECIES.slice(0, 2), null, ...SPECIES.slice(2)];
+  for (const sp of rows) {
+    doc.font('Helvetica').fontSize(7);
+    if (sp === null) {
+      doc.text(UNREADABLE_ROW.botanical, x.botanical, y, { lineBreak: false });
+      y += 20;
+      continue;
+    }
+    doc.text(sp.code, x.key, y, { lineBreak: false });
+    doc.text(sp.quantityText, qtyRight - doc.widthOfString(sp.quantityText), y, { lineBreak: false });
+    // Names with a cultivar wrap: the cultivar goes on the line under.
+    const cut = sp.botanical.indexOf(" '");
+    if (cut > 0) {
+      doc.text(sp.botanical.slice(0, cut), x.botanical, y, { lineBreak: false });
+      doc.text(sp.botanical.slice(cut + 1), x.botanical, y + 8, { lineBreak: false });
+    } else doc.text(sp.botanical, x.botanical, y, { lineBreak: false });
+    doc.text(sp.common, x.common, y, { lineBreak: false });
+    doc.text(sp.size, x.cont, y, { lineBreak: false });
+    const q = Number(sp.quantityText);
+    truth.rows.push({
+      code: sp.code,
+      botanical: sp.botanical,
+      common: sp.common,
+      size: sp.size,
+      quantity: Number.isInteger(q) ? q : null,
+    });
+    y += 20;
+  }
+  truth.rowsIgnored = 1;
+}
+
+export async function syntheticPlan(seed = 1, layout: ScheduleLayout = 'schedule'): Promise<SyntheticPlan> {
   const truth: PlanTruth = {
     pageCount: 3,
     schedulePage: 1,
@@ -421,7 +473,8 @@ export async function syntheticPlan(seed = 1): Promise<SyntheticPlan> {
 
   doc.addPage({ size: [SHEET_W, SHEET_H], margin: 0 });
   titleBlock(doc, 'L-1');
-  schedule(doc, truth);
+  if (layout === 'schedule') schedule(doc, truth);
+  else plantList(doc, truth);
   distractors(doc, 40, 40);
   drawGroups(doc, 1, groupsFor(0), { x: 40, y: 60, w: 760, h: 660 }, rand, patternAt, truth, true);
 

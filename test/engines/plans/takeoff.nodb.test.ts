@@ -86,6 +86,28 @@ describe('plant schedule', () => {
     expect(body.rows_ignored[0].reason).toMatch(/not read as a plant code/);
   });
 
+  it('the other layout: "Plant List", KEY and QTY first, right-aligned quantities, wrapped names', async () => {
+    const { bytes, truth } = await syntheticPlan(1, 'list');
+    const plan = openPlan(bytes);
+    try {
+      const list = findSchedule(planText(plan));
+      expect(list.status).toBe('found');
+      expect(
+        list.rows.map((r) => ({
+          code: r.code,
+          botanical: r.botanical_name,
+          common: r.common_name,
+          size: r.size,
+          quantity: r.quantity,
+        })),
+      ).toEqual(truth.rows);
+      expect(list.rows.every((r) => r.symbol_box === null)).toBe(true);
+      expect(list.rows_ignored).toEqual([{ text: '(see note 7 - illegible)', reason: 'no plant code in the row' }]);
+    } finally {
+      plan.close();
+    }
+  });
+
   it('not_found on sheets without a schedule title', () => {
     const { text } = plans[0];
     expect(findSchedule(text.slice(1))).toEqual({
@@ -141,6 +163,20 @@ describe('plant symbols', () => {
           if (want.length > 0) expect(found.method).toBe('vector');
         }
       }
+    }
+  });
+
+  it('a sample picked on the plan itself finds every instance, itself included', () => {
+    const { made, plan, schedule } = plans[0];
+    const one = made.truth.symbols.find((t) => t.code === 'AC' && t.page === 2);
+    if (!one) throw new Error('no AC on page 2');
+    const sample = { page: 2, box: { x: one.x - 26, y: one.y - 26, width: 52, height: 52 } };
+    for (const page of [1, 2]) {
+      const want = made.truth.symbols.filter((t) => t.code === 'AC' && t.page === page);
+      // The schedule's own symbol is an instance too: the caller leaves the schedule out.
+      const found = findPlants(plan, page, sample, { exclude: page === 1 && schedule.box ? [schedule.box] : [] });
+      expect(found.dots).toHaveLength(want.length);
+      expect(near(found.dots, want, 1)).toBe(want.length);
     }
   });
 
