@@ -12,6 +12,7 @@ export {
   type Zone,
 } from './irrigation.ts';
 export { findIrrigationLegend, type IrrigationLegend, type LegendRow } from './irrigation-legend.ts';
+export { type PlantTakeoff, readPlantTakeoff, type TakeoffPlant } from './plant-takeoff.ts';
 export { parseScale, type SheetScale, sheetScale } from './scale.ts';
 export { findSchedule, readScheduleAt } from './schedule.ts';
 export { sheetText } from './sheet-text.ts';

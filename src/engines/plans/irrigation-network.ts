@@ -80,6 +80,10 @@ export function networks(pipes: PaintedPath[], tol = 3): number[][][] {
       if (ends(lines[i]).some((e) => distanceTo(e, lines[j]) <= tol)) parent[find(i)] = find(j);
     }
   const groups = new Map<number, number[][]>();
-  for (const [i, l] of lines.entries()) groups.set(find(i), [...(groups.get(find(i)) ?? []), l]);
+  for (const [i, l] of lines.entries()) {
+    const g = groups.get(find(i));
+    if (g) g.push(l);
+    else groups.set(find(i), [l]);
+  }
   return [...groups.values()];
 }

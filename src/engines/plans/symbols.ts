@@ -99,9 +99,30 @@ function matchVector(template: PaintedPath[], target: PaintedPath[]): SheetPoint
   symbolBox.width = Math.max(...template.map((p) => p.box.x + p.box.width)) - symbolBox.x;
   symbolBox.height = Math.max(...template.map((p) => p.box.y + p.box.height)) - symbolBox.y;
   const tol = tolerance(symbolBox);
-  // Target paths by kind and commands, so each template path is compared with its own kind only.
+  // Target paths by kind and commands, so each template path is compared with its own kind only,
+  // and by where their first point falls on a grid, so a part is looked for only near where the
+  // offset puts it (a plan with thousands of symbols stays linear).
   const byKey = new Map<string, PaintedPath[]>();
-  for (const p of target) byKey.set(key(p), [...(byKey.get(key(p)) ?? []), p]);
+  const cell = Math.max(8, 4 * tol);
+  const at = (k: string, x: number, y: number) => `${k}|${Math.floor(x / cell)}|${Math.floor(y / cell)}`;
+  const grid = new Map<string, PaintedPath[]>();
+  for (const p of target) {
+    const same = byKey.get(key(p));
+    if (same) same.push(p);
+    else byKey.set(key(p), [p]);
+    const g = at(key(p), p.points[0], p.points[1]);
+    const list = grid.get(g);
+    if (list) list.push(p);
+    else grid.set(g, [p]);
+  }
+  const nearby = (k: string, x: number, y: number): PaintedPath[] => {
+    const out: PaintedPath[] = [];
+    const cx = Math.floor(x / cell);
+    const cy = Math.floor(y / cell);
+    for (let i = -1; i <= 1; i++)
+      for (let j = -1; j <= 1; j++) out.push(...(grid.get(`${k}|${cx + i}|${cy + j}`) ?? []));
+    return out;
+  };
   const used = new Set<PaintedPath>();
   const dots: SheetPoint[] = [];
   const c0 = centre(symbolBox);
@@ -114,7 +135,7 @@ function matchVector(template: PaintedPath[], target: PaintedPath[]): SheetPoint
     let whole = true;
     for (const t of template) {
       if (t === all) continue;
-      const hit = (byKey.get(key(t)) ?? []).find(
+      const hit = nearby(key(t), t.points[0] + dx, t.points[1] + dy).find(
         (p) => !used.has(p) && !parts.includes(p) && samePoints(t.points, p.points, dx, dy, tol),
       );
       if (!hit) {

@@ -386,11 +386,12 @@ async function scannedPicture(seed: number, truth: PlanTruth): Promise<Buffer> {
   const px = pix.getPixels();
   const rand = rng(seed + 11);
   for (let i = 0; i < px.length; i++) px[i] = Math.max(0, Math.min(255, px[i] + Math.round((rand() - 0.5) * 20)));
-  const png = Buffer.from(pix.asPNG());
+  // JPEG, as scanners write them (and far quicker to encode than noise in a PNG).
+  const jpeg = Buffer.from(pix.asJPEG(80));
   pix.destroy();
   page.destroy();
   pdf.destroy();
-  return png;
+  return jpeg;
 }
 
 export interface SyntheticPlan {

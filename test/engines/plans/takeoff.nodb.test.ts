@@ -13,6 +13,7 @@ import {
   type PlantSchedule,
   planText,
   readCallouts,
+  readPlantTakeoff,
   readScheduleAt,
   type SheetText,
 } from '#engines/plans/index.ts';
@@ -206,6 +207,27 @@ describe('plant symbols', () => {
       expect(found.note).toMatch(/Scanned sheet/);
       expect(found.dots, row.code).toHaveLength(want.length);
       expect(near(found.dots, want, 3)).toBe(want.length);
+    }
+  });
+});
+
+describe('readPlantTakeoff', () => {
+  it('quantity from callouts, else dots; dots from every sheet, the scan from pixels', () => {
+    const { made, plan, text } = plans[0];
+    const takeoff = readPlantTakeoff(plan, { texts: text });
+    expect(takeoff.scanned_pages).toEqual([made.truth.scannedPage]);
+    for (const p of takeoff.plants) {
+      const row = made.truth.rows.find((r) => r.code === p.code);
+      const drawn = [...made.truth.symbols, ...made.truth.scannedSymbols].filter((s) => s.code === p.code);
+      expect(p.dot_count, p.code).toBe(drawn.length);
+      if (row?.quantity !== null) {
+        expect(p).toMatchObject({
+          quantity: row?.quantity,
+          quantity_source: 'callouts',
+          callout_quantity: row?.quantity,
+        });
+      } else expect(p).toMatchObject({ quantity: drawn.length, quantity_source: 'dots', callout_quantity: null });
+      expect(p.methods.find((m) => m.page === made.truth.scannedPage)?.method).toBe('raster');
     }
   });
 });
