@@ -496,12 +496,16 @@ export async function syntheticPlan(seed = 1, layout: ScheduleLayout = 'schedule
   return { bytes: await out, truth };
 }
 
-/** A one-page PDF that needs a password to open. */
-export async function encryptedPlan(): Promise<Buffer> {
+/**
+ * A one-page PDF that needs a password to open; with `openable`, encrypted with an owner password
+ * only (restricting printing and copying), which every reader opens without asking.
+ */
+export async function encryptedPlan(openable = false): Promise<Buffer> {
   const doc = new PDFDocument({
     autoFirstPage: false,
-    userPassword: 'secret',
+    ...(openable ? {} : { userPassword: 'secret' }),
     ownerPassword: 'owner',
+    permissions: { printing: 'lowResolution', copying: false },
     pdfVersion: '1.7',
     info: { CreationDate: FIXED_DATE },
   });

@@ -40,6 +40,16 @@ describe('openPlan', () => {
     expect(notReadable(await encryptedPlan()).reason).toBe('encrypted');
   });
 
+  it('a PDF encrypted with an owner password only opens, and its text reads', async () => {
+    const plan = openPlan(await encryptedPlan(true));
+    try {
+      expect(plan.pageCount).toBe(1);
+      expect(sheetText(plan, 1).lines.map((l) => l.text)).toContain('PLANT SCHEDULE');
+    } finally {
+      plan.close();
+    }
+  });
+
   it('a page outside the plan is a RangeError, not a crash', () => {
     expect(() => renderSheet(plan, 0)).toThrow(RangeError);
     expect(() => renderSheet(plan, 4)).toThrow(RangeError);
