@@ -69,6 +69,7 @@ describe('the area list', () => {
           'photo selection links',
           'files',
           'measurements',
+          'landscape takeoffs',
         ],
         client_account: [
           'jobs',
@@ -121,6 +122,7 @@ describe('the area list', () => {
       'lead-escalation',
       'reminders-due',
       'follow-up-sequences',
+      'landscape-runs',
       'workspace-exports',
     ]);
   }, 60_000);

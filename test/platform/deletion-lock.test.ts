@@ -62,6 +62,14 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
   const photoTag = (await ok(w.api.post('/v1/photo-tags', { name: 'Lock photo tag' }))).data;
   const photo = (await ok(uploadPhoto(t, w, job.id, await image('png')))).data;
   const measurement = await measuredLot(t, w, job.id);
+  const takeoff = (await ok(w.api.post(`/v1/jobs/${job.id}/landscape-takeoffs`, { type: 'aerial' }))).data;
+  const lawn = (
+    await ok(
+      w.api.post(`/v1/landscape-takeoffs/${takeoff.id}/items`, {
+        items: [{ class: 'shrub', point: [40, -75] }],
+      }),
+    )
+  ).data[0];
   const pin = (await ok(w.api.post('/v1/assessment-pins', { job_id: job.id, latitude: 40, longitude: -75 }))).data;
   const line = (
     await ok(w.api.post(`/v1/estimates/${estimate.id}/line-items`, { service_id: service.id, quantity: 1000 }))
@@ -135,6 +143,10 @@ async function provision(w: Workspace): Promise<Record<string, Probe>> {
     'DELETE /v1/measurements/{id}': {
       path: `/v1/measurements/${measurement}`,
       read: `/v1/measurements/${measurement}`,
+    },
+    'DELETE /v1/landscape-takeoffs/{id}/items/{item_id}': {
+      path: `/v1/landscape-takeoffs/${takeoff.id}/items/${lawn.id}`,
+      read: `/v1/landscape-takeoffs/${takeoff.id}/items`,
     },
     'DELETE /v1/assessment-pins/{id}': { path: `/v1/assessment-pins/${pin.id}`, read: `/v1/assessment-pins/${pin.id}` },
     'DELETE /v1/files/{id}': { path: `/v1/files/${file.id}`, read: `/v1/jobs/${job.id}/files` },

@@ -3800,6 +3800,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/landscape/classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The landscape area classes (lawn, mulch…) and object classes (trees, shrubs), and which ones detection finds */
+        get: operations["list_landscape_classes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Landscape takeoffs, newest first (job_id: one job’s; type: aerial or blueprint) */
+        get: operations["list_landscape_takeoffs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{job_id}/landscape-takeoffs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a landscape takeoff on a job: aerial (empty, 201) */
+        post: operations["create_landscape_takeoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A landscape takeoff with its quantities (unit: sf, sy, sm or acres; area_sqft is always square feet) */
+        get: operations["get_landscape_takeoff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A landscape takeoff’s items: areas with their rings, objects with their point (class filter) */
+        get: operations["list_landscape_takeoff_items"];
+        put?: never;
+        /** Add up to 200 areas (polygon) or objects (point) to an aerial takeoff */
+        post: operations["add_landscape_takeoff_items"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an item (kept in the takeoff’s history) */
+        delete: operations["delete_landscape_takeoff_item"];
+        options?: never;
+        head?: never;
+        /** Change an item’s class (within its kind) or phase (null clears it) */
+        patch: operations["update_landscape_takeoff_item"];
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A landscape takeoff’s saved changes, newest first, with the items each replaced */
+        get: operations["list_landscape_takeoff_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Detect lawn, beds, trees and shrubs inside an outline from aerial imagery: a run (202; poll its poll_url) */
+        post: operations["detect_landscape_takeoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A landscape run: pending until the worker finishes it, then completed (with its result) or failed */
+        get: operations["get_landscape_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-runs/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo a completed run: the takeoff’s items as they were before it */
+        post: operations["undo_landscape_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -4104,7 +4276,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "detection_failed" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "edit_in_takeoff_editor" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_operation" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "item_type_required" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "measurement_not_found" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "sequence_not_enabled" | "shape_far_from_takeoff" | "shape_not_found" | "signed_change_order" | "signoff_not_used" | "stale_measurement" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "takeoff_changed" | "takeoff_locked" | "takeoff_would_be_empty" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_category" | "unknown_choice_fields" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "unknown_type" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "would_remove_all_areas" | "wrong_shape_for_item" | "zero_total";
+            code?: "address_not_found" | "ai_auto_measure_off" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "blueprint_not_available" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "detection_failed" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "edit_in_takeoff_editor" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_operation" | "invalid_outline" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "item_type_required" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "landscape_item_not_found" | "landscape_run_not_found" | "landscape_runs_busy" | "landscape_takeoff_not_found" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "manual_aerial" | "measurement_not_found" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "no_takeoff_credits" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "outline_far_from_site" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "run_not_undoable" | "sequence_not_enabled" | "shape_far_from_takeoff" | "shape_not_found" | "signed_change_order" | "signoff_not_used" | "stale_measurement" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "takeoff_changed" | "takeoff_locked" | "takeoff_sent_for_cleanup" | "takeoff_would_be_empty" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_category" | "unknown_choice_fields" | "unknown_class" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "unknown_type" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "would_remove_all_areas" | "wrong_class_kind" | "wrong_shape_for_item" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -45027,6 +45199,1412 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_landscape_classes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            areas: {
+                                id: string;
+                                name: string;
+                                color: string;
+                                unit: string;
+                                detected: boolean;
+                            }[];
+                            objects: {
+                                id: string;
+                                name: string;
+                                color: string;
+                                unit: string;
+                                tree: boolean;
+                                detected: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_landscape_takeoffs: {
+        parameters: {
+            query?: {
+                job_id?: number;
+                type?: "aerial" | "blueprint";
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            type: "aerial" | "blueprint";
+                            mode?: "auto" | "manual";
+                            editor?: "plan" | "standalone";
+                            job_id: number;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_landscape_takeoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "aerial" | "blueprint";
+                    name?: string;
+                    /** @description aerial only: a Manual Aerial takeoff (no model runs) */
+                    manual?: boolean;
+                    /** @description blueprint: a public https PDF up to 100 MB */
+                    file_url?: string;
+                    /** @description blueprint: a PDF already in the job’s files */
+                    file_id?: number;
+                    pages?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_takeoff";
+                            name: string;
+                            type: "aerial" | "blueprint";
+                            /** @enum {string|null} */
+                            mode: "auto" | "manual" | null;
+                            /** @enum {string|null} */
+                            editor: "plan" | "standalone" | null;
+                            job_id: number;
+                            /** @enum {string} */
+                            unit: "sf" | "sy" | "sm" | "acres";
+                            quantities: {
+                                areas: {
+                                    class: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                    area: number;
+                                }[];
+                                objects: {
+                                    class: string;
+                                    label: string;
+                                    count: number;
+                                }[];
+                                total_area_sqft: number;
+                                total_area: number;
+                                tree_count: number;
+                                object_count: number;
+                            };
+                            ai_detection: {
+                                /** @description false for Manual Aerial takeoffs */
+                                enabled: boolean;
+                                /** @description its first model run used a takeoff credit; later runs are free */
+                                credit_used: boolean;
+                            };
+                            rev: number;
+                            item_count: number;
+                            sent_for_cleanup: boolean;
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_landscape_takeoff: {
+        parameters: {
+            query?: {
+                /** @description area values in sf, sy, sm or acres */
+                unit?: "sf" | "sy" | "sm" | "acres";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_takeoff";
+                            name: string;
+                            type: "aerial" | "blueprint";
+                            /** @enum {string|null} */
+                            mode: "auto" | "manual" | null;
+                            /** @enum {string|null} */
+                            editor: "plan" | "standalone" | null;
+                            job_id: number;
+                            /** @enum {string} */
+                            unit: "sf" | "sy" | "sm" | "acres";
+                            quantities: {
+                                areas: {
+                                    class: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                    area: number;
+                                }[];
+                                objects: {
+                                    class: string;
+                                    label: string;
+                                    count: number;
+                                }[];
+                                total_area_sqft: number;
+                                total_area: number;
+                                tree_count: number;
+                                object_count: number;
+                            };
+                            ai_detection: {
+                                /** @description false for Manual Aerial takeoffs */
+                                enabled: boolean;
+                                /** @description its first model run used a takeoff credit; later runs are free */
+                                credit_used: boolean;
+                            };
+                            rev: number;
+                            item_count: number;
+                            sent_for_cleanup: boolean;
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_landscape_takeoff_items: {
+        parameters: {
+            query?: {
+                class?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_item";
+                            kind: "area" | "object";
+                            class: string;
+                            label: string;
+                            /** @description objects: whether the class is a tree */
+                            tree: boolean | null;
+                            phase: string | null;
+                            area_sqft: number | null;
+                            rings: [
+                                number,
+                                number
+                            ][][] | null;
+                            lat: number | null;
+                            lng: number | null;
+                            source: "manual" | "detected";
+                            run_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    add_landscape_takeoff_items: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        class: string;
+                        /** @description [lat, lng] points of one ring */
+                        polygon?: [
+                            number,
+                            number
+                        ][];
+                        /** @description [latitude, longitude] */
+                        point?: [
+                            number,
+                            number
+                        ];
+                        phase?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_item";
+                            kind: "area" | "object";
+                            class: string;
+                            label: string;
+                            /** @description objects: whether the class is a tree */
+                            tree: boolean | null;
+                            phase: string | null;
+                            area_sqft: number | null;
+                            rings: [
+                                number,
+                                number
+                            ][][] | null;
+                            lat: number | null;
+                            lng: number | null;
+                            source: "manual" | "detected";
+                            run_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        quantities: {
+                            areas: {
+                                class: string;
+                                label: string;
+                                count: number;
+                                area_sqft: number;
+                                area: number;
+                            }[];
+                            objects: {
+                                class: string;
+                                label: string;
+                                count: number;
+                            }[];
+                            total_area_sqft: number;
+                            total_area: number;
+                            tree_count: number;
+                            object_count: number;
+                        };
+                        rev: number;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_landscape_takeoff_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_landscape_takeoff_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                item_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an area stays an area class, an object an object class */
+                    class?: string;
+                    phase?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_item";
+                            kind: "area" | "object";
+                            class: string;
+                            label: string;
+                            /** @description objects: whether the class is a tree */
+                            tree: boolean | null;
+                            phase: string | null;
+                            area_sqft: number | null;
+                            rings: [
+                                number,
+                                number
+                            ][][] | null;
+                            lat: number | null;
+                            lng: number | null;
+                            source: "manual" | "detected";
+                            run_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        quantities: {
+                            areas: {
+                                class: string;
+                                label: string;
+                                count: number;
+                                area_sqft: number;
+                                area: number;
+                            }[];
+                            objects: {
+                                class: string;
+                                label: string;
+                                count: number;
+                            }[];
+                            total_area_sqft: number;
+                            total_area: number;
+                            tree_count: number;
+                            object_count: number;
+                        };
+                        rev: number;
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_landscape_takeoff_history: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the rev this change made */
+                            rev: number;
+                            change: "add" | "update" | "delete" | "detect" | "undo";
+                            run_id: number | null;
+                            user_id: number | null;
+                            /** @description the items as they were before the change (changed or removed) */
+                            replaced: {
+                                id: number;
+                                /** @enum {string} */
+                                object: "landscape_item";
+                                kind: "area" | "object";
+                                class: string;
+                                label: string;
+                                /** @description objects: whether the class is a tree */
+                                tree: boolean | null;
+                                phase: string | null;
+                                area_sqft: number | null;
+                                rings: [
+                                    number,
+                                    number
+                                ][][] | null;
+                                lat: number | null;
+                                lng: number | null;
+                                source: "manual" | "detected";
+                                run_id: number | null;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                            /** @description ids of the items the change added */
+                            added: number[];
+                            created_at: string;
+                        }[];
+                        pagination: {
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detect_landscape_takeoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description [lat, lng] points of one ring */
+                    polygon?: [
+                        number,
+                        number
+                    ][];
+                    polygons?: [
+                        number,
+                        number
+                    ][][];
+                    bounds?: {
+                        north: number;
+                        south: number;
+                        east: number;
+                        west: number;
+                    };
+                    area_classes?: string[];
+                    /** @default true */
+                    include_areas?: boolean;
+                    /** @default true */
+                    include_objects?: boolean;
+                    /** @description true: model-found items of the detected classes are replaced; false (default): new areas are clipped to what is there */
+                    replace_existing?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            /** @enum {string} */
+                            kind: "detect";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_landscape_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            /** @enum {string} */
+                            kind: "detect";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    undo_landscape_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            /** @enum {string} */
+                            kind: "detect";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

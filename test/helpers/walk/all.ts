@@ -8,6 +8,7 @@ import { estimatingWalk } from '#test/estimating/walk.ts';
 import { fieldWalk } from '#test/field/walk.ts';
 import { integrationsWalk } from '#test/integrations/walk.ts';
 import { measurementWalk } from '#test/measurement/walk.ts';
+import { landscapeWalk } from '#test/measurement/landscape/walk.ts';
 import { rebidsWalk } from '#test/operations/rebids/walk.ts';
 import { dailyLogsWalk } from '#test/operations/daily-logs/walk.ts';
 import { operationsTimeWalk } from '#test/operations/time-entries/walk.ts';
@@ -28,4 +29,5 @@ export const ALL_WALKS: readonly AreaWalk[] = [
   fieldWalk,
   conditionWalk,
   measurementWalk,
+  landscapeWalk,
 ];

@@ -146,6 +146,9 @@ export async function updateItem(
     set.class = body.class;
   }
   if (body.phase !== undefined) set.phase = body.phase === null ? null : body.phase.trim();
+  // An empty PATCH names no field: the item as it is, nothing saved (document 1).
+  if (Object.keys(set).length === 0)
+    return { data: itemObject(item), quantities: quantitiesOf(read, 'sf'), rev: read.rev };
   const saved = await inWorkspaceTransaction(ctx, (trx) =>
     saveChange(trx, read, ctx.auth.user.id, { change: 'update', update: [{ id: item.id, set }] }),
   );
