@@ -4,7 +4,7 @@
 // meters; holes a crown fills are filled (the lawn rule, and the shrubs in a bed).
 import type { Cv, Mat, MatScope } from '#engines/distress/cv.ts';
 import { oddPx } from '#engines/paved/features.ts';
-import type { Features } from './features.ts';
+import { type Features, ROUGH_WINDOW_M } from './features.ts';
 import type { PixelPoint } from './types.ts';
 
 /** Texture (% of the local brightness, see features.ts) from which vegetation is a crown, not lawn … */
@@ -13,13 +13,20 @@ export const CROWN_ROUGHNESS = 6;
 export const CROWN_CORE_ROUGHNESS = 11;
 /** Mulch: brightest channel at most this (bare soil and dry straw are lighter) … */
 export const MULCH_MAX_VALUE = 150;
+/**
+ * … never smooth (bark chips; a brown roof, deck or patio of the same colour is smooth; % as
+ * CROWN_ROUGHNESS), unless it is in shade (brightest channel under SHADED_MAX_VALUE), where the
+ * texture is too faint to tell …
+ */
+export const MULCH_MIN_ROUGHNESS = 3;
+const SHADED_MAX_VALUE = 70;
 /** … saturation (max − min) ÷ max at least this (grey ground, gravel and pavement have less) … */
-export const MULCH_MIN_SATURATION = 0.25;
+export const MULCH_MIN_SATURATION = 0.2;
 /** … and red over green by this many grey levels, green not under blue by more than MULCH_BLUE_SLACK. */
-export const MULCH_MIN_RED_OVER_GREEN = 8;
+export const MULCH_MIN_RED_OVER_GREEN = 5;
 const MULCH_BLUE_SLACK = 6;
 /** A plant (a piece of vegetation that is not lawn) joins the lawn or mulch that holds at least this share of its edge. */
-export const SURROUNDED_SHARE = 0.7;
+export const SURROUNDED_SHARE = 0.6;
 /** Gaps inside a crown up to this area are crown. */
 export const CROWN_GAP_M2 = 3;
 
@@ -43,6 +50,8 @@ export function classMasks(cv: Cv, s: MatScope, f: Features, mpp: number): Masks
   const cd = crown.data;
   const ld = lawn.data;
   const md = mulch.data;
+  const bark = s.zeros(height, width, cv.CV_8UC1);
+  const bd = bark.data;
   const vd = f.veg.data;
   // Each pixel's own colour decides (a blur would mix a bed's edge with the lawn and lose it); the
   // grain of bark scales all three channels alike, so the tests below, ratios and differences of a
@@ -64,8 +73,10 @@ export function classMasks(cv: Cv, s: MatScope, f: Features, mpp: number): Masks
       max - min >= MULCH_MIN_SATURATION * max &&
       r - g >= MULCH_MIN_RED_OVER_GREEN &&
       g + MULCH_BLUE_SLACK >= b
-    )
+    ) {
       md[i] = 255;
+      if (f.rough[i] >= MULCH_MIN_ROUGHNESS || max < SHADED_MAX_VALUE) bd[i] = 255;
+    }
   }
   // Crowns: hysteresis keeps the rough pieces that hold a clearly rough core (lawn grain reads
   // rough in specks, never in a core); specks go (opening); gaps of deep shade inside a crown close.
@@ -81,6 +92,10 @@ export function classMasks(cv: Cv, s: MatScope, f: Features, mpp: number): Masks
   cv.morphologyEx(lawn, lawn, cv.MORPH_OPEN, ellipse(0.6, 3, 7));
   // Specks of smooth green (a small shrub's smooth side at a coarse scale) are plants, not lawn.
   dropSmall(cv, s, lawn, MIN_LAWN_M2 / (mpp * mpp));
+  // Mulch-coloured ground counts where it is textured like bark, or within the texture window of
+  // such (the window straddling a smooth neighbour, a roof or a path, makes a bed's edge read smooth).
+  cv.dilate(bark, bark, ellipse(ROUGH_WINDOW_M, 3, 11));
+  cv.bitwise_and(mulch, bark, mulch);
   cv.morphologyEx(mulch, mulch, cv.MORPH_CLOSE, ellipse(0.3, 3, 5));
   // The lawn rule: ground under a crown that lawn surrounds is lawn. Shrubs in a bed are the bed's.
   const plant = s.mat();
