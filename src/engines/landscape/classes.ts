@@ -159,8 +159,9 @@ function fillSurrounded(cv: Cv, s: MatScope, mask: Mat, plant: Mat, reach: Mat):
       const i = y * w + x;
       const k = ld[i];
       if (k === 0) continue;
-      for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1]) {
-        // The image's edge counts as not held: a crown cut by the frame is not known to be surrounded.
+      // The image's edge counts as not held: a crown cut by the frame is not known to be surrounded.
+      for (let n = 0; n < 4; n++) {
+        const j = n === 0 ? (x > 0 ? i - 1 : -1) : n === 1 ? (x < w - 1 ? i + 1 : -1) : n === 2 ? (y > 0 ? i - w : -1) : y < h - 1 ? i + w : -1;
         if (j >= 0 && ld[j] === k) continue;
         edge[k]++;
         if (j >= 0 && nd[j]) held[k]++;
