@@ -1,7 +1,8 @@
 // Per-pixel classes as masks (docs/landscape-detector.md, "How it works"): crowns (vegetation with
 // a rough texture: trees and shrubs), lawn (vegetation that is smooth), and mulch (not vegetation,
-// red-brown to dark brown, darker than bare soil). Each is cleaned with morphology sized in ground
-// meters; holes a crown fills are filled (the lawn rule, and the shrubs in a bed).
+// red-brown to dark brown, darker than bare soil, textured like bark). Each is cleaned with
+// morphology sized in ground meters; a plant the lawn or a bed mostly surrounds joins it (the lawn
+// rule, and the shrubs in a bed).
 import type { Cv, Mat, MatScope } from '#engines/distress/cv.ts';
 import { oddPx } from '#engines/paved/features.ts';
 import { type Features, ROUGH_WINDOW_M } from './features.ts';
@@ -83,7 +84,7 @@ export function classMasks(cv: Cv, s: MatScope, f: Features, mpp: number): Masks
   const ellipse = (m: number, min: number, max: number) => s.kernel(cv.MORPH_ELLIPSE, oddPx(m, mpp, min, max));
   keepCored(cv, s, crown, f, ellipse(0.3, 3, 5));
   cv.morphologyEx(crown, crown, cv.MORPH_OPEN, ellipse(0.3, 3, 5));
-  if (oddPx(0.5, mpp, 1, 9) > 1) cv.morphologyEx(crown, crown, cv.MORPH_CLOSE, ellipse(0.5, 3, 9));
+  cv.morphologyEx(crown, crown, cv.MORPH_CLOSE, ellipse(0.5, 3, 9));
   // A smoother patch inside a crown (a flat of sunlit leaves) is still the crown.
   fillHoles(cv, s, crown, CROWN_GAP_M2 / (mpp * mpp));
   // Lawn: vegetation that is not crown, slivers and specks opened away.
@@ -154,18 +155,21 @@ function fillSurrounded(cv: Cv, s: MatScope, mask: Mat, plant: Mat, reach: Mat):
   const h = mask.rows;
   const edge = new Int32Array(count);
   const held = new Int32Array(count);
+  /** A neighbour outside the piece (−1: off the image, which counts as not held: a crown cut by the frame is not known to be surrounded). */
+  const visit = (j: number, k: number) => {
+    if (j >= 0 && ld[j] === k) return;
+    edge[k]++;
+    if (j >= 0 && nd[j]) held[k]++;
+  };
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       const k = ld[i];
       if (k === 0) continue;
-      // The image's edge counts as not held: a crown cut by the frame is not known to be surrounded.
-      for (let n = 0; n < 4; n++) {
-        const j = n === 0 ? (x > 0 ? i - 1 : -1) : n === 1 ? (x < w - 1 ? i + 1 : -1) : n === 2 ? (y > 0 ? i - w : -1) : y < h - 1 ? i + w : -1;
-        if (j >= 0 && ld[j] === k) continue;
-        edge[k]++;
-        if (j >= 0 && nd[j]) held[k]++;
-      }
+      visit(x > 0 ? i - 1 : -1, k);
+      visit(x < w - 1 ? i + 1 : -1, k);
+      visit(y > 0 ? i - w : -1, k);
+      visit(y < h - 1 ? i + w : -1, k);
     }
   const chosen = new Uint8Array(count);
   const centres: PixelPoint[] = [];
