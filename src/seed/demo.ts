@@ -35,6 +35,7 @@ import { demoLeads } from './demo-leads.ts';
 import { demoOperations } from './demo-operations.ts';
 import { demoConditionRatings } from './demo-condition.ts';
 import { demoMeasurement } from './demo-measurement.ts';
+import { demoLandscape } from './demo-landscape.ts';
 import { demoPortal } from './demo-portal.ts';
 import { demoChangeOrders } from './demo-change-orders.ts';
 import { demoInvoices } from './demo-invoice.ts';
@@ -213,6 +214,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
       // Online payments in the built-in test mode (or Stripe, when the server is configured for it).
       online_payments_connected: true,
       remit_to: { name, address: '77 Tar Rd, Columbus, OH 43215' },
+      // Landscape takeoffs' first model runs (the demo's entrance takeoff uses one).
+      takeoff_credits: 25,
     },
   });
   await addJobStage(database, firm_id, { key: 'completed', label: 'Completed', type: 'won', completed: true });
@@ -274,6 +277,7 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
   const people = new Map<string, number>();
   let n = 0;
   let walkedJobId: number | null = null;
+  let landscapeJobId: number | null = null;
   let walkedEstimateId: number | null = null;
   let readyToSign: DemoWorkspace['pages'][number] | null = null;
   const wonJobIds: number[] = [];
@@ -293,6 +297,7 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
       next_follow_up: n < 2 ? now().slice(0, 10) : undefined,
       source: 'Referral',
     });
+    if (j.job_type.includes('Landscaping')) landscapeJobId = id;
     // Walk each job through the pipeline so its history (and events) look like real use: a job is
     // won by its customer signing its proposal (the acceptance moves it), then may be completed.
     const priced = PRICED[j.name];
@@ -385,6 +390,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     const plan = await enablePlanShareLink(ctx, siteId, '');
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
+  // The entrance landscaping lead's lawn, beds and trees, detected from the demo's yard tiles.
+  if (landscapeJobId !== null) await demoLandscape(ctx, landscapeJobId);
   await demoLeads(ctx);
   if (readyToSign) pages.push(readyToSign);
   if (walkedEstimateId !== null && walkedJobId !== null) {

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { demoYardScene } from '#seed/demo-yard.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mcpClient } from '#test/helpers/mcp.ts';
 import { REPO_ROOT } from '#test/helpers/paths.ts';
@@ -149,6 +150,15 @@ describe('groundwork serve', () => {
       expect(ratings.map((r: { rating_type: string }) => r.rating_type)).toEqual(['pci', 'paser']);
       expect(ratings[0].pci.score).toBe(rated[0].pci);
       expect(ratings[0].pci.score).toBeLessThan(86);
+      // The entrance landscaping lead's aerial takeoff: lawn, beds and trees, found by a completed run.
+      const takeoffs = (await get('/v1/landscape-takeoffs')).data;
+      expect(takeoffs).toHaveLength(1);
+      const takeoff = (await get(`/v1/landscape-takeoffs/${takeoffs[0].id}`)).data;
+      expect(takeoff.quantities.areas.map((a: { class: string }) => a.class)).toEqual(
+        expect.arrayContaining(['lawn', 'bed']),
+      );
+      expect(takeoff.quantities.tree_count).toBe(demoYardScene.truth.trees.length);
+      expect(takeoff.ai_detection.credit_used).toBe(true);
       for (const link of [photos.data[0].url, photos.data[0].thumbnail_url]) {
         const file = await fetch(link);
         expect(file.status).toBe(200);

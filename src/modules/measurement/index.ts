@@ -2,3 +2,6 @@
 export { measurementNotFound } from './measurements/service.ts';
 export { startMeasurement } from './measurements/start.ts';
 export { saveEdits } from './shapes/save.ts';
+export { createAerialTakeoff } from './landscape/takeoffs.ts';
+export { startDetect } from './landscape/runs.ts';
+export { landscapeRunTask } from './landscape/run-worker.ts';

@@ -1,14 +1,16 @@
 // How a detect run reads an outline's imagery: at the largest zoom up to 20 at which the outline's
-// box is at most MAX_OUTLINE_PX on its longer side (never below zoom 17, where a pixel is about
-// a metre and shrubs vanish), in windows of at most WINDOW_PX a side, each read with imagery's
-// margin around it so a crown on a window's edge is seen whole. What a window finds is kept only
-// inside its core, so the windows tile the outline without overlap. Pure.
+// box is at most MAX_OUTLINE_PX on its longer side (never below zoom 17), in windows of at most
+// WINDOW_PX a side, each read with imagery's margin around it so a crown on a window's edge is seen
+// whole. What a window finds is kept only inside its core, so the windows tile the outline without
+// overlap. The built-in detector counts trees right at 0.3 m a pixel and finer, not at 0.4
+// (docs/landscape-detector.md), so the box may be large: a 1,000-acre square at 40° latitude is
+// zoom 19 (0.23 m), 25 windows. Pure.
 import { fromPixel, toPixel } from '#platform/imagery/web-mercator.ts';
 import type { BoxOf } from './outline.ts';
 
 export const MAX_DETECT_ZOOM = 20;
 export const MIN_DETECT_ZOOM = 17;
-export const MAX_OUTLINE_PX = 8_192;
+export const MAX_OUTLINE_PX = 16_384;
 export const WINDOW_PX = 2_048;
 
 export interface WindowPlan {

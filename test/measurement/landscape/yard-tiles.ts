@@ -1,0 +1,61 @@
+// A real XYZ tile server drawing a synthetic yard for the landscape tests: node:http on 127.0.0.1;
+// `/yard/{z}/{x}/{y}.png` draws the scene (engines/landscape's generator, whose truth is known) with
+// its centre at ORIGIN. Every tile is drawn from its global pixels alone, so stitched tiles are the
+// scene itself.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import type { LatLng } from '#engines/geometry/index.ts';
+import type { YardScene } from '#engines/landscape/synthetic-yard.ts';
+import { drawYardWindow } from '#engines/landscape/synthetic-yard-draw.ts';
+import { metersToLatLng } from '#engines/paved/lot-geo.ts';
+
+export const YARD_ORIGIN = { lat: 40.01, lng: -83.02 };
+
+export interface YardTiles {
+  template: string;
+  close(): Promise<void>;
+}
+
+export async function startYardTiles(scene: YardScene): Promise<YardTiles> {
+  const server = http.createServer((req, res) => {
+    const m = /^\/yard\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(req.url ?? '');
+    if (!m) return void res.writeHead(404).end();
+    const [z, x, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const pixels = drawYardWindow(scene, {
+      originLat: YARD_ORIGIN.lat,
+      originLng: YARD_ORIGIN.lng,
+      zoom: z,
+      left: x * 256,
+      top: y * 256,
+      width: 256,
+      height: 256,
+    });
+    sharp(Buffer.from(pixels.data), { raw: { width: 256, height: 256, channels: pixels.channels } })
+      .png()
+      .toBuffer()
+      .then(
+        (png) => res.writeHead(200, { 'content-type': 'image/png' }).end(png),
+        () => res.writeHead(500).end(),
+      );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    template: `http://127.0.0.1:${port}/yard/{z}/{x}/{y}.png`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The yard's drawn extent with `marginM` around it, as a ring of [lat, lng]. */
+export function yardOutline(scene: YardScene, marginM = 3): LatLng[] {
+  const [w, s, e, n] = scene.extent;
+  const at = (m: [number, number]) =>
+    metersToLatLng({ originLat: YARD_ORIGIN.lat, originLng: YARD_ORIGIN.lng, zoom: 20 }, m);
+  return [
+    at([w - marginM, n + marginM]),
+    at([e + marginM, n + marginM]),
+    at([e + marginM, s - marginM]),
+    at([w - marginM, s - marginM]),
+  ];
+}
