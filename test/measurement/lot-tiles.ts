@@ -2,13 +2,11 @@
 // 127.0.0.1; `/lot/{z}/{x}/{y}.png` draws the scene (engines/paved's generator, whose truth is
 // known) placed with its centre at ORIGIN; `/missing/…` answers 404 (no coverage), `/broken/…`
 // 500. Every tile is drawn from its global pixels alone, so stitched tiles are the scene itself.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import type { LatLng } from '#engines/geometry/index.ts';
 import { metersToLatLng } from '#engines/paved/lot-geo.ts';
 import { drawLotWindow } from '#engines/paved/synthetic-lot-draw.ts';
 import type { LotScene } from '#engines/paved/synthetic-lot.ts';
+import { startDrawnTileServer } from '#test/helpers/drawn-tiles.ts';
 
 export const ORIGIN = { lat: 39.96, lng: -83.0 };
 
@@ -23,15 +21,13 @@ export interface LotTiles {
 }
 
 export async function startLotTiles(scene: LotScene): Promise<LotTiles> {
-  const handle = { requests: 0, mode: 'lot', scene } as LotTiles;
-  const server = http.createServer((req, res) => {
-    handle.requests++;
-    const m = /^\/(lot|missing|broken)\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(req.url ?? '');
-    const kind = m?.[1] === 'lot' ? handle.mode : m?.[1];
-    if (!m || kind === 'missing') return void res.writeHead(404).end();
-    if (kind === 'broken') return void res.writeHead(500).end();
-    const [z, x, y] = [Number(m[2]), Number(m[3]), Number(m[4])];
-    const pixels = drawLotWindow(handle.scene, {
+  const handle = { mode: 'lot', scene } as LotTiles;
+  const server = await startDrawnTileServer((prefix, z, x, y) => {
+    const kind = prefix === 'lot' ? handle.mode : prefix;
+    if (kind === 'missing') return 404;
+    if (kind === 'broken') return 500;
+    if (kind !== 'lot') return 404;
+    return drawLotWindow(handle.scene, {
       originLat: ORIGIN.lat,
       originLng: ORIGIN.lng,
       zoom: z,
@@ -40,18 +36,10 @@ export async function startLotTiles(scene: LotScene): Promise<LotTiles> {
       width: 256,
       height: 256,
     });
-    sharp(Buffer.from(pixels.data), { raw: { width: 256, height: 256, channels: pixels.channels } })
-      .png()
-      .toBuffer()
-      .then(
-        (png) => res.writeHead(200, { 'content-type': 'image/png' }).end(png),
-        () => res.writeHead(500).end(),
-      );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  handle.template = (kind) => `http://127.0.0.1:${port}/${kind}/{z}/{x}/{y}.png`;
-  handle.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  Object.defineProperty(handle, 'requests', { get: () => server.requests, set: (n: number) => (server.requests = n) });
+  handle.template = (kind) => `${server.base}/${kind}/{z}/{x}/{y}.png`;
+  handle.close = server.close;
   return handle;
 }
 

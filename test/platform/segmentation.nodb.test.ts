@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   httpSegmentation,
+  readLandscapeSegments,
   readPavedFindings,
   SEGMENTATION_LIMITS,
   SegmentationFailed,
@@ -327,5 +328,43 @@ describe('readPavedFindings', () => {
         SegmentationFailed,
       );
     expect(() => readPavedFindings(bad.at(-2), WIDTH, HEIGHT)).toThrow(/surfaces has 5001 entries, more than 5000/);
+  });
+});
+
+describe('readLandscapeSegments', () => {
+  const ring = [
+    [1, 1],
+    [9, 1],
+    [9, 9],
+    [1, 1],
+  ];
+  it('reads areas (rings open) and objects (radius optional); empty is no findings', () => {
+    const read = readLandscapeSegments(
+      {
+        areas: [{ class: 'lawn', rings: [ring], score: 0.9 }],
+        objects: [{ class: 'deciduous', point: [5, 5], radius_m: 3.5 }, { class: 'shrub', point: [7, 2] }],
+      },
+      WIDTH,
+      HEIGHT,
+    );
+    expect(read).toEqual({
+      areas: [{ class: 'lawn', rings: [ring.slice(0, 3)] }],
+      objects: [
+        { class: 'deciduous', point: [5, 5], radius_m: 3.5 },
+        { class: 'shrub', point: [7, 2], radius_m: null },
+      ],
+    });
+    expect(readLandscapeSegments({ areas: [], objects: [] }, WIDTH, HEIGHT)).toEqual({ areas: [], objects: [] });
+  });
+
+  it('refuses a missing list, a class that is not a string, a bad radius, a point outside, naming the field', () => {
+    const bad: [unknown, RegExp][] = [
+      [{ areas: [] }, /objects must be an array/],
+      [{ areas: [{ class: 7, rings: [ring] }], objects: [] }, /areas\[0\]\.class/],
+      [{ areas: [{ class: 'lawn', rings: [] }], objects: [] }, /areas\[0\]\.rings must hold the outline/],
+      [{ areas: [], objects: [{ class: 'shrub', point: [1, 1], radius_m: -1 }] }, /objects\[0\]\.radius_m/],
+      [{ areas: [], objects: [{ class: 'shrub', point: [99, 1] }] }, /outside the 64×48 image/],
+    ];
+    for (const [body, why] of bad) expect(() => readLandscapeSegments(body, WIDTH, HEIGHT)).toThrow(why);
   });
 });

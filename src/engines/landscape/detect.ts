@@ -7,6 +7,7 @@ import { inside } from '#engines/distress/synthetic-draw.ts';
 import { classMasks, MIN_LAWN_M2 } from './classes.ts';
 import { findCrowns } from './crowns.ts';
 import { features } from './features.ts';
+import { validate } from '#engines/paved/detect.ts';
 import { traceRegions } from './rings.ts';
 import type { FoundArea, LandscapeFindings, LandscapeOptions, RawPixels } from './types.ts';
 
@@ -25,16 +26,6 @@ export async function detectLandscape(pixels: RawPixels, options: LandscapeOptio
   } finally {
     s.release();
   }
-}
-
-function validate(p: RawPixels, o: LandscapeOptions): void {
-  if (!Number.isInteger(p.width) || !Number.isInteger(p.height) || p.width < 1 || p.height < 1)
-    throw new RangeError('width and height must be positive integers');
-  if (p.channels !== 3 && p.channels !== 4) throw new RangeError('channels must be 3 or 4');
-  if (!(p.data instanceof Uint8Array) || p.data.length !== p.width * p.height * p.channels)
-    throw new RangeError('data length must be width × height × channels');
-  if (!(o.metersPerPixel > 0) || !Number.isFinite(o.metersPerPixel))
-    throw new RangeError('metersPerPixel must be a positive number');
 }
 
 function run(cv: Cv, s: MatScope, pixels: RawPixels, mpp: number): LandscapeFindings {

@@ -20,11 +20,12 @@ export async function detectPaved(pixels: RawPixels, options: PavedOptions): Pro
   }
 }
 
-function validate(p: RawPixels, o: PavedOptions): void {
+/** The RangeError an aerial detector (this one, engines/landscape) throws for pixels or a scale it cannot read. */
+export function validate(p: RawPixels, o: { metersPerPixel: number }): void {
   if (!Number.isInteger(p.width) || !Number.isInteger(p.height) || p.width < 1 || p.height < 1)
     throw new RangeError('width and height must be positive integers');
   if (p.channels !== 3 && p.channels !== 4) throw new RangeError('channels must be 3 or 4');
-  if (p.data.length !== p.width * p.height * p.channels)
+  if (!(p.data instanceof Uint8Array) || p.data.length !== p.width * p.height * p.channels)
     throw new RangeError('data length must be width × height × channels');
   if (!(o.metersPerPixel > 0) || !Number.isFinite(o.metersPerPixel))
     throw new RangeError('metersPerPixel must be a positive number');

@@ -2,13 +2,11 @@
 // `/yard/{z}/{x}/{y}.png` draws the scene (engines/landscape's generator, whose truth is known) with
 // its centre at ORIGIN. Every tile is drawn from its global pixels alone, so stitched tiles are the
 // scene itself.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
 import type { LatLng } from '#engines/geometry/index.ts';
 import type { YardScene } from '#engines/landscape/synthetic-yard.ts';
 import { drawYardWindow } from '#engines/landscape/synthetic-yard-draw.ts';
 import { metersToLatLng } from '#engines/paved/lot-geo.ts';
+import { startDrawnTileServer } from '#test/helpers/drawn-tiles.ts';
 
 export const YARD_ORIGIN = { lat: 40.01, lng: -83.02 };
 
@@ -18,33 +16,20 @@ export interface YardTiles {
 }
 
 export async function startYardTiles(scene: YardScene): Promise<YardTiles> {
-  const server = http.createServer((req, res) => {
-    const m = /^\/yard\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(req.url ?? '');
-    if (!m) return void res.writeHead(404).end();
-    const [z, x, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    const pixels = drawYardWindow(scene, {
-      originLat: YARD_ORIGIN.lat,
-      originLng: YARD_ORIGIN.lng,
-      zoom: z,
-      left: x * 256,
-      top: y * 256,
-      width: 256,
-      height: 256,
-    });
-    sharp(Buffer.from(pixels.data), { raw: { width: 256, height: 256, channels: pixels.channels } })
-      .png()
-      .toBuffer()
-      .then(
-        (png) => res.writeHead(200, { 'content-type': 'image/png' }).end(png),
-        () => res.writeHead(500).end(),
-      );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    template: `http://127.0.0.1:${port}/yard/{z}/{x}/{y}.png`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const server = await startDrawnTileServer((prefix, z, x, y) =>
+    prefix !== 'yard'
+      ? 404
+      : drawYardWindow(scene, {
+          originLat: YARD_ORIGIN.lat,
+          originLng: YARD_ORIGIN.lng,
+          zoom: z,
+          left: x * 256,
+          top: y * 256,
+          width: 256,
+          height: 256,
+        }),
+  );
+  return { template: `${server.base}/yard/{z}/{x}/{y}.png`, close: server.close };
 }
 
 /** The yard's drawn extent with `marginM` around it, as a ring of [lat, lng]. */
