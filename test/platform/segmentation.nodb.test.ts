@@ -342,7 +342,10 @@ describe('readLandscapeSegments', () => {
     const read = readLandscapeSegments(
       {
         areas: [{ class: 'lawn', rings: [ring], score: 0.9 }],
-        objects: [{ class: 'deciduous', point: [5, 5], radius_m: 3.5 }, { class: 'shrub', point: [7, 2] }],
+        objects: [
+          { class: 'deciduous', point: [5, 5], radius_m: 3.5 },
+          { class: 'shrub', point: [7, 2] },
+        ],
       },
       WIDTH,
       HEIGHT,
