@@ -4,13 +4,11 @@
 // cannot both land (the second is 409 Takeoff changed); each save makes rev + 1 and one history
 // row holding the shapes as they were before it, saved as the key's user. The first save of a
 // detected measurement turns it into the editor's format.
-import { sql } from 'kysely';
 import { ApiError, conflict } from '#platform/errors.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inEstimateTransaction, repullTakeoff, type Trx } from '#estimating/index.ts';
 import { now } from '#platform/time.ts';
 import { rounded } from '#engines/geometry/index.ts';
-import { insertShapeRows, touchJob } from '../measurements/repo.ts';
 import { visibleMeasurement } from '../measurements/service.ts';
 import { type Applied, applyOperations, type CoordinateOrder } from './apply.ts';
 import { loadState } from './load.ts';
@@ -20,45 +18,9 @@ import { shapeObject } from './serialize.ts';
 import { areaHolding, areasOf } from './sits-in.ts';
 import type { EditState, ShapeState } from './state.ts';
 import { totalsOf } from './totals.ts';
+import { writeShapeRows } from './write-rows.ts';
 
 export const MAX_OPERATIONS = 200;
-
-/** What an edit can change on a shape that exists (no op moves a shape, so its geometry and quantity stay). */
-const EDITED = ['surface', 'category', 'label', 'item', 'phase', 'spec'] as const;
-const ROWS_PER_UPDATE = 200;
-
-/**
- * The changed shapes' edited columns in one UPDATE per 200 shapes (CASE on the shape id), not one
- * statement each: a 200-op save is a handful of round trips on PostgreSQL.
- */
-async function updateShapeRows(trx: Trx, measurementId: number, shapes: ShapeState[], at: string): Promise<void> {
-  for (let i = 0; i < shapes.length; i += ROWS_PER_UPDATE) {
-    const chunk = shapes.slice(i, i + ROWS_PER_UPDATE);
-    const caseOf = (column: (typeof EDITED)[number]) =>
-      sql<string | null>`case shape_id ${sql.join(
-        chunk.map((s) => sql`when ${s.shape_id} then ${s[column]}`),
-        sql` `,
-      )} end`;
-    await trx
-      .updateTable('measurement_shapes')
-      .set({
-        surface: caseOf('surface'),
-        category: caseOf('category'),
-        label: caseOf('label'),
-        item: caseOf('item'),
-        phase: caseOf('phase'),
-        spec: caseOf('spec'),
-        updated_at: at,
-      })
-      .where('measurement_id', '=', measurementId)
-      .where(
-        'shape_id',
-        'in',
-        chunk.map((s) => s.shape_id),
-      )
-      .execute();
-  }
-}
 
 export interface EditsRequest {
   base_rev?: number;
@@ -155,20 +117,9 @@ export async function saveEdits(ctx: ServiceContext, id: number, body: EditsRequ
       .where('locked_for_review', '=', 0)
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) throw changedMeanwhile();
-    const gone = [...applied.removed];
-    if (gone.length > 0)
-      for (let i = 0; i < gone.length; i += 500)
-        await trx
-          .deleteFrom('measurement_shapes')
-          .where('measurement_id', '=', m.id)
-          .where('shape_id', 'in', gone.slice(i, i + 500))
-          .execute();
     const changed = [...applied.before.keys()]
       .filter((sid) => !applied.removed.has(sid))
       .map((sid) => state.shapes.get(sid)!);
-    await updateShapeRows(trx, m.id, changed, at);
-    const added = [...applied.added].map((sid) => rowOfShape(state.shapes.get(sid)!, firmId, m.id, at));
-    await insertShapeRows(trx, added);
     if (applied.newItems.length > 0)
       await trx
         .insertInto('measurement_items')
@@ -185,9 +136,15 @@ export async function saveEdits(ctx: ServiceContext, id: number, body: EditsRequ
           })),
         )
         .execute();
-    await trx
-      .insertInto('measurement_history')
-      .values({
+    await writeShapeRows(trx, ctx.database.dialect.engine, {
+      firmId,
+      measurementId: m.id,
+      jobId: m.job_id,
+      at,
+      removed: [...applied.removed],
+      changed,
+      added: [...applied.added].map((sid) => rowOfShape(state.shapes.get(sid)!, firmId, m.id, at)),
+      history: {
         firm_id: firmId,
         measurement_id: m.id,
         rev,
@@ -198,10 +155,8 @@ export async function saveEdits(ctx: ServiceContext, id: number, body: EditsRequ
         area_sqft_before: m.area_sqft,
         area_sqft_after: totals.area_sqft,
         created_at: at,
-      })
-      .execute();
-    // The job's updated_at moves with its takeoff, so a sync sees the change.
-    await touchJob(trx, firmId, m.job_id, at);
+      },
+    });
     // Document 3: "linked estimates re-pull quantities".
     await repullTakeoff(ctx, trx, places, m.id);
   });
