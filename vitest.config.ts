@@ -1,15 +1,19 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // `*.nodb.test.ts` files touch no database (engines, property tests, PDF and image generation,
-// pure rendering): they run in the SQLite run (`npm test`) only, and the PostgreSQL run
-// (DATABASE_URL=postgres://…) leaves them out. test/platform/database-split.nodb.test.ts fails
-// when a file's name and what it imports disagree (docs/architecture.md, "Tests").
+// pure rendering), and `*.sqlite.test.ts` files only SQLite databases of their own whatever the
+// run's DATABASE_URL (`serve` and the CLI in child processes on a file): both run in the SQLite
+// run (`npm test`) only, and the PostgreSQL run (DATABASE_URL=postgres://…) leaves them out, as it
+// would run them exactly again. test/platform/database-split.nodb.test.ts fails when a file's
+// name and what it imports disagree (docs/architecture.md, "Tests").
 const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(postgres ? ['test/**/*.nodb.test.ts'] : [])],
+    exclude: [...configDefaults.exclude, ...(postgres ? ['test/**/*.nodb.test.ts', 'test/**/*.sqlite.test.ts'] : [])],
+    // On PostgreSQL, one migrated template database per run that each test file's is copied from.
+    globalSetup: ['test/helpers/postgres-template.ts'],
     pool: 'forks',
     // Three test files at a time. Vitest's default on a machine of two cores is one (cores - 1), but
     // most of a file's time is waiting (on PostgreSQL, a spawned server, a browser, a timer), so three

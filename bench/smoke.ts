@@ -6,6 +6,11 @@
 //   DATABASE_URL=postgres://… npm run bench:smoke   on PostgreSQL: those with SQL of their own for it
 //   DATABASE_URL=postgres://… npm run bench:smoke -- --all   every benchmark on PostgreSQL
 //   npm run bench:smoke -- jobs mail                some of them
+//   npm run bench:smoke -- --jobs 1                 one at a time (two by default)
+//
+// Two run at once: a smoke run's figures mean nothing (bench/mode.ts), and most of a smoke run is
+// one core loading and compiling the server, so two side by side keep both cores of a CI machine
+// busy and finish in a little over half the time of one after another.
 //
 // Most benchmarks reach PostgreSQL only through the app and bench/database.ts, which the test
 // suite's PostgreSQL run covers; the ones marked `postgres` also run SQL written for PostgreSQL
@@ -83,13 +88,23 @@ function run(bench: Bench): Promise<{ code: number | null; output: string; ms: n
   });
 }
 
+/** How many benchmarks run at once: `--jobs N`, two by default. */
+function jobsOption(): number {
+  const at = process.argv.indexOf('--jobs');
+  if (at < 0) return 2;
+  const n = Number(process.argv[at + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error('--jobs takes a whole number of at least 1');
+  return n;
+}
+
 async function main(): Promise<number> {
   const missing = unlisted();
   if (missing.length > 0) {
     console.error(`bench/smoke.ts: not listed in BENCHES and imported by no benchmark: ${missing.join(', ')}`);
     return 1;
   }
-  const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const args = process.argv.slice(2);
+  const only = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--jobs');
   const url = process.env.DATABASE_URL;
   const postgres = url !== undefined && isPostgresUrl(url);
   const engine = postgres ? 'PostgreSQL' : 'SQLite';
@@ -98,20 +113,29 @@ async function main(): Promise<number> {
       ? only.includes(b.script.replace(/\.ts$/, ''))
       : !postgres || b.postgres || process.argv.includes('--all'),
   );
-  console.log(`Benchmarks in smoke mode on ${engine}:`);
+  const jobs = jobsOption();
+  console.log(`Benchmarks in smoke mode on ${engine}, ${jobs} at a time:`);
   const t0 = performance.now();
   let failed = 0;
-  for (const bench of chosen) {
-    const r = await run(bench);
-    const ok = r.code === 0;
-    console.log(`  ${ok ? 'ok  ' : 'FAIL'} bench/${bench.script.padEnd(18)} ${(r.ms / 1000).toFixed(1).padStart(5)} s`);
-    if (!ok) {
-      failed++;
-      const lines = r.output.trimEnd().split('\n');
-      console.log(`    exit ${r.code}; last lines of its output:`);
-      for (const line of lines.slice(-40)) console.log(`    | ${line}`);
+  // Each is reported as it ends; its own time is its wall time beside the others.
+  let next = 0;
+  const worker = async () => {
+    while (next < chosen.length) {
+      const bench = chosen[next++]!;
+      const r = await run(bench);
+      const ok = r.code === 0;
+      console.log(
+        `  ${ok ? 'ok  ' : 'FAIL'} bench/${bench.script.padEnd(18)} ${(r.ms / 1000).toFixed(1).padStart(5)} s`,
+      );
+      if (!ok) {
+        failed++;
+        const lines = r.output.trimEnd().split('\n');
+        console.log(`    exit ${r.code}; last lines of its output:`);
+        for (const line of lines.slice(-40)) console.log(`    | ${line}`);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, chosen.length) }, worker));
   console.log(
     `${chosen.length - failed} of ${chosen.length} benchmarks passed in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
   );

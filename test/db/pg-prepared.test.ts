@@ -15,7 +15,7 @@ describe.runIf(POSTGRES)('named statements on PostgreSQL', () => {
   let capped: Database;
   beforeAll(async () => {
     fresh = await freshDatabase();
-    capped = openDatabase(process.env.DATABASE_URL!, {
+    capped = openDatabase(fresh.url, {
       schema: fresh.database.schema,
       poolSize: 1,
       maxNamedStatements: CAP,

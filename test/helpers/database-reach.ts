@@ -23,6 +23,19 @@ export const DATABASE_MODULES: Readonly<Record<string, string>> = {
 /** The `.nodb.test.ts` suffix marks a database-free test file. */
 export const DATABASE_FREE = /\.nodb\.test\.ts$/;
 
+/**
+ * The `.sqlite.test.ts` suffix marks a file whose databases are SQLite ones of its own, whatever the
+ * run's DATABASE_URL: files it names itself, and child processes (`serve`, the CLI) it gives their
+ * own DATABASE_URL. It runs the same on both runs, so like `.nodb` it runs in the SQLite run only.
+ * It may not reach the harness (whose database is the run's); database-split.nodb.test.ts checks.
+ */
+export const SQLITE_ONLY = /\.sqlite\.test\.ts$/;
+
+/** What follows the run's DATABASE_URL, which a `.sqlite.test.ts` file may not reach. */
+export const RUN_DATABASE: Readonly<Record<string, string>> = {
+  'test/helpers/harness.ts': "the test harness: the run's database",
+};
+
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   imports: Record<string, string>;
 };
@@ -104,15 +117,18 @@ function importsOf(file: string): string[] {
 }
 
 /**
- * The import chain from `file` (repo-relative) to the first module of DATABASE_MODULES it reaches,
- * or null when it reaches none.
+ * The import chain from `file` (repo-relative) to the first module of `modules` (DATABASE_MODULES
+ * unless given) it reaches, or null when it reaches none.
  */
-export function databaseReach(file: string): string[] | null {
+export function databaseReach(
+  file: string,
+  modules: Readonly<Record<string, string>> = DATABASE_MODULES,
+): string[] | null {
   const seen = new Set<string>([file]);
   const queue: string[][] = [[file]];
   for (let chain = queue.shift(); chain !== undefined; chain = queue.shift()) {
     const here = chain[chain.length - 1];
-    if (chain.length > 1 && here in DATABASE_MODULES) return chain;
+    if (chain.length > 1 && here in modules) return chain;
     for (const next of importsOf(here)) {
       if (!seen.has(next)) {
         seen.add(next);

@@ -1,6 +1,6 @@
 // Test harness: a real app over a real database. SQLite in memory by default; when DATABASE_URL
-// names PostgreSQL, each test file gets its own schema there (dropped afterwards), so files run
-// in parallel without seeing each other.
+// names PostgreSQL, each app gets its own database there, a copy of the run's migrated template
+// (postgres-template.ts), dropped afterwards, so files run in parallel without seeing each other.
 import type { Imagery } from '#platform/imagery/imagery.ts';
 import type { Segmentation } from '#platform/segmentation.ts';
 import type { Vision } from '#platform/vision.ts';
@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#src/app.ts';
 import type { Area } from '#src/area.ts';
@@ -26,6 +27,7 @@ import { MailWorker } from '#platform/mail/worker.ts';
 import { startEnv } from '#src/env.ts';
 import { DEFAULT_TIMEOUTS, type TimeoutSettings } from '#platform/timeouts.ts';
 import type { Answer, BodyOf, ResponseOf } from './api-types.ts';
+import { whenUnused, withDatabase } from './postgres-admin.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 export const ALL_PERMISSIONS = [...PERMISSIONS];
@@ -130,9 +132,35 @@ function client(app: FastifyInstance, base: Record<string, string>): Client {
   return { ...(raw as Omit<Client, 'request' | 'raw'>), request, raw };
 }
 
-/** Opens a fresh, migrated database: SQLite in memory, or a new PostgreSQL schema. */
-export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+/**
+ * Opens a fresh, migrated database: SQLite in memory, or on PostgreSQL a copy of the run's template
+ * (a new schema, migrated here, when the run made none: a file run outside vitest.config.ts).
+ */
+export async function freshDatabase(): Promise<{
+  database: Database;
+  /** Where a second connection to it opens (with `schema: database.schema`); SQLite's is ':memory:', its own. */
+  url: string;
+  drop: () => Promise<void>;
+}> {
   const url = process.env.DATABASE_URL;
+  const template = url && isPostgresUrl(url) ? inject('postgresTemplate') : null;
+  if (url && template) {
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    await whenUnused(url, `create database ${name} template ${template}`);
+    const database = openDatabase(withDatabase(url, name), { schema: 'public', poolSize: 20 });
+    const drop = async () => {
+      await database.close();
+      await whenUnused(url, `drop database if exists ${name}`);
+    };
+    try {
+      // What every start does; on the copy it finds every migration applied.
+      await migrateToLatest(database);
+    } catch (err) {
+      await drop();
+      throw err;
+    }
+    return { database, url: withDatabase(url, name), drop };
+  }
   if (url && isPostgresUrl(url)) {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
@@ -153,11 +181,11 @@ export async function freshDatabase(): Promise<{ database: Database; drop: () =>
       await drop();
       throw err;
     }
-    return { database, drop };
+    return { database, url, drop };
   }
   const database = openDatabase(':memory:');
   await migrateToLatest(database);
-  return { database, drop: () => database.close() };
+  return { database, url: ':memory:', drop: () => database.close() };
 }
 
 export interface AppOptions {

@@ -6,7 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { DATABASE_FREE, DATABASE_MODULES, databaseReach } from '#test/helpers/database-reach.ts';
+import {
+  DATABASE_FREE,
+  DATABASE_MODULES,
+  RUN_DATABASE,
+  SQLITE_ONLY,
+  databaseReach,
+} from '#test/helpers/database-reach.ts';
 import { REPO_ROOT } from '#test/helpers/paths.ts';
 
 function testFiles(dir: string): string[] {
@@ -38,6 +44,24 @@ describe('database-free test files', () => {
     expect(wrong).toEqual([]);
   });
 
+  it("a `.sqlite.test.ts` file opens only databases of its own: not the harness, not the run's DATABASE_URL", () => {
+    const wrong = files
+      .filter((f) => SQLITE_ONLY.test(f))
+      .flatMap((f) => {
+        const text = fs.readFileSync(path.join(REPO_ROOT, f), 'utf8');
+        const chain = databaseReach(f, RUN_DATABASE);
+        // A child given the suite's environment gets its own DATABASE_URL beside it, never the run's.
+        const inherited = (text.match(/\.\.\.process\.env\b/g) ?? []).length;
+        const named = (text.match(/\bDATABASE_URL:/g) ?? []).length;
+        return [
+          ...(chain ? [`${f} reaches ${chain.join(' > ')} (${RUN_DATABASE[chain[chain.length - 1]]})`] : []),
+          ...(/process\.env\.DATABASE_URL/.test(text) ? [`${f} reads the run's DATABASE_URL`] : []),
+          ...(inherited > named ? [`${f} hands a child the run's DATABASE_URL (${inherited} env, ${named} own)`] : []),
+        ];
+      });
+    expect(wrong).toEqual([]);
+  });
+
   it('follows helpers, re-exports and dynamic imports, and not type-only imports', () => {
     expect(databaseReach('test/smoke.test.ts')).toEqual(['test/smoke.test.ts', 'test/helpers/harness.ts']);
     expect(databaseReach('test/helpers/receiver.ts')).toBeNull();
@@ -47,7 +71,7 @@ describe('database-free test files', () => {
     expect(databaseReach(`${fixtures}/dynamic.ts`)).toEqual([`${fixtures}/dynamic.ts`, 'node:child_process']);
   });
 
-  it('the PostgreSQL run leaves them out, the SQLite run keeps them', async () => {
+  it('the PostgreSQL run leaves them (and the `.sqlite` files) out, the SQLite run keeps them', async () => {
     const excluded = async (url: string) => {
       vi.stubEnv('DATABASE_URL', url);
       vi.resetModules();
@@ -60,5 +84,7 @@ describe('database-free test files', () => {
     };
     expect(await excluded('postgres://postgres@127.0.0.1:5432/postgres')).toContain('test/**/*.nodb.test.ts');
     expect(await excluded('')).not.toContain('test/**/*.nodb.test.ts');
+    expect(await excluded('postgres://postgres@127.0.0.1:5432/postgres')).toContain('test/**/*.sqlite.test.ts');
+    expect(await excluded('')).not.toContain('test/**/*.sqlite.test.ts');
   });
 });

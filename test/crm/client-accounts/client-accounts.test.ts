@@ -2,6 +2,7 @@
 // docs/api-decisions.md, Customers and sites).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import { advanceClock } from '#platform/time.ts';
 import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;
@@ -290,7 +291,8 @@ describe('PATCH /v1/client-accounts/{id}', () => {
   it('changes the sent fields only and moves updated_at', async () => {
     const w = await t.workspace();
     const a = await create(w, { name: 'Juniper', email: 'j@j.test', phone: '(555) 555-0111' });
-    await new Promise((r) => setTimeout(r, 1100));
+    // Past the next whole second (updated_at is to the second), by the test clock rather than a real wait.
+    advanceClock(1100);
     const res = await w.api.patch(`/v1/client-accounts/${a.id}`, {
       name: 'Juniper Holdings',
       phone: null,

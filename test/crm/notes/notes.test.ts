@@ -2,6 +2,7 @@
 // create calls: "Note or logged call").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
+import { advanceClock } from '#platform/time.ts';
 import { account, contact, job, logOf, Z_SECONDS } from '#test/helpers/records.ts';
 
 let t: TestApp;
@@ -213,7 +214,8 @@ describe('PATCH and DELETE /v1/notes/{id}', () => {
     const note = (
       await w.api.post(`/v1/client-accounts/${ca.id}/notes`, { content: 'draft', occurred_at: '2020-01-01T00:00:00Z' })
     ).body.data;
-    await new Promise((r) => setTimeout(r, 1100));
+    // Past the next whole second (updated_at is to the second), by the test clock rather than a real wait.
+    advanceClock(1100);
     const res = await w.api.patch(`/v1/notes/${note.id}`, { content: 'final', type: 'email', pinned: true });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
