@@ -9,6 +9,7 @@ import type { Database } from '#db/database.ts';
 import { installAuth } from '#platform/auth.ts';
 import { installRateLimits, type RateLimitConfig } from '#platform/rate-limit.ts';
 import { bodyAjv, compileTextValidator } from '#platform/ajv.ts';
+import { lazySerializers, lazyValidator } from '#platform/lazy-compile.ts';
 import { frameworkErrorHandler, installErrorHandler, MAX_PATH_SEGMENT } from '#platform/error-handler.ts';
 import { installSecurityHeaders } from '#platform/security-headers.ts';
 import { installTextGuard } from '#platform/text-guard.ts';
@@ -77,6 +78,8 @@ export type AppConfig = Pick<Config, 'adminToken' | 'rateLimit'> &
     visionAdapter?: Vision | null;
     /** The process's environment when the caller built it already (serve shares it with the worker). */
     env?: Env;
+    /** Compile every route's schemas while building (platform/lazy-compile.ts); otherwise on first use. */
+    eagerSchemas?: boolean;
   };
 
 export async function buildApp(
@@ -117,12 +120,17 @@ export async function buildApp(
     trustProxy: config.trustProxy ?? DEFAULT_TRUST_PROXY,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     frameworkErrors: frameworkErrorHandler,
+    ...(config.eagerSchemas ? {} : { schemaController: { compilersFactory: { buildSerializer: lazySerializers() } } }),
   });
   // Links in answers, mail and pages are made on the public origin when one is set (routes.ts, originOf).
   app.decorate('publicOrigin', config.publicUrl ?? null);
   const limits = await installRateLimits(app, config.rateLimit, config.adminRateLimit);
+  const compile = (schema: object, httpPart?: string) =>
+    httpPart === 'body' ? bodyAjv.compile(schema) : compileTextValidator(schema);
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyAjv.compile(schema as object) : compileTextValidator(schema as object),
+    config.eagerSchemas
+      ? compile(schema as object, httpPart)
+      : (lazyValidator(() => compile(schema as object, httpPart) as never) as never),
   );
   installErrorHandler(app);
   installJsonParser(app);
