@@ -34,7 +34,10 @@ export function lazySerializers(): SerializerFactory {
     );
     return (route: unknown) => {
       let serialize: ((data: unknown) => string) | undefined;
-      return (data: unknown) => (serialize ??= build(route))(data);
+      return (data: unknown) => {
+        serialize ??= build(route);
+        return serialize(data);
+      };
     };
   }) as unknown as SerializerFactory;
 }

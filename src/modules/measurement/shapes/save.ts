@@ -6,7 +6,7 @@
 // detected measurement turns it into the editor's format.
 import { ApiError, conflict } from '#platform/errors.ts';
 import type { ServiceContext } from '#platform/context.ts';
-import { inEstimateTransaction, repullTakeoff, type Trx } from '#estimating/index.ts';
+import { inEstimateTransaction, repullTakeoff } from '#estimating/index.ts';
 import { now } from '#platform/time.ts';
 import { rounded } from '#engines/geometry/index.ts';
 import { visibleMeasurement } from '../measurements/service.ts';
