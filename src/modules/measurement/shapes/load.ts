@@ -24,11 +24,11 @@ export function itemsOf(rows: MeasurementItem[]): Map<string, ItemState> {
 
 /** The measurement's state at its rev: from this process's cache when it holds that rev, else its rows. */
 export async function loadState(db: Executor, m: Measurement): Promise<EditState> {
-  let held = cachedState(m.firm_id, m.id, m.rev);
+  let held = cachedState(db, m.firm_id, m.id, m.rev);
   if (!held) {
     const [shapeList, itemList] = await Promise.all([shapeRows(db, m.id), itemRows(db, m.id)]);
     held = { shapes: new Map(shapeList.map((r) => [r.shape_id, shapeOfRow(r)])), items: itemsOf(itemList) };
-    keepState(m.firm_id, m.id, m.rev, held.shapes, held.items);
+    keepState(db, m.firm_id, m.id, m.rev, held.shapes, held.items);
   }
   const { shapes, items } = held;
   return {

@@ -161,7 +161,7 @@ export async function saveEdits(ctx: ServiceContext, id: number, body: EditsRequ
     await repullTakeoff(ctx, trx, places, m.id);
   });
   // The state just written is the measurement at its new rev: the next save starts from it.
-  keepState(firmId, m.id, rev, state.shapes, state.items);
+  keepState(ctx.database.db, firmId, m.id, rev, state.shapes, state.items);
   return {
     data: {
       measurement_id: m.id,

@@ -4,7 +4,9 @@
 // (whoever makes it), so an entry whose rev is not the measurement's is never used, and the save
 // itself is a compare-and-set on rev. Entries hold at most MAX_SHAPES shapes in all (least recently
 // used go first). Shapes are never changed in place (the edit engine copies a shape before it
-// changes it), so a copy of the maps is a private state.
+// changes it), so a copy of the maps is a private state. Entries are kept per database handle as
+// well: a process with two databases (tests start several apps in one process) would otherwise
+// share measurement ids, and a transaction's handle simply misses.
 import type { ItemState, ShapeState } from './state.ts';
 
 const MAX_SHAPES = 200_000;
@@ -18,10 +20,20 @@ interface Entry {
 const entries = new Map<string, Entry>();
 let held = 0;
 
-const keyOf = (firmId: number, id: number) => `${firmId}:${id}`;
+const handles = new WeakMap<object, number>();
+let lastHandle = 0;
 
-export function cachedState(firmId: number, id: number, rev: number): Omit<Entry, 'rev'> | null {
-  const key = keyOf(firmId, id);
+function keyOf(db: object, firmId: number, id: number): string {
+  let handle = handles.get(db);
+  if (handle === undefined) {
+    handle = ++lastHandle;
+    handles.set(db, handle);
+  }
+  return `${handle}:${firmId}:${id}`;
+}
+
+export function cachedState(db: object, firmId: number, id: number, rev: number): Omit<Entry, 'rev'> | null {
+  const key = keyOf(db, firmId, id);
   const e = entries.get(key);
   if (!e || e.rev !== rev) return null;
   // Most recently used last.
@@ -31,13 +43,14 @@ export function cachedState(firmId: number, id: number, rev: number): Omit<Entry
 }
 
 export function keepState(
+  db: object,
   firmId: number,
   id: number,
   rev: number,
   shapes: ReadonlyMap<string, ShapeState>,
   items: ReadonlyMap<string, ItemState>,
 ): void {
-  const key = keyOf(firmId, id);
+  const key = keyOf(db, firmId, id);
   const old = entries.get(key);
   if (old) {
     held -= old.shapes.size;
