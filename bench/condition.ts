@@ -21,7 +21,6 @@
 //   npm run bench:condition -- --smoke     seconds, for CI (bench/mode.ts): a 512 px photo, one of everything
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
@@ -34,8 +33,10 @@ import { TILE_PX } from '#platform/imagery/web-mercator.ts';
 import { startAerialTileServer } from './aerial-tile-server.ts';
 import { detectorAccuracy, FULL_PER_CATEGORY } from './condition-detector.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
-import { fmt, listen, loadNow, ms, revision } from './load.ts';
+import { fmt, listen, loadNow, revision } from './load.ts';
 import { MODE_LABEL, saveReport, sized } from './mode.ts';
+import { alternate, log, type RoundPlan, ratioLine, ratios, roundTable } from './rounds.ts';
+import { fetchTiles, PARALLEL_TILES } from './tiles.ts';
 import { benchWorkspace } from './workspace.ts';
 
 const PHOTO_PX = sized(2048, 2048, 512);
@@ -49,109 +50,17 @@ const PER_ROUND = sized(8, 4, 1);
 const MIN_SIDE_S = sized(1, 0.5, 0);
 /** Unmeasured calls of each side first (JIT, libvips' start, OpenCV's WebAssembly compile). */
 const WARMUP = sized(3, 2, 1);
+const PLAN: RoundPlan = { warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND, minSideS: MIN_SIDE_S };
 const PER_CATEGORY = sized(FULL_PER_CATEGORY, 8, 1);
 const PHOTO_TARGET = 10;
 /** A parking lot in Columbus, Ohio: zoom 20 there is 0.114 m a pixel, the 60 m square 3 or 4 tiles a side. */
 const POINT = { lat: 39.9612, lng: -82.9988 };
-/** Tiles the mosaic asks of one server at once (platform/imagery/mosaic.ts, PARALLEL_TILES). */
-const PARALLEL_TILES = 6;
 /**
  * The lot the tile server repeats: 4 × 4 tiles of patched asphalt (patches are a share of the
  * drawn square, so they stay visible at imagery's scale, where the generator's cracks and
  * potholes, drawn at 5 mm a pixel, would be under a pixel).
  */
 const LOT = { category: 'patches', seed: 11, tiles: 4 } as const;
-
-const started = Date.now();
-const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0
-    ? Number.NaN
-    : s.length % 2
-      ? s[(s.length - 1) / 2]!
-      : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const cpuNow = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
-
-interface Side {
-  label: string;
-  run: () => Promise<void>;
-}
-interface Row {
-  round: number;
-  label: string;
-  p50: number;
-  min: number;
-  /** This process's CPU (every thread: the app, the client, the tile server, libvips) per call, ms. */
-  cpuMs: number;
-  calls: number;
-  load: string;
-}
-
-/**
- * WARMUP unmeasured calls of each side, then ROUNDS rounds of PER_ROUND calls of each, one at a
- * time, the order of the sides reversed every other round.
- */
-async function alternate(what: string, sides: Side[]): Promise<Row[]> {
-  for (const side of sides) for (let i = 0; i < WARMUP; i++) await side.run();
-  const rows: Row[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const order = round % 2 === 1 ? sides : [...sides].reverse();
-    for (const side of order) {
-      const load = loadNow();
-      const times: number[] = [];
-      const cpu0 = cpuNow();
-      const until = performance.now() + MIN_SIDE_S * 1000;
-      while (times.length < PER_ROUND || performance.now() < until) {
-        const t0 = performance.now();
-        await side.run();
-        times.push(performance.now() - t0);
-      }
-      const row = {
-        round,
-        label: side.label,
-        p50: median(times),
-        min: Math.min(...times),
-        cpuMs: (cpuNow() - cpu0) / 1000 / times.length,
-        calls: times.length,
-        load,
-      };
-      rows.push(row);
-      log(
-        `${what}, round ${round}, ${side.label}: p50 ${ms(row.p50)} ms, CPU ${fmt(row.cpuMs, 1)} ms each (load ${load})`,
-      );
-    }
-  }
-  return rows;
-}
-
-/** Per round, the measured side's p50 over the baseline's; and their median. */
-function ratios(rows: Row[], measured: string, baseline: string): { each: number[]; median: number } {
-  const each: number[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const m = rows.find((r) => r.round === round && r.label === measured)!;
-    const b = rows.find((r) => r.round === round && r.label === baseline)!;
-    each.push(m.p50 / b.p50);
-  }
-  return { each, median: median(each) };
-}
-
-function roundTable(rows: Row[]): string[] {
-  return [
-    '| Round | What | calls | p50 ms | min ms | CPU ms each | load (1/5/15 min) |',
-    '|---:|---|---:|---:|---:|---:|---|',
-    ...rows.map(
-      (r) => `| ${r.round} | ${r.label} | ${r.calls} | ${ms(r.p50)} | ${ms(r.min)} | ${fmt(r.cpuMs, 1)} | ${r.load} |`,
-    ),
-  ];
-}
-
-const ratioLine = (r: { each: number[]; median: number }) =>
-  `${r.each.map((x) => x.toFixed(2)).join(', ')} → **${r.median.toFixed(2)}**`;
 
 interface Rated {
   pci: { score: number; label: string };
@@ -195,21 +104,6 @@ function tileUrls(template: string, place: ImageryPlace): string[] {
   return urls;
 }
 
-/** Fetches every URL, PARALLEL_TILES at a time, reading each body whole. */
-async function fetchAll(urls: string[]): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(PARALLEL_TILES, urls.length) }, async () => {
-      while (next < urls.length) {
-        const url = urls[next++]!;
-        const res = await fetch(url);
-        const body = await res.arrayBuffer();
-        if (res.status !== 200 || body.byteLength === 0) throw new Error(`${url}: HTTP ${res.status}`);
-      }
-    }),
-  );
-}
-
 const databaseUrl =
   process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
 
@@ -244,31 +138,35 @@ async function main(): Promise<string> {
     const photoRated = await rate(api, key, photoForm(photo));
     const SHARP = `sharp alone: decode, rotate, resize to ${PHOTO_ANALYSIS_MAX_PX} px, raw (baseline)`;
     const PHOTO_API = 'POST /v1/condition/pci, the photo as multipart';
-    const photoRows = await alternate('photo', [
-      {
-        label: SHARP,
-        // A fresh copy each time, as the route reads fresh bytes from each request (libvips caches
-        // operations on the same buffer).
-        run: async () => {
-          await sharp(Buffer.from(jpeg))
-            .rotate()
-            .resize({
-              width: PHOTO_ANALYSIS_MAX_PX,
-              height: PHOTO_ANALYSIS_MAX_PX,
-              fit: 'inside',
-              withoutEnlargement: true,
-            })
-            .raw()
-            .toBuffer();
+    const photoRows = await alternate(
+      'photo',
+      [
+        {
+          label: SHARP,
+          // A fresh copy each time, as the route reads fresh bytes from each request (libvips caches
+          // operations on the same buffer).
+          run: async () => {
+            await sharp(Buffer.from(jpeg))
+              .rotate()
+              .resize({
+                width: PHOTO_ANALYSIS_MAX_PX,
+                height: PHOTO_ANALYSIS_MAX_PX,
+                fit: 'inside',
+                withoutEnlargement: true,
+              })
+              .raw()
+              .toBuffer();
+          },
         },
-      },
-      {
-        label: PHOTO_API,
-        run: async () => {
-          await rate(api, key, photoForm(photo));
+        {
+          label: PHOTO_API,
+          run: async () => {
+            await rate(api, key, photoForm(photo));
+          },
         },
-      },
-    ]);
+      ],
+      PLAN,
+    );
     const photoRatio = ratios(photoRows, PHOTO_API, SHARP);
 
     // ---- 2. a point in aerial imagery
@@ -282,21 +180,25 @@ async function main(): Promise<string> {
     const FETCH = `the ${urls.length} tiles fetched alone, ${PARALLEL_TILES} at a time (baseline)`;
     const MOSAIC = "the imagery service's mosaic alone (fetch, decode, lay out, cut)";
     const POINT_API = 'POST /v1/condition/pci with lat and lng';
-    const pointRows = await alternate('point', [
-      { label: FETCH, run: () => fetchAll(urls) },
-      {
-        label: MOSAIC,
-        run: async () => {
-          await service.mosaic(place, { source: 'standard' });
+    const pointRows = await alternate(
+      'point',
+      [
+        { label: FETCH, run: () => fetchTiles(urls, false) },
+        {
+          label: MOSAIC,
+          run: async () => {
+            await service.mosaic(place, { source: 'standard' });
+          },
         },
-      },
-      {
-        label: POINT_API,
-        run: async () => {
-          await rate(api, key, { lat: POINT.lat, lng: POINT.lng });
+        {
+          label: POINT_API,
+          run: async () => {
+            await rate(api, key, { lat: POINT.lat, lng: POINT.lng });
+          },
         },
-      },
-    ]);
+      ],
+      PLAN,
+    );
     const pointRatio = ratios(pointRows, POINT_API, FETCH);
     const pointOverMosaic = ratios(pointRows, POINT_API, MOSAIC);
     await app.close();

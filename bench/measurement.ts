@@ -10,7 +10,7 @@
 //    measurement's time over the 1k one's at each offset. Target: flat, at most 1.3×. The
 //    listing's queries are then timed alone and explained on the largest measurement.
 // 3. POST /v1/detect/full over a 10-acre site (201 m × 201 m), the app's standard imagery a local
-//    XYZ server (bench/lot-tile-server.ts: a synthetic lot, JPEG tiles served from memory) with the
+//    XYZ server (bench/tile-server.ts drawing a synthetic lot, JPEG tiles served from memory) with the
 //    tile cache off, against fetching the same tiles and decoding each to raw pixels with sharp
 //    alone (6 at a time, as the mosaic does); the imagery service's mosaic alone and the built-in
 //    detector alone on the same pixels tell where the rest goes.
@@ -34,21 +34,35 @@ import { isPostgresUrl } from '#src/config.ts';
 import type { Database } from '#db/database.ts';
 import { detectPaved, type RawPixels } from '#engines/paved/index.ts';
 import { metersToLatLng } from '#engines/paved/lot-geo.ts';
+import { drawLotWindow } from '#engines/paved/synthetic-lot-draw.ts';
 import { syntheticLot } from '#engines/paved/synthetic-lot.ts';
 import { detectZoom } from '#measurement/measurements/place.ts';
 import { applyOperations } from '#measurement/shapes/apply.ts';
 import { loadState } from '#measurement/shapes/load.ts';
 import type { EditState } from '#measurement/shapes/state.ts';
-import { frameOf } from '#platform/imagery/framing.ts';
 import type { ImageryPlace } from '#platform/imagery/imagery.ts';
 import { imageryFor } from '#platform/imagery/select.ts';
 import { TILE_PX } from '#platform/imagery/web-mercator.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
-import { fmt, listen, loadNow, ms, revision } from './load.ts';
+import { call } from './api-call.ts';
+import { fmt, listen, ms, revision } from './load.ts';
 import { editOperations, MIX } from './measurement-edits.ts';
 import { insertMeasurement, lotShapes, seeded } from './measurement-seed.ts';
-import { startLotTileServer } from './lot-tile-server.ts';
 import { MODE_LABEL, saveReport, sized } from './mode.ts';
+import {
+  alternate,
+  log,
+  median,
+  p50Of,
+  type RoundPlan,
+  ratioLine,
+  ratios,
+  roundTable,
+  type Side,
+  verdict,
+} from './rounds.ts';
+import { startTileServer } from './tile-server.ts';
+import { fetchTiles, PARALLEL_TILES, tileUrls } from './tiles.ts';
 import { benchWorkspace } from './workspace.ts';
 
 const EDIT_SHAPES = sized(5_000, 5_000, 500);
@@ -57,145 +71,17 @@ const PAGE = 500;
 /** The site's side: 201 m is 10 acres. */
 const SITE_M = sized(201, 201, 60);
 const ROUNDS = sized(5, 3, 1);
-/** Calls of each side per round, one at a time; the round's figure is their median. */
 const PER_ROUND = sized(8, 4, 1);
-/** …and at least this long per side and round, so the fast sides take many samples. */
 const MIN_SIDE_S = sized(1, 0.5, 0);
 /** Detects take a second or more: fewer of them a round, and no minimum time. */
 const DETECT_PER_ROUND = sized(3, 2, 1);
-/** Unmeasured calls of each side first (JIT, libvips' start, OpenCV's WebAssembly compile, the tiles drawn). */
 const WARMUP = sized(3, 2, 1);
+const PLAN: RoundPlan = { warmup: WARMUP, rounds: ROUNDS, perRound: PER_ROUND, minSideS: MIN_SIDE_S };
 const SAVE_TARGET = 3;
 const LIST_TARGET = 1.3;
-/** Tiles the mosaic fetches and decodes at once (platform/imagery/mosaic.ts, PARALLEL_TILES). */
-const PARALLEL_TILES = 6;
 /** The lot the tile server draws (engines/paved's generator), centred on the site. */
 const SCENE = { seed: 11, options: { surface: 'asphalt', building: false, trees: 2, rotationDeg: 0 } } as const;
 const SITE_CENTRE = { lat: 39.9612, lng: -82.9988 };
-
-const started = Date.now();
-const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0
-    ? Number.NaN
-    : s.length % 2
-      ? s[(s.length - 1) / 2]!
-      : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const cpuNow = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
-
-interface Side {
-  label: string;
-  /** Untimed, before each call (a fresh copy of the state to edit). */
-  before?: () => Promise<void> | void;
-  run: () => Promise<void>;
-  /** Untimed, after each call (the measurement read again after a save). */
-  after?: () => Promise<void>;
-}
-interface Row {
-  round: number;
-  label: string;
-  p50: number;
-  min: number;
-  /** Calls a second, one at a time: calls over the time spent in them. */
-  rps: number;
-  /** This process's CPU (the app, the client, the tile server, libvips) per call, ms, timed calls only. */
-  cpuMs: number;
-  calls: number;
-  load: string;
-}
-
-/**
- * WARMUP unmeasured calls of each side, then ROUNDS rounds of at least `perRound` calls of each
- * (and MIN_SIDE_S unless told otherwise), one at a time, the order of the sides reversed every
- * other round. Only `run` is timed.
- */
-async function alternate(what: string, sides: Side[], perRound = PER_ROUND, minSideS = MIN_SIDE_S): Promise<Row[]> {
-  const call = async (side: Side): Promise<{ ms: number; cpu: number }> => {
-    await side.before?.();
-    const cpu0 = cpuNow();
-    const t0 = performance.now();
-    await side.run();
-    const took = performance.now() - t0;
-    const cpu = cpuNow() - cpu0;
-    await side.after?.();
-    return { ms: took, cpu };
-  };
-  for (const side of sides) for (let i = 0; i < WARMUP; i++) await call(side);
-  const rows: Row[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const order = round % 2 === 1 ? sides : [...sides].reverse();
-    for (const side of order) {
-      const load = loadNow();
-      const times: number[] = [];
-      let cpu = 0;
-      const until = performance.now() + minSideS * 1000;
-      while (times.length < perRound || performance.now() < until) {
-        const c = await call(side);
-        times.push(c.ms);
-        cpu += c.cpu;
-      }
-      const row: Row = {
-        round,
-        label: side.label,
-        p50: median(times),
-        min: Math.min(...times),
-        rps: (1000 * times.length) / times.reduce((a, b) => a + b, 0),
-        cpuMs: cpu / 1000 / times.length,
-        calls: times.length,
-        load,
-      };
-      rows.push(row);
-      log(
-        `${what}, round ${round}, ${side.label}: p50 ${ms(row.p50)} ms, CPU ${fmt(row.cpuMs, 1)} ms each (load ${load})`,
-      );
-    }
-  }
-  return rows;
-}
-
-/** Per round, the measured side's p50 over the baseline's; and their median. */
-function ratios(rows: Row[], measured: string, baseline: string): { each: number[]; median: number } {
-  const each: number[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const m = rows.find((r) => r.round === round && r.label === measured)!;
-    const b = rows.find((r) => r.round === round && r.label === baseline)!;
-    each.push(m.p50 / b.p50);
-  }
-  return { each, median: median(each) };
-}
-
-function roundTable(rows: Row[], withRps = false): string[] {
-  return [
-    `| Round | What | calls | p50 ms | min ms |${withRps ? ' req/s |' : ''} CPU ms each | load (1/5/15 min) |`,
-    `|---:|---|---:|---:|---:|${withRps ? '---:|' : ''}---:|---|`,
-    ...rows.map(
-      (r) =>
-        `| ${r.round} | ${r.label} | ${r.calls} | ${ms(r.p50)} | ${ms(r.min)} |${withRps ? ` ${fmt(r.rps, 1)} |` : ''} ${fmt(r.cpuMs, 1)} | ${r.load} |`,
-    ),
-  ];
-}
-
-const ratioLine = (r: { each: number[]; median: number }) =>
-  `${r.each.map((x) => x.toFixed(2)).join(', ')} → **${r.median.toFixed(2)}**`;
-const verdict = (r: { median: number }, target: number) =>
-  `target ≤ ${target}: ${r.median <= target ? 'met' : 'NOT met'}`;
-
-/** One call to the API; anything but the expected status stops the run (its times would mean nothing). */
-async function call(api: string, key: string, method: 'GET' | 'POST', url: string, status: number, body?: object) {
-  const res = await fetch(`${api}${url}`, {
-    method,
-    headers: body ? { 'x-api-key': key, 'content-type': 'application/json' } : { 'x-api-key': key },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (res.status !== status) throw new Error(`${method} ${url}: HTTP ${res.status} ${text.slice(0, 400)}`);
-  return JSON.parse(text) as Record<string, unknown> & { data: Record<string, unknown> };
-}
 
 async function measurementRow(database: Database, id: number) {
   return database.db.selectFrom('measurements').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -216,41 +102,45 @@ async function saveBench(database: Database, api: string, key: string, firmId: n
   const ENGINE = `applyOperations alone, ${ops.length} operations on a copy of the loaded state (baseline)`;
   const API = `POST /v1/measurements/{id}/edits, ${ops.length} operations`;
   const LOAD = `loadState alone: the measurement's ${fmt(EDIT_SHAPES)} shape rows read and parsed`;
-  const rows = await alternate('save', [
-    {
-      label: LOAD,
-      run: async () => {
-        await loadState(database.db, await measurementRow(database, id));
+  const rows = await alternate(
+    'save',
+    [
+      {
+        label: LOAD,
+        run: async () => {
+          await loadState(database.db, await measurementRow(database, id));
+        },
       },
-    },
-    {
-      label: ENGINE,
-      before: () => {
-        copy = structuredClone(state);
+      {
+        label: ENGINE,
+        before: () => {
+          copy = structuredClone(state);
+        },
+        run: async () => {
+          applyOperations(copy, ops, {
+            coordinateOrder: 'lat_lng',
+            canDelete: true,
+            newId: () => `shp_bench${++newIds}`,
+          });
+        },
       },
-      run: async () => {
-        applyOperations(copy, ops, {
-          coordinateOrder: 'lat_lng',
-          canDelete: true,
-          newId: () => `shp_bench${++newIds}`,
-        });
+      {
+        label: API,
+        run: async () => {
+          const saved = await call(api, key, 'POST', `/v1/measurements/${id}/edits`, 200, {
+            base_rev: rev,
+            operations: ops,
+          });
+          rev = saved.data.rev as number;
+        },
+        after: async () => {
+          state = await loadState(database.db, await measurementRow(database, id));
+          ops = editOperations(state, rand);
+        },
       },
-    },
-    {
-      label: API,
-      run: async () => {
-        const saved = await call(api, key, 'POST', `/v1/measurements/${id}/edits`, 200, {
-          base_rev: rev,
-          operations: ops,
-        });
-        rev = saved.data.rev as number;
-      },
-      after: async () => {
-        state = await loadState(database.db, await measurementRow(database, id));
-        ops = editOperations(state, rand);
-      },
-    },
-  ]);
+    ],
+    PLAN,
+  );
   const m = await measurementRow(database, id);
   return {
     rows,
@@ -343,7 +233,7 @@ async function listBench(database: Database, api: string, key: string, firmId: n
           if ((page.data as unknown as unknown[]).length !== PAGE) throw new Error(`${size} shapes: a short page`);
         },
       });
-  const rows = await alternate('list', sides);
+  const rows = await alternate('list', sides, PLAN);
   const smallest = measurements[0]!;
   const largest = measurements.at(-1)!;
   const flat = offsets(0).map((_, i) => {
@@ -382,32 +272,6 @@ function siteBounds() {
   return { north, south, east, west };
 }
 
-/** The tile URLs under the frame the imagery cuts around the site at `zoom` (the window mosaic.ts fetches). */
-function tileUrls(template: string, place: ImageryPlace, zoom: number): string[] {
-  const frame = frameOf(place, zoom);
-  const urls: string[] = [];
-  for (let y = Math.floor(frame.top / TILE_PX); y <= Math.floor((frame.top + frame.height - 1) / TILE_PX); y++)
-    for (let x = Math.floor(frame.left / TILE_PX); x <= Math.floor((frame.left + frame.width - 1) / TILE_PX); x++)
-      urls.push(template.replace('{z}', String(zoom)).replace('{x}', String(x)).replace('{y}', String(y)));
-  return urls;
-}
-
-/** Fetches every URL and decodes each tile to raw pixels with sharp, PARALLEL_TILES at a time. */
-async function fetchAndDecode(urls: string[]): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(PARALLEL_TILES, urls.length) }, async () => {
-      while (next < urls.length) {
-        const url = urls[next++]!;
-        const res = await fetch(url);
-        const body = Buffer.from(await res.arrayBuffer());
-        if (res.status !== 200 || body.length === 0) throw new Error(`${url}: HTTP ${res.status}`);
-        await sharp(body).raw().toBuffer();
-      }
-    }),
-  );
-}
-
 /** The pixels a detect hands the detector: the mosaic cut to the polygon's pixel box. */
 async function detectorInput(mosaic: Awaited<ReturnType<ReturnType<typeof imageryFor>['mosaic']>>): Promise<RawPixels> {
   const { meta } = mosaic;
@@ -426,7 +290,18 @@ async function detectorInput(mosaic: Awaited<ReturnType<ReturnType<typeof imager
 
 async function detectBench(database: Database, key: string) {
   const scene = syntheticLot(SCENE.seed, { ...SCENE.options });
-  const tiles = await startLotTileServer(scene, SITE_CENTRE);
+  // The lot centred on the site, grass all around it.
+  const tiles = await startTileServer((zoom, x, y) =>
+    drawLotWindow(scene, {
+      originLat: SITE_CENTRE.lat,
+      originLng: SITE_CENTRE.lng,
+      zoom,
+      left: x * TILE_PX,
+      top: y * TILE_PX,
+      width: TILE_PX,
+      height: TILE_PX,
+    }),
+  );
   const settings = { standardUrl: tiles.template, premiumUrl: null, cacheMb: 0 };
   // The tile cache off (0 MB): every detect and every mosaic fetches its tiles.
   const imagery = imageryFor(settings, os.tmpdir(), true);
@@ -462,7 +337,7 @@ async function detectBench(database: Database, key: string) {
     const rows = await alternate(
       'detect',
       [
-        { label: FETCH, run: () => fetchAndDecode(urls) },
+        { label: FETCH, run: () => fetchTiles(urls, true) },
         {
           label: MOSAIC,
           run: async () => {
@@ -485,19 +360,17 @@ async function detectBench(database: Database, key: string) {
           },
         },
       ],
-      DETECT_PER_ROUND,
-      0,
+      { ...PLAN, perRound: DETECT_PER_ROUND, minSideS: 0 },
     );
-    const p50Of = (label: string) => median(rows.filter((r) => r.label === label).map((r) => r.p50));
     return {
       rows,
       ratio: ratios(rows, API, FETCH),
       overMosaic: ratios(rows, API, MOSAIC),
       detectorShare: ratios(rows, DETECTOR, API),
-      detectorMs: p50Of(DETECTOR),
-      apiMs: p50Of(API),
-      mosaicMs: p50Of(MOSAIC),
-      fetchMs: p50Of(FETCH),
+      detectorMs: p50Of(rows, DETECTOR),
+      apiMs: p50Of(rows, API),
+      mosaicMs: p50Of(rows, MOSAIC),
+      fetchMs: p50Of(rows, FETCH),
       first,
       urls: urls.length,
       zoom,

@@ -50,6 +50,7 @@ export const BENCHES: readonly Bench[] = [
   { script: 'operations.ts' },
   { script: 'condition.ts' },
   { script: 'measurement.ts', postgres: true },
+  { script: 'landscape.ts' },
 ];
 /** Longest one smoke run may take before it counts as hung. */
 const TIMEOUT_MS = 180_000;

@@ -1,18 +1,26 @@
-// The XYZ tile server of bench/measurement.ts: node:http on 127.0.0.1 serving 256 px JPEG tiles of
-// a synthetic parking lot (engines/paved's generator) centred on `origin`, grass all around it. A
-// tile is drawn and encoded on its first request and served from memory afterwards, as a tile
-// server or CDN serves pre-rendered tiles: the bench's warm-up calls fetch every tile once, so the
-// measured fetches cost fetching and not drawing (test/measurement/lot-tiles.ts draws each tile per
-// request, which suits tests but would make drawing part of the baseline). Requests are counted,
-// so the bench can check that a detect and the baseline fetched the same tiles.
+// The XYZ tile servers of bench/measurement.ts and bench/landscape.ts: node:http on 127.0.0.1
+// serving 256 px JPEG tiles of whatever `draw` paints at a tile's Web Mercator global pixels (a
+// synthetic lot, yards repeated over a site). A tile is drawn and encoded on its first request and
+// served from memory afterwards, as a tile server or CDN serves pre-rendered tiles: the benches'
+// warm-up calls fetch every tile once, so the measured fetches cost fetching and not drawing
+// (test/measurement/lot-tiles.ts draws each tile per request, which suits tests but would make
+// drawing part of the baseline). Requests are counted, so a bench can check that the API and the
+// baseline fetched the same tiles.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
-import { drawLotWindow } from '#engines/paved/synthetic-lot-draw.ts';
-import type { LotScene } from '#engines/paved/synthetic-lot.ts';
 import { TILE_PX } from '#platform/imagery/web-mercator.ts';
 
-export interface LotTileServer {
+/** The pixels of one tile: TILE_PX × TILE_PX, `channels` bytes each, row by row. */
+export interface TilePixels {
+  data: Uint8Array;
+  channels: 3 | 4;
+}
+
+/** Paints the tile at zoom `z`, column `x`, row `y` (its top-left global pixel is x·256, y·256). */
+export type DrawTile = (z: number, x: number, y: number) => TilePixels;
+
+export interface TileServer {
   /** The XYZ URL template, http://127.0.0.1:<port>/{z}/{x}/{y}.jpg. */
   template: string;
   /** Tile requests answered since start (or the last reset). */
@@ -22,25 +30,14 @@ export interface LotTileServer {
   close(): Promise<void>;
 }
 
-export async function startLotTileServer(
-  scene: LotScene,
-  origin: { lat: number; lng: number },
-): Promise<LotTileServer> {
+export async function startTileServer(draw: DrawTile): Promise<TileServer> {
   const tiles = new Map<string, Promise<Buffer>>();
   const sizes: number[] = [];
   const tileAt = (z: number, x: number, y: number): Promise<Buffer> => {
     const key = `${z}/${x}/${y}`;
     let tile = tiles.get(key);
     if (!tile) {
-      const pixels = drawLotWindow(scene, {
-        originLat: origin.lat,
-        originLng: origin.lng,
-        zoom: z,
-        left: x * TILE_PX,
-        top: y * TILE_PX,
-        width: TILE_PX,
-        height: TILE_PX,
-      });
+      const pixels = draw(z, x, y);
       tile = sharp(Buffer.from(pixels.data), { raw: { width: TILE_PX, height: TILE_PX, channels: pixels.channels } })
         .jpeg({ quality: 85 })
         .toBuffer()
@@ -52,7 +49,7 @@ export async function startLotTileServer(
     }
     return tile;
   };
-  const handle = { requests: 0 } as LotTileServer;
+  const handle = { requests: 0 } as TileServer;
   const server = http.createServer((req, res) => {
     handle.requests++;
     const m = /^\/(\d+)\/(\d+)\/(\d+)\.jpg$/.exec(req.url ?? '');
@@ -62,6 +59,10 @@ export async function startLotTileServer(
       () => res.writeHead(500).end(),
     );
   });
+  // Idle connections kept a minute, as a CDN keeps them: with Node's default 5 s, a connection the
+  // imagery client pooled while a detector held the event loop for seconds could be closed under it
+  // just as it is reused (ECONNRESET, a failed mosaic that no real server would cause).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   handle.template = `http://127.0.0.1:${port}/{z}/{x}/{y}.jpg`;
