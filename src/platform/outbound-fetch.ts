@@ -11,6 +11,9 @@ export const FETCH_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
 
 /** Why a URL could not be fetched, in words a caller can pass on. */
+/** The message of a FetchFailed for a server that did not answer in time. */
+export const TIMED_OUT = 'The server did not answer in time';
+
 export class FetchFailed extends Error {
   /** The HTTP status of a non-2xx answer; null when no answer came (refused, unreachable, timed out). */
   readonly status: number | null;
@@ -83,8 +86,7 @@ export async function fetchPublic(raw: string, options: FetchOptions): Promise<F
       });
     } catch (err) {
       const e = err as { name?: string; message?: string; cause?: { message?: string } };
-      if (e.name === 'TimeoutError' || e.name === 'AbortError')
-        throw new FetchFailed('The server did not answer in time');
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new FetchFailed(TIMED_OUT);
       throw new FetchFailed(e.cause?.message ?? e.message ?? 'The server could not be reached');
     }
     const location = res.headers.location;

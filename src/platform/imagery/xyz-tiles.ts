@@ -5,7 +5,7 @@
 // not covered there. Any other failure (no connection, a timeout, 5xx, 401/403 from a bad key, a
 // redirect to a private address, a body that is no image by its first bytes: sniff.ts) is
 // ImageryUnreachable.
-import { FetchFailed, fetchPublic } from '../outbound-fetch.ts';
+import { FetchFailed, fetchPublic, TIMED_OUT } from '../outbound-fetch.ts';
 import { ImageryUnreachable } from './imagery.ts';
 import { sniff, SNIFF_BYTES } from './sniff.ts';
 import { noTileCache, type TileCache } from './tile-cache.ts';
@@ -93,11 +93,18 @@ export function xyzTileServer(raw: string, options: XyzTileOptions): TileServer 
 
   async function fetchTile(z: number, x: number, y: number): Promise<FetchedTile> {
     let fetched: Awaited<ReturnType<typeof fetchPublic>>;
+    const open = () =>
+      fetchPublic(urlOf(z, x, y), { allowPrivate: options.allowPrivate, userAgent: 'Groundwork/1.0 (imagery tiles)' });
     try {
-      fetched = await fetchPublic(urlOf(z, x, y), {
-        allowPrivate: options.allowPrivate,
-        userAgent: 'Groundwork/1.0 (imagery tiles)',
-      });
+      try {
+        fetched = await open();
+      } catch (err) {
+        // A kept-alive connection the server closed meanwhile (a worker busy detecting for seconds
+        // between windows reuses one) fails with no answer: asked once more on a fresh connection.
+        // A timeout is not asked again (it would double the wait).
+        if (!(err instanceof FetchFailed) || err.status !== null || err.message === TIMED_OUT) throw err;
+        fetched = await open();
+      }
     } catch (err) {
       if (err instanceof FetchFailed) {
         if (err.status !== null && MISSING_STATUSES.has(err.status)) return null;

@@ -18,7 +18,8 @@ export type Mode =
   | 'partial' // 404 for tiles whose x is odd, the tiles elsewhere
   | 'broken' // 500 for every tile
   | 'forbidden' // 403 for every tile (a wrong key)
-  | 'garbage'; // 200 with bytes that are no image
+  | 'garbage' // 200 with bytes that are no image
+  | 'reset'; // the first request for each tile has its connection cut with no answer, later ones PNG
 
 export const tileRed = (x: number, y: number) => (7 * x + 13 * y) % 256;
 
@@ -47,6 +48,7 @@ export interface TileServerHandle {
 
 export async function startTileServer(): Promise<TileServerHandle> {
   const seen: string[] = [];
+  const cut = new Set<string>();
   const server = http.createServer((req, res) => {
     const m = /^\/([a-z]+)\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(req.url ?? '');
     if (!m) {
@@ -86,6 +88,12 @@ export async function startTileServer(): Promise<TileServerHandle> {
         return fail(403);
       case 'garbage':
         return void res.writeHead(200, { 'content-type': 'image/png' }).end('this is not a png');
+      case 'reset':
+        if (!cut.has(`${z}/${xs}/${ys}`)) {
+          cut.add(`${z}/${xs}/${ys}`);
+          return void req.socket.destroy();
+        }
+        return void send();
       default:
         return fail(400);
     }

@@ -352,6 +352,19 @@ describe('the tile cache', () => {
   });
 });
 
+describe('a connection cut with no answer', () => {
+  it('is asked once more on a fresh connection: the mosaic is whole', async () => {
+    const imagery = tileImagery({ standard: server('reset') });
+    const place = lot(40, -83);
+    const mosaic = await imagery.mosaic(place, { source: 'standard', zoom: 20 });
+    const frame = frameOf(place, 20);
+    expect(misplaced(mosaic, frame.left, frame.top)).toBe(0);
+    const asked = tiles.seen.filter((s) => s.startsWith('reset/'));
+    // Every tile was asked twice: cut once, then answered.
+    expect(asked.length).toBe(2 * new Set(asked).size);
+  });
+});
+
 describe('errors an endpoint maps', () => {
   const place = lot(40, -105);
 
