@@ -23,6 +23,7 @@ import { createUser, listUsers, removeUser, updateUser } from './users.ts';
 import { createApiKey, createPartnerKey, listApiKeys, revokeApiKey, revokePartnerKey } from './keys.ts';
 import { exportCatalog, importCatalog } from './catalog.ts';
 import { mailQueue, outboxMessage, outboxMessages, retryMail } from './mail.ts';
+import { setTakeoffCleanup } from '#measurement/index.ts';
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();
@@ -108,6 +109,13 @@ export function adminRoutes(
     scope.delete('/admin/v1/workspaces/:firm_id/users/:user_id', firmUser, async (request) => ({
       data: await removeUser(database, idOf(request.params.firm_id), idOf(request.params.user_id)),
     }));
+    // The cleanup service's switch on a landscape takeoff (measurement/landscape/cleanup.ts).
+    scope.post(
+      '/admin/v1/workspaces/:firm_id/landscape-takeoffs/:takeoff_id/cleanup',
+      { schema: { hide: true, params: Type.Object({ firm_id: Type.String(), takeoff_id: Type.String() }) } },
+      async (request) =>
+        setTakeoffCleanup(database, idOf(request.params.firm_id), idOf(request.params.takeoff_id), request.body),
+    );
 
     scope.get('/admin/v1/workspaces/:firm_id/api-keys', firm, async (request) => ({
       data: await listApiKeys(database, idOf(request.params.firm_id)),

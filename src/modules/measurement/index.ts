@@ -5,3 +5,4 @@ export { saveEdits } from './shapes/save.ts';
 export { createAerialTakeoff } from './landscape/takeoffs.ts';
 export { startDetect } from './landscape/runs.ts';
 export { landscapeRunTask } from './landscape/run-worker.ts';
+export { setTakeoffCleanup } from './landscape/cleanup.ts';

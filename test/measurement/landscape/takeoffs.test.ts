@@ -256,8 +256,12 @@ describe('items, quantities and history', () => {
     const [item] = (
       await ok(w.api.request('POST', `/v1/landscape-takeoffs/${tk.id}/items`, { items: [lawnSquare(0, 0, 5)] }))
     ).data;
-    // The cleanup service sends it (the operator's side, no API route): the row is marked.
-    await t.database.db.updateTable('landscape_takeoffs').set({ cleanup: 'sent' }).where('id', '=', tk.id).execute();
+    // The cleanup service (the operator's) sends it through the admin API.
+    const sent = await t.admin.post(`/admin/v1/workspaces/${w.firmId}/landscape-takeoffs/${tk.id}/cleanup`, {
+      sent: true,
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data.sent_for_cleanup).toBe(true);
     const add = await w.api.request('POST', `/v1/landscape-takeoffs/${tk.id}/items`, { items: [lawnSquare(9, 9, 5)] });
     expect(add.status).toBe(403);
     expect(add.body).toMatchObject({ error: 'Takeoff sent for cleanup', code: 'takeoff_sent_for_cleanup' });
@@ -266,7 +270,14 @@ describe('items, quantities and history', () => {
     ).toBe(403);
     expect((await w.api.request('DELETE', `/v1/landscape-takeoffs/${tk.id}/items/${item.id}`)).status).toBe(403);
     expect((await ok(w.api.request('GET', `/v1/landscape-takeoffs/${tk.id}`))).data.sent_for_cleanup).toBe(true);
-    await t.database.db.updateTable('landscape_takeoffs').set({ cleanup: null }).where('id', '=', tk.id).execute();
+    const other = await t.workspace();
+    const elsewhere = `/admin/v1/workspaces/${other.firmId}/landscape-takeoffs/${tk.id}/cleanup`;
+    expect((await t.admin.post(elsewhere, { sent: false })).status).toBe(404);
+    expect(
+      (await t.admin.post(`/admin/v1/workspaces/${w.firmId}/landscape-takeoffs/${tk.id}/cleanup`, { sent: 'no' }))
+        .status,
+    ).toBe(400);
+    await ok(t.admin.post(`/admin/v1/workspaces/${w.firmId}/landscape-takeoffs/${tk.id}/cleanup`, { sent: false }));
     expect((await w.api.request('DELETE', `/v1/landscape-takeoffs/${tk.id}/items/${item.id}`)).status).toBe(204);
   });
 
