@@ -6,9 +6,9 @@
 import { Type } from '@sinclair/typebox';
 import type { Database } from '#db/database.ts';
 import { validateBody } from '#platform/ajv.ts';
-import { notFound } from '#platform/errors.ts';
 import { now } from '#platform/time.ts';
 import { takeoffObject } from './serialize.ts';
+import { takeoffNotFound } from './takeoffs.ts';
 
 const CleanupInput = Type.Object({ sent: Type.Boolean() }, { additionalProperties: false });
 
@@ -21,6 +21,6 @@ export async function setTakeoffCleanup(database: Database, firmId: number, id: 
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
-  if (!takeoff) throw notFound('Landscape takeoff not found', { code: 'landscape_takeoff_not_found' });
+  if (!takeoff) throw takeoffNotFound();
   return { data: takeoffObject(takeoff) };
 }

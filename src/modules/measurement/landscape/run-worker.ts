@@ -84,6 +84,7 @@ export function landscapeRunTask(env: Env, options: RunWorkerOptions): Backgroun
     if (Number(r.numUpdatedRows) !== 1) throw new LeaseLost();
   }
 
+  /** Ends the run as failed, if it is still this worker's (one taken over is the other worker's to end). */
   async function fail(run: LandscapeRun, token: string, code: string, message: string): Promise<void> {
     await inFirmTransaction(database, run.firm_id, async (trx) => {
       const held = await stillOurs(trx, run, token);
@@ -100,6 +101,8 @@ export function landscapeRunTask(env: Env, options: RunWorkerOptions): Backgroun
         .where('id', '=', run.id)
         .execute();
       await giveCreditBack(trx, held);
+    }).catch((err) => {
+      if (!(err instanceof LeaseLost)) throw err;
     });
   }
 
@@ -192,21 +195,9 @@ export function landscapeRunTask(env: Env, options: RunWorkerOptions): Backgroun
       await detect(run, token);
     } catch (err) {
       if (err instanceof LeaseLost) return;
-      if (err instanceof ApiError) {
-        const code = err.body.code ?? 'detection_failed';
-        const message = err.body.message ?? err.body.error;
-        return fail(run, token, code, message).catch((e) => {
-          if (!(e instanceof LeaseLost)) throw e;
-        });
-      }
-      await fail(
-        run,
-        token,
-        'detection_failed',
-        'The run failed unexpectedly: it cost no credit; start it again',
-      ).catch((e) => {
-        if (!(e instanceof LeaseLost)) throw e;
-      });
+      if (err instanceof ApiError)
+        return fail(run, token, err.body.code ?? 'detection_failed', err.body.message ?? err.body.error);
+      await fail(run, token, 'detection_failed', 'The run failed unexpectedly: it cost no credit; start it again');
       throw err;
     }
   }

@@ -24,6 +24,7 @@ import { detectableClasses, PAVED_CLASSES } from './classes.ts';
 import { changeableTakeoff } from './items.ts';
 import { type DetectArea, distanceToOutlines, outlinesOf } from './outline.ts';
 import { findRun, takeoffItems } from './repo.ts';
+import { takeoffNotFound } from './takeoffs.ts';
 import { runObject } from './serialize.ts';
 
 /** Runs going at once in one workspace (document 1, Limits). */
@@ -62,7 +63,7 @@ function detectRequestOf(ctx: ServiceContext, body: DetectBody): DetectRequest {
     if (!detectable.areas.has(c))
       throw new ApiError(
         400,
-        PAVED_CLASSES.has(c) || !detectable.areas.size
+        PAVED_CLASSES.has(c)
           ? `area_classes: ${c} is not detected (it is drawn)`
           : `area_classes: ${c} is not a detected area class (GET /v1/landscape/classes says which are)`,
         { code: 'unknown_class', field: 'area_classes' },
@@ -117,6 +118,7 @@ export async function startDetect(ctx: ServiceContext, takeoffId: number, body: 
     });
 
   const firmId = ctx.auth.firm.id;
+  let charged = false;
   const id = await inWorkspaceTransaction(ctx, async (trx) => {
     const going = await trx
       .selectFrom('landscape_runs')
@@ -133,9 +135,10 @@ export async function startDetect(ctx: ServiceContext, takeoffId: number, body: 
       .select(['credit_used'])
       .where('id', '=', t.id)
       .executeTakeFirst();
-    if (!fresh) throw notFound('Landscape takeoff not found', { code: 'landscape_takeoff_not_found' });
+    if (!fresh) throw takeoffNotFound();
     const charge = fresh.credit_used === 0;
     if (charge) await takeCredit(trx, firmId, t.id);
+    charged = charge;
     const at = now();
     const { id } = await trx
       .insertInto('landscape_runs')
@@ -162,7 +165,8 @@ export async function startDetect(ctx: ServiceContext, takeoffId: number, body: 
       .executeTakeFirstOrThrow();
     return id;
   });
-  invalidateAuthCache();
+  // The workspace's settings changed: keys resolved with the old count are forgotten.
+  if (charged) invalidateAuthCache();
   const run = await ctx.database.db
     .selectFrom('landscape_runs')
     .selectAll()
@@ -171,16 +175,24 @@ export async function startDetect(ctx: ServiceContext, takeoffId: number, body: 
   return { data: runObject(run) };
 }
 
-/** One of the workspace's takeoff credits, for the takeoff's first model run (under the workspace lock). */
-async function takeCredit(trx: Executor, firmId: number, takeoffId: number): Promise<void> {
+/**
+ * The workspace's takeoff credits moved by `delta` (under the workspace lock): -1 takes one for a
+ * takeoff's first model run (402 when none is left), +1 gives one back.
+ */
+async function moveCredits(trx: Executor, firmId: number, delta: 1 | -1): Promise<void> {
   const firm = await trx.selectFrom('firms').select('settings').where('id', '=', firmId).executeTakeFirstOrThrow();
   const settings = settingsOf(firm);
-  if (settings.takeoff_credits <= 0) throw paymentRequired('No takeoff credits remaining');
+  if (settings.takeoff_credits + delta < 0) throw paymentRequired('No takeoff credits remaining');
   await trx
     .updateTable('firms')
-    .set({ settings: JSON.stringify({ ...settings, takeoff_credits: settings.takeoff_credits - 1 }) })
+    .set({ settings: JSON.stringify({ ...settings, takeoff_credits: settings.takeoff_credits + delta }) })
     .where('id', '=', firmId)
     .execute();
+}
+
+/** One of the workspace's takeoff credits, for the takeoff's first model run. */
+async function takeCredit(trx: Executor, firmId: number, takeoffId: number): Promise<void> {
+  await moveCredits(trx, firmId, -1);
   await trx.updateTable('landscape_takeoffs').set({ credit_used: 1 }).where('id', '=', takeoffId).execute();
 }
 
@@ -204,13 +216,7 @@ export async function giveCreditBack(trx: Executor, run: LandscapeRun): Promise<
     await trx.updateTable('landscape_runs').set({ charged: 1 }).where('id', '=', other.id).execute();
     return;
   }
-  const firm = await trx.selectFrom('firms').select('settings').where('id', '=', run.firm_id).executeTakeFirstOrThrow();
-  const settings = settingsOf(firm);
-  await trx
-    .updateTable('firms')
-    .set({ settings: JSON.stringify({ ...settings, takeoff_credits: settings.takeoff_credits + 1 }) })
-    .where('id', '=', run.firm_id)
-    .execute();
+  await moveCredits(trx, run.firm_id, 1);
   await trx.updateTable('landscape_takeoffs').set({ credit_used: 0 }).where('id', '=', run.takeoff_id).execute();
 }
 
