@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { metersToLatLng } from '#engines/paved/lot-geo.ts';
 import { drawLotWindow } from '#engines/paved/synthetic-lot-draw.ts';
 import { type LotScene, syntheticLot } from '#engines/paved/synthetic-lot.ts';
+import type { RawPixels } from '#engines/paved/types.ts';
 import type { Imagery } from '#platform/imagery/imagery.ts';
 import { tileImagery } from '#platform/imagery/mosaic.ts';
 import type { TileServer } from '#platform/imagery/xyz-tiles.ts';
@@ -25,13 +26,22 @@ export const demoLotScene: LotScene = syntheticLot(21, {
 
 const frame = { originLat: DEMO_LOT_ORIGIN.lat, originLng: DEMO_LOT_ORIGIN.lng };
 
-/** Tiles of the scene, drawn from their global pixels alone, so they join without a seam. */
-export function demoTileServer(scene: LotScene = demoLotScene): TileServer {
+/** The window of a tile: its global pixels at its zoom. */
+export interface TileWindow {
+  zoom: number;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** A tile server whose PNG tiles `draw` paints from their global pixels alone, so they join without a seam. */
+export function drawnTileServer(draw: (window: TileWindow) => RawPixels): TileServer {
   return {
     async tile(z, x, y) {
-      const pixels = drawLotWindow(scene, { ...frame, zoom: z, left: x * 256, top: y * 256, width: 256, height: 256 });
+      const pixels = draw({ zoom: z, left: x * 256, top: y * 256, width: 256, height: 256 });
       const data = await sharp(Buffer.from(pixels.data), {
-        raw: { width: 256, height: 256, channels: pixels.channels },
+        raw: { width: pixels.width, height: pixels.height, channels: pixels.channels },
       })
         .png()
         .toBuffer();
@@ -39,6 +49,10 @@ export function demoTileServer(scene: LotScene = demoLotScene): TileServer {
     },
   };
 }
+
+/** Tiles of the lot scene. */
+export const demoTileServer = (scene: LotScene = demoLotScene): TileServer =>
+  drawnTileServer((w) => drawLotWindow(scene, { ...frame, ...w }));
 
 export const demoImagery = (scene: LotScene = demoLotScene): Imagery =>
   tileImagery({ standard: demoTileServer(scene) });

@@ -3,13 +3,13 @@
 // trees, island beds, mulch) drawn as 256-px XYZ tiles on request, placed at the Maple Ridge
 // entrance. The demo's landscape takeoff is detected from it through the same imagery code and the
 // built-in detector as a real tile server's.
-import sharp from 'sharp';
 import type { LatLng } from '#engines/geometry/index.ts';
 import { syntheticYard, type YardScene } from '#engines/landscape/synthetic-yard.ts';
 import { drawYardWindow } from '#engines/landscape/synthetic-yard-draw.ts';
 import { metersToLatLng } from '#engines/paved/lot-geo.ts';
 import type { Imagery } from '#platform/imagery/imagery.ts';
 import { tileImagery } from '#platform/imagery/mosaic.ts';
+import { drawnTileServer } from './demo-imagery.ts';
 
 /** The Maple Ridge entrance, a few blocks from the walked lot. */
 export const DEMO_YARD_ORIGIN = { lat: 39.7846, lng: -89.6449 };
@@ -19,31 +19,12 @@ export const demoYardScene: YardScene = syntheticYard(3, { touchingPair: true, r
 const frame = { originLat: DEMO_YARD_ORIGIN.lat, originLng: DEMO_YARD_ORIGIN.lng };
 
 export const demoYardImagery = (scene: YardScene = demoYardScene): Imagery =>
-  tileImagery({
-    standard: {
-      async tile(z, x, y) {
-        const pixels = drawYardWindow(scene, {
-          ...frame,
-          zoom: z,
-          left: x * 256,
-          top: y * 256,
-          width: 256,
-          height: 256,
-        });
-        const data = await sharp(Buffer.from(pixels.data), {
-          raw: { width: 256, height: 256, channels: pixels.channels },
-        })
-          .png()
-          .toBuffer();
-        return { data, captureDate: null };
-      },
-    },
-  });
+  tileImagery({ standard: drawnTileServer((w) => drawYardWindow(scene, { ...frame, ...w })) });
 
-/** The yard's drawn extent with `marginM` of ground around it, as a ring of [lat, lng]. */
-export function demoYardOutline(scene: YardScene = demoYardScene, marginM = 3): LatLng[] {
+/** A yard's drawn extent with `marginM` of ground around it, as a ring of [lat, lng], its centre at `origin`. */
+export function yardOutline(scene: YardScene, origin: { lat: number; lng: number }, marginM = 3): LatLng[] {
   const [w, s, e, n] = scene.extent;
-  const at = (m: [number, number]) => metersToLatLng({ ...frame, zoom: 20 }, m);
+  const at = (m: [number, number]) => metersToLatLng({ originLat: origin.lat, originLng: origin.lng, zoom: 20 }, m);
   return [
     at([w - marginM, n + marginM]),
     at([e + marginM, n + marginM]),
@@ -51,3 +32,6 @@ export function demoYardOutline(scene: YardScene = demoYardScene, marginM = 3): 
     at([w - marginM, s - marginM]),
   ];
 }
+
+/** The demo yard's outline. */
+export const demoYardOutline = (): LatLng[] => yardOutline(demoYardScene, DEMO_YARD_ORIGIN);

@@ -7,7 +7,7 @@ import { inside } from '#engines/distress/synthetic-draw.ts';
 import { classMasks, MIN_LAWN_M2 } from './classes.ts';
 import { findCrowns } from './crowns.ts';
 import { features } from './features.ts';
-import { validate } from '#engines/paved/detect.ts';
+import { checkAerialInput } from '#engines/paved/index.ts';
 import { traceRegions } from './rings.ts';
 import type { FoundArea, LandscapeFindings, LandscapeOptions, RawPixels } from './types.ts';
 
@@ -18,7 +18,7 @@ export const MIN_HOLE_M2 = 0.5;
 export const TOLERANCE_M = 0.12;
 
 export async function detectLandscape(pixels: RawPixels, options: LandscapeOptions): Promise<LandscapeFindings> {
-  validate(pixels, options);
+  checkAerialInput(pixels, options);
   const { cv } = await loadCv();
   const s = new MatScope(cv);
   try {

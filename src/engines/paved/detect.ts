@@ -10,7 +10,7 @@ import { surfaceMasks, traceSurfaces } from './surfaces.ts';
 import type { PavedFindings, PavedOptions, RawPixels } from './types.ts';
 
 export async function detectPaved(pixels: RawPixels, options: PavedOptions): Promise<PavedFindings> {
-  validate(pixels, options);
+  checkAerialInput(pixels, options);
   const { cv } = await loadCv();
   const s = new MatScope(cv);
   try {
@@ -21,7 +21,7 @@ export async function detectPaved(pixels: RawPixels, options: PavedOptions): Pro
 }
 
 /** The RangeError an aerial detector (this one, engines/landscape) throws for pixels or a scale it cannot read. */
-export function validate(p: RawPixels, o: { metersPerPixel: number }): void {
+export function checkAerialInput(p: RawPixels, o: { metersPerPixel: number }): void {
   if (!Number.isInteger(p.width) || !Number.isInteger(p.height) || p.width < 1 || p.height < 1)
     throw new RangeError('width and height must be positive integers');
   if (p.channels !== 3 && p.channels !== 4) throw new RangeError('channels must be 3 or 4');

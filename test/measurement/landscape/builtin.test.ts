@@ -14,7 +14,7 @@ import { systemClock } from '#platform/clock.ts';
 import { imageryFor } from '#platform/imagery/select.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
-import { startYardTiles, type YardTiles, yardOutline } from './yard-tiles.ts';
+import { startYardTiles, type YardTiles, yardOutlineOf } from './yard-tiles.ts';
 
 const YARDS = [3];
 const scenes = YARDS.map((seed) => syntheticYard(seed, { touchingPair: true }));
@@ -54,7 +54,7 @@ describe('the built-in detector through a detect run', () => {
       const tk = (await ok(w.api.request('POST', `/v1/jobs/${j.id}/landscape-takeoffs`, { type: 'aerial' }))).data;
       const run = (
         await ok(
-          w.api.request('POST', `/v1/landscape-takeoffs/${tk.id}/detect`, { polygon: yardOutline(scene) }),
+          w.api.request('POST', `/v1/landscape-takeoffs/${tk.id}/detect`, { polygon: yardOutlineOf(scene) }),
           [202],
         )
       ).data;

@@ -5,7 +5,7 @@
 import type { LatLng } from '#engines/geometry/index.ts';
 import type { YardScene } from '#engines/landscape/synthetic-yard.ts';
 import { drawYardWindow } from '#engines/landscape/synthetic-yard-draw.ts';
-import { metersToLatLng } from '#engines/paved/lot-geo.ts';
+import { yardOutline } from '#seed/demo-yard.ts';
 import { startDrawnTileServer } from '#test/helpers/drawn-tiles.ts';
 
 export const YARD_ORIGIN = { lat: 40.01, lng: -83.02 };
@@ -33,14 +33,4 @@ export async function startYardTiles(scene: YardScene): Promise<YardTiles> {
 }
 
 /** The yard's drawn extent with `marginM` around it, as a ring of [lat, lng]. */
-export function yardOutline(scene: YardScene, marginM = 3): LatLng[] {
-  const [w, s, e, n] = scene.extent;
-  const at = (m: [number, number]) =>
-    metersToLatLng({ originLat: YARD_ORIGIN.lat, originLng: YARD_ORIGIN.lng, zoom: 20 }, m);
-  return [
-    at([w - marginM, n + marginM]),
-    at([e + marginM, n + marginM]),
-    at([e + marginM, s - marginM]),
-    at([w - marginM, s - marginM]),
-  ];
-}
+export const yardOutlineOf = (scene: YardScene, marginM = 3): LatLng[] => yardOutline(scene, YARD_ORIGIN, marginM);

@@ -3,7 +3,6 @@
 // The 1,000 acres are the outlines' area together; each outline is also held to MAX_SIDE_M a side
 // so its imagery stays a bounded number of windows (detect-windows.ts). Pure.
 import {
-  distanceM,
   type LatLng,
   openRing,
   pointInPolygon,
@@ -14,6 +13,7 @@ import {
   whyNot,
 } from '#engines/geometry/index.ts';
 import { ApiError } from '#platform/errors.ts';
+import { type Box, sidesM } from '../measurements/place.ts';
 
 export const MAX_DETECT_ACRES = 1_000;
 export const MAX_SIDE_M = 5_000;
@@ -27,22 +27,13 @@ export interface DetectArea {
 const invalid = (message: string, field: string) =>
   new ApiError(400, message, { code: 'invalid_outline', message, field });
 
-export interface BoxOf {
-  north: number;
-  south: number;
-  east: number;
-  west: number;
-}
+/** A box in degrees, as a measurement's bounds are. */
+export type BoxOf = Box;
 
 export function boxOf(ring: Ring): BoxOf {
   const lats = ring.map((p) => p[0]);
   const lngs = ring.map((p) => p[1]);
   return { north: Math.max(...lats), south: Math.min(...lats), east: Math.max(...lngs), west: Math.min(...lngs) };
-}
-
-export function sidesM(b: BoxOf): { width: number; height: number } {
-  const mid = (b.north + b.south) / 2;
-  return { width: distanceM([mid, b.west], [mid, b.east]), height: distanceM([b.north, b.west], [b.south, b.west]) };
 }
 
 /** The outlines a detect body names, or its 400. */

@@ -6,6 +6,7 @@
 // (docs/landscape-detector.md), so the box may be large: a 1,000-acre square at 40° latitude is
 // zoom 19 (0.23 m), 25 windows. Pure.
 import { fromPixel, toPixel } from '#platform/imagery/web-mercator.ts';
+import { largestZoomWithin } from '../measurements/place.ts';
 import type { BoxOf } from './outline.ts';
 
 export const MAX_DETECT_ZOOM = 20;
@@ -25,16 +26,8 @@ function pixelBox(b: BoxOf, z: number) {
   return { x0: nw.x, y0: nw.y, x1: se.x, y1: se.y };
 }
 
-export function detectZoomOf(b: BoxOf): number {
-  for (let z = MAX_DETECT_ZOOM; z > MIN_DETECT_ZOOM; z--) {
-    const p = pixelBox(b, z);
-    if (Math.max(p.x1 - p.x0, p.y1 - p.y0) <= MAX_OUTLINE_PX) return z;
-  }
-  return MIN_DETECT_ZOOM;
-}
-
 export function windowsOf(b: BoxOf): WindowPlan {
-  const zoom = detectZoomOf(b);
+  const zoom = largestZoomWithin(b, MAX_OUTLINE_PX, MIN_DETECT_ZOOM, MAX_DETECT_ZOOM);
   const p = pixelBox(b, zoom);
   const nx = Math.max(1, Math.ceil((p.x1 - p.x0) / WINDOW_PX));
   const ny = Math.max(1, Math.ceil((p.y1 - p.y0) / WINDOW_PX));

@@ -47,9 +47,7 @@ export function checkedBox(b: Box, field = 'bounds'): Box {
     throw invalidPlace(`${field} longitudes must be within ±180`, field);
   if (b.north <= b.south) throw invalidPlace(`${field}.north must be north of ${field}.south`, field);
   if (b.east <= b.west) throw invalidPlace(`${field}.east must be east of ${field}.west`, field);
-  const mid = (b.north + b.south) / 2;
-  const width = distanceM([mid, b.west], [mid, b.east]);
-  const height = distanceM([b.north, b.west], [b.south, b.west]);
+  const { width, height } = sidesM(b);
   const acres = squareFeet(width * height) / SQUARE_FEET_PER_ACRE;
   if (Math.max(width, height) > MAX_SIDE_M || acres > MAX_ACRES)
     throw invalidPlace(
@@ -59,15 +57,24 @@ export function checkedBox(b: Box, field = 'bounds'): Box {
   return b;
 }
 
-/** The zoom a box is read at: the largest ≤ 20 where its longer side is at most DETECT_PX. */
-export function detectZoom(b: Box): number {
-  for (let z = MAX_DETECT_ZOOM; z > MIN_DETECT_ZOOM; z--) {
+/** A box's width (east–west, at its middle latitude) and height in meters. */
+export function sidesM(b: Box): { width: number; height: number } {
+  const mid = (b.north + b.south) / 2;
+  return { width: distanceM([mid, b.west], [mid, b.east]), height: distanceM([b.north, b.west], [b.south, b.west]) };
+}
+
+/** The largest zoom from `most` down to `least` at which the box's longer side is at most `maxPx`; `least` when none is. */
+export function largestZoomWithin(b: Box, maxPx: number, least: number, most: number): number {
+  for (let z = most; z > least; z--) {
     const nw = toPixel(b.north, b.west, z);
     const se = toPixel(b.south, b.east, z);
-    if (Math.max(se.x - nw.x, se.y - nw.y) <= DETECT_PX) return z;
+    if (Math.max(se.x - nw.x, se.y - nw.y) <= maxPx) return z;
   }
-  return MIN_DETECT_ZOOM;
+  return least;
 }
+
+/** The zoom a box is read at: the largest ≤ 20 where its longer side is at most DETECT_PX. */
+export const detectZoom = (b: Box): number => largestZoomWithin(b, DETECT_PX, MIN_DETECT_ZOOM, MAX_DETECT_ZOOM);
 
 export function placeOfBounds(b: Box): Place {
   const box = checkedBox(b);
