@@ -36,6 +36,7 @@ import * as rebidCycles from '#db/migrations/033_rebid_cycles.ts';
 import * as conditionRatings from '#db/migrations/034_condition_ratings.ts';
 import * as measurements from '#db/migrations/035_measurements.ts';
 import * as landscape from '#db/migrations/036_landscape.ts';
+import * as landscapePlans from '#db/migrations/037_landscape_plans.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -73,6 +74,7 @@ const steps: Record<string, Step> = {
   '034_condition_ratings': conditionRatings,
   '035_measurements': measurements,
   '036_landscape': landscape,
+  '037_landscape_plans': landscapePlans,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -22,7 +22,9 @@ import type { CrmTables } from './tables/crm.ts';
 import type {
   LandscapeHistoryTable,
   LandscapeItemTable,
+  LandscapePlantTable,
   LandscapeRunTable,
+  LandscapeSheetTable,
   LandscapeTables,
   LandscapeTakeoffTable,
 } from './tables/landscape.ts';
@@ -186,5 +188,7 @@ export type LandscapeTakeoff = Selectable<LandscapeTakeoffTable>;
 export type LandscapeItem = Selectable<LandscapeItemTable>;
 export type LandscapeHistory = Selectable<LandscapeHistoryTable>;
 export type LandscapeRun = Selectable<LandscapeRunTable>;
+export type LandscapeSheet = Selectable<LandscapeSheetTable>;
+export type LandscapePlant = Selectable<LandscapePlantTable>;
 export type RebidHistory = Selectable<RebidHistoryTable>;
 export type RebidState = Selectable<RebidStateTable>;

@@ -96,6 +96,8 @@ export const SettingsSchema = Type.Object(
     /** Whether an uploaded external photo that does not say is marked for reports. */
     photo_include_in_report_default: Type.Boolean(),
     takeoff_credits: Type.Integer({ minimum: 0 }),
+    /** The landscape edition: plan takeoffs use no takeoff credit (document 3, Landscape takeoffs, billing). */
+    landscape_edition: Type.Boolean(),
     /** Minimum margin (fraction) below which issuing an estimate needs approval; null is off. */
     profit_floor_margin: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
     // The workspace default of an estimate's `pricing` (document 3: null there means this).
@@ -151,6 +153,7 @@ export const DEFAULT_SETTINGS: Settings = {
   photo_default_visibility: 'external',
   photo_include_in_report_default: true,
   takeoff_credits: 0,
+  landscape_edition: false,
   profit_floor_margin: null,
   estimate_markup_method: 'markup',
   estimate_markup_rate: 0.3,

@@ -111,6 +111,70 @@ describe('GET /v1/measurements/{id}/shapes', () => {
   });
 });
 
+describe('deep pages (page-anchors.ts)', () => {
+  it('a page far in answers the rows an offset would, filtered or not, and follows a save', async () => {
+    const w = await t.workspace();
+    const m = await measured(w);
+    // Over 600 shapes: four saves of 133 bollards and 67 curbs each.
+    let rev = m.rev ?? 1;
+    for (let save = 0; save < 4; save++) {
+      const operations = Array.from({ length: 200 }, (_, i) =>
+        i % 3 === 2
+          ? {
+              op: 'add_line',
+              category: 'curb',
+              coordinates: [latLngOf([i / 10, -20 - save]), latLngOf([i / 10 + 1, -20 - save])],
+            }
+          : { op: 'add_count', category: 'bollard', coordinates: latLngOf([i / 10, 20 + save]) },
+      );
+      rev = ((await ok(w.api.request('POST', `/v1/measurements/${m.id}/edits`, { base_rev: rev, operations }))) as any)
+        .data.rev;
+    }
+    const truth = async (kind?: string) => {
+      let qb = t.database.db.selectFrom('measurement_shapes').select('shape_id').where('measurement_id', '=', m.id);
+      if (kind) qb = qb.where('kind', '=', kind as 'line');
+      return (await qb.orderBy('id').execute()).map((r) => r.shape_id);
+    };
+    const check = async (kind?: string) => {
+      const ids = await truth(kind);
+      expect(ids.length).toBeGreaterThan(kind ? 250 : 800);
+      for (const [offset, limit] of [
+        [0, 500],
+        [249, 3],
+        [250, 7],
+        [251, 250],
+        [499, 1],
+        [500, 100],
+        [ids.length - 5, 10],
+        [ids.length, 10],
+        [ids.length + 300, 10],
+      ] as const) {
+        const page = await shapesOf(w, m.id, { limit, offset, include_coordinates: false, ...(kind ? { kind } : {}) });
+        expect(
+          page.data.map((s: any) => s.id),
+          `${kind ?? 'all'} offset ${offset} limit ${limit}`,
+        ).toEqual(ids.slice(offset, offset + limit));
+      }
+      return ids;
+    };
+    await check();
+    await check('line');
+    // A save moves rev: the pages follow it (removed shapes gone, the rest in place).
+    const ids = await truth();
+    const gone = [ids[260], ids[510], ids[ids.length - 1]];
+    await ok(
+      w.api.request('POST', `/v1/measurements/${m.id}/edits`, {
+        base_rev: rev,
+        operations: gone.map((id) => ({ op: 'remove', id })),
+      }),
+    );
+    const after = await check();
+    expect(after).toHaveLength(ids.length - 3);
+    expect(after.some((id) => gone.includes(id))).toBe(false);
+    await check('line');
+  });
+});
+
 describe('POST /v1/measurements/{id}/edits', () => {
   it('applies every op in order, saves once (rev + 1), answers each result, and keeps the history as the key user', async () => {
     const w = await t.workspace();

@@ -110,8 +110,9 @@ describe('the area list', () => {
       payloadParts: ['job', 'estimate'],
       exportDatasets: [...EXPORT_DATASETS],
       searchTypes: ['job', 'client_account', 'contact', 'location', 'note', 'proposal', 'measurement'],
-      // Whose stored objects go with a job (photos, files) or a person (files) deleted outright.
-      storedObjects: { job: 2, contact: 1 },
+      // Whose stored objects go with a job (photos, files, plan takeoffs' PDFs and sheets) or a
+      // person (files) deleted outright.
+      storedObjects: { job: 3, contact: 1 },
     };
     for (const seen of [app, worker, cli]) expect(seen).toMatchObject(expected);
     expect(app.routes).toBe(worker.routes);

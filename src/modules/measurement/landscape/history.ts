@@ -6,15 +6,15 @@ import type { ServiceContext } from '#platform/context.ts';
 import { listEnvelope, type Page } from '#platform/pagination.ts';
 import { NullableInteger, OneOf } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
-import { ItemSchema } from './schemas.ts';
+import { AnyItemSchema } from './schemas.ts';
 import { visibleTakeoff } from './takeoffs.ts';
 
 export const HistoryEntrySchema = Type.Object({
   rev: Type.Integer({ description: 'the rev this change made' }),
-  change: OneOf(['add', 'update', 'delete', 'detect', 'undo'] as const),
+  change: OneOf(['add', 'update', 'delete', 'detect', 'undo', 'plan_run', 'schedule'] as const),
   run_id: NullableInteger(),
   user_id: NullableInteger(),
-  replaced: Type.Array(ItemSchema, { description: 'the items as they were before the change (changed or removed)' }),
+  replaced: Type.Array(AnyItemSchema, { description: 'the items as they were before the change (changed or removed)' }),
   added: Type.Array(Type.Integer(), { description: 'ids of the items the change added' }),
   created_at: Type.String(),
 });

@@ -10,6 +10,8 @@ import { ApiError, forbidden, notFound, unprocessable } from '#platform/errors.t
 import { listEnvelope, type Page } from '#platform/pagination.ts';
 import { areaClass, labelOf, objectClass } from './classes.ts';
 import { pageOfItems } from './repo.ts';
+import { type DotChange, listDots, updateDot } from './plans/dots.ts';
+import type { DotFilter } from './plans/repo.ts';
 import { type NewItem, saveChange } from './save.ts';
 import { itemObject, quantitiesOf } from './serialize.ts';
 import { visibleTakeoff } from './takeoffs.ts';
@@ -29,15 +31,50 @@ export async function changeableTakeoff(ctx: ServiceContext, id: number): Promis
       code: 'takeoff_sent_for_cleanup',
       message: 'The takeoff is out for cleanup: its items can change again once the cleanup is done',
     });
-  if (t.type !== 'aerial')
-    throw unprocessable('Plant dots on plan takeoffs are placed only in the takeoff editor', {
+  if (t.editor === 'standalone')
+    throw unprocessable('Edit in the takeoff editor', {
       code: 'edit_in_takeoff_editor',
+      message: 'A standalone plan takeoff is read-only through the API',
     });
   return t;
 }
 
-export async function listItems(ctx: ServiceContext, id: number, query: { class?: string }, page: Page) {
+/** The takeoff when it is an aerial one (what adding areas and detect need). */
+export async function changeableAerial(
+  ctx: ServiceContext,
+  id: number,
+  refusal: () => ApiError = () =>
+    unprocessable('Plant dots on plan takeoffs are placed only in the takeoff editor', {
+      code: 'edit_in_takeoff_editor',
+    }),
+): Promise<LandscapeTakeoff> {
+  const t = await changeableTakeoff(ctx, id);
+  if (t.type !== 'aerial') throw refusal();
+  return t;
+}
+
+const planFilterOnAerial = (q: object) => ['plant_id', 'kind', 'page'].find((k) => k in q);
+
+export async function listItems(ctx: ServiceContext, id: number, query: { class?: string } & DotFilter, page: Page) {
   const t = await visibleTakeoff(ctx, id);
+  if (t.type === 'blueprint') {
+    if (query.class !== undefined)
+      throw badItem(
+        'class filters an aerial takeoff’s items: a plan’s dots filter by plant_id, kind and page',
+        'invalid_request',
+        { field: 'class' },
+      );
+    return listDots(ctx, t, query, page);
+  }
+  const planOnly = planFilterOnAerial(query);
+  if (planOnly)
+    throw badItem(
+      `${planOnly} filters a plan takeoff’s dots: an aerial takeoff’s items filter by class`,
+      'invalid_request',
+      {
+        field: planOnly,
+      },
+    );
   const { rows, total } = await pageOfItems(ctx.database.db, t.id, { class: query.class }, page);
   return listEnvelope(rows.map(itemObject), total, page);
 }
@@ -96,7 +133,7 @@ export function newItemOf(input: ItemInput, index: number): NewItem {
 }
 
 export async function addItems(ctx: ServiceContext, id: number, items: ItemInput[]) {
-  const read = await changeableTakeoff(ctx, id);
+  const read = await changeableAerial(ctx, id);
   const rows = items.map(newItemOf);
   const saved = await inWorkspaceTransaction(ctx, (trx) =>
     saveChange(trx, read, ctx.auth.user.id, { change: 'add', add: rows }),
@@ -111,7 +148,7 @@ export async function addItems(ctx: ServiceContext, id: number, items: ItemInput
   return { data: added.map(itemObject), quantities: quantitiesOf(saved.takeoff, 'sf'), rev: saved.rev };
 }
 
-async function itemOf(ctx: ServiceContext, takeoffId: number, itemId: number): Promise<LandscapeItem> {
+export async function itemOf(ctx: ServiceContext, takeoffId: number, itemId: number): Promise<LandscapeItem> {
   const item = await ctx.database.db
     .selectFrom('landscape_items')
     .selectAll()
@@ -126,10 +163,16 @@ export async function updateItem(
   ctx: ServiceContext,
   id: number,
   itemId: number,
-  body: { class?: string; phase?: string | null },
+  body: { class?: string; phase?: string | null } & DotChange,
 ) {
   const read = await changeableTakeoff(ctx, id);
   const item = await itemOf(ctx, read.id, itemId);
+  if (item.kind === 'dot') return updateDot(ctx, read, item, body);
+  const planField = ['plant_id', 'quantity'].find((k) => k in body);
+  if (planField)
+    throw badItem(`${planField} is a plan dot’s: an aerial item changes its class or phase`, 'invalid_request', {
+      field: planField,
+    });
   const set: { class?: string; phase?: string | null } = {};
   if (body.class !== undefined) {
     const sameKind = item.kind === 'area' ? areaClass(body.class) : objectClass(body.class);

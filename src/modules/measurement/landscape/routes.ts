@@ -1,5 +1,6 @@
 // Landscape takeoffs (document 3, "Landscape takeoffs"): the classes, takeoffs, their items and
-// history, detect runs and undo. Plan takeoffs' routes join as they are built (docs/landscape.md).
+// history, detect runs and undo. A plan takeoff's own routes (its schedule, sheets and runs) are
+// plans/routes.ts.
 import { Type } from '@sinclair/typebox';
 import { contextFor, type Env } from '#platform/context.ts';
 import { assertDeletionAllowed } from '#platform/guards.ts';
@@ -12,12 +13,12 @@ import { addItems, deleteItem, listItems, updateItem } from './items.ts';
 import { getRun, startDetect } from './runs.ts';
 import {
   AddItemsBody,
+  AnyItemSchema,
   ClassesSchema,
   CreateTakeoffBody,
   DetectBody,
   ItemChanged,
   ItemListQuery,
-  ItemSchema,
   ItemsAdded,
   RunSchema,
   TakeoffListQuery,
@@ -26,9 +27,9 @@ import {
   UnitQuery,
   UpdateItemBody,
 } from './schemas.ts';
-import { checkBlueprintStart, createAerialTakeoff, getTakeoff, takeoffList } from './takeoffs.ts';
+import { createAerialTakeoff, getTakeoff, takeoffList } from './takeoffs.ts';
+import { startPlanTakeoff } from './plans/start.ts';
 import { undoRun } from './undo.ts';
-import { ApiError } from '#platform/errors.ts';
 
 const TAGS = ['Landscape'];
 const READ = { permissions: ['read_measurements' as const] };
@@ -74,21 +75,18 @@ export function landscapeRoutes(app: ApiApp, env: Env): void {
       config: WRITE,
       schema: {
         tags: TAGS,
-        summary: 'Start a landscape takeoff on a job: aerial (empty, 201)',
+        summary:
+          'Start a landscape takeoff on a job: aerial (empty, 201), or blueprint from a plan PDF (a run that stores and reads its pages, 202)',
         params: JobParam,
         body: CreateTakeoffBody,
-        response: { 201: One(TakeoffSchema) },
+        response: { 201: One(TakeoffSchema), 202: One(RunSchema) },
       },
     },
     async (request, reply) => {
       const c = ctx(request);
       if (request.body.type === 'blueprint') {
-        checkBlueprintStart(c, request.body);
-        // Plan takeoffs (reading a plan PDF) are not built yet: docs/landscape.md says what is left.
-        throw new ApiError(501, 'Plan takeoffs are not available on this server yet', {
-          code: 'blueprint_not_available',
-          message: 'Plan (blueprint) takeoffs are not built yet: start an aerial takeoff',
-        });
+        reply.code(202);
+        return startPlanTakeoff(c, request.params.job_id, request.body);
       }
       reply.code(201);
       return createAerialTakeoff(c, request.params.job_id, request.body);
@@ -116,10 +114,11 @@ export function landscapeRoutes(app: ApiApp, env: Env): void {
       config: READ,
       schema: {
         tags: TAGS,
-        summary: 'A landscape takeoff’s items: areas with their rings, objects with their point (class filter)',
+        summary:
+          'A landscape takeoff’s items: aerial areas with their rings and objects with their point (class filter); a plan’s dots (plant_id, kind and page filters)',
         params: IdParam(),
         querystring: ItemListQuery,
-        response: { 200: ListOf(ItemSchema) },
+        response: { 200: ListOf(AnyItemSchema) },
       },
     },
     async (request) => listItems(ctx(request), request.params.id, request.query, pageOf(request.query)),
@@ -150,7 +149,8 @@ export function landscapeRoutes(app: ApiApp, env: Env): void {
       config: WRITE,
       schema: {
         tags: TAGS,
-        summary: 'Change an item’s class (within its kind) or phase (null clears it)',
+        summary:
+          'Change an aerial item’s class (within its kind) or phase (null clears it), or a plan dot’s plant_id or quantity (null clears it)',
         params: ItemParams,
         body: UpdateItemBody,
         response: { 200: ItemChanged },

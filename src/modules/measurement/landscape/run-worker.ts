@@ -20,12 +20,12 @@ import { giveCreditBack } from './runs.ts';
 import { saveChange, takeoffChanged } from './save.ts';
 import { seeWindow } from './see.ts';
 import { windowsOf } from './windows.ts';
+import { doPlanRun } from './plans/run-work.ts';
+import { type Finished, LeaseLost, type RunHooks } from './run-hooks.ts';
 
 export const MAX_ATTEMPTS = 3;
 /** Saves retried when an API change lands between reading the takeoff and writing the run's change. */
 const SAVE_ATTEMPTS = 3;
-
-class LeaseLost extends Error {}
 
 export interface RunWorkerOptions {
   clock: Clock;
@@ -82,6 +82,29 @@ export function landscapeRunTask(env: Env, options: RunWorkerOptions): Backgroun
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new LeaseLost();
+  }
+
+  function hooksFor(run: LandscapeRun, token: string): RunHooks {
+    return {
+      renew: () => renew(run, token),
+      finish: (write) =>
+        inFirmTransaction(database, run.firm_id, async (trx) => {
+          const held = await stillOurs(trx, run, token);
+          const done: Finished = await write(trx, held);
+          await trx
+            .updateTable('landscape_runs')
+            .set({
+              status: 'completed',
+              result: JSON.stringify(done.result),
+              ...(done.takeoffId !== undefined ? { takeoff_id: done.takeoffId } : {}),
+              completed_at: storedAt(clock.now()),
+              locked_until: null,
+              lease_token: null,
+            })
+            .where('id', '=', run.id)
+            .execute();
+        }),
+    };
   }
 
   /** Ends the run as failed, if it is still this worker's (one taken over is the other worker's to end). */
@@ -192,12 +215,18 @@ export function landscapeRunTask(env: Env, options: RunWorkerOptions): Backgroun
     if (run.attempts > MAX_ATTEMPTS)
       return fail(run, token, 'run_interrupted', `The run was interrupted ${MAX_ATTEMPTS} times`);
     try {
-      await detect(run, token);
+      if (run.kind === 'detect') await detect(run, token);
+      else await doPlanRun(env, run, hooksFor(run, token));
     } catch (err) {
       if (err instanceof LeaseLost) return;
       if (err instanceof ApiError)
         return fail(run, token, err.body.code ?? 'detection_failed', err.body.message ?? err.body.error);
-      await fail(run, token, 'detection_failed', 'The run failed unexpectedly: it cost no credit; start it again');
+      await fail(
+        run,
+        token,
+        run.kind === 'detect' ? 'detection_failed' : 'plan_run_failed',
+        'The run failed unexpectedly: it cost no credit; start it again',
+      );
       throw err;
     }
   }

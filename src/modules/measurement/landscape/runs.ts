@@ -9,6 +9,7 @@
 // takes one of the workspace's takeoff_credits (402 No takeoff credits remaining when none are
 // left), later runs on it are free; a run that fails gives its credit back (run-worker.ts).
 import type { LandscapeRun, LandscapeTakeoff } from '#db/tables.ts';
+import type { LandscapeRunKind } from '#db/tables/landscape.ts';
 import type { Executor } from '#db/dialect.ts';
 import type { LatLng, Ring } from '#engines/geometry/index.ts';
 import { invalidateAuthCache } from '#platform/auth-cache.ts';
@@ -21,7 +22,7 @@ import { now } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
 import { FAR_FROM_TAKEOFF_M } from '../shapes/vocabulary.ts';
 import { detectableClasses, PAVED_CLASSES } from './classes.ts';
-import { changeableTakeoff } from './items.ts';
+import { changeableAerial } from './items.ts';
 import { type DetectArea, distanceToOutlines, outlinesOf } from './outline.ts';
 import { findRun, takeoffItems } from './repo.ts';
 import { takeoffNotFound } from './takeoffs.ts';
@@ -99,7 +100,12 @@ async function sitePoints(ctx: ServiceContext, t: LandscapeTakeoff): Promise<Lat
 }
 
 export async function startDetect(ctx: ServiceContext, takeoffId: number, body: DetectBody) {
-  const t = await changeableTakeoff(ctx, takeoffId);
+  const t = await changeableAerial(ctx, takeoffId, () =>
+    unprocessable('Detect is for aerial takeoffs', {
+      code: 'aerial_only',
+      message: 'Detect reads aerial imagery: a plan takeoff reads its sheets with find-plants or advanced-run',
+    }),
+  );
   if (t.mode === 'manual')
     throw conflict('Detection is off for a Manual Aerial takeoff', {
       code: 'manual_aerial',
@@ -120,16 +126,7 @@ export async function startDetect(ctx: ServiceContext, takeoffId: number, body: 
   const firmId = ctx.auth.firm.id;
   let charged = false;
   const id = await inWorkspaceTransaction(ctx, async (trx) => {
-    const going = await trx
-      .selectFrom('landscape_runs')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('status', '=', 'pending')
-      .where('firm_id', '=', firmId)
-      .executeTakeFirstOrThrow();
-    if (Number(going.n) >= MAX_RUNS_GOING)
-      throw new ApiError(429, `Workspace already has ${MAX_RUNS_GOING} landscape runs going`, {
-        message: 'Wait for one to finish (poll its poll_url), then start this one again',
-      });
+    await assertRoomForRun(trx, firmId);
     const fresh = await trx
       .selectFrom('landscape_takeoffs')
       .select(['credit_used'])
@@ -139,34 +136,61 @@ export async function startDetect(ctx: ServiceContext, takeoffId: number, body: 
     const charge = fresh.credit_used === 0;
     if (charge) await takeCredit(trx, firmId, t.id);
     charged = charge;
-    const at = now();
-    const { id } = await trx
-      .insertInto('landscape_runs')
-      .values({
-        firm_id: firmId,
-        job_id: t.job_id,
-        takeoff_id: t.id,
-        kind: 'detect',
-        status: 'pending',
-        request: JSON.stringify(request),
-        result: null,
-        failure_code: null,
-        failure_message: null,
-        charged: charge ? 1 : 0,
-        locked_until: null,
-        lease_token: null,
-        created_by_user_id: ctx.auth.user.id,
-        created_at: at,
-        started_at: null,
-        completed_at: null,
-        undone_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return id;
+    return insertRun(trx, ctx, { job_id: t.job_id, takeoff_id: t.id, kind: 'detect', request, charged: charge });
   });
   // The workspace's settings changed: keys resolved with the old count are forgotten.
   if (charged) invalidateAuthCache();
+  return startedRun(ctx, id);
+}
+
+/** Under the workspace lock: 429 when the workspace already has MAX_RUNS_GOING runs pending. */
+export async function assertRoomForRun(trx: Executor, firmId: number): Promise<void> {
+  const going = await trx
+    .selectFrom('landscape_runs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', '=', 'pending')
+    .where('firm_id', '=', firmId)
+    .executeTakeFirstOrThrow();
+  if (Number(going.n) >= MAX_RUNS_GOING)
+    throw new ApiError(429, `Workspace already has ${MAX_RUNS_GOING} landscape runs going`, {
+      message: 'Wait for one to finish (poll its poll_url), then start this one again',
+    });
+}
+
+/** A pending run for the worker (the caller checked assertRoomForRun in the same transaction). */
+export async function insertRun(
+  trx: Executor,
+  ctx: ServiceContext,
+  run: { job_id: number; takeoff_id: number | null; kind: LandscapeRunKind; request: unknown; charged?: boolean },
+): Promise<number> {
+  const { id } = await trx
+    .insertInto('landscape_runs')
+    .values({
+      firm_id: ctx.auth.firm.id,
+      job_id: run.job_id,
+      takeoff_id: run.takeoff_id,
+      kind: run.kind,
+      status: 'pending',
+      request: JSON.stringify(run.request),
+      result: null,
+      failure_code: null,
+      failure_message: null,
+      charged: run.charged ? 1 : 0,
+      locked_until: null,
+      lease_token: null,
+      created_by_user_id: ctx.auth.user.id,
+      created_at: now(),
+      started_at: null,
+      completed_at: null,
+      undone_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** A run as answered right after it was started. */
+export async function startedRun(ctx: ServiceContext, id: number) {
   const run = await ctx.database.db
     .selectFrom('landscape_runs')
     .selectAll()
@@ -179,7 +203,7 @@ export async function startDetect(ctx: ServiceContext, takeoffId: number, body: 
  * The workspace's takeoff credits moved by `delta` (under the workspace lock): -1 takes one for a
  * takeoff's first model run (402 when none is left), +1 gives one back.
  */
-async function moveCredits(trx: Executor, firmId: number, delta: 1 | -1): Promise<void> {
+export async function moveCredits(trx: Executor, firmId: number, delta: 1 | -1): Promise<void> {
   const firm = await trx.selectFrom('firms').select('settings').where('id', '=', firmId).executeTakeFirstOrThrow();
   const settings = settingsOf(firm);
   if (settings.takeoff_credits + delta < 0) throw paymentRequired('No takeoff credits remaining');

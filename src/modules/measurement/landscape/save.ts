@@ -6,14 +6,16 @@
 // under the workspace lock; every geometry was worked out before it.
 import type { Insertable, Updateable } from 'kysely';
 import type { LandscapeItem, LandscapeTakeoff } from '#db/tables.ts';
-import type { LandscapeItemTable } from '#db/tables/landscape.ts';
+import type { LandscapeChange, LandscapeItemTable } from '#db/tables/landscape.ts';
 import type { Executor } from '#db/dialect.ts';
 import { conflict } from '#platform/errors.ts';
 import { now } from '#platform/time.ts';
 import { touchJob } from '../measurements/repo.ts';
 import { storedQuantities } from './quantities.ts';
 import { insertItems } from './repo.ts';
-import { itemObject } from './serialize.ts';
+import { currentPlanQuantities, plantNames } from './plans/repo.ts';
+import type { StoredIrrigation } from './plans/quantities.ts';
+import { answeredItem } from './serialize.ts';
 
 export type NewItem = Omit<
   Insertable<LandscapeItemTable>,
@@ -21,13 +23,15 @@ export type NewItem = Omit<
 >;
 
 export interface Change {
-  change: 'add' | 'update' | 'delete' | 'detect' | 'undo';
+  change: LandscapeChange;
   runId?: number | null;
   add?: NewItem[];
   update?: { id: number; set: Updateable<LandscapeItemTable> }[];
   remove?: number[];
   /** Items put back under their own ids (an undo). */
   restore?: LandscapeItem[];
+  /** Plans: the irrigation a run applies (or an undo puts back); undefined leaves it as it is. */
+  irrigation?: StoredIrrigation | null;
 }
 
 export interface Saved {
@@ -87,17 +91,45 @@ export async function saveChange(
     : [];
   const added = [...(c.restore ?? []).map((i) => i.id), ...inserted].sort((a, b) => a - b);
 
-  const counted = await trx
-    .selectFrom('landscape_items')
-    .select(['kind', 'class', 'area_sqft'])
-    .where('takeoff_id', '=', read.id)
-    .execute();
+  const irrigation =
+    c.irrigation !== undefined
+      ? c.irrigation
+      : read.irrigation === null
+        ? null
+        : (JSON.parse(read.irrigation) as StoredIrrigation);
+  let quantities: unknown;
+  let itemCount: number;
+  if (read.type === 'blueprint') {
+    const q = await currentPlanQuantities(trx, read.id, irrigation);
+    quantities = q;
+    const n = await trx
+      .selectFrom('landscape_items')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('takeoff_id', '=', read.id)
+      .executeTakeFirstOrThrow();
+    itemCount = Number(n.n);
+  } else {
+    const counted = await trx
+      .selectFrom('landscape_items')
+      .select(['kind', 'class', 'area_sqft'])
+      .where('takeoff_id', '=', read.id)
+      .execute();
+    quantities = storedQuantities(counted);
+    itemCount = counted.length;
+  }
   const takeoff = await trx
     .updateTable('landscape_takeoffs')
-    .set({ quantities: JSON.stringify(storedQuantities(counted)), item_count: counted.length })
+    .set({
+      quantities: JSON.stringify(quantities),
+      item_count: itemCount,
+      ...(c.irrigation !== undefined
+        ? { irrigation: c.irrigation === null ? null : JSON.stringify(c.irrigation) }
+        : {}),
+    })
     .where('id', '=', read.id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  const names = before.some((i) => i.kind === 'dot') ? await plantNames(trx, read.id) : new Map<number, string>();
   await trx
     .insertInto('landscape_history')
     .values({
@@ -107,7 +139,7 @@ export async function saveChange(
       change: c.change,
       run_id: c.runId ?? null,
       user_id: userId,
-      replaced: JSON.stringify(before.map(itemObject)),
+      replaced: JSON.stringify(before.map((i) => answeredItem(i, names))),
       added: JSON.stringify(added),
       created_at: at,
     })

@@ -6,10 +6,15 @@ import { zWire } from '#platform/time.ts';
 import { SCREENING_NOTE } from '../measurements/serialize.ts';
 import { isTree, labelOf, objectClass } from './classes.ts';
 import { quantitiesObject, type StoredQuantities } from './quantities.ts';
-import type { ItemSchema, RunSchema, TakeoffRowSchema, TakeoffSchema } from './schemas.ts';
+import type { DotSchema, ItemSchema, RunSchema, TakeoffRowSchema, TakeoffSchema } from './schemas.ts';
+import type { PlanSource } from './plans/start.ts';
+import type { DotKind, StoredPlanQuantities } from './plans/quantities.ts';
 
+/** Aerial quantities in the asked unit; a plan's as stored (its areas are the editor's: none here). */
 export const quantitiesOf = (t: LandscapeTakeoff, unit: AreaUnit) =>
-  quantitiesObject(JSON.parse(t.quantities) as StoredQuantities, unit);
+  t.type === 'blueprint'
+    ? (JSON.parse(t.quantities) as StoredPlanQuantities)
+    : quantitiesObject(JSON.parse(t.quantities) as StoredQuantities, unit);
 
 export function takeoffObject(t: LandscapeTakeoff, unit: AreaUnit = 'sf'): Static<typeof TakeoffSchema> {
   return {
@@ -22,6 +27,9 @@ export function takeoffObject(t: LandscapeTakeoff, unit: AreaUnit = 'sf'): Stati
     job_id: t.job_id,
     unit,
     quantities: quantitiesOf(t, unit),
+    page_count: t.page_count,
+    pages: t.plan_source === null ? null : (JSON.parse(t.plan_source) as PlanSource).pages,
+    schedule: t.schedule === null ? null : (JSON.parse(t.schedule) as Static<typeof TakeoffSchema>['schedule']),
     ai_detection: { enabled: t.type === 'aerial' && t.mode === 'auto', credit_used: t.credit_used === 1 },
     rev: t.rev,
     item_count: t.item_count,
@@ -67,6 +75,30 @@ export function itemObject(i: LandscapeItem): Static<typeof ItemSchema> {
     updated_at: zWire(i.updated_at),
   };
 }
+
+/** A plan's dot (document 3: dots {id, plant_id, plant_name, kind, page, x, y, quantity, callout_quantity}). */
+export function dotObject(i: LandscapeItem, plantNames: ReadonlyMap<number, string>): Static<typeof DotSchema> {
+  return {
+    id: i.id,
+    object: 'landscape_dot',
+    plant_id: i.plant_id,
+    plant_name: i.plant_id === null ? null : (plantNames.get(i.plant_id) ?? null),
+    kind: i.class as DotKind,
+    page: i.page ?? 0,
+    x: i.x ?? 0,
+    y: i.y ?? 0,
+    quantity: i.quantity,
+    callout_quantity: i.callout_quantity,
+    source: i.source,
+    run_id: i.run_id,
+    created_at: zWire(i.created_at),
+    updated_at: zWire(i.updated_at),
+  };
+}
+
+/** An aerial item or a plan dot, as the API answers it. */
+export const answeredItem = (i: LandscapeItem, plantNames: ReadonlyMap<number, string>) =>
+  i.kind === 'dot' ? dotObject(i, plantNames) : itemObject(i);
 
 export const runPollUrl = (id: number) => `/v1/landscape-runs/${id}`;
 

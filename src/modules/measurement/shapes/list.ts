@@ -11,6 +11,7 @@ import { type CoordinateOrder, shapeObject } from './serialize.ts';
 import { areaHolding } from './sits-in.ts';
 import type { EditState } from './state.ts';
 import { itemsOf } from './load.ts';
+import { pageStart } from './page-anchors.ts';
 
 export interface ShapesQuery {
   kind?: string;
@@ -31,8 +32,18 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
   if (q.category !== undefined) qb = qb.where('category', '=', q.category);
   // Unfiltered, the total is the measurement's own shape_count (kept at every save); filtered, counted.
   const filtered = q.kind !== undefined || q.category !== undefined;
+  // A deep page starts from an anchor near it (page-anchors.ts) instead of stepping over every row
+  // before it; ordered by (measurement_id, id), the order of the index the page reads.
+  const start = await pageStart(db, m, { kind: q.kind, category: q.category }, offset);
+  const page = start ? qb.where('id', '>=', start.fromId) : qb;
   const [rows, total, items, options] = await Promise.all([
-    qb.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    page
+      .selectAll()
+      .orderBy('measurement_id')
+      .orderBy('id')
+      .limit(limit)
+      .offset(start ? start.skip : offset)
+      .execute(),
     filtered
       ? qb
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
