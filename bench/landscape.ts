@@ -1,6 +1,7 @@
-// Landscape benchmark (docs/performance.md, "Landscape"), issue 28's detect measurement: a detect
+// Landscape benchmark (docs/performance.md, "Landscape"), issue 28's two measurements: a detect
 // over 10 acres (a 201 m × 201 m square outline) timed end to end, against fetching and decoding
-// the same tiles alone.
+// the same tiles alone; and a 20-page plan stored and read, against rendering its pages with MuPDF
+// alone, with an advanced run on it against the plan engine alone (bench/landscape-plans.ts).
 //
 // - The detect: POST /v1/landscape-takeoffs/{id}/detect (202, a pending run) over real HTTP on the
 //   app as buildApp makes it, then the worker task (landscapeRunTask(env).sweep(), in this process,
@@ -23,7 +24,8 @@
 //   npm run bench:landscape                SQLite file database in a temp dir
 //   DATABASE_URL=postgres://… npm run bench:landscape   PostgreSQL (a fresh schema, dropped afterwards)
 //   npm run bench:landscape -- --quick     fewer rounds
-//   npm run bench:landscape -- --smoke     seconds, for CI (bench/mode.ts): a 60 m outline, one call of each
+//   npm run bench:landscape -- --smoke     seconds, for CI (bench/mode.ts): a 60 m outline and a 3-page
+//                                          plan, one call of each
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +51,7 @@ import { fromPixel, metersPerPixel, TILE_PX, toPixel } from '#platform/imagery/w
 import { call } from './api-call.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { jobBody } from './job-body.ts';
+import { planBench, planReport } from './landscape-plans.ts';
 import { fmt, listen, ms, revision } from './load.ts';
 import { MODE_LABEL, saveReport, sized } from './mode.ts';
 import { alternate, log, median, p50Of, type RoundPlan, ratioLine, ratios, roundTable, verdict } from './rounds.ts';
@@ -143,8 +146,7 @@ function yardsInside(ring: LatLng[], zoom: number): { yards: number; trees: numb
   return { yards, trees };
 }
 
-async function detectBench(database: Database) {
-  const { key, firmId } = await benchWorkspace(database);
+async function detectBench(database: Database, { key, firmId }: { key: string; firmId: number }) {
   // Every detect is a new takeoff's first model run, which takes a credit.
   await updateWorkspace(database, firmId, { settings: { takeoff_credits: 100_000 } });
   const tiles = await startTileServer(drawTile);
@@ -291,7 +293,9 @@ async function main(): Promise<string> {
   dropOnInterrupt(drop);
   try {
     log(`engine: ${describe}`);
-    const d = await detectBench(database);
+    const ws = await benchWorkspace(database);
+    const d = await detectBench(database, ws);
+    const p = await planBench(database, ws);
     const result = d.first.result as {
       added: { areas: number; objects: number; area_sqft: number };
       imagery: { zoom: number; meters_per_pixel: number; windows: number };
@@ -321,6 +325,8 @@ async function main(): Promise<string> {
       `- p50s over the rounds: detect ${ms(d.apiMs)} ms, detector ${ms(d.detectorMs)} ms, mosaic ${ms(d.mosaicMs)} ms, tiles fetched and decoded ${ms(d.fetchMs)} ms.`,
       `- Inside a detect (medians of the timed ones): POST …/detect ${ms(d.parts.post)} ms, the worker's sweep ${ms(d.parts.sweep)} ms, GET the run ${ms(d.parts.get)} ms; ` +
         `the sweep beyond the mosaic and the detector (claim, lease, merging, the change, the write) ≈ ${ms(d.parts.sweep - d.mosaicMs - d.detectorMs)} ms.`,
+      '',
+      ...planReport(p),
     ].join('\n');
   } finally {
     await drop();

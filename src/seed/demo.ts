@@ -214,7 +214,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
       // Online payments in the built-in test mode (or Stripe, when the server is configured for it).
       online_payments_connected: true,
       remit_to: { name, address: '77 Tar Rd, Columbus, OH 43215' },
-      // Landscape takeoffs' first model runs (the demo's entrance takeoff uses one).
+      // Landscape takeoffs' credits: the demo's entrance takeoffs use two (the aerial one's first
+      // detect, the plan one's stored pages), leaving 23 to try.
       takeoff_credits: 25,
     },
   });
@@ -390,7 +391,8 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
     const plan = await enablePlanShareLink(ctx, siteId, '');
     pages.push({ label: 'Capital plan', path: plan.data.share_url! });
   }
-  // The entrance landscaping lead's lawn, beds and trees, detected from the demo's yard tiles.
+  // The entrance landscaping lead's lawn, beds and trees, detected from the demo's yard tiles, and
+  // its planting plans read from the plan set on the job.
   if (landscapeJobId !== null) await demoLandscape(ctx, landscapeJobId);
   await demoLeads(ctx);
   if (readyToSign) pages.push(readyToSign);

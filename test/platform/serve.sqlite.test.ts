@@ -7,6 +7,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { syntheticPlan } from '#engines/plans/synthetic-plan.ts';
+import { DEMO_PLAN_SEED } from '#seed/demo-landscape.ts';
 import { demoYardScene } from '#seed/demo-yard.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mcpClient } from '#test/helpers/mcp.ts';
@@ -152,13 +154,54 @@ describe('groundwork serve', () => {
       expect(ratings[0].pci.score).toBeLessThan(86);
       // The entrance landscaping lead's aerial takeoff: lawn, beds and trees, found by a completed run.
       const takeoffs = (await get('/v1/landscape-takeoffs')).data;
-      expect(takeoffs).toHaveLength(1);
-      const takeoff = (await get(`/v1/landscape-takeoffs/${takeoffs[0].id}`)).data;
+      expect(takeoffs.map((t: { type: string }) => t.type).sort()).toEqual(['aerial', 'blueprint']);
+      const aerial = takeoffs.find((t: { type: string }) => t.type === 'aerial');
+      const takeoff = (await get(`/v1/landscape-takeoffs/${aerial.id}`)).data;
       expect(takeoff.quantities.areas.map((a: { class: string }) => a.class)).toEqual(
         expect.arrayContaining(['lawn', 'bed']),
       );
       expect(takeoff.quantities.tree_count).toBe(demoYardScene.truth.trees.length);
       expect(takeoff.ai_detection.credit_used).toBe(true);
+      // …and its plan takeoff, read from the plan set on the job (a PDF made at seed time): the
+      // schedule found, each plant's quantity what its callouts state, callout and symbol dots
+      // from the advanced run on every sheet, and the sheets served as PNGs.
+      const { truth } = await syntheticPlan(DEMO_PLAN_SEED);
+      const planned = (
+        await get(`/v1/landscape-takeoffs/${takeoffs.find((t: { type: string }) => t.type === 'blueprint').id}`)
+      ).data;
+      expect(planned).toMatchObject({
+        type: 'blueprint',
+        name: 'Entrance planting plans',
+        page_count: 3,
+        pages: [1, 2, 3],
+        ai_detection: { credit_used: true },
+        item_count: truth.callouts.length + truth.symbols.length + truth.scannedSymbols.length,
+      });
+      expect(planned.schedule.status).toBe('found');
+      expect(planned.schedule.rows.map((r: { code: string }) => r.code)).toEqual(truth.rows.map((r) => r.code));
+      const fromCallouts = planned.quantities.plants.filter(
+        (p: { quantity_source: string }) => p.quantity_source === 'callouts',
+      );
+      expect(fromCallouts.length).toBeGreaterThan(0);
+      for (const p of fromCallouts) {
+        const stated = truth.callouts.filter((c) => c.code === p.code).reduce((sum, c) => sum + c.count, 0);
+        expect(p.quantity, p.code).toBe(stated);
+        expect(p.dot_count, p.code).toBeGreaterThan(0);
+      }
+      const dotsOf = async (kind: string) =>
+        (await get(`/v1/landscape-takeoffs/${planned.id}/items?kind=${kind}&limit=1`)).pagination.total;
+      expect(await dotsOf('callout')).toBe(truth.callouts.length);
+      expect(await dotsOf('plant')).toBe(truth.symbols.length + truth.scannedSymbols.length);
+      const sheet = await fetch(`http://127.0.0.1:${port}/v1/landscape-takeoffs/${planned.id}/sheets/1/image`, {
+        headers: { 'X-API-Key': key! },
+      });
+      expect(sheet.status).toBe(200);
+      expect(sheet.headers.get('content-type')).toBe('image/png');
+      expect(
+        Buffer.from(await sheet.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
       for (const link of [photos.data[0].url, photos.data[0].thumbnail_url]) {
         const file = await fetch(link);
         expect(file.status).toBe(200);
@@ -187,9 +230,10 @@ describe('groundwork serve', () => {
           .sort(),
       ).toEqual([
         ['Crew safety checklist.txt', 'library'],
+        ['Entrance planting plans.pdf', 'job'],
         ['Takeoff quantities.csv', 'job'],
       ]);
-      const onJob = files.data.find((f: { source: string }) => f.source === 'job');
+      const onJob = files.data.find((f: { filename: string }) => f.filename === 'Takeoff quantities.csv');
       const jobFiles = await (
         await fetch(`http://127.0.0.1:${port}/v1/jobs/${onJob.job_id}/files`, { headers: { 'X-API-Key': key! } })
       ).json();

@@ -3843,7 +3843,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a landscape takeoff on a job: aerial (empty, 201) */
+        /** Start a landscape takeoff on a job: aerial (empty, 201), or blueprint from a plan PDF (a run that stores and reads its pages, 202) */
         post: operations["create_landscape_takeoff"];
         delete?: never;
         options?: never;
@@ -3875,7 +3875,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A landscape takeoff’s items: areas with their rings, objects with their point (class filter) */
+        /** A landscape takeoff’s items: aerial areas with their rings and objects with their point (class filter); a plan’s dots (plant_id, kind and page filters) */
         get: operations["list_landscape_takeoff_items"];
         put?: never;
         /** Add up to 200 areas (polygon) or objects (point) to an aerial takeoff */
@@ -3900,7 +3900,7 @@ export interface paths {
         delete: operations["delete_landscape_takeoff_item"];
         options?: never;
         head?: never;
-        /** Change an item’s class (within its kind) or phase (null clears it) */
+        /** Change an aerial item’s class (within its kind) or phase (null clears it), or a plan dot’s plant_id or quantity (null clears it) */
         patch: operations["update_landscape_takeoff_item"];
         trace?: never;
     };
@@ -3966,6 +3966,125 @@ export interface paths {
         put?: never;
         /** Undo a completed run: the takeoff’s items as they were before it */
         post: operations["undo_landscape_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Say where a plan’s plant schedule is (a sheet and a box in sheet pixels) and read it there */
+        put: operations["set_landscape_takeoff_schedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/sheets/{page}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A plan sheet as stored: a PNG at 144 dpi (the frame of the dots’ x and y) */
+        get: operations["get_landscape_takeoff_sheet_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/read-callouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read the plan’s callouts (3 AC, AC (3), AC-3…) again as callout dots: a run (202) */
+        post: operations["read_landscape_takeoff_callouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/find-plants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Place a dot at every instance of each plant’s schedule symbol on the sheets: a run (202) */
+        post: operations["find_landscape_takeoff_plants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/group-plants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join each plant’s dots that lie within within_px of each other into one dot counting for all: a run (202) */
+        post: operations["group_landscape_takeoff_plants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/advanced-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The whole plant takeoff again: callouts and symbol dots for every plant on the sheets, a run (202) */
+        post: operations["run_advanced_landscape_takeoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/landscape-takeoffs/{id}/irrigation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read the irrigation (heads, valves, pipes, zones) from the sheets; apply true writes it to the takeoff: a run (202) */
+        post: operations["read_landscape_takeoff_irrigation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4276,7 +4395,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "ai_auto_measure_off" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "blueprint_not_available" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "detection_failed" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "edit_in_takeoff_editor" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_operation" | "invalid_outline" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "item_type_required" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "landscape_item_not_found" | "landscape_run_not_found" | "landscape_runs_busy" | "landscape_takeoff_not_found" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "manual_aerial" | "measurement_not_found" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "no_takeoff_credits" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "outline_far_from_site" | "over_contract" | "payroll_approver_required" | "photo_limit_reached" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "run_not_undoable" | "sequence_not_enabled" | "shape_far_from_takeoff" | "shape_not_found" | "signed_change_order" | "signoff_not_used" | "stale_measurement" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "takeoff_changed" | "takeoff_locked" | "takeoff_sent_for_cleanup" | "takeoff_would_be_empty" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_category" | "unknown_choice_fields" | "unknown_class" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "unknown_type" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "would_remove_all_areas" | "wrong_class_kind" | "wrong_shape_for_item" | "zero_total";
+            code?: "address_not_found" | "aerial_only" | "ai_auto_measure_off" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "blueprint_not_available" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "detection_failed" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "edit_in_takeoff_editor" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_operation" | "invalid_outline" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "item_type_required" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "landscape_item_not_found" | "landscape_run_not_found" | "landscape_runs_busy" | "landscape_takeoff_not_found" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "manual_aerial" | "measurement_not_found" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "no_takeoff_credits" | "not_a_plan_takeoff" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "outline_far_from_site" | "over_contract" | "page_not_in_pdf" | "payroll_approver_required" | "pdf_not_readable" | "pdf_too_large" | "photo_limit_reached" | "plan_missing" | "plan_run_failed" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "run_not_undoable" | "schedule_not_found" | "sequence_not_enabled" | "shape_far_from_takeoff" | "shape_not_found" | "sheet_not_found" | "signed_change_order" | "signoff_not_used" | "stale_measurement" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "takeoff_changed" | "takeoff_locked" | "takeoff_sent_for_cleanup" | "takeoff_would_be_empty" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_category" | "unknown_choice_fields" | "unknown_class" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_plant" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "unknown_type" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "would_remove_all_areas" | "wrong_class_kind" | "wrong_shape_for_item" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -45423,6 +45542,7 @@ export interface operations {
                             job_id: number;
                             /** @enum {string} */
                             unit: "sf" | "sy" | "sm" | "acres";
+                            /** @description aerial: areas and objects; blueprint: plants, areas, lines and irrigation */
                             quantities: {
                                 areas: {
                                     class: string;
@@ -45440,7 +45560,102 @@ export interface operations {
                                 total_area: number;
                                 tree_count: number;
                                 object_count: number;
+                            } | {
+                                plants: {
+                                    id: number;
+                                    name: string | null;
+                                    code: string;
+                                    common_name: string | null;
+                                    kind: "plant" | "callout" | "callout_tag" | "other";
+                                    unit: string;
+                                    quantity: number;
+                                    quantity_source: "callouts" | "dots" | "typed";
+                                    dot_count: number;
+                                    pages: number[];
+                                }[];
+                                plant_total: number;
+                                areas: {
+                                    id: number;
+                                    name: string;
+                                    count: number;
+                                    area_sqft: number;
+                                    area: number;
+                                    quantity_sqft: number;
+                                    quantity: number;
+                                    quantity_source: string;
+                                }[];
+                                lines: {
+                                    id: number;
+                                    name: string;
+                                    linear_feet: number;
+                                }[];
+                                other_counts: {
+                                    id: number;
+                                    name: string;
+                                    count: number;
+                                }[];
+                                irrigation: {
+                                    heads_and_valves: {
+                                        id: number;
+                                        name: string;
+                                        kind: "head" | "valve";
+                                        unit: string;
+                                        quantity: number;
+                                        quantity_source: "dots" | "typed";
+                                        dot_count: number;
+                                        pages: number[];
+                                        plan_quantity: number | null;
+                                    }[];
+                                    pipes: {
+                                        id: number;
+                                        name: string;
+                                        linear_feet: number | null;
+                                    }[];
+                                    zones: {
+                                        zone: string;
+                                        valve_size: string | null;
+                                        gpm: number | null;
+                                        heads: number;
+                                        lateral_lf: number | null;
+                                    }[];
+                                };
                             };
+                            /** @description blueprint: pages in the PDF */
+                            page_count: number | null;
+                            pages: number[] | null;
+                            schedule: {
+                                status: "found" | "not_found" | "placed";
+                                page: number | null;
+                                box: {
+                                    x: number;
+                                    y: number;
+                                    width: number;
+                                    height: number;
+                                } | null;
+                                rows: {
+                                    code: string;
+                                    botanical_name: string | null;
+                                    common_name: string | null;
+                                    size: string | null;
+                                    quantity: number | null;
+                                    box: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    };
+                                    symbol_box: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    } | null;
+                                }[];
+                                rows_ignored: {
+                                    text: string;
+                                    reason: string;
+                                }[];
+                            } | null;
                             ai_detection: {
                                 /** @description false for Manual Aerial takeoffs */
                                 enabled: boolean;
@@ -45455,6 +45670,44 @@ export interface operations {
                             created_by_user_id: number | null;
                             created_at: string;
                             updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
                         };
                     };
                 };
@@ -45567,6 +45820,7 @@ export interface operations {
                             job_id: number;
                             /** @enum {string} */
                             unit: "sf" | "sy" | "sm" | "acres";
+                            /** @description aerial: areas and objects; blueprint: plants, areas, lines and irrigation */
                             quantities: {
                                 areas: {
                                     class: string;
@@ -45584,7 +45838,102 @@ export interface operations {
                                 total_area: number;
                                 tree_count: number;
                                 object_count: number;
+                            } | {
+                                plants: {
+                                    id: number;
+                                    name: string | null;
+                                    code: string;
+                                    common_name: string | null;
+                                    kind: "plant" | "callout" | "callout_tag" | "other";
+                                    unit: string;
+                                    quantity: number;
+                                    quantity_source: "callouts" | "dots" | "typed";
+                                    dot_count: number;
+                                    pages: number[];
+                                }[];
+                                plant_total: number;
+                                areas: {
+                                    id: number;
+                                    name: string;
+                                    count: number;
+                                    area_sqft: number;
+                                    area: number;
+                                    quantity_sqft: number;
+                                    quantity: number;
+                                    quantity_source: string;
+                                }[];
+                                lines: {
+                                    id: number;
+                                    name: string;
+                                    linear_feet: number;
+                                }[];
+                                other_counts: {
+                                    id: number;
+                                    name: string;
+                                    count: number;
+                                }[];
+                                irrigation: {
+                                    heads_and_valves: {
+                                        id: number;
+                                        name: string;
+                                        kind: "head" | "valve";
+                                        unit: string;
+                                        quantity: number;
+                                        quantity_source: "dots" | "typed";
+                                        dot_count: number;
+                                        pages: number[];
+                                        plan_quantity: number | null;
+                                    }[];
+                                    pipes: {
+                                        id: number;
+                                        name: string;
+                                        linear_feet: number | null;
+                                    }[];
+                                    zones: {
+                                        zone: string;
+                                        valve_size: string | null;
+                                        gpm: number | null;
+                                        heads: number;
+                                        lateral_lf: number | null;
+                                    }[];
+                                };
                             };
+                            /** @description blueprint: pages in the PDF */
+                            page_count: number | null;
+                            pages: number[] | null;
+                            schedule: {
+                                status: "found" | "not_found" | "placed";
+                                page: number | null;
+                                box: {
+                                    x: number;
+                                    y: number;
+                                    width: number;
+                                    height: number;
+                                } | null;
+                                rows: {
+                                    code: string;
+                                    botanical_name: string | null;
+                                    common_name: string | null;
+                                    size: string | null;
+                                    quantity: number | null;
+                                    box: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    };
+                                    symbol_box: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    } | null;
+                                }[];
+                                rows_ignored: {
+                                    text: string;
+                                    reason: string;
+                                }[];
+                            } | null;
                             ai_detection: {
                                 /** @description false for Manual Aerial takeoffs */
                                 enabled: boolean;
@@ -45662,7 +46011,14 @@ export interface operations {
     list_landscape_takeoff_items: {
         parameters: {
             query?: {
+                /** @description aerial: one class */
                 class?: string;
+                /** @description plans: one plant’s dots */
+                plant_id?: number;
+                /** @description plans: one kind of dot */
+                kind?: "plant" | "callout" | "callout_tag" | "other";
+                /** @description plans: one sheet’s dots */
+                page?: number;
                 limit?: number;
                 offset?: number;
             };
@@ -45681,7 +46037,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
+                        data: ({
                             id: number;
                             /** @enum {string} */
                             object: "landscape_item";
@@ -45702,7 +46058,28 @@ export interface operations {
                             run_id: number | null;
                             created_at: string;
                             updated_at: string;
-                        }[];
+                        } | {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_dot";
+                            plant_id: number | null;
+                            plant_name: string | null;
+                            /** @enum {string} */
+                            kind: "plant" | "callout" | "callout_tag" | "other";
+                            page: number;
+                            /** @description sheet pixels at 144 dpi from the left */
+                            x: number;
+                            /** @description sheet pixels at 144 dpi from the top */
+                            y: number;
+                            /** @description what a user typed on the dot; null: one plant, or its callout’s count */
+                            quantity: number | null;
+                            /** @description the count its callout states (callout dots) */
+                            callout_quantity: number | null;
+                            source: "manual" | "detected";
+                            run_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        })[];
                         pagination: {
                             total: number;
                             limit: number;
@@ -45843,6 +46220,65 @@ export interface operations {
                             total_area: number;
                             tree_count: number;
                             object_count: number;
+                        } | {
+                            plants: {
+                                id: number;
+                                name: string | null;
+                                code: string;
+                                common_name: string | null;
+                                kind: "plant" | "callout" | "callout_tag" | "other";
+                                unit: string;
+                                quantity: number;
+                                quantity_source: "callouts" | "dots" | "typed";
+                                dot_count: number;
+                                pages: number[];
+                            }[];
+                            plant_total: number;
+                            areas: {
+                                id: number;
+                                name: string;
+                                count: number;
+                                area_sqft: number;
+                                area: number;
+                                quantity_sqft: number;
+                                quantity: number;
+                                quantity_source: string;
+                            }[];
+                            lines: {
+                                id: number;
+                                name: string;
+                                linear_feet: number;
+                            }[];
+                            other_counts: {
+                                id: number;
+                                name: string;
+                                count: number;
+                            }[];
+                            irrigation: {
+                                heads_and_valves: {
+                                    id: number;
+                                    name: string;
+                                    kind: "head" | "valve";
+                                    unit: string;
+                                    quantity: number;
+                                    quantity_source: "dots" | "typed";
+                                    dot_count: number;
+                                    pages: number[];
+                                    plan_quantity: number | null;
+                                }[];
+                                pipes: {
+                                    id: number;
+                                    name: string;
+                                    linear_feet: number | null;
+                                }[];
+                                zones: {
+                                    zone: string;
+                                    valve_size: string | null;
+                                    gpm: number | null;
+                                    heads: number;
+                                    lateral_lf: number | null;
+                                }[];
+                            };
                         };
                         rev: number;
                     };
@@ -46010,9 +46446,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description an area stays an area class, an object an object class */
+                    /** @description aerial: an area stays an area class, an object an object class */
                     class?: string;
                     phase?: string | null;
+                    /** @description plans: moves the dot to another plant of the takeoff */
+                    plant_id?: number;
+                    /** @description plans: what the dot counts for (null clears: one plant, or its callout’s count) */
+                    quantity?: number | null;
                 };
             };
         };
@@ -46045,6 +46485,27 @@ export interface operations {
                             run_id: number | null;
                             created_at: string;
                             updated_at: string;
+                        } | {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_dot";
+                            plant_id: number | null;
+                            plant_name: string | null;
+                            /** @enum {string} */
+                            kind: "plant" | "callout" | "callout_tag" | "other";
+                            page: number;
+                            /** @description sheet pixels at 144 dpi from the left */
+                            x: number;
+                            /** @description sheet pixels at 144 dpi from the top */
+                            y: number;
+                            /** @description what a user typed on the dot; null: one plant, or its callout’s count */
+                            quantity: number | null;
+                            /** @description the count its callout states (callout dots) */
+                            callout_quantity: number | null;
+                            source: "manual" | "detected";
+                            run_id: number | null;
+                            created_at: string;
+                            updated_at: string;
                         };
                         quantities: {
                             areas: {
@@ -46063,6 +46524,65 @@ export interface operations {
                             total_area: number;
                             tree_count: number;
                             object_count: number;
+                        } | {
+                            plants: {
+                                id: number;
+                                name: string | null;
+                                code: string;
+                                common_name: string | null;
+                                kind: "plant" | "callout" | "callout_tag" | "other";
+                                unit: string;
+                                quantity: number;
+                                quantity_source: "callouts" | "dots" | "typed";
+                                dot_count: number;
+                                pages: number[];
+                            }[];
+                            plant_total: number;
+                            areas: {
+                                id: number;
+                                name: string;
+                                count: number;
+                                area_sqft: number;
+                                area: number;
+                                quantity_sqft: number;
+                                quantity: number;
+                                quantity_source: string;
+                            }[];
+                            lines: {
+                                id: number;
+                                name: string;
+                                linear_feet: number;
+                            }[];
+                            other_counts: {
+                                id: number;
+                                name: string;
+                                count: number;
+                            }[];
+                            irrigation: {
+                                heads_and_valves: {
+                                    id: number;
+                                    name: string;
+                                    kind: "head" | "valve";
+                                    unit: string;
+                                    quantity: number;
+                                    quantity_source: "dots" | "typed";
+                                    dot_count: number;
+                                    pages: number[];
+                                    plan_quantity: number | null;
+                                }[];
+                                pipes: {
+                                    id: number;
+                                    name: string;
+                                    linear_feet: number | null;
+                                }[];
+                                zones: {
+                                    zone: string;
+                                    valve_size: string | null;
+                                    gpm: number | null;
+                                    heads: number;
+                                    lateral_lf: number | null;
+                                }[];
+                            };
                         };
                         rev: number;
                     };
@@ -46166,11 +46686,11 @@ export interface operations {
                         data: {
                             /** @description the rev this change made */
                             rev: number;
-                            change: "add" | "update" | "delete" | "detect" | "undo";
+                            change: "add" | "update" | "delete" | "detect" | "undo" | "plan_run" | "schedule";
                             run_id: number | null;
                             user_id: number | null;
                             /** @description the items as they were before the change (changed or removed) */
-                            replaced: {
+                            replaced: ({
                                 id: number;
                                 /** @enum {string} */
                                 object: "landscape_item";
@@ -46191,7 +46711,28 @@ export interface operations {
                                 run_id: number | null;
                                 created_at: string;
                                 updated_at: string;
-                            }[];
+                            } | {
+                                id: number;
+                                /** @enum {string} */
+                                object: "landscape_dot";
+                                plant_id: number | null;
+                                plant_name: string | null;
+                                /** @enum {string} */
+                                kind: "plant" | "callout" | "callout_tag" | "other";
+                                page: number;
+                                /** @description sheet pixels at 144 dpi from the left */
+                                x: number;
+                                /** @description sheet pixels at 144 dpi from the top */
+                                y: number;
+                                /** @description what a user typed on the dot; null: one plant, or its callout’s count */
+                                quantity: number | null;
+                                /** @description the count its callout states (callout dots) */
+                                callout_quantity: number | null;
+                                source: "manual" | "detected";
+                                run_id: number | null;
+                                created_at: string;
+                                updated_at: string;
+                            })[];
                             /** @description ids of the items the change added */
                             added: number[];
                             created_at: string;
@@ -46309,8 +46850,7 @@ export interface operations {
                             id: number;
                             /** @enum {string} */
                             object: "landscape_run";
-                            /** @enum {string} */
-                            kind: "detect";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
                             status: "pending" | "completed" | "failed" | "undone";
                             takeoff_id: number | null;
                             job_id: number;
@@ -46433,8 +46973,7 @@ export interface operations {
                             id: number;
                             /** @enum {string} */
                             object: "landscape_run";
-                            /** @enum {string} */
-                            kind: "detect";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
                             status: "pending" | "completed" | "failed" | "undone";
                             takeoff_id: number | null;
                             job_id: number;
@@ -46530,8 +47069,7 @@ export interface operations {
                             id: number;
                             /** @enum {string} */
                             object: "landscape_run";
-                            /** @enum {string} */
-                            kind: "detect";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
                             status: "pending" | "completed" | "failed" | "undone";
                             takeoff_id: number | null;
                             job_id: number;
@@ -46556,6 +47094,989 @@ export interface operations {
                             undone_at: string | null;
                         };
                     };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    set_landscape_takeoff_schedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the sheet the plant schedule is on */
+                    page: number;
+                    /** @description a box in sheet pixels at 144 dpi, origin top left */
+                    box: {
+                        x: number;
+                        y: number;
+                        width: number;
+                        height: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_takeoff";
+                            name: string;
+                            type: "aerial" | "blueprint";
+                            /** @enum {string|null} */
+                            mode: "auto" | "manual" | null;
+                            /** @enum {string|null} */
+                            editor: "plan" | "standalone" | null;
+                            job_id: number;
+                            /** @enum {string} */
+                            unit: "sf" | "sy" | "sm" | "acres";
+                            /** @description aerial: areas and objects; blueprint: plants, areas, lines and irrigation */
+                            quantities: {
+                                areas: {
+                                    class: string;
+                                    label: string;
+                                    count: number;
+                                    area_sqft: number;
+                                    area: number;
+                                }[];
+                                objects: {
+                                    class: string;
+                                    label: string;
+                                    count: number;
+                                }[];
+                                total_area_sqft: number;
+                                total_area: number;
+                                tree_count: number;
+                                object_count: number;
+                            } | {
+                                plants: {
+                                    id: number;
+                                    name: string | null;
+                                    code: string;
+                                    common_name: string | null;
+                                    kind: "plant" | "callout" | "callout_tag" | "other";
+                                    unit: string;
+                                    quantity: number;
+                                    quantity_source: "callouts" | "dots" | "typed";
+                                    dot_count: number;
+                                    pages: number[];
+                                }[];
+                                plant_total: number;
+                                areas: {
+                                    id: number;
+                                    name: string;
+                                    count: number;
+                                    area_sqft: number;
+                                    area: number;
+                                    quantity_sqft: number;
+                                    quantity: number;
+                                    quantity_source: string;
+                                }[];
+                                lines: {
+                                    id: number;
+                                    name: string;
+                                    linear_feet: number;
+                                }[];
+                                other_counts: {
+                                    id: number;
+                                    name: string;
+                                    count: number;
+                                }[];
+                                irrigation: {
+                                    heads_and_valves: {
+                                        id: number;
+                                        name: string;
+                                        kind: "head" | "valve";
+                                        unit: string;
+                                        quantity: number;
+                                        quantity_source: "dots" | "typed";
+                                        dot_count: number;
+                                        pages: number[];
+                                        plan_quantity: number | null;
+                                    }[];
+                                    pipes: {
+                                        id: number;
+                                        name: string;
+                                        linear_feet: number | null;
+                                    }[];
+                                    zones: {
+                                        zone: string;
+                                        valve_size: string | null;
+                                        gpm: number | null;
+                                        heads: number;
+                                        lateral_lf: number | null;
+                                    }[];
+                                };
+                            };
+                            /** @description blueprint: pages in the PDF */
+                            page_count: number | null;
+                            pages: number[] | null;
+                            schedule: {
+                                status: "found" | "not_found" | "placed";
+                                page: number | null;
+                                box: {
+                                    x: number;
+                                    y: number;
+                                    width: number;
+                                    height: number;
+                                } | null;
+                                rows: {
+                                    code: string;
+                                    botanical_name: string | null;
+                                    common_name: string | null;
+                                    size: string | null;
+                                    quantity: number | null;
+                                    box: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    };
+                                    symbol_box: {
+                                        x: number;
+                                        y: number;
+                                        width: number;
+                                        height: number;
+                                    } | null;
+                                }[];
+                                rows_ignored: {
+                                    text: string;
+                                    reason: string;
+                                }[];
+                            } | null;
+                            ai_detection: {
+                                /** @description false for Manual Aerial takeoffs */
+                                enabled: boolean;
+                                /** @description its first model run used a takeoff credit; later runs are free */
+                                credit_used: boolean;
+                            };
+                            rev: number;
+                            item_count: number;
+                            sent_for_cleanup: boolean;
+                            screening_note: string;
+                            editor_url: string;
+                            created_by_user_id: number | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_landscape_takeoff_sheet_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                page: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sheet image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    read_landscape_takeoff_callouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the sheets to read (default: every sheet taken off) */
+                    pages?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    find_landscape_takeoff_plants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the sheets to read (default: every sheet taken off) */
+                    pages?: number[];
+                    /** @description the plants to work on (default: all) */
+                    plant_ids?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    group_landscape_takeoff_plants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the sheets to read (default: every sheet taken off) */
+                    pages?: number[];
+                    /** @description the plants to work on (default: all) */
+                    plant_ids?: number[];
+                    /**
+                     * @description dots of a plant closer than this (sheet pixels; 72 = half an inch of paper) join one group
+                     * @default 72
+                     */
+                    within_px?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    run_advanced_landscape_takeoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the sheets to read (default: every sheet taken off) */
+                    pages?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    read_landscape_takeoff_irrigation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the sheets to read (default: every sheet taken off) */
+                    pages?: number[];
+                    /**
+                     * @description true writes the findings to the takeoff’s irrigation quantities
+                     * @default false
+                     */
+                    apply?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            object: "landscape_run";
+                            kind: "detect" | "plan" | "find_plants" | "group_plants" | "read_callouts" | "advanced_run" | "irrigation";
+                            status: "pending" | "completed" | "failed" | "undone";
+                            takeoff_id: number | null;
+                            job_id: number;
+                            poll_url: string;
+                            request: {
+                                [key: string]: unknown;
+                            };
+                            result: {
+                                [key: string]: unknown;
+                            } | null;
+                            failure: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            credit_used: boolean;
+                            created_at: string;
+                            /** @description UTC, Z, to the second */
+                            started_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            completed_at: string | null;
+                            /** @description UTC, Z, to the second */
+                            undone_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An error (document 1, Errors) */

@@ -83,16 +83,26 @@ describe('starting a landscape takeoff', () => {
     expect(nojob.status).toBe(404);
   });
 
-  it('blueprint: Send file_url or file_id; then not available on this server yet (501)', async () => {
+  it('blueprint: Send file_url or file_id; no credit is 402; a url that does not answer is 422 Could not fetch url and costs nothing', async () => {
     const none = await w.api.request('POST', `/v1/jobs/${jobId}/landscape-takeoffs`, { type: 'blueprint' });
     expect(none.status).toBe(400);
     expect(none.body.error).toBe('Send file_url or file_id');
-    const later = await w.api.request('POST', `/v1/jobs/${jobId}/landscape-takeoffs`, {
-      type: 'blueprint',
-      file_url: 'https://example.com/plan.pdf',
-    });
-    expect(later.status).toBe(501);
-    expect(later.body.code).toBe('blueprint_not_available');
+    // Nothing listens on port 1: the fetch is refused at once (the harness allows private networks).
+    const dead = { type: 'blueprint', file_url: 'http://127.0.0.1:1/plan.pdf' };
+    // This workspace has no takeoff credits: refused before the download.
+    const broke = await w.api.request('POST', `/v1/jobs/${jobId}/landscape-takeoffs`, dead);
+    expect(broke.status).toBe(402);
+    expect(broke.body.error).toBe('No takeoff credits remaining');
+
+    const v = await t.workspace({ settings: { takeoff_credits: 1 } });
+    const vJob = (await job(v.api, { name: 'Planted entry' })).id;
+    const unreachable = await v.api.request('POST', `/v1/jobs/${vJob}/landscape-takeoffs`, dead);
+    expect(unreachable.status).toBe(422);
+    expect(unreachable.body).toMatchObject({ error: 'Could not fetch url', code: 'url_fetch_failed' });
+    expect(unreachable.body.message).toBeTruthy();
+    // Refused starts cost nothing and leave nothing behind.
+    expect((await ok(t.admin.get(`/admin/v1/workspaces/${v.firmId}`))).data.settings.takeoff_credits).toBe(1);
+    expect((await ok(v.api.request('GET', `/v1/landscape-takeoffs?job_id=${vJob}`))).data).toEqual([]);
   });
 });
 
