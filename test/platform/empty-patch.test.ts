@@ -123,5 +123,7 @@ describe('PATCH with {} answers the record unchanged', () => {
         wrong.push(`${route} recorded ${JSON.stringify(rowsBefore)} -> ${JSON.stringify(rowsAfter)}`);
     }
     expect(wrong).toEqual([]);
-  }, 120_000);
+    // Every PATCH route with the whole workspace read before and after: 80–90 s on PostgreSQL on a
+    // loaded 2-core machine, so the limit (there for a hang) leaves room.
+  }, 240_000);
 });

@@ -212,7 +212,8 @@ describe('fuzzing every operation', () => {
     expect(operations.length).toBeGreaterThan(100);
     const { sent, failures } = await attack(w.api, operations);
     expect(failures, `${failures.length} of ${sent} requests`).toEqual([]);
-  }, 120_000);
+    // Every operation attacked: 80–90 s on PostgreSQL on a loaded 2-core machine; the limit is for a hang.
+  }, 240_000);
 
   it('so does the admin API', async () => {
     // Its own workspace: a request that slips through changes nothing the /v1 fuzzing uses.

@@ -7,6 +7,7 @@
 // pixels' centroid and its radius that of a circle of their area. Under SHRUB_MAX_DIAMETER_M
 // across it is a shrub; a tree is evergreen when its mean colour is blue enough against its green.
 import type { Cv, Mat, MatScope } from '#engines/distress/cv.ts';
+import { labelImage, type Pieces, pieces } from './runs.ts';
 import type { FoundObject } from './types.ts';
 
 /** Crowns narrower than this are shrubs (a 2.5 m, about 8 ft, spread). */
@@ -49,13 +50,10 @@ export function findCrowns(cv: Cv, s: MatScope, crown: Mat, rgb: Uint8Array, mpp
     });
     if (own) peaks.push(c);
   }
-  const labels = s.mat();
-  const stats = s.mat();
-  const centroids = s.mat();
-  const count = cv.connectedComponentsWithStats(crown, labels, stats, centroids, 8, cv.CV_32S);
-  const ld = labels.data32S;
-  addUnexplained(peaks, candidates, ld, stats.data32S, count, w);
-  return assign(ld, count, w, peaks, rgb, mpp);
+  const p = pieces(crown.data, w, crown.rows, 8);
+  const ld = labelImage(p, w, crown.rows);
+  addUnexplained(peaks, candidates, ld, p.area, p.count, w);
+  return assign(p, ld, w, peaks, rgb, mpp);
 }
 
 /**
@@ -64,13 +62,13 @@ export function findCrowns(cv: Cv, s: MatScope, crown: Mat, rgb: Uint8Array, mpp
  * far larger than the discs of its peaks is more than one crown: the largest remaining peak well
  * outside the kept ones is added, until the discs account for the piece.
  */
-function addUnexplained(peaks: Peak[], candidates: Peak[], ld: Int32Array, st: Int32Array, count: number, w: number) {
+function addUnexplained(peaks: Peak[], candidates: Peak[], ld: Int32Array, area: Int32Array, count: number, w: number) {
   const covered = new Float64Array(count);
   const label = (p: Peak) => ld[p.y * w + p.x];
   for (const p of peaks) covered[label(p)] += Math.PI * p.r * p.r;
   for (const c of candidates) {
     const k = label(c);
-    if (st[k * 5 + 4] <= UNEXPLAINED * covered[k]) continue;
+    if (area[k] <= UNEXPLAINED * covered[k]) continue;
     const apart = peaks.every((p) => label(p) !== k || Math.hypot(p.x - c.x, p.y - c.y) >= p.r);
     if (!apart) continue;
     peaks.push(c);
@@ -91,8 +89,8 @@ function minAlong(dd: Float32Array, w: number, a: Peak, b: Peak): number {
 }
 
 /** Each crown pixel to its connected piece's nearest peak; centroid, area and mean colour per peak. */
-function assign(ld: Int32Array, count: number, w: number, peaks: Peak[], rgb: Uint8Array, mpp: number): FoundObject[] {
-  const byPiece: number[][] = Array.from({ length: count }, () => []);
+function assign(pc: Pieces, ld: Int32Array, w: number, peaks: Peak[], rgb: Uint8Array, mpp: number): FoundObject[] {
+  const byPiece: number[][] = Array.from({ length: pc.count }, () => []);
   peaks.forEach((p, k) => {
     byPiece[ld[p.y * w + p.x]].push(k);
   });
@@ -101,27 +99,39 @@ function assign(ld: Int32Array, count: number, w: number, peaks: Peak[], rgb: Ui
   const sx = new Float64Array(n);
   const sy = new Float64Array(n);
   const colour = new Float64Array(n * 3);
-  for (let i = 0; i < ld.length; i++) {
-    const list = byPiece[ld[i]];
-    if (ld[i] === 0 || list.length === 0) continue;
-    const x = i % w;
-    const y = (i - x) / w;
-    let best = list[0];
-    let bestD = Number.POSITIVE_INFINITY;
-    for (const k of list) {
-      const p = peaks[k];
-      const d = (p.x - x) ** 2 + (p.y - y) ** 2 - p.r * p.r;
-      if (d < bestD) {
-        bestD = d;
-        best = k;
+  const px = new Float64Array(n);
+  const py = new Float64Array(n);
+  const pr2 = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    px[k] = peaks[k].x;
+    py[k] = peaks[k].y;
+    pr2[k] = peaks[k].r * peaks[k].r;
+  }
+  // Run by run, in raster order (the sums add up in the order a pass over the pixels would).
+  for (let r = 0; r < pc.runs; r++) {
+    const list = byPiece[pc.label[r]];
+    if (list.length === 0) continue;
+    const y = pc.y[r];
+    for (let x = pc.x0[r]; x < pc.x1[r]; x++) {
+      let best = list[0];
+      if (list.length > 1) {
+        let bestD = Number.POSITIVE_INFINITY;
+        for (const k of list) {
+          const d = (px[k] - x) ** 2 + (py[k] - y) ** 2 - pr2[k];
+          if (d < bestD) {
+            bestD = d;
+            best = k;
+          }
+        }
       }
+      const i = (y * w + x) * 3;
+      area[best]++;
+      sx[best] += x;
+      sy[best] += y;
+      colour[best * 3] += rgb[i];
+      colour[best * 3 + 1] += rgb[i + 1];
+      colour[best * 3 + 2] += rgb[i + 2];
     }
-    area[best]++;
-    sx[best] += x;
-    sy[best] += y;
-    colour[best * 3] += rgb[i * 3];
-    colour[best * 3 + 1] += rgb[i * 3 + 1];
-    colour[best * 3 + 2] += rgb[i * 3 + 2];
   }
   const found: FoundObject[] = [];
   for (let k = 0; k < n; k++) {

@@ -4,7 +4,7 @@
 // frees before it returns.
 import { type Cv, loadCv, MatScope } from '#engines/distress/cv.ts';
 import { inside } from '#engines/distress/synthetic-draw.ts';
-import { classMasks, MIN_LAWN_M2 } from './classes.ts';
+import { classMasks, MIN_LAWN_M2, ROUGH_LEVELS } from './classes.ts';
 import { findCrowns } from './crowns.ts';
 import { features } from './features.ts';
 import { checkAerialInput } from '#engines/paved/index.ts';
@@ -29,7 +29,7 @@ export async function detectLandscape(pixels: RawPixels, options: LandscapeOptio
 }
 
 function run(cv: Cv, s: MatScope, pixels: RawPixels, mpp: number): LandscapeFindings {
-  const f = features(cv, s, pixels, mpp);
+  const f = features(cv, s, pixels, mpp, ROUGH_LEVELS);
   const masks = classMasks(cv, s, f, mpp);
   const objects = findCrowns(cv, s, masks.crown, f.rgb, mpp);
   const areas: FoundArea[] = traceRegions(cv, s, masks.lawn, mpp, {

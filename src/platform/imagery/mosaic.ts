@@ -1,8 +1,9 @@
 // Imagery from tile servers: frame the place (framing.ts), fetch the tiles under the window a few at
-// a time, decode each to 256 px RGB, lay them out with sharp and cut the window out. A tile the
-// server does not have stays black and lowers coverage_pct; when none of them is there the answer
-// is NoImageryCoverage. Premium's capture date is the one of the tile under the image's centre (the
-// "newest survey at the point"), else the oldest any tile gave (never claiming newer than it is).
+// a time, decode each to 256 px RGB as it arrives (fetching and decoding overlap) and copy its part
+// of the window straight into the image. A tile the server does not have stays black and lowers
+// coverage_pct; when none of them is there the answer is NoImageryCoverage. Premium's capture date
+// is the one of the tile under the image's centre (the "newest survey at the point"), else the
+// oldest any tile gave (never claiming newer than it is).
 import sharp from 'sharp';
 import { frameOf, type Frame } from './framing.ts';
 import {
@@ -65,9 +66,20 @@ async function inBatches<T, R>(items: T[], limit: number, work: (item: T) => Pro
   return results;
 }
 
-/** A tile as 256 × 256 RGB (transparency over black; another size scaled to 256). */
+/**
+ * A tile as 256 × 256 RGB (transparency over black; another size scaled to 256). A tile that is
+ * already 256 px RGB (a JPEG, an opaque PNG) is taken as sharp decodes it, in one pass.
+ */
 async function decodeTile(tile: Buffer): Promise<Buffer> {
   try {
+    const { data, info } = await sharp(tile).raw().toBuffer({ resolveWithObject: true });
+    if (
+      info.width === TILE_PX &&
+      info.height === TILE_PX &&
+      info.channels === 3 &&
+      data.length === TILE_PX * TILE_PX * 3
+    )
+      return data;
     return await sharp(tile)
       .resize(TILE_PX, TILE_PX, { fit: 'fill' })
       .flatten({ background: '#000000' })
@@ -76,6 +88,20 @@ async function decodeTile(tile: Buffer): Promise<Buffer> {
       .toBuffer();
   } catch (err) {
     throw new ImageryUnreachable(`a tile is not an image (${(err as Error).message})`);
+  }
+}
+
+/** Copies the part of a decoded tile (256 px RGB, at `tileLeft, tileTop` in global pixels) that lies in the frame into its pixels. */
+function blit(out: Buffer, frame: Frame, raw: Buffer, tileLeft: number, tileTop: number): void {
+  const x0 = Math.max(tileLeft, frame.left);
+  const x1 = Math.min(tileLeft + TILE_PX, frame.left + frame.width);
+  const y0 = Math.max(tileTop, frame.top);
+  const y1 = Math.min(tileTop + TILE_PX, frame.top + frame.height);
+  if (x1 <= x0 || y1 <= y0) return;
+  const bytes = (x1 - x0) * 3;
+  for (let y = y0; y < y1; y++) {
+    const from = ((y - tileTop) * TILE_PX + (x0 - tileLeft)) * 3;
+    raw.copy(out, ((y - frame.top) * frame.width + (x0 - frame.left)) * 3, from, from + bytes);
   }
 }
 
@@ -104,44 +130,17 @@ function captureDateOf(placed: Placed[], tiles: FetchedTile[], frame: Frame, fir
 
 /** Builds the mosaic for a frame from one tile server. */
 export async function mosaicOf(server: TileServer, source: ImagerySource, frame: Frame): Promise<Mosaic> {
-  const { placed, firstX, firstY, cols, rows } = tilesUnder(frame);
-  const tiles = await inBatches(placed, PARALLEL_TILES, (p) => server.tile(frame.zoom, p.x, p.y));
+  const { placed, firstX, firstY } = tilesUnder(frame);
+  // Each tile is decoded in its lane as soon as it arrives (fetching and decoding overlap) and
+  // copied straight into the frame's pixels, which start black (a missing tile stays so).
+  const pixels = Buffer.alloc(frame.width * frame.height * 3);
+  const tiles = await inBatches(placed, PARALLEL_TILES, async (p) => {
+    const tile = await server.tile(frame.zoom, p.x, p.y);
+    if (tile) blit(pixels, frame, await decodeTile(tile.data), (firstX + p.col) * TILE_PX, (firstY + p.row) * TILE_PX);
+    return tile;
+  });
   const found = placed.filter((_, i) => tiles[i] !== null);
   if (found.length === 0) throw new NoImageryCoverage(source, frame.zoom);
-  const decoded = await inBatches(
-    placed.map((p, i) => ({ p, tile: tiles[i] })),
-    PARALLEL_TILES,
-    async ({ p, tile }) => (tile ? { p, raw: await decodeTile(tile.data) } : null),
-  );
-  const layers = decoded
-    .filter((d): d is { p: Placed; raw: Buffer } => d !== null)
-    .map(({ p, raw }) => ({
-      input: raw,
-      raw: { width: TILE_PX, height: TILE_PX, channels: 3 as const },
-      left: p.col * TILE_PX,
-      top: p.row * TILE_PX,
-    }));
-  // Laid out on a black sheet of whole tiles first, then cut: sharp runs a crop before a composite
-  // in one pipeline, so the two are separate passes. A composite comes out with an alpha channel,
-  // which the cut drops.
-  const sheet = await sharp({
-    create: { width: cols * TILE_PX, height: rows * TILE_PX, channels: 3, background: '#000000' },
-  })
-    .composite(layers)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const pixels = await sharp(sheet.data, {
-    raw: { width: sheet.info.width, height: sheet.info.height, channels: sheet.info.channels },
-  })
-    .extract({
-      left: frame.left - firstX * TILE_PX,
-      top: frame.top - firstY * TILE_PX,
-      width: frame.width,
-      height: frame.height,
-    })
-    .removeAlpha()
-    .raw()
-    .toBuffer();
   return {
     pixels,
     channels: 3,
