@@ -37,6 +37,7 @@ import * as conditionRatings from '#db/migrations/034_condition_ratings.ts';
 import * as measurements from '#db/migrations/035_measurements.ts';
 import * as landscape from '#db/migrations/036_landscape.ts';
 import * as landscapePlans from '#db/migrations/037_landscape_plans.ts';
+import * as editableAreas from '#db/migrations/038_measurement_editable_areas.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -75,6 +76,7 @@ const steps: Record<string, Step> = {
   '035_measurements': measurements,
   '036_landscape': landscape,
   '037_landscape_plans': landscapePlans,
+  '038_measurement_editable_areas': editableAreas,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -2,6 +2,7 @@
 // they were made, filtered by kind and category, with the measurement's header and the options an
 // edit may name. Only the page's rows are read, plus the areas when the page holds holes (a hole's
 // actions depend on the area it cuts).
+import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { visibleMeasurement } from '../measurements/service.ts';
 import { itemRows } from '../measurements/repo.ts';
@@ -64,14 +65,10 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
           .selectFrom('measurement_shapes')
           .selectAll()
           .where('measurement_id', '=', m.id)
-          .where('kind', '=', 'area')
-          .where((eb) =>
-            eb.or([
-              eb('service_id', 'is not', null),
-              eb('spec', 'is not', null),
-              eb('item_key', 'is not', null),
-              eb('work_area', 'is not', null),
-            ]),
+          // Written as the partial index measurement_shapes_editable_areas says it (literals, not
+          // parameters), so it reads those areas alone (migration 038).
+          .where(
+            sql<boolean>`kind = 'area' and (service_id is not null or spec is not null or item_key is not null or work_area is not null)`,
           )
           .execute()
       ).map(shapeOfRow)
