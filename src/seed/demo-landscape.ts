@@ -5,9 +5,9 @@
 // - a plan takeoff read from the job's plan set, a PDF generated at seed time (engines/plans'
 //   synthetic plan, a fixed seed: a planting plan with its plant schedule and callouts, a rotated
 //   sheet, a scanned one) and stored on the job as an upload is, then started with its file_id as
-//   POST /v1/jobs/{job_id}/landscape-takeoffs {type: blueprint} does; the worker stores its sheets
-//   and reads the schedule and callouts (one credit), and an advanced run places the callout and
-//   symbol dots on every sheet.
+//   POST /v1/jobs/{job_id}/landscape-takeoffs {type: blueprint} does, taking off its two drawn
+//   sheets; the worker stores them and reads the schedule and callouts (one credit), and an
+//   advanced run places the callout and symbol dots on both.
 import { syntheticPlan } from '#engines/plans/synthetic-plan.ts';
 import { recordFileUpload, storeFileObject } from '#field/index.ts';
 import {
@@ -49,6 +49,9 @@ async function demoPlanTakeoff(
   const started = await startPlanTakeoff(ctx, jobId, {
     type: 'blueprint',
     file_id: file.data.id,
+    // The two drawn sheets: the scanned enlargement is most of a plan's reading time (docs/performance.md,
+    // "The plan takeoff"), and the demo is seeded on every fresh start and in many tests.
+    pages: [1, 2],
     name: 'Entrance planting plans',
   });
   await worker.sweep();

@@ -164,7 +164,7 @@ describe('groundwork serve', () => {
       expect(takeoff.ai_detection.credit_used).toBe(true);
       // …and its plan takeoff, read from the plan set on the job (a PDF made at seed time): the
       // schedule found, each plant's quantity what its callouts state, callout and symbol dots
-      // from the advanced run on every sheet, and the sheets served as PNGs.
+      // from the advanced run on the two drawn sheets taken off, and the sheets served as PNGs.
       const { truth } = await syntheticPlan(DEMO_PLAN_SEED);
       const planned = (
         await get(`/v1/landscape-takeoffs/${takeoffs.find((t: { type: string }) => t.type === 'blueprint').id}`)
@@ -173,9 +173,9 @@ describe('groundwork serve', () => {
         type: 'blueprint',
         name: 'Entrance planting plans',
         page_count: 3,
-        pages: [1, 2, 3],
+        pages: [1, 2],
         ai_detection: { credit_used: true },
-        item_count: truth.callouts.length + truth.symbols.length + truth.scannedSymbols.length,
+        item_count: truth.callouts.length + truth.symbols.length,
       });
       expect(planned.schedule.status).toBe('found');
       expect(planned.schedule.rows.map((r: { code: string }) => r.code)).toEqual(truth.rows.map((r) => r.code));
@@ -191,7 +191,7 @@ describe('groundwork serve', () => {
       const dotsOf = async (kind: string) =>
         (await get(`/v1/landscape-takeoffs/${planned.id}/items?kind=${kind}&limit=1`)).pagination.total;
       expect(await dotsOf('callout')).toBe(truth.callouts.length);
-      expect(await dotsOf('plant')).toBe(truth.symbols.length + truth.scannedSymbols.length);
+      expect(await dotsOf('plant')).toBe(truth.symbols.length);
       const sheet = await fetch(`http://127.0.0.1:${port}/v1/landscape-takeoffs/${planned.id}/sheets/1/image`, {
         headers: { 'X-API-Key': key! },
       });
