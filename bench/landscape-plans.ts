@@ -43,7 +43,7 @@ import {
 } from '#engines/plans/index.ts';
 import { syntheticPlan } from '#engines/plans/synthetic-plan.ts';
 import { updateWorkspace } from '#admin/workspaces.ts';
-import { landscapeRunTask } from '#measurement/landscape/run-worker.ts';
+import { landscapeRunTask } from '#measurement/index.ts';
 import { systemClock } from '#platform/clock.ts';
 import { call } from './api-call.ts';
 import { jobBody } from './job-body.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticIrrigation } from '#engines/plans/synthetic-irrigation.ts';
 import { encryptedPlan, syntheticPlan, type PlanTruth } from '#engines/plans/synthetic-plan.ts';
-import { landscapeRunTask } from '#measurement/landscape/run-worker.ts';
+import { landscapeRunTask } from '#measurement/index.ts';
 import { systemClock } from '#platform/clock.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
