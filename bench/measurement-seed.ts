@@ -95,7 +95,27 @@ export function lotShapes(n: number, seed = 1): ShapeState[] {
     const point = lotPoint(1 + rand() * (LOT.sideM - 2), 1 + rand() * (LOT.sideM - 2));
     shapes.push(blank({ kind: 'count', category, spec, geometry: { type: 'point', point } }));
   }
-  return shapes;
+  return spreadKinds(shapes);
+}
+
+/**
+ * The shapes in an order where every stretch holds the kinds in the measurement's proportions
+ * (areas 4 %, lines 45 %, counts the rest): the k-th shape of a kind of n sits at (k + ½) ÷ n of
+ * the way through. Pages of 500 then carry the same rows at 1k and at 100k shapes, so comparing
+ * them measures the growth with the measurement, not a page of polygons against one of points.
+ */
+function spreadKinds(shapes: ShapeState[]): ShapeState[] {
+  const total = new Map<string, number>();
+  for (const s of shapes) total.set(s.kind, (total.get(s.kind) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return shapes
+    .map((s) => {
+      const k = seen.get(s.kind) ?? 0;
+      seen.set(s.kind, k + 1);
+      return { s, at: (k + 0.5) / total.get(s.kind)! };
+    })
+    .sort((a, b) => a.at - b.at)
+    .map((x) => x.s);
 }
 
 /** Writes a detected measurement holding `shapes` (no job) and answers its id. */

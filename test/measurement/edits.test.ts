@@ -159,6 +159,12 @@ describe('deep pages (page-anchors.ts)', () => {
     };
     await check();
     await check('line');
+    // A filter holding fewer rows than an anchor stride, on a measurement large enough for anchors.
+    const areas = await truth('area');
+    expect(areas.length).toBeGreaterThan(0);
+    expect(areas.length).toBeLessThan(250);
+    const areaPage = await shapesOf(w, m.id, { limit: 500, offset: 0, kind: 'area', include_coordinates: false });
+    expect(areaPage.data.map((s: any) => s.id)).toEqual(areas);
     // A save moves rev: the pages follow it (removed shapes gone, the rest in place).
     const ids = await truth();
     const gone = [ids[260], ids[510], ids[ids.length - 1]];
@@ -172,6 +178,41 @@ describe('deep pages (page-anchors.ts)', () => {
     expect(after).toHaveLength(ids.length - 3);
     expect(after.some((id) => gone.includes(id))).toBe(false);
     await check('line');
+  });
+});
+
+describe('a hole in an area the takeoff editor owns', () => {
+  it('lists set_phase alone once the area it cuts carries a work area (the editable-areas read)', async () => {
+    const w = await t.workspace();
+    const m = await measured(w);
+    const saved = (await ok(
+      w.api.request('POST', `/v1/measurements/${m.id}/edits`, {
+        base_rev: 1,
+        operations: [{ op: 'add_area', surface: 'hole', coordinates: box(-5, -5, 5, 5) }],
+      }),
+    )) as any;
+    const holeId = saved.data.results[0].id;
+    const holeActions = async () =>
+      ((await shapesOf(w, m.id, { include_coordinates: false })).data as any[]).find((s) => s.id === holeId).actions;
+    expect(await holeActions()).toEqual(['remove', 'set_phase']);
+    // The editor gives the area the hole cuts a work area (the API cannot: written as the editor would).
+    const cut = (await t.database.db
+      .selectFrom('measurement_shapes')
+      .select('id')
+      .where('measurement_id', '=', m.id)
+      .where('kind', '=', 'area')
+      .where('surface', '!=', 'hole')
+      .execute()) as any[];
+    await t.database.db
+      .updateTable('measurement_shapes')
+      .set({ work_area: 'North lot' })
+      .where(
+        'id',
+        'in',
+        cut.map((r) => r.id),
+      )
+      .execute();
+    expect(await holeActions()).toEqual(['set_phase']);
   });
 });
 
@@ -242,6 +283,25 @@ describe('POST /v1/measurements/{id}/edits', () => {
     expect(history.data[0]).toMatchObject({ rev: 2, user: { id: w.ownerId }, area_before: m.area, area_after: d.area });
     expect(history.data[0].replaced.map((s: any) => s.id).sort()).toEqual([area.id, line.id].sort());
     expect(history.data[0].replaced.find((s: any) => s.id === line.id).category).toBe(line.category);
+  });
+
+  it('edited text is stored exactly as sent, whatever it holds (quotes, commas, braces, backslashes, the word NULL)', async () => {
+    const w = await t.workspace();
+    const m = await measured(w);
+    const all = (await shapesOf(w, m.id)).data as any[];
+    const phases = ['Phase "A", {B}', 'C:\\temp\\x', 'NULL', "it's; drop table jobs", 'two  spaces', 'Ünïcødé ✓'];
+    const targets = all.slice(0, phases.length);
+    await ok(
+      w.api.request('POST', `/v1/measurements/${m.id}/edits`, {
+        base_rev: 1,
+        operations: targets.map((s, i) => ({ op: 'set_phase', id: s.id, phase: phases[i] })),
+      }),
+    );
+    const byId = new Map(((await shapesOf(w, m.id)).data as any[]).map((s) => [s.id, s]));
+    expect(targets.map((s) => byId.get(s.id).phase)).toEqual(phases);
+    // A shape the save did not name kept its phase.
+    const untouched = all[phases.length];
+    expect(byId.get(untouched.id).phase).toBe(untouched.phase);
   });
 
   it('one refusal saves nothing and names operation_index; rev does not move', async () => {

@@ -2,7 +2,8 @@
 // they were made, filtered by kind and category, with the measurement's header and the options an
 // edit may name. Only the page's rows are read, plus the areas when the page holds holes (a hole's
 // actions depend on the area it cuts).
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
+import type { MeasurementShapeTable } from '#db/tables/measurement.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { visibleMeasurement } from '../measurements/service.ts';
 import { itemRows } from '../measurements/repo.ts';
@@ -21,6 +22,21 @@ export interface ShapesQuery {
   coordinate_order?: CoordinateOrder;
   limit?: number;
   offset?: number;
+}
+
+/**
+ * The measurement's areas that carry what the takeoff editor owns, through the partial index
+ * measurement_shapes_editable_areas (migration 038), its condition written as the index says it
+ * (literals, not parameters). SQLite is told the index by name: without statistics it prefers the
+ * (measurement_id, kind) index, which reads every area of the measurement (7 ms at 100k shapes).
+ */
+export function editableAreasQuery(engine: 'sqlite' | 'postgres', measurementId: number) {
+  const from =
+    engine === 'sqlite'
+      ? sql`measurement_shapes indexed by measurement_shapes_editable_areas`
+      : sql`measurement_shapes`;
+  return sql<Selectable<MeasurementShapeTable>>`select * from ${from} where measurement_id = ${measurementId}
+    and kind = 'area' and (service_id is not null or spec is not null or item_key is not null or work_area is not null)`;
 }
 
 export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery) {
@@ -60,18 +76,7 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
   // plain area that itself lies in such an area lists set_phase alone: fewer actions, never one the
   // save refuses.)
   const areas = shapes.some((s) => s.surface === 'hole')
-    ? (
-        await db
-          .selectFrom('measurement_shapes')
-          .selectAll()
-          .where('measurement_id', '=', m.id)
-          // Written as the partial index measurement_shapes_editable_areas says it (literals, not
-          // parameters), so it reads those areas alone (migration 038).
-          .where(
-            sql<boolean>`kind = 'area' and (service_id is not null or spec is not null or item_key is not null or work_area is not null)`,
-          )
-          .execute()
-      ).map(shapeOfRow)
+    ? (await editableAreasQuery(ctx.database.dialect.engine, m.id).execute(db)).rows.map(shapeOfRow)
     : [];
   const state: EditState = {
     shapes: new Map(),

@@ -35,15 +35,18 @@ export interface ShapeFilter {
 
 /**
  * Where a page at `offset` starts: `{ fromId, skip }` (rows with id ≥ fromId, skipping `skip`), or
- * null when the offset is within the first STRIDE rows or past the last one.
+ * null for a measurement of fewer than STRIDE shapes or an offset past the last one. The first
+ * page of a large measurement starts from an anchor too (its first shape's id): PostgreSQL may read
+ * a measurement that is most of the table through the primary key, stepping over the rows of every
+ * measurement made before it, unless the page says where its ids begin.
  */
 export async function pageStart(
   db: Executor,
-  m: { id: number; rev: number },
+  m: { id: number; rev: number; shape_count: number },
   filter: ShapeFilter,
   offset: number,
 ): Promise<{ fromId: number; skip: number } | null> {
-  if (offset < STRIDE) return null;
+  if (m.shape_count < STRIDE) return null;
   const key = keyOf(db, m.id, `${filter.kind ?? ''}|${filter.category ?? ''}`);
   let set = sets.get(key);
   if (!set || set.rev !== m.rev) {
