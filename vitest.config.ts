@@ -15,6 +15,13 @@ export default defineConfig({
     // On PostgreSQL, one migrated template database per run that each test file's is copied from.
     globalSetup: ['test/helpers/postgres-template.ts'],
     pool: 'forks',
+    // A worker runs its files one after another in one process and module graph, not a new
+    // process each: importing the app (Fastify, Kysely, the engines' WebAssembly) was 4-6 s per
+    // file, most of the suite's time (the SQLite run took 13.8 min with a process per file against
+    // about 5). Each file still makes its own databases and apps; what a file sets process-wide
+    // (the test clock, the installed area list) is reset before the next by test/helpers/per-file.ts.
+    isolate: false,
+    setupFiles: ['test/helpers/per-file.ts'],
     // Three test files at a time. Vitest's default on a machine of two cores is one (cores - 1), but
     // most of a file's time is waiting (on PostgreSQL, a spawned server, a browser, a timer), so three
     // keep both cores busy: the SQLite run took 6.1 min against about 11 with one, the PostgreSQL

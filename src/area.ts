@@ -141,6 +141,14 @@ export function installAreas(areas: readonly Area[]): Contributions {
 }
 
 /**
+ * Tests only: forgets the installed list, as a new process starts. Test files share their worker's
+ * modules (vitest.config.ts), and a file may install a list of its own (a stand-in area).
+ */
+export function uninstallAreasForTests(): void {
+  installed = null;
+}
+
+/**
  * The stored objects that go with a job or contact about to be deleted outright (every area's
  * storedObjects), for the delete to remove after its commit (platform/storage/cleanup.ts).
  */

@@ -47,6 +47,17 @@ export function resumeClock(): void {
   offsetMicros += stood - clockMicros();
 }
 
+/**
+ * Tests only: back to the system clock with no history, as a new process starts. Test files share
+ * their worker's modules (vitest.config.ts), so each file starts here (test/helpers/per-file.ts)
+ * rather than on the clock an earlier file paused or moved days ahead.
+ */
+export function resetClockForTests(): void {
+  offsetMicros = 0n;
+  pausedAtMicros = null;
+  lastMicros = 0n;
+}
+
 function formatMicros(micros: bigint): string {
   // Floor division, so instants before 1970 keep a fraction in 0..999999.
   let seconds = micros / 1_000_000n;
