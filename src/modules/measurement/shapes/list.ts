@@ -2,7 +2,8 @@
 // they were made, filtered by kind and category, with the measurement's header and the options an
 // edit may name. Only the page's rows are read, plus the areas when the page holds holes (a hole's
 // actions depend on the area it cuts).
-import { type Selectable, sql } from 'kysely';
+import { type SelectQueryBuilder, type Selectable, sql } from 'kysely';
+import type { DB } from '#db/tables.ts';
 import type { MeasurementShapeTable } from '#db/tables/measurement.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { visibleMeasurement } from '../measurements/service.ts';
@@ -39,6 +40,28 @@ export function editableAreasQuery(engine: 'sqlite' | 'postgres', measurementId:
     and kind = 'area' and (service_id is not null or spec is not null or item_key is not null or work_area is not null)`;
 }
 
+/**
+ * A page of `qb`'s shapes (the measurement's, filtered), ordered by (measurement_id, id), the order
+ * of the index it reads. On a large measurement a page starts from an anchor at or before it
+ * (page-anchors.ts, the first page from the first shape's id) instead of stepping over every row
+ * before it, or over other measurements' rows.
+ */
+export function pageQuery(
+  qb: ShapeRows,
+  start: { fromId: number; skip: number } | null,
+  limit: number,
+  offset: number,
+) {
+  return (start ? qb.where('id', '>=', start.fromId) : qb)
+    .selectAll()
+    .orderBy('measurement_id')
+    .orderBy('id')
+    .limit(limit)
+    .offset(start ? start.skip : offset);
+}
+
+type ShapeRows = SelectQueryBuilder<DB, 'measurement_shapes', {}>;
+
 export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery) {
   const db = ctx.database.db;
   const m = await visibleMeasurement(ctx, id);
@@ -49,18 +72,9 @@ export async function listShapes(ctx: ServiceContext, id: number, q: ShapesQuery
   if (q.category !== undefined) qb = qb.where('category', '=', q.category);
   // Unfiltered, the total is the measurement's own shape_count (kept at every save); filtered, counted.
   const filtered = q.kind !== undefined || q.category !== undefined;
-  // A deep page starts from an anchor near it (page-anchors.ts) instead of stepping over every row
-  // before it; ordered by (measurement_id, id), the order of the index the page reads.
   const start = await pageStart(db, m, { kind: q.kind, category: q.category }, offset);
-  const page = start ? qb.where('id', '>=', start.fromId) : qb;
   const [rows, total, items, options] = await Promise.all([
-    page
-      .selectAll()
-      .orderBy('measurement_id')
-      .orderBy('id')
-      .limit(limit)
-      .offset(start ? start.skip : offset)
-      .execute(),
+    pageQuery(qb, start, limit, offset).execute(),
     filtered
       ? qb
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
