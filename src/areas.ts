@@ -10,6 +10,7 @@ import { fieldArea } from '#field/area.ts';
 import { integrationsArea } from '#integrations/area.ts';
 import { measurementArea } from '#measurement/area.ts';
 import { operationsArea } from '#operations/area.ts';
+import { reportsArea } from '#reports/area.ts';
 import { workspaceArea } from '#workspace/area.ts';
 
 export const AREAS: readonly Area[] = [
@@ -21,5 +22,6 @@ export const AREAS: readonly Area[] = [
   fieldArea,
   conditionArea,
   measurementArea,
+  reportsArea,
   integrationsArea,
 ];

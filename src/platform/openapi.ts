@@ -138,6 +138,8 @@ const NAMED: Record<string, string> = {
   'POST /v1/rebids/follow-up': 'create_rebid_follow_up',
   'POST /v1/rebids/history': 'add_rebid_history',
   'GET /v1/sites/completed': 'list_completed_sites',
+  'GET /v1/reports/labor-hours': 'get_labor_hours_report',
+  'GET /v1/reports/month-end-job-cost': 'get_month_end_job_cost_report',
 };
 
 const singular = (word: string) =>

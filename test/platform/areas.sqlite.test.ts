@@ -39,6 +39,7 @@ describe('the area list', () => {
         'field',
         'condition',
         'measurement',
+        'reports',
         'integrations',
       ],
       mergeMovers: {

@@ -4091,6 +4091,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner reports this key's user may run */
+        get: operations["list_reports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/labor-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Labor hours by worker, day, job and cost code with overtime per worker-week (crew scheduling on; a user with Approve payroll) */
+        get: operations["get_labor_hours_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/month-end-job-cost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A month's revenue, direct costs by type and gross profit per job, up to 200 jobs by job number (crew scheduling on; a user who may see job costs) */
+        get: operations["get_month_end_job_cost_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -48126,6 +48177,335 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_reports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            key: string;
+                            title: string;
+                            section: string;
+                            description: string;
+                            /** @enum {string} */
+                            date_basis: "bid" | "decided" | "created" | "all";
+                        }[];
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_labor_hours_report: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
+                /** @description only time approved for payroll (default true) */
+                approved_only?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            start: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            end: string;
+                            approved_only: boolean;
+                            /** @description pay per line only when the user may see pay (can_see_pay) */
+                            includes_pay: boolean;
+                            people: {
+                                user_id: number;
+                                name: string;
+                                regular_hours: number;
+                                overtime_hours: number;
+                                doubletime_hours: number;
+                                total_hours: number;
+                                /** @description dollars at each entry’s snapshot rate, overtime 1.5x and doubletime 2x; only when includes_pay; null when an entry has no rate */
+                                pay?: number | null;
+                                lines: {
+                                    /** @description YYYY-MM-DD: the local date of clock_in in the workspace's time zone */
+                                    date: string;
+                                    /** @description null for shop time */
+                                    job_id: number | null;
+                                    cost_code: string | null;
+                                    regular_hours: number;
+                                    overtime_hours: number;
+                                    doubletime_hours: number;
+                                    total_hours: number;
+                                    /** @description dollars at each entry’s snapshot rate, overtime 1.5x and doubletime 2x; only when includes_pay; null when an entry has no rate */
+                                    pay?: number | null;
+                                }[];
+                            }[];
+                            totals: {
+                                people: number;
+                                regular_hours: number;
+                                overtime_hours: number;
+                                doubletime_hours: number;
+                                total_hours: number;
+                                /** @description dollars at each entry’s snapshot rate, overtime 1.5x and doubletime 2x; only when includes_pay; null when an entry has no rate */
+                                pay?: number | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_month_end_job_cost_report: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM; default last month */
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            month: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            start: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            end: string;
+                            cost_types: {
+                                /** @enum {string} */
+                                key: "labor" | "material" | "trucking" | "equipment" | "dump" | "subcontract" | "other";
+                                label: string;
+                            }[];
+                            jobs: {
+                                job_id: number;
+                                job_number: number;
+                                job_name: string;
+                                customer: string | null;
+                                /** @description the customer (client account) id */
+                                customer_number: number | null;
+                                /** @description dollars: the latest accepted proposal plus approved change orders; null without one */
+                                contract: number | null;
+                                /** @description dollars */
+                                revenue: number;
+                                direct_costs: {
+                                    /** @description dollars */
+                                    labor: number;
+                                    /** @description dollars */
+                                    material: number;
+                                    /** @description dollars */
+                                    trucking: number;
+                                    /** @description dollars */
+                                    equipment: number;
+                                    /** @description dollars */
+                                    dump: number;
+                                    /** @description dollars */
+                                    subcontract: number;
+                                    /** @description dollars */
+                                    other: number;
+                                };
+                                /** @description dollars */
+                                direct_cost: number;
+                                /** @description dollars */
+                                gross_profit: number;
+                                /** @description a fraction (0.25 is 25%); null when revenue is 0 */
+                                gross_profit_pct: number | null;
+                                /** @description dollars */
+                                revenue_to_date: number;
+                                /** @description dollars */
+                                cost_to_date: number;
+                                /** @description dollars */
+                                gross_profit_to_date: number;
+                                /** @description a fraction (0.25 is 25%); null when revenue is 0 */
+                                gross_profit_pct_to_date: number | null;
+                            }[];
+                            totals: {
+                                jobs: number;
+                                /** @description dollars */
+                                contract: number;
+                                /** @description dollars */
+                                revenue: number;
+                                /** @description dollars */
+                                direct_cost: number;
+                                /** @description dollars */
+                                gross_profit: number;
+                                /** @description a fraction (0.25 is 25%); null when revenue is 0 */
+                                gross_profit_pct: number | null;
+                            };
+                            /** @description more than 200 jobs qualified; the first 200 by job number are shown */
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

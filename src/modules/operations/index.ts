@@ -15,3 +15,5 @@ export { createRequest } from './schedule-requests/service.ts';
 export { createTimeEntry } from './time-entries/service.ts';
 export { publishSchedule } from './work-orders/publish.ts';
 export { createWorkOrder } from './work-orders/service.ts';
+export { assertSeesJobCosts } from './job-costs/service.ts';
+export { timeEntriesOf } from './time-entries/repo.ts';

@@ -13,6 +13,7 @@ import { rebidsWalk } from '#test/operations/rebids/walk.ts';
 import { dailyLogsWalk } from '#test/operations/daily-logs/walk.ts';
 import { operationsTimeWalk } from '#test/operations/time-entries/walk.ts';
 import { operationsWalk } from '#test/operations/walk.ts';
+import { reportsWalk } from '#test/reports/walk.ts';
 import { usersWalk } from '#test/workspace/walk.ts';
 import type { AreaWalk } from './kit.ts';
 
@@ -26,6 +27,7 @@ export const ALL_WALKS: readonly AreaWalk[] = [
   rebidsWalk,
   dailyLogsWalk,
   operationsTimeWalk,
+  reportsWalk,
   fieldWalk,
   conditionWalk,
   measurementWalk,

@@ -1,0 +1,56 @@
+// /v1/reports (document 2, Owner reports; docs/reports.md): the list and the reports built so far.
+import { contextFor, type Env } from '#platform/context.ts';
+import { type ApiApp, READ } from '#platform/routes.ts';
+import { reportCatalogue } from './catalogue.ts';
+import { laborHoursReport } from './labor-hours.ts';
+import { monthEndJobCostReport } from './month-end-job-cost.ts';
+import { LaborHoursQuery, LaborHoursReport, MonthEndQuery, MonthEndReport, ReportCatalogue } from './schemas.ts';
+
+const tags = ['Reports'];
+
+export function reportRoutes(app: ApiApp, env: Env): void {
+  const ctx = contextFor(env);
+
+  app.get(
+    '/v1/reports',
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary: "The owner reports this key's user may run",
+        response: { 200: ReportCatalogue },
+      },
+    },
+    async (request) => ({ data: reportCatalogue(ctx(request)) }),
+  );
+
+  app.get(
+    '/v1/reports/labor-hours',
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary:
+          'Labor hours by worker, day, job and cost code with overtime per worker-week (crew scheduling on; a user with Approve payroll)',
+        querystring: LaborHoursQuery,
+        response: { 200: LaborHoursReport },
+      },
+    },
+    async (request) => ({ data: await laborHoursReport(ctx(request), request.query) }),
+  );
+
+  app.get(
+    '/v1/reports/month-end-job-cost',
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary:
+          "A month's revenue, direct costs by type and gross profit per job, up to 200 jobs by job number (crew scheduling on; a user who may see job costs)",
+        querystring: MonthEndQuery,
+        response: { 200: MonthEndReport },
+      },
+    },
+    async (request) => ({ data: await monthEndJobCostReport(ctx(request), request.query) }),
+  );
+}

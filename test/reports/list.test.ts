@@ -1,0 +1,60 @@
+// GET /v1/reports (document 2, Owner reports: "list of reports this key can run"; docs/reports.md):
+// the reports built so far, each only for a key whose user may run it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import { ok } from '#test/helpers/records.ts';
+import { scheduleWorkspace } from '#test/helpers/scenarios/operations.ts';
+
+let t: TestApp;
+let w: Workspace;
+beforeAll(async () => {
+  t = await startApp();
+  w = await scheduleWorkspace(t);
+});
+afterAll(() => t.close());
+
+const keys = async (api: Workspace['api']) => (await ok(api.get('/v1/reports'))).data.map((r) => r.key);
+
+describe('GET /v1/reports', () => {
+  it('an owner with crew scheduling on can run both; each entry has key, title, section, description, date_basis', async () => {
+    const res = await ok(w.api.get('/v1/reports'));
+    expect(res.data).toEqual([
+      {
+        key: 'labor-hours',
+        title: 'Labor hours',
+        section: 'Operations',
+        description: expect.stringContaining('overtime'),
+        date_basis: 'all',
+      },
+      {
+        key: 'month-end-job-cost',
+        title: 'Month-end job cost',
+        section: 'Operations',
+        description: expect.stringContaining('gross profit'),
+        date_basis: 'all',
+      },
+    ]);
+  });
+
+  it('lists only what the user may run: Approve payroll for labor hours, job costs for month-end', async () => {
+    const payroll = await t.user(w.firmId, { name: 'Pat Payroll', role: 'member', payroll_approver: true });
+    expect(await keys(payroll.api)).toEqual(['labor-hours']);
+    const costs = await t.user(w.firmId, { name: 'Cora Costs', role: 'member', can_see_job_costs: true });
+    expect(await keys(costs.api)).toEqual(['month-end-job-cost']);
+    const member = await t.user(w.firmId, { name: 'Mo Member', role: 'member' });
+    expect(await keys(member.api)).toEqual([]);
+  });
+
+  it('crew scheduling off: neither is listed', async () => {
+    const off = await t.workspace();
+    expect(await keys(off.api)).toEqual([]);
+  });
+
+  it('needs Read jobs; takes no query parameters (one sent is ignored)', async () => {
+    const writeOnly = await t.key(w.firmId, w.ownerId, ['write_jobs']);
+    const res = await t.as(writeOnly).get('/v1/reports');
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('API key lacks job read permission');
+    expect((await w.api.raw.get('/v1/reports?limit=5')).status).toBe(200);
+  });
+});

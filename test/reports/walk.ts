@@ -1,0 +1,20 @@
+// The reports part of the walk (test/helpers/walk/kit.ts): the reports read the time and job costs
+// the operations-time walk made; they take no ids, so no call names another workspace's records, and
+// the snapshot shows each workspace's reports unchanged by the other's calls.
+import type { AreaWalk } from '#test/helpers/walk/kit.ts';
+
+const LABOR = '/v1/reports/labor-hours?start=2026-02-01&end=2026-02-28&approved_only=false';
+const MONTH_END = '/v1/reports/month-end-job-cost?month=2026-02';
+
+export const reportsWalk: AreaWalk = {
+  area: 'reports',
+  workspace: { settings: { operations_enabled: true, crew_scheduling_enabled: true } },
+  provision: async () => ({}),
+  snapshot: () => ['/v1/reports', LABOR, MONTH_END],
+  foreignIds: () => [],
+  routes: {
+    'GET /v1/reports': { needs: 'read', path: () => '/v1/reports' },
+    'GET /v1/reports/labor-hours': { needs: 'read', path: () => '/v1/reports/labor-hours' },
+    'GET /v1/reports/month-end-job-cost': { needs: 'read', path: () => '/v1/reports/month-end-job-cost' },
+  },
+};
