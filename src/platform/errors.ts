@@ -144,6 +144,7 @@ export const ERROR_CODES = [
   'rating_failed',
   'read_only_session',
   'remit_to_required',
+  'reports_not_available',
   'request_decided',
   'request_key_reused',
   'request_pending',

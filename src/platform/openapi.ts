@@ -139,6 +139,7 @@ const NAMED: Record<string, string> = {
   'POST /v1/rebids/history': 'add_rebid_history',
   'GET /v1/sites/completed': 'list_completed_sites',
   'GET /v1/reports/labor-hours': 'get_labor_hours_report',
+  'GET /v1/reports/:key': 'run_report',
   'GET /v1/reports/month-end-job-cost': 'get_month_end_job_cost_report',
 };
 

@@ -16,9 +16,16 @@ afterAll(() => t.close());
 const keys = async (api: Workspace['api']) => (await ok(api.get('/v1/reports'))).data.map((r) => r.key);
 
 describe('GET /v1/reports', () => {
-  it('an owner with crew scheduling on can run both; each entry has key, title, section, description, date_basis', async () => {
+  it('an owner with crew scheduling on can run every report; each entry has key, title, section, description, date_basis', async () => {
     const res = await ok(w.api.get('/v1/reports'));
     expect(res.data).toEqual([
+      {
+        key: 'receivables',
+        title: 'Receivables',
+        section: 'Financial',
+        description: expect.stringContaining('61-90'),
+        date_basis: 'all',
+      },
       {
         key: 'labor-hours',
         title: 'Labor hours',
@@ -36,18 +43,20 @@ describe('GET /v1/reports', () => {
     ]);
   });
 
-  it('lists only what the user may run: Approve payroll for labor hours, job costs for month-end', async () => {
+  it('lists only what the user may run: reports allowed for management reports, Approve payroll for labor hours, job costs for month-end', async () => {
     const payroll = await t.user(w.firmId, { name: 'Pat Payroll', role: 'member', payroll_approver: true });
     expect(await keys(payroll.api)).toEqual(['labor-hours']);
     const costs = await t.user(w.firmId, { name: 'Cora Costs', role: 'member', can_see_job_costs: true });
     expect(await keys(costs.api)).toEqual(['month-end-job-cost']);
     const member = await t.user(w.firmId, { name: 'Mo Member', role: 'member' });
     expect(await keys(member.api)).toEqual([]);
+    const viewer = await t.user(w.firmId, { name: 'Vi Viewer', role: 'member', can_view_reports: true });
+    expect(await keys(viewer.api)).toEqual(['receivables']);
   });
 
-  it('crew scheduling off: neither is listed', async () => {
+  it('crew scheduling off: the operations reports are not listed', async () => {
     const off = await t.workspace();
-    expect(await keys(off.api)).toEqual([]);
+    expect(await keys(off.api)).toEqual(['receivables']);
   });
 
   it('needs Read jobs; takes no query parameters (one sent is ignored)', async () => {

@@ -5,16 +5,22 @@ import type { AreaWalk } from '#test/helpers/walk/kit.ts';
 
 const LABOR = '/v1/reports/labor-hours?start=2026-02-01&end=2026-02-28&approved_only=false';
 const MONTH_END = '/v1/reports/month-end-job-cost?month=2026-02';
+const RECEIVABLES = '/v1/reports/receivables?start=2026-01-01&end=2026-12-31';
 
 export const reportsWalk: AreaWalk = {
   area: 'reports',
   workspace: { settings: { operations_enabled: true, crew_scheduling_enabled: true } },
   provision: async () => ({}),
-  snapshot: () => ['/v1/reports', LABOR, MONTH_END],
+  snapshot: () => ['/v1/reports', LABOR, MONTH_END, RECEIVABLES],
   foreignIds: () => [],
   routes: {
     'GET /v1/reports': { needs: 'read', path: () => '/v1/reports' },
     'GET /v1/reports/labor-hours': { needs: 'read', path: () => '/v1/reports/labor-hours' },
     'GET /v1/reports/month-end-job-cost': { needs: 'read', path: () => '/v1/reports/month-end-job-cost' },
+    'GET /v1/reports/{key}': {
+      needs: 'read',
+      path: () => '/v1/reports/receivables',
+      noForeign: 'names a report, not a record',
+    },
   },
 };

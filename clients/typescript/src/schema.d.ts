@@ -4142,6 +4142,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run a management report by its key (a user allowed to view reports): summary lines and tables with typed columns */
+        get: operations["run_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -4446,7 +4463,7 @@ export interface components {
             error: string;
             message?: string;
             /** @enum {string} */
-            code?: "address_not_found" | "aerial_only" | "ai_auto_measure_off" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "blueprint_not_available" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "detection_failed" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "edit_in_takeoff_editor" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_operation" | "invalid_outline" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "item_type_required" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "landscape_item_not_found" | "landscape_run_not_found" | "landscape_runs_busy" | "landscape_takeoff_not_found" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "manual_aerial" | "measurement_not_found" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "no_takeoff_credits" | "not_a_plan_takeoff" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "outline_far_from_site" | "over_contract" | "page_not_in_pdf" | "payroll_approver_required" | "pdf_not_readable" | "pdf_too_large" | "photo_limit_reached" | "plan_missing" | "plan_run_failed" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "run_not_undoable" | "schedule_not_found" | "sequence_not_enabled" | "shape_far_from_takeoff" | "shape_not_found" | "sheet_not_found" | "signed_change_order" | "signoff_not_used" | "stale_measurement" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "takeoff_changed" | "takeoff_locked" | "takeoff_sent_for_cleanup" | "takeoff_would_be_empty" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_category" | "unknown_choice_fields" | "unknown_class" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_plant" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "unknown_type" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "would_remove_all_areas" | "wrong_class_kind" | "wrong_shape_for_item" | "zero_total";
+            code?: "address_not_found" | "aerial_only" | "ai_auto_measure_off" | "already_archived" | "already_clocked_out" | "already_merged" | "approval_not_pending" | "approval_required" | "approved_priced_change_order" | "archived" | "area_inactive" | "assessment_completed" | "blueprint_not_available" | "capital_planning_disabled" | "change_order_decided" | "change_order_estimate" | "change_order_void" | "company_required" | "concurrent_change" | "contact_empty" | "contact_other_customer" | "crew_day_locked" | "crew_not_active" | "crew_scheduling_disabled" | "customer_portal_disabled" | "customer_skips_follow_ups" | "day_payroll_approved" | "deletion_locked" | "detection_failed" | "discount_exceeds_subtotal" | "drive_time_unavailable" | "duplicate_channel" | "duplicate_invoice" | "duplicate_name" | "edit_in_takeoff_editor" | "estimate_archived" | "estimate_has_no_job" | "estimate_has_no_lines" | "estimate_lost" | "estimate_not_priced" | "estimate_other_job" | "estimate_won" | "estimating_admin_required" | "estimating_role_required" | "exports_in_progress" | "folder_not_empty" | "forbidden" | "geocode_failed" | "hold_only_through_holds" | "image_rejected" | "image_too_large" | "imagery_unavailable" | "invalid_catalog" | "invalid_choice" | "invalid_custom_field" | "invalid_email" | "invalid_export_path" | "invalid_formula" | "invalid_html" | "invalid_image" | "invalid_line_items" | "invalid_operation" | "invalid_outline" | "invalid_phone" | "invalid_query" | "invalid_request" | "invalid_status" | "invalid_text" | "invalid_transition" | "invalid_types" | "invalid_updated_after" | "invoice_closed" | "invoiced_jobs" | "issue_blocked" | "item_type_required" | "job_address_missing" | "job_costs_hidden" | "job_has_no_estimate" | "job_number_taken" | "jobs_from_connected_system" | "landscape_item_not_found" | "landscape_run_not_found" | "landscape_runs_busy" | "landscape_takeoff_not_found" | "lead_closed" | "lead_dismissed" | "line_scheduled" | "link_expired" | "link_invalid" | "mail_not_delivered" | "manual_aerial" | "measurement_not_found" | "merge_into_self" | "missing_image" | "missing_parameter" | "missing_permission" | "missing_required_fields" | "name_taken" | "no_customer_email" | "no_deposit" | "no_imagery_coverage" | "no_job" | "no_pavement_visible" | "no_proposal" | "no_subscription" | "no_takeoff_credits" | "not_a_plan_takeoff" | "not_a_rebid" | "not_awarded" | "not_deliverable" | "not_issued" | "not_on_crew" | "not_owner" | "not_subscribed" | "nothing_to_bill" | "office_user_required" | "online_invoice" | "online_payments_not_set_up" | "open_assessment_exists" | "operations_disabled" | "out_for_signature" | "outline_far_from_site" | "over_contract" | "page_not_in_pdf" | "payroll_approver_required" | "pdf_not_readable" | "pdf_too_large" | "photo_limit_reached" | "plan_missing" | "plan_run_failed" | "plan_upgrade_required" | "portal_not_ready" | "pricing_access_required" | "pricing_error" | "private_target" | "proposal_decided" | "proposal_void" | "rate_limited" | "rating_failed" | "read_only_session" | "remit_to_required" | "reports_not_available" | "request_decided" | "request_key_reused" | "request_pending" | "request_timeout" | "route_address_missing" | "run_not_undoable" | "schedule_not_found" | "sequence_not_enabled" | "shape_far_from_takeoff" | "shape_not_found" | "sheet_not_found" | "signed_change_order" | "signoff_not_used" | "stale_measurement" | "status_locked" | "storage_unavailable" | "subscription_inactive" | "takeoff_changed" | "takeoff_locked" | "takeoff_sent_for_cleanup" | "takeoff_would_be_empty" | "time_entry_overlap" | "time_entry_void" | "unique_violation" | "unknown_category" | "unknown_choice_fields" | "unknown_class" | "unknown_custom_fields" | "unknown_dataset" | "unknown_fields" | "unknown_item" | "unknown_job_type" | "unknown_operation" | "unknown_plant" | "unknown_roles" | "unknown_section" | "unknown_service" | "unknown_stage" | "unknown_status" | "unknown_template" | "unknown_type" | "upgrade_required" | "uri_too_long" | "url_fetch_failed" | "url_not_image" | "view_only" | "viewer_read_only" | "work_from_job" | "work_order_closed" | "would_remove_all_areas" | "wrong_class_kind" | "wrong_shape_for_item" | "zero_total";
         } & {
             [key: string]: unknown;
         };
@@ -48506,6 +48523,162 @@ export interface operations {
             };
             /** @description An error (document 1, Errors) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    run_report: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
+                date_basis?: "bid" | "decided" | "created";
+                /** @description comma-separated ids */
+                salesperson_ids?: string;
+                /** @description comma-separated ids */
+                estimator_ids?: string;
+                /** @description comma-separated ids */
+                customer_ids?: string;
+                /** @description comma-separated ids */
+                division_ids?: string;
+                /** @description comma-separated values */
+                statuses?: string;
+                /** @description comma-separated values */
+                work_types?: string;
+                /** @description comma-separated values */
+                outcomes?: string;
+                /** @description comma-separated values */
+                group_by?: string;
+                period?: "week" | "month";
+                /** @description 4, 8, 12 or 26 (cash forecast) */
+                weeks?: number;
+                /** @description 0, 15, 30, 45, 60 or 90; default 30 (receivables) */
+                net_days?: number;
+                /** @description rows whose text holds this, any case */
+                q?: string;
+                view?: string;
+                /** @description comma-separated values */
+                columns?: string;
+                rows_limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description a report key from GET /v1/reports */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            key: string;
+                            title: string;
+                            section: string;
+                            description: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            start: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            end: string;
+                            /** @enum {string} */
+                            date_basis: "bid" | "decided" | "created" | "all";
+                            summary: {
+                                label: string;
+                                /** @description display text */
+                                value: string;
+                            }[];
+                            tables: {
+                                key: string;
+                                title: string;
+                                columns: {
+                                    key: string;
+                                    label: string;
+                                    /** @enum {string} */
+                                    kind: "text" | "int" | "number" | "money" | "pct" | "date";
+                                }[];
+                                /** @description raw values by column key; job rows also carry job_id */
+                                rows: {
+                                    [key: string]: string | number | boolean | null;
+                                }[];
+                                /** @description rows the table has after q, before rows_limit */
+                                rows_total: number;
+                                total: {
+                                    [key: string]: string | number | boolean | null;
+                                } | null;
+                                note: string | null;
+                            }[];
+                            /** @description a table held more rows than rows_limit */
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

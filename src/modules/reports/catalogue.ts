@@ -3,6 +3,7 @@
 import type { ServiceContext } from '#platform/context.ts';
 import { mayRunLaborHours } from './labor-hours.ts';
 import { mayRunMonthEnd } from './month-end-job-cost.ts';
+import { MANAGEMENT_REPORTS, mayViewReports } from './run.ts';
 import type { ReportEntryObject } from './schemas.ts';
 
 interface Listed extends ReportEntryObject {
@@ -10,6 +11,14 @@ interface Listed extends ReportEntryObject {
 }
 
 const REPORTS: readonly Listed[] = [
+  ...MANAGEMENT_REPORTS.map(({ key, title, section, description, date_basis }) => ({
+    key,
+    title,
+    section,
+    description,
+    date_basis,
+    mayRun: mayViewReports,
+  })),
   {
     key: 'labor-hours',
     title: 'Labor hours',

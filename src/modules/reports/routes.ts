@@ -4,6 +4,9 @@ import { type ApiApp, READ } from '#platform/routes.ts';
 import { reportCatalogue } from './catalogue.ts';
 import { laborHoursReport } from './labor-hours.ts';
 import { monthEndJobCostReport } from './month-end-job-cost.ts';
+import { runReport } from './run.ts';
+import { ReportParams, ReportQuery } from './run-query.ts';
+import { ReportRun } from './run-result.ts';
 import { LaborHoursQuery, LaborHoursReport, MonthEndQuery, MonthEndReport, ReportCatalogue } from './schemas.ts';
 
 const tags = ['Reports'];
@@ -52,5 +55,22 @@ export function reportRoutes(app: ApiApp, env: Env): void {
       },
     },
     async (request) => ({ data: await monthEndJobCostReport(ctx(request), request.query) }),
+  );
+
+  // After the two reports above: a static path wins over the parameter, so these keys reach their own.
+  app.get(
+    '/v1/reports/:key',
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary:
+          'Run a management report by its key (a user allowed to view reports): summary lines and tables with typed columns',
+        params: ReportParams,
+        querystring: ReportQuery,
+        response: { 200: ReportRun },
+      },
+    },
+    async (request) => ({ data: await runReport(ctx(request), request.params.key, request.query) }),
   );
 }

@@ -117,10 +117,11 @@ describe('the catalogue against /v1/openapi.json', () => {
     expect(needs('get_health')).toBeUndefined();
   });
 
-  it('offers 25 to 40 first-class tools, each a real operation with a one-line description', () => {
+  it('offers 25 to 45 first-class tools, each a real operation with a one-line description', () => {
+    // Few enough that an assistant reads them all (operations and reports brought it past 40).
     const first = Object.entries(FIRST_CLASS);
     expect(first.length).toBeGreaterThanOrEqual(25);
-    expect(first.length).toBeLessThanOrEqual(40);
+    expect(first.length).toBeLessThanOrEqual(45);
     for (const [name, description] of first) {
       expect(toolNamed(name), name).toBeDefined();
       expect(toolNamed(name)!.description).toBe(description);

@@ -146,7 +146,7 @@ describe('the tools a session is offered', () => {
     const offered = await names(owner);
     expect(offered.sort()).toEqual([...Object.keys(FIRST_CLASS), 'call_operation', 'search_operations'].sort());
     expect(offered.length).toBeGreaterThanOrEqual(27);
-    expect(offered.length).toBeLessThanOrEqual(42);
+    expect(offered.length).toBeLessThanOrEqual(47);
     const tools = (await owner.listTools()).tools;
     const getJob = tools.find((tool) => tool.name === 'get_job')!;
     expect(getJob.description).toBe(FIRST_CLASS.get_job);

@@ -60,6 +60,9 @@ export const FIRST_CLASS: Readonly<Record<string, string>> = {
   get_proposal: 'Read one proposal: totals, wording, sections, its customer link and the signature status.',
   send_proposal:
     'Email the customer the proposal’s link (draft → sent). Emails the customer: confirm the recipient first.',
+
+  run_report:
+    'Run an owner report by key (from list_reports) over start..end: its summary lines and tables of typed columns.',
 };
 
 /** The toolset that selects the first-class tools (the default when `toolsets` is not given). */

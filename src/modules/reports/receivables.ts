@@ -1,0 +1,200 @@
+// The receivables report (document 2, Owner reports: "aging buckets current, 1-30, 31-60, 61-90, over
+// 90; billed and collected"; docs/reports.md, "Receivables"): who owes the workspace money at `end`,
+// how late it is, and what was billed and collected from `start` to `end`.
+//
+// An invoice is owed at `end` when it was issued by then (issued_at, else created_at), is not a
+// draft, void or written off as uncollectible, and was not yet paid at `end`. It is due `net_days`
+// after the local date it was issued (the report's terms, so every customer is aged on one footing;
+// its own due date is shown beside), and its bucket is how many days past that `end` is. The bucket
+// edges are local dates, so each is turned into the instant it starts in the workspace's zone and
+// the database sorts invoices into buckets by comparing instants: one GROUP BY for the customers,
+// one query for the invoices, one for billed and collected.
+import { sql } from 'kysely';
+import { onVisibleJob } from '#crm/index.ts';
+import type { ServiceContext } from '#platform/context.ts';
+import { centsToDollars, formatCents } from '#platform/money.ts';
+import { addDays } from '#platform/time.ts';
+import { localToStored, storedToLocal } from '#platform/time-zone.ts';
+import type { ReportDefinition } from './run.ts';
+import type { FullTable, Row } from './run-result.ts';
+
+const BUCKETS = [
+  { key: 'current', label: 'Current' },
+  { key: 'days_1_30', label: '1-30 days' },
+  { key: 'days_31_60', label: '31-60 days' },
+  { key: 'days_61_90', label: '61-90 days' },
+  { key: 'over_90', label: 'Over 90 days' },
+] as const;
+type Bucket = (typeof BUCKETS)[number]['key'];
+
+/** Not owed: never sent, cancelled, or written off. */
+const NOT_OWED = ['draft', 'void', 'uncollectible'] as const;
+
+const money = (key: string, label: string) => ({ key, label, kind: 'money' as const });
+
+export const receivables: ReportDefinition = {
+  key: 'receivables',
+  title: 'Receivables',
+  section: 'Financial',
+  description:
+    'What customers owe at the end date, aged current, 1-30, 31-60, 61-90 and over 90 days past the report’s terms (net_days after the invoice date), and what was billed and collected between start and end',
+  date_basis: 'all',
+  uses: ['customer_ids', 'salesperson_ids', 'net_days'],
+  async run(ctx: ServiceContext, p) {
+    const { db } = ctx.database;
+    const firmId = ctx.auth.firm.id;
+    const tz = ctx.auth.firm.timezone;
+    const at = (date: string) => localToStored(date, '00:00', tz);
+    const issuedAt = sql<string>`coalesce(invoices.issued_at, invoices.created_at)`;
+    const endsAt = at(addDays(p.end, 1));
+    // Due = issued date + net; days past due at `end` = end - due. The instant each bucket's oldest
+    // issue date starts: current from due >= end, 1-30 from end - 30 <= due, and so on.
+    const dueBy = (daysPast: number) => at(addDays(p.end, -p.netDays - daysPast));
+    const edges = { current: dueBy(0), d30: dueBy(30), d60: dueBy(60), d90: dueBy(90) };
+    const bucketOf = sql<Bucket>`case
+      when ${issuedAt} >= ${edges.current} then 'current'
+      when ${issuedAt} >= ${edges.d30} then 'days_1_30'
+      when ${issuedAt} >= ${edges.d60} then 'days_31_60'
+      when ${issuedAt} >= ${edges.d90} then 'days_61_90'
+      else 'over_90' end`;
+    const customerName = sql<string>`coalesce(client_accounts.name, jobs.company, '')`;
+
+    const invoicesOf = () => {
+      let qb = db
+        .selectFrom('invoices')
+        .innerJoin('jobs', 'jobs.id', 'invoices.job_id')
+        .leftJoin('client_accounts', 'client_accounts.id', 'jobs.client_account_id')
+        .where('invoices.firm_id', '=', firmId)
+        .where('invoices.status', 'not in', [...NOT_OWED]);
+      if (p.customerIds) qb = qb.where('jobs.client_account_id', 'in', p.customerIds);
+      if (p.salespersonIds) qb = qb.where('jobs.assigned_to_user_id', 'in', p.salespersonIds);
+      return onVisibleJob(qb, 'invoices.job_id', firmId, ctx.auth.user);
+    };
+    const owed = () =>
+      invoicesOf()
+        .where(issuedAt, '<', endsAt)
+        .where((eb) => eb.or([eb('invoices.paid_at', 'is', null), eb('invoices.paid_at', '>=', endsAt)]));
+    const inBucket = (b: Bucket) =>
+      sql<number>`sum(case when ${bucketOf} = ${b} then invoices.amount_cents else 0 end)`;
+
+    const [customers, open, flows] = await Promise.all([
+      owed()
+        .select([
+          'jobs.client_account_id',
+          customerName.as('customer'),
+          inBucket('current').as('current'),
+          inBucket('days_1_30').as('days_1_30'),
+          inBucket('days_31_60').as('days_31_60'),
+          inBucket('days_61_90').as('days_61_90'),
+          inBucket('over_90').as('over_90'),
+          sql<number>`sum(invoices.amount_cents)`.as('total'),
+          sql<number>`count(*)`.as('invoices'),
+          sql<string>`min(${issuedAt})`.as('oldest'),
+        ])
+        .groupBy(['jobs.client_account_id', customerName])
+        .orderBy(sql`sum(invoices.amount_cents)`, 'desc')
+        .orderBy(customerName)
+        .execute(),
+      owed()
+        .select([
+          'invoices.invoice_number',
+          'invoices.job_id',
+          'jobs.name as job_name',
+          customerName.as('customer'),
+          issuedAt.as('issued'),
+          'invoices.due_date',
+          'invoices.amount_cents',
+          bucketOf.as('bucket'),
+        ])
+        .orderBy(issuedAt)
+        .orderBy('invoices.id')
+        .execute(),
+      invoicesOf()
+        .select([
+          sql<number>`coalesce(sum(case when ${issuedAt} >= ${at(p.start)} and ${issuedAt} < ${endsAt} then invoices.amount_cents else 0 end), 0)`.as(
+            'billed',
+          ),
+          sql<number>`coalesce(sum(case when invoices.status = 'paid' and invoices.paid_at >= ${at(p.start)} and invoices.paid_at < ${endsAt} then invoices.amount_cents else 0 end), 0)`.as(
+            'collected',
+          ),
+        ])
+        .executeTakeFirstOrThrow(),
+    ]);
+
+    const localDate = (stored: string) => storedToLocal(stored, tz).date;
+    const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+    const sumOf = (rows: Row[], key: string) =>
+      rows.reduce((s, r) => s + Math.round(Number(r[key] ?? 0) * 100), 0) / 100;
+    const bucketLabel = new Map(BUCKETS.map((b) => [b.key as string, b.label]));
+
+    const customerTable: FullTable = {
+      key: 'aging',
+      title: 'Aging by customer',
+      columns: [
+        { key: 'customer', label: 'Customer', kind: 'text' },
+        ...BUCKETS.map((b) => money(b.key, b.label)),
+        money('total', 'Total owed'),
+        { key: 'invoices', label: 'Invoices', kind: 'int' },
+        { key: 'oldest_invoice', label: 'Oldest invoice', kind: 'date' },
+      ],
+      rows: customers.map((c) => ({
+        customer: c.customer === '' ? '(no customer)' : c.customer,
+        ...Object.fromEntries(BUCKETS.map((b) => [b.key, centsToDollars(Number(c[b.key]))])),
+        total: centsToDollars(Number(c.total)),
+        invoices: Number(c.invoices),
+        oldest_invoice: localDate(c.oldest),
+      })),
+      total: (rows) => ({
+        customer: 'Total',
+        ...Object.fromEntries(BUCKETS.map((b) => [b.key, sumOf(rows, b.key)])),
+        total: sumOf(rows, 'total'),
+        invoices: rows.reduce((s, r) => s + Number(r.invoices), 0),
+        oldest_invoice: null,
+      }),
+    };
+    const invoiceTable: FullTable = {
+      key: 'invoices',
+      title: 'Open invoices',
+      columns: [
+        { key: 'invoice_number', label: 'Invoice', kind: 'text' },
+        { key: 'job_name', label: 'Job', kind: 'text' },
+        { key: 'customer', label: 'Customer', kind: 'text' },
+        { key: 'issued', label: 'Invoice date', kind: 'date' },
+        { key: 'due', label: `Due (net ${p.netDays})`, kind: 'date' },
+        { key: 'invoice_due_date', label: 'Due date on the invoice', kind: 'date' },
+        { key: 'days_past_due', label: 'Days past due', kind: 'int' },
+        { key: 'bucket', label: 'Bucket', kind: 'text' },
+        money('amount', 'Amount owed'),
+      ],
+      rows: open.map((i) => {
+        const issued = localDate(i.issued);
+        const due = addDays(issued, p.netDays);
+        return {
+          invoice_number: i.invoice_number,
+          job_id: Number(i.job_id),
+          job_name: i.job_name,
+          customer: i.customer === '' ? '(no customer)' : i.customer,
+          issued,
+          due,
+          invoice_due_date: i.due_date,
+          days_past_due: Math.max(0, daysBetween(due, p.end)),
+          bucket: bucketLabel.get(i.bucket) ?? i.bucket,
+          amount: centsToDollars(Number(i.amount_cents)),
+        };
+      }),
+      total: (rows) => ({ invoice_number: 'Total', amount: sumOf(rows, 'amount') }),
+    };
+    const owedCents = customers.reduce((s, c) => s + Number(c.total), 0);
+    const pastDueCents = owedCents - customers.reduce((s, c) => s + Number(c.current), 0);
+    return {
+      summary: [
+        { label: `Billed ${p.start} to ${p.end}`, value: formatCents(Number(flows.billed)) },
+        { label: `Collected ${p.start} to ${p.end}`, value: formatCents(Number(flows.collected)) },
+        { label: `Owed at ${p.end}`, value: formatCents(owedCents) },
+        { label: `Past due at ${p.end} (net ${p.netDays})`, value: formatCents(pastDueCents) },
+        { label: 'Open invoices', value: String(open.length) },
+      ],
+      tables: [customerTable, invoiceTable],
+    };
+  },
+};

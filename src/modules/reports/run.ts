@@ -1,0 +1,51 @@
+// GET /v1/reports/{key} (document 2, Owner reports): a report run as the key's user. These are the
+// management reports: a user allowed to view reports (owners; members an owner allowed) runs them,
+// anyone else is 403 Reports not available. Each report is a file of its own with its definition;
+// this file lists them and runs one: access, the parameters it uses, its tables shaped by the
+// options every report shares (run-result.ts).
+import type { ServiceContext } from '#platform/context.ts';
+import { forbidden, notFound } from '#platform/errors.ts';
+import { can } from '#platform/permissions.ts';
+import { receivables } from './receivables.ts';
+import { type ReportParam, type ReportQueryInput, type RunParams, runParams } from './run-query.ts';
+import { type FullTable, type ReportRunObject, shapeTables } from './run-result.ts';
+import type { ReportEntryObject } from './schemas.ts';
+
+export interface ReportDefinition extends ReportEntryObject {
+  /** The parameters it reads beyond start, end, q, columns and rows_limit; any other is 400. */
+  uses: readonly ReportParam[];
+  run(ctx: ServiceContext, p: RunParams): Promise<{ summary: { label: string; value: string }[]; tables: FullTable[] }>;
+}
+
+/** The management reports built so far, in the list's order. */
+export const MANAGEMENT_REPORTS: readonly ReportDefinition[] = [receivables];
+
+export const mayViewReports = (ctx: ServiceContext) => can(ctx.auth.user, 'can_view_reports');
+
+export async function runReport(ctx: ServiceContext, key: string, q: ReportQueryInput): Promise<ReportRunObject> {
+  const report = MANAGEMENT_REPORTS.find((r) => r.key === key);
+  if (!report)
+    throw notFound('Report not found', {
+      message: `There is no report ${key}: GET /v1/reports lists the reports this key can run`,
+    });
+  if (!mayViewReports(ctx))
+    throw forbidden('Reports not available', {
+      code: 'reports_not_available',
+      message: "The key's user may not view reports: an owner can allow it",
+    });
+  const p = runParams(ctx, key, report.uses, q);
+  const { summary, tables } = await report.run(ctx, p);
+  const shaped = shapeTables(tables, p);
+  return {
+    key: report.key,
+    title: report.title,
+    section: report.section,
+    description: report.description,
+    start: p.start,
+    end: p.end,
+    date_basis: report.date_basis,
+    summary,
+    tables: shaped.tables,
+    truncated: shaped.truncated,
+  };
+}
