@@ -140,6 +140,7 @@ const NAMED: Record<string, string> = {
   'GET /v1/sites/completed': 'list_completed_sites',
   'GET /v1/reports/labor-hours': 'get_labor_hours_report',
   'GET /v1/reports/:key': 'run_report',
+  'GET /v1/reports/:key/csv': 'download_report_csv',
   'GET /v1/reports/month-end-job-cost': 'get_month_end_job_cost_report',
 };
 

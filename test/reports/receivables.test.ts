@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
+import { rawGet, unzip } from '#test/integrations/exports/helpers.ts';
 
 let t: TestApp;
 let w: Workspace;
@@ -236,5 +237,50 @@ describe('GET /v1/reports/receivables', () => {
     const bySales = await ok(w.api.get(`/v1/reports/receivables?end=2026-06-30&salesperson_ids=${own.id}`));
     expect(bySales.data.tables[0]!.rows.map((r) => r.customer)).toEqual(['Birch Church']);
     await ok(w.api.patch(`/v1/jobs/${jobB}`, { assigned_to_user_id: w.ownerId }));
+  });
+});
+
+describe('GET /v1/reports/receivables/csv', () => {
+  it('every table as a ZIP of CSVs, or one table as CSV: labels, the rows, the total line', async () => {
+    const zip = await rawGet(t, '/v1/reports/receivables/csv?start=2026-06-01&end=2026-06-30', w.key);
+    expect(zip.status).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    expect(zip.headers['content-disposition']).toBe('attachment; filename="receivables-2026-06-01-to-2026-06-30.zip"');
+    const files = await unzip(zip.bytes);
+    expect([...files.keys()]).toEqual([
+      'receivables-2026-06-01-to-2026-06-30-aging.csv',
+      'receivables-2026-06-01-to-2026-06-30-invoices.csv',
+    ]);
+    expect(files.get('receivables-2026-06-01-to-2026-06-30-aging.csv')!.toString('utf8')).toBe(
+      [
+        'Customer,Current,1-30 days,31-60 days,61-90 days,Over 90 days,Total owed,Invoices,Oldest invoice',
+        'Acme Storage,1040.00,2050.00,300.00,0.00,0.00,3390.00,5,2026-04-20',
+        'Birch Church,0.00,800.00,0.00,400.00,500.00,1700.00,3,2026-01-10',
+        'Total,1040.00,2850.00,300.00,400.00,500.00,5090.00,8,',
+        '',
+      ].join('\r\n'),
+    );
+    const one = await rawGet(
+      t,
+      '/v1/reports/receivables/csv?end=2026-06-30&table=invoices&columns=invoice_number,amount&rows_limit=2',
+      w.key,
+    );
+    expect(one.status).toBe(200);
+    expect(one.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = one.bytes.toString('utf8').split('\r\n');
+    // The two oldest open invoices, then the total over all eight.
+    expect(lines[0]).toBe('Invoice,Amount owed');
+    expect(lines.slice(1, 3).map((l) => l.split(',')[1])).toEqual(['500.00', '400.00']);
+    expect(lines[3]).toBe('Total,5090.00');
+    expect(lines).toHaveLength(5);
+  });
+
+  it('a table the report does not have is 400; access as for the run', async () => {
+    const bad = await rawGet(t, '/v1/reports/receivables/csv?table=nope', w.key);
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ error: 'The receivables report has no table nope', field: 'table' });
+    const member = await t.user(w.firmId, { name: 'Csv Member', role: 'member' });
+    expect((await rawGet(t, '/v1/reports/receivables/csv', member.key)).status).toBe(403);
+    expect((await rawGet(t, '/v1/reports/nothing/csv', w.key)).status).toBe(404);
   });
 });

@@ -22,5 +22,10 @@ export const reportsWalk: AreaWalk = {
       path: () => '/v1/reports/receivables',
       noForeign: 'names a report, not a record',
     },
+    'GET /v1/reports/{key}/csv': {
+      needs: 'read',
+      path: () => '/v1/reports/receivables/csv',
+      noForeign: 'names a report, not a record',
+    },
   },
 };

@@ -4159,6 +4159,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/{key}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report's tables to open in a spreadsheet: one table as CSV (table=), or every table (a ZIP of CSVs when there are several) */
+        get: operations["download_report_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exports": {
         parameters: {
             query?: never;
@@ -48639,6 +48656,121 @@ export interface operations {
                             truncated: boolean;
                         };
                     };
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error (document 1, Errors) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    download_report_csv: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD */
+                start?: string;
+                /** @description YYYY-MM-DD */
+                end?: string;
+                date_basis?: "bid" | "decided" | "created";
+                /** @description comma-separated ids */
+                salesperson_ids?: string;
+                /** @description comma-separated ids */
+                estimator_ids?: string;
+                /** @description comma-separated ids */
+                customer_ids?: string;
+                /** @description comma-separated ids */
+                division_ids?: string;
+                /** @description comma-separated values */
+                statuses?: string;
+                /** @description comma-separated values */
+                work_types?: string;
+                /** @description comma-separated values */
+                outcomes?: string;
+                /** @description comma-separated values */
+                group_by?: string;
+                period?: "week" | "month";
+                /** @description 4, 8, 12 or 26 (cash forecast) */
+                weeks?: number;
+                /** @description 0, 15, 30, 45, 60 or 90; default 30 (receivables) */
+                net_days?: number;
+                /** @description rows whose text holds this, any case */
+                q?: string;
+                view?: string;
+                /** @description comma-separated values */
+                columns?: string;
+                rows_limit?: number;
+                /** @description one table as CSV; without it, every table (a ZIP when several) */
+                table?: string;
+            };
+            header?: never;
+            path: {
+                /** @description a report key from GET /v1/reports */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV, or a ZIP of one CSV per table */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<key>-<start>-to-<end>[-<table>].csv" or ".zip" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/zip": string;
                 };
             };
             /** @description An error (document 1, Errors) */

@@ -5,7 +5,8 @@ import { reportCatalogue } from './catalogue.ts';
 import { laborHoursReport } from './labor-hours.ts';
 import { monthEndJobCostReport } from './month-end-job-cost.ts';
 import { runReport } from './run.ts';
-import { ReportParams, ReportQuery } from './run-query.ts';
+import { reportFile } from './download.ts';
+import { ReportFileQuery, ReportParams, ReportQuery } from './run-query.ts';
 import { ReportRun } from './run-result.ts';
 import { LaborHoursQuery, LaborHoursReport, MonthEndQuery, MonthEndReport, ReportCatalogue } from './schemas.ts';
 
@@ -72,5 +73,42 @@ export function reportRoutes(app: ApiApp, env: Env): void {
       },
     },
     async (request) => ({ data: await runReport(ctx(request), request.params.key, request.query) }),
+  );
+
+  app.get(
+    '/v1/reports/:key/csv',
+    {
+      config: READ,
+      schema: {
+        tags,
+        summary:
+          "A report's tables to open in a spreadsheet: one table as CSV (table=), or every table (a ZIP of CSVs when there are several)",
+        params: ReportParams,
+        querystring: ReportFileQuery,
+        response: {
+          200: {
+            description: 'The CSV, or a ZIP of one CSV per table',
+            headers: {
+              'Content-Disposition': {
+                type: 'string',
+                description: 'attachment; filename="<key>-<start>-to-<end>[-<table>].csv" or ".zip"',
+              },
+            },
+            content: {
+              'text/csv': { schema: { type: 'string' } },
+              'application/zip': { schema: { type: 'string', format: 'binary' } },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = await reportFile(ctx(request), request.params.key, request.query);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .send(file.body);
+    },
   );
 }

@@ -45,6 +45,21 @@ export const ReportQuery = Type.Object(
 );
 export type ReportQueryInput = Static<typeof ReportQuery>;
 
+/** The download's parameters: the run's, and the table to answer alone. */
+export const ReportFileQuery = Type.Object(
+  {
+    ...ReportQuery.properties,
+    table: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'one table as CSV; without it, every table (a ZIP when several)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** The parameters a report may use beyond those every report takes (start, end, q, columns, rows_limit). */
 export type ReportParam = Exclude<keyof ReportQueryInput, 'start' | 'end' | 'q' | 'columns' | 'rows_limit'>;
 

@@ -21,6 +21,7 @@ const NOT_TOOLS: Record<string, string> = {
   create_library_file: 'multipart upload of a file part',
   get_proposal_pdf: 'binary download (a PDF); get_proposal gives its content',
   get_invoice_pdf: 'binary download (a PDF); get_invoice gives its content',
+  download_report_csv: 'binary download (CSV or a ZIP of CSVs); run_report gives the same tables',
   get_landscape_takeoff_sheet_image:
     'binary download (a PNG of a plan sheet); get_landscape_takeoff and list_landscape_takeoff_items give what was read on it',
 };

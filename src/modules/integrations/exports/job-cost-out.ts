@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import type { ExportFile } from '#db/tables.ts';
 import { type CostRowObject, jobCostOutRows } from '#operations/index.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
+import { csvText } from '#platform/csv.ts';
 import { badRequest } from '#platform/errors.ts';
 import { millisOf, now, storedAt } from '#platform/time.ts';
 import { findExportFile, insertExportFile, markAttemptFailed, markReady } from './repo.ts';
@@ -33,21 +34,8 @@ export const JOB_COST_OUT_COLUMNS = [
   'reconciled_at',
 ] as const satisfies readonly (keyof CostRowObject)[];
 
-/**
- * RFC 4180: a field holding a comma, quote, CR or LF is quoted. Text starting with =, +, - or @ is
- * prefixed with ' (OWASP's CSV-injection advice), so a spreadsheet shows it instead of running it.
- */
-function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function jobCostCsv(rows: readonly CostRowObject[]): string {
-  const lines = [JOB_COST_OUT_COLUMNS.join(',')];
-  for (const r of rows) lines.push(JOB_COST_OUT_COLUMNS.map((c) => csvField(r[c])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return csvText([JOB_COST_OUT_COLUMNS, ...rows.map((r) => JOB_COST_OUT_COLUMNS.map((c) => r[c]))]);
 }
 
 export function csvName(exportId: number, token: string): string {
