@@ -14,6 +14,7 @@ import { addDays, millisOf } from '#platform/time.ts';
 import { localToStored, todayIn } from '#platform/time-zone.ts';
 import { timeEntriesOf } from '#operations/index.ts';
 import { hoursOf, laborCostCents, splitOvertime, weekStartOf } from '#engines/payroll/overtime.ts';
+import { countedTime } from './counted-time.ts';
 import {
   EARLIEST_DATE,
   LABOR_RANGE_DAYS,
@@ -115,12 +116,6 @@ export async function laborHoursReport(ctx: ServiceContext, q: LaborHoursInput):
   const from = localToStored(weekStartOf(start, weekStart), '00:00', tz);
   const shownFrom = localToStored(start, '00:00', tz);
   const to = localToStored(addDays(end, 1), '00:00', tz);
-  const counted = (qb: ReturnType<typeof timeEntriesOf>) =>
-    qb
-      .where('time_entries.firm_id', '=', firmId)
-      .where('time_entries.clock_out', 'is not', null)
-      .where('time_entries.voided_at', 'is', null)
-      .where('time_entries.clock_in', '<', to);
   const [entries, visible] = await Promise.all([
     db
       .selectFrom('time_entries')
@@ -137,16 +132,18 @@ export async function laborHoursReport(ctx: ServiceContext, q: LaborHoursInput):
         'time_entries.approved_at',
       ])
       .where('time_entries.firm_id', '=', firmId)
-      .where('time_entries.clock_out', 'is not', null)
-      .where('time_entries.voided_at', 'is', null)
+      .where(countedTime)
       .where('time_entries.clock_in', '>=', from)
       .where('time_entries.clock_in', '<', to)
       .execute(),
     // A user who sees only their own jobs sees the time time-entry lists show them (their own, and
     // time on their jobs); the split still counts the worker's whole week.
     can(user, 'sees_own_jobs_only')
-      ? counted(timeEntriesOf(db, firmId, user))
+      ? timeEntriesOf(db, firmId, user)
+          .where('time_entries.firm_id', '=', firmId)
+          .where(countedTime)
           .where('time_entries.clock_in', '>=', shownFrom)
+          .where('time_entries.clock_in', '<', to)
           .clearSelect()
           .select('time_entries.id')
           .execute()

@@ -21,6 +21,7 @@ import { localToStored, todayIn } from '#platform/time-zone.ts';
 import { onVisibleJob } from '#crm/index.ts';
 import { assertSeesJobCosts } from '#operations/index.ts';
 import { laborCostCents, splitOvertime } from '#engines/payroll/overtime.ts';
+import { countedTime } from './counted-time.ts';
 import {
   EARLIEST_DATE,
   LATEST_DATE,
@@ -114,8 +115,7 @@ async function laborOfEntries(
     .where('user_id', 'in', userIds)
     .where('clock_in', '>=', storedAt(min - REACH_MS))
     .where('clock_in', '<', storedAt(max + REACH_MS))
-    .where('clock_out', 'is not', null)
-    .where('voided_at', 'is', null)
+    .where(countedTime)
     .execute();
   const splits = splitOvertime(
     weeks.map((e) => ({
@@ -184,8 +184,7 @@ export async function monthEndJobCostReport(ctx: ServiceContext, q: MonthEndInpu
               .selectFrom('time_entries')
               .select('time_entries.id')
               .whereRef('time_entries.job_id', '=', 'jobs.id')
-              .where('time_entries.clock_out', 'is not', null)
-              .where('time_entries.voided_at', 'is', null)
+              .where(countedTime)
               .where('time_entries.pay_rate_cents', 'is not', null)
               .where('time_entries.clock_in', '>=', from)
               .where('time_entries.clock_in', '<', to),
@@ -277,8 +276,7 @@ export async function monthEndJobCostReport(ctx: ServiceContext, q: MonthEndInpu
             ])
             .where('time_entries.firm_id', '=', firmId)
             .where('time_entries.job_id', 'in', ids)
-            .where('time_entries.clock_out', 'is not', null)
-            .where('time_entries.voided_at', 'is', null)
+            .where(countedTime)
             .where('time_entries.pay_rate_cents', 'is not', null)
             .where('time_entries.clock_in', '<', to)
             .execute(),
