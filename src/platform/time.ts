@@ -150,6 +150,11 @@ export function isDate(text: string): boolean {
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }
 
+/** Whole days from one YYYY-MM-DD date to another (negative when `to` is earlier): addDays's inverse. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+}
+
 /** Whole days from a YYYY-MM-DD date. */
 export function addDays(date: string, days: number): string {
   const [y, m, d] = date.split('-').map(Number);

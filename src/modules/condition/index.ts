@@ -2,3 +2,4 @@
 export { rateCondition } from './ratings/service.ts';
 export { ratingUsage, type RatingUsage } from './ratings/usage.ts';
 export { PHOTO_ANALYSIS_MAX_PX } from './ratings/image.ts';
+export { decodeImageText } from './ratings/request.ts';

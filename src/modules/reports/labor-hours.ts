@@ -10,7 +10,7 @@ import { badRequest, forbidden } from '#platform/errors.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { can } from '#platform/permissions.ts';
 import { assertCrewScheduling } from '#platform/guards.ts';
-import { addDays, millisOf } from '#platform/time.ts';
+import { addDays, daysBetween, millisOf } from '#platform/time.ts';
 import { localToStored, todayIn } from '#platform/time-zone.ts';
 import { timeEntriesOf } from '#operations/index.ts';
 import { hoursOf, laborCostCents, splitOvertime, weekStartOf } from '#engines/payroll/overtime.ts';
@@ -24,9 +24,6 @@ import {
   type LaborLineObject,
   type LaborPersonObject,
 } from './schemas.ts';
-
-const DAY_MS = 86_400_000;
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
 
 /** Who may run it: crew scheduling on and a user with Approve payroll. */
 export function assertMayRunLaborHours(ctx: ServiceContext): void {

@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { onVisibleJob } from '#crm/index.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
-import { addDays } from '#platform/time.ts';
+import { addDays, daysBetween } from '#platform/time.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable, Row } from './run-result.ts';
@@ -122,7 +122,6 @@ export const receivables: ReportDefinition = {
     ]);
 
     const localDate = (stored: string) => storedToLocal(stored, tz).date;
-    const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
     const sumOf = (rows: Row[], key: string) =>
       rows.reduce((s, r) => s + Math.round(Number(r[key] ?? 0) * 100), 0) / 100;
     const bucketLabel = new Map(BUCKETS.map((b) => [b.key as string, b.label]));

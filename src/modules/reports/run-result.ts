@@ -100,8 +100,7 @@ export function shapeTables(tables: readonly FullTable[], p: RunParams): { table
     const columns = p.columns ? t.columns.filter((c) => p.columns!.includes(c.key)) : t.columns;
     const keys = new Set(columns.map((c) => c.key));
     // A job row keeps its job_id whatever the columns (document 2: "job rows also carry job_id").
-    const pick = (r: Row): Row =>
-      Object.fromEntries(Object.entries(r).filter(([k]) => keys.has(k) || k === 'job_id' || k === 'is_division_row'));
+    const pick = (r: Row): Row => Object.fromEntries(Object.entries(r).filter(([k]) => keys.has(k) || k === 'job_id'));
     if (kept.length > p.rowsLimit) truncated = true;
     return {
       key: t.key,

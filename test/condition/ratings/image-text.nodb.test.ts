@@ -3,7 +3,7 @@
 // The check is a loop over the text: a 20 MB image as base64 is checked and decoded whole (a
 // regular expression over it threw "Maximum call stack size exceeded" in a long-running process).
 import { describe, expect, it } from 'vitest';
-import { decodeImageText } from '#condition/ratings/request.ts';
+import { decodeImageText } from '#condition/index.ts';
 
 const refused = (text: string) => {
   try {
