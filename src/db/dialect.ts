@@ -1,5 +1,5 @@
 // Everything that differs between SQLite and PostgreSQL lives here, so the query code is one.
-import { sql, type ColumnDefinitionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from './tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -29,6 +29,8 @@ export interface Dialect {
    * by FTS5 tables.
    */
   avoidTableScans(trx: Executor): Promise<void>;
+  /** The text before the first comma of a comma list (a job's first job type), or null. */
+  firstListItem(list: RawBuilder<string | null>): RawBuilder<string | null>;
 }
 
 const sqlite: Dialect = {
@@ -43,6 +45,8 @@ const sqlite: Dialect = {
   // One writer at a time: SQLite has no deadlocks (busy_timeout waits instead).
   isTransient: () => false,
   avoidTableScans: async () => {},
+  firstListItem: (list) =>
+    sql`(case when instr(${list}, ',') > 0 then substr(${list}, 1, instr(${list}, ',') - 1) else ${list} end)`,
 };
 
 const postgres: Dialect = {
@@ -58,6 +62,7 @@ const postgres: Dialect = {
     // 100 × the default 0.0025: an ILIKE over a ~100-character text costs about a microsecond.
     await sql`set local cpu_operator_cost = 0.25`.execute(trx);
   },
+  firstListItem: (list) => sql`split_part(${list}, ',', 1)`,
 };
 
 export function dialectFor(engine: Engine): Dialect {

@@ -38,6 +38,7 @@ import * as measurements from '#db/migrations/035_measurements.ts';
 import * as landscape from '#db/migrations/036_landscape.ts';
 import * as landscapePlans from '#db/migrations/037_landscape_plans.ts';
 import * as editableAreas from '#db/migrations/038_measurement_editable_areas.ts';
+import * as jobReportColumns from '#db/migrations/039_job_report_columns.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -77,6 +78,7 @@ const steps: Record<string, Step> = {
   '036_landscape': landscape,
   '037_landscape_plans': landscapePlans,
   '038_measurement_editable_areas': editableAreas,
+  '039_job_report_columns': jobReportColumns,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

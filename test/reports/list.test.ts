@@ -13,6 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The management reports every workspace lists, in the list's order (src/modules/reports/run.ts). */
+const MANAGEMENT = ['receivables', 'win-loss'];
+
 const keys = async (api: Workspace['api']) => (await ok(api.get('/v1/reports'))).data.map((r) => r.key);
 
 describe('GET /v1/reports', () => {
@@ -25,6 +28,13 @@ describe('GET /v1/reports', () => {
         section: 'Financial',
         description: expect.stringContaining('61-90'),
         date_basis: 'all',
+      },
+      {
+        key: 'win-loss',
+        title: 'Win-loss',
+        section: 'Sales',
+        description: expect.stringContaining('win rate'),
+        date_basis: 'decided',
       },
       {
         key: 'labor-hours',
@@ -51,12 +61,12 @@ describe('GET /v1/reports', () => {
     const member = await t.user(w.firmId, { name: 'Mo Member', role: 'member' });
     expect(await keys(member.api)).toEqual([]);
     const viewer = await t.user(w.firmId, { name: 'Vi Viewer', role: 'member', can_view_reports: true });
-    expect(await keys(viewer.api)).toEqual(['receivables']);
+    expect(await keys(viewer.api)).toEqual(MANAGEMENT);
   });
 
   it('crew scheduling off: the operations reports are not listed', async () => {
     const off = await t.workspace();
-    expect(await keys(off.api)).toEqual(['receivables']);
+    expect(await keys(off.api)).toEqual(MANAGEMENT);
   });
 
   it('needs Read jobs; takes no query parameters (one sent is ignored)', async () => {

@@ -314,6 +314,11 @@ export interface JobTable {
   estimate_id: Generated<number | null>;
   estimate_number: Generated<number | null>;
   estimate_total_cents: Generated<number | null>;
+  /** Report columns (039; crm/jobs/report-columns.ts): the address's ZIP and city, when decided and bid. */
+  address_zip: Generated<string | null>;
+  address_city: Generated<string | null>;
+  decided_at: Generated<string | null>;
+  bid_at: Generated<string | null>;
 }
 
 export interface JobAssigneeTable {

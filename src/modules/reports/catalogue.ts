@@ -8,16 +8,18 @@ import type { ReportEntryObject } from './schemas.ts';
 
 interface Listed extends ReportEntryObject {
   mayRun: (ctx: ServiceContext) => boolean;
+  appliesTo?: (ctx: ServiceContext) => Promise<boolean>;
 }
 
 const REPORTS: readonly Listed[] = [
-  ...MANAGEMENT_REPORTS.map(({ key, title, section, description, date_basis }) => ({
+  ...MANAGEMENT_REPORTS.map(({ key, title, section, description, date_basis, appliesTo }) => ({
     key,
     title,
     section,
     description,
     date_basis,
     mayRun: mayViewReports,
+    appliesTo,
   })),
   {
     key: 'labor-hours',
@@ -40,6 +42,9 @@ const REPORTS: readonly Listed[] = [
 ];
 
 /** The reports the key's user may run, in the list's order. */
-export function reportCatalogue(ctx: ServiceContext): ReportEntryObject[] {
-  return REPORTS.filter((r) => r.mayRun(ctx)).map(({ mayRun: _, ...entry }) => entry);
+export async function reportCatalogue(ctx: ServiceContext): Promise<ReportEntryObject[]> {
+  const listed: ReportEntryObject[] = [];
+  for (const { mayRun, appliesTo, ...entry } of REPORTS)
+    if (mayRun(ctx) && (!appliesTo || (await appliesTo(ctx)))) listed.push(entry);
+  return listed;
 }

@@ -25,7 +25,7 @@ export function reportRoutes(app: ApiApp, env: Env): void {
         response: { 200: ReportCatalogue },
       },
     },
-    async (request) => ({ data: reportCatalogue(ctx(request)) }),
+    async (request) => ({ data: await reportCatalogue(ctx(request)) }),
   );
 
   app.get(

@@ -69,7 +69,7 @@ export interface FullTable {
   rows: Row[];
   /** The total row of the rows kept, or null when the table has none. */
   total: ((rows: Row[]) => Row) | null;
-  note?: string;
+  note?: string | null;
 }
 
 /** Every column key the report's tables have, so `columns` naming none of them is refused. */

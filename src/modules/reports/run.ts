@@ -7,24 +7,38 @@ import type { ServiceContext } from '#platform/context.ts';
 import { forbidden, notFound } from '#platform/errors.ts';
 import { can } from '#platform/permissions.ts';
 import { receivables } from './receivables.ts';
-import { type ReportParam, type ReportQueryInput, type RunParams, runParams } from './run-query.ts';
+import { winLoss } from './win-loss.ts';
+import { type ReportParam, type ReportQueryInput, type ReportSpan, type RunParams, runParams } from './run-query.ts';
 import { type FullTable, type ReportRunObject, shapeTables } from './run-result.ts';
 import type { ReportEntryObject } from './schemas.ts';
 
 export interface ReportDefinition extends ReportEntryObject {
   /** The parameters it reads beyond start, end, q, columns and rows_limit; any other is 400. */
   uses: readonly ReportParam[];
-  run(ctx: ServiceContext, p: RunParams): Promise<{ summary: { label: string; value: string }[]; tables: FullTable[] }>;
+  /** The dates it covers: start to end (the default), or the week or month holding end. */
+  span?: ReportSpan;
+  /** The views it offers, the first the default. */
+  views?: readonly string[];
+  /** For a report only some workspaces use: whether this one does (else it is not listed, and 404). */
+  appliesTo?(ctx: ServiceContext): Promise<boolean>;
+  run(ctx: ServiceContext, p: RunParams): Promise<ReportOutput>;
+}
+
+export interface ReportOutput {
+  summary: { label: string; value: string }[];
+  tables: FullTable[];
+  /** Set when the report read only the first 20,000 jobs (document 1, Limits). */
+  truncated?: boolean;
 }
 
 /** The management reports built so far, in the list's order. */
-export const MANAGEMENT_REPORTS: readonly ReportDefinition[] = [receivables];
+export const MANAGEMENT_REPORTS: readonly ReportDefinition[] = [receivables, winLoss];
 
 export const mayViewReports = (ctx: ServiceContext) => can(ctx.auth.user, 'can_view_reports');
 
 export async function runReport(ctx: ServiceContext, key: string, q: ReportQueryInput): Promise<ReportRunObject> {
   const report = MANAGEMENT_REPORTS.find((r) => r.key === key);
-  if (!report)
+  if (!report || (report.appliesTo && !(await report.appliesTo(ctx))))
     throw notFound('Report not found', {
       message: `There is no report ${key}: GET /v1/reports lists the reports this key can run`,
     });
@@ -33,8 +47,8 @@ export async function runReport(ctx: ServiceContext, key: string, q: ReportQuery
       code: 'reports_not_available',
       message: "The key's user may not view reports: an owner can allow it",
     });
-  const p = runParams(ctx, key, report.uses, q);
-  const { summary, tables } = await report.run(ctx, p);
+  const p = await runParams(ctx, report, q);
+  const { summary, tables, truncated } = await report.run(ctx, p);
   const shaped = shapeTables(tables, p);
   return {
     key: report.key,
@@ -43,9 +57,9 @@ export async function runReport(ctx: ServiceContext, key: string, q: ReportQuery
     description: report.description,
     start: p.start,
     end: p.end,
-    date_basis: report.date_basis,
+    date_basis: p.dateBasis ?? report.date_basis,
     summary,
     tables: shaped.tables,
-    truncated: shaped.truncated,
+    truncated: shaped.truncated || truncated === true,
   };
 }

@@ -8,6 +8,8 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '#platf
 import { assertDeletionAllowed, assertOfficeUser } from '#platform/guards.ts';
 import { can } from '#platform/permissions.ts';
 import { fillBlanks, isBlank, externalRefHeld } from '#platform/records.ts';
+import { addressParts } from '#platform/address-parts.ts';
+import { decidedAtAfter } from './report-columns.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
 import { now } from '#platform/time.ts';
 import { objectsGoingWith } from '#src/area.ts';
@@ -134,7 +136,7 @@ export async function saveJobChanges(trx: Trx, job: Job, changes: Partial<Job>):
   if (changed.length === 0) return false;
   await trx
     .updateTable('jobs')
-    .set({ ...changes, updated_at: now() })
+    .set({ ...changes, ...withAddressParts(changes), updated_at: now() })
     .where('id', '=', job.id)
     .execute();
   await recordJobUpdated(trx, job.firm_id, job.id, job.status, changed as string[]);
@@ -187,15 +189,22 @@ async function applyUpdate(
     }
   }
   if (cols.status === undefined || cols.status === existing.status) return saveJobChanges(trx, existing, cols);
+  const fromStage = stageFor(stages, existing.status);
+  const toStage = stageFor(stages, cols.status);
+  const at = now();
+  const decidedAt = decidedAtAfter(fromStage, toStage, at);
   await trx
     .updateTable('jobs')
-    .set({ ...cols, updated_at: now() })
+    .set({
+      ...cols,
+      ...withAddressParts(cols),
+      ...(decidedAt === undefined ? {} : { decided_at: decidedAt }),
+      updated_at: at,
+    })
     .where('id', '=', existing.id)
     .execute();
   await adjustJobCount(trx, firmId, existing.status, -1);
   await adjustJobCount(trx, firmId, cols.status, 1);
-  const fromStage = stageFor(stages, existing.status);
-  const toStage = stageFor(stages, cols.status);
   await recordJobStatusChanged(trx, firmId, existing.id, fromStage, toStage);
   await onJobStageChanged(trx, ctx.auth, existing.id, fromStage, toStage);
   return true;
@@ -329,6 +338,8 @@ export async function createJobIn(
         created_at: t,
         updated_at: t,
         ...cols,
+        ...withAddressParts(cols),
+        decided_at: decidedAtAfter(null, stageFor(stages, cols.status!), t) ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -337,6 +348,10 @@ export async function createJobIn(
     return { id: job.id, created: true };
   }
 }
+
+/** A write of the address also writes the ZIP and city read from it (report-columns.ts). */
+const withAddressParts = (changes: Partial<Job>) =>
+  changes.address === undefined ? {} : addressParts(changes.address);
 
 /** The key's creator owns new jobs; when they have left, the workspace owner does. */
 function defaultAssignee(ctx: ServiceContext): number {
@@ -447,6 +462,8 @@ export async function mergeJob(ctx: ServiceContext, id: number, intoId: number):
 export async function mergeJobIn(ctx: ServiceContext, trx: Trx, away: Job, kept: Job): Promise<void> {
   const firmId = ctx.auth.firm.id;
   const fills: Partial<Job> = fillBlanks(kept, away, MERGE_FILLABLE);
+  // The kept job was bid when the first of the two was.
+  if (away.bid_at !== null && (kept.bid_at === null || away.bid_at < kept.bid_at)) fills.bid_at = away.bid_at;
   // The kept job's dates win: a date of the other job that would end it before it starts is not taken.
   const start = fills.start_date ?? kept.start_date;
   const end = fills.end_date ?? kept.end_date;

@@ -109,12 +109,7 @@ export function autoSpamReason(s: { name: string; email: string | null; message:
 
 // ---- address parts for territory rules ---------------------------------------------------------
 
-/** The address's ZIP: its last five-digit group (a ZIP+4 counts by its first five). */
-export function zipOf(address: string | null): string | null {
-  if (!address) return null;
-  const all = [...address.matchAll(/(?<!\d)(\d{5})(?:-\d{4})?(?!\d)/g)];
-  return all.length > 0 ? all[all.length - 1]![1]! : null;
-}
+export { zipOf } from '#platform/address-parts.ts';
 
 /**
  * Whether `city` is the address's city: a comma-separated part of the address equals it (any case),

@@ -14,7 +14,7 @@ import { senderOf } from '#platform/mail/queue.ts';
 import { customerFooter, renderMail } from '#platform/mail/templates.ts';
 import { MailSendError, mailNotDelivered, sendWithin } from '#platform/mail/transport.ts';
 import { now } from '#platform/time.ts';
-import { sequenceOn, sequenceSettingsOf, startSequenceIn } from '#crm/index.ts';
+import { markJobBid, sequenceOn, sequenceSettingsOf, startSequenceIn } from '#crm/index.ts';
 import { recordProposalEvent } from './events.ts';
 import { linkActive, shareUrlOf } from './link.ts';
 import { formatMoney } from './document.ts';
@@ -93,6 +93,8 @@ export async function sendProposal(ctx: ServiceContext, id: number, input: SendI
       })
       .where('id', '=', current.id)
       .execute();
+    // The job's bid date (the reports' "bid" basis) is its first proposal's sending.
+    if (first) await markJobBid(trx, ctx.auth.firm.id, current.job_id, t);
     const job = await trx.selectFrom('jobs').selectAll().where('id', '=', current.job_id).executeTakeFirstOrThrow();
     if (first)
       await recordProposalEvent(trx, {

@@ -1,0 +1,130 @@
+// The jobs a job report counts (docs/reports.md, "Job reports"): the workspace's jobs the key's
+// user may see, whose date on the report's basis falls from start to end in the workspace's time
+// zone, narrowed by every filter the request names. Each report builds its queries on this one
+// scope, so a filter, the visibility rule and the 20,000-job cap (document 1, Limits) mean the
+// same in every report.
+//
+// The scope joins what the filters and group keys read: the job's stage (outcome, status label),
+// customer, estimate (its creator is the estimator) and the two users. Every join is by primary
+// key, so it costs one index probe per job the range keeps.
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { DB } from '#db/tables.ts';
+import type { ServiceContext } from '#platform/context.ts';
+import { addDays } from '#platform/time.ts';
+import { localToStored } from '#platform/time-zone.ts';
+import { visibleTo } from '#crm/index.ts';
+import type { DateBasis, RunParams } from './run-query.ts';
+
+/** Report queries count at most this many jobs (document 1, Limits: "truncate above 20,000 jobs"). */
+export const JOB_CAP = 20_000;
+
+// The scope joins aliased tables (stage, job_estimate, salesperson, estimator) that Kysely's DB type
+// does not name, so reports select from it by column text.
+// biome-ignore lint/suspicious/noExplicitAny: the aliased joins are not in DB's table names
+export type JobsQuery = SelectQueryBuilder<DB, any, {}>;
+
+/** The stored instant each date basis reads. */
+const BASIS_COLUMN: Record<DateBasis, string> = {
+  created: 'jobs.created_at',
+  bid: 'jobs.bid_at',
+  decided: 'jobs.decided_at',
+};
+
+export const BASIS_LABEL: Record<DateBasis, string> = {
+  created: 'created',
+  bid: 'bid (first proposal sent)',
+  decided: 'decided (won, lost or excluded)',
+};
+
+/**
+ * A job's value in the reports: its estimate's total (the price the customer was quoted, tax
+ * included), else the estimated value typed on the job, else nothing.
+ */
+export const JOB_VALUE_CENTS = sql<number>`coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0)`;
+
+/** The customer a job row names: its client account, else the company typed on the job. */
+export const CUSTOMER_NAME = sql<string>`coalesce(client_accounts.name, jobs.company, '(no customer)')`;
+
+export interface JobScope {
+  /** A fresh query over the scoped jobs (each report query starts from one). */
+  jobs(): JobsQuery;
+  /** The basis instant (created_at, bid_at or decided_at) of a scoped job. */
+  basis: RawBuilder<string>;
+  basisKey: DateBasis;
+  /** Whether more than JOB_CAP jobs matched and only the latest JOB_CAP by basis are counted. */
+  truncated: boolean;
+  /** What the cap left out, for a table's note; null when nothing was. */
+  note: string | null;
+}
+
+/** The instant local midnight of `date` starts in the workspace's zone. */
+export const startOfDay = (ctx: ServiceContext, date: string) => localToStored(date, '00:00', ctx.auth.firm.timezone);
+
+/**
+ * The scope for `p`: the jobs on `basis` (the request's date_basis, else the report's) dated from
+ * start to end, with the request's filters. `ranged: false` skips the date range (a report that
+ * dates its own rows, as cash forecast does, still counts only the filtered jobs).
+ */
+export async function jobScope(
+  ctx: ServiceContext,
+  p: RunParams,
+  options: { basis?: DateBasis; ranged?: boolean } = {},
+): Promise<JobScope> {
+  const { db } = ctx.database;
+  const firmId = ctx.auth.firm.id;
+  const basisKey = options.basis ?? p.dateBasis ?? 'created';
+  const basis = sql<string>`${sql.ref(BASIS_COLUMN[basisKey])}`;
+  const base = (): JobsQuery => {
+    let qb = db
+      .selectFrom('jobs')
+      .innerJoin('job_stages as stage', (j) =>
+        j.onRef('stage.firm_id', '=', 'jobs.firm_id').onRef('stage.key', '=', 'jobs.status'),
+      )
+      .leftJoin('client_accounts', 'client_accounts.id', 'jobs.client_account_id')
+      .leftJoin('estimates as job_estimate', 'job_estimate.id', 'jobs.estimate_id')
+      .leftJoin('users as salesperson', 'salesperson.id', 'jobs.assigned_to_user_id')
+      .leftJoin('users as estimator', 'estimator.id', 'job_estimate.created_by_user_id')
+      .where('jobs.firm_id', '=', firmId) as unknown as JobsQuery;
+    if (options.ranged !== false)
+      qb = qb.where(basis, '>=', startOfDay(ctx, p.start)).where(basis, '<', startOfDay(ctx, addDays(p.end, 1)));
+    if (p.customerIds) qb = qb.where('jobs.client_account_id', 'in', p.customerIds);
+    if (p.salespersonIds) qb = qb.where('jobs.assigned_to_user_id', 'in', p.salespersonIds);
+    if (p.estimatorIds) qb = qb.where(sql.ref('job_estimate.created_by_user_id'), 'in', p.estimatorIds);
+    if (p.divisionKeys) qb = qb.where('jobs.operations_division', 'in', p.divisionKeys);
+    if (p.statuses) qb = qb.where('jobs.status', 'in', p.statuses);
+    if (p.outcomes) qb = qb.where(sql.ref('stage.type'), 'in', p.outcomes);
+    if (p.workTypes) {
+      // job_type is the canonical types joined by ", " (crm/jobs/fields.ts normalizeJobTypes).
+      const types = p.workTypes;
+      qb = qb.where((eb) =>
+        eb.or(
+          types.map((t) => sql<boolean>`', ' || jobs.job_type || ', ' like ${`%, ${likeEscaped(t)}, %`} escape '!'`),
+        ),
+      );
+    }
+    return visibleTo(qb, ctx.auth.user) as JobsQuery;
+  };
+
+  // The cap: when more than JOB_CAP jobs match, the JOB_CAP latest by basis (then id) are counted.
+  const [cutoff, beyond] = await base()
+    .select([basis.as('at'), 'jobs.id'])
+    .orderBy(basis, 'desc')
+    .orderBy('jobs.id', 'desc')
+    .limit(2)
+    .offset(JOB_CAP - 1)
+    .execute();
+  if (!cutoff || !beyond) return { jobs: base, basis, basisKey, truncated: false, note: null };
+  const at = String(cutoff.at);
+  const id = Number(cutoff.id);
+  return {
+    jobs: () =>
+      base().where((eb) => eb.or([eb(basis, '>', at), eb.and([eb(basis, '=', at), eb('jobs.id', '>=', id)])])),
+    basis,
+    basisKey,
+    truncated: true,
+    note: `More than ${JOB_CAP.toLocaleString('en-US')} jobs matched: only the ${JOB_CAP.toLocaleString('en-US')} latest by ${BASIS_LABEL[basisKey]} date are counted`,
+  };
+}
+
+/** A job type as `like` pattern text, its %, _ and ! escaped with ! so each matches only itself. */
+const likeEscaped = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
