@@ -14,43 +14,40 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The management reports every workspace lists, in the list's order (src/modules/reports/run.ts). */
-const MANAGEMENT = ['receivables', 'win-loss'];
+const MANAGEMENT = ['win-loss', 'win-loss-graph', 'receivables'];
 
 const keys = async (api: Workspace['api']) => (await ok(api.get('/v1/reports'))).data.map((r) => r.key);
 
 describe('GET /v1/reports', () => {
   it('an owner with crew scheduling on can run every report; each entry has key, title, section, description, date_basis', async () => {
     const res = await ok(w.api.get('/v1/reports'));
-    expect(res.data).toEqual([
-      {
-        key: 'receivables',
-        title: 'Receivables',
-        section: 'Financial',
-        description: expect.stringContaining('61-90'),
-        date_basis: 'all',
-      },
-      {
-        key: 'win-loss',
-        title: 'Win-loss',
-        section: 'Sales',
-        description: expect.stringContaining('win rate'),
-        date_basis: 'decided',
-      },
-      {
-        key: 'labor-hours',
-        title: 'Labor hours',
-        section: 'Operations',
-        description: expect.stringContaining('overtime'),
-        date_basis: 'all',
-      },
-      {
-        key: 'month-end-job-cost',
-        title: 'Month-end job cost',
-        section: 'Operations',
-        description: expect.stringContaining('gross profit'),
-        date_basis: 'all',
-      },
-    ]);
+    expect(res.data.map((r) => r.key)).toEqual([...MANAGEMENT, 'labor-hours', 'month-end-job-cost']);
+    for (const entry of res.data) {
+      expect(Object.keys(entry).sort()).toEqual(['date_basis', 'description', 'key', 'section', 'title']);
+      expect(entry.title.length).toBeGreaterThan(0);
+      expect(entry.description.length).toBeGreaterThan(40);
+    }
+    const byKey = new Map(res.data.map((r) => [r.key, r]));
+    expect(byKey.get('receivables')).toEqual({
+      key: 'receivables',
+      title: 'Receivables',
+      section: 'Financial',
+      description: expect.stringContaining('61-90'),
+      date_basis: 'all',
+    });
+    expect(byKey.get('win-loss')).toMatchObject({ section: 'Sales', date_basis: 'decided' });
+    expect(byKey.get('labor-hours')).toMatchObject({
+      title: 'Labor hours',
+      section: 'Operations',
+      description: expect.stringContaining('overtime'),
+      date_basis: 'all',
+    });
+    expect(byKey.get('month-end-job-cost')).toMatchObject({
+      title: 'Month-end job cost',
+      section: 'Operations',
+      description: expect.stringContaining('gross profit'),
+      date_basis: 'all',
+    });
   });
 
   it('lists only what the user may run: reports allowed for management reports, Approve payroll for labor hours, job costs for month-end', async () => {

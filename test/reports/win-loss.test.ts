@@ -10,6 +10,7 @@
 // | E   | Sam         | withdrawn (excluded) |  4,000 | Paving      | 2026-06-21 09:00     |
 // | F   | owner       | active (open)        |  9,000 | Paving      | never                |
 // | G   | owner       | won                  |  7,000 | Paving      | 2026-07-01 00:30 (out)|
+// | H   | owner       | won                  |  1,000 | Paving      | 2026-04-15 09:00 (out)|
 //
 // June 2026: owner won 1 (10,000) lost 1 (5,000): win rate 1/2 = 50%, by value 10/15 = 66.67%.
 // Sam won 1 (2,000) lost 1 (3,000), excluded 1: 50%, by value 2/5 = 40%.
@@ -78,6 +79,7 @@ beforeAll(async () => {
   await job('F', { status: 'active', value: 9000, type: 'Paving' });
   // 1 July 00:30 CDT is 1 July 05:30 UTC: July locally, out of the range.
   await job('G', { status: 'won', value: 7000, type: 'Paving', decided: '2026-07-01T05:30:00.000000' });
+  await job('H', { status: 'won', value: 1000, type: 'Paving', decided: '2026-04-15T14:00:00.000000' });
 });
 afterAll(() => t.close());
 
@@ -158,13 +160,90 @@ describe('GET /v1/reports/win-loss', () => {
   it('another date basis: created counts the jobs created in the range, whatever their decision date', async () => {
     const d = (await run(`start=2020-01-01&end=2099-12-31&date_basis=created`)).data;
     expect(d.date_basis).toBe('created');
-    // Created now, all seven; F is open and counts in no decision column.
-    expect(d.tables[0].total).toMatchObject({ decided: 7, won: 3, lost: 2, excluded: 1 });
+    // Created now, all eight; F is open and counts in no decision column.
+    expect(d.tables[0].total).toMatchObject({ decided: 8, won: 4, lost: 2, excluded: 1 });
   });
 
   it('a member who sees only their own jobs counts only those', async () => {
     const own = await t.user(w.firmId, { name: 'Own Only', sees_own_jobs_only: true, can_view_reports: true });
     const d = (await ok(own.api.get(`/v1/reports/win-loss?${JUNE}`))).data;
     expect(d.summary[0]).toEqual({ label: 'Jobs decided', value: '0' });
+  });
+});
+
+describe('GET /v1/reports/win-loss-graph', () => {
+  // April to July: April H won 1,000; May nothing (filled); June as above; July G won 7,000.
+  it('one row per month with no gaps, the month and the running totals (a window sum)', async () => {
+    const res: any = await ok(w.api.get('/v1/reports/win-loss-graph?start=2026-04-01&end=2026-07-31'));
+    const table = res.data.tables[0];
+    expect(table.rows).toEqual([
+      {
+        month: '2026-04',
+        decided: 1,
+        won: 1,
+        lost: 0,
+        win_rate: 1,
+        won_value: 1000,
+        lost_value: 0,
+        cumulative_won_value: 1000,
+        cumulative_win_rate: 1,
+      },
+      {
+        month: '2026-05',
+        decided: 0,
+        won: 0,
+        lost: 0,
+        win_rate: null,
+        won_value: 0,
+        lost_value: 0,
+        cumulative_won_value: 1000,
+        cumulative_win_rate: 1,
+      },
+      // Running: won 1 + 2 = 3, lost 2: 3/5; won value 1,000 + 12,000.
+      {
+        month: '2026-06',
+        decided: 5,
+        won: 2,
+        lost: 2,
+        win_rate: 0.5,
+        won_value: 12000,
+        lost_value: 8000,
+        cumulative_won_value: 13000,
+        cumulative_win_rate: 0.6,
+      },
+      // Running: won 4, lost 2: 4/6 = 0.6667; 13,000 + 7,000.
+      {
+        month: '2026-07',
+        decided: 1,
+        won: 1,
+        lost: 0,
+        win_rate: 1,
+        won_value: 7000,
+        lost_value: 0,
+        cumulative_won_value: 20000,
+        cumulative_win_rate: 0.6667,
+      },
+    ]);
+    expect(table.total).toMatchObject({
+      decided: 7,
+      won: 4,
+      lost: 2,
+      win_rate: 0.6667,
+      won_value: 20000,
+      lost_value: 8000,
+    });
+    expect(res.data.summary).toEqual([
+      { label: 'Months', value: '4' },
+      { label: 'Won value', value: '$20,000.00' },
+      { label: 'Win rate', value: '66.67%' },
+    ]);
+  });
+
+  it('an empty range has no months; group_by is not one of its parameters', async () => {
+    const res: any = await ok(w.api.get('/v1/reports/win-loss-graph?start=2025-01-01&end=2025-12-31'));
+    expect(res.data.tables[0].rows).toEqual([]);
+    const bad = await w.api.get('/v1/reports/win-loss-graph?group_by=month');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('The win-loss-graph report does not use group_by');
   });
 });

@@ -8,6 +8,11 @@ import { forbidden, notFound } from '#platform/errors.ts';
 import { can } from '#platform/permissions.ts';
 import { receivables } from './receivables.ts';
 import { winLoss } from './win-loss.ts';
+import { winLossGraph } from './win-loss-graph.ts';
+import { JOB_COST_REPORTS } from './job-cost-reports.ts';
+import { PERIOD_REPORTS } from './period-reports.ts';
+import { RESOURCE_REPORTS } from './resource-reports.ts';
+import { SALES_REPORTS } from './sales-reports.ts';
 import { type ReportParam, type ReportQueryInput, type ReportSpan, type RunParams, runParams } from './run-query.ts';
 import { type FullTable, type ReportRunObject, shapeTables } from './run-result.ts';
 import type { ReportEntryObject } from './schemas.ts';
@@ -31,8 +36,16 @@ export interface ReportOutput {
   truncated?: boolean;
 }
 
-/** The management reports built so far, in the list's order. */
-export const MANAGEMENT_REPORTS: readonly ReportDefinition[] = [receivables, winLoss];
+/** The management reports, in the list's order: by section, each section's file in its own order. */
+export const MANAGEMENT_REPORTS: readonly ReportDefinition[] = [
+  ...PERIOD_REPORTS,
+  winLoss,
+  winLossGraph,
+  ...SALES_REPORTS,
+  receivables,
+  ...JOB_COST_REPORTS,
+  ...RESOURCE_REPORTS,
+];
 
 export const mayViewReports = (ctx: ServiceContext) => can(ctx.auth.user, 'can_view_reports');
 

@@ -1,0 +1,280 @@
+// Owner reports benchmark (docs/performance.md, "Owner reports"), issue 29's two targets:
+//
+// 1. Every report over a 100k-job workspace with its invoices, work orders, time and job costs
+//    takes at most 2× the single SQL aggregate it wraps, run in the same process on the same rows
+//    (the baseline: one GROUP BY or sum over the report's own rows, through the same database
+//    handle, without HTTP, access checks or shaping).
+// 2. A report's cost from 10k to 100k jobs grows at most as its rows do: its time at 100k ÷ at 10k
+//    is compared with its baseline's (the rows it reads grow the same).
+//
+//   npm run bench:reports                   SQLite file database in a temp dir
+//   DATABASE_URL=postgres://… npm run bench:reports   PostgreSQL (a fresh schema, dropped afterwards)
+//   npm run bench:reports -- --quick        2k and 20k jobs, fewer rounds
+//   npm run bench:reports -- --smoke        seconds, for CI (bench/mode.ts)
+//
+// The jobs span 2025-2026 (created, bid three days later, decided ten days later), a quarter each
+// lead, active, won and lost; each won job has an invoice (a third of them paid), a work order on
+// one day, three time entries and two job costs. Reports run over 2025-01-01 to 2026-12-31, the
+// period reports over the week or month holding 2026-06-15, labor hours over four weeks, month-end
+// over June 2026.
+import { performance } from 'node:perf_hooks';
+import { type RawBuilder, sql } from 'kysely';
+import { buildApp } from '#src/app.ts';
+import { isPostgresUrl } from '#src/config.ts';
+import type { Database } from '#db/database.ts';
+import { dropOnInterrupt, openBenchDatabase } from './database.ts';
+import { fmt, loadNow, ms, revision } from './load.ts';
+import { MODE_LABEL, saveReport, sized, warnOrFail } from './mode.ts';
+import { insertJobs } from './seed.ts';
+import { benchWorkspace } from './workspace.ts';
+
+const SMALL = sized(10_000, 2_000, 400);
+const LARGE = sized(100_000, 20_000, 1_200);
+const ROUNDS = sized(7, 3, 1);
+const START = '2025-01-01';
+const END = '2026-12-31';
+const DAY0 = '2025-01-01';
+const SPAN_DAYS = 720;
+
+type Engine = 'sqlite' | 'postgres';
+
+/** Stored instant text of DAY0 + `days` (an SQL integer expression) at `hour`:30 UTC. */
+function instant(engine: Engine, days: RawBuilder<unknown>, hour: number): RawBuilder<string> {
+  return engine === 'sqlite'
+    ? sql`strftime('%Y-%m-%dT%H:%M:%S.000000', ${DAY0}, '+' || (${days}) || ' days', ${`+${hour} hours`}, '+30 minutes')`
+    : sql`to_char(timestamp '2025-01-01' + (${days}) * interval '1 day' + interval '${sql.raw(String(hour))} hours 30 minutes', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
+}
+
+/** YYYY-MM-DD of DAY0 + `days`. */
+function dateOf(engine: Engine, days: RawBuilder<unknown>): RawBuilder<string> {
+  return engine === 'sqlite'
+    ? sql`date(${DAY0}, '+' || (${days}) || ' days')`
+    : sql`to_char(date '2025-01-01' + (${days})::int, 'YYYY-MM-DD')`;
+}
+
+/** Spreads jobs from `fromId` on over the two years and adds what hangs on the won ones. */
+async function spread(database: Database, firmId: number, ownerId: number, fromId: number): Promise<void> {
+  const { db } = database;
+  const engine = database.dialect.engine;
+  const day = sql`(jobs.id % ${sql.lit(SPAN_DAYS)})`;
+  await sql`update jobs set
+      created_at = ${instant(engine, day, 14)},
+      updated_at = ${instant(engine, day, 14)},
+      bid_at = case when jobs.id % 5 <> 0 then ${instant(engine, sql`${day} + 3`, 15)} end,
+      decided_at = case when jobs.status in ('won', 'lost') then ${instant(engine, sql`${day} + 10`, 16)} end,
+      job_type = case jobs.id % 3 when 0 then 'Paving' when 1 then 'Sealcoating' else 'Striping, Paving' end,
+      address_zip = cast(43200 + jobs.id % 40 as text),
+      address_city = case jobs.id % 4 when 0 then 'Columbus' when 1 then 'Dublin' when 2 then 'Akron' else 'Dayton' end,
+      customer_type = case jobs.id % 2 when 0 then 'Commercial' else 'Residential' end,
+      operations_division = case jobs.id % 3 when 0 then 'paving' when 1 then 'seal' else null end
+    where jobs.firm_id = ${firmId} and jobs.id >= ${fromId}`.execute(db);
+  const won = sql`from jobs where jobs.firm_id = ${firmId} and jobs.id >= ${fromId} and jobs.status = 'won'`;
+  const day10 = sql`(jobs.id % ${sql.lit(SPAN_DAYS)}) + 10`;
+  await sql`insert into invoices (firm_id, job_id, invoice_number, status, payment_method, billing_type, currency,
+      line_items, subtotal_cents, discount_cents, tax_cents, amount_cents, due_days, due_date, issued_at, paid_at,
+      created_at, updated_at)
+    select jobs.firm_id, jobs.id, 'B-' || jobs.id, case when jobs.id % 3 = 0 then 'paid' else 'sent' end, 'check',
+      'standard', 'usd', '[]', jobs.estimated_value_cents, 0, 0, jobs.estimated_value_cents, 30,
+      ${dateOf(engine, sql`${day10} + 35`)}, ${instant(engine, sql`${day10} + 5`, 15)},
+      case when jobs.id % 3 = 0 then ${instant(engine, sql`${day10} + 40`, 15)} end,
+      ${instant(engine, sql`${day10} + 5`, 15)}, ${instant(engine, sql`${day10} + 5`, 15)}
+    ${won}`.execute(db);
+  await sql`insert into work_orders (firm_id, job_id, title, status, is_hold, published, estimated_days, scheduled_date,
+      end_date, completed_at, job_is_placeholder, created_at, updated_at)
+    select jobs.firm_id, jobs.id, 'Work', 'completed', 0, 1, 1, ${dateOf(engine, sql`${day10} + 2`)},
+      ${dateOf(engine, sql`${day10} + 2`)}, ${instant(engine, sql`${day10} + 2`, 20)}, 0,
+      ${instant(engine, day10, 15)}, ${instant(engine, day10, 15)}
+    ${won}`.execute(db);
+  await sql`insert into work_order_days (firm_id, work_order_id, date, crew_id, locks, is_hold)
+    select work_orders.firm_id, work_orders.id, work_orders.scheduled_date, null, 0, 0 from work_orders
+    where work_orders.firm_id = ${firmId} and work_orders.job_id >= ${fromId}`.execute(db);
+  for (const [hour, code] of [
+    [12, 'Paving'],
+    [13, 'Sealcoat'],
+    [14, 'Shop'],
+  ] as const)
+    await sql`insert into time_entries (firm_id, user_id, job_id, cost_code, clock_in, clock_out, pay_rate_cents,
+        approved_at, created_at, updated_at)
+      select jobs.firm_id, ${ownerId}, jobs.id, ${code}, ${instant(engine, sql`${day10} + 2`, hour)},
+        ${instant(engine, sql`${day10} + 2`, hour + 1)}, 3000, ${instant(engine, sql`${day10} + 3`, 9)},
+        ${instant(engine, sql`${day10} + 2`, hour)}, ${instant(engine, sql`${day10} + 2`, hour)}
+      ${won}`.execute(db);
+  for (const [type, share] of [
+    ['material', 3],
+    ['labor', 5],
+  ] as const)
+    await sql`insert into job_costs (firm_id, job_id, cost_type, cost_code, amount_cents, date, created_at, updated_at)
+      select jobs.firm_id, jobs.id, ${type}, ${type}, jobs.estimated_value_cents / ${sql.lit(share)},
+        ${dateOf(engine, sql`${day10} + 2`)}, ${instant(engine, sql`${day10} + 2`, 20)},
+        ${instant(engine, sql`${day10} + 2`, 20)}
+      ${won}`.execute(db);
+  if (engine === 'postgres')
+    await sql`analyze jobs, invoices, work_orders, work_order_days, time_entries, job_costs`.execute(db);
+}
+
+/**
+ * The single SQL aggregate each report wraps: one GROUP BY (or sum) over the rows the report reads,
+ * on its date basis, with no access check and no shaping.
+ */
+function baselineOf(database: Database, firmId: number, key: string, basis: string): () => Promise<unknown> {
+  const { db } = database;
+  const inRange = (col: string) =>
+    sql`${sql.ref(col)} >= ${`${START}T00:00:00`} and ${sql.ref(col)} < ${`${END}T23:59:59.999999`}`;
+  const jobs = (col: string) => () =>
+    sql`select stage.type, count(*), sum(coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0))
+      from jobs join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
+      where jobs.firm_id = ${firmId} and ${inRange(col)} group by stage.type`.execute(db);
+  const invoices = () =>
+    sql`select count(*), sum(amount_cents) from invoices
+      where firm_id = ${firmId} and status not in ('draft', 'void', 'uncollectible') and ${inRange('issued_at')}`.execute(
+      db,
+    );
+  const time = () =>
+    sql`select user_id, count(*), sum(pay_rate_cents) from time_entries
+      where firm_id = ${firmId} and clock_out is not null and ${inRange('clock_in')} group by user_id`.execute(db);
+  const days = () =>
+    sql`select crew_id, count(*) from work_order_days where firm_id = ${firmId} and date >= ${START} and date <= ${END}
+      group by crew_id`.execute(db);
+  const costs = () =>
+    sql`select cost_type, count(*), sum(amount_cents) from job_costs where firm_id = ${firmId}
+      and date >= ${START} and date <= ${END} group by cost_type`.execute(db);
+  const estimates = () =>
+    sql`select count(*), sum(price_cents) from estimates where firm_id = ${firmId} and ${inRange('created_at')}`.execute(
+      db,
+    );
+  const byKey: Record<string, () => Promise<unknown>> = {
+    receivables: invoices,
+    'cash-forecast': invoices,
+    'labor-hours': time,
+    'week-glance': days,
+    'resource-utilization': days,
+    'completed-work': days,
+    'month-end-job-cost': costs,
+    'bid-vs-actual': costs,
+    'material-usage': costs,
+    'estimate-totals': estimates,
+    'item-history': estimates,
+    'material-history': estimates,
+  };
+  return (
+    byKey[key] ?? jobs(basis === 'bid' ? 'jobs.bid_at' : basis === 'decided' ? 'jobs.decided_at' : 'jobs.created_at')
+  );
+}
+
+/** The median of `rounds` timings of `run`, in ms. */
+async function median(rounds: number, run: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    await run();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+async function main(): Promise<string> {
+  const url = process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : null;
+  const { database, describe, drop } = await openBenchDatabase({ url, label: 'reports' });
+  dropOnInterrupt(drop);
+  try {
+    console.error(`engine: ${describe}`);
+    const { firmId, ownerId, key } = await benchWorkspace(database);
+    const firm = await database.db
+      .selectFrom('firms')
+      .select('settings')
+      .where('id', '=', firmId)
+      .executeTakeFirstOrThrow();
+    await database.db
+      .updateTable('firms')
+      .set({
+        settings: JSON.stringify({
+          ...JSON.parse(firm.settings),
+          operations_enabled: true,
+          crew_scheduling_enabled: true,
+        }),
+        job_types: JSON.stringify(['Paving', 'Sealcoating', 'Striping']),
+        divisions: JSON.stringify([
+          { key: 'paving', name: 'Paving' },
+          { key: 'seal', name: 'Sealcoating' },
+        ]),
+      })
+      .where('id', '=', firmId)
+      .execute();
+    const app = await buildApp(database, {
+      adminToken: null,
+      rateLimit: { max: 1e9, windowMs: 1000 },
+      logLevel: process.env.BENCH_LOG ? 'error' : false,
+    });
+    const get = async (path: string) => {
+      const res = await app.inject({ method: 'GET', url: path, headers: { 'x-api-key': key } });
+      if (res.statusCode !== 200) warnOrFail(console.error, `${path}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      return res;
+    };
+    const listed = JSON.parse((await get('/v1/reports')).body).data as { key: string; date_basis: string }[];
+    const pathOf = (r: string) =>
+      r === 'labor-hours'
+        ? '/v1/reports/labor-hours?start=2026-06-01&end=2026-06-28&approved_only=false'
+        : r === 'month-end-job-cost'
+          ? '/v1/reports/month-end-job-cost?month=2026-06'
+          : ['kpi', 'weekly-sales', 'week-glance'].includes(r)
+            ? `/v1/reports/${r}?end=2026-06-15`
+            : `/v1/reports/${r}?start=${START}&end=${END}`;
+
+    const measured = new Map<string, { report: number; baseline: number }[]>();
+    let seeded = 0;
+    for (const size of [SMALL, LARGE]) {
+      const t0 = performance.now();
+      const before = await database.db
+        .selectFrom('jobs')
+        .select(sql<number>`coalesce(max(id), 0)`.as('id'))
+        .executeTakeFirstOrThrow();
+      await insertJobs(database, firmId, ownerId, size - seeded, { namePrefix: 'Report job' });
+      await spread(database, firmId, ownerId, Number(before.id) + 1);
+      seeded = size;
+      console.error(`seeded ${fmt(size)} jobs in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+      for (const r of listed) {
+        const baseline = baselineOf(database, firmId, r.key, r.date_basis);
+        const path = pathOf(r.key);
+        await get(path); // warm-up: plans and compiled schemas
+        await baseline();
+        const report = await median(ROUNDS, () => get(path));
+        const base = await median(ROUNDS, baseline);
+        const list = measured.get(r.key) ?? [];
+        list.push({ report, baseline: base });
+        measured.set(r.key, list);
+        console.error(`${fmt(size)} jobs: ${r.key} ${ms(report)} ms, baseline ${ms(base)} ms (load ${loadNow()})`);
+      }
+    }
+    await app.close();
+    const rows: string[] = [];
+    let metRatio = 0;
+    let metGrowth = 0;
+    for (const [reportKey, [small, large]] of measured) {
+      const ratio = large!.report / large!.baseline;
+      const growth = large!.report / small!.report;
+      const rowsGrowth = large!.baseline / small!.baseline;
+      if (ratio <= 2) metRatio++;
+      if (growth <= Math.max(rowsGrowth, 1) * 1.1) metGrowth++;
+      rows.push(
+        `| ${reportKey} | ${ms(small!.report)} | ${ms(large!.report)} | ${ms(large!.baseline)} | ${ratio.toFixed(2)} | ${growth.toFixed(2)} | ${rowsGrowth.toFixed(2)} |`,
+      );
+    }
+    return [
+      `Owner reports benchmark${MODE_LABEL}, ${new Date().toISOString().slice(0, 10)}, ${revision()}`,
+      `${describe}; ${fmt(SMALL)} then ${fmt(LARGE)} jobs; median of ${ROUNDS} runs each (in process, app.inject)`,
+      '',
+      `| Report | ms at ${fmt(SMALL)} | ms at ${fmt(LARGE)} | baseline ms at ${fmt(LARGE)} | ÷ baseline (≤ 2) | ${fmt(LARGE)} ÷ ${fmt(SMALL)} | baseline's growth |`,
+      '|---|---:|---:|---:|---:|---:|---:|',
+      ...rows,
+      '',
+      `Within 2× of the baseline: ${metRatio} of ${measured.size}. Growing no faster than the baseline (10% slack): ${metGrowth} of ${measured.size}.`,
+    ].join('\n');
+  } finally {
+    await drop();
+  }
+}
+
+const report = await main();
+console.log(report);
+saveReport('reports.md', report);

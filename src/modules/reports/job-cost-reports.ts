@@ -1,0 +1,5 @@
+// Job cost and item reports: what was estimated against what it cost, what was quoted and used (docs/reports.md). Each report is a file of its own; this file lists them in the order
+// GET /v1/reports shows them (run.ts puts the sections together).
+import type { ReportDefinition } from './run.ts';
+
+export const JOB_COST_REPORTS: readonly ReportDefinition[] = [];

@@ -1,0 +1,5 @@
+// Period reports: the week or month at a glance, sales by day, the KPIs and the cash ahead (docs/reports.md). Each report is a file of its own; this file lists them in the order
+// GET /v1/reports shows them (run.ts puts the sections together).
+import type { ReportDefinition } from './run.ts';
+
+export const PERIOD_REPORTS: readonly ReportDefinition[] = [];

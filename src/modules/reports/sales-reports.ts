@@ -1,0 +1,5 @@
+// Sales reports: what was bid, to whom, where, and what it became (docs/reports.md). Each report is a file of its own; this file lists them in the order
+// GET /v1/reports shows them (run.ts puts the sections together).
+import type { ReportDefinition } from './run.ts';
+
+export const SALES_REPORTS: readonly ReportDefinition[] = [];
