@@ -11,6 +11,7 @@
 //   DATABASE_URL=postgres://… npm run bench:reports   PostgreSQL (a fresh schema, dropped afterwards)
 //   npm run bench:reports -- --quick        2k and 20k jobs, fewer rounds
 //   npm run bench:reports -- --smoke        seconds, for CI (bench/mode.ts)
+//   npm run bench:reports -- win-loss kpi   some of the reports
 //
 // The jobs span 2025-2026 (created, bid three days later, decided ten days later), a quarter each
 // lead, active, won and lost; each won job has an invoice (a third of them paid), a work order on
@@ -211,7 +212,10 @@ async function main(): Promise<string> {
       if (res.statusCode !== 200) warnOrFail(console.error, `${path}: ${res.statusCode} ${res.body.slice(0, 300)}`);
       return res;
     };
-    const listed = JSON.parse((await get('/v1/reports')).body).data as { key: string; date_basis: string }[];
+    const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+    const listed = (JSON.parse((await get('/v1/reports')).body).data as { key: string; date_basis: string }[]).filter(
+      (r) => only.length === 0 || only.includes(r.key),
+    );
     const pathOf = (r: string) =>
       r === 'labor-hours'
         ? '/v1/reports/labor-hours?start=2026-06-01&end=2026-06-28&approved_only=false'

@@ -31,7 +31,33 @@ export interface Dialect {
   avoidTableScans(trx: Executor): Promise<void>;
   /** The text before the first comma of a comma list (a job's first job type), or null. */
   firstListItem(list: RawBuilder<string | null>): RawBuilder<string | null>;
+  /**
+   * The value at `path` of the JSON held in the text `column`, as text (null when absent): a step is
+   * a fixed key or an SQL expression giving one (a row's id). Both engines answer a number as its
+   * text, so comparisons agree.
+   */
+  jsonText(column: RawBuilder<unknown>, path: readonly JsonStep[]): RawBuilder<string>;
+  /** The number at `path` (a JSON number), null when absent. */
+  jsonNumber(column: RawBuilder<unknown>, path: readonly JsonStep[]): RawBuilder<number>;
+  /** Whether the JSON boolean at `path` is true. */
+  jsonTrue(column: RawBuilder<unknown>, path: readonly JsonStep[]): RawBuilder<boolean>;
+  /** Whether the JSON array at `key` of the object in `column` holds the string `value`. */
+  jsonArrayHas(column: RawBuilder<unknown>, key: string, value: string): RawBuilder<boolean>;
+  /** Milliseconds from one stored instant (text 'YYYY-MM-DDTHH:MM:SS.ffffff', UTC) to another. */
+  millisBetween(from: RawBuilder<unknown>, to: RawBuilder<unknown>): RawBuilder<number>;
 }
+
+/** One step of a JSON path: a fixed key, or an SQL expression giving the key (a row's id). */
+export type JsonStep = string | RawBuilder<unknown>;
+
+/** SQLite's JSON path text for `path`: '$."a"."b"', a key from a row joined in as text. */
+const sqlitePath = (path: readonly JsonStep[]) =>
+  sql`'$' || ${sql.join(
+    path.map((s) => (typeof s === 'string' ? sql`${`."${s}"`}` : sql`'."' || cast(${s} as text) || '"'`)),
+    sql` || `,
+  )}`;
+const pgText = (column: RawBuilder<unknown>, path: readonly JsonStep[]) =>
+  sql<string>`(cast(${column} as jsonb) #>> array[${sql.join(path.map((s) => sql`cast(${s} as text)`))}])`;
 
 const sqlite: Dialect = {
   engine: 'sqlite',
@@ -47,6 +73,15 @@ const sqlite: Dialect = {
   avoidTableScans: async () => {},
   firstListItem: (list) =>
     sql`(case when instr(${list}, ',') > 0 then substr(${list}, 1, instr(${list}, ',') - 1) else ${list} end)`,
+  // json_extract answers a JSON string as text and a number as a number: cast so both engines agree.
+  jsonText: (column, path) => sql`cast(json_extract(${column}, ${sqlitePath(path)}) as text)`,
+  jsonNumber: (column, path) => sql`json_extract(${column}, ${sqlitePath(path)})`,
+  // SQLite answers JSON true as 1.
+  jsonTrue: (column, path) => sql`(json_extract(${column}, ${sqlitePath(path)}) = 1)`,
+  jsonArrayHas: (column, key, value) =>
+    sql`(json_type(${column}, ${`$."${key}"`}) = 'array' and exists (select 1 from json_each(${column}, ${`$."${key}"`}) as je where je.value = ${value}))`,
+  // julianday is a double of days: about a millisecond's precision at today's dates.
+  millisBetween: (from, to) => sql`((julianday(${to}) - julianday(${from})) * 86400000.0)`,
 };
 
 const postgres: Dialect = {
@@ -63,6 +98,13 @@ const postgres: Dialect = {
     await sql`set local cpu_operator_cost = 0.25`.execute(trx);
   },
   firstListItem: (list) => sql`split_part(${list}, ',', 1)`,
+  jsonText: (column, path) => pgText(column, path),
+  jsonNumber: (column, path) => sql`cast(${pgText(column, path)} as numeric)`,
+  jsonTrue: (column, path) => sql`(${pgText(column, path)} = 'true')`,
+  jsonArrayHas: (column, key, value) =>
+    sql`coalesce(jsonb_typeof(cast(${column} as jsonb) -> cast(${key} as text)) = 'array' and (cast(${column} as jsonb) -> cast(${key} as text)) @> jsonb_build_array(cast(${value} as text)), false)`,
+  millisBetween: (from, to) =>
+    sql`(extract(epoch from (cast(${to} as timestamp) - cast(${from} as timestamp))) * 1000)`,
 };
 
 export function dialectFor(engine: Engine): Dialect {

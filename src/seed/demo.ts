@@ -42,6 +42,7 @@ import { demoInvoices } from './demo-invoice.ts';
 import { demoProposal } from './demo-proposal.ts';
 import { demoPhotos, demoPinPhoto } from './demo-photos.ts';
 import { demoReminders } from './demo-reminders.ts';
+import { demoReportData } from './demo-report-data.ts';
 import { recordDemoLinks } from './demo-links.ts';
 
 export interface DemoWorkspace {
@@ -395,6 +396,7 @@ export async function seedDemoWorkspace(env: Env, origin = ''): Promise<DemoWork
   // its planting plans read from the plan set on the job.
   if (landscapeJobId !== null) await demoLandscape(ctx, landscapeJobId);
   await demoLeads(ctx);
+  await demoReportData(ctx);
   if (readyToSign) pages.push(readyToSign);
   if (walkedEstimateId !== null && walkedJobId !== null) {
     // The walked job's contract: signed by Marcus with a 25% deposit, which its deposit invoice bills.

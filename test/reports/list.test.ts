@@ -13,8 +13,36 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The management reports every workspace lists, in the list's order (src/modules/reports/run.ts). */
-const MANAGEMENT = ['win-loss', 'win-loss-graph', 'receivables'];
+/**
+ * The management reports every workspace lists, in the list's order (src/modules/reports/run.ts);
+ * lead-pipeline and brochure-scans appear only where they apply (their own tests).
+ */
+const MANAGEMENT = [
+  'kpi',
+  'weekly-sales',
+  'week-glance',
+  'weekly-summary',
+  'cash-forecast',
+  'win-loss',
+  'win-loss-graph',
+  'work-type',
+  'market-analysis',
+  'zip-code',
+  'top-customers',
+  'bid-schedule',
+  'estimate-totals',
+  'receivables',
+  'bid-vs-actual',
+  'completed-work',
+  'data-dump',
+  'item-history',
+  'material-history',
+  'material-usage',
+  'resource-utilization',
+  'sub-utilization',
+  'vendor-utilization',
+  'minority',
+];
 
 const keys = async (api: Workspace['api']) => (await ok(api.get('/v1/reports'))).data.map((r) => r.key);
 

@@ -150,6 +150,14 @@ describe('GET /v1/reports/win-loss', () => {
     expect(won.rows.map((r: any) => r.job_name)).toEqual(['C', 'A']);
     const seal = (await run(`${JUNE}&work_types=sealcoating`)).data.tables[1];
     expect(seal.rows.map((r: any) => r.job_name)).toEqual(['C', 'D']);
+    // q narrows the job list in the database: Sam's three, their total 2,000 + 4,000 + 3,000; a page
+    // of two shows two of them and says there were three.
+    const samsJobs = (await run(`${JUNE}&q=SAM SELL&rows_limit=2`)).data;
+    expect(samsJobs.tables[1]).toMatchObject({ rows_total: 3, total: { job_name: 'Total', value: 9000 } });
+    expect(samsJobs.tables[1].rows.map((r: any) => r.job_name)).toEqual(['C', 'E']);
+    expect(samsJobs.truncated).toBe(true);
+    // A % in q is a percent sign, not a wildcard.
+    expect((await run(`${JUNE}&q=%25`)).data.tables[1].rows_total).toBe(0);
     const bad = await w.api.get(`/v1/reports/win-loss?${JUNE}&work_types=Mowing`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('Unknown work_types: Mowing');

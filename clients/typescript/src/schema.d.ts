@@ -19047,9 +19047,9 @@ export interface operations {
                     unit: string;
                     /** @description dollars */
                     unit_cost: number;
-                    /** @description kind-specific attributes, e.g. capacity_tons of a truck, crew_size of a crew */
+                    /** @description kind-specific attributes, e.g. capacity_tons of a truck, crew_size of a crew, certifications of a subcontractor or vendor (["DBE", "WBE"]: MBE, WBE, DBE, SBE, VBE; the minority report reads them) */
                     attributes?: {
-                        [key: string]: string | number | boolean | null;
+                        [key: string]: string | number | boolean | null | string[];
                     };
                 };
             };
@@ -19332,9 +19332,9 @@ export interface operations {
                     unit?: string;
                     /** @description dollars */
                     unit_cost?: number;
-                    /** @description kind-specific attributes, e.g. capacity_tons of a truck, crew_size of a crew */
+                    /** @description kind-specific attributes, e.g. capacity_tons of a truck, crew_size of a crew, certifications of a subcontractor or vendor (["DBE", "WBE"]: MBE, WBE, DBE, SBE, VBE; the minority report reads them) */
                     attributes?: {
-                        [key: string]: string | number | boolean | null;
+                        [key: string]: string | number | boolean | null | string[];
                     };
                     archived?: boolean;
                 };
@@ -48572,7 +48572,7 @@ export interface operations {
                 estimator_ids?: string;
                 /** @description comma-separated ids */
                 customer_ids?: string;
-                /** @description comma-separated ids */
+                /** @description comma-separated division keys (the workspace's divisions are keyed, not numbered) */
                 division_ids?: string;
                 /** @description comma-separated values */
                 statuses?: string;
@@ -48583,7 +48583,7 @@ export interface operations {
                 /** @description comma-separated values */
                 group_by?: string;
                 period?: "week" | "month";
-                /** @description 4, 8, 12 or 26 (cash forecast) */
+                /** @description 4, 8, 12 or 26; default 12 (cash forecast) */
                 weeks?: number;
                 /** @description 0, 15, 30, 45, 60 or 90; default 30 (receivables) */
                 net_days?: number;
@@ -48728,7 +48728,7 @@ export interface operations {
                 estimator_ids?: string;
                 /** @description comma-separated ids */
                 customer_ids?: string;
-                /** @description comma-separated ids */
+                /** @description comma-separated division keys (the workspace's divisions are keyed, not numbered) */
                 division_ids?: string;
                 /** @description comma-separated values */
                 statuses?: string;
@@ -48739,7 +48739,7 @@ export interface operations {
                 /** @description comma-separated values */
                 group_by?: string;
                 period?: "week" | "month";
-                /** @description 4, 8, 12 or 26 (cash forecast) */
+                /** @description 4, 8, 12 or 26; default 12 (cash forecast) */
                 weeks?: number;
                 /** @description 0, 15, 30, 45, 60 or 90; default 30 (receivables) */
                 net_days?: number;

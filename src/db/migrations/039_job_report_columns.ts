@@ -38,6 +38,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     where exists (select 1 from job_stages s
       where s.firm_id = jobs.firm_id and s.key = jobs.status and s.type in ('won', 'lost', 'excluded'))`.execute(db);
 
+  // Whether a workspace uses the leads pipeline (the lead-pipeline report is listed only then): a
+  // lookup of its first lead on the pipeline, not a walk of its leads.
+  await sql`create index leads_on_pipeline on leads (firm_id) where on_leads_pipeline = 1`.execute(db);
   for (const col of ['created_at', 'bid_at', 'decided_at'])
     await db.schema.createIndex(`jobs_firm_${col}`).on('jobs').columns(['firm_id', col]).execute();
 }

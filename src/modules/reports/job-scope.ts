@@ -106,6 +106,10 @@ export async function jobScope(
   };
 
   // The cap: when more than JOB_CAP jobs match, the JOB_CAP latest by basis (then id) are counted.
+  // Whether there are more is asked without an order, so the database stops at the 20,001st job
+  // (or at the last, which is most runs) without sorting; only then is the 20,000th found.
+  const more = await base().select(sql`1`.as('one')).limit(1).offset(JOB_CAP).executeTakeFirst();
+  if (!more) return { jobs: base, basis, basisKey, truncated: false, note: null };
   const [cutoff, beyond] = await base()
     .select([basis.as('at'), 'jobs.id'])
     .orderBy(basis, 'desc')

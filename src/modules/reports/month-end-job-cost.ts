@@ -7,7 +7,7 @@
 // One query picks the jobs (visible to the user, with revenue or cost in the month, by job number,
 // 201 rows read to tell truncation); revenue, entered costs and contracts are each one GROUP BY /
 // window query over those jobs; time-entry labor is the payroll engine's split of the workers' weeks
-// around those jobs' entries (laborOfEntries), as the job's cost read does.
+// around those jobs' entries (job-labor.ts laborOfEntries), as the job's cost read does.
 import { sql } from 'kysely';
 import type { InvoiceTable } from '#db/tables/billing.ts';
 import { COST_TYPES, type CostType } from '#db/tables/operations.ts';
@@ -16,12 +16,12 @@ import { badRequest } from '#platform/errors.ts';
 import { assertCrewScheduling } from '#platform/guards.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { can } from '#platform/permissions.ts';
-import { addDays, millisOf, storedAt } from '#platform/time.ts';
+import { addDays } from '#platform/time.ts';
 import { localToStored, todayIn } from '#platform/time-zone.ts';
 import { onVisibleJob } from '#crm/index.ts';
 import { assertSeesJobCosts } from '#operations/index.ts';
-import { laborCostCents, splitOvertime } from '#engines/payroll/overtime.ts';
 import { countedTime } from './counted-time.ts';
+import { laborOfEntries } from './job-labor.ts';
 import {
   EARLIEST_DATE,
   LATEST_DATE,
@@ -79,60 +79,6 @@ const pct = (profitCents: number, revenueCents: number) =>
   revenueCents === 0 ? null : Math.round((profitCents / revenueCents) * 10_000) / 10_000;
 
 const zeroCosts = () => Object.fromEntries(COST_TYPES.map((k) => [k, 0])) as Record<CostType, number>;
-
-/** A week and a day on each side cover every zone's offset: all entries sharing a week with these. */
-const REACH_MS = 8 * 86_400_000;
-
-/**
- * The labor cost (cents) of each job time entry: the payroll engine's split of each worker's weeks
- * (every closed, not void entry of those workers in the weeks around them, on any job or shop time),
- * at the entry's snapshot rate: what GET /v1/jobs/{id}/costs shows for it (time-entries/hours.ts).
- */
-async function laborOfEntries(
-  ctx: ServiceContext,
-  entries: readonly {
-    id: number;
-    user_id: number;
-    clock_in: string;
-    clock_out: string | null;
-    pay_rate_cents: number | null;
-  }[],
-): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  if (entries.length === 0) return out;
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const e of entries) {
-    const at = millisOf(e.clock_in);
-    if (at < min) min = at;
-    if (at > max) max = at;
-  }
-  const userIds = [...new Set(entries.map((e) => Number(e.user_id)))];
-  const weeks = await ctx.database.db
-    .selectFrom('time_entries')
-    .select(['id', 'user_id', 'clock_in', 'clock_out'])
-    .where('firm_id', '=', ctx.auth.firm.id)
-    .where('user_id', 'in', userIds)
-    .where('clock_in', '>=', storedAt(min - REACH_MS))
-    .where('clock_in', '<', storedAt(max + REACH_MS))
-    .where(countedTime)
-    .execute();
-  const splits = splitOvertime(
-    weeks.map((e) => ({
-      id: Number(e.id),
-      userId: Number(e.user_id),
-      clockInMs: millisOf(e.clock_in),
-      clockOutMs: millisOf(e.clock_out!),
-    })),
-    ctx.auth.firm.timezone,
-    ctx.auth.settings.week_start,
-  );
-  for (const e of entries) {
-    const split = splits.get(Number(e.id));
-    if (split && e.pay_rate_cents !== null) out.set(Number(e.id), laborCostCents(Number(e.pay_rate_cents), split));
-  }
-  return out;
-}
 
 /** GET /v1/reports/month-end-job-cost. */
 export async function monthEndJobCostReport(ctx: ServiceContext, q: MonthEndInput): Promise<MonthEndObject> {

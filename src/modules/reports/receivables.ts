@@ -8,7 +8,8 @@
 // its own due date is shown beside), and its bucket is how many days past that `end` is. The bucket
 // edges are local dates, so each is turned into the instant it starts in the workspace's zone and
 // the database sorts invoices into buckets by comparing instants: one GROUP BY for the customers,
-// one query for the invoices, one for billed and collected.
+// one for billed and collected, and the open invoices as a list table (a page of them and one
+// count-and-sum, run-result.ts).
 import { sql } from 'kysely';
 import { onVisibleJob } from '#crm/index.ts';
 import type { ServiceContext } from '#platform/context.ts';
@@ -16,7 +17,7 @@ import { centsToDollars, formatCents } from '#platform/money.ts';
 import { addDays, daysBetween } from '#platform/time.ts';
 import { localToStored, storedToLocal } from '#platform/time-zone.ts';
 import type { ReportDefinition } from './run.ts';
-import type { FullTable, Row } from './run-result.ts';
+import type { FullTable, ListTable, Row } from './run-result.ts';
 
 const BUCKETS = [
   { key: 'current', label: 'Current' },
@@ -77,7 +78,7 @@ export const receivables: ReportDefinition = {
     const inBucket = (b: Bucket) =>
       sql<number>`sum(case when ${bucketOf} = ${b} then invoices.amount_cents else 0 end)`;
 
-    const [customers, open, flows] = await Promise.all([
+    const [customers, flows] = await Promise.all([
       owed()
         .select([
           'jobs.client_account_id',
@@ -94,20 +95,6 @@ export const receivables: ReportDefinition = {
         .groupBy(['jobs.client_account_id', customerName])
         .orderBy(sql`sum(invoices.amount_cents)`, 'desc')
         .orderBy(customerName)
-        .execute(),
-      owed()
-        .select([
-          'invoices.invoice_number',
-          'invoices.job_id',
-          'jobs.name as job_name',
-          customerName.as('customer'),
-          issuedAt.as('issued'),
-          'invoices.due_date',
-          'invoices.amount_cents',
-          bucketOf.as('bucket'),
-        ])
-        .orderBy(issuedAt)
-        .orderBy('invoices.id')
         .execute(),
       invoicesOf()
         .select([
@@ -151,7 +138,11 @@ export const receivables: ReportDefinition = {
         oldest_invoice: null,
       }),
     };
-    const invoiceTable: FullTable = {
+    const bucketName = sql<string>`(case ${bucketOf} ${sql.join(
+      BUCKETS.map((b) => sql`when ${b.key} then ${b.label}`),
+      sql` `,
+    )} end)`;
+    const invoiceTable: ListTable = {
       key: 'invoices',
       title: 'Open invoices',
       columns: [
@@ -165,23 +156,46 @@ export const receivables: ReportDefinition = {
         { key: 'bucket', label: 'Bucket', kind: 'text' },
         money('amount', 'Amount owed'),
       ],
-      rows: open.map((i) => {
-        const issued = localDate(i.issued);
+      query: owed()
+        .select([
+          'invoices.invoice_number',
+          'invoices.job_id',
+          'jobs.name as job_name',
+          customerName.as('customer'),
+          issuedAt.as('issued'),
+          'invoices.due_date',
+          'invoices.amount_cents',
+          bucketOf.as('bucket'),
+        ])
+        .orderBy(issuedAt)
+        .orderBy('invoices.id'),
+      row: (i) => {
+        const issued = localDate(String(i.issued));
         const due = addDays(issued, p.netDays);
+        const customer = String(i.customer);
         return {
-          invoice_number: i.invoice_number,
+          invoice_number: String(i.invoice_number),
           job_id: Number(i.job_id),
-          job_name: i.job_name,
-          customer: i.customer === '' ? '(no customer)' : i.customer,
+          job_name: String(i.job_name),
+          customer: customer === '' ? '(no customer)' : customer,
           issued,
           due,
-          invoice_due_date: i.due_date,
+          invoice_due_date: String(i.due_date),
           days_past_due: Math.max(0, daysBetween(due, p.end)),
-          bucket: bucketLabel.get(i.bucket) ?? i.bucket,
+          bucket: bucketLabel.get(String(i.bucket)) ?? String(i.bucket),
           amount: centsToDollars(Number(i.amount_cents)),
         };
-      }),
-      total: (rows) => ({ invoice_number: 'Total', amount: sumOf(rows, 'amount') }),
+      },
+      text: {
+        invoice_number: sql`invoices.invoice_number`,
+        job_name: sql`jobs.name`,
+        customer: sql`(case when ${customerName} = '' then '(no customer)' else ${customerName} end)`,
+        bucket: bucketName,
+      },
+      total: {
+        sums: { amount_cents: sql`sum(invoices.amount_cents)` },
+        row: (t) => ({ invoice_number: 'Total', amount: centsToDollars(Number(t.amount_cents ?? 0)) }),
+      },
     };
     const owedCents = customers.reduce((s, c) => s + Number(c.total), 0);
     const pastDueCents = owedCents - customers.reduce((s, c) => s + Number(c.current), 0);
@@ -191,7 +205,7 @@ export const receivables: ReportDefinition = {
         { label: `Collected ${p.start} to ${p.end}`, value: formatCents(Number(flows.collected)) },
         { label: `Owed at ${p.end}`, value: formatCents(owedCents) },
         { label: `Past due at ${p.end} (net ${p.netDays})`, value: formatCents(pastDueCents) },
-        { label: 'Open invoices', value: String(open.length) },
+        { label: 'Open invoices', value: String(customers.reduce((n, c) => n + Number(c.invoices), 0)) },
       ],
       tables: [customerTable, invoiceTable],
     };

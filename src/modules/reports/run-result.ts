@@ -4,6 +4,7 @@
 // `rows_limit` cuts each table, `rows_total` saying how many rows it had and `truncated` that a
 // table was cut. Totals are over every row the filters keep, not only those shown.
 import { type Static, Type } from '@sinclair/typebox';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { badRequest } from '#platform/errors.ts';
 import { DateString, Nullable, StringEnum } from '#platform/schemas.ts';
 import type { RunParams } from './run-query.ts';
@@ -72,8 +73,33 @@ export interface FullTable {
   note?: string | null;
 }
 
+/**
+ * A table listing records (jobs, invoices …) that may run to thousands of rows: the database
+ * applies q, answers only the rows_limit rows shown, and counts rows_total and sums the total row
+ * in one aggregate, so a report never holds 20,000 rows in memory to show 200.
+ */
+export interface ListTable {
+  key: string;
+  title: string;
+  columns: Column[];
+  /** The rows, selected and ordered (no limit). */
+  // biome-ignore lint/suspicious/noExplicitAny: a report's query joins aliased tables DB does not name
+  query: SelectQueryBuilder<any, any, any>;
+  /** A raw row as the table's row. */
+  row(raw: Record<string, unknown>): Row;
+  /** The SQL of each text column, by column key, for q. */
+  text: Record<string, RawBuilder<unknown>>;
+  /** The total row: SQL aggregates over every row q keeps, and the row made of them. */
+  total: { sums: Record<string, RawBuilder<unknown>>; row(raw: Record<string, unknown>): Row } | null;
+  note?: string | null;
+}
+
+export type ReportTable = FullTable | ListTable;
+
+const isList = (t: ReportTable): t is ListTable => 'query' in t;
+
 /** Every column key the report's tables have, so `columns` naming none of them is refused. */
-function assertColumnsKnown(tables: readonly FullTable[], columns: readonly string[]): void {
+function assertColumnsKnown(tables: readonly ReportTable[], columns: readonly string[]): void {
   const known = new Set(tables.flatMap((t) => t.columns.map((c) => c.key)));
   const unknown = columns.filter((c) => !known.has(c));
   if (unknown.length > 0)
@@ -91,26 +117,67 @@ const textOf = (row: Row, columns: readonly Column[]) =>
     .join(' ')
     .toLowerCase();
 
+/** q in SQL: the text columns joined by spaces, lowered, holding q (its %, _ and ! escaped). */
+// biome-ignore lint/suspicious/noExplicitAny: as ListTable.query
+function whereText(t: ListTable, q: string): SelectQueryBuilder<any, any, any> {
+  const parts = t.columns
+    .filter((c) => c.kind === 'text')
+    .map((c) => sql`coalesce(cast(${t.text[c.key] ?? sql`null`} as text), '')`);
+  if (parts.length === 0) return t.query.where(sql<boolean>`1 = 0`);
+  const pattern = `%${q.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  return t.query.where(sql<boolean>`lower(${sql.join(parts, sql` || ' ' || `)}) like ${pattern} escape '!'`);
+}
+
 /** The tables as answered: q, columns and rows_limit applied; and whether any was cut. */
-export function shapeTables(tables: readonly FullTable[], p: RunParams): { tables: Table[]; truncated: boolean } {
+export async function shapeTables(
+  tables: readonly ReportTable[],
+  p: RunParams,
+): Promise<{ tables: Table[]; truncated: boolean }> {
   if (p.columns) assertColumnsKnown(tables, p.columns);
   let truncated = false;
-  const shaped = tables.map((t): Table => {
-    const kept = p.q === null ? t.rows : t.rows.filter((r) => textOf(r, t.columns).includes(p.q!));
-    const columns = p.columns ? t.columns.filter((c) => p.columns!.includes(c.key)) : t.columns;
-    const keys = new Set(columns.map((c) => c.key));
-    // A job row keeps its job_id whatever the columns (document 2: "job rows also carry job_id").
-    const pick = (r: Row): Row => Object.fromEntries(Object.entries(r).filter(([k]) => keys.has(k) || k === 'job_id'));
-    if (kept.length > p.rowsLimit) truncated = true;
-    return {
-      key: t.key,
-      title: t.title,
-      columns,
-      rows: kept.slice(0, p.rowsLimit).map(pick),
-      rows_total: kept.length,
-      total: t.total ? pick(t.total(kept)) : null,
-      note: t.note ?? null,
-    };
-  });
+  const shaped = await Promise.all(
+    tables.map(async (t): Promise<Table> => {
+      const columns = p.columns ? t.columns.filter((c) => p.columns!.includes(c.key)) : t.columns;
+      const keys = new Set(columns.map((c) => c.key));
+      // A job row keeps its job_id whatever the columns (document 2: "job rows also carry job_id").
+      const pick = (r: Row): Row =>
+        Object.fromEntries(Object.entries(r).filter(([k]) => keys.has(k) || k === 'job_id'));
+      let rows: Row[];
+      let rowsTotal: number;
+      let total: Row | null;
+      if (isList(t)) {
+        const kept = p.q === null ? t.query : whereText(t, p.q);
+        const [page, sums] = await Promise.all([
+          kept.limit(p.rowsLimit).execute(),
+          kept
+            .clearSelect()
+            .clearOrderBy()
+            .select([
+              sql<number>`count(*)`.as('rows_total'),
+              ...Object.entries(t.total?.sums ?? {}).map(([k, v]) => v.as(k)),
+            ])
+            .executeTakeFirst(),
+        ]);
+        rows = page.map((r) => t.row(r as Record<string, unknown>));
+        rowsTotal = Number(sums?.rows_total ?? 0);
+        total = t.total ? t.total.row((sums ?? {}) as Record<string, unknown>) : null;
+      } else {
+        const kept = p.q === null ? t.rows : t.rows.filter((r) => textOf(r, t.columns).includes(p.q!));
+        rows = kept.slice(0, p.rowsLimit);
+        rowsTotal = kept.length;
+        total = t.total ? t.total(kept) : null;
+      }
+      if (rowsTotal > p.rowsLimit) truncated = true;
+      return {
+        key: t.key,
+        title: t.title,
+        columns,
+        rows: rows.map(pick),
+        rows_total: rowsTotal,
+        total: total ? pick(total) : null,
+        note: t.note ?? null,
+      };
+    }),
+  );
   return { tables: shaped, truncated };
 }

@@ -14,7 +14,7 @@ import { PERIOD_REPORTS } from './period-reports.ts';
 import { RESOURCE_REPORTS } from './resource-reports.ts';
 import { SALES_REPORTS } from './sales-reports.ts';
 import { type ReportParam, type ReportQueryInput, type ReportSpan, type RunParams, runParams } from './run-query.ts';
-import { type FullTable, type ReportRunObject, shapeTables } from './run-result.ts';
+import { type ReportRunObject, type ReportTable, shapeTables } from './run-result.ts';
 import type { ReportEntryObject } from './schemas.ts';
 
 export interface ReportDefinition extends ReportEntryObject {
@@ -31,7 +31,7 @@ export interface ReportDefinition extends ReportEntryObject {
 
 export interface ReportOutput {
   summary: { label: string; value: string }[];
-  tables: FullTable[];
+  tables: ReportTable[];
   /** Set when the report read only the first 20,000 jobs (document 1, Limits). */
   truncated?: boolean;
 }
@@ -62,7 +62,7 @@ export async function runReport(ctx: ServiceContext, key: string, q: ReportQuery
     });
   const p = await runParams(ctx, report, q);
   const { summary, tables, truncated } = await report.run(ctx, p);
-  const shaped = shapeTables(tables, p);
+  const shaped = await shapeTables(tables, p);
   return {
     key: report.key,
     title: report.title,

@@ -12,7 +12,7 @@ import { storedToLocal } from '#platform/time-zone.ts';
 import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
 import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobScope } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
-import type { FullTable, Row } from './run-result.ts';
+import type { FullTable, ListTable, Row } from './run-result.ts';
 import { countOf, formatPct, ratio, sumMoney } from './table-math.ts';
 
 const outcomeIs = (type: string) => sql<number>`sum(case when stage.type = ${type} then 1 else 0 end)`;
@@ -67,25 +67,9 @@ export const winLoss: ReportDefinition = {
   async run(ctx: ServiceContext, p) {
     const scope = await jobScope(ctx, p);
     const groups = await groupColumns(ctx, scope, p.groupBy.length > 0 ? p.groupBy : ['salesperson']);
-    const [grouped, [all], jobs] = await Promise.all([
+    const [grouped, [all]] = await Promise.all([
       groupedJobRows(scope, groups, MEASURES),
       groupedJobRows(scope, [], MEASURES),
-      scope
-        .jobs()
-        .select([
-          'jobs.id',
-          'jobs.job_number',
-          'jobs.name',
-          CUSTOMER_NAME.as('customer'),
-          'stage.type as outcome',
-          'stage.label as status',
-          scope.basis.as('at'),
-          JOB_VALUE_CENTS.as('value_cents'),
-          sql<string>`coalesce(salesperson.name, '')`.as('salesperson'),
-        ])
-        .orderBy(scope.basis, 'desc')
-        .orderBy('jobs.id', 'desc')
-        .execute(),
     ]);
     const tz = ctx.auth.firm.timezone;
     const groupTable: FullTable = {
@@ -120,7 +104,8 @@ export const winLoss: ReportDefinition = {
       }),
       note: scope.note ?? 'Excluded jobs are counted but left out of both win rates',
     };
-    const jobTable: FullTable = {
+    const salesperson = sql<string>`coalesce(salesperson.name, '')`;
+    const jobTable: ListTable = {
       key: 'jobs',
       title: 'Decided jobs',
       columns: [
@@ -133,7 +118,22 @@ export const winLoss: ReportDefinition = {
         { key: 'decided_on', label: `${scope.basisKey === 'decided' ? 'Decided' : 'Date'}`, kind: 'date' },
         { key: 'value', label: 'Value', kind: 'money' },
       ],
-      rows: jobs.map((j) => ({
+      query: scope
+        .jobs()
+        .select([
+          'jobs.id',
+          'jobs.job_number',
+          'jobs.name',
+          CUSTOMER_NAME.as('customer'),
+          'stage.type as outcome',
+          'stage.label as status',
+          scope.basis.as('at'),
+          JOB_VALUE_CENTS.as('value_cents'),
+          salesperson.as('salesperson'),
+        ])
+        .orderBy(scope.basis, 'desc')
+        .orderBy('jobs.id', 'desc'),
+      row: (j) => ({
         job_id: Number(j.id),
         job_number: Number(j.job_number),
         job_name: String(j.name),
@@ -143,8 +143,18 @@ export const winLoss: ReportDefinition = {
         status: String(j.status),
         decided_on: storedToLocal(String(j.at), tz).date,
         value: centsToDollars(Number(j.value_cents)),
-      })),
-      total: (rows) => ({ job_number: null, job_name: 'Total', value: sumMoney(rows, 'value') }),
+      }),
+      text: {
+        job_name: sql`jobs.name`,
+        customer: CUSTOMER_NAME,
+        salesperson,
+        outcome: sql`stage.type`,
+        status: sql`stage.label`,
+      },
+      total: {
+        sums: { value_cents: sql`sum(${JOB_VALUE_CENTS})` },
+        row: (t) => ({ job_number: null, job_name: 'Total', value: centsToDollars(Number(t.value_cents ?? 0)) }),
+      },
       note: scope.note,
     };
     const totals = measuresRow(all ?? {});

@@ -62,8 +62,17 @@ export const itemFields = {
   unit_cost: Money,
   attributes: Type.Record(
     Type.String({ maxLength: 50 }),
-    Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean(), Type.Null()]),
-    { description: 'kind-specific attributes, e.g. capacity_tons of a truck, crew_size of a crew' },
+    Type.Union([
+      Type.String({ maxLength: 500 }),
+      Type.Number(),
+      Type.Boolean(),
+      Type.Null(),
+      Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 }),
+    ]),
+    {
+      description:
+        'kind-specific attributes, e.g. capacity_tons of a truck, crew_size of a crew, certifications of a subcontractor or vendor (["DBE", "WBE"]: MBE, WBE, DBE, SBE, VBE; the minority report reads them)',
+    },
   ),
 };
 export const CreateItemBody = Body(itemFields, { required: ['kind', 'name', 'unit', 'unit_cost'] });

@@ -1,0 +1,189 @@
+// The estimate-totals report (docs/reports.md, "Estimate totals"): what was estimated from start
+// to end and at what margin. The workspace's estimates (not change orders, not archived) created
+// from start to end (the estimate's created_at, local dates: date basis `created`) on the jobs the
+// user may see that pass the job filters; estimator_ids is the estimate's own creator.
+//
+// Per group (default by estimator: the estimate's creator, "(no estimator)" when none): estimates,
+// price (price_cents: the estimate's total as priced, tax included), cost (cost_cents), margin
+// (margin_cents, as pricing worked it) and margin % = margin / price (null when price is 0). An
+// estimate not priced yet counts with no price, cost or margin. The other group keys are the
+// job's (work type, salesperson, customer …); month, quarter and year are the estimate's creation
+// date, local to the workspace. The estimates table lists them, newest first.
+//
+// The report's scope is the job scope (every filter and visibility, not ranged) joined to the
+// estimates in range, with the estimate's created_at as the basis group-by.ts's time buckets read:
+// one GROUP BY for the groups, one for the totals, one query for the list.
+import { sql } from 'kysely';
+import type { ServiceContext } from '#platform/context.ts';
+import { centsToDollars, formatCents } from '#platform/money.ts';
+import { addDays } from '#platform/time.ts';
+import { storedToLocal } from '#platform/time-zone.ts';
+import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
+import { type JobScope, type JobsQuery, jobScope, startOfDay } from './job-scope.ts';
+import type { ReportDefinition } from './run.ts';
+import type { FullTable, Row } from './run-result.ts';
+import { groupValues, JOB_FILTERS, totalKeys } from './sales-measures.ts';
+import { countOf, formatPct, ratio, sumMoney } from './table-math.ts';
+
+const MEASURES = {
+  estimates: sql<number>`count(*)`,
+  price_cents: sql<number>`sum(coalesce(est.price_cents, 0))`,
+  cost_cents: sql<number>`sum(coalesce(est.cost_cents, 0))`,
+  margin_cents: sql<number>`sum(coalesce(est.margin_cents, 0))`,
+};
+
+function measuresRow(estimates: number, price: number, cost: number, margin: number): Row {
+  return {
+    estimates,
+    price: centsToDollars(price),
+    cost: centsToDollars(cost),
+    margin: centsToDollars(margin),
+    margin_pct: ratio(margin, price),
+  };
+}
+
+const aggregated = (m: Record<string, unknown> | undefined) =>
+  measuresRow(
+    Number(m?.estimates ?? 0),
+    Number(m?.price_cents ?? 0),
+    Number(m?.cost_cents ?? 0),
+    Number(m?.margin_cents ?? 0),
+  );
+
+export const estimateTotals: ReportDefinition = {
+  key: 'estimate-totals',
+  title: 'Estimate totals',
+  section: 'Estimating',
+  description:
+    'Estimates created between start and end, by estimator (or any group_by): how many, their price, cost, margin and margin %',
+  date_basis: 'created',
+  uses: [...JOB_FILTERS, 'group_by'],
+  async run(ctx: ServiceContext, p) {
+    const jobs = await jobScope(ctx, { ...p, estimatorIds: null }, { ranged: false });
+    const from = startOfDay(ctx, p.start);
+    const to = startOfDay(ctx, addDays(p.end, 1));
+    const estimates = (): JobsQuery => {
+      let qb = jobs
+        .jobs()
+        .innerJoin('estimates as est', 'est.job_id', 'jobs.id')
+        .leftJoin('users as est_creator', 'est_creator.id', 'est.created_by_user_id')
+        .where('est.firm_id', '=', ctx.auth.firm.id)
+        .where('est.is_change_order', '=', 0)
+        .where('est.archived_at', 'is', null)
+        .where('est.created_at', '>=', from)
+        .where('est.created_at', '<', to) as JobsQuery;
+      if (p.estimatorIds) qb = qb.where(sql.ref('est.created_by_user_id'), 'in', p.estimatorIds);
+      return qb;
+    };
+    const scope: JobScope = {
+      jobs: estimates,
+      basis: sql<string>`est.created_at`,
+      basisKey: 'created',
+      truncated: jobs.truncated,
+      note: jobs.note,
+    };
+    const groups = (await groupColumns(ctx, scope, p.groupBy.length > 0 ? p.groupBy : ['estimator'])).map((g) =>
+      g.key === 'estimator' ? { ...g, expr: sql<string>`coalesce(nullif(est_creator.name, ''), '(no estimator)')` } : g,
+    );
+    const [grouped, [all], list] = await Promise.all([
+      groupedJobRows(scope, groups, MEASURES),
+      groupedJobRows(scope, [], MEASURES),
+      estimates()
+        .select([
+          'est.id',
+          'est.doc_number',
+          'est.name',
+          'est.status',
+          'est.price_cents',
+          'est.cost_cents',
+          'est.margin_cents',
+          'est.created_at',
+          'jobs.id as job_id',
+          'jobs.name as job_name',
+          sql<string>`coalesce(est_creator.name, '')`.as('estimator'),
+        ])
+        .orderBy('est.created_at', 'desc')
+        .orderBy('est.id', 'desc')
+        .execute(),
+    ]);
+    const tz = ctx.auth.firm.timezone;
+    const money = (key: string, label: string) => ({ key, label, kind: 'money' as const });
+    const totalOf = (rows: Row[]) =>
+      measuresRow(
+        countOf(rows, 'estimates'),
+        Math.round(sumMoney(rows, 'price') * 100),
+        Math.round(sumMoney(rows, 'cost') * 100),
+        Math.round(sumMoney(rows, 'margin') * 100),
+      );
+    const groupTable: FullTable = {
+      key: 'groups',
+      title: `Estimates by ${groups.map((g) => g.label.toLowerCase()).join(', ')}`,
+      columns: [
+        ...groupTableColumns(groups),
+        { key: 'estimates', label: 'Estimates', kind: 'int' },
+        money('price', 'Price'),
+        money('cost', 'Cost'),
+        money('margin', 'Margin'),
+        { key: 'margin_pct', label: 'Margin %', kind: 'pct' },
+      ],
+      rows: grouped.map((g) => ({ ...groupValues(groups, g), ...aggregated(g) })),
+      total: (rows) => ({ ...totalKeys(groups), ...totalOf(rows) }),
+      note:
+        scope.note ?? 'Change orders and archived estimates are left out; an unpriced estimate counts with no price',
+    };
+    const estimateTable: FullTable = {
+      key: 'estimates',
+      title: 'Estimates',
+      columns: [
+        { key: 'doc_number', label: 'Estimate #', kind: 'int' },
+        { key: 'estimate_name', label: 'Estimate', kind: 'text' },
+        { key: 'job_name', label: 'Job', kind: 'text' },
+        { key: 'estimator', label: 'Estimator', kind: 'text' },
+        { key: 'status', label: 'Status', kind: 'text' },
+        money('price', 'Price'),
+        money('cost', 'Cost'),
+        money('margin', 'Margin'),
+        { key: 'margin_pct', label: 'Margin %', kind: 'pct' },
+        { key: 'created', label: 'Created', kind: 'date' },
+      ],
+      rows: list.map((e) => {
+        const price = e.price_cents === null ? null : Number(e.price_cents);
+        const margin = e.margin_cents === null ? null : Number(e.margin_cents);
+        return {
+          job_id: Number(e.job_id),
+          doc_number: e.doc_number === null ? null : Number(e.doc_number),
+          estimate_name: String(e.name),
+          job_name: String(e.job_name),
+          estimator: String(e.estimator),
+          status: String(e.status),
+          price: centsToDollars(price),
+          cost: centsToDollars(e.cost_cents === null ? null : Number(e.cost_cents)),
+          margin: centsToDollars(margin),
+          margin_pct: price === null || margin === null ? null : ratio(margin, price),
+          created: storedToLocal(String(e.created_at), tz).date,
+        };
+      }),
+      total: (rows) => ({
+        doc_number: null,
+        estimate_name: 'Total',
+        price: sumMoney(rows, 'price'),
+        cost: sumMoney(rows, 'cost'),
+        margin: sumMoney(rows, 'margin'),
+        margin_pct: ratio(Math.round(sumMoney(rows, 'margin') * 100), Math.round(sumMoney(rows, 'price') * 100)),
+      }),
+      note: scope.note,
+    };
+    const totals = aggregated(all);
+    return {
+      summary: [
+        { label: 'Estimates', value: String(totals.estimates) },
+        { label: 'Price', value: formatCents(Number(all?.price_cents ?? 0)) },
+        { label: 'Cost', value: formatCents(Number(all?.cost_cents ?? 0)) },
+        { label: 'Margin', value: formatCents(Number(all?.margin_cents ?? 0)) },
+        { label: 'Margin %', value: formatPct(totals.margin_pct as number | null) },
+      ],
+      tables: [groupTable, estimateTable],
+      truncated: scope.truncated,
+    };
+  },
+};
