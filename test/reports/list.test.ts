@@ -89,6 +89,18 @@ describe('GET /v1/reports', () => {
     expect(await keys(viewer.api)).toEqual(MANAGEMENT);
   });
 
+  it('every report answers the widest dates it takes (1900 to 9998) without an error', async () => {
+    const PERIOD = ['kpi', 'weekly-sales', 'week-glance', 'cash-forecast'];
+    for (const key of MANAGEMENT) {
+      const latest = await w.api.raw.get(`/v1/reports/${key}?end=9998-12-31`);
+      expect(latest.status, `${key}: ${JSON.stringify(latest.body)}`).toBe(200);
+      if (PERIOD.includes(key)) continue;
+      const widest = await w.api.raw.get(`/v1/reports/${key}?start=1900-01-01&end=9998-12-31`);
+      // The weekly summary has a row a week and refuses more than three years of them.
+      expect(widest.status, `${key}: ${JSON.stringify(widest.body)}`).toBe(key === 'weekly-summary' ? 400 : 200);
+    }
+  });
+
   it('crew scheduling off: the operations reports are not listed', async () => {
     const off = await t.workspace();
     expect(await keys(off.api)).toEqual(MANAGEMENT);

@@ -18,6 +18,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars } from '#platform/money.ts';
 import { addDays } from '#platform/time.ts';
+import { storedToLocal } from '#platform/time-zone.ts';
 import { onVisibleJob } from '#crm/index.ts';
 import { startOfDay } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
@@ -27,7 +28,7 @@ import { countOf, sumMoney } from './table-math.ts';
 
 const round4 = (n: unknown) => (n === null || n === undefined ? null : Math.round(Number(n) * 10_000) / 10_000);
 
-/** The local month (YYYY-MM) of the stored instant `at`, for instants from start to end. */
+/** The local month (YYYY-MM) of the stored instant `at`, for instants from local dates start to end. */
 export function monthOf(ctx: ServiceContext, at: RawBuilder<unknown>, start: string, end: string): RawBuilder<string> {
   const months: string[] = [];
   for (let first = `${start.slice(0, 7)}-01`; first <= end; first = addMonths(first, 1)) months.push(first);
@@ -52,10 +53,9 @@ export const materialHistory: ReportDefinition = {
     const dialect = ctx.database.dialect;
     const firmId = ctx.auth.firm.id;
     const calc = sql`e.calculation`;
-    const month = monthOf(ctx, sql`e.created_at`, p.start, p.end);
     const costCents = sql<number>`cast(round(${dialect.jsonNumber(calc, ['cost_lines', sql`cl.id`, 'cost'])} * 100) as bigint)`;
     const quantity = dialect.jsonNumber(calc, ['cost_lines', sql`cl.id`, 'quantity']);
-    let qb = onVisibleJob(
+    const lines = onVisibleJob(
       db
         .selectFrom('estimate_cost_lines as cl')
         .innerJoin('estimate_lines as el', 'el.id', 'cl.line_item_id')
@@ -75,7 +75,22 @@ export const materialHistory: ReportDefinition = {
       'e.job_id',
       firmId,
       ctx.auth.user,
-    ).select([
+    );
+    // The months the CASE names are those from the first to the last estimate in the range, not
+    // every month of it: a range over centuries would otherwise be a CASE of a million branches.
+    const span = await lines
+      .select([sql<string>`min(e.created_at)`.as('first'), sql<string>`max(e.created_at)`.as('last')])
+      .executeTakeFirst();
+    const tz = ctx.auth.firm.timezone;
+    const month = span?.first
+      ? monthOf(
+          ctx,
+          sql`e.created_at`,
+          storedToLocal(String(span.first), tz).date,
+          storedToLocal(String(span.last), tz).date,
+        )
+      : sql<string>`cast('' as text)`;
+    let qb = lines.select([
       month.as('month'),
       sql<string>`lower(cl.name)`.as('name_key'),
       'cl.unit',
