@@ -98,6 +98,22 @@ describe('GET /v1/reports', () => {
       const widest = await w.api.raw.get(`/v1/reports/${key}?start=1900-01-01&end=9998-12-31`);
       // The weekly summary has a row a week and refuses more than three years of them.
       expect(widest.status, `${key}: ${JSON.stringify(widest.body)}`).toBe(key === 'weekly-summary' ? 400 : 200);
+  it('every listed report runs for a user allowed to view reports, one who sees only their jobs included, and refuses anyone else with 403', async () => {
+    const member = await t.user(w.firmId, { name: 'Mo Member', role: 'member' });
+    const own = await t.user(w.firmId, {
+      name: 'Owen Own',
+      role: 'member',
+      can_view_reports: true,
+      sees_own_jobs_only: true,
+    });
+    for (const key of MANAGEMENT) {
+      const refused = await member.api.raw.get(`/v1/reports/${key}`);
+      expect(refused.status, key).toBe(403);
+      expect(refused.body, key).toMatchObject({ error: 'Reports not available', code: 'reports_not_available' });
+      const ran = await own.api.raw.get(`/v1/reports/${key}`);
+      expect(ran.status, `${key}: ${JSON.stringify(ran.body)}`).toBe(200);
+      expect(ran.body.data.key).toBe(key);
+      expect((await member.api.raw.get(`/v1/reports/${key}/csv`)).status, key).toBe(403);
     }
   });
 
