@@ -98,6 +98,9 @@ describe('GET /v1/reports', () => {
       const widest = await w.api.raw.get(`/v1/reports/${key}?start=1900-01-01&end=9998-12-31`);
       // The weekly summary has a row a week and refuses more than three years of them.
       expect(widest.status, `${key}: ${JSON.stringify(widest.body)}`).toBe(key === 'weekly-summary' ? 400 : 200);
+    }
+  });
+
   it('every listed report runs for a user allowed to view reports, one who sees only their jobs included, and refuses anyone else with 403', async () => {
     const member = await t.user(w.firmId, { name: 'Mo Member', role: 'member' });
     const own = await t.user(w.firmId, {
