@@ -221,7 +221,7 @@ async function main(): Promise<string> {
         ? '/v1/reports/labor-hours?start=2026-06-01&end=2026-06-28&approved_only=false'
         : r === 'month-end-job-cost'
           ? '/v1/reports/month-end-job-cost?month=2026-06'
-          : ['kpi', 'weekly-sales', 'week-glance'].includes(r)
+          : ['kpi', 'weekly-sales', 'week-glance', 'cash-forecast'].includes(r)
             ? `/v1/reports/${r}?end=2026-06-15`
             : `/v1/reports/${r}?start=${START}&end=${END}`;
 
