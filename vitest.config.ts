@@ -8,10 +8,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // name and what it imports disagree (docs/architecture.md, "Tests").
 const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 
+const excluded = [
+  ...configDefaults.exclude,
+  ...(postgres ? ['test/**/*.nodb.test.ts', 'test/**/*.sqlite.test.ts'] : []),
+];
+const OWN_PROCESS = ['test/platform/fuzz.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(postgres ? ['test/**/*.nodb.test.ts', 'test/**/*.sqlite.test.ts'] : [])],
     // On PostgreSQL, one migrated template database per run that each test file's is copied from.
     globalSetup: ['test/helpers/postgres-template.ts'],
     pool: 'forks',
@@ -30,5 +34,12 @@ export default defineConfig({
     maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...excluded, ...OWN_PROCESS] } },
+      // A file that sends thousands of large requests through one app starts in a process of its
+      // own: after other files in a shared worker it once took minutes, not its usual 20–50 s
+      // (twice in six full runs, never alone; the cause is not yet known, see its slow-request log).
+      { extends: true, test: { name: 'own-process', include: OWN_PROCESS, exclude: excluded, isolate: true } },
+    ],
   },
 });

@@ -3,8 +3,7 @@
 // Photon-compatible HTTP API at GROUNDWORK_GEOCODER_URL. That URL is the operator's, not a
 // workspace's, so it may be private (a self-hosted Nominatim on the LAN is the usual setup) and is
 // not run through platform/outbound.ts.
-import { request } from 'undici';
-import { cappedBytes, whyFailed } from './outside-answer.ts';
+import { askOutside, cappedBytes, whyFailed } from './outside-answer.ts';
 
 export interface GeoPoint {
   lat: number;
@@ -77,7 +76,7 @@ export function httpGeocoder(baseUrl: string, options: HttpGeocoderOptions = {})
   async function fetchPoint(q: string): Promise<GeoPoint | null> {
     let text: string;
     try {
-      const res = await request(urlFor(q), {
+      const res = await askOutside(urlFor(q), {
         method: 'GET',
         headers: { 'user-agent': userAgent, accept: 'application/json' },
         signal: AbortSignal.timeout(timeoutMs),

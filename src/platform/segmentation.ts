@@ -21,7 +21,6 @@
 // caps below) is SegmentationFailed. Task "landscape" (landscape takeoffs' detect runs) answers
 // { "areas": [{ "class", "rings" }], "objects": [{ "class", "point", "radius_m"? }] } in the same
 // pixels; docs/api-decisions.md, "Landscape: the segmentation endpoint".
-import { request } from 'undici';
 import type {
   FoundLine,
   FoundStall,
@@ -31,7 +30,7 @@ import type {
   PavedSurface,
   PixelPoint,
 } from '#engines/paved/types.ts';
-import { cappedBytes, endpointUrl, whyFailed } from './outside-answer.ts';
+import { askOutside, cappedBytes, endpointUrl, whyFailed } from './outside-answer.ts';
 
 export interface SegmentationImage {
   png: Buffer;
@@ -225,7 +224,7 @@ export function httpSegmentation(url: string, options: { timeoutMs?: number } = 
   async function ask(task: SegmentationTask, image: SegmentationImage, signal?: AbortSignal): Promise<unknown> {
     let text: string;
     try {
-      const res = await request(url, {
+      const res = await askOutside(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: segmentationRequest(task, image),

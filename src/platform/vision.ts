@@ -17,8 +17,7 @@
 //
 // Anything else (no answer in time, a non-2xx status, a body that is not that shape) is
 // VisionFailed, which a rating answers as 502 rating_failed.
-import { request } from 'undici';
-import { cappedBytes, endpointUrl, whyFailed } from './outside-answer.ts';
+import { askOutside, cappedBytes, endpointUrl, whyFailed } from './outside-answer.ts';
 
 export interface VisionImage {
   jpeg: Buffer;
@@ -111,7 +110,7 @@ export function httpVision(url: string, options: { timeoutMs?: number } = {}): V
     async detect(image, { pavementType, ratingType }) {
       let text: string;
       try {
-        const res = await request(url, {
+        const res = await askOutside(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify({

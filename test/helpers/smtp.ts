@@ -26,6 +26,8 @@ export interface SmtpPeer {
   stall: boolean;
   /** Answers every stalled DATA with a failure (the hung sessions end). */
   release(): void;
+  /** Resolves once `n` messages are held unanswered by `stall`. */
+  waitForStalled(n: number, timeoutMs?: number): Promise<void>;
   /** Resolves once `n` messages have arrived. */
   waitFor(n: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** A transport aimed at this server (self-signed STARTTLS accepted). */
@@ -105,6 +107,14 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
     },
     release() {
       for (const fail of stalled.splice(0)) fail();
+    },
+    async waitForStalled(n: number, timeoutMs = 10_000) {
+      // Polled: a stalled message has reached the end of its DATA, which no event announces.
+      const until = Date.now() + timeoutMs;
+      while (stalled.length < n) {
+        if (Date.now() > until) throw new Error(`only ${stalled.length} of ${n} messages stalled`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
     },
     async close() {
       for (const fail of stalled.splice(0)) fail();

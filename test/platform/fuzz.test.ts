@@ -149,6 +149,9 @@ interface Operation {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
+/** A request slower than this is printed as it happens (most take a few milliseconds). */
+const SLOW_MS = 5_000;
+
 /** The path with every parameter named by a real record, or `odd` in place of `param`. */
 function fill(path: string, values: Record<string, string>, param?: string, odd?: string): string {
   return path.replace(/\{([^}]+)\}/g, (_whole, name: string, offset: number) => {
@@ -169,8 +172,12 @@ async function attack(
   let sent = 0;
   const send = async (method: string, url: string, label: string, body?: string, mustRefuse = false) => {
     sent++;
+    const started = performance.now();
     const res = await client.request(method, url, body);
     const shown = `${method} ${url.length > 120 ? `${url.slice(0, 120)}…` : url} [${label}] → ${res.status}`;
+    // A request this slow is a defect of its own, and a test that times out names nothing: say it now.
+    const ms = performance.now() - started;
+    if (ms > SLOW_MS) console.warn(`fuzz: ${shown} took ${Math.round(ms)} ms`);
     const text = String(JSON.stringify(res.body)).slice(0, 160);
     if (res.status >= 500) failures.push(`${shown} ${text}`);
     else if (

@@ -62,7 +62,7 @@ const GOOD_ANSWER = {
 };
 
 /** What the server answers; a string body is sent as it is. */
-type Reply = { status: number; body: unknown } | 'hang' | 'hang-body' | 'oversized';
+type Reply = { status: number; body: unknown } | 'hang' | 'hang-body' | 'oversized' | 'reset' | { resets: number };
 
 let server: http.Server;
 let base: string;
@@ -81,6 +81,12 @@ beforeAll(async () => {
         body: Buffer.concat(chunks).toString('utf8'),
       });
       if (reply === 'hang') return;
+      // The connection closed with no answer, as a kept-alive connection closed under the client.
+      if (reply === 'reset' || (typeof reply === 'object' && 'resets' in reply && reply.resets-- > 0)) {
+        req.socket.destroy();
+        return;
+      }
+      if (typeof reply === 'object' && 'resets' in reply) reply = { status: 200, body: GOOD_ANSWER };
       if (reply === 'hang-body') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"surfaces": [');
@@ -204,6 +210,16 @@ describe('httpSegmentation.segmentPaved', () => {
   it('an empty answer is no findings, not a failure', async () => {
     reply = { status: 200, body: { surfaces: [], lines: [], stalls: [] } };
     expect(await httpSegmentation(base).segmentPaved(mosaic)).toEqual({ surfaces: [], lines: [], stalls: [] });
+  });
+
+  it('a connection closed before the answer is asked again once; closed twice, it fails', async () => {
+    reply = { resets: 1 };
+    expect((await httpSegmentation(base).segmentPaved(mosaic)).surfaces).toHaveLength(1);
+    expect(seen).toHaveLength(2);
+    seen.length = 0;
+    reply = 'reset';
+    expect((await failure()).message).toMatch(/could not segment the image: (ECONNRESET|UND_ERR_SOCKET)/);
+    expect(seen).toHaveLength(2);
   });
 
   it('a non-2xx answer fails with its status', async () => {

@@ -289,7 +289,9 @@ describe('the body: every refusal is {error, code}', () => {
     const form = await rateForm('pci', [{ name: 'image', filename: 'big.png', data: heavy, type: 'image/png' }]);
     expect(form.status).toBe(413);
     expect(form.body.code).toBe('image_too_large');
-  });
+    // Encoding a 61-megapixel PNG and sending 20 MB of base64 twice: 2–4 s alone, over 30 s once
+    // beside the whole suite; the limit is for a hang.
+  }, 120_000);
 
   it('a key without Read measurements gets the standard 403', async () => {
     const key = await t.key(w.firmId, w.ownerId, ['read_jobs', 'write_jobs']);

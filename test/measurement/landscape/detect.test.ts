@@ -42,7 +42,8 @@ beforeAll(async () => {
       fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-landscape-')),
       true,
     ),
-    segmentation: httpSegmentation(seg.url, { timeoutMs: 5_000 }),
+    // The limit is for a hang: a window takes well under a second alone, seconds beside the suite.
+    segmentation: httpSegmentation(seg.url, { timeoutMs: 30_000 }),
     geocoder: httpGeocoder(`http://127.0.0.1:${(geocoder.address() as AddressInfo).port}`, { cacheSize: 0 }),
   });
 });
@@ -121,7 +122,7 @@ describe('a detect run', () => {
     expect(run.request).toMatchObject({ include_areas: true, include_objects: true, replace_existing: false });
     await work();
     const done = await runOf(w, run.id);
-    expect(done.status).toBe('completed');
+    expect(done.status, JSON.stringify(done.failure)).toBe('completed');
     expect(done.result).toMatchObject({
       takeoff_id: tk.id,
       rev: 2,
@@ -176,7 +177,7 @@ describe('a detect run', () => {
     const run = await detect(w, tk.id);
     await work();
     const done = await runOf(w, run.id);
-    expect(done.status).toBe('completed');
+    expect(done.status, JSON.stringify(done.failure)).toBe('completed');
     expect(done.result).toMatchObject({ added: { areas: 2, objects: 1 }, skipped_objects: 2 });
     const lawns = (await itemsOf(w, tk.id)).filter((i) => i.class === 'lawn');
     const end = (e: number) => [
@@ -403,7 +404,7 @@ describe('large outlines', () => {
     const run = await detect(w, tk.id, { polygon: squareAt(ORIGIN, 0, 0, 300) });
     await work();
     const done = await runOf(w, run.id);
-    expect(done.status).toBe('completed');
+    expect(done.status, JSON.stringify(done.failure)).toBe('completed');
     expect(done.result.imagery.windows).toBeGreaterThan(1);
     expect(seg.asked.length).toBe(done.result.imagery.windows);
     const lawns = (await itemsOf(w, tk.id)).filter((i) => i.class === 'lawn');

@@ -123,7 +123,8 @@ describe('queued mail over SMTP', () => {
       timeoutMs: 120_000,
     });
     const abandoned = dying.sweep();
-    await new Promise((r) => setTimeout(r, 300));
+    // Every message has reached the hung DATA (a fixed wait was too short beside the whole suite).
+    await peer.waitForStalled(3);
     for (const id of ids) expect((await rowOf(id)).lease_token).not.toBeNull();
     // A restarted worker finds them held until the lease runs out, then sends them all.
     peer.stall = false;
