@@ -15,7 +15,8 @@
 //
 // The jobs span 2025-2026 (created, bid three days later, decided ten days later), a quarter each
 // lead, active, won and lost; each won job has an invoice (a third of them paid), a work order on
-// one day, three time entries and two job costs. Reports run over 2025-01-01 to 2026-12-31, the
+// one day, three time entries and two job costs; every job has an estimate of two lines, each
+// with a material cost line. Reports run over 2025-01-01 to 2026-12-31, the
 // period reports over the week or month holding 2026-06-15, labor hours over four weeks, month-end
 // over June 2026.
 import { performance } from 'node:perf_hooks';
@@ -109,8 +110,73 @@ async function spread(database: Database, firmId: number, ownerId: number, fromI
         ${dateOf(engine, sql`${day10} + 2`)}, ${instant(engine, sql`${day10} + 2`, 20)},
         ${instant(engine, sql`${day10} + 2`, 20)}
       ${won}`.execute(db);
+  await seedEstimates(database, firmId, ownerId, fromId);
   if (engine === 'postgres')
-    await sql`analyze jobs, invoices, work_orders, work_order_days, time_entries, job_costs`.execute(db);
+    await sql`analyze jobs, invoices, work_orders, work_order_days, time_entries, job_costs, estimates, estimate_lines,
+      estimate_cost_lines`.execute(db);
+}
+
+/**
+ * An estimate for every job from `fromId` on (created the day after the job, the job's estimate),
+ * with two lines of one area (asphalt paving by the square foot, sealcoat by the square yard,
+ * their quantities varying with the job) and one material cost line each, priced in `calculation`
+ * as the pricing engine stores it (each line's price and each cost line's cost and quantity by id).
+ */
+async function seedEstimates(database: Database, firmId: number, ownerId: number, fromId: number): Promise<void> {
+  const { db } = database;
+  const engine = database.dialect.engine;
+  const day = sql`(jobs.id % ${sql.lit(SPAN_DAYS)}) + 1`;
+  const jobs = sql`from jobs where jobs.firm_id = ${firmId} and jobs.id >= ${fromId}`;
+  const price = sql`(1000 + jobs.id % 900) * 100`;
+  await sql`insert into estimates (firm_id, job_id, name, status, is_change_order, priced, revision, price_cents,
+      subtotal_cents, tax_cents, cost_cents, created_by_user_id, created_at, updated_at)
+    select jobs.firm_id, jobs.id, 'Estimate', case when jobs.status in ('won', 'lost') then jobs.status else 'estimate' end,
+      0, 1, 1, ${price}, ${price}, 0, ${price} * 6 / 10, ${ownerId}, ${instant(engine, day, 11)}, ${instant(engine, day, 11)}
+    ${jobs}`.execute(db);
+  const ours = sql`from estimates where estimates.firm_id = ${firmId} and estimates.job_id >= ${fromId}`;
+  await sql`update jobs set estimate_id = (select estimates.id from estimates where estimates.job_id = jobs.id)
+    where jobs.firm_id = ${firmId} and jobs.id >= ${fromId}`.execute(db);
+  await sql`insert into estimate_areas (firm_id, estimate_id, name, position, quantity_source, active, created_at, updated_at)
+    select estimates.firm_id, estimates.id, 'Lot', 0, 'typed', 1, estimates.created_at, estimates.created_at ${ours}`.execute(
+    db,
+  );
+  for (const [position, name, unit, qty] of [
+    [0, 'Asphalt paving', 'sf', sql`(estimates.id % 50 + 10) * 100`],
+    [1, 'Sealcoat', 'sy', sql`(estimates.id % 30 + 5) * 10`],
+  ] as const)
+    await sql`insert into estimate_lines (firm_id, estimate_id, area_id, position, name, estimating_mode, quantity, unit,
+        quantity_source, unit_cost_typed, unit_price_typed, is_optional, hide_on_proposal, taxable, active, excluded,
+        is_bundle_master, created_at, updated_at)
+      select estimates.firm_id, estimates.id, estimate_areas.id, ${position}, ${name}, 'standard', ${qty}, ${unit}, 'typed',
+        0, 0, 0, 0, 0, 1, 0, 0, estimates.created_at, estimates.created_at
+      from estimates join estimate_areas on estimate_areas.estimate_id = estimates.id
+      where estimates.firm_id = ${firmId} and estimates.job_id >= ${fromId}`.execute(db);
+  await sql`insert into estimate_cost_lines (firm_id, estimate_id, line_item_id, position, type, name, unit,
+      unit_cost_cents, unit_cost_typed, waste_factor, billing, is_alternate, suppressed, created_at, updated_at)
+    select el.firm_id, el.estimate_id, el.id, 0, 'material', case el.unit when 'sf' then 'Asphalt' else 'Sealer' end,
+      case el.unit when 'sf' then 'ton' else 'gal' end, 0, 0, 0, 'standard', 0, 0, el.created_at, el.created_at
+    from estimate_lines el join estimates on estimates.id = el.estimate_id
+    where estimates.firm_id = ${firmId} and estimates.job_id >= ${fromId}`.execute(db);
+  // Each line's price is a share of the estimate's by position, each material's cost a share of that.
+  const linePrice = sql`(estimates.price_cents / 100.0) * (case el.position when 0 then 0.7 else 0.3 end)`;
+  const calculation =
+    engine === 'sqlite'
+      ? sql`json_object(
+          'lines', (select json_group_object(el.id, json_object('price', ${linePrice})) from estimate_lines el
+            where el.estimate_id = estimates.id),
+          'cost_lines', (select json_group_object(cl.id, json_object('cost', ${linePrice} * 0.4,
+              'quantity', cast(el.quantity as numeric) / 100.0))
+            from estimate_cost_lines cl join estimate_lines el on el.id = cl.line_item_id
+            where cl.estimate_id = estimates.id))`
+      : sql`json_build_object(
+          'lines', (select json_object_agg(el.id, json_build_object('price', ${linePrice})) from estimate_lines el
+            where el.estimate_id = estimates.id),
+          'cost_lines', (select json_object_agg(cl.id, json_build_object('cost', ${linePrice} * 0.4,
+              'quantity', cast(el.quantity as numeric) / 100.0))
+            from estimate_cost_lines cl join estimate_lines el on el.id = cl.line_item_id
+            where cl.estimate_id = estimates.id))::text`;
+  await sql`update estimates set calculation = ${calculation}
+    where estimates.firm_id = ${firmId} and estimates.job_id >= ${fromId}`.execute(db);
 }
 
 /**
@@ -143,6 +209,14 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
     sql`select count(*), sum(price_cents) from estimates where firm_id = ${firmId} and ${inRange('created_at')}`.execute(
       db,
     );
+  const lines = () =>
+    sql`select el.name, el.unit, count(*), sum(cast(el.quantity as numeric)) from estimate_lines el
+      join estimates e on e.id = el.estimate_id
+      where e.firm_id = ${firmId} and ${inRange('e.created_at')} group by el.name, el.unit`.execute(db);
+  const materials = () =>
+    sql`select cl.name, cl.unit, count(*) from estimate_cost_lines cl join estimates e on e.id = cl.estimate_id
+      where e.firm_id = ${firmId} and cl.type = 'material' and ${inRange('e.created_at')}
+      group by cl.name, cl.unit`.execute(db);
   const byKey: Record<string, () => Promise<unknown>> = {
     receivables: invoices,
     'cash-forecast': invoices,
@@ -154,8 +228,8 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
     'bid-vs-actual': costs,
     'material-usage': costs,
     'estimate-totals': estimates,
-    'item-history': estimates,
-    'material-history': estimates,
+    'item-history': lines,
+    'material-history': materials,
   };
   return (
     byKey[key] ?? jobs(basis === 'bid' ? 'jobs.bid_at' : basis === 'decided' ? 'jobs.decided_at' : 'jobs.created_at')

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { advanceClock, pauseClock, resumeClock } from '#platform/time.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
-import { jsonLines, rawGet, Z } from '#test/integrations/exports/helpers.ts';
+import { jsonLines, rawGet, Z } from '#test/helpers/downloads.ts';
 
 let t: TestApp;
 beforeAll(async () => {

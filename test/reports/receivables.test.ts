@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
-import { rawGet, unzip } from '#test/integrations/exports/helpers.ts';
+import { rawGet, unzip } from '#test/helpers/downloads.ts';
 
 let t: TestApp;
 let w: Workspace;

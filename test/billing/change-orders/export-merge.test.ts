@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceClock, pauseClock, resumeClock } from '#platform/time.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
-import { jsonLines, rawGet, Z } from '#test/integrations/exports/helpers.ts';
+import { jsonLines, rawGet, Z } from '#test/helpers/downloads.ts';
 import { addLine, changeOrder, operationsWorkspace, wonJob } from '#test/helpers/scenarios/change-order.ts';
 
 let t: TestApp;

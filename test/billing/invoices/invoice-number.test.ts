@@ -12,7 +12,7 @@ import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts
 import { readPdf } from '#test/helpers/pdf-text.ts';
 import { job, ok } from '#test/helpers/records.ts';
 import { proposalOnJob } from '#test/helpers/scenarios/proposal.ts';
-import { jsonLines, rawGet } from '#test/integrations/exports/helpers.ts';
+import { jsonLines, rawGet } from '#test/helpers/downloads.ts';
 
 let t: TestApp;
 let w: Workspace;

@@ -2,7 +2,7 @@
 // (document 2, Custom fields, Custom field definition "Values", Errors).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, insertContact, startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { jsonLines, rawGet } from '../../integrations/exports/helpers.ts';
+import { jsonLines, rawGet } from '#test/helpers/downloads.ts';
 import type { BodyOf } from '#test/helpers/api-types.ts';
 
 let t: TestApp;

@@ -18,7 +18,7 @@ import { createWorkspace } from '#admin/workspaces.ts';
 import { createApiKey } from '#admin/keys.ts';
 import { jobsDataset } from '#crm/jobs/export.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
-import { jsonLines, unzip } from './helpers.ts';
+import { jsonLines, unzip } from '#test/helpers/downloads.ts';
 import { REPO_ROOT } from '#test/helpers/paths.ts';
 import { EXPORT_DATASETS } from '#test/helpers/datasets.ts';
 

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertJobs } from '../../../bench/seed.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { MICRO, Z, jsonLines, rawGet } from './helpers.ts';
+import { MICRO, Z, jsonLines, rawGet } from '#test/helpers/downloads.ts';
 import { EXPORT_DATASETS } from '#test/helpers/datasets.ts';
 
 let t: TestApp;

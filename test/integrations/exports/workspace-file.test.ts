@@ -10,7 +10,7 @@ import { workspaceExportTask } from '#integrations/exports/workspace-file.ts';
 import { storedAt } from '#platform/time.ts';
 import { ManualClock } from '#platform/clock.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
-import { Z, jsonLines, rawGet, unzip } from './helpers.ts';
+import { Z, jsonLines, rawGet, unzip } from '#test/helpers/downloads.ts';
 import { EXPORT_DATASETS } from '#test/helpers/datasets.ts';
 
 let t: TestApp;

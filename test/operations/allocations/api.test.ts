@@ -6,7 +6,7 @@ import { advanceClock, now, pauseClock, resumeClock } from '#platform/time.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok, Z_SECONDS } from '#test/helpers/records.ts';
 import { scheduleJob, scheduleWorkspace } from '#test/helpers/scenarios/operations.ts';
-import { jsonLines, rawGet } from '#test/integrations/exports/helpers.ts';
+import { jsonLines, rawGet } from '#test/helpers/downloads.ts';
 
 let t: TestApp;
 let w: Workspace;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
 import { scheduleJob, scheduleWorkspace } from '#test/helpers/scenarios/operations.ts';
-import { rawGet } from '#test/integrations/exports/helpers.ts';
+import { rawGet } from '#test/helpers/downloads.ts';
 
 let t: TestApp;
 beforeAll(async () => {

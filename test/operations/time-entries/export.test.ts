@@ -6,7 +6,7 @@ import { advanceClock, pauseClock, resumeClock } from '#platform/time.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
 import { scheduleJob, scheduleWorkspace } from '#test/helpers/scenarios/operations.ts';
-import { jsonLines, rawGet } from '#test/integrations/exports/helpers.ts';
+import { jsonLines, rawGet } from '#test/helpers/downloads.ts';
 
 let t: TestApp;
 beforeAll(async () => {

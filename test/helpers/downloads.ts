@@ -1,4 +1,5 @@
-// Helpers of the export tests: raw (binary-safe) calls, JSON Lines and ZIP readers.
+// Reading what the API sends as files and streams: raw (binary-safe) calls, JSON Lines and ZIP
+// readers, and the two instant formats (API and stored) exports and downloads carry.
 import yauzl from 'yauzl';
 import type { TestApp } from '#test/helpers/harness.ts';
 
