@@ -72,19 +72,24 @@ describe('database-free test files', () => {
   });
 
   it('the PostgreSQL run leaves them (and the `.sqlite` files) out, the SQLite run keeps them', async () => {
-    const excluded = async (url: string) => {
+    /** Each project's exclude list (the config runs its files in two projects). */
+    const excluded = async (url: string): Promise<string[][]> => {
       vi.stubEnv('DATABASE_URL', url);
       vi.resetModules();
       try {
         const config = (await import('../../vitest.config.ts')).default;
-        return config.test?.exclude ?? [];
+        const projects = (config.test?.projects ?? []) as { test?: { exclude?: string[] } }[];
+        expect(projects.length).toBeGreaterThan(0);
+        return projects.map((p) => p.test?.exclude ?? []);
       } finally {
         vi.unstubAllEnvs();
       }
     };
-    expect(await excluded('postgres://postgres@127.0.0.1:5432/postgres')).toContain('test/**/*.nodb.test.ts');
-    expect(await excluded('')).not.toContain('test/**/*.nodb.test.ts');
-    expect(await excluded('postgres://postgres@127.0.0.1:5432/postgres')).toContain('test/**/*.sqlite.test.ts');
-    expect(await excluded('')).not.toContain('test/**/*.sqlite.test.ts');
+    const postgres = await excluded('postgres://postgres@127.0.0.1:5432/postgres');
+    const sqlite = await excluded('');
+    for (const pattern of ['test/**/*.nodb.test.ts', 'test/**/*.sqlite.test.ts']) {
+      for (const list of postgres) expect(list).toContain(pattern);
+      for (const list of sqlite) expect(list).not.toContain(pattern);
+    }
   });
 });

@@ -54,7 +54,7 @@ export const cashForecast: ReportDefinition = {
         weekStarts.slice(1).map((ws, k) => sql`when ${date} < ${ws} then ${sql.lit(k)}`),
         sql` `,
       )} else ${sql.lit(weekStarts.length - 1)} end)`;
-    const scope = await jobScope(ctx, p, { ranged: false });
+    const scope = await jobScope(ctx, p, { ranged: false, capped: false });
 
     const dueDate = sql<string>`invoices.due_date`;
     const workDay = sql<string>`planned.last_day`;

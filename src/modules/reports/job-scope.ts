@@ -63,12 +63,15 @@ export const startOfDay = (ctx: ServiceContext, date: string) => localToStored(d
 /**
  * The scope for `p`: the jobs on `basis` (the request's date_basis, else the report's) dated from
  * start to end, with the request's filters. `ranged: false` skips the date range (a report that
- * dates its own rows, as cash forecast does, still counts only the filtered jobs).
+ * dates its own rows, as cash forecast does, still counts only the filtered jobs). `capped: false`
+ * skips the cap: the period reports date their own records (invoices, hours, work days) and use the
+ * scope only to filter them, so their rows are bounded by the period, and an invoice of the week
+ * is not dropped because its job is older than the workspace's 20,000 latest.
  */
 export async function jobScope(
   ctx: ServiceContext,
   p: RunParams,
-  options: { basis?: DateBasis; ranged?: boolean } = {},
+  options: { basis?: DateBasis; ranged?: boolean; capped?: boolean } = {},
 ): Promise<JobScope> {
   const { db } = ctx.database;
   const firmId = ctx.auth.firm.id;
@@ -105,6 +108,7 @@ export async function jobScope(
     return visibleTo(qb, ctx.auth.user) as JobsQuery;
   };
 
+  if (options.capped === false) return { jobs: base, basis, basisKey, truncated: false, note: null };
   // The cap: when more than JOB_CAP jobs match, the JOB_CAP latest by basis (then id) are counted.
   // Whether there are more is asked without an order, so the database stops at the 20,001st job
   // (or at the last, which is most runs) without sorting; only then is the 20,000th found.

@@ -105,7 +105,7 @@ export const kpi: ReportDefinition = {
     };
     const first = edges.prev.from;
     const last = edges.this.to;
-    const scope = await jobScope(ctx, p, { ranged: false });
+    const scope = await jobScope(ctx, p, { ranged: false, capped: false });
 
     const jobMeasures = Object.fromEntries(
       WHICH.flatMap((w) => {

@@ -2,9 +2,9 @@
 // how a record that is not a job (a lead, an invoice, a time entry, a work order) is narrowed by
 // the job filters and job visibility, and a time entry's length in SQL.
 //
-// A record on a job counts when its job is in the report's job scope (jobScope with ranged: false:
-// every filter, job visibility and the job cap). Without a job filter and for a user who sees every
-// job no subquery is added, so nothing is capped: the filters only narrow. Leads go by their own
+// A record on a job counts when its job is in the report's job scope (jobScope with ranged: false
+// and capped: false: every filter and job visibility; the records are bounded by their own dates,
+// so no job cap). Without a job filter and for a user who sees every job no subquery is added. Leads go by their own
 // columns (assignee, customer) and, for a division or work type filter, by their job.
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '#db/tables.ts';
@@ -35,7 +35,7 @@ export function onScopedJob<QB extends Builder>(
   qb: QB,
   column: string,
 ): QB {
-  if (!namesJobFilter(p) && !seesOwnOnly(ctx) && !scope.truncated) return qb;
+  if (!namesJobFilter(p) && !seesOwnOnly(ctx)) return qb;
   return qb.where(sql.ref(column), 'in', scope.jobs().select('jobs.id')) as QB;
 }
 

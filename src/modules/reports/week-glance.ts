@@ -56,7 +56,7 @@ export const weekGlance: ReportDefinition = {
     const first = days[0]!.from;
     const last = days[days.length - 1]!.to;
     const [scope, won] = await Promise.all([
-      jobScope(ctx, p, { ranged: false }),
+      jobScope(ctx, p, { ranged: false, capped: false }),
       jobScope(ctx, p, { basis: 'decided' }),
     ]);
     const perDay = (measure: (d: (typeof days)[number]) => ReturnType<typeof countIf>, prefix = 'm') =>

@@ -79,7 +79,7 @@ export const weeklySummary: ReportDefinition = {
             sql` `,
           )} else ${sql.lit(weeks.length - 1)} end)`;
     };
-    const scope = await jobScope(ctx, p, { ranged: false });
+    const scope = await jobScope(ctx, p, { ranged: false, capped: false });
     const jobsIn = (column: string) => scope.jobs().where(within(column, first, last));
     // By position (group-by.ts): PostgreSQL would not see the CASE's parameters as the select list's.
     // biome-ignore lint/suspicious/noExplicitAny: builders over different tables

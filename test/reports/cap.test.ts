@@ -1,0 +1,73 @@
+// The 20,000-job cap (document 1, Limits: "report queries truncate above 20,000 jobs"; docs/reports.md,
+// "The cap"), on a workspace of 20,001 jobs written straight into its database (the API would take
+// minutes): job J0 created 2025-01-01, J1..J20000 on 2026-01-01, ordered by id after it.
+//
+// - A job report (work-type, date basis created, over 2025-2026) counts the 20,000 latest: J0 is
+//   left out, `truncated` is true and the table's note says so.
+// - A period report (week-glance) is not capped: an invoice of 700.00 on J0 issued Tuesday
+//   2026-06-16 (UTC workspace) is that Tuesday's invoiced figure, and `truncated` is false.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
+import { ok } from '#test/helpers/records.ts';
+
+let t: TestApp;
+let w: Workspace;
+let oldest: number;
+
+beforeAll(async () => {
+  t = await startApp();
+  w = await t.workspace();
+  await ok(t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { timezone: 'UTC', settings: { week_start: 'monday' } }));
+  const { db } = t.database;
+  const engine = t.database.dialect.engine;
+  const series =
+    engine === 'sqlite'
+      ? sql`with recursive s(n) as (select 0 union all select n + 1 from s where n + 1 < 20001)`
+      : sql`with s(n) as (select generate_series(0, 20000))`;
+  await sql`${series}
+    insert into jobs (firm_id, name, name_key, address, job_type, status, source, priority, estimated_value_cents,
+      probability, measurement_count, custom_fields, assigned_to_user_id, job_number, description_customer_visible,
+      created_at, updated_at)
+    select ${w.firmId}, 'Capped ' || n, 'capped ' || n, '1 Main St', 'Paving', 'lead', 'api', 'normal', 100000, 50, 0,
+      '{}', ${w.ownerId}, 100000 + n, 0,
+      case when n = 0 then '2025-01-01T12:00:00.000000' else '2026-01-01T12:00:00.000000' end,
+      '2026-01-01T12:00:00.000000'
+    from s`.execute(db);
+  oldest = Number(
+    (
+      await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('firm_id', '=', w.firmId)
+        .where('job_number', '=', 100000)
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
+  await sql`insert into invoices (firm_id, job_id, invoice_number, status, payment_method, billing_type, currency,
+      line_items, subtotal_cents, discount_cents, tax_cents, amount_cents, due_days, due_date, issued_at, created_at,
+      updated_at)
+    values (${w.firmId}, ${oldest}, 'CAP-1', 'sent', 'check', 'standard', 'usd', '[]', 70000, 0, 0, 70000, 30,
+      '2026-07-16', '2026-06-16T15:00:00.000000', '2026-06-16T15:00:00.000000', '2026-06-16T15:00:00.000000')`.execute(
+    db,
+  );
+}, 120_000);
+afterAll(() => t.close());
+
+describe('the 20,000-job cap', () => {
+  it('a job report counts the 20,000 latest jobs and says so', async () => {
+    const res = (await ok(w.api.get('/v1/reports/work-type?start=2025-01-01&end=2026-12-31&date_basis=created'))).data;
+    expect(res.truncated).toBe(true);
+    const table = res.tables[0];
+    expect(table.note).toContain('More than 20,000 jobs matched');
+    expect(table.total?.bids).toBe(20_000);
+  });
+
+  it('a period report is not capped: the oldest job’s invoice is in its week', async () => {
+    const res = (await ok(w.api.get('/v1/reports/week-glance?end=2026-06-16'))).data;
+    expect(res.truncated).toBe(false);
+    const tuesday = res.tables[0].rows.find((r) => r.date === '2026-06-16');
+    expect(tuesday?.invoiced).toBe(700);
+    expect(res.tables[0].total?.invoiced).toBe(700);
+  });
+});
