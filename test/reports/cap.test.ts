@@ -6,6 +6,8 @@
 //   left out, `truncated` is true and the table's note says so.
 // - A period report (week-glance) is not capped: an invoice of 700.00 on J0 issued Tuesday
 //   2026-06-16 (UTC workspace) is that Tuesday's invoiced figure, and `truncated` is false.
+// - A report that lists jobs by dates of its own (completed-work) caps the jobs it lists: J0's work
+//   order completed 2026-06-16 lists J0 for June, not truncated.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
@@ -51,6 +53,10 @@ beforeAll(async () => {
       '2026-07-16', '2026-06-16T15:00:00.000000', '2026-06-16T15:00:00.000000', '2026-06-16T15:00:00.000000')`.execute(
     db,
   );
+  await sql`insert into work_orders (firm_id, job_id, title, status, is_hold, published, estimated_days, scheduled_date,
+      end_date, completed_at, job_is_placeholder, created_at, updated_at)
+    values (${w.firmId}, ${oldest}, 'Overlay', 'completed', 0, 1, 1, '2026-06-16', '2026-06-16',
+      '2026-06-16T20:00:00.000000', 0, '2026-06-01T12:00:00.000000', '2026-06-16T20:00:00.000000')`.execute(db);
 }, 120_000);
 afterAll(() => t.close());
 
@@ -69,5 +75,11 @@ describe('the 20,000-job cap', () => {
     const tuesday = res.tables[0].rows.find((r) => r.date === '2026-06-16');
     expect(tuesday?.invoiced).toBe(700);
     expect(res.tables[0].total?.invoiced).toBe(700);
+  });
+
+  it('a report listing jobs by its own dates caps the jobs it lists, not the workspace’s', async () => {
+    const res = (await ok(w.api.get('/v1/reports/completed-work?start=2026-06-01&end=2026-06-30'))).data;
+    expect(res.truncated).toBe(false);
+    expect(res.tables[0].rows.map((r) => r.job_number)).toEqual([100000]);
   });
 });

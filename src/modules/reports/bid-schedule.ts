@@ -31,11 +31,13 @@ export const bidSchedule: ReportDefinition = {
   date_basis: 'all',
   uses: [...JOB_FILTERS],
   async run(ctx: ServiceContext, p) {
-    const scope = await jobScope(ctx, p, { ranged: false });
+    // The jobs with a bid due in the range (the cap counts those).
+    const scope = await jobScope(ctx, p, {
+      ranged: false,
+      narrow: (qb) => qb.where('jobs.bid_due_date', '>=', p.start).where('jobs.bid_due_date', '<=', p.end),
+    });
     const jobs = await scope
       .jobs()
-      .where('jobs.bid_due_date', '>=', p.start)
-      .where('jobs.bid_due_date', '<=', p.end)
       .select([
         'jobs.id',
         'jobs.job_number',

@@ -51,9 +51,21 @@ export const completedWork: ReportDefinition = {
     const { db } = ctx.database;
     const firmId = ctx.auth.firm.id;
     const view = p.view ?? 'job';
-    const scope = await jobScope(ctx, p, { ranged: false });
-    const done = db
-      .selectFrom('work_orders')
+    // The work orders completed in the range; the scope's jobs are theirs (the cap counts those).
+    const completed = () =>
+      db
+        .selectFrom('work_orders')
+        .where('work_orders.firm_id', '=', firmId)
+        .where('work_orders.is_hold', '=', 0)
+        .where('work_orders.status', '=', 'completed')
+        .where('work_orders.cancelled_at', 'is', null)
+        .where('work_orders.completed_at', '>=', startOfDay(ctx, p.start))
+        .where('work_orders.completed_at', '<', startOfDay(ctx, addDays(p.end, 1)));
+    const scope = await jobScope(ctx, p, {
+      ranged: false,
+      narrow: (qb) => qb.where('jobs.id', 'in', completed().select('work_orders.job_id')),
+    });
+    const done = completed()
       .select([
         'work_orders.job_id',
         sql<number>`count(*)`.as('work_orders'),
@@ -64,12 +76,6 @@ export const completedWork: ReportDefinition = {
         sql<string | null>`max(work_orders.completed_unit)`.as('unit_max'),
         sql<number>`count(work_orders.completed_unit)`.as('with_unit'),
       ])
-      .where('work_orders.firm_id', '=', firmId)
-      .where('work_orders.is_hold', '=', 0)
-      .where('work_orders.status', '=', 'completed')
-      .where('work_orders.cancelled_at', 'is', null)
-      .where('work_orders.completed_at', '>=', startOfDay(ctx, p.start))
-      .where('work_orders.completed_at', '<', startOfDay(ctx, addDays(p.end, 1)))
       .groupBy('work_orders.job_id')
       .as('done');
     const jobs = () => scope.jobs().innerJoin(done, 'done.job_id', 'jobs.id');

@@ -66,12 +66,14 @@ export const startOfDay = (ctx: ServiceContext, date: string) => localToStored(d
  * dates its own rows, as cash forecast does, still counts only the filtered jobs). `capped: false`
  * skips the cap: the period reports date their own records (invoices, hours, work days) and use the
  * scope only to filter them, so their rows are bounded by the period, and an invoice of the week
- * is not dropped because its job is older than the workspace's 20,000 latest.
+ * is not dropped because its job is older than the workspace's 20,000 latest. `narrow` adds the
+ * report's own condition on a job (work completed in the range, a bid due in it) before the cap, so
+ * a report that lists jobs by dates of its own caps the jobs it lists, not the workspace's oldest.
  */
 export async function jobScope(
   ctx: ServiceContext,
   p: RunParams,
-  options: { basis?: DateBasis; ranged?: boolean; capped?: boolean } = {},
+  options: { basis?: DateBasis; ranged?: boolean; capped?: boolean; narrow?: (qb: JobsQuery) => JobsQuery } = {},
 ): Promise<JobScope> {
   const { db } = ctx.database;
   const firmId = ctx.auth.firm.id;
@@ -105,6 +107,7 @@ export async function jobScope(
         ),
       );
     }
+    if (options.narrow) qb = options.narrow(qb);
     return visibleTo(qb, ctx.auth.user) as JobsQuery;
   };
 
