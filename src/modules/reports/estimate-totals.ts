@@ -10,8 +10,8 @@
 // job's (work type, salesperson, customer …); month, quarter and year are the estimate's creation
 // date, local to the workspace. The estimates table lists them, newest first.
 //
-// The report's scope is the job scope (every filter and visibility, not ranged) joined to the
-// estimates in range, with the estimate's created_at as the basis group-by.ts's time buckets read:
+// The report's scope is the job scope (every filter and visibility, not ranged, its cap over the
+// jobs with an estimate in range) joined to the estimates in range, with the estimate's created_at as the basis group-by.ts's time buckets read:
 // one GROUP BY for the groups, one for the totals, one query for the list.
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
@@ -59,9 +59,22 @@ export const estimateTotals: ReportDefinition = {
   date_basis: 'created',
   uses: [...JOB_FILTERS, 'group_by'],
   async run(ctx: ServiceContext, p) {
-    const jobs = await jobScope(ctx, { ...p, estimatorIds: null }, { ranged: false });
     const from = startOfDay(ctx, p.start);
     const to = startOfDay(ctx, addDays(p.end, 1));
+    // The jobs with an estimate counted here (the cap counts those, not the workspace's jobs).
+    const counted = ctx.database.db
+      .selectFrom('estimates')
+      .select('estimates.job_id')
+      .where('estimates.firm_id', '=', ctx.auth.firm.id)
+      .where('estimates.is_change_order', '=', 0)
+      .where('estimates.archived_at', 'is', null)
+      .where('estimates.created_at', '>=', from)
+      .where('estimates.created_at', '<', to);
+    const jobs = await jobScope(
+      ctx,
+      { ...p, estimatorIds: null },
+      { ranged: false, narrow: (qb) => qb.where('jobs.id', 'in', counted) },
+    );
     const estimates = (): JobsQuery => {
       let qb = jobs
         .jobs()
