@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // `*.nodb.test.ts` files touch no database (engines, property tests, PDF and image generation,
 // pure rendering), and `*.sqlite.test.ts` files only SQLite databases of their own whatever the
@@ -14,6 +15,39 @@ const excluded = [
 ];
 const OWN_PROCESS = ['test/platform/fuzz.test.ts'];
 
+/**
+ * The files that take longest (a minute or more beside the rest: child processes, crash tests, the
+ * walks of every route), started first. Vitest orders by the last run's durations when it has them
+ * and by file size otherwise, which on a clean clone (CI) started some of these minutes into the run
+ * and left them running alone at its end: the SQLite run's last two minutes were one file.
+ */
+const SLOW_FIRST = [
+  'test/platform/startup.sqlite.test.ts',
+  'test/integrations/webhooks/crash.test.ts',
+  'test/platform/empty-patch.test.ts',
+  'test/platform/serve.sqlite.test.ts',
+  'test/engines/distress/detector.nodb.test.ts',
+  'test/measurement/landscape/detect.test.ts',
+  'test/integrations/exports/crash-safety.test.ts',
+  'test/condition/ratings/api.test.ts',
+  'test/measurement/measurements.test.ts',
+  'test/estimating/proposals/page.test.ts',
+  'test/field/photo-share-links/page.test.ts',
+  'test/db/migrate-beside-drops.test.ts',
+];
+
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_FIRST.findIndex((name) => f.moduleId.endsWith(name));
+      return i === -1 ? SLOW_FIRST.length : i;
+    };
+
+    // Array.prototype.sort is stable: the rest keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     // On PostgreSQL, one migrated template database per run that each test file's is copied from.
@@ -26,6 +60,7 @@ export default defineConfig({
     // (the test clock, the installed area list) is reset before the next by test/helpers/per-file.ts.
     isolate: false,
     setupFiles: ['test/helpers/per-file.ts'],
+    sequence: { sequencer: SlowFirst },
     // Three test files at a time. Vitest's default on a machine of two cores is one (cores - 1), but
     // most of a file's time is waiting (on PostgreSQL, a spawned server, a browser, a timer), so three
     // keep both cores busy: the SQLite run took 6.1 min against about 11 with one, the PostgreSQL
