@@ -11,8 +11,9 @@
 // date, local to the workspace. The estimates table lists them, newest first.
 //
 // The report's scope is the job scope (every filter and visibility, not ranged, its cap over the
-// jobs with an estimate in range) joined to the estimates in range, with the estimate's created_at as the basis group-by.ts's time buckets read:
-// one GROUP BY for the groups, one for the totals, one query for the list.
+// jobs with an estimate in range) joined to the estimates in range, with the estimate's created_at
+// as the basis group-by.ts's time buckets read: one GROUP BY for the groups, one for the totals, one
+// query for the list.
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';

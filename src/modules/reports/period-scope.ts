@@ -4,8 +4,9 @@
 //
 // A record on a job counts when its job is in the report's job scope (jobScope with ranged: false
 // and capped: false: every filter and job visibility; the records are bounded by their own dates,
-// so no job cap). Without a job filter and for a user who sees every job no subquery is added. Leads go by their own
-// columns (assignee, customer) and, for a division or work type filter, by their job.
+// so no job cap). Without a job filter and for a user who sees every job no subquery is added.
+// Leads go by their own columns (assignee, customer) and, for a division or work type filter, by
+// their job.
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
