@@ -35,10 +35,34 @@ export interface SmtpPeer {
   close(): Promise<void>;
 }
 
+/** Waits on a list that grows: `wait(n)` resolves once it holds `n`; `grew()` is called on each add. */
+function growing(list: readonly unknown[], what: string) {
+  const waiters: { n: number; resolve: () => void }[] = [];
+  return {
+    grew() {
+      for (const w of [...waiters]) if (list.length >= w.n) w.resolve();
+    },
+    wait(n: number, timeoutMs: number): Promise<void> {
+      if (list.length >= n) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`only ${list.length} of ${n} messages ${what}`)), timeoutMs);
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
+      });
+    },
+  };
+}
+
 export async function startSmtpPeer(): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
   const stalled: (() => void)[] = [];
+  const arrivals = growing(received, 'arrived');
+  const stalls = growing(stalled, 'stalled');
   const peer = {
     refuse: new Set<string>(),
     stall: false,
@@ -63,6 +87,7 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
       stream.on('end', async () => {
         if (peer.stall) {
           stalled.push(() => callback(new Error('closing')));
+          stalls.grew();
           return;
         }
         const raw = Buffer.concat(chunks).toString('utf8');
@@ -73,7 +98,7 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
           envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
           envelopeTo: session.envelope.rcptTo.map((r) => r.address),
         });
-        for (const w of [...waiters]) if (received.length >= w.n) w.resolve();
+        arrivals.grew();
         callback();
       });
     },
@@ -86,21 +111,9 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
     port,
     url,
     received,
-    waitFor(n: number, timeoutMs = 10_000) {
-      if (received.length >= n) return Promise.resolve(received);
-      return new Promise<ReceivedMail[]>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`only ${received.length} of ${n} messages arrived`)),
-          timeoutMs,
-        );
-        waiters.push({
-          n,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve(received);
-          },
-        });
-      });
+    async waitFor(n: number, timeoutMs = 10_000) {
+      await arrivals.wait(n, timeoutMs);
+      return received;
     },
     transport(from = 'quotes@groundwork.test', timeoutMs = 5_000) {
       return new SmtpTransport(url, from, { timeoutMs });
@@ -108,13 +121,8 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
     release() {
       for (const fail of stalled.splice(0)) fail();
     },
-    async waitForStalled(n: number, timeoutMs = 10_000) {
-      // Polled: a stalled message has reached the end of its DATA, which no event announces.
-      const until = Date.now() + timeoutMs;
-      while (stalled.length < n) {
-        if (Date.now() > until) throw new Error(`only ${stalled.length} of ${n} messages stalled`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    waitForStalled(n: number, timeoutMs = 10_000) {
+      return stalls.wait(n, timeoutMs);
     },
     async close() {
       for (const fail of stalled.splice(0)) fail();

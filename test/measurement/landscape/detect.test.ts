@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { polygonAreaM2, squareFeet, type LatLng } from '#engines/geometry/index.ts';
 import { syntheticLot } from '#engines/paved/synthetic-lot.ts';
-import { landscapeRunTask } from '#measurement/landscape/run-worker.ts';
+import { landscapeRunTask } from '#measurement/index.ts';
 import { systemClock } from '#platform/clock.ts';
 import { httpGeocoder } from '#platform/geocoding.ts';
 import { imageryFor } from '#platform/imagery/select.ts';
