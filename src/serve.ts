@@ -3,12 +3,9 @@
 // (startup.ts) that main.ts prints before exiting with 1, after this has closed what it opened.
 import type { Config } from './config.ts';
 import { withoutCredentials } from './config.ts';
-import { buildApp } from './app.ts';
-import { depsOptionsOf, startEnv } from './env.ts';
 import { checkDataDir, listenError, openStartDatabase } from './startup.ts';
-import { seedDemoWorkspace, type DemoWorkspace } from '#seed/demo.ts';
-import { recordedDemo, type RecordedDemo } from '#seed/demo-links.ts';
-import { startWorker } from '#worker/index.ts';
+import type { DemoWorkspace } from '#seed/demo.ts';
+import type { RecordedDemo } from '#seed/demo-links.ts';
 
 export async function serve(config: Config): Promise<void> {
   const database = await openStartDatabase(config.databaseUrl);
@@ -18,6 +15,17 @@ export async function serve(config: Config): Promise<void> {
     await database.close();
     throw err;
   }
+  // The app, its areas, the demo and the worker load only now: a database or data directory that
+  // cannot be used stops the start in about a second, not after every area has been loaded (two
+  // seconds more on an idle machine, far more on a busy one).
+  const [{ buildApp }, { depsOptionsOf, startEnv }, { seedDemoWorkspace }, { recordedDemo }, { startWorker }] =
+    await Promise.all([
+      import('./app.ts'),
+      import('./env.ts'),
+      import('#seed/demo.ts'),
+      import('#seed/demo-links.ts'),
+      import('#worker/index.ts'),
+    ]);
   const env = startEnv(database, depsOptionsOf(config));
   const app = await buildApp(database, { ...config, env });
   const closeAll = async () => {
