@@ -20,11 +20,12 @@
 //
 // Two queries: open invoices GROUP BY due week, and the won jobs' remaining value GROUP BY the week
 // of their last work day (each job's last day and invoiced total a GROUP BY job joined in); both
-// place a date in its week with one CASE over the weeks' first dates.
+// place a date in its week by the weeks' first dates (bucket.ts).
 import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { addDays } from '#platform/time.ts';
+import { bucketOf } from './bucket.ts';
 import { JOB_VALUE_CENTS, jobScope, startOfDay } from './job-scope.ts';
 import { ISSUED_AT, NOT_BILLED, onScopedJob } from './period-scope.ts';
 import type { ReportDefinition } from './run.ts';
@@ -50,10 +51,11 @@ export const cashForecast: ReportDefinition = {
     const asOf = startOfDay(ctx, addDays(p.end, 1));
     /** The week (index) of a date from before the horizon's end: before the second week's start is the first. */
     const weekOf = (date: RawBuilder<unknown>) =>
-      sql<number>`(case ${sql.join(
-        weekStarts.slice(1).map((ws, k) => sql`when ${date} < ${ws} then ${sql.lit(k)}`),
-        sql` `,
-      )} else ${sql.lit(weekStarts.length - 1)} end)`;
+      bucketOf(
+        date,
+        weekStarts.slice(1),
+        weekStarts.map((_, k) => k),
+      );
     const scope = await jobScope(ctx, p, { ranged: false, capped: false });
 
     const dueDate = sql<string>`invoices.due_date`;

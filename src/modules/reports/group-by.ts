@@ -12,6 +12,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { divisionsOf } from '#platform/workspace.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
+import { bucketOf } from './bucket.ts';
 import { CUSTOMER_NAME, type JobScope, startOfDay } from './job-scope.ts';
 import { addMonths, type GroupKey } from './run-query.ts';
 import type { Column } from './run-result.ts';
@@ -119,10 +120,11 @@ export async function groupColumns(
         expr =
           buckets.length <= 1
             ? sql<string>`cast(${lastLabel} as text)`
-            : sql<string>`(case ${sql.join(
-                buckets.slice(0, -1).map((b) => sql`when ${scope.basis} < ${b.endsAt} then ${b.label}`),
-                sql` `,
-              )} else ${lastLabel} end)`;
+            : bucketOf(
+                scope.basis,
+                buckets.slice(0, -1).map((b) => b.endsAt),
+                buckets.map((b) => b.label),
+              );
         break;
       }
       case 'customer_type':

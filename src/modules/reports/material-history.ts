@@ -20,6 +20,7 @@ import { centsToDollars } from '#platform/money.ts';
 import { addDays } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { onVisibleJob } from '#crm/index.ts';
+import { bucketOf } from './bucket.ts';
 import { startOfDay } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import { addMonths } from './run-query.ts';
@@ -32,12 +33,11 @@ const round4 = (n: unknown) => (n === null || n === undefined ? null : Math.roun
 export function monthOf(ctx: ServiceContext, at: RawBuilder<unknown>, start: string, end: string): RawBuilder<string> {
   const months: string[] = [];
   for (let first = `${start.slice(0, 7)}-01`; first <= end; first = addMonths(first, 1)) months.push(first);
-  const last = months[months.length - 1]!.slice(0, 7);
-  if (months.length === 1) return sql<string>`cast(${last} as text)`;
-  return sql<string>`(case ${sql.join(
-    months.slice(0, -1).map((m) => sql`when ${at} < ${startOfDay(ctx, addMonths(m, 1))} then ${m.slice(0, 7)}`),
-    sql` `,
-  )} else ${last} end)`;
+  return bucketOf(
+    at,
+    months.slice(0, -1).map((m) => startOfDay(ctx, addMonths(m, 1))),
+    months.map((m) => m.slice(0, 7)),
+  );
 }
 
 export const materialHistory: ReportDefinition = {

@@ -10,15 +10,16 @@
 // (closed, not void time entries by their clock_in; real elapsed length). Job filters and job
 // visibility narrow every figure through the job (period-scope.ts). At most 157 weeks (three years).
 //
-// Each measure is one GROUP BY over a CASE that places a record's instant in its week (the weeks'
-// local-midnight edges worked out here as stored instants, as group-by.ts does for months): six
-// queries in all, whatever the number of weeks.
+// Each measure is one GROUP BY over the week a record's instant falls in (bucket.ts; the weeks'
+// local-midnight edges worked out here as stored instants): six queries in all, whatever the number
+// of weeks.
 import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { addDays } from '#platform/time.ts';
 import { weekStartOf } from '#engines/payroll/overtime.ts';
+import { bucketOf } from './bucket.ts';
 import { countedTime } from './counted-time.ts';
 import { JOB_VALUE_CENTS, jobScope, startOfDay } from './job-scope.ts';
 import { entryMs, hoursOfMs, ISSUED_AT, NOT_BILLED, onScopedJob, onScopedTime, within } from './period-scope.ts';
@@ -70,15 +71,10 @@ export const weeklySummary: ReportDefinition = {
     const first = startOfDay(ctx, p.start);
     const last = weeks[weeks.length - 1]!.endsAt;
     /** The week (its index) of an instant already known to fall from `first` to `last`. */
-    const weekOf = (at: RawBuilder<unknown> | string) => {
-      const ref = typeof at === 'string' ? sql.ref(at) : at;
-      return weeks.length === 1
-        ? sql<number>`0`
-        : sql<number>`(case ${sql.join(
-            weeks.slice(0, -1).map((w, i) => sql`when ${ref} < ${w.endsAt} then ${sql.lit(i)}`),
-            sql` `,
-          )} else ${sql.lit(weeks.length - 1)} end)`;
-    };
+    const edges = weeks.slice(0, -1).map((w) => w.endsAt);
+    const indexes = weeks.map((_, k) => k);
+    const weekOf = (at: RawBuilder<unknown> | string) =>
+      bucketOf(typeof at === 'string' ? sql.ref(at) : at, edges, indexes);
     const scope = await jobScope(ctx, p, { ranged: false, capped: false });
     const jobsIn = (column: string) => scope.jobs().where(within(column, first, last));
     // By position (group-by.ts): PostgreSQL would not see the CASE's parameters as the select list's.
