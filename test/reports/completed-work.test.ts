@@ -117,6 +117,21 @@ describe('GET /v1/reports/completed-work', () => {
     expect(jobs.total).toMatchObject({ job_name: 'Total', work_orders: 4, value: 12000 });
   });
 
+  it('view job pages in the database: rows_limit cuts the rows, q finds by name or unit; totals follow q', async () => {
+    const cut = (await run(`${JUNE}&rows_limit=1`)).data;
+    expect(cut.truncated).toBe(true);
+    expect(cut.tables[0]).toMatchObject({ rows_total: 2, total: { work_orders: 4, value: 12000 } });
+    expect(cut.tables[0].rows.map((r: any) => r.job_name)).toEqual(['J1']);
+    // The unit column is text: "sf" finds J1 (every work order in SF), not J2 (SF and TON: no unit).
+    const bySf = (await run(`${JUNE}&q=sf`)).data;
+    expect(bySf.tables[0].rows.map((r: any) => r.job_name)).toEqual(['J1']);
+    expect(bySf.tables[0]).toMatchObject({ rows_total: 1, total: { work_orders: 2, value: 10000 } });
+    // The summary stays the range's.
+    expect(bySf.summary[0]).toEqual({ label: 'Work orders completed', value: '4' });
+    const none = (await run(`${JUNE}&q=nothing-like-this`)).data.tables[0];
+    expect(none).toMatchObject({ rows: [], rows_total: 0, total: { work_orders: 0, value: 0 } });
+  });
+
   it('views worktype, division and salesperson group the same jobs; totals match', async () => {
     const byType = (await run(`${JUNE}&view=worktype`)).data.tables[0];
     expect(byType.rows).toEqual([

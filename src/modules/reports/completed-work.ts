@@ -12,8 +12,10 @@
 // - views `worktype`, `division`, `salesperson`: the same jobs summed by the job's work type (its
 //   first), division or salesperson: jobs, work orders completed and value.
 //
-// One query: the scoped jobs joined to one GROUP BY over the work orders completed in the range
-// (grouped again by the view's key for the other views). Total rows sum the rows kept.
+// The scoped jobs joined to one GROUP BY over the work orders completed in the range. The job view
+// is a list table (run-result.ts: a page of rows and one count-and-sum in SQL, so thousands of jobs
+// are never all read to show a page) with one more sum for the summary; the other views group the
+// same join again by the view's key, and their total rows sum the rows kept.
 import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
@@ -23,7 +25,7 @@ import { groupColumns } from './group-by.ts';
 import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobScope, startOfDay } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { GroupKey } from './run-query.ts';
-import type { FullTable, Row } from './run-result.ts';
+import type { FullTable, ListTable, ReportTable } from './run-result.ts';
 import { countOf, sumMoney } from './table-math.ts';
 
 const VIEWS = ['job', 'worktype', 'division', 'salesperson'] as const;
@@ -63,7 +65,7 @@ export const completedWork: ReportDefinition = {
         .where('work_orders.completed_at', '<', startOfDay(ctx, addDays(p.end, 1)));
     const scope = await jobScope(ctx, p, {
       ranged: false,
-      narrow: (qb) => qb.where('jobs.id', 'in', completed().select('work_orders.job_id')),
+      capOver: (qb) => qb.where('jobs.id', 'in', completed().select('work_orders.job_id')),
     });
     const done = completed()
       .select([
@@ -80,27 +82,29 @@ export const completedWork: ReportDefinition = {
       .as('done');
     const jobs = () => scope.jobs().innerJoin(done, 'done.job_id', 'jobs.id');
     const tz = ctx.auth.firm.timezone;
-    let table: FullTable;
+    let table: ReportTable;
+    // The summary's figures, over every job with completed work (q narrows the table only).
+    let all: { jobs: number; work_orders: number; value_cents: number };
     if (view === 'job') {
-      const rows = await jobs()
+      // A quantity only when every work order counted has one in the same unit (adding SF to tons is
+      // no total): the unit as SQL too, so q finds a row by it.
+      const oneUnit = sql<boolean>`(done.with_qty = done.work_orders and done.with_unit = done.work_orders
+        and done.unit_min = done.unit_max)`;
+      const unit = sql<string | null>`(case when ${oneUnit} then done.unit_min end)`;
+      // The table's sums over every job, asked once: the summary's figures, and the total row's
+      // when no q narrows the table.
+      const sums = {
+        work_orders: sql`coalesce(sum(done.work_orders), 0)`,
+        value_cents: sql`coalesce(sum(${JOB_VALUE_CENTS}), 0)`,
+      };
+      const whole = await jobs()
         .select([
-          'jobs.id',
-          'jobs.job_number',
-          'jobs.name',
-          CUSTOMER_NAME.as('customer'),
-          'done.work_orders',
-          'done.last_completed',
-          'done.with_qty',
-          'done.qty',
-          'done.unit_min',
-          'done.unit_max',
-          'done.with_unit',
-          JOB_VALUE_CENTS.as('value_cents'),
+          sql<number>`count(*)`.as('rows_total'),
+          sums.work_orders.as('work_orders'),
+          sums.value_cents.as('value_cents'),
         ])
-        .orderBy('done.last_completed', 'desc')
-        .orderBy('jobs.id', 'desc')
-        .execute();
-      table = {
+        .executeTakeFirstOrThrow();
+      const list: ListTable = {
         key: 'jobs',
         title: 'Jobs with work completed',
         columns: [
@@ -113,29 +117,49 @@ export const completedWork: ReportDefinition = {
           { key: 'completed_unit', label: 'Unit', kind: 'text' },
           { key: 'value', label: 'Job value', kind: 'money' },
         ],
-        rows: rows.map((j) => {
-          const n = Number(j.work_orders);
-          const oneUnit =
-            Number(j.with_qty) === n && Number(j.with_unit) === n && j.unit_min !== null && j.unit_min === j.unit_max;
-          return {
-            job_id: Number(j.id),
-            job_number: Number(j.job_number),
-            job_name: String(j.name),
-            customer: String(j.customer),
-            work_orders: n,
-            last_completed: storedToLocal(String(j.last_completed), tz).date,
-            completed_quantity: oneUnit ? Math.round(Number(j.qty) * 10_000) / 10_000 : null,
-            completed_unit: oneUnit ? String(j.unit_min) : null,
-            value: centsToDollars(Number(j.value_cents)),
-          };
+        query: jobs()
+          .select([
+            'jobs.id',
+            'jobs.job_number',
+            'jobs.name',
+            CUSTOMER_NAME.as('customer'),
+            'done.work_orders',
+            'done.last_completed',
+            sql<number | null>`(case when ${oneUnit} then done.qty end)`.as('qty'),
+            unit.as('unit'),
+            JOB_VALUE_CENTS.as('value_cents'),
+          ])
+          .orderBy('done.last_completed', 'desc')
+          .orderBy('jobs.id', 'desc'),
+        row: (j) => ({
+          job_id: Number(j.id),
+          job_number: Number(j.job_number),
+          job_name: String(j.name),
+          customer: String(j.customer),
+          work_orders: Number(j.work_orders),
+          last_completed: storedToLocal(String(j.last_completed), tz).date,
+          completed_quantity: j.unit === null ? null : Math.round(Number(j.qty) * 10_000) / 10_000,
+          completed_unit: j.unit === null ? null : String(j.unit),
+          value: centsToDollars(Number(j.value_cents)),
         }),
-        total: (rows) => ({
-          job_number: null,
-          job_name: 'Total',
-          work_orders: countOf(rows, 'work_orders'),
-          value: sumMoney(rows, 'value'),
-        }),
+        text: { job_name: sql`jobs.name`, customer: CUSTOMER_NAME, completed_unit: unit },
+        total: {
+          sums,
+          row: (t) => ({
+            job_number: null,
+            job_name: 'Total',
+            work_orders: Number(t.work_orders ?? 0),
+            value: centsToDollars(Number(t.value_cents ?? 0)),
+          }),
+        },
+        whole,
         note: scope.note,
+      };
+      table = list;
+      all = {
+        jobs: Number(whole.rows_total),
+        work_orders: Number(whole.work_orders),
+        value_cents: Number(whole.value_cents),
       };
     } else {
       const [group] = await groupColumns(ctx, scope, [VIEW_KEY[view]!]);
@@ -152,7 +176,7 @@ export const completedWork: ReportDefinition = {
         .groupBy(sql.raw('1'))
         .orderBy(sql.raw('1'))
         .execute();
-      table = {
+      const grouped: FullTable = {
         key: view,
         title: `Completed work by ${group!.label.toLowerCase()}`,
         columns: [
@@ -175,14 +199,18 @@ export const completedWork: ReportDefinition = {
         }),
         note: scope.note,
       };
+      table = grouped;
+      all = {
+        jobs: countOf(grouped.rows, 'jobs'),
+        work_orders: countOf(grouped.rows, 'work_orders'),
+        value_cents: Math.round(sumMoney(grouped.rows, 'value') * 100),
+      };
     }
-    const all = table.total!(table.rows) as Row;
-    const jobCount = view === 'job' ? table.rows.length : Number(all.jobs);
     return {
       summary: [
         { label: 'Work orders completed', value: String(all.work_orders) },
-        { label: 'Jobs', value: String(jobCount) },
-        { label: 'Job value', value: formatCents(Math.round(Number(all.value) * 100)) },
+        { label: 'Jobs', value: String(all.jobs) },
+        { label: 'Job value', value: formatCents(all.value_cents) },
       ],
       tables: [table],
       truncated: scope.truncated,

@@ -74,7 +74,7 @@ export const estimateTotals: ReportDefinition = {
     const jobs = await jobScope(
       ctx,
       { ...p, estimatorIds: null },
-      { ranged: false, narrow: (qb) => qb.where('jobs.id', 'in', counted) },
+      { ranged: false, capOver: (qb) => qb.where('jobs.id', 'in', counted) },
     );
     const estimates = (): JobsQuery => {
       let qb = jobs

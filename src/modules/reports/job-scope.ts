@@ -69,17 +69,26 @@ export const startOfDay = (ctx: ServiceContext, date: string) => localToStored(d
  * is not dropped because its job is older than the workspace's 20,000 latest. `narrow` adds the
  * report's own condition on a job (work completed in the range, a bid due in it) before the cap, so
  * a report that lists jobs by dates of its own caps the jobs it lists, not the workspace's oldest.
+ * `capOver` is such a condition for a report whose queries keep only those jobs by a join of their
+ * own (the work orders completed, the estimates made in the range): the cap counts by it, and the
+ * scope's jobs() leave it out rather than have the database filter the same rows twice.
  */
 export async function jobScope(
   ctx: ServiceContext,
   p: RunParams,
-  options: { basis?: DateBasis; ranged?: boolean; capped?: boolean; narrow?: (qb: JobsQuery) => JobsQuery } = {},
+  options: {
+    basis?: DateBasis;
+    ranged?: boolean;
+    capped?: boolean;
+    narrow?: (qb: JobsQuery) => JobsQuery;
+    capOver?: (qb: JobsQuery) => JobsQuery;
+  } = {},
 ): Promise<JobScope> {
   const { db } = ctx.database;
   const firmId = ctx.auth.firm.id;
   const basisKey = options.basis ?? p.dateBasis ?? 'created';
   const basis = sql<string>`${sql.ref(BASIS_COLUMN[basisKey])}`;
-  const base = (): JobsQuery => {
+  const base = (forCap = false): JobsQuery => {
     let qb = db
       .selectFrom('jobs')
       .innerJoin('job_stages as stage', (j) =>
@@ -108,23 +117,25 @@ export async function jobScope(
       );
     }
     if (options.narrow) qb = options.narrow(qb);
+    if (forCap && options.capOver) qb = options.capOver(qb);
     return visibleTo(qb, ctx.auth.user) as JobsQuery;
   };
 
-  if (options.capped === false) return { jobs: base, basis, basisKey, truncated: false, note: null };
+  const jobs = () => base();
+  if (options.capped === false) return { jobs, basis, basisKey, truncated: false, note: null };
   // The cap: when more than JOB_CAP jobs match, the JOB_CAP latest by basis (then id) are counted.
   // Whether there are more is asked without an order, so the database stops at the 20,001st job
   // (or at the last, which is most runs) without sorting; only then is the 20,000th found.
-  const more = await base().select(sql`1`.as('one')).limit(1).offset(JOB_CAP).executeTakeFirst();
-  if (!more) return { jobs: base, basis, basisKey, truncated: false, note: null };
-  const [cutoff, beyond] = await base()
+  const more = await base(true).select(sql`1`.as('one')).limit(1).offset(JOB_CAP).executeTakeFirst();
+  if (!more) return { jobs, basis, basisKey, truncated: false, note: null };
+  const [cutoff, beyond] = await base(true)
     .select([basis.as('at'), 'jobs.id'])
     .orderBy(basis, 'desc')
     .orderBy('jobs.id', 'desc')
     .limit(2)
     .offset(JOB_CAP - 1)
     .execute();
-  if (!cutoff || !beyond) return { jobs: base, basis, basisKey, truncated: false, note: null };
+  if (!cutoff || !beyond) return { jobs, basis, basisKey, truncated: false, note: null };
   const at = String(cutoff.at);
   const id = Number(cutoff.id);
   return {

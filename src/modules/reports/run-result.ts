@@ -91,6 +91,11 @@ export interface ListTable {
   text: Record<string, RawBuilder<unknown>>;
   /** The total row: SQL aggregates over every row q keeps, and the row made of them. */
   total: { sums: Record<string, RawBuilder<unknown>>; row(raw: Record<string, unknown>): Row } | null;
+  /**
+   * rows_total and the sums over every row, when the report has asked for them already (for its
+   * summary): taken as they are when no q narrows the rows, rather than asked for again.
+   */
+  whole?: Record<string, unknown>;
   note?: string | null;
 }
 
@@ -149,14 +154,16 @@ export async function shapeTables(
         const kept = p.q === null ? t.query : whereText(t, p.q);
         const [page, sums] = await Promise.all([
           kept.limit(p.rowsLimit).execute(),
-          kept
-            .clearSelect()
-            .clearOrderBy()
-            .select([
-              sql<number>`count(*)`.as('rows_total'),
-              ...Object.entries(t.total?.sums ?? {}).map(([k, v]) => v.as(k)),
-            ])
-            .executeTakeFirst(),
+          p.q === null && t.whole
+            ? t.whole
+            : kept
+                .clearSelect()
+                .clearOrderBy()
+                .select([
+                  sql<number>`count(*)`.as('rows_total'),
+                  ...Object.entries(t.total?.sums ?? {}).map(([k, v]) => v.as(k)),
+                ])
+                .executeTakeFirst(),
         ]);
         rows = page.map((r) => t.row(r as Record<string, unknown>));
         rowsTotal = Number(sums?.rows_total ?? 0);
