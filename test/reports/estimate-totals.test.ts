@@ -118,6 +118,19 @@ describe('GET /v1/reports/estimate-totals', () => {
     expect(list.total).toMatchObject({ price: 23000, cost: 16000, margin: 7000, margin_pct: 0.3043 });
   });
 
+  it('the estimate list pages in the database: rows_limit cuts it, q finds by estimator; its total follows q', async () => {
+    const cut = (await run(`${JUNE}&rows_limit=2`)).data;
+    expect(cut.truncated).toBe(true);
+    expect(cut.tables[1].rows.map((r: any) => r.estimate_name)).toEqual(['E2', 'E7']);
+    expect(cut.tables[1]).toMatchObject({ rows_total: 4, total: { price: 23000, margin_pct: 0.3043 } });
+    // Sam's two: E7 unpriced and E3 at 8,000 / 6,000 / 2,000.
+    const sams = (await run(`${JUNE}&q=sam%20sell`)).data.tables[1];
+    expect(sams.rows.map((r: any) => r.estimate_name)).toEqual(['E7', 'E3']);
+    expect(sams).toMatchObject({ rows_total: 2, total: { price: 8000, cost: 6000, margin: 2000, margin_pct: 0.25 } });
+    const none = (await run(`${JUNE}&q=no-such-estimate`)).data.tables[1];
+    expect(none).toMatchObject({ rows: [], rows_total: 0, total: { price: 0, margin_pct: null } });
+  });
+
   it('group_by the job and the month; the estimator filter is the estimate’s creator', async () => {
     const byType = (await run(`${JUNE}&group_by=work_type,month`)).data.tables[0];
     // E2 (1 July 04:30 UTC) is June locally: one month.

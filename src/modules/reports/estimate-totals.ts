@@ -12,8 +12,9 @@
 //
 // The report's scope is the job scope (every filter and visibility, not ranged, its cap over the
 // jobs with an estimate in range) joined to the estimates in range, with the estimate's created_at
-// as the basis group-by.ts's time buckets read: one GROUP BY for the groups, one for the totals, one
-// query for the list.
+// as the basis group-by.ts's time buckets read: one GROUP BY for the groups, one for the totals (the
+// summary's, and the estimate list's when no q narrows it), and a page of the list (a list table,
+// run-result.ts).
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
@@ -22,7 +23,7 @@ import { storedToLocal } from '#platform/time-zone.ts';
 import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
 import { type JobScope, type JobsQuery, jobScope, startOfDay } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
-import type { FullTable, Row } from './run-result.ts';
+import type { FullTable, ListTable, Row } from './run-result.ts';
 import { groupValues, JOB_FILTERS, totalKeys } from './sales-measures.ts';
 import { countOf, formatPct, ratio, sumMoney } from './table-math.ts';
 
@@ -99,26 +100,9 @@ export const estimateTotals: ReportDefinition = {
     const groups = (await groupColumns(ctx, scope, p.groupBy.length > 0 ? p.groupBy : ['estimator'])).map((g) =>
       g.key === 'estimator' ? { ...g, expr: sql<string>`coalesce(nullif(est_creator.name, ''), '(no estimator)')` } : g,
     );
-    const [grouped, [all], list] = await Promise.all([
+    const [grouped, [all]] = await Promise.all([
       groupedJobRows(scope, groups, MEASURES),
       groupedJobRows(scope, [], MEASURES),
-      estimates()
-        .select([
-          'est.id',
-          'est.doc_number',
-          'est.name',
-          'est.status',
-          'est.price_cents',
-          'est.cost_cents',
-          'est.margin_cents',
-          'est.created_at',
-          'jobs.id as job_id',
-          'jobs.name as job_name',
-          sql<string>`coalesce(est_creator.name, '')`.as('estimator'),
-        ])
-        .orderBy('est.created_at', 'desc')
-        .orderBy('est.id', 'desc')
-        .execute(),
     ]);
     const tz = ctx.auth.firm.timezone;
     const money = (key: string, label: string) => ({ key, label, kind: 'money' as const });
@@ -145,7 +129,8 @@ export const estimateTotals: ReportDefinition = {
       note:
         scope.note ?? 'Change orders and archived estimates are left out; an unpriced estimate counts with no price',
     };
-    const estimateTable: FullTable = {
+    const estimator = sql<string>`coalesce(est_creator.name, '')`;
+    const estimateTable: ListTable = {
       key: 'estimates',
       title: 'Estimates',
       columns: [
@@ -160,7 +145,23 @@ export const estimateTotals: ReportDefinition = {
         { key: 'margin_pct', label: 'Margin %', kind: 'pct' },
         { key: 'created', label: 'Created', kind: 'date' },
       ],
-      rows: list.map((e) => {
+      query: estimates()
+        .select([
+          'est.id',
+          'est.doc_number',
+          'est.name',
+          'est.status',
+          'est.price_cents',
+          'est.cost_cents',
+          'est.margin_cents',
+          'est.created_at',
+          'jobs.id as job_id',
+          'jobs.name as job_name',
+          estimator.as('estimator'),
+        ])
+        .orderBy('est.created_at', 'desc')
+        .orderBy('est.id', 'desc'),
+      row: (e) => {
         const price = e.price_cents === null ? null : Number(e.price_cents);
         const margin = e.margin_cents === null ? null : Number(e.margin_cents);
         return {
@@ -176,15 +177,28 @@ export const estimateTotals: ReportDefinition = {
           margin_pct: price === null || margin === null ? null : ratio(margin, price),
           created: storedToLocal(String(e.created_at), tz).date,
         };
-      }),
-      total: (rows) => ({
-        doc_number: null,
-        estimate_name: 'Total',
-        price: sumMoney(rows, 'price'),
-        cost: sumMoney(rows, 'cost'),
-        margin: sumMoney(rows, 'margin'),
-        margin_pct: ratio(Math.round(sumMoney(rows, 'margin') * 100), Math.round(sumMoney(rows, 'price') * 100)),
-      }),
+      },
+      text: { estimate_name: sql`est.name`, job_name: sql`jobs.name`, estimator, status: sql`est.status` },
+      total: {
+        sums: {
+          price_cents: MEASURES.price_cents,
+          cost_cents: MEASURES.cost_cents,
+          margin_cents: MEASURES.margin_cents,
+        },
+        row: (t) => {
+          const m = aggregated(t);
+          return {
+            doc_number: null,
+            estimate_name: 'Total',
+            price: m.price,
+            cost: m.cost,
+            margin: m.margin,
+            margin_pct: m.margin_pct,
+          };
+        },
+      },
+      // The groups' total is every estimate's: the table's count and sums when no q narrows it.
+      whole: { ...all, rows_total: all?.estimates ?? 0 },
       note: scope.note,
     };
     const totals = aggregated(all);
