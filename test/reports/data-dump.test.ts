@@ -141,6 +141,23 @@ describe('GET /v1/reports/data-dump', () => {
     expect(d.tables[0].total).toMatchObject({ job_name: 'Total', value: 3125, invoiced: 158, collected: 108 });
   });
 
+  it('pages in the database: rows_limit cuts the rows, q finds by any text column (a city, a salesperson); the total follows q', async () => {
+    const cut = (await run(`${JUNE}&rows_limit=1`)).data;
+    expect(cut.truncated).toBe(true);
+    expect(cut.tables[0].rows.map((r: any) => r.job_name)).toEqual(['Alpha']);
+    expect(cut.tables[0]).toMatchObject({ rows_total: 2, total: { value: 3125, invoiced: 158 } });
+    const columbus = (await run(`${JUNE}&q=columbus`)).data;
+    expect(columbus.tables[0].rows.map((r: any) => r.job_name)).toEqual(['Alpha']);
+    expect(columbus.tables[0]).toMatchObject({
+      rows_total: 1,
+      total: { value: 125, estimate_price: 125, invoiced: 158, collected: 108 },
+    });
+    // The summary stays the range's.
+    expect(columbus.summary[0]).toEqual({ label: 'Jobs', value: '2' });
+    const sams = (await run(`${JUNE}&q=sam%20seller`)).data.tables[0];
+    expect(sams).toMatchObject({ rows_total: 1, total: { value: 3000, estimate_price: 0, invoiced: 0 } });
+  });
+
   it('May holds Bravo (created 23:30 on 31 May locally); filters and another date basis', async () => {
     const may = (await run('start=2026-05-01&end=2026-05-31')).data.tables[0];
     expect(may.rows.map((r: any) => r.job_name)).toEqual(['Bravo']);

@@ -10,16 +10,17 @@
 // - Invoiced: the job's invoices that are not draft, void or uncollectible, with tax (what the
 //   customer was billed, as receivables counts it); collected: those of them paid.
 //
-// One query: the scoped jobs with one GROUP BY subquery over their invoices joined in.
-import { sql } from 'kysely';
+// The scoped jobs with one GROUP BY subquery over their invoices joined in, as a list table
+// (run-result.ts): the count and sums of every row in one query (the summary's, and the total row's
+// when no q narrows the rows), and the page shown in another.
+import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { groupColumns } from './group-by.ts';
 import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobScope } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
-import type { Column, FullTable } from './run-result.ts';
-import { sumMoney } from './table-math.ts';
+import type { Column, ListTable } from './run-result.ts';
 
 /** Not billed: never sent, cancelled, or written off (as receivables counts). */
 const NOT_BILLED = ['draft', 'void', 'uncollectible'] as const;
@@ -87,48 +88,62 @@ export const dataDump: ReportDefinition = {
       .where('invoices.job_id', 'in', scope.jobs().select('jobs.id'))
       .groupBy('invoices.job_id')
       .as('billed');
-    const jobs = await scope
-      .jobs()
-      .leftJoin(billed, 'billed.job_id', 'jobs.id')
-      .select([
-        'jobs.id',
-        'jobs.job_number',
-        'jobs.name',
-        CUSTOMER_NAME.as('customer'),
-        'stage.label as status',
-        'stage.type as outcome',
-        'jobs.job_type',
-        'salesperson.name as salesperson',
-        'estimator.name as estimator',
-        division!.expr.as('division'),
-        'jobs.source',
-        'jobs.customer_type',
-        'jobs.property_type',
-        'jobs.address',
-        'jobs.address_city',
-        'jobs.address_zip',
-        'jobs.created_at',
-        'jobs.bid_at',
-        'jobs.decided_at',
-        JOB_VALUE_CENTS.as('value_cents'),
-        'job_estimate.price_cents as estimate_price',
-        'job_estimate.cost_cents as estimate_cost',
-        'job_estimate.margin_cents as estimate_margin',
-        sql<number>`coalesce(billed.invoiced, 0)`.as('invoiced'),
-        sql<number>`coalesce(billed.collected, 0)`.as('collected'),
-      ])
-      .orderBy('jobs.job_number')
-      .orderBy('jobs.id')
-      .execute();
+    const salesperson = sql<string>`coalesce(salesperson.name, '')`;
+    const estimator = sql<string>`coalesce(estimator.name, '')`;
+    const rows = () => scope.jobs().leftJoin(billed, 'billed.job_id', 'jobs.id');
+    // Each money column's SQL sum over the rows, in cents: the total row's and the summary's.
+    const sums: Record<string, RawBuilder<unknown>> = {
+      value: sql`sum(${JOB_VALUE_CENTS})`,
+      estimate_price: sql`sum(job_estimate.price_cents)`,
+      estimate_cost: sql`sum(job_estimate.cost_cents)`,
+      estimate_margin: sql`sum(job_estimate.margin_cents)`,
+      invoiced: sql`sum(coalesce(billed.invoiced, 0))`,
+      collected: sql`sum(coalesce(billed.collected, 0))`,
+    };
+    const whole = await rows()
+      .select([sql<number>`count(*)`.as('rows_total'), ...MONEY_COLUMNS.map((k) => sums[k]!.as(k))])
+      .executeTakeFirstOrThrow();
     const tz = ctx.auth.firm.timezone;
     const local = (at: unknown) => (at === null || at === undefined ? null : storedToLocal(String(at), tz).date);
     const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
     const money = (v: unknown) => (v === null || v === undefined ? null : centsToDollars(Number(v)));
-    const table: FullTable = {
+    const totalOf = (t: Record<string, unknown>) =>
+      Object.fromEntries(MONEY_COLUMNS.map((k) => [k, centsToDollars(Number(t[k] ?? 0))]));
+    const table: ListTable = {
       key: 'jobs',
       title: 'Jobs',
       columns: COLUMNS,
-      rows: jobs.map((j) => ({
+      query: rows()
+        .select([
+          'jobs.id',
+          'jobs.job_number',
+          'jobs.name',
+          CUSTOMER_NAME.as('customer'),
+          'stage.label as status',
+          'stage.type as outcome',
+          'jobs.job_type',
+          salesperson.as('salesperson'),
+          estimator.as('estimator'),
+          division!.expr.as('division'),
+          'jobs.source',
+          'jobs.customer_type',
+          'jobs.property_type',
+          'jobs.address',
+          'jobs.address_city',
+          'jobs.address_zip',
+          'jobs.created_at',
+          'jobs.bid_at',
+          'jobs.decided_at',
+          JOB_VALUE_CENTS.as('value_cents'),
+          'job_estimate.price_cents as estimate_price',
+          'job_estimate.cost_cents as estimate_cost',
+          'job_estimate.margin_cents as estimate_margin',
+          sql<number>`coalesce(billed.invoiced, 0)`.as('invoiced'),
+          sql<number>`coalesce(billed.collected, 0)`.as('collected'),
+        ])
+        .orderBy('jobs.job_number')
+        .orderBy('jobs.id'),
+      row: (j) => ({
         job_id: Number(j.id),
         job_number: Number(j.job_number),
         job_name: String(j.name),
@@ -154,19 +169,32 @@ export const dataDump: ReportDefinition = {
         estimate_margin: money(j.estimate_margin),
         invoiced: money(j.invoiced),
         collected: money(j.collected),
-      })),
-      total: (rows) => ({
-        job_number: null,
-        job_name: 'Total',
-        ...Object.fromEntries(MONEY_COLUMNS.map((k) => [k, sumMoney(rows, k)])),
       }),
+      text: {
+        job_name: sql`jobs.name`,
+        customer: CUSTOMER_NAME,
+        status: sql`stage.label`,
+        outcome: sql`stage.type`,
+        work_types: sql`jobs.job_type`,
+        salesperson,
+        estimator,
+        division: division!.expr,
+        source: sql`jobs.source`,
+        customer_type: sql`jobs.customer_type`,
+        property_type: sql`jobs.property_type`,
+        address: sql`jobs.address`,
+        city: sql`jobs.address_city`,
+        zip: sql`jobs.address_zip`,
+      },
+      total: { sums, row: (t) => ({ job_number: null, job_name: 'Total', ...totalOf(t) }) },
+      whole,
       note: scope.note,
     };
-    const all = table.total!(table.rows);
+    const all = totalOf(whole);
     const dollars = (k: string) => formatCents(Math.round(Number(all[k]) * 100));
     return {
       summary: [
-        { label: 'Jobs', value: String(table.rows.length) },
+        { label: 'Jobs', value: String(Number(whole.rows_total)) },
         { label: 'Value', value: dollars('value') },
         { label: 'Invoiced', value: dollars('invoiced') },
         { label: 'Collected', value: dollars('collected') },

@@ -7,9 +7,9 @@
 // after the local date it was issued (the report's terms, so every customer is aged on one footing;
 // its own due date is shown beside), and its bucket is how many days past that `end` is. The bucket
 // edges are local dates, so each is turned into the instant it starts in the workspace's zone and
-// the database sorts invoices into buckets by comparing instants: one GROUP BY for the customers,
-// one for billed and collected, and the open invoices as a list table (a page of them and one
-// count-and-sum, run-result.ts).
+// the database sorts invoices into buckets by comparing instants: one GROUP BY by customer for the
+// aging and for billed and collected, and the open invoices as a list table (a page of them; the
+// GROUP BY's sums are its count and total unless q narrows it, run-result.ts).
 import { sql } from 'kysely';
 import { onVisibleJob } from '#crm/index.ts';
 import type { ServiceContext } from '#platform/context.ts';
@@ -71,42 +71,43 @@ export const receivables: ReportDefinition = {
       if (p.salespersonIds) qb = qb.where('jobs.assigned_to_user_id', 'in', p.salespersonIds);
       return onVisibleJob(qb, 'invoices.job_id', firmId, ctx.auth.user);
     };
-    const owed = () =>
-      invoicesOf()
-        .where(issuedAt, '<', endsAt)
-        .where((eb) => eb.or([eb('invoices.paid_at', 'is', null), eb('invoices.paid_at', '>=', endsAt)]));
-    const inBucket = (b: Bucket) =>
-      sql<number>`sum(case when ${bucketOf} = ${b} then invoices.amount_cents else 0 end)`;
+    const owedAtEnd = sql<boolean>`(${issuedAt} < ${endsAt} and (invoices.paid_at is null or invoices.paid_at >= ${endsAt}))`;
+    const owed = () => invoicesOf().where(owedAtEnd);
+    const owedIn = (b: Bucket) =>
+      sql<number>`sum(case when ${owedAtEnd} and ${bucketOf} = ${b} then invoices.amount_cents else 0 end)`;
+    const from = at(p.start);
 
-    const [customers, flows] = await Promise.all([
-      owed()
-        .select([
-          'jobs.client_account_id',
-          customerName.as('customer'),
-          inBucket('current').as('current'),
-          inBucket('days_1_30').as('days_1_30'),
-          inBucket('days_31_60').as('days_31_60'),
-          inBucket('days_61_90').as('days_61_90'),
-          inBucket('over_90').as('over_90'),
-          sql<number>`sum(invoices.amount_cents)`.as('total'),
-          sql<number>`count(*)`.as('invoices'),
-          sql<string>`min(${issuedAt})`.as('oldest'),
-        ])
-        .groupBy(['jobs.client_account_id', customerName])
-        .orderBy(sql`sum(invoices.amount_cents)`, 'desc')
-        .orderBy(customerName)
-        .execute(),
-      invoicesOf()
-        .select([
-          sql<number>`coalesce(sum(case when ${issuedAt} >= ${at(p.start)} and ${issuedAt} < ${endsAt} then invoices.amount_cents else 0 end), 0)`.as(
-            'billed',
-          ),
-          sql<number>`coalesce(sum(case when invoices.status = 'paid' and invoices.paid_at >= ${at(p.start)} and invoices.paid_at < ${endsAt} then invoices.amount_cents else 0 end), 0)`.as(
-            'collected',
-          ),
-        ])
-        .executeTakeFirstOrThrow(),
-    ]);
+    // One pass over the customers' invoices: what each owes at `end`, by bucket, and what was billed
+    // and collected from start to end (summed over every customer for the summary). A customer who
+    // owes nothing is left out of the aging table.
+    const grouped = await invoicesOf()
+      .select([
+        'jobs.client_account_id',
+        customerName.as('customer'),
+        owedIn('current').as('current'),
+        owedIn('days_1_30').as('days_1_30'),
+        owedIn('days_31_60').as('days_31_60'),
+        owedIn('days_61_90').as('days_61_90'),
+        owedIn('over_90').as('over_90'),
+        sql<number>`sum(case when ${owedAtEnd} then invoices.amount_cents else 0 end)`.as('total'),
+        sql<number>`sum(case when ${owedAtEnd} then 1 else 0 end)`.as('invoices'),
+        sql<string>`min(case when ${owedAtEnd} then ${issuedAt} end)`.as('oldest'),
+        sql<number>`sum(case when ${issuedAt} >= ${from} and ${issuedAt} < ${endsAt} then invoices.amount_cents else 0 end)`.as(
+          'billed',
+        ),
+        sql<number>`sum(case when invoices.status = 'paid' and invoices.paid_at >= ${from} and invoices.paid_at < ${endsAt} then invoices.amount_cents else 0 end)`.as(
+          'collected',
+        ),
+      ])
+      .groupBy(['jobs.client_account_id', customerName])
+      .orderBy(sql`sum(case when ${owedAtEnd} then invoices.amount_cents else 0 end)`, 'desc')
+      .orderBy(customerName)
+      .execute();
+    const customers = grouped.filter((c) => Number(c.invoices) > 0);
+    const flows = {
+      billed: grouped.reduce((s, c) => s + Number(c.billed), 0),
+      collected: grouped.reduce((s, c) => s + Number(c.collected), 0),
+    };
 
     const localDate = (stored: string) => storedToLocal(stored, tz).date;
     const sumOf = (rows: Row[], key: string) =>
@@ -142,6 +143,9 @@ export const receivables: ReportDefinition = {
       BUCKETS.map((b) => sql`when ${b.key} then ${b.label}`),
       sql` `,
     )} end)`;
+    const owedCents = customers.reduce((s, c) => s + Number(c.total), 0);
+    const pastDueCents = owedCents - customers.reduce((s, c) => s + Number(c.current), 0);
+    const openInvoices = customers.reduce((n, c) => n + Number(c.invoices), 0);
     const invoiceTable: ListTable = {
       key: 'invoices',
       title: 'Open invoices',
@@ -196,16 +200,16 @@ export const receivables: ReportDefinition = {
         sums: { amount_cents: sql`sum(invoices.amount_cents)` },
         row: (t) => ({ invoice_number: 'Total', amount: centsToDollars(Number(t.amount_cents ?? 0)) }),
       },
+      // The aging table's totals are the open invoices' count and sum.
+      whole: { rows_total: openInvoices, amount_cents: owedCents },
     };
-    const owedCents = customers.reduce((s, c) => s + Number(c.total), 0);
-    const pastDueCents = owedCents - customers.reduce((s, c) => s + Number(c.current), 0);
     return {
       summary: [
         { label: `Billed ${p.start} to ${p.end}`, value: formatCents(Number(flows.billed)) },
         { label: `Collected ${p.start} to ${p.end}`, value: formatCents(Number(flows.collected)) },
         { label: `Owed at ${p.end}`, value: formatCents(owedCents) },
         { label: `Past due at ${p.end} (net ${p.netDays})`, value: formatCents(pastDueCents) },
-        { label: 'Open invoices', value: String(customers.reduce((n, c) => n + Number(c.invoices), 0)) },
+        { label: 'Open invoices', value: String(openInvoices) },
       ],
       tables: [customerTable, invoiceTable],
     };
