@@ -216,7 +216,7 @@ describe('a server killed while building a workspace_data file', () => {
         owner: { name: 'Owner', email: 'owner@crash.test' },
       });
       const { key } = await createApiKey(database, firm_id, { user_id: owner_user_id, permissions: ['read_jobs'] });
-      const JOBS = 60_000;
+      const JOBS = 30_000;
       await insertJobs(database, firm_id, owner_user_id, JOBS);
       const headers = { 'x-api-key': key, 'content-type': 'application/json' };
 
