@@ -260,8 +260,21 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
       and ${inRange('paid_at')}`.execute(db);
     return time();
   };
+  // The won jobs' estimated materials (their estimate's material cost lines) and entered material costs.
+  const wonInRange = sql`jobs.firm_id = ${firmId} and stage.type = 'won' and ${inRange('jobs.decided_at')}`;
+  const materialUsage = async () => {
+    await sql`select lower(cl.name), lower(cl.unit), count(distinct jobs.id) from estimate_cost_lines cl
+      join jobs on jobs.estimate_id = cl.estimate_id
+      join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
+      where ${wonInRange} and cl.type = 'material' group by lower(cl.name), lower(cl.unit)`.execute(db);
+    return sql`select lower(job_costs.description), count(*), sum(job_costs.amount_cents) from job_costs
+      join jobs on jobs.id = job_costs.job_id
+      join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
+      where ${wonInRange} and job_costs.cost_type = 'material' group by lower(job_costs.description)`.execute(db);
+  };
   const byKey: Record<string, () => Promise<unknown>> = {
     receivables,
+    'material-usage': materialUsage,
     'cash-forecast': cashForecast,
     'completed-work': completedWork,
     'bid-vs-actual': bidVsActual,
@@ -270,7 +283,6 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
     'week-glance': days,
     'resource-utilization': days,
     'month-end-job-cost': costs,
-    'material-usage': costs,
     'estimate-totals': estimates,
     'item-history': lines,
     'material-history': materials,
