@@ -22,7 +22,7 @@ import { centsToDollars, formatCents } from '#platform/money.ts';
 import { addDays } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { groupColumns } from './group-by.ts';
-import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobScope, startOfDay } from './job-scope.ts';
+import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobCells, jobScope, startOfDay } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { GroupKey } from './run-query.ts';
 import type { FullTable, ListTable, ReportTable } from './run-result.ts';
@@ -132,10 +132,7 @@ export const completedWork: ReportDefinition = {
           .orderBy('done.last_completed', 'desc')
           .orderBy('jobs.id', 'desc'),
         row: (j) => ({
-          job_id: Number(j.id),
-          job_number: Number(j.job_number),
-          job_name: String(j.name),
-          customer: String(j.customer),
+          ...jobCells(j),
           work_orders: Number(j.work_orders),
           last_completed: storedToLocal(String(j.last_completed), tz).date,
           completed_quantity: j.unit === null ? null : Math.round(Number(j.qty) * 10_000) / 10_000,

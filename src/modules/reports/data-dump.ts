@@ -18,7 +18,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { groupColumns } from './group-by.ts';
-import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobScope } from './job-scope.ts';
+import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobCells, jobScope } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { Column, ListTable } from './run-result.ts';
 
@@ -144,10 +144,7 @@ export const dataDump: ReportDefinition = {
         .orderBy('jobs.job_number')
         .orderBy('jobs.id'),
       row: (j) => ({
-        job_id: Number(j.id),
-        job_number: Number(j.job_number),
-        job_name: String(j.name),
-        customer: String(j.customer),
+        ...jobCells(j),
         status: String(j.status),
         outcome: String(j.outcome),
         work_types: text(j.job_type),

@@ -79,7 +79,10 @@ export const itemHistory: ReportDefinition = {
     // (2.1 s against 0.9 at 100,000 estimates; docs/performance.md, "Owner reports").
     const priced = sql<boolean>`quoted.quantity > 0`;
     const rows = await db
-      .with((cte) => cte('quoted').materialized(), () => lines)
+      .with(
+        (cte) => cte('quoted').materialized(),
+        () => lines,
+      )
       .selectFrom('quoted')
       .where('quoted.cents', 'is not', null)
       .select([

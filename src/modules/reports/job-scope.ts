@@ -45,6 +45,17 @@ export const JOB_VALUE_CENTS = sql<number>`coalesce(jobs.estimate_total_cents, j
 /** The customer a job row names: its client account, else the company typed on the job. */
 export const CUSTOMER_NAME = sql<string>`coalesce(client_accounts.name, jobs.company, '(no customer)')`;
 
+/**
+ * The cells a job row starts with, from a row that selected jobs.id, jobs.job_number, jobs.name and
+ * CUSTOMER_NAME as customer.
+ */
+export const jobCells = (j: Record<string, unknown>) => ({
+  job_id: Number(j.id),
+  job_number: Number(j.job_number),
+  job_name: String(j.name),
+  customer: String(j.customer),
+});
+
 export interface JobScope {
   /** A fresh query over the scoped jobs (each report query starts from one). */
   jobs(): JobsQuery;

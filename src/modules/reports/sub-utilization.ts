@@ -13,7 +13,7 @@
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
-import { CUSTOMER_NAME } from './job-scope.ts';
+import { CUSTOMER_NAME, jobCells } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable, Row } from './run-result.ts';
 import { countOf, formatPct, ratio, sumMoney } from './table-math.ts';
@@ -166,10 +166,7 @@ export const subUtilization: ReportDefinition = {
       ],
       rows: jobs.map(
         (j): Row => ({
-          job_id: Number(j.id),
-          job_number: Number(j.job_number),
-          job_name: String(j.name),
-          customer: String(j.customer),
+          ...jobCells(j),
           ...jobRow(Number(j.estimated), Number(j.actual)),
         }),
       ),

@@ -10,7 +10,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
-import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobScope } from './job-scope.ts';
+import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobCells, jobScope } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable, ListTable, Row } from './run-result.ts';
 import { countOf, formatPct, ratio, sumMoney } from './table-math.ts';
@@ -134,10 +134,7 @@ export const winLoss: ReportDefinition = {
         .orderBy(scope.basis, 'desc')
         .orderBy('jobs.id', 'desc'),
       row: (j) => ({
-        job_id: Number(j.id),
-        job_number: Number(j.job_number),
-        job_name: String(j.name),
-        customer: String(j.customer),
+        ...jobCells(j),
         salesperson: String(j.salesperson),
         outcome: String(j.outcome),
         status: String(j.status),
