@@ -6,7 +6,8 @@
 //
 // The scope joins what the filters and group keys read: the job's stage (outcome, status label),
 // customer, estimate (its creator is the estimator) and the two users. Every join is by primary
-// key, so it costs one index probe per job the range keeps.
+// key, so it costs one index probe per job the range keeps, and a query that reads none of the
+// LEFT JOINs' columns goes without them (unread-joins.ts).
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
@@ -14,6 +15,10 @@ import { addDays } from '#platform/time.ts';
 import { localToStored } from '#platform/time-zone.ts';
 import { visibleTo } from '#crm/index.ts';
 import type { DateBasis, RunParams } from './run-query.ts';
+import { DropUnreadJoins } from './unread-joins.ts';
+
+/** The scope's LEFT JOINs a query may not read, left out of those that do not (unread-joins.ts). */
+const UNREAD_JOINS = new DropUnreadJoins(['client_accounts', 'job_estimate', 'salesperson', 'estimator']);
 
 /** Report queries count at most this many jobs (document 1, Limits: "truncate above 20,000 jobs"). */
 export const JOB_CAP = 20_000;
@@ -129,7 +134,7 @@ export async function jobScope(
     }
     if (options.narrow) qb = options.narrow(qb);
     if (forCap && options.capOver) qb = options.capOver(qb);
-    return visibleTo(qb, ctx.auth.user) as JobsQuery;
+    return (visibleTo(qb, ctx.auth.user) as JobsQuery).withPlugin(UNREAD_JOINS);
   };
 
   const jobs = () => base();

@@ -1,0 +1,63 @@
+// A Kysely plugin the job scope's queries carry: it drops the scope's optional LEFT JOINs (the
+// customer, the job's estimate, its salesperson and the estimate's creator, each on a primary key)
+// that nothing else in the query reads. A LEFT JOIN on a primary key neither adds nor removes rows,
+// so an unread one changes no answer; but SQLite keeps it in an aggregate query (it leaves unread
+// LEFT JOINs out of plain SELECTs only), so every count, sum and GROUP BY over the scope looked up
+// four tables per job for nothing (docs/performance.md, "Owner reports").
+//
+// "Reads" is judged from the query's text as Kysely holds it: the join's name as an identifier, or
+// followed by a dot in raw SQL, anywhere else in the query (its selections, conditions, groups,
+// orders, other joins, subqueries, even a parameter). A false match only keeps a join.
+import type {
+  JoinNode,
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
+
+/** The name a join is known by: its alias, else its table's name. */
+function nameOf(join: JoinNode): string | null {
+  const table = join.table as unknown as {
+    kind: string;
+    alias?: { name?: string };
+    table?: { identifier?: { name?: string } };
+  };
+  if (table.kind === 'AliasNode') return table.alias?.name ?? null;
+  if (table.kind === 'TableNode') return table.table?.identifier?.name ?? null;
+  return null;
+}
+
+export class DropUnreadJoins implements KyselyPlugin {
+  readonly #names: ReadonlySet<string>;
+
+  constructor(names: readonly string[]) {
+    this.#names = new Set(names);
+  }
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const node = args.node;
+    if (node.kind !== 'SelectQueryNode' || !node.joins) return node;
+    let joins = node.joins;
+    // One at a time, until none goes: dropping a join can leave another unread (the estimate's
+    // creator is joined on the estimate).
+    for (;;) {
+      const unread = joins.findIndex((join, i) => {
+        const name = nameOf(join);
+        if (join.joinType !== 'LeftJoin' || name === null || !this.#names.has(name)) return false;
+        const rest = JSON.stringify({ ...node, joins: joins.filter((_, k) => k !== i) });
+        const escaped = name.replace(/[^\w]/g, '\\$&');
+        return !new RegExp(`"${escaped}"|\\b${escaped}\\.`).test(rest);
+      });
+      if (unread === -1) break;
+      joins = joins.filter((_, k) => k !== unread);
+    }
+    return joins === node.joins ? node : { ...node, joins };
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
