@@ -140,10 +140,10 @@ export async function jobScope(
   const jobs = () => base();
   if (options.capped === false) return { jobs, basis, basisKey, truncated: false, note: null };
   // The cap: when more than JOB_CAP jobs match, the JOB_CAP latest by basis (then id) are counted.
-  // Whether there are more is asked without an order, so the database stops at the 20,001st job
-  // (or at the last, which is most runs) without sorting; only then is the 20,000th found.
-  const more = await base(true).select(sql`1`.as('one')).limit(1).offset(JOB_CAP).executeTakeFirst();
-  if (!more) return { jobs, basis, basisKey, truncated: false, note: null };
+  // One query finds the 20,000th and 20,001st by basis: fewer than two rows back means nothing is
+  // left out. (Asking first, without an order, whether there is a 20,001st cost a second pass over
+  // the jobs whenever there was: 20–35 ms of a 100-ms report at 100,000 jobs; the sort it saved in
+  // a smaller workspace is of fewer than 20,000 jobs, the rows the report reads anyway.)
   const [cutoff, beyond] = await base(true)
     .select([basis.as('at'), 'jobs.id'])
     .orderBy(basis, 'desc')
