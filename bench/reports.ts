@@ -272,15 +272,33 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
       join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
       where ${wonInRange} and job_costs.cost_type = 'material' group by lower(job_costs.description)`.execute(db);
   };
+  // The week holding 2026-06-15 (a Monday; the workspace's weeks start on Monday), its six measures.
+  const weekGlance = async () => {
+    const [from, to] = ['2026-06-15', '2026-06-21'];
+    const inWeek = (col: string) =>
+      sql`${sql.ref(col)} >= ${`${from}T00:00:00`} and ${sql.ref(col)} < ${`${to}T23:59:59.999999`}`;
+    await sql`select date, count(*) from work_order_days where firm_id = ${firmId} and date >= ${from}
+      and date <= ${to} group by date`.execute(db);
+    await sql`select count(*) from work_orders where firm_id = ${firmId} and status = 'completed'
+      and ${inWeek('completed_at')}`.execute(db);
+    await sql`select count(*), sum(pay_rate_cents) from time_entries where firm_id = ${firmId}
+      and clock_out is not null and ${inWeek('clock_in')}`.execute(db);
+    await sql`select count(*) from proposals where firm_id = ${firmId} and ${inWeek('sent_at')}`.execute(db);
+    await sql`select count(*), sum(coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0)) from jobs
+      join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
+      where jobs.firm_id = ${firmId} and stage.type = 'won' and ${inWeek('jobs.decided_at')}`.execute(db);
+    return sql`select count(*), sum(amount_cents) from invoices where firm_id = ${firmId} and ${unpaid}
+      and (${inWeek('issued_at')} or ${inWeek('paid_at')})`.execute(db);
+  };
   const byKey: Record<string, () => Promise<unknown>> = {
     receivables,
+    'week-glance': weekGlance,
     'material-usage': materialUsage,
     'cash-forecast': cashForecast,
     'completed-work': completedWork,
     'bid-vs-actual': bidVsActual,
     'weekly-summary': weeklySummary,
     'labor-hours': time,
-    'week-glance': days,
     'resource-utilization': days,
     'month-end-job-cost': costs,
     'estimate-totals': estimates,
