@@ -119,6 +119,14 @@ describe('GET /v1/reports/material-history', () => {
     expect(june.rows.map((r: any) => [r.month, r.times_used, r.quantity])).toEqual([['2026-06', 2, 70]]);
   });
 
+  it('a range of centuries (its months found from the estimates in it) has the same rows as the months that hold them', async () => {
+    const near = (await run('start=2026-05-01&end=2026-07-31')).data.tables[0];
+    const far = (await run('start=1900-01-01&end=2199-12-31')).data.tables[0];
+    expect(far.rows).toEqual(near.rows);
+    expect(far.rows.map((r: any) => r.month)).toContain('2026-07');
+    expect(far.total).toEqual(near.total);
+  });
+
   it('a member who sees only their own jobs; a parameter it does not use is 400', async () => {
     const d: any = (await ok(sam.api.get(`/v1/reports/material-history?${RANGE}`))).data;
     expect(d.tables[0].rows).toEqual([

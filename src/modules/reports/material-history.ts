@@ -27,6 +27,13 @@ import { addMonths } from './run-query.ts';
 import type { FullTable } from './run-result.ts';
 import { countOf, sumMoney } from './table-math.ts';
 
+/** Ranges up to this many months are placed month by month without reading the estimates' span. */
+const MONTHS_WITHOUT_SPAN = 120;
+
+/** The months from start's to end's, both counted. */
+const monthsBetween = (start: string, end: string) =>
+  (Number(end.slice(0, 4)) - Number(start.slice(0, 4))) * 12 + Number(end.slice(5, 7)) - Number(start.slice(5, 7)) + 1;
+
 const round4 = (n: unknown) => (n === null || n === undefined ? null : Math.round(Number(n) * 10_000) / 10_000);
 
 /** The local month (YYYY-MM) of the stored instant `at`, for instants from local dates start to end. */
@@ -76,20 +83,20 @@ export const materialHistory: ReportDefinition = {
       firmId,
       ctx.auth.user,
     );
-    // The months the CASE names are those from the first to the last estimate in the range, not
-    // every month of it: a range over centuries would otherwise be a CASE of a million branches.
-    const span = await lines
-      .select([sql<string>`min(e.created_at)`.as('first'), sql<string>`max(e.created_at)`.as('last')])
-      .executeTakeFirst();
+    // The months placed are the range's (bucket.ts: about log2(n) comparisons a cost line). Over a
+    // range of more than ten years they are those from the first to the last estimate in it, found
+    // by one more pass: a range over centuries would otherwise name thousands of months.
     const tz = ctx.auth.firm.timezone;
-    const month = span?.first
-      ? monthOf(
-          ctx,
-          sql`e.created_at`,
-          storedToLocal(String(span.first), tz).date,
-          storedToLocal(String(span.last), tz).date,
-        )
-      : sql<string>`cast('' as text)`;
+    let span: { first: string; last: string } | null = { first: p.start, last: p.end };
+    if (monthsBetween(p.start, p.end) > MONTHS_WITHOUT_SPAN) {
+      const read = await lines
+        .select([sql<string>`min(e.created_at)`.as('first'), sql<string>`max(e.created_at)`.as('last')])
+        .executeTakeFirst();
+      span = read?.first
+        ? { first: storedToLocal(String(read.first), tz).date, last: storedToLocal(String(read.last), tz).date }
+        : null;
+    }
+    const month = span ? monthOf(ctx, sql`e.created_at`, span.first, span.last) : sql<string>`cast('' as text)`;
     let qb = lines.select([
       month.as('month'),
       sql<string>`lower(cl.name)`.as('name_key'),
