@@ -12,15 +12,15 @@
 //
 // The report's scope is the job scope (every filter and visibility, not ranged, its cap over the
 // jobs with an estimate in range) joined to the estimates in range, with the estimate's created_at
-// as the basis group-by.ts's time buckets read: one GROUP BY for the groups, one for the totals (the
-// summary's, and the estimate list's when no q narrows it), and a page of the list (a list table,
-// run-result.ts).
+// as the basis group-by.ts's time buckets read: one GROUP BY for the groups, whose sums are the
+// totals (the summary's, and the estimate list's when no q narrows it), and a page of the list (a
+// list table, run-result.ts).
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { addDays } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
-import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
+import { groupColumns, groupedJobRows, groupTableColumns, summedMeasures } from './group-by.ts';
 import { type JobScope, type JobsQuery, jobScope, startOfDay } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable, ListTable, Row } from './run-result.ts';
@@ -100,10 +100,8 @@ export const estimateTotals: ReportDefinition = {
     const groups = (await groupColumns(ctx, scope, p.groupBy.length > 0 ? p.groupBy : ['estimator'])).map((g) =>
       g.key === 'estimator' ? { ...g, expr: sql<string>`coalesce(nullif(est_creator.name, ''), '(no estimator)')` } : g,
     );
-    const [grouped, [all]] = await Promise.all([
-      groupedJobRows(scope, groups, MEASURES),
-      groupedJobRows(scope, [], MEASURES),
-    ]);
+    const grouped = await groupedJobRows(scope, groups, MEASURES);
+    const all = summedMeasures(grouped, MEASURES);
     const tz = ctx.auth.firm.timezone;
     const money = (key: string, label: string) => ({ key, label, kind: 'money' as const });
     const totalOf = (rows: Row[]) =>

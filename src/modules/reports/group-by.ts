@@ -171,3 +171,15 @@ export async function groupedJobRows(
   });
   return (await qb.execute()) as Record<string, unknown>[];
 }
+
+/**
+ * The ungrouped row of `measures` (each a count or a sum) from the grouped rows: the groups
+ * partition the jobs, so their measures add up to the whole's, and the database need not read the
+ * jobs again for the summary (test/reports/job-report-properties.test.ts holds them equal).
+ */
+export function summedMeasures(
+  rows: readonly Record<string, unknown>[],
+  measures: Record<string, RawBuilder<unknown>>,
+): Record<string, number> {
+  return Object.fromEntries(Object.keys(measures).map((k) => [k, rows.reduce((s, r) => s + Number(r[k] ?? 0), 0)]));
+}

@@ -8,10 +8,10 @@
 // won / (won + lost) (open and excluded jobs are bids nobody won or lost yet) and the average won
 // job (won value / won). The total row is over the rows kept; its shares are theirs of the whole.
 //
-// One GROUP BY for the groups, one query for the totals.
+// One GROUP BY for the groups; the totals are their sums (group-by.ts, summedMeasures).
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
-import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
+import { groupColumns, groupedJobRows, groupTableColumns, summedMeasures } from './group-by.ts';
 import { jobScope } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable, Row } from './run-result.ts';
@@ -55,10 +55,8 @@ export const marketAnalysis: ReportDefinition = {
       scope,
       p.groupBy.length > 0 ? p.groupBy : ['customer_type', 'property_type'],
     );
-    const [grouped, [allRow]] = await Promise.all([
-      groupedJobRows(scope, groups, BID_MEASURES),
-      groupedJobRows(scope, [], BID_MEASURES),
-    ]);
+    const grouped = await groupedJobRows(scope, groups, BID_MEASURES);
+    const allRow = summedMeasures(grouped, BID_MEASURES);
     const all = bidCounts(allRow);
     const table: FullTable = {
       key: 'markets',

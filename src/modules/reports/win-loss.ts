@@ -4,12 +4,12 @@
 // group of group_by (default by salesperson). Excluded jobs (the customer cancelled the project,
 // the bid was withdrawn) are counted but left out of both rates: nobody won or lost them.
 //
-// One GROUP BY for the groups, one query for the summary's totals, one for the job list.
+// One GROUP BY for the groups (their sums are the summary's totals), and the job list.
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
-import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
+import { groupColumns, groupedJobRows, groupTableColumns, summedMeasures } from './group-by.ts';
 import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobCells, jobScope } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable, ListTable, Row } from './run-result.ts';
@@ -67,10 +67,8 @@ export const winLoss: ReportDefinition = {
   async run(ctx: ServiceContext, p) {
     const scope = await jobScope(ctx, p);
     const groups = await groupColumns(ctx, scope, p.groupBy.length > 0 ? p.groupBy : ['salesperson']);
-    const [grouped, [all]] = await Promise.all([
-      groupedJobRows(scope, groups, MEASURES),
-      groupedJobRows(scope, [], MEASURES),
-    ]);
+    const grouped = await groupedJobRows(scope, groups, MEASURES);
+    const all = summedMeasures(grouped, MEASURES);
     const tz = ctx.auth.firm.timezone;
     const groupTable: FullTable = {
       key: 'groups',

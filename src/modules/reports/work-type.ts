@@ -8,10 +8,10 @@
 // the average bid (bid value / bids) and the group's share of all the bid value in the range. The
 // total row is over the rows kept; its share is theirs of the whole.
 //
-// One GROUP BY for the groups, one query for the totals.
+// One GROUP BY for the groups; the totals are their sums (group-by.ts, summedMeasures).
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
-import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
+import { groupColumns, groupedJobRows, groupTableColumns, summedMeasures } from './group-by.ts';
 import { jobScope } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable, Row } from './run-result.ts';
@@ -50,10 +50,8 @@ export const workType: ReportDefinition = {
   async run(ctx: ServiceContext, p) {
     const scope = await jobScope(ctx, p);
     const groups = await groupColumns(ctx, scope, p.groupBy.length > 0 ? p.groupBy : ['work_type']);
-    const [grouped, [all]] = await Promise.all([
-      groupedJobRows(scope, groups, BID_MEASURES),
-      groupedJobRows(scope, [], BID_MEASURES),
-    ]);
+    const grouped = await groupedJobRows(scope, groups, BID_MEASURES);
+    const all = summedMeasures(grouped, BID_MEASURES);
     const totals = bidCounts(all);
     const table: FullTable = {
       key: 'groups',

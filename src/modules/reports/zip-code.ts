@@ -9,10 +9,10 @@
 // address has no ZIP are one "(no ZIP)" row, listed last, and the table's note counts them. The
 // total row is over the rows kept; its share is theirs of the whole.
 //
-// One GROUP BY for the rows, one query for the totals.
+// One GROUP BY for the rows; the totals are their sums (group-by.ts, summedMeasures).
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
-import { groupColumns, groupedJobRows, groupTableColumns } from './group-by.ts';
+import { groupColumns, groupedJobRows, groupTableColumns, summedMeasures } from './group-by.ts';
 import { jobScope } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable, Row } from './run-result.ts';
@@ -52,10 +52,8 @@ export const zipCode: ReportDefinition = {
   async run(ctx: ServiceContext, p) {
     const scope = await jobScope(ctx, p);
     const groups = await groupColumns(ctx, scope, ['zip', 'city']);
-    const [grouped, [allRow]] = await Promise.all([
-      groupedJobRows(scope, groups, BID_MEASURES),
-      groupedJobRows(scope, [], BID_MEASURES),
-    ]);
+    const grouped = await groupedJobRows(scope, groups, BID_MEASURES);
+    const allRow = summedMeasures(grouped, BID_MEASURES);
     const all = bidCounts(allRow);
     // By ZIP then city (the GROUP BY's order), the jobs without a ZIP last.
     const ordered = [...grouped.filter((g) => g.zip !== NO_ZIP), ...grouped.filter((g) => g.zip === NO_ZIP)];
