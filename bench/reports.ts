@@ -198,9 +198,6 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
   const days = () =>
     sql`select crew_id, count(*) from work_order_days where firm_id = ${firmId} and date >= ${START} and date <= ${END}
       group by crew_id`.execute(db);
-  const costs = () =>
-    sql`select cost_type, count(*), sum(amount_cents) from job_costs where firm_id = ${firmId}
-      and date >= ${START} and date <= ${END} group by cost_type`.execute(db);
   const estimates = () =>
     sql`select count(*), sum(price_cents) from estimates where firm_id = ${firmId} and ${inRange('created_at')}`.execute(
       db,
@@ -290,8 +287,50 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
     return sql`select count(*), sum(amount_cents) from invoices where firm_id = ${firmId} and ${unpaid}
       and (${inWeek('issued_at')} or ${inWeek('paid_at')})`.execute(db);
   };
+  // The counted cost lines of the won jobs' estimates (their cost and `included` read out of the
+  // estimate's JSON, as won-cost-lines.ts does) by catalog item and type: what sub-utilization,
+  // vendor-utilization and minority sum; sub-utilization also the won jobs' subcontract costs.
+  const calc = sql`e.calculation`;
+  const costLines = () =>
+    sql`select cl.catalog_item_id, cl.type, count(*),
+        sum(cast(round(${database.dialect.jsonNumber(calc, ['cost_lines', sql`cl.id`, 'cost'])} * 100) as bigint))
+      from jobs join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
+      join estimate_cost_lines cl on cl.estimate_id = jobs.estimate_id
+      join estimates e on e.id = jobs.estimate_id
+      where ${wonInRange} and ${database.dialect.jsonTrue(calc, ['cost_lines', sql`cl.id`, 'included'])}
+      group by cl.catalog_item_id, cl.type`.execute(db);
+  const subUtilization = async () => {
+    await costLines();
+    return sql`select job_costs.cost_code, count(*), sum(job_costs.amount_cents) from job_costs
+      join jobs on jobs.id = job_costs.job_id
+      join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
+      where ${wonInRange} and job_costs.cost_type = 'subcontract' group by job_costs.cost_code`.execute(db);
+  };
+  // The jobs decided in the range by customer, and the range's invoices by customer.
+  const topCustomers = async () => {
+    await sql`select jobs.client_account_id, count(*), sum(coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0))
+      from jobs join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
+      where jobs.firm_id = ${firmId} and ${inRange('jobs.decided_at')} group by jobs.client_account_id`.execute(db);
+    return sql`select jobs.client_account_id, sum(invoices.amount_cents) from invoices join jobs on jobs.id = invoices.job_id
+      where invoices.firm_id = ${firmId} and invoices.${unpaid} and (${inRange('invoices.issued_at')} or ${inRange('invoices.paid_at')})
+      group by jobs.client_account_id`.execute(db);
+  };
+  // June 2026's invoices, costs to the month's end and time entries, each by job.
+  const monthEnd = async () => {
+    const [from, to] = ['2026-06-01', '2026-06-30'];
+    await sql`select job_id, sum(amount_cents - tax_cents) from invoices where firm_id = ${firmId} and ${unpaid}
+      and issued_at >= ${`${from}T00:00:00`} and issued_at < ${`${to}T23:59:59.999999`} group by job_id`.execute(db);
+    await sql`select job_id, cost_type, sum(amount_cents) from job_costs where firm_id = ${firmId} and date <= ${to}
+      group by job_id, cost_type`.execute(db);
+    return sql`select job_id, count(*), sum(pay_rate_cents) from time_entries where firm_id = ${firmId}
+      and clock_out is not null and clock_in < ${`${to}T23:59:59.999999`} group by job_id`.execute(db);
+  };
   const byKey: Record<string, () => Promise<unknown>> = {
     receivables,
+    'sub-utilization': subUtilization,
+    'vendor-utilization': costLines,
+    minority: costLines,
+    'top-customers': topCustomers,
     'week-glance': weekGlance,
     'material-usage': materialUsage,
     'cash-forecast': cashForecast,
@@ -300,7 +339,7 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
     'weekly-summary': weeklySummary,
     'labor-hours': time,
     'resource-utilization': days,
-    'month-end-job-cost': costs,
+    'month-end-job-cost': monthEnd,
     'estimate-totals': estimates,
     'item-history': lines,
     'material-history': materials,
