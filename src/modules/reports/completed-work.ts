@@ -13,8 +13,8 @@
 //   first), division or salesperson: jobs, work orders completed and value.
 //
 // The scoped jobs joined to one GROUP BY over the work orders completed in the range. The job view
-// is a list table (run-result.ts: a page of rows and one count-and-sum in SQL, so thousands of jobs
-// are never all read to show a page) with one more sum for the summary; the other views group the
+// is a list table (run-result.ts: a page of rows in SQL, so thousands of jobs are never all read to
+// show a page) whose count and sums, asked once, are also the summary's; the other views group the
 // same join again by the view's key, and their total rows sum the rows kept.
 import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
