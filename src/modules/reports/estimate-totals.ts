@@ -63,30 +63,28 @@ export const estimateTotals: ReportDefinition = {
   async run(ctx: ServiceContext, p) {
     const from = startOfDay(ctx, p.start);
     const to = startOfDay(ctx, addDays(p.end, 1));
-    // The jobs with an estimate counted here (the cap counts those, not the workspace's jobs).
-    const counted = ctx.database.db
-      .selectFrom('estimates')
-      .select('estimates.job_id')
-      .where('estimates.firm_id', '=', ctx.auth.firm.id)
-      .where('estimates.is_change_order', '=', 0)
-      .where('estimates.archived_at', 'is', null)
-      .where('estimates.created_at', '>=', from)
-      .where('estimates.created_at', '<', to);
+    // The estimates counted (as `est`): the workspace's, not change orders, not archived, made in the range.
+    const counted = <QB extends JobsQuery>(qb: QB): QB =>
+      qb
+        .where(sql.ref('est.firm_id'), '=', ctx.auth.firm.id)
+        .where(sql.ref('est.is_change_order'), '=', 0)
+        .where(sql.ref('est.archived_at'), 'is', null)
+        .where(sql.ref('est.created_at'), '>=', from)
+        .where(sql.ref('est.created_at'), '<', to) as QB;
+    // The cap counts the jobs with such an estimate, not the workspace's jobs.
+    const withEstimate = counted(ctx.database.db.selectFrom('estimates as est') as JobsQuery).select('est.job_id');
     const jobs = await jobScope(
       ctx,
       { ...p, estimatorIds: null },
-      { ranged: false, capOver: (qb) => qb.where('jobs.id', 'in', counted) },
+      { ranged: false, capOver: (qb) => qb.where('jobs.id', 'in', withEstimate) },
     );
     const estimates = (): JobsQuery => {
-      let qb = jobs
-        .jobs()
-        .innerJoin('estimates as est', 'est.job_id', 'jobs.id')
-        .leftJoin('users as est_creator', 'est_creator.id', 'est.created_by_user_id')
-        .where('est.firm_id', '=', ctx.auth.firm.id)
-        .where('est.is_change_order', '=', 0)
-        .where('est.archived_at', 'is', null)
-        .where('est.created_at', '>=', from)
-        .where('est.created_at', '<', to) as JobsQuery;
+      let qb = counted(
+        jobs
+          .jobs()
+          .innerJoin('estimates as est', 'est.job_id', 'jobs.id')
+          .leftJoin('users as est_creator', 'est_creator.id', 'est.created_by_user_id') as JobsQuery,
+      );
       if (p.estimatorIds) qb = qb.where(sql.ref('est.created_by_user_id'), 'in', p.estimatorIds);
       return qb;
     };
@@ -183,29 +181,20 @@ export const estimateTotals: ReportDefinition = {
           cost_cents: MEASURES.cost_cents,
           margin_cents: MEASURES.margin_cents,
         },
-        row: (t) => {
-          const m = aggregated(t);
-          return {
-            doc_number: null,
-            estimate_name: 'Total',
-            price: m.price,
-            cost: m.cost,
-            margin: m.margin,
-            margin_pct: m.margin_pct,
-          };
-        },
+        // The count aggregated() adds is no column of this table: the shaped total leaves it out.
+        row: (t) => ({ doc_number: null, estimate_name: 'Total', ...aggregated(t) }),
       },
       // The groups' total is every estimate's: the table's count and sums when no q narrows it.
-      whole: { ...all, rows_total: all?.estimates ?? 0 },
+      whole: { ...all, rows_total: all.estimates },
       note: scope.note,
     };
     const totals = aggregated(all);
     return {
       summary: [
         { label: 'Estimates', value: String(totals.estimates) },
-        { label: 'Price', value: formatCents(Number(all?.price_cents ?? 0)) },
-        { label: 'Cost', value: formatCents(Number(all?.cost_cents ?? 0)) },
-        { label: 'Margin', value: formatCents(Number(all?.margin_cents ?? 0)) },
+        { label: 'Price', value: formatCents(all.price_cents!) },
+        { label: 'Cost', value: formatCents(all.cost_cents!) },
+        { label: 'Margin', value: formatCents(all.margin_cents!) },
         { label: 'Margin %', value: formatPct(totals.margin_pct as number | null) },
       ],
       tables: [groupTable, estimateTable],

@@ -152,7 +152,7 @@ export const winLoss: ReportDefinition = {
       },
       note: scope.note,
     };
-    const totals = measuresRow(all ?? {});
+    const totals = measuresRow(all);
     return {
       summary: [
         { label: 'Jobs decided', value: String(totals.decided) },
