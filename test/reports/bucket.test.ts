@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#db/database.ts';
-import { bucketOf } from '#reports/bucket.ts';
+import { bucketOf } from '#reports/index.ts';
 import { freshDatabase } from '#test/helpers/harness.ts';
 
 let database: Database;

@@ -11,7 +11,7 @@ import {
   sql,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { DropUnreadJoins } from '#reports/unread-joins.ts';
+import { DropUnreadJoins } from '#reports/index.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tables by name only, as the reports' scope builds them
 const db = new Kysely<any>({
