@@ -186,8 +186,9 @@ async function seedEstimates(database: Database, firmId: number, ownerId: number
  */
 function baselineOf(database: Database, firmId: number, key: string, basis: string): () => Promise<unknown> {
   const { db } = database;
-  const inRange = (col: string) =>
-    sql`${sql.ref(col)} >= ${`${START}T00:00:00`} and ${sql.ref(col)} < ${`${END}T23:59:59.999999`}`;
+  /** `col` (a stored instant) on a local date from `from` to `to` (the report range by default). */
+  const inRange = (col: string, from = START, to = END) =>
+    sql`${sql.ref(col)} >= ${`${from}T00:00:00`} and ${sql.ref(col)} < ${`${to}T23:59:59.999999`}`;
   const jobs = (col: string) => () =>
     sql`select stage.type, count(*), sum(coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0))
       from jobs join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
@@ -216,23 +217,24 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
     sql`select job_id, count(*), max(completed_at), sum(completed_qty) from work_orders
       where firm_id = ${firmId} and is_hold = 0 and status = 'completed' and cancelled_at is null
       and ${inRange('completed_at')} group by job_id`.execute(db);
-  const unpaid = sql`status not in ('draft', 'void', 'uncollectible')`;
+  // Invoices that count as billed: not draft, void or written off.
+  const billedStatus = sql`status not in ('draft', 'void', 'uncollectible')`;
   const owedAt = `${END}T23:59:59.999999`;
   const receivables = () =>
     sql`select jobs.client_account_id, count(*), sum(invoices.amount_cents) from invoices
       join jobs on jobs.id = invoices.job_id
-      where invoices.firm_id = ${firmId} and invoices.${unpaid} and coalesce(invoices.issued_at, invoices.created_at) < ${owedAt}
+      where invoices.firm_id = ${firmId} and invoices.${billedStatus} and coalesce(invoices.issued_at, invoices.created_at) < ${owedAt}
       and (invoices.paid_at is null or invoices.paid_at >= ${owedAt}) group by jobs.client_account_id`.execute(db);
   // Open invoices by due date, and the won jobs' last work day with what they are invoiced.
   const cashForecast = async () => {
-    await sql`select due_date, sum(amount_cents) from invoices where firm_id = ${firmId} and ${unpaid}
+    await sql`select due_date, sum(amount_cents) from invoices where firm_id = ${firmId} and ${billedStatus}
       and paid_at is null group by due_date`.execute(db);
     return sql`select jobs.id, days.last_day, coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0), billed.cents
       from jobs join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
       join (select wo.job_id, max(wod.date) as last_day from work_order_days wod
         join work_orders wo on wo.id = wod.work_order_id where wo.firm_id = ${firmId} group by wo.job_id) days
         on days.job_id = jobs.id
-      left join (select job_id, sum(amount_cents) as cents from invoices where firm_id = ${firmId} and ${unpaid}
+      left join (select job_id, sum(amount_cents) as cents from invoices where firm_id = ${firmId} and ${billedStatus}
         group by job_id) billed on billed.job_id = jobs.id
       where jobs.firm_id = ${firmId} and stage.type = 'won'`.execute(db);
   };
@@ -244,14 +246,14 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
       left join (select job_id, sum(amount_cents) as cents from job_costs where firm_id = ${firmId} group by job_id) c
         on c.job_id = jobs.id
       left join (select job_id, sum(amount_cents - tax_cents) as cents from invoices where firm_id = ${firmId}
-        and ${unpaid} group by job_id) i on i.job_id = jobs.id
+        and ${billedStatus} group by job_id) i on i.job_id = jobs.id
       where jobs.firm_id = ${firmId} and stage.type = 'won' and ${inRange('jobs.decided_at')}`.execute(db);
   // Its six measures, one aggregate each: jobs created, bid and decided, invoices issued and paid, time.
   const weeklySummary = async () => {
     await jobs('jobs.created_at')();
     await jobs('jobs.bid_at')();
     await jobs('jobs.decided_at')();
-    await sql`select count(*), sum(amount_cents) from invoices where firm_id = ${firmId} and ${unpaid}
+    await sql`select count(*), sum(amount_cents) from invoices where firm_id = ${firmId} and ${billedStatus}
       and ${inRange('issued_at')}`.execute(db);
     await sql`select count(*), sum(amount_cents) from invoices where firm_id = ${firmId} and status = 'paid'
       and ${inRange('paid_at')}`.execute(db);
@@ -272,8 +274,7 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
   // The week holding 2026-06-15 (a Monday; the workspace's weeks start on Monday), its six measures.
   const weekGlance = async () => {
     const [from, to] = ['2026-06-15', '2026-06-21'];
-    const inWeek = (col: string) =>
-      sql`${sql.ref(col)} >= ${`${from}T00:00:00`} and ${sql.ref(col)} < ${`${to}T23:59:59.999999`}`;
+    const inWeek = (col: string) => inRange(col, from, to);
     await sql`select date, count(*) from work_order_days where firm_id = ${firmId} and date >= ${from}
       and date <= ${to} group by date`.execute(db);
     await sql`select count(*) from work_orders where firm_id = ${firmId} and status = 'completed'
@@ -284,7 +285,7 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
     await sql`select count(*), sum(coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0)) from jobs
       join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
       where jobs.firm_id = ${firmId} and stage.type = 'won' and ${inWeek('jobs.decided_at')}`.execute(db);
-    return sql`select count(*), sum(amount_cents) from invoices where firm_id = ${firmId} and ${unpaid}
+    return sql`select count(*), sum(amount_cents) from invoices where firm_id = ${firmId} and ${billedStatus}
       and (${inWeek('issued_at')} or ${inWeek('paid_at')})`.execute(db);
   };
   // The counted cost lines of the won jobs' estimates (their cost and `included` read out of the
@@ -312,14 +313,14 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
       from jobs join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
       where jobs.firm_id = ${firmId} and ${inRange('jobs.decided_at')} group by jobs.client_account_id`.execute(db);
     return sql`select jobs.client_account_id, sum(invoices.amount_cents) from invoices join jobs on jobs.id = invoices.job_id
-      where invoices.firm_id = ${firmId} and invoices.${unpaid} and (${inRange('invoices.issued_at')} or ${inRange('invoices.paid_at')})
+      where invoices.firm_id = ${firmId} and invoices.${billedStatus} and (${inRange('invoices.issued_at')} or ${inRange('invoices.paid_at')})
       group by jobs.client_account_id`.execute(db);
   };
   // June 2026's invoices, costs to the month's end and time entries, each by job.
   const monthEnd = async () => {
     const [from, to] = ['2026-06-01', '2026-06-30'];
-    await sql`select job_id, sum(amount_cents - tax_cents) from invoices where firm_id = ${firmId} and ${unpaid}
-      and issued_at >= ${`${from}T00:00:00`} and issued_at < ${`${to}T23:59:59.999999`} group by job_id`.execute(db);
+    await sql`select job_id, sum(amount_cents - tax_cents) from invoices where firm_id = ${firmId} and ${billedStatus}
+      and ${inRange('issued_at', from, to)} group by job_id`.execute(db);
     await sql`select job_id, cost_type, sum(amount_cents) from job_costs where firm_id = ${firmId} and date <= ${to}
       group by job_id, cost_type`.execute(db);
     return sql`select job_id, count(*), sum(pay_rate_cents) from time_entries where firm_id = ${firmId}
