@@ -199,24 +199,37 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
   const days = () =>
     sql`select crew_id, count(*) from work_order_days where firm_id = ${firmId} and date >= ${START} and date <= ${END}
       group by crew_id`.execute(db);
+  // The range's estimates (not change orders, not archived) by creator, each found on its job: the
+  // report counts an estimate only on a job the user may see that passes the filters.
   const estimates = () =>
-    sql`select count(*), sum(price_cents) from estimates where firm_id = ${firmId} and ${inRange('created_at')}`.execute(
-      db,
-    );
+    sql`select e.created_by_user_id, count(*), sum(e.price_cents), sum(e.cost_cents), sum(e.margin_cents)
+      from estimates e join jobs on jobs.id = e.job_id
+      where e.firm_id = ${firmId} and e.is_change_order = 0 and e.archived_at is null and ${inRange('e.created_at')}
+      group by e.created_by_user_id`.execute(db);
+  // An estimate line's price and a cost line's quantity and cost are only in the estimate's
+  // `calculation` JSON, so these two baselines read them there, as their reports must.
+  const json = (path: string, id: string, key: string) =>
+    database.dialect.jsonNumber(sql`e.calculation`, [path, sql.ref(id), key]);
   const lines = () =>
-    sql`select el.name, el.unit, count(*), sum(cast(el.quantity as numeric)) from estimate_lines el
+    sql`select el.name, el.unit, count(*), sum(cast(el.quantity as numeric)),
+        sum(${json('lines', 'el.id', 'price')}) from estimate_lines el
       join estimates e on e.id = el.estimate_id
       where e.firm_id = ${firmId} and ${inRange('e.created_at')} group by el.name, el.unit`.execute(db);
   const materials = () =>
-    sql`select cl.name, cl.unit, count(*) from estimate_cost_lines cl join estimates e on e.id = cl.estimate_id
+    sql`select cl.name, cl.unit, count(*), sum(${json('cost_lines', 'cl.id', 'quantity')}),
+        sum(${json('cost_lines', 'cl.id', 'cost')})
+      from estimate_cost_lines cl join estimates e on e.id = cl.estimate_id
       where e.firm_id = ${firmId} and cl.type = 'material' and ${inRange('e.created_at')}
       group by cl.name, cl.unit`.execute(db);
   // The reports below aggregate other rows than their neighbours', so each has the plain SQL of
   // what it sums (the same rows, grouped as the report needs them, nothing placed in weeks or shaped).
+  // The range's completed work orders by job, with the job's value: completed-work lists jobs.
   const completedWork = () =>
-    sql`select job_id, count(*), max(completed_at), sum(completed_qty) from work_orders
-      where firm_id = ${firmId} and is_hold = 0 and status = 'completed' and cancelled_at is null
-      and ${inRange('completed_at')} group by job_id`.execute(db);
+    sql`select count(*), sum(done.n), sum(coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0))
+      from jobs join (select job_id, count(*) as n, max(completed_at), sum(completed_qty) from work_orders
+        where firm_id = ${firmId} and is_hold = 0 and status = 'completed' and cancelled_at is null
+        and ${inRange('completed_at')} group by job_id) done on done.job_id = jobs.id
+      where jobs.firm_id = ${firmId}`.execute(db);
   // Invoices that count as billed: not draft, void or written off.
   const billedStatus = sql`status not in ('draft', 'void', 'uncollectible')`;
   const owedAt = `${END}T23:59:59.999999`;
@@ -424,6 +437,11 @@ async function main(): Promise<string> {
       await insertJobs(database, firmId, ownerId, size - seeded, { namePrefix: 'Report job' });
       await spread(database, firmId, ownerId, Number(before.id) + 1);
       seeded = size;
+      // Rows written in bulk, then planned at once: PostgreSQL's autovacuum would have vacuumed and
+      // analyzed the tables within a minute. Without statistics its planner guessed a handful of
+      // rows (a nested loop of 400,000 probes for the cap's 20,000th job); without the visibility
+      // map no index answers alone.
+      if (database.dialect.engine === 'postgres') await sql`vacuum analyze`.execute(database.db);
       console.error(`seeded ${fmt(size)} jobs in ${fmt((performance.now() - t0) / 1000, 1)} s`);
       for (const r of listed) {
         const baseline = baselineOf(database, firmId, r.key, r.date_basis);

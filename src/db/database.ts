@@ -7,7 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { isPostgresUrl } from '#src/config.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import type { DB } from './tables.ts';
-import { poolWithNamedStatements } from './pg-prepared.ts';
+import { poolWithNamedStatements, poolWithUnnamedStatements } from './pg-prepared.ts';
 import { keptStatements } from './sqlite-statements.ts';
 import { CASEFOLD_FUNCTION } from './text-search.ts';
 
@@ -16,6 +16,13 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export interface Database {
   db: Kysely<DB>;
+  /**
+   * The same database, for reads whose best plan depends on their values (a report over a range of
+   * dates): on PostgreSQL each statement is planned with its values, unnamed, where `db`'s named
+   * statements settle on one generic plan after five runs (pg-prepared.ts), and a generic plan of
+   * an aggregate guesses its rows from no range at all. On SQLite it is `db`.
+   */
+  unprepared: Kysely<DB>;
   dialect: Dialect;
   /** PostgreSQL schema the connections use, when not the default. */
   schema?: string;
@@ -35,14 +42,21 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      // JIT off: it compiles only queries the planner costs high, which here are the owner reports,
+      // and there compiling took about 200 ms of a 1-second report and never paid back: reports ran
+      // 15–25% faster without it (docs/performance.md, "Owner reports"). The API's reads never reach it.
+      options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
     });
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({
         pool: poolWithNamedStatements(pool, options.maxNamedStatements) as unknown as pg.Pool,
       }),
     });
-    return { db, dialect: dialectFor('postgres'), schema: options.schema, close: () => db.destroy() };
+    // Same pool: its connections serve both; destroying `db` ends it.
+    const unprepared = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: poolWithUnnamedStatements(pool) as unknown as pg.Pool }),
+    });
+    return { db, unprepared, dialect: dialectFor('postgres'), schema: options.schema, close: () => db.destroy() };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const sqlite = new SQLite(url);
@@ -59,5 +73,5 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     typeof v === 'string' ? v.toLowerCase() : v,
   );
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: keptStatements(sqlite) }) });
-  return { db, dialect: dialectFor('sqlite'), close: () => db.destroy() };
+  return { db, unprepared: db, dialect: dialectFor('sqlite'), close: () => db.destroy() };
 }

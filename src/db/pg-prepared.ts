@@ -26,7 +26,8 @@ type Query = (...args: unknown[]) => unknown;
 type Parsed = Record<string, string>;
 
 interface Tagged {
-  [NAMED]?: { recent: Map<string, true> };
+  /** `naming`: whether this checkout names its statements (Database.unprepared's checkouts do not). */
+  [NAMED]?: { recent: Map<string, true>; naming: boolean };
 }
 
 function parsedOf(client: pg.PoolClient): Parsed | undefined {
@@ -41,16 +42,19 @@ function nameStatements(client: pg.PoolClient, max: number): pg.PoolClient {
   if (!tagged[NAMED]) {
     // Names in use order, oldest first (a Map keeps insertion order; a use re-inserts).
     const recent = new Map<string, true>();
-    tagged[NAMED] = { recent };
+    const state = { recent, naming: true };
+    tagged[NAMED] = state;
     const query = client.query.bind(client) as Query;
     (client as unknown as { query: Query }).query = (first: unknown, ...rest: unknown[]) => {
-      if (typeof first !== 'string' || !Array.isArray(rest[0]) || rest.length !== 1) return query(first, ...rest);
+      if (!state.naming || typeof first !== 'string' || !Array.isArray(rest[0]) || rest.length !== 1)
+        return query(first, ...rest);
       const name = nameOf(first);
       recent.delete(name);
       recent.set(name, true);
       return query({ name, text: first, values: rest[0] });
     };
   }
+  tagged[NAMED].naming = true;
   // pg-pool hands every checkout a fresh release(); prune just before it runs.
   const release = client.release.bind(client) as (err?: Error | boolean) => void;
   client.release = (err?: Error | boolean) => {
@@ -82,6 +86,24 @@ export function poolWithNamedStatements(pool: pg.Pool, max = MAX_NAMED_STATEMENT
   return {
     async connect() {
       return nameStatements(await pool.connect(), max);
+    },
+    end() {
+      return pool.end();
+    },
+  };
+}
+
+/**
+ * The same pool for statements planned with their values on every run (Database.unprepared): a
+ * connection the named pool has set up sends this checkout's statements unnamed.
+ */
+export function poolWithUnnamedStatements(pool: pg.Pool) {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      const state = (client as pg.PoolClient & Tagged)[NAMED];
+      if (state) state.naming = false;
+      return client;
     },
     end() {
       return pool.end();

@@ -71,6 +71,40 @@ describe.runIf(POSTGRES)('named statements on PostgreSQL', () => {
     expect((await prepared()).length).toBeLessThanOrEqual(CAP + 1);
   });
 
+  it('unprepared statements are planned with their values and share the pool: none is named', async () => {
+    const before = await prepared();
+    const text = 'select count(*) as n from firms where id between $1 and $2';
+    for (let i = 0; i < 8; i++) {
+      const { rows } = await capped.unprepared.executeQuery<{ n: number }>({
+        sql: text,
+        parameters: [1, 3],
+        query: sql``.toOperationNode(),
+        queryId: { queryId: 'unprepared' },
+      } as never);
+      expect(rows[0]!.n).toBe(3);
+    }
+    // Eight runs of one text on the pool's one connection, yet no statement of it was prepared: each
+    // run was planned afresh (a named one would have settled on a generic plan after five).
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*) as n from pg_prepared_statements where statement like ${'%between $1 and $2%'}`.execute(
+      capped.db,
+    );
+    expect(rows[0]!.n).toBe(0);
+    // The same connection checked out by `db` again names its statements.
+    expect((await capped.db.selectFrom('firms').select('name').where('id', '=', 4).execute()).length).toBe(1);
+    const after = await prepared();
+    expect(after.filter((n) => !before.includes(n)).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('connections run without JIT, in their schema (database.ts)', async () => {
+    const { rows } = await sql<{
+      jit: string;
+      schema: string;
+    }>`select current_setting('jit') as jit, current_schema() as schema`.execute(capped.unprepared);
+    expect(rows[0]).toEqual({ jit: 'off', schema: fresh.database.schema });
+  });
+
   it('a failed statement neither breaks the connection nor the count', async () => {
     await expect(sql`select nope from firms where id in (${sql.join([1, 2])})`.execute(capped.db)).rejects.toThrow();
     await expect(

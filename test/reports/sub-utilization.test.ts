@@ -71,6 +71,21 @@ describe('GET /v1/reports/sub-utilization', () => {
     ]);
   });
 
+  it('q narrows the job table and its total, rows_limit cuts it; the summary stays whole', async () => {
+    const d = (await run(`${JUNE}&q=b&rows_limit=1`)).data;
+    const jobs = table(d, 'jobs');
+    // q "b" keeps B by its name; the subcontractor table keeps Bolt Concrete and Joe Curb Co.
+    expect(jobs.rows.map((r: any) => r.job_name)).toEqual(['B']);
+    expect(jobs.rows_total).toBe(1);
+    expect(jobs.total).toMatchObject({ estimated_cost: 1500, actual_cost: 1400, variance: -100 });
+    expect(d.summary[0]).toEqual({ label: 'Won jobs with subcontract work', value: '2' });
+    const cut = (await run(`${JUNE}&rows_limit=1`)).data;
+    expect(table(cut, 'jobs').rows.map((r: any) => r.job_name)).toEqual(['A']);
+    expect(table(cut, 'jobs').rows_total).toBe(2);
+    expect(table(cut, 'jobs').total).toMatchObject({ estimated_cost: 3000, actual_cost: 2500 });
+    expect(cut.truncated).toBe(true);
+  });
+
   it('job filters: salesperson keeps B; bad values are 400', async () => {
     const d = (await run(`${JUNE}&salesperson_ids=${s.sam.id}`)).data;
     expect(table(d, 'subcontractors').rows.map((r: any) => r.subcontractor)).toEqual(['Bolt Concrete']);

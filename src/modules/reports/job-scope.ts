@@ -5,9 +5,9 @@
 // same in every report.
 //
 // The scope joins what the filters and group keys read: the job's stage (outcome, status label),
-// customer, estimate (its creator is the estimator) and the two users. Every join is by primary
-// key, so it costs one index probe per job the range keeps, and a query that reads none of the
-// LEFT JOINs' columns goes without them (unread-joins.ts).
+// customer, estimate (its creator is the estimator) and the two users. Every join is on a unique
+// key, so it costs one index probe per job the range keeps, and a query that reads none of a
+// join's columns goes without it (unread-joins.ts).
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
@@ -18,7 +18,7 @@ import type { DateBasis, RunParams } from './run-query.ts';
 import { DropUnreadJoins } from './unread-joins.ts';
 
 /** The scope's LEFT JOINs a query may not read, left out of those that do not (unread-joins.ts). */
-const UNREAD_JOINS = new DropUnreadJoins(['client_accounts', 'job_estimate', 'salesperson', 'estimator']);
+const UNREAD_JOINS = new DropUnreadJoins(['stage', 'client_accounts', 'job_estimate', 'salesperson', 'estimator']);
 
 /** Report queries count at most this many jobs (document 1, Limits: "truncate above 20,000 jobs"). */
 export const JOB_CAP = 20_000;
@@ -107,7 +107,11 @@ export async function jobScope(
   const base = (forCap = false): JobsQuery => {
     let qb = db
       .selectFrom('jobs')
-      .innerJoin('job_stages as stage', (j) =>
+      // A LEFT JOIN that matches exactly one stage: a job's status is always one of its workspace's
+      // stage keys (crm/jobs/fields.ts refuses any other; stages are never deleted), unique per
+      // workspace. So a query that reads no stage column goes without it: PostgreSQL planned the
+      // cap's inner join to the stages as a probe of every job per stage.
+      .leftJoin('job_stages as stage', (j) =>
         j.onRef('stage.firm_id', '=', 'jobs.firm_id').onRef('stage.key', '=', 'jobs.status'),
       )
       .leftJoin('client_accounts', 'client_accounts.id', 'jobs.client_account_id')

@@ -1,9 +1,10 @@
-// A Kysely plugin the job scope's queries carry: it drops the scope's optional LEFT JOINs (the
-// customer, the job's estimate, its salesperson and the estimate's creator, each on a primary key)
-// that nothing else in the query reads. A LEFT JOIN on a primary key neither adds nor removes rows,
-// so an unread one changes no answer; but SQLite keeps it in an aggregate query (it leaves unread
-// LEFT JOINs out of plain SELECTs only), so every count, sum and GROUP BY over the scope looked up
-// four tables per job for nothing (docs/performance.md, "Owner reports").
+// A Kysely plugin the job scope's queries carry: it drops the scope's LEFT JOINs (the job's stage on
+// its workspace's unique stage key, the customer, the job's estimate, its salesperson and the
+// estimate's creator, each on a primary key) that nothing else in the query reads. A LEFT JOIN on a
+// unique key neither adds nor removes rows, so an unread one changes no answer; but SQLite keeps it
+// in an aggregate query (it leaves unread LEFT JOINs out of plain SELECTs only), so every count, sum
+// and GROUP BY over the scope looked up four tables per job for nothing, and PostgreSQL, which
+// does drop them, cannot drop an inner join (docs/performance.md, "Owner reports").
 //
 // "Reads" is judged from the query's text as Kysely holds it: the join's name as an identifier, or
 // followed by a dot in raw SQL, anywhere else in the query (its selections, conditions, groups,
