@@ -224,4 +224,29 @@ describe('GET /v1/reports/bid-vs-actual', () => {
     const basis = await w.api.get(`/v1/reports/bid-vs-actual?${JUNE}&date_basis=created`);
     expect(basis.status).toBe(400);
   });
+
+  // Last: it adds time. Otto works 40 h of shop time Monday to Thursday of 15 June's week (10 h a day,
+  // 9:00 to 19:00 CDT), then 4 h on A on Friday: those 4 h are his week's hours 41 to 44, overtime
+  // at 1.5 x $20 = $30 an hour, so A's labor grows by $120 (its actual cost 300 -> 420). His 2 h on
+  // the lost C count toward no job of the report.
+  it("labor is split over the worker's whole week: shop time before makes a job's hours overtime", async () => {
+    const otto = await t.user(w.firmId, { name: 'Otto Overtime', role: 'crew', pay_rate: 20 });
+    const clock = (job: number | null, day: number, from: number, hours: number) =>
+      ok(
+        w.api.post('/v1/crew/time-entries', {
+          user_id: otto.id,
+          // Shop time names no job.
+          ...(job === null ? {} : { job_id: job }),
+          clock_in: `2026-06-${day}T${String(from).padStart(2, '0')}:00:00Z`,
+          clock_out: new Date(Date.UTC(2026, 5, day, from + hours)).toISOString(),
+        }),
+      );
+    for (const day of [15, 16, 17, 18]) await clock(null, day, 14, 10);
+    await clock(ids.C!, 19, 12, 2);
+    await clock(ids.A!, 19, 14, 4);
+    const d = (await run(JUNE)).data;
+    const a = d.tables[0].rows.find((r: any) => r.job_id === ids.A);
+    expect(a).toMatchObject({ actual_cost: 420, actual_margin: -20, cost_variance: 70 });
+    expect(d.tables[0].total).toMatchObject({ actual_cost: 920 });
+  });
 });

@@ -24,7 +24,8 @@ import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { can } from '#platform/permissions.ts';
-import { storedToLocal } from '#platform/time-zone.ts';
+import { millisOf } from '#platform/time.ts';
+import { localDates } from '#engines/payroll/overtime.ts';
 import { groupColumns, groupTableColumns } from './group-by.ts';
 import { CUSTOMER_NAME, jobScope } from './job-scope.ts';
 import { laborCentsByJob } from './job-labor.ts';
@@ -150,7 +151,8 @@ export const bidVsActual: ReportDefinition = {
         .execute(),
       seesCosts ? laborCentsByJob(ctx, won().select('jobs.id')) : Promise.resolve(new Map<number, number>()),
     ]);
-    const tz = ctx.auth.firm.timezone;
+    // The local date of each job's decision, a quarter hour of instants read at a time (20,000 jobs).
+    const localDateOf = localDates(ctx.auth.firm.timezone);
     // actual_cost_all keeps the actual cost for sums even when its column is hidden from the user.
     const rows: Row[] = jobs.map((j) => {
       const id = Number(j.id);
@@ -170,7 +172,7 @@ export const bidVsActual: ReportDefinition = {
         job_number: Number(j.job_number),
         job_name: String(j.name),
         customer: String(j.customer),
-        decided_on: storedToLocal(String(j.at), tz).date,
+        decided_on: localDateOf(millisOf(String(j.at))),
         ...figures(c),
         actual_cost_all: centsToDollars(c.actualCost),
       };

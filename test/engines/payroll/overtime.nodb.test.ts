@@ -8,6 +8,7 @@ import {
   hoursOf,
   laborCostCents,
   localDate,
+  localDates,
   splitOvertime,
   weekStartOf,
   type WorkedEntry,
@@ -36,6 +37,52 @@ describe('weeks and days', () => {
     // 02:30 UTC on the 10th is the evening of the 9th in New York.
     expect(localDate(at('2026-03-10T02:30:00Z'), NY)).toBe('2026-03-09');
     expect(localDate(at('2026-03-10T02:30:00Z'), 'UTC')).toBe('2026-03-10');
+  });
+});
+
+describe('local dates read a quarter hour at a time', () => {
+  // Zones with whole-hour, half-hour and 45-minute offsets, half-hour DST (Lord Howe), DST ending at
+  // midnight (São Paulo, until 2019), and odd-minute offsets before 1972 (Monrovia: -0:44:30).
+  const ZONES = [
+    NY,
+    'UTC',
+    'Asia/Kathmandu',
+    'Australia/Lord_Howe',
+    'Pacific/Chatham',
+    'America/Sao_Paulo',
+    'Africa/Monrovia',
+    'America/St_Johns',
+    'Asia/Kolkata',
+  ];
+  const MIN = Date.UTC(1900, 0, 1);
+  const MAX = Date.UTC(2100, 0, 1);
+
+  it('each instant reads the date Intl reads, however many share a slot', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.array(fc.integer({ min: MIN, max: MAX }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: -2 * HOUR_MS, max: 2 * HOUR_MS }), { minLength: 1, maxLength: 10 }),
+        (zone, instants, nearby) => {
+          const dateOf = localDates(zone);
+          // Instants near each other too, so slots are read again and their neighbours tried.
+          for (const base of instants) for (const d of nearby) expect(dateOf(base + d)).toBe(localDate(base + d, zone));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('around every midnight and offset change of a year, minute by minute', () => {
+    for (const zone of ['America/Sao_Paulo', 'Australia/Lord_Howe', 'Asia/Kathmandu', NY]) {
+      const dateOf = localDates(zone);
+      for (let ms = Date.UTC(2018, 10, 1); ms < Date.UTC(2018, 11, 1); ms += 7 * 60_000)
+        expect(dateOf(ms)).toBe(localDate(ms, zone));
+    }
+    // Monrovia at -0:44:30 in 1971: its midnights fall inside slots, which are read instant by instant.
+    const monrovia = localDates('Africa/Monrovia');
+    for (let ms = Date.UTC(1971, 5, 1); ms < Date.UTC(1971, 5, 8); ms += 60_000)
+      expect(monrovia(ms)).toBe(localDate(ms, 'Africa/Monrovia'));
   });
 });
 
