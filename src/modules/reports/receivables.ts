@@ -77,10 +77,14 @@ export const receivables: ReportDefinition = {
       sql<number>`sum(case when ${owedAtEnd} and ${bucketOf} = ${b} then invoices.amount_cents else 0 end)`;
     const from = at(p.start);
 
+    const billedIn = sql<boolean>`(${issuedAt} >= ${from} and ${issuedAt} < ${endsAt})`;
+    const collectedIn = sql<boolean>`(invoices.status = 'paid' and invoices.paid_at >= ${from} and invoices.paid_at < ${endsAt})`;
     // One pass over the customers' invoices: what each owes at `end`, by bucket, and what was billed
-    // and collected from start to end (summed over every customer for the summary). A customer who
-    // owes nothing is left out of the aging table.
+    // and collected from start to end (summed over every customer for the summary). Only invoices
+    // that are one of those are read: years of invoices paid before the range cost nothing. A
+    // customer who owes nothing is left out of the aging table.
     const grouped = await invoicesOf()
+      .where(sql<boolean>`(${owedAtEnd} or ${billedIn} or ${collectedIn})`)
       .select([
         'jobs.client_account_id',
         customerName.as('customer'),
@@ -92,12 +96,8 @@ export const receivables: ReportDefinition = {
         sql<number>`sum(case when ${owedAtEnd} then invoices.amount_cents else 0 end)`.as('total'),
         sql<number>`sum(case when ${owedAtEnd} then 1 else 0 end)`.as('invoices'),
         sql<string>`min(case when ${owedAtEnd} then ${issuedAt} end)`.as('oldest'),
-        sql<number>`sum(case when ${issuedAt} >= ${from} and ${issuedAt} < ${endsAt} then invoices.amount_cents else 0 end)`.as(
-          'billed',
-        ),
-        sql<number>`sum(case when invoices.status = 'paid' and invoices.paid_at >= ${from} and invoices.paid_at < ${endsAt} then invoices.amount_cents else 0 end)`.as(
-          'collected',
-        ),
+        sql<number>`sum(case when ${billedIn} then invoices.amount_cents else 0 end)`.as('billed'),
+        sql<number>`sum(case when ${collectedIn} then invoices.amount_cents else 0 end)`.as('collected'),
       ])
       .groupBy(['jobs.client_account_id', customerName])
       .orderBy(sql`sum(case when ${owedAtEnd} then invoices.amount_cents else 0 end)`, 'desc')
