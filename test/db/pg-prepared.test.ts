@@ -73,14 +73,10 @@ describe.runIf(POSTGRES)('named statements on PostgreSQL', () => {
 
   it('unprepared statements are planned with their values and share the pool: none is named', async () => {
     const before = await prepared();
-    const text = 'select count(*) as n from firms where id between $1 and $2';
     for (let i = 0; i < 8; i++) {
-      const { rows } = await capped.unprepared.executeQuery<{ n: number }>({
-        sql: text,
-        parameters: [1, 3],
-        query: sql``.toOperationNode(),
-        queryId: { queryId: 'unprepared' },
-      } as never);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from firms where id between ${1} and ${3}`.execute(
+        capped.unprepared,
+      );
       expect(rows[0]!.n).toBe(3);
     }
     // Eight runs of one text on the pool's one connection, yet no statement of it was prepared: each
