@@ -74,7 +74,7 @@ describe('GET /v1/reports/sub-utilization', () => {
   it('q narrows the job table and its total, rows_limit cuts it; the summary stays whole', async () => {
     const d = (await run(`${JUNE}&q=b&rows_limit=1`)).data;
     const jobs = table(d, 'jobs');
-    // q "b" keeps B by its name (A, its customer and its numbers hold no "b").
+    // q "b" keeps B by its name: neither A's name nor its customer holds a "b".
     expect(jobs.rows.map((r: any) => r.job_name)).toEqual(['B']);
     expect(jobs.rows_total).toBe(1);
     expect(jobs.total).toMatchObject({ estimated_cost: 1500, actual_cost: 1400, variance: -100 });
