@@ -103,27 +103,26 @@ export async function laborCentsByJob(
   // biome-ignore lint/suspicious/noExplicitAny: a subquery of job ids from any scope
   jobIds: SelectQueryBuilder<DB, any, { id: number }>,
 ): Promise<Map<number, number>> {
-  const paidOnJobs = (qb: SelectQueryBuilder<DB, 'time_entries', {}>) =>
-    qb
-      .where('firm_id', '=', ctx.auth.firm.id)
-      .where('job_id', 'in', jobIds)
-      .where(countedTime)
-      .where('pay_rate_cents', 'is not', null);
-  const workers = await paidOnJobs(ctx.database.db.selectFrom('time_entries'))
+  // Paid time on one of the jobs: what the workers are found by, and the entries whose labor counts.
+  const paidOnJob = sql<boolean>`(time_entries.job_id in (${jobIds}) and time_entries.pay_rate_cents is not null)`;
+  const workers = await ctx.database.db
+    .selectFrom('time_entries')
     .select(['user_id', sql<string>`min(clock_in)`.as('first'), sql<string>`max(clock_in)`.as('last')])
+    .where('firm_id', '=', ctx.auth.firm.id)
+    .where(countedTime)
+    .where(paidOnJob)
     .groupBy('user_id')
     .execute();
   const out = new Map<number, number>();
   if (workers.length === 0) return out;
   const first = Math.min(...workers.map((w) => millisOf(w.first)));
   const last = Math.max(...workers.map((w) => millisOf(w.last)));
-  const onJob = sql<number>`case when time_entries.job_id in (${jobIds}) and time_entries.pay_rate_cents is not null then 1 else 0 end`;
   const weeks = await workerWeeks(
     ctx,
     workers.map((w) => Number(w.user_id)),
     first,
     last,
-    ['job_id', 'pay_rate_cents', onJob.as('on_job')],
+    ['job_id', 'pay_rate_cents', sql<number>`case when ${paidOnJob} then 1 else 0 end`.as('on_job')],
   );
   const splits = splitOf(ctx, weeks);
   for (const e of weeks) {
