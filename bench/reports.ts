@@ -12,6 +12,8 @@
 //   npm run bench:reports -- --quick        2k and 20k jobs, fewer rounds
 //   npm run bench:reports -- --smoke        seconds, for CI (bench/mode.ts)
 //   npm run bench:reports -- win-loss kpi   some of the reports
+//   BENCH_STATEMENTS=1 npm run bench:reports -- receivables   also each statement's time (at 100k)
+//   BENCH_KEEP=1 npm run bench:reports -- --quick receivables  keeps the database to explain queries on
 //
 // The jobs span 2025-2026 (created, bid three days later, decided ten days later), a quarter each
 // lead, active, won and lost; each won job has an invoice (a third of them paid), a work order on
@@ -28,6 +30,7 @@ import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { fmt, loadNow, ms, revision } from './load.ts';
 import { MODE_LABEL, saveReport, sized, warnOrFail } from './mode.ts';
 import { insertJobs } from './seed.ts';
+import { timeStatements } from './statement-times.ts';
 import { benchWorkspace } from './workspace.ts';
 
 const SMALL = sized(10_000, 2_000, 400);
@@ -233,11 +236,20 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
   // Invoices that count as billed: not draft, void or written off.
   const billedStatus = sql`status not in ('draft', 'void', 'uncollectible')`;
   const owedAt = `${END}T23:59:59.999999`;
-  const receivables = () =>
-    sql`select jobs.client_account_id, count(*), sum(invoices.amount_cents) from invoices
+  // What receivables sums: the invoices owed at the end by customer, and those billed and those
+  // collected in the range (its summary's two totals).
+  const receivables = async () => {
+    await sql`select sum(amount_cents) from invoices where firm_id = ${firmId} and ${billedStatus}
+      and coalesce(issued_at, created_at) >= ${`${START}T00:00:00`} and coalesce(issued_at, created_at) < ${owedAt}`.execute(
+      db,
+    );
+    await sql`select sum(amount_cents) from invoices where firm_id = ${firmId} and status = 'paid'
+      and paid_at >= ${`${START}T00:00:00`} and paid_at < ${owedAt}`.execute(db);
+    return sql`select jobs.client_account_id, count(*), sum(invoices.amount_cents) from invoices
       join jobs on jobs.id = invoices.job_id
       where invoices.firm_id = ${firmId} and invoices.${billedStatus} and coalesce(invoices.issued_at, invoices.created_at) < ${owedAt}
       and (invoices.paid_at is null or invoices.paid_at >= ${owedAt}) group by jobs.client_account_id`.execute(db);
+  };
   // Open invoices by due date, and the won jobs' last work day with what they are invoiced.
   const cashForecast = async () => {
     await sql`select due_date, sum(amount_cents) from invoices where firm_id = ${firmId} and ${billedStatus}
@@ -252,8 +264,15 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
       where jobs.firm_id = ${firmId} and stage.type = 'won'`.execute(db);
   };
   // Each won job with its costs and invoices (one GROUP BY each) beside its estimate.
-  const bidVsActual = () =>
-    sql`select jobs.id, jobs.estimate_total_cents, e.subtotal_cents, e.cost_cents, c.cents, i.cents
+  // Each won job with its cost and invoice sums, and the time entries its labor is paid from.
+  const bidVsActual = async () => {
+    await sql`select time_entries.job_id, count(*), sum(time_entries.pay_rate_cents) from time_entries
+      join jobs on jobs.id = time_entries.job_id
+      join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
+      where time_entries.firm_id = ${firmId} and time_entries.clock_out is not null and time_entries.voided_at is null
+      and time_entries.pay_rate_cents is not null and stage.type = 'won' and ${inRange('jobs.decided_at')}
+      group by time_entries.job_id`.execute(db);
+    return sql`select jobs.id, jobs.estimate_total_cents, e.subtotal_cents, e.cost_cents, c.cents, i.cents
       from jobs join job_stages stage on stage.firm_id = jobs.firm_id and stage.key = jobs.status
       left join estimates e on e.id = jobs.estimate_id
       left join (select job_id, sum(amount_cents) as cents from job_costs where firm_id = ${firmId} group by job_id) c
@@ -261,6 +280,7 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
       left join (select job_id, sum(amount_cents - tax_cents) as cents from invoices where firm_id = ${firmId}
         and ${billedStatus} group by job_id) i on i.job_id = jobs.id
       where jobs.firm_id = ${firmId} and stage.type = 'won' and ${inRange('jobs.decided_at')}`.execute(db);
+  };
   // Its six measures, one aggregate each: jobs created, bid and decided, invoices issued and paid, time.
   const weeklySummary = async () => {
     await jobs('jobs.created_at')();
@@ -339,8 +359,21 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
     return sql`select job_id, count(*), sum(pay_rate_cents) from time_entries where firm_id = ${firmId}
       and clock_out is not null and clock_in < ${`${to}T23:59:59.999999`} group by job_id`.execute(db);
   };
+  // What data-dump sums: the range's jobs with their estimate's price, cost and margin, and their
+  // invoices (billed and collected).
+  const dataDump = async () => {
+    await sql`select count(*), sum(coalesce(jobs.estimate_total_cents, jobs.estimated_value_cents, 0)),
+        sum(e.price_cents), sum(e.cost_cents), sum(e.margin_cents)
+      from jobs left join estimates e on e.id = jobs.estimate_id
+      where jobs.firm_id = ${firmId} and ${inRange('jobs.created_at')}`.execute(db);
+    return sql`select count(*), sum(invoices.amount_cents),
+        sum(case when invoices.status = 'paid' then invoices.amount_cents else 0 end)
+      from invoices join jobs on jobs.id = invoices.job_id
+      where invoices.firm_id = ${firmId} and invoices.${billedStatus} and ${inRange('jobs.created_at')}`.execute(db);
+  };
   const byKey: Record<string, () => Promise<unknown>> = {
     receivables,
+    'data-dump': dataDump,
     'sub-utilization': subUtilization,
     'vendor-utilization': costLines,
     minority: costLines,
@@ -403,6 +436,7 @@ async function main(): Promise<string> {
       })
       .where('id', '=', firmId)
       .execute();
+    const statements = process.env.BENCH_STATEMENTS ? timeStatements(database) : null;
     const app = await buildApp(database, {
       adminToken: null,
       rateLimit: { max: 1e9, windowMs: 1000 },
@@ -454,6 +488,12 @@ async function main(): Promise<string> {
         list.push({ report, baseline: base });
         measured.set(r.key, list);
         console.error(`${fmt(size)} jobs: ${r.key} ${ms(report)} ms, baseline ${ms(base)} ms (load ${loadNow()})`);
+        if (statements && size === LARGE) {
+          statements.take();
+          await get(path);
+          for (const s of statements.take())
+            console.error(`  ${ms(s.ms).padStart(9)} ms ${String(s.rows).padStart(6)} rows  ${s.text}`);
+        }
       }
     }
     await app.close();
@@ -481,7 +521,10 @@ async function main(): Promise<string> {
       `Within 2× of the baseline: ${metRatio} of ${measured.size}. Growing no faster than the baseline (10% slack): ${metGrowth} of ${measured.size}.`,
     ].join('\n');
   } finally {
-    await drop();
+    if (process.env.BENCH_KEEP) {
+      await database.close();
+      console.error(`kept: ${describe}`);
+    } else await drop();
   }
 }
 

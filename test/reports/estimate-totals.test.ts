@@ -142,6 +142,12 @@ describe('GET /v1/reports/estimate-totals', () => {
     expect(sams.tables[1].rows.map((r: any) => r.estimate_name)).toEqual(['E7', 'E3']);
     const paving = (await run(`${JUNE}&work_types=Paving`)).data;
     expect(paving.summary[1]).toEqual({ label: 'Price', value: '$15,000.00' });
+    // The page is picked from the estimates with the job filters as a list of jobs, then cut: the
+    // same first rows as the whole filtered list.
+    expect(paving.tables[1].rows).toHaveLength(2);
+    const firstPaving = (await run(`${JUNE}&work_types=Paving&rows_limit=1`)).data.tables[1];
+    expect(firstPaving.rows).toEqual(paving.tables[1].rows.slice(0, 1));
+    expect(firstPaving.rows_total).toBe(2);
   });
 
   it('a member who sees only their own jobs counts only their estimates', async () => {

@@ -185,6 +185,14 @@ describe('GET /v1/reports/receivables', () => {
     expect(cut.data.truncated).toBe(true);
     expect(cut.data.tables[1]!.rows).toHaveLength(3);
     expect(cut.data.tables[1]!.rows_total).toBe(8);
+    // Without q the page is picked before its jobs are read (ListTable.page): the same first rows,
+    // oldest invoice first, as the whole list; and a customer's, as the filtered list.
+    const whole = (await run('end=2026-06-30')).data.tables[1]!.rows;
+    expect(cut.data.tables[1]!.rows).toEqual(whole.slice(0, 3));
+    expect(whole.map((r) => r.issued)).toEqual(whole.map((r) => r.issued).sort());
+    expect((await run(`end=2026-06-30&customer_ids=${birch}&rows_limit=1`)).data.tables[1]!.rows).toEqual(
+      birchOnly.data.tables[1]!.rows.slice(0, 1),
+    );
     // The total is over every row, not only those shown.
     expect(cut.data.tables[1]!.total).toEqual({ invoice_number: 'Total', amount: 5090 });
   });

@@ -56,6 +56,15 @@ describe('DropUnreadJoins', () => {
     expect(joined(scope().select(sql<string>`estimator.name`.as('e')))).toEqual(['stage', 'job_estimate', 'estimator']);
   });
 
+  it('a selection only named like a join (a group key "estimator") does not keep it; a selectAll does', () => {
+    const byCreator = scope()
+      .leftJoin('users as est_creator', 'est_creator.id', 'jobs.created_by_user_id')
+      .select([sql<string>`coalesce(est_creator.name, '')`.as('estimator'), sql<number>`count(*)`.as('n')])
+      .groupBy(sql`1` as RawBuilder<unknown>);
+    expect(joined(byCreator)).toEqual(['stage', 'est_creator']);
+    expect(joined(scope().selectAll('salesperson'))).toEqual(['stage', 'salesperson']);
+  });
+
   it('keeps what a condition, a group or an order reads', () => {
     expect(joined(scope().where(sql.ref('job_estimate.created_by_user_id'), 'in', [3]).select('jobs.id'))).toEqual([
       'stage',

@@ -67,20 +67,26 @@ export const completedWork: ReportDefinition = {
       ranged: false,
       capOver: (qb) => qb.where('jobs.id', 'in', completed().select('work_orders.job_id')),
     });
-    const done = completed()
-      .select([
-        'work_orders.job_id',
-        sql<number>`count(*)`.as('work_orders'),
-        sql<string>`max(work_orders.completed_at)`.as('last_completed'),
-        sql<number>`count(work_orders.completed_qty)`.as('with_qty'),
-        sql<number>`sum(work_orders.completed_qty)`.as('qty'),
-        sql<string | null>`min(work_orders.completed_unit)`.as('unit_min'),
-        sql<string | null>`max(work_orders.completed_unit)`.as('unit_max'),
-        sql<number>`count(work_orders.completed_unit)`.as('with_unit'),
-      ])
-      .groupBy('work_orders.job_id')
-      .as('done');
-    const jobs = () => scope.jobs().innerJoin(done, 'done.job_id', 'jobs.id');
+    // Each job's work orders completed in the range; `ordered`, as the job view lists them (latest
+    // completion first), so its page joins the first rows' jobs and stops (job-scope.ts, JobRows).
+    const doneRows = (ordered: boolean) => {
+      const rows = completed()
+        .select([
+          'work_orders.job_id',
+          sql<number>`count(*)`.as('work_orders'),
+          sql<string>`max(work_orders.completed_at)`.as('last_completed'),
+          sql<number>`count(work_orders.completed_qty)`.as('with_qty'),
+          sql<number>`sum(work_orders.completed_qty)`.as('qty'),
+          sql<string | null>`min(work_orders.completed_unit)`.as('unit_min'),
+          sql<string | null>`max(work_orders.completed_unit)`.as('unit_max'),
+          sql<number>`count(work_orders.completed_unit)`.as('with_unit'),
+        ])
+        .groupBy('work_orders.job_id');
+      return ordered
+        ? rows.orderBy(sql`max(work_orders.completed_at)`, 'desc').orderBy('work_orders.job_id', 'desc')
+        : rows;
+    };
+    const jobs = (ordered = false) => scope.jobs({ rows: doneRows(ordered).as('done'), jobId: 'done.job_id' });
     const tz = ctx.auth.firm.timezone;
     let table: ReportTable;
     // The summary's figures, over every job with completed work (q narrows the table only).
@@ -117,7 +123,7 @@ export const completedWork: ReportDefinition = {
           { key: 'completed_unit', label: 'Unit', kind: 'text' },
           { key: 'value', label: 'Job value', kind: 'money' },
         ],
-        query: jobs()
+        query: jobs(true)
           .select([
             'jobs.id',
             'jobs.job_number',
@@ -130,7 +136,7 @@ export const completedWork: ReportDefinition = {
             JOB_VALUE_CENTS.as('value_cents'),
           ])
           .orderBy('done.last_completed', 'desc')
-          .orderBy('jobs.id', 'desc'),
+          .orderBy('done.job_id', 'desc'),
         row: (j) => ({
           ...jobCells(j),
           work_orders: Number(j.work_orders),

@@ -14,7 +14,8 @@
 // jobs with an estimate in range) joined to the estimates in range, with the estimate's created_at
 // as the basis group-by.ts's time buckets read: one GROUP BY for the groups, whose sums are the
 // totals (the summary's, and the estimate list's when no q narrows it), and a page of the list (a
-// list table, run-result.ts).
+// list table, run-result.ts) picked from the estimates with the scope as a list of job ids, before
+// any estimate is joined to its job.
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
@@ -78,18 +79,31 @@ export const estimateTotals: ReportDefinition = {
       { ...p, estimatorIds: null },
       { ranged: false, capOver: (qb) => qb.where('jobs.id', 'in', withEstimate) },
     );
-    const estimates = (): JobsQuery => {
-      let qb = counted(
-        jobs
-          .jobs()
-          .innerJoin('estimates as est', 'est.job_id', 'jobs.id')
-          .leftJoin('users as est_creator', 'est_creator.id', 'est.created_by_user_id') as JobsQuery,
-      );
-      if (p.estimatorIds) qb = qb.where(sql.ref('est.created_by_user_id'), 'in', p.estimatorIds);
-      return qb;
+    // The estimates counted, with only the columns the report reads.
+    const countedRows = () => {
+      let rows = counted(ctx.database.db.selectFrom('estimates as est') as JobsQuery).select([
+        'est.id',
+        'est.job_id',
+        'est.doc_number',
+        'est.name',
+        'est.status',
+        'est.price_cents',
+        'est.cost_cents',
+        'est.margin_cents',
+        'est.created_at',
+        'est.created_by_user_id',
+      ]);
+      if (p.estimatorIds) rows = rows.where(sql.ref('est.created_by_user_id'), 'in', p.estimatorIds);
+      return rows;
     };
+    // Those estimates (or `rows` of them) with their jobs, each estimate read first and joined to
+    // its job (job-scope.ts, JobRows), and its creator.
+    const estimates = (rows = countedRows()): JobsQuery =>
+      jobs
+        .jobs({ rows: rows.as('est'), jobId: 'est.job_id' })
+        .leftJoin('users as est_creator', 'est_creator.id', 'est.created_by_user_id') as JobsQuery;
     const scope: JobScope = {
-      jobs: estimates,
+      jobs: () => estimates(),
       basis: sql<string>`est.created_at`,
       basisKey: 'created',
       truncated: jobs.truncated,
@@ -126,6 +140,24 @@ export const estimateTotals: ReportDefinition = {
         scope.note ?? 'Change orders and archived estimates are left out; an unpriced estimate counts with no price',
     };
     const estimator = sql<string>`coalesce(est_creator.name, '')`;
+    // The estimates as the list shows them, newest first.
+    const listed = (qb: JobsQuery) =>
+      qb
+        .select([
+          'est.id',
+          'est.doc_number',
+          'est.name',
+          'est.status',
+          'est.price_cents',
+          'est.cost_cents',
+          'est.margin_cents',
+          'est.created_at',
+          'jobs.id as job_id',
+          'jobs.name as job_name',
+          estimator.as('estimator'),
+        ])
+        .orderBy('est.created_at', 'desc')
+        .orderBy('est.id', 'desc');
     const estimateTable: ListTable = {
       key: 'estimates',
       title: 'Estimates',
@@ -141,22 +173,21 @@ export const estimateTotals: ReportDefinition = {
         { key: 'margin_pct', label: 'Margin %', kind: 'pct' },
         { key: 'created', label: 'Created', kind: 'date' },
       ],
-      query: estimates()
-        .select([
-          'est.id',
-          'est.doc_number',
-          'est.name',
-          'est.status',
-          'est.price_cents',
-          'est.cost_cents',
-          'est.margin_cents',
-          'est.created_at',
-          'jobs.id as job_id',
-          'jobs.name as job_name',
-          estimator.as('estimator'),
-        ])
-        .orderBy('est.created_at', 'desc')
-        .orderBy('est.id', 'desc'),
+      query: listed(estimates()),
+      // The page's estimates picked from the estimates alone, the scope as a list of job ids (a walk
+      // of an index of the jobs), newest first and cut: then only those are joined to their jobs.
+      // Joining all 100,000 to their jobs first, or sorting them all to join in order, cost more
+      // than the groups.
+      page: (limit) =>
+        listed(
+          estimates(
+            countedRows()
+              .where(sql.ref('est.job_id'), 'in', jobs.jobs().select('jobs.id'))
+              .orderBy(sql.ref('est.created_at'), 'desc')
+              .orderBy(sql.ref('est.id'), 'desc')
+              .limit(limit),
+          ),
+        ),
       row: (e) => {
         const price = e.price_cents === null ? null : Number(e.price_cents);
         const margin = e.margin_cents === null ? null : Number(e.margin_cents);

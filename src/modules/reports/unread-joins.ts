@@ -6,9 +6,13 @@
 // and GROUP BY over the scope looked up four tables per job for nothing, and PostgreSQL, which
 // does drop them, cannot drop an inner join (docs/performance.md, "Owner reports").
 //
-// "Reads" is judged from the query's text as Kysely holds it: the join's name as an identifier, or
-// followed by a dot in raw SQL, anywhere else in the query (its selections, conditions, groups,
-// orders, other joins, subqueries, even a parameter). A false match only keeps a join.
+// "Reads" is judged from the query's text as Kysely holds it: the join's name as a table's
+// identifier (a reference, `selectAll`, a subquery's table), or followed by a dot in raw SQL,
+// anywhere else in the query (its selections, conditions, groups, orders, other joins, subqueries,
+// even a parameter). A selection merely named like a join (the estimator group key, `… as
+// "estimator"`) is not a read: it kept the estimator's join and the job's estimate it stands on,
+// two lookups per row of every estimate-totals query. A false match only keeps a join; a missed
+// read would fail the query loudly (no such column), never answer wrongly.
 import type {
   JoinNode,
   KyselyPlugin,
@@ -50,7 +54,9 @@ export class DropUnreadJoins implements KyselyPlugin {
         if (join.joinType !== 'LeftJoin' || name === null || !this.#names.has(name)) return false;
         const rest = JSON.stringify({ ...node, joins: joins.filter((_, k) => k !== i) });
         const escaped = name.replace(/[^\w]/g, '\\$&');
-        return !new RegExp(`"${escaped}"|\\b${escaped}\\.`).test(rest);
+        return !new RegExp(`"identifier":\\{"kind":"IdentifierNode","name":"${escaped}"\\}|\\b${escaped}\\.`).test(
+          rest,
+        );
       });
       if (unread === -1) break;
       joins = joins.filter((_, k) => k !== unread);
