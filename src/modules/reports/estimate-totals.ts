@@ -35,6 +35,18 @@ const MEASURES = {
   margin_cents: sql<number>`sum(coalesce(est.margin_cents, 0))`,
 };
 
+/** The estimate's own columns its row in the list shows. */
+const LISTED = [
+  'est.id',
+  'est.doc_number',
+  'est.name',
+  'est.status',
+  'est.price_cents',
+  'est.cost_cents',
+  'est.margin_cents',
+  'est.created_at',
+] as const;
+
 function measuresRow(estimates: number, price: number, cost: number, margin: number): Row {
   return {
     estimates,
@@ -82,15 +94,8 @@ export const estimateTotals: ReportDefinition = {
     // The estimates counted, with only the columns the report reads.
     const countedRows = () => {
       let rows = counted(ctx.database.db.selectFrom('estimates as est') as JobsQuery).select([
-        'est.id',
+        ...LISTED,
         'est.job_id',
-        'est.doc_number',
-        'est.name',
-        'est.status',
-        'est.price_cents',
-        'est.cost_cents',
-        'est.margin_cents',
-        'est.created_at',
         'est.created_by_user_id',
       ]);
       if (p.estimatorIds) rows = rows.where(sql.ref('est.created_by_user_id'), 'in', p.estimatorIds);
@@ -143,19 +148,7 @@ export const estimateTotals: ReportDefinition = {
     // The estimates as the list shows them, newest first.
     const listed = (qb: JobsQuery) =>
       qb
-        .select([
-          'est.id',
-          'est.doc_number',
-          'est.name',
-          'est.status',
-          'est.price_cents',
-          'est.cost_cents',
-          'est.margin_cents',
-          'est.created_at',
-          'jobs.id as job_id',
-          'jobs.name as job_name',
-          estimator.as('estimator'),
-        ])
+        .select([...LISTED, 'jobs.id as job_id', 'jobs.name as job_name', estimator.as('estimator')])
         .orderBy('est.created_at', 'desc')
         .orderBy('est.id', 'desc');
     const estimateTable: ListTable = {
