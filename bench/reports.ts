@@ -396,16 +396,28 @@ function baselineOf(database: Database, firmId: number, key: string, basis: stri
   );
 }
 
-/** The median of `rounds` timings of `run`, in ms. */
-async function median(rounds: number, run: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
+/** The time `run` takes, in ms. */
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await run();
+  return performance.now() - t0;
+}
+
+const medianOf = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+
+/**
+ * The median of `rounds` timings of the report and of its baseline, taken in turn (report,
+ * baseline, report …): the machine's speed drifts by 2× within minutes on a shared host, and
+ * timing all of one before all of the other put the drift into their ratio.
+ */
+async function medians(rounds: number, report: () => Promise<unknown>, baseline: () => Promise<unknown>) {
+  const reportTimes: number[] = [];
+  const baselineTimes: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    const t0 = performance.now();
-    await run();
-    times.push(performance.now() - t0);
+    reportTimes.push(await timed(report));
+    baselineTimes.push(await timed(baseline));
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return { report: medianOf(reportTimes), base: medianOf(baselineTimes) };
 }
 
 async function main(): Promise<string> {
@@ -482,8 +494,7 @@ async function main(): Promise<string> {
         const path = pathOf(r.key);
         await get(path); // warm-up: plans and compiled schemas
         await baseline();
-        const report = await median(ROUNDS, () => get(path));
-        const base = await median(ROUNDS, baseline);
+        const { report, base } = await medians(ROUNDS, () => get(path), baseline);
         const list = measured.get(r.key) ?? [];
         list.push({ report, baseline: base });
         measured.set(r.key, list);
@@ -512,7 +523,7 @@ async function main(): Promise<string> {
     }
     return [
       `Owner reports benchmark${MODE_LABEL}, ${new Date().toISOString().slice(0, 10)}, ${revision()}`,
-      `${describe}; ${fmt(SMALL)} then ${fmt(LARGE)} jobs; median of ${ROUNDS} runs each (in process, app.inject)`,
+      `${describe}; ${fmt(SMALL)} then ${fmt(LARGE)} jobs; median of ${ROUNDS} runs each, report and baseline in turn (in process, app.inject)`,
       '',
       `| Report | ms at ${fmt(SMALL)} | ms at ${fmt(LARGE)} | baseline ms at ${fmt(LARGE)} | ÷ baseline (≤ 2) | ${fmt(LARGE)} ÷ ${fmt(SMALL)} | baseline's growth |`,
       '|---|---:|---:|---:|---:|---:|---:|',
