@@ -2,6 +2,8 @@
 // Kysely handing it over (after compiling) to its rows coming back, so a slow report shows which of
 // its queries is slow (BENCH_STATEMENTS=1 npm run bench:reports -- <keys>). A Kysely plugin sees
 // each query go out (transformQuery) and its result come back (transformResult) under one queryId.
+// Statements a request runs together (Promise.all) overlap: on SQLite, which runs one at a time, the
+// later one's time includes its wait for the earlier.
 import { performance } from 'node:perf_hooks';
 import type {
   KyselyPlugin,
