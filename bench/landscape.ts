@@ -285,6 +285,7 @@ async function detectBench(database: Database, { key, firmId }: { key: string; f
   } finally {
     await app.close();
     await tiles.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
