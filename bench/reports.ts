@@ -30,6 +30,7 @@ import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { fmt, loadNow, ms, revision } from './load.ts';
 import { MODE_LABEL, saveReport, sized, warnOrFail } from './mode.ts';
 import { insertJobs } from './seed.ts';
+import { median } from './rounds.ts';
 import { timeStatements } from './statement-times.ts';
 import { benchWorkspace } from './workspace.ts';
 
@@ -403,8 +404,6 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - t0;
 }
 
-const medianOf = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-
 /**
  * The median of `rounds` timings of the report and of its baseline, taken in turn (report,
  * baseline, report …): the machine's speed drifts by 2× within minutes on a shared host, and
@@ -417,7 +416,7 @@ async function medians(rounds: number, report: () => Promise<unknown>, baseline:
     reportTimes.push(await timed(report));
     baselineTimes.push(await timed(baseline));
   }
-  return { report: medianOf(reportTimes), base: medianOf(baselineTimes) };
+  return { report: median(reportTimes), base: median(baselineTimes) };
 }
 
 async function main(): Promise<string> {
