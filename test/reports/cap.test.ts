@@ -8,6 +8,9 @@
 //   2026-06-16 (UTC workspace) is that Tuesday's invoiced figure, and `truncated` is false.
 // - A report that lists jobs by dates of its own (completed-work) caps the jobs it lists: J0's work
 //   order completed 2026-06-16 lists J0 for June, not truncated.
+// - A report over records of its own on the jobs (estimate-totals: every job has an estimate of
+//   $10.00 made 2026-02-01, J0's of $9,999.00 made 2026-03-01, the newest) counts those on the
+//   20,000 latest jobs: J0's is neither summed nor listed, though it is the newest estimate.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
@@ -57,6 +60,17 @@ beforeAll(async () => {
       end_date, completed_at, job_is_placeholder, created_at, updated_at)
     values (${w.firmId}, ${oldest}, 'Overlay', 'completed', 0, 1, 1, '2026-06-16', '2026-06-16',
       '2026-06-16T20:00:00.000000', 0, '2026-06-01T12:00:00.000000', '2026-06-16T20:00:00.000000')`.execute(db);
+  await sql`insert into estimates (firm_id, job_id, name, status, is_change_order, priced, revision, price_cents,
+      subtotal_cents, tax_cents, cost_cents, created_by_user_id, created_at, updated_at)
+    select firm_id, id, 'Estimate ' || name, 'estimate', 0, 1, 1,
+      case when id = ${oldest} then 999900 else 1000 end, case when id = ${oldest} then 999900 else 1000 end, 0, 600,
+      ${w.ownerId},
+      case when id = ${oldest} then '2026-03-01T12:00:00.000000' else '2026-02-01T12:00:00.000000' end,
+      '2026-02-01T12:00:00.000000'
+    from jobs where firm_id = ${w.firmId} order by id`.execute(db);
+  // 40,000 rows written at once, as autovacuum would see them within a minute: PostgreSQL, without
+  // statistics, planned the estimates as a handful of rows (a nested loop of 20,000 × 20,000).
+  if (engine === 'postgres') await sql`analyze`.execute(db);
 }, 120_000);
 afterAll(() => t.close());
 
@@ -81,5 +95,28 @@ describe('the 20,000-job cap', () => {
     const res = (await ok(w.api.get('/v1/reports/completed-work?start=2026-06-01&end=2026-06-30'))).data;
     expect(res.truncated).toBe(false);
     expect(res.tables[0].rows.map((r) => r.job_number)).toEqual([100000]);
+  });
+
+  it('a report over the jobs’ own records counts those of the 20,000 latest jobs, and lists only those', async () => {
+    const path = '/v1/reports/estimate-totals?start=2025-01-01&end=2026-12-31';
+    const res = (await ok(w.api.get(`${path}&rows_limit=5`))).data;
+    expect(res.truncated).toBe(true);
+    expect(res.summary.slice(0, 2)).toEqual([
+      { label: 'Estimates', value: '20000' },
+      { label: 'Price', value: '$200,000.00' },
+    ]);
+    const list = res.tables[1];
+    expect(list).toMatchObject({ rows_total: 20_000, total: { price: 200_000 } });
+    // Newest first: all made the same minute, so by estimate id, the last job's first.
+    expect(list.rows.map((r) => r.job_name)).toEqual([
+      'Capped 20000',
+      'Capped 19999',
+      'Capped 19998',
+      'Capped 19997',
+      'Capped 19996',
+    ]);
+    // Found by q (the whole list, not the page), J0's estimate is not in it either.
+    const j0 = (await ok(w.api.get(`${path}&q=${encodeURIComponent('Capped 0')}`))).data.tables[1];
+    expect(j0).toMatchObject({ rows: [], rows_total: 0 });
   });
 });

@@ -14,8 +14,9 @@
 // jobs with an estimate in range) joined to the estimates in range, with the estimate's created_at
 // as the basis group-by.ts's time buckets read: one GROUP BY for the groups, whose sums are the
 // totals (the summary's, and the estimate list's when no q narrows it), and a page of the list (a
-// list table, run-result.ts) picked from the estimates with the scope as a list of job ids, before
-// any estimate is joined to its job.
+// list table, run-result.ts) picked and cut before its estimates are joined to their jobs. When the
+// cap cut the jobs, every query reads the capped jobs first and then their estimates, so a large
+// workspace's report reads 20,000 jobs' estimates, not all of them.
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
@@ -101,12 +102,18 @@ export const estimateTotals: ReportDefinition = {
       if (p.estimatorIds) rows = rows.where(sql.ref('est.created_by_user_id'), 'in', p.estimatorIds);
       return rows;
     };
-    // Those estimates (or `rows` of them) with their jobs, each estimate read first and joined to
-    // its job (job-scope.ts, JobRows), and its creator.
+    // Those estimates (or `rows` of them) on their scoped jobs. When the cap kept only the latest
+    // 20,000 jobs, those are read first (a range of the jobs' index on the basis) and their
+    // estimates found by job: the report then reads 20,000 estimates however many the workspace
+    // has. Otherwise each estimate is read first and joined to its job (job-scope.ts, JobRows):
+    // walking every job of the workspace to find the few with an estimate in range cost more.
+    const onJobs = (rows = countedRows()): JobsQuery =>
+      jobs.truncated
+        ? jobs.jobs().innerJoin(rows.as('est'), 'est.job_id', 'jobs.id')
+        : jobs.jobs({ rows: rows.as('est'), jobId: 'est.job_id' });
+    // With their creator.
     const estimates = (rows = countedRows()): JobsQuery =>
-      jobs
-        .jobs({ rows: rows.as('est'), jobId: 'est.job_id' })
-        .leftJoin('users as est_creator', 'est_creator.id', 'est.created_by_user_id') as JobsQuery;
+      onJobs(rows).leftJoin('users as est_creator', 'est_creator.id', 'est.created_by_user_id') as JobsQuery;
     const scope: JobScope = {
       jobs: () => estimates(),
       basis: sql<string>`est.created_at`,
@@ -167,15 +174,17 @@ export const estimateTotals: ReportDefinition = {
         { key: 'created', label: 'Created', kind: 'date' },
       ],
       query: listed(estimates()),
-      // The page's estimates picked from the estimates alone, the scope as a list of job ids (a walk
-      // of an index of the jobs), newest first and cut: then only those are joined to their jobs.
-      // Joining all 100,000 to their jobs first, or sorting them all to join in order, cost more
-      // than the groups.
+      // The page's estimates picked, newest first, and cut: then only those are joined to their jobs
+      // and creators. Uncapped, they are picked from the estimates alone with the scope as a list of
+      // job ids (a walk of an index of the jobs); joining all 100,000 to their jobs first, or sorting
+      // them all to join in order, cost more than the groups. Capped, from the capped jobs' estimates.
       page: (limit) =>
         listed(
           estimates(
-            countedRows()
-              .where(sql.ref('est.job_id'), 'in', jobs.jobs().select('jobs.id'))
+            (jobs.truncated
+              ? onJobs().select([...LISTED, 'est.job_id', 'est.created_by_user_id'])
+              : countedRows().where(sql.ref('est.job_id'), 'in', jobs.jobs().select('jobs.id'))
+            )
               .orderBy(sql.ref('est.created_at'), 'desc')
               .orderBy(sql.ref('est.id'), 'desc')
               .limit(limit),
