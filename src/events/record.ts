@@ -7,6 +7,7 @@ import { now } from '#platform/time.ts';
 import { isDeliverable } from './catalog.ts';
 import { queueDeliveries } from './queue.ts';
 import { flag } from '#db/tables/shared.ts';
+import { holdsWorkspaceTurn } from '#db/write-order.ts';
 
 export interface EventInput {
   firmId: number;
@@ -26,7 +27,9 @@ export interface EventInput {
  * transactions can take ids in one order and commit in the other. So every transaction that
  * writes a feed event first bumps its workspace's counter: the row lock that takes is held to
  * commit, so a workspace's feed events take their ids and commit one transaction after another.
- * (SQLite has one writer at a time anyway.) Webhook-only events are not in the feed and skip it.
+ * A transaction that already holds that turn skips it (db/write-order.ts): one that locked the
+ * workspace's row, and any on SQLite, which has one writer at a time anyway. Webhook-only events
+ * are not in the feed and skip it.
  */
 async function holdFeedOrder(trx: Executor, firmId: number): Promise<void> {
   await trx
@@ -36,8 +39,19 @@ async function holdFeedOrder(trx: Executor, firmId: number): Promise<void> {
     .execute();
 }
 
-export async function recordEvent(trx: Executor, input: EventInput): Promise<{ eventId: string; occurredAt: string }> {
-  if (input.inFeed) await holdFeedOrder(trx, input.firmId);
+/** An event as it will be stored, its id and time taken now, before it is written. */
+export interface PreparedEvent {
+  eventId: string;
+  occurredAt: string;
+  /** The row without its id. */
+  values: Omit<Event, 'id'>;
+}
+
+/**
+ * Takes an event's id and time now, so events derived from it (which carry its event_id and
+ * occurred_at) can be written with it in one statement (recordEvents).
+ */
+export function prepareEvent(input: EventInput): PreparedEvent {
   const createdAt = now();
   const values = {
     firm_id: input.firmId,
@@ -51,9 +65,34 @@ export async function recordEvent(trx: Executor, input: EventInput): Promise<{ e
     job_id: input.jobId ?? null,
     data: JSON.stringify(input.data),
   };
-  const { id } = await trx.insertInto('events').values(values).returning('id').executeTakeFirstOrThrow();
-  if (isDeliverable(values.event_type, input.inFeed)) await queueDeliveries(trx, { id, ...values } as Event);
-  return { eventId: values.event_id, occurredAt: values.occurred_at };
+  return { eventId: values.event_id, occurredAt: values.occurred_at, values };
+}
+
+/**
+ * Writes prepared events of one workspace in one INSERT, ids in the order given (both engines
+ * number the rows of a VALUES list in order; the ids are matched back by event_id all the same),
+ * then queues each deliverable one's webhook deliveries.
+ */
+export async function recordEvents(trx: Executor, events: PreparedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const firmId = events[0]!.values.firm_id;
+  if (events.some((e) => e.values.in_feed === 1) && !holdsWorkspaceTurn(trx, firmId)) await holdFeedOrder(trx, firmId);
+  const rows = await trx
+    .insertInto('events')
+    .values(events.map((e) => e.values))
+    .returning(['id', 'event_id'])
+    .execute();
+  const ids = new Map(rows.map((r) => [r.event_id, r.id]));
+  for (const { values } of events) {
+    if (isDeliverable(values.event_type, values.in_feed === 1))
+      await queueDeliveries(trx, { id: ids.get(values.event_id)!, ...values } as Event);
+  }
+}
+
+export async function recordEvent(trx: Executor, input: EventInput): Promise<{ eventId: string; occurredAt: string }> {
+  const event = prepareEvent(input);
+  await recordEvents(trx, [event]);
+  return { eventId: event.eventId, occurredAt: event.occurredAt };
 }
 
 /** A business event (in the feed, deliverable): the one call later areas make. */

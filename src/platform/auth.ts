@@ -19,6 +19,12 @@ export interface AuthContext {
   keyId: number;
   permissions: ReadonlySet<Permission>;
   partner: boolean;
+  /**
+   * Workspace records read once and kept as long as this context is memoised (auth-cache.ts: the
+   * memo's TTL, and every admin change in this process clears it): the job stages. Absent when
+   * the context is not memoised, so each read goes to the database.
+   */
+  workspaceFacts?: Map<string, unknown>;
 }
 
 declare module 'fastify' {
@@ -120,6 +126,7 @@ export async function authenticate(
   const cached = cachedAuth<AuthContext>(memo);
   if (cached) return cached;
   const auth = await resolveContext(db, key, named);
+  if (cacheTtlMs > 0) auth.workspaceFacts = new Map();
   rememberAuth(memo, auth, cacheTtlMs);
   return auth;
 }

@@ -1,6 +1,7 @@
 // What a service call needs: the database, who is calling and the outside services (deps).
 // Services never see a request.
 import type { Database } from '#db/database.ts';
+import { markWorkspaceTurn } from '#db/write-order.ts';
 import type { AuthContext } from './auth.ts';
 import type { Deps } from './deps.ts';
 import { conflict, type ApiError } from './errors.ts';
@@ -60,7 +61,10 @@ export async function inTransaction<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await database.db.transaction().execute(work);
+      return await database.db.transaction().execute((trx) => {
+        if (database.dialect.engine === 'sqlite') markWorkspaceTurn(trx, 'every workspace');
+        return work(trx);
+      });
     } catch (err) {
       const unique = database.dialect.isUniqueViolation(err);
       const again = database.dialect.isTransient(err) || (unique && !!options.uniqueRace);
@@ -99,6 +103,7 @@ export function inFirmTransaction<T>(
     database,
     async (trx) => {
       await database.dialect.lockFirm(trx, firmId);
+      markWorkspaceTurn(trx, firmId);
       return work(trx);
     },
     options,

@@ -164,16 +164,19 @@ export async function updateWorkspace(database: Database, firmId: number, body: 
 
 export async function addJobStage(database: Database, firmId: number, body: unknown) {
   const stage = validateBody<Stage>(StageInput, body);
-  await inTransaction(
-    database,
-    async (trx) => {
-      await firmOrThrow(trx, firmId);
-      const stages = await listStages(trx, firmId);
-      if (stages.some((s) => s.key === stage.key)) throw conflict('Stage key already used', { key: stage.key });
-      await insertStage(trx, firmId, stage, Math.max(0, ...stages.map((s) => s.position)) + 1);
-      // Two calls adding one key at once: the loser runs again and its check answers the 409.
-    },
-    { uniqueRace: true },
+  // Memoised key contexts keep their workspace's stages (crm/job-stages/repo.ts, stagesOf).
+  await afterwardsForgetKeys(
+    inTransaction(
+      database,
+      async (trx) => {
+        await firmOrThrow(trx, firmId);
+        const stages = await listStages(trx, firmId);
+        if (stages.some((s) => s.key === stage.key)) throw conflict('Stage key already used', { key: stage.key });
+        await insertStage(trx, firmId, stage, Math.max(0, ...stages.map((s) => s.position)) + 1);
+        // Two calls adding one key at once: the loser runs again and its check answers the 409.
+      },
+      { uniqueRace: true },
+    ),
   );
   return getWorkspace(database, firmId);
 }

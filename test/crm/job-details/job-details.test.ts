@@ -106,8 +106,9 @@ describe('job numbers', () => {
     expect(res.body.data.job_number).toBe(1002);
     expect(res.body.data.display_job_number).toBe('1002');
     const b = await job(w, { name: 'B' });
-    const nb = (await details(w, b.id)).job_number;
-    expect(nb).not.toBe(1002);
+    // A took 1001; the counter's next, 1002, is A's now: B gets 1003, and the counter moves past it.
+    expect((await details(w, b.id)).job_number).toBe(1003);
+    expect((await details(w, (await job(w, { name: 'C' })).id)).job_number).toBe(1004);
     // Re-sending its own number is fine.
     expect((await w.api.patch(`/v1/jobs/${a.id}/details`, { job_number: 1002 })).status).toBe(200);
   });

@@ -4,7 +4,7 @@
 // job_status_changed (own event_ids) that the webhook worker delivers.
 import type { Executor } from '#db/dialect.ts';
 import type { JobStage } from '#db/tables.ts';
-import { recordEvent } from '#events/record.ts';
+import { prepareEvent, recordEvent, recordEvents } from '#events/record.ts';
 
 const CLOSED_LOST = new Set(['lost', 'excluded']);
 
@@ -19,75 +19,63 @@ export function derivedJobEvents(from: JobStage | null, to: JobStage): string[] 
   return events;
 }
 
-async function recordDerived(
+/**
+ * A job's stage event: the raw feed event, its webhook-only twin (same occurred_at) and the
+ * business events derived from the move (same occurred_at, after it: higher feed ids), written in
+ * one statement.
+ */
+async function recordStageEvent(
   trx: Executor,
   firmId: number,
   jobId: number,
+  type: 'job_created' | 'job_status_changed',
   from: JobStage | null,
   to: JobStage,
-  source: { eventId: string; occurredAt: string },
 ): Promise<void> {
-  for (const type of derivedJobEvents(from, to)) {
-    await recordEvent(trx, {
-      firmId,
-      type,
-      entity: { type: 'job', id: jobId },
-      jobId,
-      inFeed: true,
-      occurredAt: source.occurredAt,
-      data: { from_status: from?.key ?? null, to_status: to.key, source_event_id: source.eventId },
-    });
-  }
-}
-
-export async function recordJobCreated(trx: Executor, firmId: number, jobId: number, stage: JobStage): Promise<void> {
   const entity = { type: 'job', id: jobId };
-  const raw = await recordEvent(trx, {
+  const raw = prepareEvent({
     firmId,
-    type: 'job_created',
+    type,
     entity,
     jobId,
     inFeed: true,
-    data: { status: stage.key },
+    data: from ? { from_status: from.key, to_status: to.key } : { status: to.key },
   });
-  await recordEvent(trx, {
+  const webhook = prepareEvent({
     firmId,
-    type: 'job_created',
+    type,
     entity,
     jobId,
     inFeed: false,
     occurredAt: raw.occurredAt,
-    data: { status_changed: false, previous_status: null, current_status: stage.key },
+    data: { status_changed: from !== null, previous_status: from?.key ?? null, current_status: to.key },
   });
-  await recordDerived(trx, firmId, jobId, null, stage, raw);
+  const derived = derivedJobEvents(from, to).map((derivedType) =>
+    prepareEvent({
+      firmId,
+      type: derivedType,
+      entity,
+      jobId,
+      inFeed: true,
+      occurredAt: raw.occurredAt,
+      data: { from_status: from?.key ?? null, to_status: to.key, source_event_id: raw.eventId },
+    }),
+  );
+  await recordEvents(trx, [raw, webhook, ...derived]);
 }
 
-export async function recordJobStatusChanged(
+export function recordJobCreated(trx: Executor, firmId: number, jobId: number, stage: JobStage): Promise<void> {
+  return recordStageEvent(trx, firmId, jobId, 'job_created', null, stage);
+}
+
+export function recordJobStatusChanged(
   trx: Executor,
   firmId: number,
   jobId: number,
   from: JobStage,
   to: JobStage,
 ): Promise<void> {
-  const entity = { type: 'job', id: jobId };
-  const raw = await recordEvent(trx, {
-    firmId,
-    type: 'job_status_changed',
-    entity,
-    jobId,
-    inFeed: true,
-    data: { from_status: from.key, to_status: to.key },
-  });
-  await recordEvent(trx, {
-    firmId,
-    type: 'job_status_changed',
-    entity,
-    jobId,
-    inFeed: false,
-    occurredAt: raw.occurredAt,
-    data: { status_changed: true, previous_status: from.key, current_status: to.key },
-  });
-  await recordDerived(trx, firmId, jobId, from, to, raw);
+  return recordStageEvent(trx, firmId, jobId, 'job_status_changed', from, to);
 }
 
 /** Storage columns whose API field has another name; internal columns map to null (not shown). */

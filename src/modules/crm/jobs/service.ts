@@ -1,6 +1,6 @@
 // Job rules: upsert on external_ref, the duplicate-name guard, workspace-required fields,
 // customer and site linking, stage moves with their events, delete and merge.
-import type { Transaction } from 'kysely';
+import { type Expression, sql, type Transaction } from 'kysely';
 import type { DB, Job, JobStage } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { inWorkspaceTransaction } from '#platform/context.ts';
@@ -14,7 +14,7 @@ import { removeObjects } from '#platform/storage/cleanup.ts';
 import { now } from '#platform/time.ts';
 import { objectsGoingWith } from '#src/area.ts';
 import { jobTypesOf } from '#platform/workspace.ts';
-import { listStages } from '#crm/job-stages/repo.ts';
+import { stagesOf } from '#crm/job-stages/repo.ts';
 import { findActiveUser } from '#workspace/index.ts';
 import { recordJobCreated, recordJobStatusChanged, recordJobUpdated } from './events.ts';
 import { assertDateOrder, jobColumns, stageFor } from './fields.ts';
@@ -93,23 +93,24 @@ async function assertRefFree(trx: Trx, firmId: number, ref: string, selfId: numb
   }
 }
 
-/** The next free job number of the workspace (numbers typed by hand are skipped). */
+/**
+ * The next free job number of the workspace (numbers typed by hand are skipped): the counter taken
+ * and moved on in one statement that also says whether a job already holds the number, so the
+ * usual case is one round trip under the workspace lock; then moved past any number held.
+ */
 async function allocateJobNumber(trx: Trx, firmId: number): Promise<number> {
-  const firm = await trx
-    .selectFrom('firms')
-    .select('next_job_number')
+  const held = (number: Expression<number>) =>
+    trx.selectFrom('jobs').select('id').where('firm_id', '=', firmId).where('job_number', '=', number);
+  const taken = await trx
+    .updateTable('firms')
+    .set((eb) => ({ next_job_number: eb('next_job_number', '+', 1) }))
     .where('id', '=', firmId)
+    .returning((eb) => ['next_job_number', eb.exists(held(eb('firms.next_job_number', '-', 1))).as('held')])
     .executeTakeFirstOrThrow();
-  let n = firm.next_job_number;
-  while (
-    await trx
-      .selectFrom('jobs')
-      .select('id')
-      .where('firm_id', '=', firmId)
-      .where('job_number', '=', n)
-      .executeTakeFirst()
-  )
-    n++;
+  let n = taken.next_job_number - 1;
+  if (!taken.held) return n; // false, or 0 on SQLite
+  do n++;
+  while (await held(sql.val(n)).executeTakeFirst());
   await trx
     .updateTable('firms')
     .set({ next_job_number: n + 1 })
@@ -229,7 +230,7 @@ export async function createJobIn(
 ): Promise<{ id: number; created: boolean }> {
   const firmId = ctx.auth.firm.id;
   {
-    const stages = knownStages ?? (await listStages(trx, firmId));
+    const stages = knownStages ?? (await stagesOf(ctx, trx));
     if (input.external_ref) {
       const match = await findJobByRef(trx, firmId, input.external_ref);
       if (match) {
@@ -364,13 +365,13 @@ export async function updateJob(ctx: ServiceContext, id: number, input: JobInput
   await inWorkspaceTransaction(ctx, async (trx) => {
     const existing = await findVisibleJob(trx, firmId, id, ctx.auth.user);
     if (!existing) throw jobNotFound();
-    await applyUpdate(ctx, trx, existing, input, await listStages(trx, firmId));
+    await applyUpdate(ctx, trx, existing, input, await stagesOf(ctx, trx));
   });
 }
 
 /** Moves `existing` to the stage `status` in the caller's workspace transaction (a lead's convert). */
 export async function moveJobIn(ctx: ServiceContext, trx: Trx, existing: Job, status: string): Promise<void> {
-  await applyUpdate(ctx, trx, existing, { status }, await listStages(trx, ctx.auth.firm.id));
+  await applyUpdate(ctx, trx, existing, { status }, await stagesOf(ctx, trx));
 }
 
 export async function moveJob(ctx: ServiceContext, id: number, status: string): Promise<void> {
