@@ -62,7 +62,12 @@ export interface WorkerConfig {
   concurrency: number;
   /** Deliver to (and later fetch from) private and loopback addresses. Off by default. */
   allowPrivateNetwork: boolean;
+  /** Days a settled webhook delivery and its attempts are kept (GROUNDWORK_DELIVERY_RETENTION_DAYS, 30). */
+  deliveryRetentionDays: number;
 }
+
+/** Settled webhook deliveries are kept 30 days unless the operator says otherwise. */
+export const DEFAULT_DELIVERY_RETENTION_DAYS = 30;
 
 function intFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -298,6 +303,7 @@ export function loadConfig(): Config {
       leaseMs: intFromEnv('GROUNDWORK_WORKER_LEASE_MS', 60_000),
       concurrency: intFromEnv('GROUNDWORK_WEBHOOK_CONCURRENCY', 32),
       allowPrivateNetwork: process.env.GROUNDWORK_ALLOW_PRIVATE_NETWORK === '1',
+      deliveryRetentionDays: intFromEnv('GROUNDWORK_DELIVERY_RETENTION_DAYS', DEFAULT_DELIVERY_RETENTION_DAYS),
     },
   };
 }

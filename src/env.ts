@@ -30,5 +30,6 @@ export function depsOptionsOf(
     visionUrl: config.visionUrl ?? undefined,
     segmentationUrl: config.segmentationUrl ?? undefined,
     allowPrivateNetwork: config.worker.allowPrivateNetwork,
+    deliveryRetentionDays: config.worker.deliveryRetentionDays,
   };
 }

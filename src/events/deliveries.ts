@@ -33,10 +33,12 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
   const due = storedAt(at);
-  const token = randomUUID();
+  const lease = { until: storedAt(at + leaseMs), token: randomUUID() };
+  if (database.dialect.engine === 'postgres')
+    return claimInOneStatement(database, due, limit, lease, busy, perSubscription);
   return database.db.transaction().execute(async (trx) => {
     // `status = 'pending'` written as a literal so both engines match the partial due index.
-    let candidates = trx
+    const rows = await trx
       .selectFrom('webhook_deliveries')
       .select(['id', 'subscription_id'])
       .where(sql<boolean>`status = 'pending'`)
@@ -44,10 +46,8 @@ export async function claimDueDeliveries(
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', due)]))
       .orderBy('next_attempt_at')
       .orderBy('id')
-      .limit(limit * 4);
-    // Several workers may sweep at once on PostgreSQL: each skips the rows another is claiming.
-    if (database.dialect.engine === 'postgres') candidates = candidates.forUpdate().skipLocked();
-    const rows = await candidates.execute();
+      .limit(limit * 4)
+      .execute();
     const taken = new Map(busy);
     const chosen: number[] = [];
     for (const row of rows) {
@@ -58,29 +58,64 @@ export async function claimDueDeliveries(
       chosen.push(row.id);
     }
     if (chosen.length === 0) return [];
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ locked_until: storedAt(at + leaseMs), lease_token: token })
-      .where('id', 'in', chosen)
-      .execute();
-    const claimed = await trx
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_subscriptions as s', 's.id', 'd.subscription_id')
-      .select([
-        'd.id',
-        'd.subscription_id',
-        'd.event_type',
-        'd.payload',
-        'd.attempts',
-        's.target_url',
-        's.secret',
-        'd.lease_token',
-      ])
-      .where('d.id', 'in', chosen)
-      .orderBy('d.id')
-      .execute();
-    return claimed as ClaimedDelivery[];
+    const { rows: claimed } = await sql<ClaimedDelivery>`update webhook_deliveries
+        set locked_until = ${lease.until}, lease_token = ${lease.token}
+        where id in (${sql.join(chosen)})
+        returning ${CLAIMED}`.execute(trx);
+    return inIdOrder(claimed);
   });
+}
+
+/**
+ * The claimed rows as RETURNING gives them: the subscription's address and secret as subqueries
+ * (SQLite's RETURNING cannot name an UPDATE … FROM table).
+ */
+const CLAIMED = sql`id, subscription_id, event_type, payload, attempts, lease_token,
+  (select s.target_url from webhook_subscriptions s where s.id = webhook_deliveries.subscription_id) as target_url,
+  (select s.secret from webhook_subscriptions s where s.id = webhook_deliveries.subscription_id) as secret`;
+
+const inIdOrder = (rows: ClaimedDelivery[]) =>
+  rows.map((c) => ({ ...c, id: Number(c.id) })).sort((a, b) => a.id - b.id);
+
+/**
+ * PostgreSQL's claim in one statement, one round trip: the due candidates locked (several workers
+ * may sweep at once: each skips the rows another is claiming), ranked within their subscription
+ * after what this worker already has in flight for it, the first `limit` within the share leased
+ * and returned. The same choice as SQLite's loop above, made in the database.
+ */
+async function claimInOneStatement(
+  database: Database,
+  due: string,
+  limit: number,
+  lease: { until: string; token: string },
+  busy: ReadonlyMap<number, number>,
+  perSubscription: number,
+): Promise<ClaimedDelivery[]> {
+  const inFlight =
+    busy.size === 0
+      ? sql`select 0 as subscription_id, 0 as n where false`
+      : sql`values ${sql.join([...busy].map(([id, n]) => sql`(cast(${id} as integer), cast(${n} as integer))`))}`;
+  const { rows } = await sql<ClaimedDelivery>`with busy (subscription_id, n) as (${inFlight}),
+      candidates as (
+        select id, subscription_id, next_attempt_at from webhook_deliveries
+        where status = 'pending' and next_attempt_at <= ${due} and (locked_until is null or locked_until <= ${due})
+        order by next_attempt_at, id
+        limit ${limit * 4}
+        for update skip locked
+      ),
+      ranked as (
+        select c.id, c.next_attempt_at,
+          row_number() over (partition by c.subscription_id order by c.next_attempt_at, c.id) + coalesce(b.n, 0) as slot
+        from candidates c left join busy b on b.subscription_id = c.subscription_id
+      ),
+      chosen as (
+        select id from ranked where slot <= ${perSubscription} order by next_attempt_at, id limit ${limit}
+      )
+    update webhook_deliveries
+    set locked_until = ${lease.until}, lease_token = ${lease.token}
+    where id in (select id from chosen)
+    returning ${CLAIMED}`.execute(database.db);
+  return inIdOrder(rows);
 }
 
 export interface AttemptOutcome {
@@ -91,65 +126,66 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records attempts' outcomes in one transaction: each attempt's row, and its delivery's new state
- * (succeeded; pending with the next due time; failed after the last attempt). An outcome is
- * dropped when its lease was lost to another worker, which then owns the delivery. A
- * subscription deactivated meanwhile leaves the delivery abandoned, unless this attempt succeeded.
+ * Records attempts' outcomes: every delivery's new state in one UPDATE … FROM a VALUES list
+ * (succeeded; pending with the next due time; failed after the last attempt), and the attempt rows
+ * of those it updated in one INSERT. On PostgreSQL both are one statement (the UPDATE a
+ * data-modifying CTE the INSERT reads), one round trip; on SQLite, which has no such CTE, two in
+ * one transaction. An outcome is dropped when its lease was lost to another worker, which then owns
+ * the delivery (the UPDATE matches the lease token, so it updates nothing and no attempt row is
+ * written). A subscription deactivated meanwhile leaves the delivery abandoned, unless this attempt
+ * succeeded. The attempt number is the claimed count plus one: only the lease holder writes it.
  */
 export async function recordAttempts(database: Database, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  await database.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('webhook_deliveries')
-      .select(['id', 'status', 'attempts', 'lease_token'])
-      .where(
-        'id',
-        'in',
-        outcomes.map((o) => o.claimed.id),
-      )
-      .execute();
-    const current = new Map(rows.map((r) => [r.id, r]));
-    const attempts = [];
-    const t = now();
-    for (const { claimed, result, signedAt, finishedAt } of outcomes) {
-      const row = current.get(claimed.id);
-      if (!row || row.lease_token !== claimed.lease_token) continue;
-      const number = row.attempts + 1;
+  const t = now();
+  // Typed in the first row: PostgreSQL takes a VALUES list's parameters as text otherwise.
+  const values = sql.join(
+    outcomes.map(({ claimed, result, signedAt, finishedAt }) => {
+      const number = claimed.attempts + 1;
       const next = result.ok ? null : nextAttemptAfter(number, finishedAt);
-      const status = result.ok
-        ? 'succeeded'
-        : row.status !== 'pending'
-          ? row.status
-          : next === null
-            ? 'failed'
-            : 'pending';
-      attempts.push({
-        delivery_id: claimed.id,
-        number,
-        delivery_uuid: result.deliveryUuid,
-        target_url: claimed.target_url,
-        signed_at: storedAt(signedAt),
-        duration_ms: result.durationMs,
-        response_status: result.status,
-        error: result.error,
-      });
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          status,
-          attempts: number,
-          next_attempt_at: status === 'pending' ? storedAt(next!) : null,
-          locked_until: null,
-          lease_token: null,
-          last_attempt_at: storedAt(signedAt),
-          last_response_status: result.status,
-          last_error: result.error,
-          delivered_at: result.ok ? storedAt(finishedAt) : null,
-          updated_at: t,
-        })
-        .where('id', '=', claimed.id)
-        .execute();
-    }
-    if (attempts.length > 0) await trx.insertInto('webhook_attempts').values(attempts).execute();
+      return sql`(cast(${claimed.id} as integer), ${claimed.lease_token}, cast(${number} as integer),
+        cast(${result.ok ? 1 : 0} as integer), ${next === null ? null : storedAt(next)}, ${storedAt(signedAt)},
+        cast(${result.status} as integer), ${result.error}, ${result.ok ? storedAt(finishedAt) : null},
+        ${result.deliveryUuid}, ${claimed.target_url}, cast(${result.durationMs} as integer))`;
+    }),
+  );
+  // The VALUES columns are named apart from the table's, so `returning id` is the delivery's on
+  // both engines (SQLite's RETURNING does not take the table's alias).
+  const withValues = sql`with v (delivery_id, token, attempt, ok, next_at, signed_at, response_status, error,
+    delivered_at, delivery_uuid, target_url, duration_ms) as (values ${values})`;
+  const status = sql`(case when v.ok = 1 then 'succeeded' when d.status <> 'pending' then d.status
+    when v.next_at is null then 'failed' else 'pending' end)`;
+  const update = sql`update webhook_deliveries as d set
+      status = ${status},
+      attempts = v.attempt,
+      next_attempt_at = case when ${status} = 'pending' then v.next_at end,
+      locked_until = null,
+      lease_token = null,
+      last_attempt_at = v.signed_at,
+      last_response_status = v.response_status,
+      last_error = v.error,
+      delivered_at = v.delivered_at,
+      updated_at = ${t}
+    from v
+    where d.id = v.delivery_id and d.lease_token = v.token
+    returning id`;
+  const attemptColumns = sql`webhook_attempts (delivery_id, number, delivery_uuid, target_url, signed_at, duration_ms,
+    response_status, error)`;
+  if (database.dialect.engine === 'postgres') {
+    await sql`${withValues}, updated as (${update})
+      insert into ${attemptColumns}
+      select v.delivery_id, v.attempt, v.delivery_uuid, v.target_url, v.signed_at, v.duration_ms, v.response_status, v.error
+      from v join updated on updated.id = v.delivery_id
+      order by v.delivery_id`.execute(database.db);
+    return;
+  }
+  await database.db.transaction().execute(async (trx) => {
+    const { rows: updated } = await sql<{ id: number }>`${withValues} ${update}`.execute(trx);
+    if (updated.length === 0) return;
+    await sql`${withValues}
+      insert into ${attemptColumns}
+      select delivery_id, attempt, delivery_uuid, target_url, signed_at, duration_ms, response_status, error
+      from v where delivery_id in (${sql.join(updated.map((u) => u.id))})
+      order by delivery_id`.execute(trx);
   });
 }

@@ -7,6 +7,12 @@ import type { Clock } from '#platform/clock.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import { claimDueDeliveries, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from './deliveries.ts';
 import { WebhookSender } from './sender.ts';
+import { pruneSettledDeliveries } from './prune.ts';
+import { DEFAULT_DELIVERY_RETENTION_DAYS } from '#src/config.ts';
+import { storedAt } from '#platform/time.ts';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhookWorkerOptions {
   clock: Clock;
@@ -19,6 +25,8 @@ export interface WebhookWorkerOptions {
   timeoutMs?: number;
   /** How long an idle worker waits before looking again (the runner's poll interval). */
   pollMs?: number;
+  /** Days settled deliveries are kept; an idle worker prunes older ones at most once an hour (events/prune.ts). */
+  retentionDays?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -31,6 +39,8 @@ export class WebhookWorker implements BackgroundTask {
   /** Claims wait for this many free slots while attempts are in flight (fewer, larger claims). */
   private readonly claimBatch: number;
   private finished: AttemptOutcome[] = [];
+  /** When this worker last pruned settled deliveries (its clock's ms); it prunes on its first idle sweep. */
+  private prunedAt = Number.NEGATIVE_INFINITY;
   private flushing: Promise<void> = Promise.resolve();
   /** Called whenever an attempt finishes, to wake the sweep waiting for slots (one sweep runs at a time). */
   private slotFreed: () => void = () => {};
@@ -70,11 +80,21 @@ export class WebhookWorker implements BackgroundTask {
     if (claimed.length > 0) return claimed.length;
     if (!busyWhileClaiming && this.inFlight.size === 0) {
       await this.flush();
+      await this.pruneWhenDue();
       return 0;
     }
     // Held back by the per-subscription share: claim again once a batch's worth has finished.
     if (this.inFlight.size > 0) await this.slotsOrPoll(Math.min(this.claimBatch, this.inFlight.size));
     return 1;
+  }
+
+  /** Idle: settled deliveries past the retention are pruned, at most once an hour. */
+  private async pruneWhenDue(): Promise<void> {
+    const at = this.options.clock.now();
+    if (at - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = at;
+    const days = this.options.retentionDays ?? DEFAULT_DELIVERY_RETENTION_DAYS;
+    await pruneSettledDeliveries(this.database, storedAt(at - days * DAY_MS));
   }
 
   /** Runs sweeps until nothing is due and nothing is in flight (tests and benchmarks). */
@@ -149,6 +169,10 @@ export class WebhookWorker implements BackgroundTask {
     this.flushing = this.flushing
       .catch(() => {})
       .then(async () => {
+        // One turn of the event loop first, so the attempts answered in this turn go in this write:
+        // on SQLite a write otherwise ran (synchronously, in microtasks) before the next reply was
+        // read, one transaction per delivery.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const batch = this.finished;
         this.finished = [];
         await recordAttempts(this.database, batch);

@@ -2,6 +2,7 @@
 // whoever starts the process (buildApp, the worker, the CLI) and handed to services on their
 // context. Tests swap an adapter here (a local geocoder, a manual clock) instead of reaching
 // into a module.
+import { DEFAULT_DELIVERY_RETENTION_DAYS } from '#src/config.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +46,11 @@ export interface Deps {
   vision: Vision | null;
   /** The segmentation endpoint (GROUNDWORK_SEGMENTATION_URL) that replaces the built-in paved-surface detector; null = built in. */
   segmentation: Segmentation | null;
+  /**
+   * Days a settled webhook delivery and its attempts are kept (GROUNDWORK_DELIVERY_RETENTION_DAYS):
+   * the worker prunes older ones (events/prune.ts) and the delivery log says how far back it reaches.
+   */
+  deliveryRetentionDays: number;
 }
 
 export interface DepsOptions {
@@ -75,6 +81,7 @@ export interface DepsOptions {
   segmentationUrl?: string;
   /** How to build the imagery when none is given (GROUNDWORK_IMAGERY_URL, …_PREMIUM_…, …_CACHE_MB). */
   imagerySettings?: ImagerySettings;
+  deliveryRetentionDays?: number;
 }
 
 /** The bag with the embedded defaults for whatever is not given. */
@@ -101,5 +108,6 @@ export function buildDeps(options: DepsOptions = {}): Deps {
       imageryFor(options.imagerySettings ?? NO_IMAGERY_SETTINGS, dataDir, options.allowPrivateNetwork ?? false),
     vision: options.vision !== undefined ? options.vision : visionFor(options.visionUrl),
     segmentation: options.segmentation !== undefined ? options.segmentation : segmentationFor(options.segmentationUrl),
+    deliveryRetentionDays: options.deliveryRetentionDays ?? DEFAULT_DELIVERY_RETENTION_DAYS,
   };
 }

@@ -96,8 +96,9 @@ export const Pagination = Type.Object({
   offset: Type.Integer(),
 });
 
-export function ListOf<T extends TSchema>(item: T) {
-  return Type.Object({ data: Type.Array(item), pagination: Pagination });
+/** `{data: [item], pagination}`, with `extra` fields beside them (the delivery log's `retention_days`). */
+export function ListOf<T extends TSchema, E extends TProperties = {}>(item: T, extra?: E) {
+  return Type.Object({ data: Type.Array(item), pagination: Pagination, ...(extra ?? ({} as E)) });
 }
 
 /** `{data: item}`, with `extra` fields beside data (`created`, `line_item_id` …). */

@@ -15,6 +15,7 @@ export function backgroundTasks(env: Env, config: Pick<Config, 'worker'>): Backg
       leaseMs: config.worker.leaseMs,
       concurrency: config.worker.concurrency,
       allowPrivateNetwork: config.worker.allowPrivateNetwork,
+      retentionDays: env.deps.deliveryRetentionDays,
     }),
     new MailWorker(env.database, env.deps.mail, { clock: env.deps.clock, leaseMs: config.worker.leaseMs }),
     ...contributions().workerTasks(env, { leaseMs: config.worker.leaseMs }),

@@ -49683,6 +49683,8 @@ export interface operations {
                             limit: number;
                             offset: number;
                         };
+                        /** @description How far back the log reaches: settled deliveries (succeeded, failed, abandoned) are kept this many days after they settle, then removed with their attempts; pending ones are always kept */
+                        retention_days: number;
                     };
                 };
             };

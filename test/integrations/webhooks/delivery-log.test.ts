@@ -41,7 +41,9 @@ describe('GET /v1/webhooks/deliveries', () => {
     const { w, all, star, job } = await populated(r);
     const res = await w.api.get('/v1/webhooks/deliveries');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['data', 'pagination']);
+    // retention_days: how far back the log reaches (settled deliveries are pruned after it).
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'pagination', 'retention_days']);
+    expect(res.body.retention_days).toBe(30);
     expect(res.body.pagination).toEqual({ total: 3, limit: 50, offset: 0 });
     const rows = res.body.data;
     expect(rows).toHaveLength(3);
@@ -168,7 +170,7 @@ describe('GET /v1/webhooks/deliveries', () => {
     const last = await w.api.get('/v1/webhooks/deliveries?limit=2&offset=4');
     expect(last.body.data.map((d: any) => d.id)).toEqual([all[4].id]);
     const past = await w.api.get('/v1/webhooks/deliveries?limit=2&offset=10');
-    expect(past.body).toEqual({ data: [], pagination: { total: 5, limit: 2, offset: 10 } });
+    expect(past.body).toEqual({ data: [], pagination: { total: 5, limit: 2, offset: 10 }, retention_days: 30 });
   });
 
   it("another workspace's deliveries are never listed, even filtered by its webhook_id or event_id", async () => {
@@ -179,6 +181,7 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect((await mine.api.get('/v1/webhooks/deliveries')).body).toEqual({
       data: [],
       pagination: { total: 0, limit: 50, offset: 0 },
+      retention_days: 30,
     });
     expect(await deliveriesOf(mine, `&webhook_id=${all.id}`)).toEqual([]);
     expect(await deliveriesOf(mine, `&event_id=${theirWon.event_id}`)).toEqual([]);

@@ -107,7 +107,14 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
         tags: ['Webhooks'],
         summary: 'The delivery log, newest first',
         querystring: ListDeliveriesQuery,
-        response: { 200: ListOf(DeliverySchema) },
+        response: {
+          200: ListOf(DeliverySchema, {
+            retention_days: Type.Integer({
+              description:
+                'How far back the log reaches: settled deliveries (succeeded, failed, abandoned) are kept this many days after they settle, then removed with their attempts; pending ones are always kept',
+            }),
+          }),
+        },
       },
     },
     async (request) => {
@@ -129,7 +136,10 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
         page.limit,
         page.offset,
       );
-      return listEnvelope(rows.map(deliveryObject), total, page);
+      return {
+        ...listEnvelope(rows.map(deliveryObject), total, page),
+        retention_days: env.deps.deliveryRetentionDays,
+      };
     },
   );
 
