@@ -7,7 +7,7 @@ import { now } from '#platform/time.ts';
 import { isDeliverable } from './catalog.ts';
 import { queueDeliveries } from './queue.ts';
 import { flag } from '#db/tables/shared.ts';
-import { holdsWorkspaceTurn } from '#db/write-order.ts';
+import { commitsInTurn } from '#db/write-order.ts';
 
 export interface EventInput {
   firmId: number;
@@ -27,9 +27,8 @@ export interface EventInput {
  * transactions can take ids in one order and commit in the other. So every transaction that
  * writes a feed event first bumps its workspace's counter: the row lock that takes is held to
  * commit, so a workspace's feed events take their ids and commit one transaction after another.
- * A transaction that already holds that turn skips it (db/write-order.ts): one that locked the
- * workspace's row, and any on SQLite, which has one writer at a time anyway. Webhook-only events
- * are not in the feed and skip it.
+ * An SQLite transaction skips it (db/write-order.ts): SQLite has one writer at a time anyway.
+ * Webhook-only events are not in the feed and skip it.
  */
 async function holdFeedOrder(trx: Executor, firmId: number): Promise<void> {
   await trx
@@ -76,7 +75,7 @@ export function prepareEvent(input: EventInput): PreparedEvent {
 export async function recordEvents(trx: Executor, events: PreparedEvent[]): Promise<void> {
   if (events.length === 0) return;
   const firmId = events[0]!.values.firm_id;
-  if (events.some((e) => e.values.in_feed === 1) && !holdsWorkspaceTurn(trx, firmId)) await holdFeedOrder(trx, firmId);
+  if (events.some((e) => e.values.in_feed === 1) && !commitsInTurn(trx)) await holdFeedOrder(trx, firmId);
   const rows = await trx
     .insertInto('events')
     .values(events.map((e) => e.values))

@@ -1,7 +1,7 @@
 // What a service call needs: the database, who is calling and the outside services (deps).
 // Services never see a request.
 import type { Database } from '#db/database.ts';
-import { markWorkspaceTurn } from '#db/write-order.ts';
+import { markCommitsInTurn } from '#db/write-order.ts';
 import type { AuthContext } from './auth.ts';
 import type { Deps } from './deps.ts';
 import { conflict, type ApiError } from './errors.ts';
@@ -62,7 +62,7 @@ export async function inTransaction<T>(
   for (let attempt = 1; ; attempt++) {
     try {
       return await database.db.transaction().execute((trx) => {
-        if (database.dialect.engine === 'sqlite') markWorkspaceTurn(trx, 'every workspace');
+        if (database.dialect.engine === 'sqlite') markCommitsInTurn(trx);
         return work(trx);
       });
     } catch (err) {
@@ -103,7 +103,6 @@ export function inFirmTransaction<T>(
     database,
     async (trx) => {
       await database.dialect.lockFirm(trx, firmId);
-      markWorkspaceTurn(trx, firmId);
       return work(trx);
     },
     options,
