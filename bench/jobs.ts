@@ -23,10 +23,9 @@ import { benchWorkspace } from './workspace.ts';
 import { insertJobs } from './seed.ts';
 import { fmt, type LoadSpec, listen, loadNow, type LoadResult, ms, revision, startLoadWorker } from './load.ts';
 import { actingAs } from '#platform/auth.ts';
-import { getJob, listJobs } from '#crm/jobs/service.ts';
 import { MODE_LABEL, QUICK, saveReport, sized, warnOrFail } from './mode.ts';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import { JobSchema } from '#crm/jobs/serialize.ts';
+import { getJob, JobSchema, listJobs } from '#crm/index.ts';
 import { ListOf } from '#platform/schemas.ts';
 
 const DURATION_S = sized(5, 2, 0.2);

@@ -14,7 +14,17 @@ export { saveSequenceSettings, sequenceOn, sequenceSettingsOf } from './follow-u
 export { logJobActivity } from './job-activity/log.ts';
 export { listStages } from './job-stages/repo.ts';
 export { findVisibleJob, onVisibleJob, ownedBy, visibleTo } from './jobs/access.ts';
-export { createJob, createJobIn, jobNotFound, mergeJobIn, moveJob, moveJobIn } from './jobs/service.ts';
+export { JobSchema } from './jobs/serialize.ts';
+export {
+  createJob,
+  createJobIn,
+  getJob,
+  jobNotFound,
+  listJobs,
+  mergeJobIn,
+  moveJob,
+  moveJobIn,
+} from './jobs/service.ts';
 export { markJobBid } from './jobs/report-columns.ts';
 export { convertLead, createLead, dismissLead, markContacted } from './leads/service.ts';
 export { findLocation } from './locations/repo.ts';
