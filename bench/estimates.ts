@@ -21,8 +21,14 @@ import { buildApp } from '#src/app.ts';
 import { buildDeps } from '#platform/deps.ts';
 import { isPostgresUrl } from '#src/config.ts';
 import { priceEstimate } from '#engines/pricing/index.ts';
-import { engineInput, linesInBid, storedCalculation } from '#estimating/estimates/calculation.ts';
-import { findEstimate, loadTree, type EstimateTree } from '#estimating/estimates/repo.ts';
+import { calculationDocument, engineInput, linesInBid, storedCalculation } from '#estimating/estimates/calculation.ts';
+import {
+  findEstimate,
+  findEstimateToWrite,
+  loadTree,
+  reloadLines,
+  type EstimateTree,
+} from '#estimating/estimates/repo.ts';
 import { estimateObject } from '#estimating/estimates/serialize.ts';
 import { getEstimate, recalculate } from '#estimating/estimates/service.ts';
 import { actingAs } from '#platform/auth.ts';
@@ -183,6 +189,11 @@ async function main(): Promise<void> {
     const deleteTimes: number[] = [];
     const answer = estimateObject(tree);
     const stored = storedCalculation(result, LINES);
+    // A tree as a write leaves it: its calculation as built (write.ts), so the answer needs no parse.
+    const document = calculationDocument(result);
+    const written: EstimateTree = { ...tree, priced: { text: row.calculation!, document } };
+    // A second tree, for reloadLines to update in place.
+    const reloaded = await loadTree(database.db, row);
     const bytes: Record<string, number> = { GET: read.bytes };
     type Scenario = { name: string; api: boolean; run: () => Promise<number> };
     const timed = (work: () => unknown) => async () => {
@@ -198,11 +209,21 @@ async function main(): Promise<void> {
       },
       { name: 'engineInput alone (rows → engine input)', api: false, run: timed(() => engineInput(tree, settings)) },
       {
-        name: 'findEstimate alone (the estimate row, calculation included)',
+        name: 'findEstimate alone (the estimate row, calculation included: reads)',
         api: false,
         run: timed(() => findEstimate(database.db, firmId, estimateId, auth.user)),
       },
+      {
+        name: 'findEstimateToWrite alone (the estimate row but its calculation: writes)',
+        api: false,
+        run: timed(() => findEstimateToWrite(database.db, firmId, estimateId, auth.user)),
+      },
       { name: 'loadTree alone (3 queries, no transaction)', api: false, run: timed(() => loadTree(database.db, row)) },
+      {
+        name: 'reloadLines alone (one line and its cost lines read again, after a line write)',
+        api: false,
+        run: timed(() => reloadLines(database.db, reloaded, new Set([patchLine]))),
+      },
       {
         name: 'storedCalculation alone (result → stored JSON)',
         api: false,
@@ -223,9 +244,14 @@ async function main(): Promise<void> {
         ),
       },
       {
-        name: 'estimateObject alone (stored rows → answer object)',
+        name: 'estimateObject alone (stored rows → answer object: reads parse the calculation)',
         api: false,
         run: timed(() => estimateObject(tree)),
+      },
+      {
+        name: 'estimateObject alone, on the calculation a write just built (no parse)',
+        api: false,
+        run: timed(() => estimateObject(written)),
       },
       { name: 'JSON.stringify of the answer alone', api: false, run: timed(() => JSON.stringify({ data: answer })) },
       { name: 'recalculate service call (no HTTP)', api: false, run: timed(() => recalculate(ctx, estimateId)) },

@@ -39,6 +39,7 @@ import * as landscape from '#db/migrations/036_landscape.ts';
 import * as landscapePlans from '#db/migrations/037_landscape_plans.ts';
 import * as editableAreas from '#db/migrations/038_measurement_editable_areas.ts';
 import * as jobReportColumns from '#db/migrations/039_job_report_columns.ts';
+import * as calculationLz4 from '#db/migrations/040_calculation_lz4.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -79,6 +80,7 @@ const steps: Record<string, Step> = {
   '037_landscape_plans': landscapePlans,
   '038_measurement_editable_areas': editableAreas,
   '039_job_report_columns': jobReportColumns,
+  '040_calculation_lz4': calculationLz4,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

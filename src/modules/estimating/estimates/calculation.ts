@@ -227,8 +227,8 @@ function pricingRefusal(e: PricingError, input: EstimateInput) {
   });
 }
 
-/** What a pricing run stores: the calculation document and the totals columns. */
-export function storedCalculation(result: EstimateResult, lineCount: number) {
+/** The `calculation` document of a pricing run: per line and cost line numbers, as reads return them. */
+export function calculationDocument(result: EstimateResult): Calculation {
   const lines: Record<string, LineNumbers> = {};
   const costLines: Record<string, CostLineNumbers> = {};
   for (const l of result.lines) {
@@ -256,13 +256,24 @@ export function storedCalculation(result: EstimateResult, lineCount: number) {
       };
     }
   }
-  const calculation: Calculation = {
+  return {
     lines,
     cost_lines: costLines,
     job_costs: result.job_costs,
     warnings: result.warnings,
     explain: result.explain,
   };
+}
+
+/**
+ * What a pricing run stores: the calculation document (as text) and the totals columns. A caller
+ * that keeps the document it built passes it in, so it is built once.
+ */
+export function storedCalculation(
+  result: EstimateResult,
+  lineCount: number,
+  calculation: Calculation = calculationDocument(result),
+) {
   // An estimate without a line in the bid has nothing priced: priced false and totals null.
   const priced = lineCount > 0;
   const t = result.totals;
@@ -279,6 +290,12 @@ export function storedCalculation(result: EstimateResult, lineCount: number) {
   };
 }
 
-export function calculationOf(e: Pick<Estimate, 'calculation'>): Calculation | null {
-  return e.calculation === null ? null : (JSON.parse(e.calculation) as Calculation);
+/** The tree's stored calculation, parsed; the one a write just stored is taken as it was built, not parsed back. */
+export function calculationOf(
+  e: Pick<Estimate, 'calculation'>,
+  tree?: Pick<EstimateTree, 'priced'>,
+): Calculation | null {
+  if (e.calculation === null) return null;
+  if (tree?.priced !== undefined && tree.priced.text === e.calculation) return tree.priced.document;
+  return JSON.parse(e.calculation) as Calculation;
 }

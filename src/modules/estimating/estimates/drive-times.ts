@@ -8,6 +8,7 @@
 // new address) is seen and looked up too. The hours are stored on the cost line, so reads and
 // later writes price with the same number until a route changes or the estimate is recalculated.
 import type { Executor } from '#db/dialect.ts';
+import { setTextById } from '#db/set-by-id.ts';
 import type { EstimateCostLine } from '#db/tables.ts';
 import { estimateDriveHours, greatCircleKm } from '#platform/drive-time.ts';
 import { ApiError, conflict, unprocessable } from '#platform/errors.ts';
@@ -135,6 +136,7 @@ export async function resolveDriveTimes(
   force: boolean,
 ): Promise<void> {
   const wanted = new Map<string, LookupSite>();
+  const changed: { id: number; value: string }[] = [];
   for (const line of linesInBid(tree)) {
     if (line.estimating_mode !== 'detailed') continue;
     for (const cl of tree.costLines.get(line.id) ?? []) {
@@ -144,10 +146,12 @@ export async function resolveDriveTimes(
       const resolved = resolve(rc, cl, haul, wanted);
       if (resolved === null) continue;
       cl.haul = JSON.stringify(resolved);
-      await trx.updateTable('estimate_cost_lines').set({ haul: cl.haul }).where('id', '=', cl.id).execute();
+      changed.push({ id: cl.id, value: cl.haul });
     }
   }
   if (wanted.size > 0) throw new NeedsGeocoding(wanted);
+  // The hauls whose times were found, in one statement (the transaction rolls back with the write).
+  await setTextById(trx, 'estimate_cost_lines', 'haul', changed);
 }
 
 /** Looks the addresses up (at once; the geocoder shares concurrent lookups of one address). */

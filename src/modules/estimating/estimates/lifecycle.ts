@@ -114,7 +114,7 @@ export function issueEstimate(ctx: ServiceContext, id: number, body: IssueInput)
   return writeEstimate(
     ctx,
     id,
-    { action: 'issue', statuses: EDITABLE },
+    { action: 'issue', statuses: EDITABLE, treeUnchanged: true },
     async ({ trx, tree }) => {
       // Issued a moment ago and unchanged since: the same issue again answers that version.
       if (isDuplicateRepeat(await lastIssuedAt(trx, tree.estimate), tree.estimate.updated_at)) return null;
@@ -152,7 +152,7 @@ export function markWon(ctx: ServiceContext, id: number) {
   return writeEstimate(
     ctx,
     id,
-    { action: 'decide', statuses: ['draft', 'estimate', 'change_order'] },
+    { action: 'decide', statuses: ['draft', 'estimate', 'change_order'], treeUnchanged: true },
     async ({ tree }) => {
       if (tree.estimate.current_version === null) {
         throw conflict('Estimate has not been issued', {
@@ -181,7 +181,7 @@ export function markLost(ctx: ServiceContext, id: number, body: MarkLostInput) {
   return writeEstimate(
     ctx,
     id,
-    { action: 'decide', statuses: EDITABLE },
+    { action: 'decide', statuses: EDITABLE, treeUnchanged: true },
     async ({ tree }) => ({
       action: 'lost',
       summary: 'Marked lost',
@@ -206,7 +206,7 @@ export function reopenEstimate(ctx: ServiceContext, id: number) {
   return writeEstimate(
     ctx,
     id,
-    { action: 'decide', statuses: ['lost'] },
+    { action: 'decide', statuses: ['lost'], treeUnchanged: true },
     async ({ tree }) => ({
       action: 'reopened',
       summary: 'Reopened',

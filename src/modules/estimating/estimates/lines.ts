@@ -242,6 +242,7 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
     };
     const inserted = await trx.insertInto('estimate_lines').values(row).returning('id').executeTakeFirstOrThrow();
     lineId = inserted.id;
+    step.linesChanged?.(lineId);
     const line: EstimateLine = { id: lineId, ...row };
     tree.lines.push(line);
     if (service && mode === 'detailed') {
@@ -371,6 +372,7 @@ export async function changeLine(ctx: ServiceContext, estimateId: number, lineId
     const changed = diff(line as unknown as Record<string, unknown>, columns);
     // Nothing to change (an empty PATCH, the values already there): no write, no edit-log entry.
     if (Object.keys(changed).length === 0 && costLines === undefined) return null;
+    step.linesChanged?.(line.id);
     if (Object.keys(columns).length > 0) {
       await trx
         .updateTable('estimate_lines')
@@ -392,9 +394,12 @@ export async function removeLine(ctx: ServiceContext, estimateId: number, lineId
     ctx,
     estimateId,
     { action: lineAction(await modeOf(ctx, estimateId, lineId), {}), statuses: EDITABLE, deletion: true },
-    async ({ trx, tree }) => {
+    async ({ trx, tree, linesChanged }) => {
       const line = lineOf(tree, lineId);
       const removed = await deleteLineRows(trx, tree, line);
+      // The lines gone, and those that named one of them as their parent (deleteLineRows unlinks them).
+      const unlinked = tree.lines.filter((l) => l.parent_service_id !== null && removed.includes(l.parent_service_id));
+      linesChanged?.(...removed, ...unlinked.map((l) => l.id));
       return { action: 'line_removed', summary: `Removed ${line.name}`, changes: { line_item_ids: removed } };
     },
   );

@@ -210,7 +210,7 @@ function areaObject(a: EstimateArea, services: ReturnType<typeof lineObject>[]) 
 /** The single-estimate object: summary, pricing inputs, and the active areas with the lines in the bid. */
 export function estimateObject(tree: EstimateTree) {
   const e = tree.estimate;
-  const calc = calculationOf(e);
+  const calc = calculationOf(e, tree);
   const inBid = linesInBid(tree);
   const byArea = new Map<number, ReturnType<typeof lineObject>[]>();
   for (const l of inBid) {

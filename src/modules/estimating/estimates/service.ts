@@ -548,7 +548,8 @@ async function setArchived(ctx: ServiceContext, id: number, archived: boolean, v
 export const archiveEstimate = (ctx: ServiceContext, id: number) => setArchived(ctx, id, true, true);
 
 export function recalculate(ctx: ServiceContext, id: number) {
-  return writeEstimate(ctx, id, { action: 'recalculate', statuses: EDITABLE, refreshDriveTimes: true }, async () => ({
+  const rule = { action: 'recalculate', statuses: EDITABLE, refreshDriveTimes: true, treeUnchanged: true } as const;
+  return writeEstimate(ctx, id, rule, async () => ({
     action: 'recalculated',
     summary: 'Recalculated',
   }));

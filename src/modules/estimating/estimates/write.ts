@@ -11,10 +11,10 @@ import { assertDeletionAllowed } from '#platform/guards.ts';
 import { alreadyArchived } from '#platform/records.ts';
 import { now } from '#platform/time.ts';
 import type { Settings } from '#platform/workspace.ts';
-import { calculate, linesInBid, storedCalculation } from './calculation.ts';
+import { calculate, calculationDocument, linesInBid, storedCalculation } from './calculation.ts';
 import { NeedsGeocoding, resolveDriveTimes, withPlaces, type Places } from './drive-times.ts';
 import { refreshJobEstimate } from './job-estimate.ts';
-import { findEstimate, loadTree, type EstimateTree } from './repo.ts';
+import { findEstimateToWrite, loadTree, reloadLines, storedCalculationText, type EstimateTree } from './repo.ts';
 import { assertEstimateRole, type EstimateAction } from './roles.ts';
 import { estimateObject } from './serialize.ts';
 
@@ -39,6 +39,13 @@ export interface WriteStep {
   places: Places;
   /** Cost lines this write added, with their index in the body's cost_lines (for error paths). */
   newCostLines?: Map<number, number>;
+  /**
+   * Says the change wrote only these lines (added, changed, removed) and their cost lines, and
+   * perhaps an area: the re-pricing then reads only those again (repo.ts, reloadLines). A change that
+   * writes anything else (the estimate's row, other lines) must not call it: the whole tree is then
+   * read again.
+   */
+  linesChanged?(...lineIds: number[]): void;
 }
 
 /** Statuses in which the estimate's content may change. */
@@ -55,6 +62,11 @@ export interface WriteRule {
   refreshDriveTimes?: boolean;
   /** A DELETE (it needs Delete records): refused while the workspace locks deletion, once the estimate is found. */
   deletion?: boolean;
+  /**
+   * The change writes no row of the estimate's tree (recalculate): the tree read before it is priced
+   * as it stands instead of being read again. Anything that writes a row must leave this unset.
+   */
+  treeUnchanged?: boolean;
 }
 
 export function assertStatus(e: Estimate, rule: Pick<WriteRule, 'statuses' | 'archived'>): void {
@@ -96,11 +108,25 @@ export async function repriceAndLog(
   step: Omit<WriteStep, 'tree'>,
   estimateId: number,
   note: RevisionNote,
-  options: { refreshDriveTimes?: boolean; totalBefore?: number | null } = {},
+  options: {
+    refreshDriveTimes?: boolean;
+    totalBefore?: number | null;
+    /** The tree as read before the change, still true but for `changedLines` (all of it, if not given). */
+    tree?: EstimateTree;
+    changedLines?: ReadonlySet<number>;
+  } = {},
 ): Promise<EstimateTree> {
   const { trx, ctx, settings, at, places } = step;
-  const fresh = await trx.selectFrom('estimates').selectAll().where('id', '=', estimateId).executeTakeFirstOrThrow();
-  const tree = await loadTree(trx, fresh);
+  let tree = options.tree;
+  if (tree === undefined) {
+    const estimate = await trx
+      .selectFrom('estimates')
+      .selectAll()
+      .where('id', '=', estimateId)
+      .executeTakeFirstOrThrow();
+    tree = await loadTree(trx, estimate);
+  } else if (options.changedLines !== undefined) await reloadLines(trx, tree, options.changedLines);
+  const fresh = tree.estimate;
   await resolveDriveTimes(
     trx,
     tree,
@@ -113,11 +139,13 @@ export async function repriceAndLog(
     !!options.refreshDriveTimes,
   );
   const { result } = calculate(tree, settings);
-  const stored = storedCalculation(result, linesInBid(tree).length);
+  const document = calculationDocument(result);
+  const stored = storedCalculation(result, linesInBid(tree).length, document);
   const revision = fresh.revision + 1;
   const changes = { ...stored, revision, updated_at: at };
   await trx.updateTable('estimates').set(changes).where('id', '=', fresh.id).execute();
   tree.estimate = { ...fresh, ...changes };
+  tree.priced = { text: stored.calculation, document };
   await trx
     .insertInto('estimate_revisions')
     .values({
@@ -180,7 +208,7 @@ export async function writeEstimate(
   after?: (step: WriteStep) => Promise<void>,
 ) {
   return inEstimateTransaction(ctx, async (trx, places) => {
-    const estimate = await findEstimate(trx, ctx.auth.firm.id, id, ctx.auth.user);
+    const estimate = await findEstimateToWrite(trx, ctx.auth.firm.id, id, ctx.auth.user);
     if (!estimate) throw estimateNotFound();
     if (rule.goneWhenArchived && estimate.archived_at !== null) throw alreadyArchived(estimateNotFound());
     if (rule.deletion) assertDeletionAllowed(ctx);
@@ -191,9 +219,10 @@ export async function writeEstimate(
       unchanged = note === null;
       return note;
     });
-    // Nothing changed: nothing follows from the change either (no version, no event).
-    if (after && !unchanged)
-      await after({ ctx, trx, settings: ctx.auth.settings, at: tree.estimate.updated_at, places, tree });
+    // Nothing changed: the estimate answers as stored, its calculation read now (findEstimateToWrite
+    // left it out), and nothing follows from the change (no version, no event).
+    if (unchanged) tree.estimate = { ...tree.estimate, calculation: await storedCalculationText(trx, id) };
+    else if (after) await after({ ctx, trx, settings: ctx.auth.settings, at: tree.estimate.updated_at, places, tree });
     return estimateObject(tree);
   });
 }
@@ -210,20 +239,27 @@ export async function writeFoundEstimate(
   trx: Trx,
   places: Places,
   estimate: Estimate,
-  rule: Pick<WriteRule, 'statuses' | 'archived' | 'refreshDriveTimes'>,
+  rule: Pick<WriteRule, 'statuses' | 'archived' | 'refreshDriveTimes' | 'treeUnchanged'>,
   work: (step: WriteStep) => Promise<RevisionNote | null>,
 ): Promise<EstimateTree> {
   assertStatus(estimate, rule);
   const base = { ctx, trx, settings: ctx.auth.settings, at: now(), places };
   const newCostLines = new Map<number, number>();
   const tree = await loadTree(trx, estimate);
-  const note = await work({ ...base, tree, newCostLines });
+  // The lines the change says it wrote; none said, the whole tree is read again after it.
+  let changedLines: Set<number> | undefined;
+  const linesChanged = (...ids: number[]) => {
+    changedLines ??= new Set();
+    for (const id of ids) changedLines.add(id);
+  };
+  const note = await work({ ...base, tree, newCostLines, linesChanged });
   // A change that changed nothing (an empty PATCH, the values already there) writes nothing: no
   // re-pricing, no edit-log entry, no new updated_at; the estimate answers as it stands.
   if (note === null) return tree;
   return repriceAndLog(base, estimate.id, note, {
     refreshDriveTimes: rule.refreshDriveTimes,
     totalBefore: estimate.price_cents,
+    ...(rule.treeUnchanged ? { tree } : changedLines === undefined ? {} : { tree, changedLines }),
   }).catch((e) => {
     throw namedByIndex(e, newCostLines);
   });
