@@ -8,7 +8,6 @@
 //   POST /v1/jobs/{job_id}/landscape-takeoffs {type: blueprint} does, taking off its two drawn
 //   sheets; the worker stores them and reads the schedule and callouts (one credit), and an
 //   advanced run places the callout and symbol dots on both.
-import { syntheticPlan } from '#engines/plans/synthetic-plan.ts';
 import { recordFileUpload, storeFileObject } from '#field/index.ts';
 import {
   createAerialTakeoff,
@@ -41,6 +40,8 @@ async function demoPlanTakeoff(
   jobId: number,
   worker: ReturnType<typeof landscapeRunTask>,
 ): Promise<number> {
+  // The generator (pdfkit, MuPDF) is loaded only when a demo is seeded, not with every server.
+  const { syntheticPlan } = await import('#engines/plans/synthetic-plan.ts');
   const { bytes } = await syntheticPlan(DEMO_PLAN_SEED);
   const stored = await storeFileObject(ctx, bytes, 'application/pdf', 'Entrance planting plans.pdf');
   const file = await recordFileUpload(ctx, { kind: 'job', jobId }, stored, {

@@ -6,28 +6,25 @@
 // MuPDF's page space is already the sheet as a reader sees it (the page's /Rotate and the PDF's
 // upward y are undone by the page's own transform), in points; sheet pixels are that times 2
 // (144 dpi). So one scale matrix serves the image, the text and the vector drawing alike.
-import * as mupdf from 'mupdf';
+import type * as Mupdf from 'mupdf';
+import { mupdf } from './mupdf.ts';
 import { NotReadablePdf } from './errors.ts';
 
 /** Sheet pixels are points at this resolution. */
 export const SHEET_DPI = 144;
 export const SHEET_SCALE = SHEET_DPI / 72;
 
-// MuPDF prints every repair and font warning to the console; the engine reports what it finds
-// through its answers instead.
-mupdf.setLog(null);
-
 export class PlanDocument {
   readonly pageCount: number;
-  private readonly pages = new Map<number, mupdf.Page>();
+  private readonly pages = new Map<number, Mupdf.Page>();
   private closed = false;
 
-  constructor(readonly doc: mupdf.Document) {
+  constructor(readonly doc: Mupdf.Document) {
     this.pageCount = doc.countPages();
   }
 
   /** A page by its number from 1, loaded once. */
-  page(n: number): mupdf.Page {
+  page(n: number): Mupdf.Page {
     if (this.closed) throw new Error('The plan document is closed');
     if (!Number.isInteger(n) || n < 1 || n > this.pageCount)
       throw new RangeError(`Page ${n} is not in this plan (1–${this.pageCount})`);
@@ -66,9 +63,11 @@ export function openPlan(bytes: Uint8Array): PlanDocument {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // The header may follow a little junk (PDF 1.7 §7.5.2 readers accept up to 1024 bytes of it).
   if (buf.subarray(0, 1024).indexOf(PDF_MAGIC) < 0) throw new NotReadablePdf('not_pdf', 'no %PDF- header');
-  let doc: mupdf.Document;
+  // Outside the try: MuPDF not loaded is the caller's mistake, not a damaged PDF.
+  const { Document } = mupdf();
+  let doc: Mupdf.Document;
   try {
-    doc = mupdf.Document.openDocument(buf, 'application/pdf');
+    doc = Document.openDocument(buf, 'application/pdf');
   } catch (err) {
     throw new NotReadablePdf('damaged', (err as Error).message);
   }
@@ -111,7 +110,7 @@ export function renderSheet(source: Uint8Array | PlanDocument, page: number, dpi
   if (!(dpi > 0 && dpi <= 600)) throw new RangeError('dpi must be between 1 and 600');
   return withPlan(source, (plan) => {
     const s = dpi / 72;
-    const pix = plan.page(page).toPixmap(mupdf.Matrix.scale(s, s), mupdf.ColorSpace.DeviceRGB, false, true);
+    const pix = plan.page(page).toPixmap(mupdf().Matrix.scale(s, s), mupdf().ColorSpace.DeviceRGB, false, true);
     try {
       return { png: Buffer.from(pix.asPNG()), width: pix.getWidth(), height: pix.getHeight() };
     } finally {
@@ -124,7 +123,7 @@ export function renderSheet(source: Uint8Array | PlanDocument, page: number, dpi
 export function sheetGrey(plan: PlanDocument, page: number): { data: Uint8Array; width: number; height: number } {
   const pix = plan
     .page(page)
-    .toPixmap(mupdf.Matrix.scale(SHEET_SCALE, SHEET_SCALE), mupdf.ColorSpace.DeviceGray, false, true);
+    .toPixmap(mupdf().Matrix.scale(SHEET_SCALE, SHEET_SCALE), mupdf().ColorSpace.DeviceGray, false, true);
   try {
     const w = pix.getWidth();
     const h = pix.getHeight();

@@ -1,8 +1,10 @@
 // The plan-reading engine for landscape plan takeoffs (issue 28; docs/plan-reading.md): PDF bytes
-// in, findings out, no database and no HTTP. Open a plan once (openPlan) and pass the PlanDocument
-// to everything else, so a many-sheet plan is parsed once; close() it when done.
+// in, findings out, no database and no HTTP. Open a plan once (openPlan, after loadMupdf: MuPDF is
+// loaded on first use) and pass the PlanDocument to everything else, so a many-sheet plan is parsed
+// once; close() it when done.
 export { calloutTotals, readCallouts, type CalloutOptions } from './callouts.ts';
 export { openPlan, PlanDocument, renderSheet, SHEET_DPI, type RenderedSheet } from './document.ts';
+export { loadMupdf } from './mupdf.ts';
 export { NotReadablePdf, type NotReadableReason } from './errors.ts';
 export {
   type CountedItem,

@@ -4,7 +4,7 @@
 // template's size (within 12%) is a candidate, kept when its normalised cross-correlation with the
 // template (best over shifts of up to 2 px) is at least 0.6. Symbols that touch other ink (a
 // leader line, a neighbour, hatching) make a bigger blob and are missed; the answer says so.
-import * as mupdf from 'mupdf';
+import { mupdf } from './mupdf.ts';
 import { type PlanDocument, sheetGrey } from './document.ts';
 import type { SheetBox, SheetPoint } from './types.ts';
 
@@ -21,13 +21,13 @@ export interface Grey {
 /** Whether the sheet paints a raster image (what a scan is). */
 export function paintsImage(plan: PlanDocument, page: number): boolean {
   let images = 0;
-  const device = new mupdf.Device({
+  const device = new (mupdf().Device)({
     fillImage: () => {
       images++;
     },
   });
   try {
-    plan.page(page).run(device, mupdf.Matrix.identity);
+    plan.page(page).run(device, mupdf().Matrix.identity);
   } finally {
     device.close();
     device.destroy();

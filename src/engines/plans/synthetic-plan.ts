@@ -12,7 +12,7 @@
 //
 // Truth positions are in sheet pixels (points × 2, rotation applied), the engine's frame.
 import PDFDocument from 'pdfkit';
-import * as mupdf from 'mupdf';
+import { loadMupdf } from './mupdf.ts';
 import { rng } from '#engines/distress/synthetic-draw.ts';
 import { SHEET_SCALE } from './document.ts';
 import type { CalloutPattern } from './types.ts';
@@ -379,6 +379,7 @@ async function scannedPicture(seed: number, truth: PlanTruth): Promise<Buffer> {
   ];
   drawGroups(doc, 3, groups, { x: 40, y: 60, w: 1140, h: 660 }, rng(seed + 7), { k: 0 }, truth, false);
   doc.end();
+  const mupdf = await loadMupdf();
   const pdf = mupdf.Document.openDocument(await out, 'application/pdf');
   const page = pdf.loadPage(0);
   const pix = page.toPixmap(mupdf.Matrix.scale(SHEET_SCALE, SHEET_SCALE), mupdf.ColorSpace.DeviceGray, false, true);

@@ -2,7 +2,8 @@
 // "Plant symbols"). MuPDF runs the page through a device whose fillPath and strokePath we supply;
 // each path is walked then (it is only valid during the call) and its points put through the
 // call's matrix, which already holds the page's rotation and our 144-dpi scale.
-import * as mupdf from 'mupdf';
+import type * as Mupdf from 'mupdf';
+import { mupdf } from './mupdf.ts';
 import { type PlanDocument, SHEET_SCALE } from './document.ts';
 import type { SheetBox } from './types.ts';
 
@@ -21,7 +22,7 @@ export interface PaintedPath {
 
 export function paintedPaths(plan: PlanDocument, page: number): PaintedPath[] {
   const out: PaintedPath[] = [];
-  const take = (kind: PaintedPath['kind'], path: mupdf.Path, m: mupdf.Matrix, stroke?: mupdf.StrokeState) => {
+  const take = (kind: PaintedPath['kind'], path: Mupdf.Path, m: Mupdf.Matrix, stroke?: Mupdf.StrokeState) => {
     let commands = '';
     const points: number[] = [];
     const put = (x: number, y: number) => points.push(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
@@ -67,12 +68,12 @@ export function paintedPaths(plan: PlanDocument, page: number): PaintedPath[] {
       dashes: dashes && dashes.length > 0 ? dashes.map((d) => d * scale) : null,
     });
   };
-  const device = new mupdf.Device({
+  const device = new (mupdf().Device)({
     fillPath: (path, _evenOdd, ctm) => take('fill', path, ctm),
     strokePath: (path, stroke, ctm) => take('stroke', path, ctm, stroke),
   });
   try {
-    plan.page(page).run(device, mupdf.Matrix.scale(SHEET_SCALE, SHEET_SCALE));
+    plan.page(page).run(device, mupdf().Matrix.scale(SHEET_SCALE, SHEET_SCALE));
   } finally {
     device.close();
     device.destroy();

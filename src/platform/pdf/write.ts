@@ -1,7 +1,8 @@
 // Making one of our PDFs: a pdfkit document on US Letter with the layout's margins, every page
 // kept until the end (bufferPages) so the footer's "Page n of m" is written once every page exists,
 // the fonts installed, and the bytes collected. A draw that throws ends the document and throws on.
-import PDFDocument from 'pdfkit';
+// pdfkit is loaded with the first PDF, not when the server starts (docs/performance.md, "Server
+// memory").
 import { installFonts } from './fonts.ts';
 import { FOOTER_Y, Layout, MARGIN, MUTED } from './layout.ts';
 
@@ -17,6 +18,7 @@ export interface PdfInfo {
 }
 
 export async function writePdf(info: PdfInfo, draw: (l: Layout) => void | Promise<void>): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'LETTER',
     margins: MARGIN,

@@ -1,9 +1,12 @@
 // The irrigation takeoff on generated sheets whose truth is known (docs/plan-reading.md,
 // "Irrigation"): heads and valves counted at the legend's symbols, pipe lengths per class at the
 // stated scale, and zones from valve callouts with their heads and lateral length.
-import { describe, expect, it } from 'vitest';
-import { openPlan, parseScale, planText, readIrrigation } from '#engines/plans/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadMupdf, openPlan, parseScale, planText, readIrrigation } from '#engines/plans/index.ts';
 import { syntheticIrrigation } from '#engines/plans/synthetic-irrigation.ts';
+
+// MuPDF loads on first use (engines/plans/mupdf.ts); these tests open plans the generator did not.
+beforeAll(() => loadMupdf());
 
 describe('readIrrigation', () => {
   it('counts, lengths and zones equal the drawn truth on seeds 1–3', async () => {

@@ -5,7 +5,7 @@
 // and a pending `plan` run queued; the worker stores the sheets, reads them and makes the takeoff
 // (store.ts). Refused starts cost nothing, and so does a run that fails.
 import { findVisibleJob, jobNotFound } from '#crm/index.ts';
-import { NotReadablePdf, openPlan } from '#engines/plans/index.ts';
+import { loadMupdf, NotReadablePdf, openPlan } from '#engines/plans/index.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { paymentRequired } from '#platform/errors.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
@@ -41,7 +41,8 @@ const NOT_READABLE: Record<NotReadablePdf['reason'], string> = {
 };
 
 /** The page count of a readable PDF, or 422 Not a readable PDF saying why. */
-export function pageCountOf(bytes: Uint8Array): number {
+export async function pageCountOf(bytes: Uint8Array): Promise<number> {
+  await loadMupdf();
   try {
     const plan = openPlan(bytes);
     const n = plan.pageCount;
@@ -73,7 +74,7 @@ export async function startPlanTakeoff(ctx: ServiceContext, jobId: number, body:
     body.file_url !== undefined
       ? await pdfFromUrl(ctx, body.file_url)
       : await pdfFromJobFile(ctx, jobId, body.file_id!);
-  const pageCount = pageCountOf(bytes);
+  const pageCount = await pageCountOf(bytes);
   const pages = body.pages ?? Array.from({ length: pageCount }, (_, i) => i + 1);
   for (const p of pages) if (p > pageCount) throw pageNotInPdf(p, pageCount);
 

@@ -12,6 +12,7 @@ import type { LandscapeSheetTable } from '#db/tables/landscape.ts';
 import {
   findSchedule,
   NotReadablePdf,
+  loadMupdf,
   openPlan,
   renderSheet,
   type SheetText,
@@ -45,6 +46,7 @@ export async function openStoredPlan(env: Env, key: string) {
     if (err instanceof ObjectNotFound) throw planMissing();
     throw err;
   }
+  await loadMupdf();
   try {
     return openPlan(bytes);
   } catch (err) {
