@@ -17,8 +17,19 @@ export const MAX_NAMED_STATEMENTS = 500;
 
 const NAMED = Symbol('groundwork.namedStatements');
 
+/** Names already worked out, by text: hashing the text on every call cost about 2% of a read's CPU. */
+const names = new Map<string, string>();
+/** Texts whose names are kept; past this the map starts again (texts are not a closed set). */
+const NAMES_KEPT = 5000;
+
 function nameOf(text: string): string {
-  return 'gw_' + createHash('sha1').update(text).digest('hex').slice(0, 24);
+  let name = names.get(text);
+  if (name === undefined) {
+    name = 'gw_' + createHash('sha1').update(text).digest('hex').slice(0, 24);
+    if (names.size >= NAMES_KEPT) names.clear();
+    names.set(text, name);
+  }
+  return name;
 }
 
 type Query = (...args: unknown[]) => unknown;
