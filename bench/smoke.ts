@@ -52,6 +52,7 @@ export const BENCHES: readonly Bench[] = [
   { script: 'measurement.ts', postgres: true },
   { script: 'landscape.ts' },
   { script: 'reports.ts', postgres: true },
+  { script: 'day.ts', postgres: true },
 ];
 /** Longest one smoke run may take before it counts as hung. */
 const TIMEOUT_MS = 180_000;
