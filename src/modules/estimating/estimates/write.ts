@@ -63,8 +63,9 @@ export interface WriteRule {
   /** A DELETE (it needs Delete records): refused while the workspace locks deletion, once the estimate is found. */
   deletion?: boolean;
   /**
-   * The change writes no row of the estimate's tree (recalculate): the tree read before it is priced
-   * as it stands instead of being read again. Anything that writes a row must leave this unset.
+   * The change writes no row of the estimate's tree before the re-pricing (recalculate; issue, won,
+   * lost and reopen, whose status changes come after it): the tree read before it is priced as it
+   * stands instead of being read again. Anything that writes a row first must leave this unset.
    */
   treeUnchanged?: boolean;
 }
