@@ -37,15 +37,33 @@ export interface OpenOptions {
   maxNamedStatements?: number;
 }
 
+/**
+ * The settings each PostgreSQL connection starts with, as `-c` options. The operator's PGOPTIONS
+ * (libpq's variable) come after ours, so any of them can be set back: a later `-c` wins.
+ *
+ * - jit=off: JIT compiles only queries the planner costs high, which here are the owner reports,
+ *   and there compiling took about 200 ms of a 1-second report and never paid back: reports ran
+ *   15–25% faster without it (docs/performance.md, "Owner reports"). The API's reads never reach it.
+ * - max_parallel_workers_per_gather=0: this server's requests are its concurrency, so a query's
+ *   parallel workers take cores from the requests beside it; and measured alone on a 2-core server
+ *   the parallel plans of the reports and their baselines were 1.5–3.5× slower than serial ones
+ *   (docs/performance.md, "Owner reports"). The API's reads are index lookups no parallel plan serves.
+ */
+function connectionOptions(schema: string | undefined): string {
+  return [
+    '-c jit=off',
+    '-c max_parallel_workers_per_gather=0',
+    ...(schema ? [`-c search_path=${schema}`] : []),
+    ...(process.env.PGOPTIONS ? [process.env.PGOPTIONS] : []),
+  ].join(' ');
+}
+
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
-      // JIT off: it compiles only queries the planner costs high, which here are the owner reports,
-      // and there compiling took about 200 ms of a 1-second report and never paid back: reports ran
-      // 15–25% faster without it (docs/performance.md, "Owner reports"). The API's reads never reach it.
-      options: ['-c jit=off', ...(options.schema ? [`-c search_path=${options.schema}`] : [])].join(' '),
+      options: connectionOptions(options.schema),
     });
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({

@@ -40,6 +40,7 @@ import * as landscapePlans from '#db/migrations/037_landscape_plans.ts';
 import * as editableAreas from '#db/migrations/038_measurement_editable_areas.ts';
 import * as jobReportColumns from '#db/migrations/039_job_report_columns.ts';
 import * as calculationLz4 from '#db/migrations/040_calculation_lz4.ts';
+import * as estimatesNewest from '#db/migrations/041_estimates_newest.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -81,6 +82,7 @@ const steps: Record<string, Step> = {
   '038_measurement_editable_areas': editableAreas,
   '039_job_report_columns': jobReportColumns,
   '040_calculation_lz4': calculationLz4,
+  '041_estimates_newest': estimatesNewest,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -8,6 +8,9 @@
 //   2026-06-16 (UTC workspace) is that Tuesday's invoiced figure, and `truncated` is false.
 // - A report that lists jobs by dates of its own (completed-work) caps the jobs it lists: J0's work
 //   order completed 2026-06-16 lists J0 for June, not truncated.
+// - A report summing records of its own per job (completed-work in August 2026, a work order of
+//   every job completed 2026-08-10) sums those of the 20,000 latest jobs: J0's is neither counted
+//   nor listed, and the summary, the list's count and its total agree.
 // - A report over records of its own on the jobs (estimate-totals: every job has an estimate of
 //   $10.00 made 2026-02-01, J0's of $9,999.00 made 2026-03-01, the newest) counts those on the
 //   20,000 latest jobs: J0's is neither summed nor listed, though it is the newest estimate.
@@ -68,7 +71,12 @@ beforeAll(async () => {
       case when id = ${oldest} then '2026-03-01T12:00:00.000000' else '2026-02-01T12:00:00.000000' end,
       '2026-02-01T12:00:00.000000'
     from jobs where firm_id = ${w.firmId} order by id`.execute(db);
-  // 40,000 rows written at once, as autovacuum would see them within a minute: PostgreSQL, without
+  await sql`insert into work_orders (firm_id, job_id, title, status, is_hold, published, estimated_days, scheduled_date,
+      end_date, completed_at, job_is_placeholder, created_at, updated_at)
+    select firm_id, id, 'Sealcoat', 'completed', 0, 1, 1, '2026-08-10', '2026-08-10', '2026-08-10T20:00:00.000000', 0,
+      '2026-08-01T12:00:00.000000', '2026-08-10T20:00:00.000000'
+    from jobs where firm_id = ${w.firmId} order by id`.execute(db);
+  // 60,000 rows written at once, as autovacuum would see them within a minute: PostgreSQL, without
   // statistics, planned the estimates as a handful of rows (a nested loop of 20,000 × 20,000).
   if (engine === 'postgres') await sql`analyze`.execute(db);
 }, 120_000);
@@ -95,6 +103,28 @@ describe('the 20,000-job cap', () => {
     const res = (await ok(w.api.get('/v1/reports/completed-work?start=2026-06-01&end=2026-06-30'))).data;
     expect(res.truncated).toBe(false);
     expect(res.tables[0].rows.map((r) => r.job_number)).toEqual([100000]);
+  });
+
+  it('a report summing its own records per job sums those of the 20,000 latest jobs, and lists only those', async () => {
+    const path = '/v1/reports/completed-work?start=2026-08-01&end=2026-08-31';
+    const res = (await ok(w.api.get(`${path}&rows_limit=3`))).data;
+    expect(res.truncated).toBe(true);
+    expect(res.summary).toEqual([
+      { label: 'Work orders completed', value: '20000' },
+      { label: 'Jobs', value: '20000' },
+      { label: 'Job value', value: '$20,000,000.00' },
+    ]);
+    const list = res.tables[0];
+    expect(list.note).toContain('More than 20,000 jobs matched');
+    expect(list).toMatchObject({ rows_total: 20_000, total: { work_orders: 20_000, value: 20_000_000 } });
+    // All completed the same minute: by job id, the last job's first.
+    expect(list.rows.map((r) => r.job_number)).toEqual([120000, 119999, 119998]);
+    // The cap's last job (J1) is counted: "Capped 1" is in the names of J1, J10–J19, J100–J199,
+    // J1000–J1999 and J10000–J19999. J0, older than all of them, is not, even when q names it.
+    const ones = (await ok(w.api.get(`${path}&q=${encodeURIComponent('Capped 1')}`))).data.tables[0];
+    expect(ones.rows_total).toBe(1 + 10 + 100 + 1_000 + 10_000);
+    const j0 = (await ok(w.api.get(`${path}&q=${encodeURIComponent('Capped 0')}`))).data.tables[0];
+    expect(j0).toMatchObject({ rows: [], rows_total: 0 });
   });
 
   it('a report over the jobs’ own records counts those of the 20,000 latest jobs, and lists only those', async () => {

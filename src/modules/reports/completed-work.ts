@@ -14,8 +14,8 @@
 //
 // The scoped jobs joined to one GROUP BY over the work orders completed in the range. The job view
 // is a list table (run-result.ts: a page of rows in SQL, so thousands of jobs are never all read to
-// show a page) whose count and sums, asked once, are also the summary's; the other views group the
-// same join again by the view's key, and their total rows sum the rows kept.
+// show a page) whose count and sums, summed in the cap's pass, are also the summary's; the other
+// views group the same join again by the view's key, and their total rows sum the rows kept.
 import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
@@ -63,10 +63,6 @@ export const completedWork: ReportDefinition = {
         .where('work_orders.cancelled_at', 'is', null)
         .where('work_orders.completed_at', '>=', startOfDay(ctx, p.start))
         .where('work_orders.completed_at', '<', startOfDay(ctx, addDays(p.end, 1)));
-    const scope = await jobScope(ctx, p, {
-      ranged: false,
-      capOver: (qb) => qb.where('jobs.id', 'in', completed().select('work_orders.job_id')),
-    });
     // Each job's work orders completed in the range; `ordered`, as the job view lists them (latest
     // completion first), so its page joins the first rows' jobs and stops (job-scope.ts, JobRows).
     const doneRows = (ordered: boolean) => {
@@ -86,7 +82,20 @@ export const completedWork: ReportDefinition = {
         ? rows.orderBy(sql`max(work_orders.completed_at)`, 'desc').orderBy('work_orders.job_id', 'desc')
         : rows;
     };
-    const jobs = (ordered = false) => scope.jobs({ rows: doneRows(ordered).as('done'), jobId: 'done.job_id' });
+    const done = (ordered = false) => ({ rows: doneRows(ordered).as('done'), jobId: 'done.job_id' });
+    // The job view's figures are sums over the jobs with completed work: taken in the cap's own
+    // pass over those jobs (job-scope.ts, `summed`). The other views group the jobs the cap keeps.
+    const scope = await jobScope(
+      ctx,
+      p,
+      view === 'job'
+        ? {
+            ranged: false,
+            summed: { rows: done(), values: { work_orders: sql`done.work_orders`, value_cents: JOB_VALUE_CENTS } },
+          }
+        : { ranged: false, capOver: (qb) => qb.where('jobs.id', 'in', completed().select('work_orders.job_id')) },
+    );
+    const jobs = (ordered = false) => scope.jobs(done(ordered));
     const tz = ctx.auth.firm.timezone;
     let table: ReportTable;
     // The summary's figures, over every job with completed work (q narrows the table only).
@@ -97,19 +106,17 @@ export const completedWork: ReportDefinition = {
       const oneUnit = sql<boolean>`(done.with_qty = done.work_orders and done.with_unit = done.work_orders
         and done.unit_min = done.unit_max)`;
       const unit = sql<string | null>`(case when ${oneUnit} then done.unit_min end)`;
-      // The table's sums over every job, asked once: the summary's figures, and the total row's
-      // when no q narrows the table.
+      // The table's sums over the rows q keeps. Without q they are the scope's, summed with the cap:
+      // the summary's figures and the total row's.
       const sums = {
         work_orders: sql`coalesce(sum(done.work_orders), 0)`,
         value_cents: sql`coalesce(sum(${JOB_VALUE_CENTS}), 0)`,
       };
-      const whole = await jobs()
-        .select([
-          sql<number>`count(*)`.as('rows_total'),
-          sums.work_orders.as('work_orders'),
-          sums.value_cents.as('value_cents'),
-        ])
-        .executeTakeFirstOrThrow();
+      const whole = {
+        rows_total: Number(scope.sums!.rows_total),
+        work_orders: Number(scope.sums!.work_orders ?? 0),
+        value_cents: Number(scope.sums!.value_cents ?? 0),
+      };
       const list: ListTable = {
         key: 'jobs',
         title: 'Jobs with work completed',

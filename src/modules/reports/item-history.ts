@@ -18,8 +18,8 @@
 // - Won: the line's estimate is the one its job went with (the job's estimate) and the job is in a
 //   won stage.
 //
-// The lines (the estimate and its job joined by key, each line's price read once) in a CTE, and one
-// GROUP BY over it.
+// The lines (their estimate joined by key, each line's price read once) in a CTE, and one GROUP BY
+// over it.
 import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
@@ -45,15 +45,22 @@ export const itemHistory: ReportDefinition = {
     const dialect = ctx.database.dialect;
     const firmId = ctx.auth.firm.id;
     const priceCents = sql<number>`cast(round(${dialect.jsonNumber(sql`e.calculation`, ['lines', sql`el.id`, 'price'])} * 100) as bigint)`;
-    const won = sql<boolean>`(jobs.estimate_id = e.id and stage.type = 'won')`;
+    // Won: the estimate is its job's, in a won stage. Asked of the won jobs as one set (a hash of
+    // their (job, estimate) pairs), not by joining every line's job and stage: on PostgreSQL that
+    // join of all 100,000 jobs was a fifth of the report.
+    const wonPairs = db
+      .selectFrom('jobs')
+      .innerJoin('job_stages as stage', (j) =>
+        j.onRef('stage.firm_id', '=', 'jobs.firm_id').onRef('stage.key', '=', 'jobs.status'),
+      )
+      .where('jobs.firm_id', '=', firmId)
+      .where('stage.type', '=', 'won')
+      .select(['jobs.id', 'jobs.estimate_id']);
+    const won = sql<boolean>`((e.job_id, e.id) in ${wonPairs})`;
     const lines = onVisibleJob(
       db
         .selectFrom('estimate_lines as el')
         .innerJoin('estimates as e', 'e.id', 'el.estimate_id')
-        .leftJoin('jobs', 'jobs.id', 'e.job_id')
-        .leftJoin('job_stages as stage', (j) =>
-          j.onRef('stage.firm_id', '=', 'jobs.firm_id').onRef('stage.key', '=', 'jobs.status'),
-        )
         .where('el.firm_id', '=', firmId)
         .where('e.firm_id', '=', firmId)
         .where('e.is_change_order', '=', 0)

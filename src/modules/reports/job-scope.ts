@@ -84,6 +84,11 @@ export interface JobScope {
   truncated: boolean;
   /** What the cap left out, for a table's note; null when nothing was. */
   note: string | null;
+  /**
+   * With the `summed` option: the count of the jobs counted (`rows_total`) and each of its values
+   * summed over them (null when no job is), taken in the cap's own pass.
+   */
+  sums?: Record<string, number | string | null> | null;
 }
 
 /** The instant local midnight of `date` starts in the workspace's zone. */
@@ -101,6 +106,10 @@ export const startOfDay = (ctx: ServiceContext, date: string) => localToStored(d
  * `capOver` is such a condition for a report whose queries keep only those jobs by a join of their
  * own (the work orders completed, the estimates made in the range): the cap counts by it, and the
  * scope's jobs() leave it out rather than have the database filter the same rows twice.
+ * `summed` is a report's own rows (one per job) and values of a row to sum over the jobs counted:
+ * the cap is then found in the same pass that sums them (a window numbering the rows by basis), so
+ * a report whose figures are those sums reads its rows once, not once for the cap and again for
+ * the sums. The rows alone keep the jobs, so `capOver` is not needed with it.
  */
 export async function jobScope(
   ctx: ServiceContext,
@@ -111,6 +120,7 @@ export async function jobScope(
     capped?: boolean;
     narrow?: (qb: JobsQuery) => JobsQuery;
     capOver?: (qb: JobsQuery) => JobsQuery;
+    summed?: { rows: JobRows; values: Record<string, RawBuilder<unknown>> };
   } = {},
 ): Promise<JobScope> {
   const { db } = ctx.database;
@@ -157,23 +167,68 @@ export async function jobScope(
     return (visibleTo(qb, ctx.auth.user) as JobsQuery).withPlugin(UNREAD_JOINS);
   };
 
-  const jobs = (from?: JobRows) => base(false, from);
-  if (options.capped === false) return { jobs, basis, basisKey, truncated: false, note: null };
-  // The cap: when more than JOB_CAP jobs match, the JOB_CAP latest by basis (then id) are counted.
   // One query finds the 20,000th and 20,001st by basis: fewer than two rows back means nothing is
   // left out. (Asking first, without an order, whether there is a 20,001st cost a second pass over
   // the jobs whenever there was: 20–35 ms of a 100-ms report at 100,000 jobs; the sort it saved in
   // a smaller workspace is of fewer than 20,000 jobs, the rows the report reads anyway.)
-  const [cutoff, beyond] = await base(true)
-    .select([basis.as('at'), 'jobs.id'])
-    .orderBy(basis, 'desc')
-    .orderBy('jobs.id', 'desc')
-    .limit(2)
-    .offset(JOB_CAP - 1)
-    .execute();
-  if (!cutoff || !beyond) return { jobs, basis, basisKey, truncated: false, note: null };
-  const at = String(cutoff.at);
-  const id = Number(cutoff.id);
+  const cutoffRow = async () => {
+    const [cutoff, beyond] = await base(true)
+      .select([basis.as('at'), 'jobs.id'])
+      .orderBy(basis, 'desc')
+      .orderBy('jobs.id', 'desc')
+      .limit(2)
+      .offset(JOB_CAP - 1)
+      .execute();
+    return cutoff && beyond ? { at: String(cutoff.at), id: Number(cutoff.id) } : null;
+  };
+  // The summed rows numbered newest first by basis: the JOB_CAP-th is the cutoff when there are
+  // more, and only rows up to it are summed.
+  const cappedSums = async (summed: NonNullable<typeof options.summed>) => {
+    const numbered = base(false, summed.rows).select([
+      basis.as('at'),
+      'jobs.id',
+      sql<number>`row_number() over (order by ${basis} desc, jobs.id desc)`.as('n'),
+      ...Object.entries(summed.values).map(([key, value]) => value.as(key)),
+    ]);
+    const kept = sql`numbered.n <= ${JOB_CAP}`;
+    const row = await db
+      .selectFrom(numbered.as('numbered'))
+      .select([
+        sql<number>`count(*)`.as('matched'),
+        sql<string>`max(case when numbered.n = ${JOB_CAP} then numbered.at end)`.as('cut_at'),
+        sql<number>`max(case when numbered.n = ${JOB_CAP} then numbered.id end)`.as('cut_id'),
+        sql<number>`count(case when ${kept} then 1 end)`.as('rows_total'),
+        ...Object.keys(summed.values).map((key) =>
+          sql`sum(case when ${kept} then ${sql.ref(`numbered.${key}`)} end)`.as(key),
+        ),
+      ])
+      .executeTakeFirstOrThrow();
+    const { matched, cut_at, cut_id, ...sums } = row as Record<string, number | string | null>;
+    return {
+      cutoff: Number(matched) > JOB_CAP ? { at: String(cut_at), id: Number(cut_id) } : null,
+      sums,
+    };
+  };
+  // The sums without a cap: over every row.
+  const sumsOf = async (summed: typeof options.summed) => {
+    if (!summed) return null;
+    return (await base(false, summed.rows)
+      .select([
+        sql<number>`count(*)`.as('rows_total'),
+        ...Object.entries(summed.values).map(([key, value]) => sql`sum(${value})`.as(key)),
+      ])
+      .executeTakeFirstOrThrow()) as Record<string, number | string | null>;
+  };
+
+  const jobs = (from?: JobRows) => base(false, from);
+  if (options.capped === false)
+    return { jobs, basis, basisKey, truncated: false, note: null, sums: await sumsOf(options.summed) };
+  // The cap: when more than JOB_CAP jobs match, the JOB_CAP latest by basis (then id) are counted.
+  const { cutoff, sums } = options.summed
+    ? await cappedSums(options.summed)
+    : { cutoff: await cutoffRow(), sums: null };
+  if (!cutoff) return { jobs, basis, basisKey, truncated: false, note: null, sums };
+  const { at, id } = cutoff;
   // Stated as a range on the basis (which an index of the jobs answers: the latest JOB_CAP are a
   // fifth of 100,000) and the tie at the cutoff: an OR of the two alone was read by no index.
   return {
@@ -184,6 +239,7 @@ export async function jobScope(
     basis,
     basisKey,
     truncated: true,
+    sums,
     note: `More than ${JOB_CAP.toLocaleString('en-US')} jobs matched: only the ${JOB_CAP.toLocaleString('en-US')} latest by ${BASIS_LABEL[basisKey]} date are counted`,
   };
 }
