@@ -1,5 +1,6 @@
 // Builds the Fastify app from the modules: conventions first (errors, validation, auth, rate
 // limits), then each area's routes under /v1, the operator's /admin/v1 when enabled, and docs.
+import fs from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -122,6 +123,12 @@ export async function buildApp(
     frameworkErrors: frameworkErrorHandler,
     ...(config.eagerSchemas ? {} : { schemaController: { compilersFactory: { buildSerializer: lazySerializers() } } }),
   });
+  // A data directory buildDeps named for this app alone (a test's, a benchmark's: no dataDir given)
+  // goes with it: after a day of test runs /tmp held hundreds of them.
+  if (!config.env && config.dataDir === undefined) {
+    const { dataDir } = env.deps;
+    app.addHook('onClose', async () => fs.promises.rm(dataDir, { recursive: true, force: true }));
+  }
   // Links in answers, mail and pages are made on the public origin when one is set (routes.ts, originOf).
   app.decorate('publicOrigin', config.publicUrl ?? null);
   const limits = await installRateLimits(app, config.rateLimit, config.adminRateLimit);

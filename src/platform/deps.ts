@@ -3,7 +3,7 @@
 // context. Tests swap an adapter here (a local geocoder, a manual clock) instead of reaching
 // into a module.
 import { DEFAULT_DELIVERY_RETENTION_DAYS } from '#src/config.ts';
-import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
@@ -89,8 +89,10 @@ export function buildDeps(options: DepsOptions = {}): Deps {
   const clock = options.clock ?? systemClock;
   // The server always names its data directory (GROUNDWORK_DATA_DIR, ./data by default: config.ts).
   // A bag built without one (a test, a benchmark) gets a temporary directory of its own, so no run
-  // ever writes its outbox, objects or secret into the checkout's ./data, or shares another's.
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-data-'));
+  // ever writes its outbox, objects or secret into the checkout's ./data, or shares another's. It is
+  // only named here: whatever writes there first makes it (each writer makes its folder), so a bag
+  // that writes nothing leaves nothing behind; an app built on one removes it when it closes (app.ts).
+  const dataDir = options.dataDir ?? path.join(os.tmpdir(), `groundwork-data-${randomUUID()}`);
   return {
     geocoder: options.geocoder ?? geocoderFor(options.geocoderUrl),
     clock,
