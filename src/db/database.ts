@@ -46,8 +46,9 @@ export interface OpenOptions {
  *   15–25% faster without it (docs/performance.md, "Owner reports"). The API's reads never reach it.
  * - max_parallel_workers_per_gather=0: this server's requests are its concurrency, so a query's
  *   parallel workers take cores from the requests beside it; and measured alone on a 2-core server
- *   the parallel plans of the reports and their baselines were 1.5–3.5× slower than serial ones
- *   (docs/performance.md, "Owner reports"). The API's reads are index lookups no parallel plan serves.
+ *   the parallel plans of the reports and their baselines were 1.5–3.5× slower than serial ones, and
+ *   a count of 333,000 index entries (a long list's pagination.total) took twice as long
+ *   (docs/performance.md, "Owner reports").
  */
 function connectionOptions(schema: string | undefined): string {
   return [
