@@ -25,20 +25,12 @@ describe('a data directory nobody named', () => {
     const named = fs.mkdtempSync(path.join(os.tmpdir(), 'groundwork-named-'));
     try {
       const before = new Set(fs.readdirSync(os.tmpdir()));
-      const app = await buildApp(database, {
-        adminToken: null,
-        rateLimit: { max: 1000, windowMs: 1000 },
-        logLevel: false,
-      });
+      const config = { adminToken: null, rateLimit: { max: 1000, windowMs: 1000 }, logLevel: false as const };
+      const app = await buildApp(database, config);
       const own = fs.readdirSync(os.tmpdir()).filter((n) => !before.has(n) && n.startsWith('groundwork-data-'));
       // Named, not made: the app writes nothing there until mail, a file or an export needs it.
       expect(own).toEqual([]);
-      const kept = await buildApp(database, {
-        adminToken: null,
-        rateLimit: { max: 1000, windowMs: 1000 },
-        logLevel: false,
-        dataDir: named,
-      });
+      const kept = await buildApp(database, { ...config, dataDir: named });
       await kept.close();
       expect(fs.existsSync(named)).toBe(true);
       await app.close();
