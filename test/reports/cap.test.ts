@@ -14,6 +14,10 @@
 // - A report over records of its own on the jobs (estimate-totals: every job has an estimate of
 //   $10.00 made 2026-02-01, J0's of $9,999.00 made 2026-03-01, the newest) counts those on the
 //   20,000 latest jobs: J0's is neither summed nor listed, though it is the newest estimate.
+// - On other date bases (set after the tests above): decided dates spread over 28 days of March
+//   2026 put the cutoff inside a day (the cap sums whole days and numbers only the cutoff's), and
+//   bid dates missing on J0 and J15001..J20000 put it among the undated jobs, which come last on
+//   both engines (PostgreSQL sorts nulls first when descending unless told).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
@@ -148,5 +152,62 @@ describe('the 20,000-job cap', () => {
     // Found by q (the whole list, not the page), J0's estimate is not in it either.
     const j0 = (await ok(w.api.get(`${path}&q=${encodeURIComponent('Capped 0')}`))).data.tables[1];
     expect(j0).toMatchObject({ rows: [], rows_total: 0 });
+  });
+
+  describe('a cutoff inside a day, and one among jobs without a basis date', () => {
+    beforeAll(async () => {
+      const { db } = t.database;
+      // Job Jn is now created on January 1 + (n + 1) % 28, 2026: January 1 holds J27, J55 … J19991,
+      // the oldest. J1..J15000 were decided March 1; J0 and J15001..J20000 are undecided. J20000
+      // has an invoice of 300.00 issued June 17 (J0's of 700.00 was issued June 16). J27 completed
+      // a second work order on August 20, the latest of any.
+      const created =
+        t.database.dialect.engine === 'sqlite'
+          ? sql`strftime('%Y-%m-%dT12:00:00.000000', '2026-01-01', '+' || ((job_number - 99999) % 28) || ' days')`
+          : sql`to_char(date '2026-01-01' + ((job_number - 99999) % 28), 'YYYY-MM-DD') || 'T12:00:00.000000'`;
+      await sql`update jobs set created_at = ${created},
+          decided_at = case when job_number = 100000 or job_number > 115000 then null else '2026-03-01T12:00:00.000000' end
+        where firm_id = ${w.firmId}`.execute(db);
+      await sql`insert into invoices (firm_id, job_id, invoice_number, status, payment_method, billing_type, currency,
+          line_items, subtotal_cents, discount_cents, tax_cents, amount_cents, due_days, due_date, issued_at, created_at,
+          updated_at)
+        select firm_id, id, 'CAP-2', 'sent', 'check', 'standard', 'usd', '[]', 30000, 0, 0, 30000, 30, '2026-07-17',
+          '2026-06-17T15:00:00.000000', '2026-06-17T15:00:00.000000', '2026-06-17T15:00:00.000000'
+        from jobs where firm_id = ${w.firmId} and job_number = 120000`.execute(db);
+      await sql`insert into work_orders (firm_id, job_id, title, status, is_hold, published, estimated_days,
+          scheduled_date, end_date, completed_at, job_is_placeholder, created_at, updated_at)
+        select firm_id, id, 'Touch-up', 'completed', 0, 1, 1, '2026-08-20', '2026-08-20', '2026-08-20T20:00:00.000000',
+          0, '2026-08-01T12:00:00.000000', '2026-08-20T20:00:00.000000'
+        from jobs where firm_id = ${w.firmId} and job_number = 100027`.execute(db);
+      if (t.database.dialect.engine === 'postgres') await sql`analyze jobs`.execute(db);
+    });
+
+    it('a cutoff inside a day: that day’s jobs from the cutoff on are counted, its oldest is not', async () => {
+      const path = '/v1/reports/completed-work?start=2026-08-01&end=2026-08-31';
+      const res = (await ok(w.api.get(`${path}&rows_limit=3`))).data;
+      expect(res.truncated).toBe(true);
+      expect(res.summary).toEqual([
+        { label: 'Work orders completed', value: '20000' },
+        { label: 'Jobs', value: '20000' },
+        { label: 'Job value', value: '$20,000,000.00' },
+      ]);
+      expect(res.tables[0]).toMatchObject({ rows_total: 20_000, total: { work_orders: 20_000, value: 20_000_000 } });
+      // J27's August 20 work order, the latest, is not listed: J27 is past the cap.
+      expect(res.tables[0].rows.map((r) => r.job_number)).toEqual([120000, 119999, 119998]);
+      const named = async (q: string) =>
+        (await ok(w.api.get(`${path}&q=${encodeURIComponent(q)}`))).data.tables[0].rows_total;
+      // J27 is the oldest (January 1, the lowest id there): of J27, J270–J279 and J2700–J2799 it alone is out.
+      expect(await named('Capped 27')).toBe(1 + 10 + 100 - 1);
+      // J55, the cutoff, and J0 (created January 2) are in.
+      expect(await named('Capped 55')).toBe(1 + 10 + 100);
+      expect(await named('Capped 0')).toBe(1);
+    });
+
+    it('jobs without a basis date come after every dated one, on both engines', async () => {
+      // Top customers bills the filtered jobs of any decided date, capped by decided date: the
+      // 15,000 decided, then the undecided by id from J20000 down to J15001. J0 is left out.
+      const res = (await ok(w.api.get('/v1/reports/top-customers?start=2026-03-01&end=2026-06-30'))).data;
+      expect(res.tables[0].rows).toMatchObject([{ customer: '(no customer)', decided: 15_000, invoiced: 300 }]);
+    });
   });
 });

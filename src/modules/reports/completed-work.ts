@@ -22,7 +22,18 @@ import { centsToDollars, formatCents } from '#platform/money.ts';
 import { addDays } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { groupColumns } from './group-by.ts';
-import { CUSTOMER_NAME, JOB_VALUE_CENTS, jobCells, jobScope, startOfDay } from './job-scope.ts';
+import {
+  CUSTOMER_NAME,
+  JOB_VALUE_CENTS,
+  type JobIds,
+  type JobsQuery,
+  jobCells,
+  jobScope,
+  jobsBeforeCap,
+  keptByCap,
+  type ScopeOptions,
+  startOfDay,
+} from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import type { GroupKey } from './run-query.ts';
 import type { FullTable, ListTable, ReportTable } from './run-result.ts';
@@ -54,19 +65,27 @@ export const completedWork: ReportDefinition = {
     const firmId = ctx.auth.firm.id;
     const view = p.view ?? 'job';
     // The work orders completed in the range; the scope's jobs are theirs (the cap counts those).
-    const completed = () =>
-      db
-        .selectFrom('work_orders')
-        .where('work_orders.firm_id', '=', firmId)
+    // `ofJobs`: of those jobs only, looked up by job. Their workspace test is then kept off the
+    // (firm, is_hold, date) index (`+ 0`): SQLite, without statistics, read every work order of the
+    // workspace through it rather than each job's few.
+    const completed = (ofJobs?: JobIds) =>
+      (ofJobs
+        ? db
+            .selectFrom('work_orders')
+            .where('work_orders.job_id', 'in', ofJobs)
+            .where(sql`work_orders.firm_id + 0`, '=', firmId)
+        : db.selectFrom('work_orders').where('work_orders.firm_id', '=', firmId)
+      )
         .where('work_orders.is_hold', '=', 0)
         .where('work_orders.status', '=', 'completed')
         .where('work_orders.cancelled_at', 'is', null)
         .where('work_orders.completed_at', '>=', startOfDay(ctx, p.start))
         .where('work_orders.completed_at', '<', startOfDay(ctx, addDays(p.end, 1)));
     // Each job's work orders completed in the range; `ordered`, as the job view lists them (latest
-    // completion first), so its page joins the first rows' jobs and stops (job-scope.ts, JobRows).
-    const doneRows = (ordered: boolean) => {
-      const rows = completed()
+    // completion first), so its page joins the first rows' jobs and stops (job-scope.ts, JobRows);
+    // `ofJobs`, those of some jobs only (the cap reads one day's jobs: job-scope.ts, `summed`).
+    const doneRows = (ordered: boolean, ofJobs?: JobIds) => {
+      const rows = completed(ofJobs)
         .select([
           'work_orders.job_id',
           sql<number>`count(*)`.as('work_orders'),
@@ -82,30 +101,64 @@ export const completedWork: ReportDefinition = {
         ? rows.orderBy(sql`max(work_orders.completed_at)`, 'desc').orderBy('work_orders.job_id', 'desc')
         : rows;
     };
-    const done = (ordered = false) => ({ rows: doneRows(ordered).as('done'), jobId: 'done.job_id' });
+    const done = (ordered = false, ofJobs?: JobIds) => ({
+      rows: doneRows(ordered, ofJobs).as('done'),
+      jobId: 'done.job_id',
+    });
+    // A quantity only when every work order counted has one in the same unit (adding SF to tons is
+    // no total): the unit as SQL too, so q finds a row by it.
+    const oneUnit = sql<boolean>`(done.with_qty = done.work_orders and done.with_unit = done.work_orders
+        and done.unit_min = done.unit_max)`;
+    const unit = sql<string | null>`(case when ${oneUnit} then done.unit_min end)`;
+    // The job view's rows, latest completion first.
+    const listed = (jobs: JobsQuery) =>
+      jobs
+        .select([
+          'jobs.id',
+          'jobs.job_number',
+          'jobs.name',
+          CUSTOMER_NAME.as('customer'),
+          'done.work_orders',
+          'done.last_completed',
+          sql<number | null>`(case when ${oneUnit} then done.qty end)`.as('qty'),
+          unit.as('unit'),
+          JOB_VALUE_CENTS.as('value_cents'),
+        ])
+        .orderBy('done.last_completed', 'desc')
+        .orderBy('done.job_id', 'desc');
     // The job view's figures are sums over the jobs with completed work: taken in the cap's own
     // pass over those jobs (job-scope.ts, `summed`). The other views group the jobs the cap keeps.
-    const scope = await jobScope(
-      ctx,
-      p,
+    const options: ScopeOptions =
       view === 'job'
         ? {
             ranged: false,
-            summed: { rows: done(), values: { work_orders: sql`done.work_orders`, value_cents: JOB_VALUE_CENTS } },
+            summed: {
+              rows: (ofJobs) => done(false, ofJobs),
+              values: { work_orders: sql`done.work_orders`, value_cents: JOB_VALUE_CENTS },
+            },
           }
-        : { ranged: false, capOver: (qb) => qb.where('jobs.id', 'in', completed().select('work_orders.job_id')) },
-    );
+        : { ranged: false, capOver: (qb) => qb.where('jobs.id', 'in', completed().select('work_orders.job_id')) };
+    // The job view's first page, read beside the cap's pass rather than after it (on PostgreSQL the
+    // two statements run at once, on two connections): before the cap, so with each job's basis.
+    // When the cap leaves out none of its rows they are the capped list's first rows too (the cap
+    // only removes rows); when it leaves out one, the page is read again with the cap.
+    const uncapped = jobsBeforeCap(ctx, p, options);
+    const early =
+      view === 'job' && p.q === null
+        ? listed(uncapped.jobs(done(true)))
+            .select(uncapped.basis.as('cap_at'))
+            .limit(p.rowsLimit)
+            .execute()
+        : null;
+    // Awaited only when the table is shaped: a refusal before then must not leave it unhandled.
+    early?.catch(() => undefined);
+    const scope = await jobScope(ctx, p, options);
     const jobs = (ordered = false) => scope.jobs(done(ordered));
     const tz = ctx.auth.firm.timezone;
     let table: ReportTable;
     // The summary's figures, over every job with completed work (q narrows the table only).
     let all: { jobs: number; work_orders: number; value_cents: number };
     if (view === 'job') {
-      // A quantity only when every work order counted has one in the same unit (adding SF to tons is
-      // no total): the unit as SQL too, so q finds a row by it.
-      const oneUnit = sql<boolean>`(done.with_qty = done.work_orders and done.with_unit = done.work_orders
-        and done.unit_min = done.unit_max)`;
-      const unit = sql<string | null>`(case when ${oneUnit} then done.unit_min end)`;
       // The table's sums over the rows q keeps. Without q they are the scope's, summed with the cap:
       // the summary's figures and the total row's.
       const sums = {
@@ -130,20 +183,14 @@ export const completedWork: ReportDefinition = {
           { key: 'completed_unit', label: 'Unit', kind: 'text' },
           { key: 'value', label: 'Job value', kind: 'money' },
         ],
-        query: jobs(true)
-          .select([
-            'jobs.id',
-            'jobs.job_number',
-            'jobs.name',
-            CUSTOMER_NAME.as('customer'),
-            'done.work_orders',
-            'done.last_completed',
-            sql<number | null>`(case when ${oneUnit} then done.qty end)`.as('qty'),
-            unit.as('unit'),
-            JOB_VALUE_CENTS.as('value_cents'),
-          ])
-          .orderBy('done.last_completed', 'desc')
-          .orderBy('done.job_id', 'desc'),
+        query: listed(jobs(true)),
+        page: early
+          ? async (limit) => {
+              const rows = await early;
+              if (rows.every((r) => keptByCap(scope.cutoff, r.cap_at, Number(r.id)))) return rows;
+              return listed(jobs(true)).limit(limit).execute();
+            }
+          : undefined,
         row: (j) => ({
           ...jobCells(j),
           work_orders: Number(j.work_orders),

@@ -119,6 +119,7 @@ export const estimateTotals: ReportDefinition = {
       basis: sql<string>`est.created_at`,
       basisKey: 'created',
       truncated: jobs.truncated,
+      cutoff: jobs.cutoff,
       note: jobs.note,
     };
     const groups = (await groupColumns(ctx, scope, p.groupBy.length > 0 ? p.groupBy : ['estimator'])).map((g) =>
@@ -189,7 +190,7 @@ export const estimateTotals: ReportDefinition = {
               .orderBy(sql.ref('est.id'), 'desc')
               .limit(limit),
           ),
-        ),
+        ).execute(),
       row: (e) => {
         const price = e.price_cents === null ? null : Number(e.price_cents);
         const margin = e.margin_cents === null ? null : Number(e.margin_cents);

@@ -213,7 +213,8 @@ export const receivables: ReportDefinition = {
         money('amount', 'Amount owed'),
       ],
       query: shownOwed(invoicesIn().where(owedAtEnd)),
-      page: (limit) => shownOwed(invoicesIn().where(owedAtEnd).orderBy(issuedAt).orderBy('invoices.id').limit(limit)),
+      page: (limit) =>
+        shownOwed(invoicesIn().where(owedAtEnd).orderBy(issuedAt).orderBy('invoices.id').limit(limit)).execute(),
       row: (i) => {
         const issued = localDate(String(i.issued));
         const due = addDays(issued, p.netDays);

@@ -87,12 +87,12 @@ export interface ListTable {
   query: SelectQueryBuilder<any, any, any>;
   /**
    * The same first `limit` rows in the same order, read another way when no q narrows them: the
-   * records picked and limited first, then joined to what they show. The database joins every row
-   * before a LIMIT cuts it; looking up a job (a wide row) for each of 17,000 owed invoices to show
-   * 200 cost more than the report's whole aggregate. Absent: `query` limited.
+   * records picked and limited first, then joined to what they show (the database joins every row
+   * before a LIMIT cuts it; looking up a job, a wide row, for each of 17,000 owed invoices to show
+   * 200 cost more than the report's whole aggregate), or read beside the report's other queries.
+   * Absent: `query` limited.
    */
-  // biome-ignore lint/suspicious/noExplicitAny: as query
-  page?: (limit: number) => SelectQueryBuilder<any, any, any>;
+  page?: (limit: number) => Promise<Record<string, unknown>[]>;
   /** A raw row as the table's row. */
   row(raw: Record<string, unknown>): Row;
   /** The SQL of each text column, by column key, for q. */
@@ -161,7 +161,7 @@ export async function shapeTables(
       if (isList(t)) {
         const kept = p.q === null ? t.query : whereText(t, p.q);
         const [page, sums] = await Promise.all([
-          (p.q === null && t.page ? t.page(p.rowsLimit) : kept.limit(p.rowsLimit)).execute(),
+          p.q === null && t.page ? t.page(p.rowsLimit) : kept.limit(p.rowsLimit).execute(),
           p.q === null && t.whole
             ? t.whole
             : kept
