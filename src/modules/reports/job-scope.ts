@@ -204,9 +204,11 @@ export async function jobScope(ctx: ServiceContext, p: RunParams, options: Scope
   const firmId = ctx.auth.firm.id;
   const { basis, basisKey, base } = scopeQuery(ctx, p, options);
   // Newest first by basis, a job without one last on both engines (PostgreSQL puts nulls first
-  // when descending). Only an unranged scope can hold such a job: a ranged one keeps the plain
-  // order, which PostgreSQL reads backwards off the basis index without sorting.
-  const newestFirst = options.ranged === false ? sql`${basis} desc nulls last` : sql`${basis} desc`;
+  // when descending). Only an unranged scope on a basis a job may lack (bid, decided) can hold
+  // such a job: the others keep the plain order, which PostgreSQL reads backwards off the basis
+  // index without sorting (with NULLS LAST, estimate-totals' cutoff took 2.3 times as long).
+  const newestFirst =
+    options.ranged === false && basisKey !== 'created' ? sql`${basis} desc nulls last` : sql`${basis} desc`;
 
   // One query finds the 20,000th and 20,001st by basis: fewer than two rows back means nothing is
   // left out. (Asking first, without an order, whether there is a 20,001st cost a second pass over
