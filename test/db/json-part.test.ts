@@ -1,0 +1,42 @@
+// A part of a stored JSON document read many times (src/db/dialect.ts, jsonPart and jsonNumberIn):
+// the numbers read out of the part equal those jsonNumber reads out of the whole text, a key given
+// by a row's value included, and a missing key is null. Both engines.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freshDatabase } from '#test/helpers/harness.ts';
+
+let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+
+beforeAll(async () => {
+  fresh = await freshDatabase();
+});
+afterAll(() => fresh.drop());
+
+const DOCUMENT = JSON.stringify({
+  lines: { '7': { price: 12.5 }, '8': { price: 0.455 }, '9': { cost: 3 } },
+  cost_lines: { '7': { cost: 1 } },
+});
+
+it('reads the same numbers out of a part as out of the whole document', async () => {
+  const { db, dialect } = fresh.database;
+  const doc = sql`d.doc`;
+  const part = sql`p.part`;
+  const { rows } = await sql<{ id: number; whole: unknown; in_part: unknown }>`
+    with d (doc) as (select ${DOCUMENT}),
+      p (part) as (select ${dialect.jsonPart(doc, ['lines'])} from d),
+      ids (id) as (select 7 union all select 8 union all select 9 union all select 10)
+    select ids.id, ${dialect.jsonNumber(doc, ['lines', sql`ids.id`, 'price'])} as whole,
+      ${dialect.jsonNumberIn(part, [sql`ids.id`, 'price'])} as in_part
+    from ids, d, p order by ids.id`.execute(db);
+  const numbers = rows.map((r) => ({
+    id: Number(r.id),
+    whole: r.whole === null ? null : Number(r.whole),
+    in_part: r.in_part === null ? null : Number(r.in_part),
+  }));
+  expect(numbers).toEqual([
+    { id: 7, whole: 12.5, in_part: 12.5 },
+    { id: 8, whole: 0.455, in_part: 0.455 },
+    { id: 9, whole: null, in_part: null },
+    { id: 10, whole: null, in_part: null },
+  ]);
+});
