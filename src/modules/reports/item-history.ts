@@ -20,12 +20,10 @@
 //
 // The lines (their estimate joined by key, each line's price read once) in a CTE, and one GROUP BY
 // over it.
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
-import { addDays } from '#platform/time.ts';
-import { onVisibleJob } from '#crm/index.ts';
-import { startOfDay } from './job-scope.ts';
+import { quotedEstimates } from './quoted-estimates.ts';
 import type { ReportDefinition } from './run.ts';
 import type { FullTable } from './run-result.ts';
 import { countOf, sumMoney } from './table-math.ts';
@@ -42,26 +40,9 @@ export const itemHistory: ReportDefinition = {
   uses: [],
   async run(ctx: ServiceContext, p) {
     const { db } = ctx.database;
-    const dialect = ctx.database.dialect;
     const firmId = ctx.auth.firm.id;
-    // Where the database parses the calculation on every read (dialect.ts, keepsParsedJson), each
-    // estimate's lines are taken out of it once, in a materialized CTE the lines join.
-    const partOnce = !dialect.keepsParsedJson;
-    const price = partOnce
-      ? dialect.jsonNumberIn(sql`priced.lines`, [sql`el.id`, 'price'])
-      : dialect.jsonNumber(sql`e.calculation`, ['lines', sql`el.id`, 'price']);
-    const priceCents = sql<number>`cast(round(${price} * 100) as bigint)`;
-    // The estimates counted: not change orders, not archived, created in the range.
-    // biome-ignore lint/suspicious/noExplicitAny: the CTEs' tables are not DB's
-    const counted = (qb: SelectQueryBuilder<any, any, any>) =>
-      qb
-        .where('e.firm_id', '=', firmId)
-        .where('e.is_change_order', '=', 0)
-        .where('e.archived_at', 'is', null)
-        .where('e.created_at', '>=', startOfDay(ctx, p.start))
-        .where('e.created_at', '<', startOfDay(ctx, addDays(p.end, 1)));
-    // biome-ignore lint/suspicious/noExplicitAny: as counted
-    const queries = db as unknown as Kysely<any>;
+    const estimates = quotedEstimates(ctx, p, 'lines');
+    const priceCents = sql<number>`cast(round(${estimates.number(sql`el.id`, 'price')} * 100) as bigint)`;
     // Won: the estimate is its job's, in a won stage. Asked of the won jobs as one set (a hash of
     // their (job, estimate) pairs), not by joining every line's job and stage: on PostgreSQL that
     // join of all 100,000 jobs was a fifth of the report.
@@ -74,41 +55,25 @@ export const itemHistory: ReportDefinition = {
       .where('stage.type', '=', 'won')
       .select(['jobs.id', 'jobs.estimate_id']);
     const won = sql<boolean>`((e.job_id, e.id) in ${wonPairs})`;
-    const onEstimates = queries
-      .selectFrom('estimate_lines as el')
-      .innerJoin('estimates as e', 'e.id', 'el.estimate_id');
-    const lines = onVisibleJob(
-      counted(partOnce ? onEstimates.innerJoin('priced', 'priced.id', 'e.id') : onEstimates)
-        .where('el.firm_id', '=', firmId)
-        .where('el.active', '=', 1)
-        .where('el.excluded', '=', 0)
-        .where('el.is_optional', '=', 0),
-      'e.job_id',
-      firmId,
-      ctx.auth.user,
-    ).select([
-      'el.name',
-      'el.unit',
-      'el.estimate_id',
-      sql<number>`cast(el.quantity as numeric)`.as('quantity'),
-      priceCents.as('cents'),
-      sql<number>`case when ${won} then 1 else 0 end`.as('won'),
-    ]);
+    const lines = estimates
+      .counted(
+        estimates.from(false).selectFrom('estimate_lines as el').innerJoin('estimates as e', 'e.id', 'el.estimate_id'),
+        true,
+      )
+      .select([
+        'el.name',
+        'el.unit',
+        'el.estimate_id',
+        sql<number>`cast(el.quantity as numeric)`.as('quantity'),
+        priceCents.as('cents'),
+        sql<number>`case when ${won} then 1 else 0 end`.as('won'),
+      ]);
     // Each line's price is read out of its estimate's JSON once, into a materialized CTE the
     // aggregates read: written into each aggregate, the database parsed the JSON eight times a line
     // (2.1 s against 0.9 at 100,000 estimates; docs/performance.md, "Owner reports").
     const priced = sql<boolean>`quoted.quantity > 0`;
-    const estimatesPriced = counted(queries.selectFrom('estimates as e')).select([
-      'e.id',
-      dialect.jsonPart(sql`e.calculation`, ['lines']).as('lines'),
-    ]);
-    const rows = await (partOnce
-      ? queries.with(
-          (cte) => cte('priced').materialized(),
-          () => estimatesPriced,
-        )
-      : queries
-    )
+    const rows = await estimates
+      .from(true)
       .with(
         (cte) => cte('quoted').materialized(),
         () => lines,

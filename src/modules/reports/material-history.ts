@@ -14,17 +14,16 @@
 //   pricing has not reached.
 //
 // One GROUP BY over the cost lines; the month is a CASE over the instants each local month starts.
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars } from '#platform/money.ts';
-import { addDays } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
-import { onVisibleJob } from '#crm/index.ts';
 import { bucketOf } from './bucket.ts';
 import { startOfDay } from './job-scope.ts';
 import type { ReportDefinition } from './run.ts';
 import { addMonths } from './run-query.ts';
 import type { FullTable } from './run-result.ts';
+import { quotedEstimates } from './quoted-estimates.ts';
 import { countOf, sumMoney } from './table-math.ts';
 
 /** Ranges up to this many months are placed month by month without reading the estimates' span. */
@@ -56,59 +55,25 @@ export const materialHistory: ReportDefinition = {
   date_basis: 'created',
   uses: [],
   async run(ctx: ServiceContext, p) {
-    const { db } = ctx.database;
-    const dialect = ctx.database.dialect;
     const firmId = ctx.auth.firm.id;
-    // Where the database parses the calculation on every read (dialect.ts, keepsParsedJson), each
-    // estimate's cost lines are taken out of it once, in a materialized CTE the cost lines join.
-    const partOnce = !dialect.keepsParsedJson;
-    const number = (key: string) =>
-      partOnce
-        ? dialect.jsonNumberIn(sql`priced.cost_lines`, [sql`cl.id`, key])
-        : dialect.jsonNumber(sql`e.calculation`, ['cost_lines', sql`cl.id`, key]);
-    const costCents = sql<number>`cast(round(${number('cost')} * 100) as bigint)`;
-    const quantity = number('quantity');
-    // The estimates counted: not change orders, not archived, created in the range.
-    // biome-ignore lint/suspicious/noExplicitAny: the CTE's table is not DB's
-    const counted = (qb: SelectQueryBuilder<any, any, any>) =>
-      qb
-        .where('e.firm_id', '=', firmId)
-        .where('e.is_change_order', '=', 0)
-        .where('e.archived_at', 'is', null)
-        .where('e.created_at', '>=', startOfDay(ctx, p.start))
-        .where('e.created_at', '<', startOfDay(ctx, addDays(p.end, 1)));
-    // biome-ignore lint/suspicious/noExplicitAny: as counted
-    const queries = db as unknown as Kysely<any>;
-    const estimatesPriced = counted(queries.selectFrom('estimates as e')).select([
-      'e.id',
-      dialect.jsonPart(sql`e.calculation`, ['cost_lines']).as('cost_lines'),
-    ]);
-    // The counted material cost lines; `priced`, with their estimates' cost lines taken out.
-    const costLines = (priced: boolean) => {
-      const root = priced
-        ? queries.with(
-            (cte) => cte('priced').materialized(),
-            () => estimatesPriced,
-          )
-        : queries;
-      const onEstimates = root
-        .selectFrom('estimate_cost_lines as cl')
-        .innerJoin('estimate_lines as el', 'el.id', 'cl.line_item_id')
-        .innerJoin('estimates as e', 'e.id', 'cl.estimate_id');
-      return onVisibleJob(
-        counted(priced ? onEstimates.innerJoin('priced', 'priced.id', 'e.id') : onEstimates)
-          .where('cl.firm_id', '=', firmId)
-          .where('cl.type', '=', 'material')
-          .where('cl.is_alternate', '=', 0)
-          .where('cl.suppressed', '=', 0)
-          .where('el.active', '=', 1)
-          .where('el.excluded', '=', 0)
-          .where('el.is_optional', '=', 0),
-        'e.job_id',
-        firmId,
-        ctx.auth.user,
-      );
-    };
+    const estimates = quotedEstimates(ctx, p, 'cost_lines');
+    const costCents = sql<number>`cast(round(${estimates.number(sql`cl.id`, 'cost')} * 100) as bigint)`;
+    const quantity = estimates.number(sql`cl.id`, 'quantity');
+    // The counted material cost lines; `parts`, with their estimates' cost lines taken out.
+    const costLines = (parts: boolean) =>
+      estimates
+        .counted(
+          estimates
+            .from(parts)
+            .selectFrom('estimate_cost_lines as cl')
+            .innerJoin('estimate_lines as el', 'el.id', 'cl.line_item_id')
+            .innerJoin('estimates as e', 'e.id', 'cl.estimate_id'),
+          parts,
+        )
+        .where('cl.firm_id', '=', firmId)
+        .where('cl.type', '=', 'material')
+        .where('cl.is_alternate', '=', 0)
+        .where('cl.suppressed', '=', 0);
     // The months placed are the range's (bucket.ts: about log2(n) comparisons a cost line). Over a
     // range of more than ten years they are those from the first to the last estimate in it, found
     // by one more pass: a range over centuries would otherwise name thousands of months.
@@ -123,7 +88,7 @@ export const materialHistory: ReportDefinition = {
         : null;
     }
     const month = span ? monthOf(ctx, sql`e.created_at`, span.first, span.last) : sql<string>`cast('' as text)`;
-    let qb = costLines(partOnce).select([
+    let qb = costLines(true).select([
       month.as('month'),
       sql<string>`lower(cl.name)`.as('name_key'),
       'cl.unit',
