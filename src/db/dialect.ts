@@ -67,10 +67,11 @@ const sqlitePath = (path: readonly JsonStep[]) =>
     path.map((s) => (typeof s === 'string' ? sql`${`."${s}"`}` : sql`'."' || cast(${s} as text) || '"'`)),
     sql` || `,
   )}`;
+/** PostgreSQL's path array for `path`, each step as text (a row's id too). */
+const pgPath = (path: readonly JsonStep[]) => sql`array[${sql.join(path.map((s) => sql`cast(${s} as text)`))}]`;
 // Read as `json`, not `jsonb`: either way the stored text is parsed on every read, but json's parse
 // only checks it where jsonb's builds the whole document's binary form. One value out of an
 // estimate's calculation took a quarter less time (docs/performance.md, "Owner reports").
-const pgPath = (path: readonly JsonStep[]) => sql`array[${sql.join(path.map((s) => sql`cast(${s} as text)`))}]`;
 const pgText = (column: RawBuilder<unknown>, path: readonly JsonStep[]) =>
   sql<string>`(cast(${column} as json) #>> ${pgPath(path)})`;
 
