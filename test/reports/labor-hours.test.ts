@@ -4,7 +4,7 @@
 // rules and the range limit. The expected figures are worked by hand in the comments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayIn } from '#platform/time-zone.ts';
-import { weekStartOf } from '#src/engines/payroll/overtime.ts';
+import { weekStartOf } from '#engines/payroll/index.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { ok } from '#test/helpers/records.ts';
 import { scheduleJob, scheduleWorkspace } from '#test/helpers/scenarios/operations.ts';

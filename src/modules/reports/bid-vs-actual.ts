@@ -25,7 +25,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { can } from '#platform/permissions.ts';
 import { millisOf } from '#platform/time.ts';
-import { localDates } from '#engines/payroll/overtime.ts';
+import { localDates } from '#engines/payroll/index.ts';
 import { groupColumns, groupTableColumns } from './group-by.ts';
 import { CUSTOMER_NAME, jobScope } from './job-scope.ts';
 import { laborCentsByJob } from './job-labor.ts';

@@ -9,7 +9,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '#db/tables.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { millisOf, storedAt } from '#platform/time.ts';
-import { laborCostCents, splitOvertime } from '#engines/payroll/overtime.ts';
+import { laborCostCents, splitOvertime } from '#engines/payroll/index.ts';
 import { countedTime } from './counted-time.ts';
 
 /** A week and a day on each side cover every zone's offset: all entries sharing a week with these. */

@@ -13,7 +13,7 @@ import { assertCrewScheduling } from '#platform/guards.ts';
 import { addDays, daysBetween, millisOf } from '#platform/time.ts';
 import { localToStored, todayIn } from '#platform/time-zone.ts';
 import { timeEntriesOf } from '#operations/index.ts';
-import { hoursOf, laborCostCents, splitOvertime, weekStartOf } from '#engines/payroll/overtime.ts';
+import { hoursOf, laborCostCents, splitOvertime, weekStartOf } from '#engines/payroll/index.ts';
 import { countedTime } from './counted-time.ts';
 import {
   EARLIEST_DATE,

@@ -13,7 +13,7 @@
 // narrows it, run-result.ts).
 import { sql } from 'kysely';
 import { onVisibleJob } from '#crm/index.ts';
-import { localDates } from '#engines/payroll/overtime.ts';
+import { localDates } from '#engines/payroll/index.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { addDays, daysBetween, millisOf } from '#platform/time.ts';

@@ -9,7 +9,7 @@ import { DateString, StringEnum } from '#platform/schemas.ts';
 import { addDays } from '#platform/time.ts';
 import { todayIn } from '#platform/time-zone.ts';
 import { divisionsOf, jobTypesOf } from '#platform/workspace.ts';
-import { weekStartOf } from '#engines/payroll/overtime.ts';
+import { weekStartOf } from '#engines/payroll/index.ts';
 import { listStages } from '#crm/index.ts';
 import { EARLIEST_DATE, LATEST_DATE } from './schemas.ts';
 

@@ -18,7 +18,7 @@ import type { ServiceContext } from '#platform/context.ts';
 import { badRequest } from '#platform/errors.ts';
 import { centsToDollars, formatCents } from '#platform/money.ts';
 import { addDays } from '#platform/time.ts';
-import { weekStartOf } from '#engines/payroll/overtime.ts';
+import { weekStartOf } from '#engines/payroll/index.ts';
 import { bucketOf } from './bucket.ts';
 import { countedTime } from './counted-time.ts';
 import { JOB_VALUE_CENTS, jobScope, startOfDay } from './job-scope.ts';

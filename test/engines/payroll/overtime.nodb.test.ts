@@ -12,7 +12,7 @@ import {
   splitOvertime,
   weekStartOf,
   type WorkedEntry,
-} from '#src/engines/payroll/overtime.ts';
+} from '#engines/payroll/index.ts';
 
 const NY = 'America/New_York';
 const at = (iso: string) => Date.parse(iso);

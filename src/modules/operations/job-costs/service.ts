@@ -12,7 +12,7 @@ import { assertOfficeUser } from '#platform/guards.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
 import { can } from '#platform/permissions.ts';
 import { now, zWire } from '#platform/time.ts';
-import { hoursOf as hoursOfMs } from '#src/engines/payroll/overtime.ts';
+import { hoursOf as hoursOfMs } from '#engines/payroll/index.ts';
 import { entryHours, payCents, type WeekRule } from '../time-entries/hours.ts';
 import { timeEntriesOf } from '../time-entries/repo.ts';
 import { jobCostsOf } from './repo.ts';

@@ -9,7 +9,7 @@ import {
   localDate,
   splitOvertime,
   type WeekStart,
-} from '#src/engines/payroll/overtime.ts';
+} from '#engines/payroll/index.ts';
 import { countedEntriesOf } from './repo.ts';
 
 /** What the workspace's week is: its time zone and week start. */

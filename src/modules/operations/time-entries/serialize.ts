@@ -2,7 +2,7 @@
 // time_entries export). Pay only for users who may see pay: absent otherwise.
 import { centsToDollars } from '#platform/money.ts';
 import { zWire } from '#platform/time.ts';
-import { hoursOf as hoursOfMs } from '#src/engines/payroll/overtime.ts';
+import { hoursOf as hoursOfMs } from '#engines/payroll/index.ts';
 import { type EntryHours, payCents } from './hours.ts';
 import type { TimeEntryRow } from './repo.ts';
 import type { LaborRowObject } from './schemas.ts';
