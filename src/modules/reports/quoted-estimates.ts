@@ -23,14 +23,15 @@ export function quotedEstimates(ctx: ServiceContext, p: RunParams, part: 'lines'
   const partOnce = !dialect.keepsParsedJson;
   // biome-ignore lint/suspicious/noExplicitAny: as AnyQuery
   const queries = db as unknown as Kysely<any>;
-  const counted = (qb: AnyQuery) =>
+  // The estimates (`e`) counted.
+  const countedEstimates = (qb: AnyQuery) =>
     qb
       .where('e.firm_id', '=', firmId)
       .where('e.is_change_order', '=', 0)
       .where('e.archived_at', 'is', null)
       .where('e.created_at', '>=', startOfDay(ctx, p.start))
       .where('e.created_at', '<', startOfDay(ctx, addDays(p.end, 1)));
-  const priced = counted(queries.selectFrom('estimates as e')).select([
+  const priced = countedEstimates(queries.selectFrom('estimates as e')).select([
     'e.id',
     dialect.jsonPart(sql`e.calculation`, [part]).as('part'),
   ]);
@@ -53,7 +54,7 @@ export function quotedEstimates(ctx: ServiceContext, p: RunParams, part: 'lines'
      */
     counted: (qb: AnyQuery, parts: boolean) =>
       onVisibleJob(
-        counted(partOnce && parts ? qb.innerJoin('priced', 'priced.id', 'e.id') : qb)
+        countedEstimates(partOnce && parts ? qb.innerJoin('priced', 'priced.id', 'e.id') : qb)
           .where('el.firm_id', '=', firmId)
           .where('el.active', '=', 1)
           .where('el.excluded', '=', 0)
