@@ -3,13 +3,7 @@
 import type { Executor } from '#db/dialect.ts';
 import type { TimeEntry } from '#db/tables.ts';
 import { millisOf, storedAt } from '#platform/time.ts';
-import {
-  type EntrySplit,
-  laborCostCents,
-  localDate,
-  splitOvertime,
-  type WeekStart,
-} from '#engines/payroll/index.ts';
+import { type EntrySplit, laborCostCents, localDate, splitOvertime, type WeekStart } from '#engines/payroll/index.ts';
 import { countedEntriesOf } from './repo.ts';
 
 /** What the workspace's week is: its time zone and week start. */
