@@ -170,14 +170,19 @@ async function main(): Promise<void> {
     if (!row) throw new Error('estimate not found');
     const tree: EstimateTree = await loadTree(database.db, row);
     if (linesInBid(tree).length !== LINES) throw new Error(`expected ${LINES} lines in the bid`);
-    const result = priceEstimate(engineInput(tree, settings));
+    const input = engineInput(tree, settings);
+    const result = priceEstimate(input);
+    // What a write prices and stores: the numbers, the lines' explain texts left to the line read.
+    const numbers = priceEstimate(input, { explain: false });
     const read = await call('GET', base, undefined, 200);
     if (read.body.totals.price !== result.totals.price)
       throw new Error(`stored price ${read.body.totals.price} ≠ engine ${result.totals.price}`);
     if (read.body.areas[0].services.length !== LINES) throw new Error('GET should show every line');
     const hauls = result.lines[0]!.cost_lines.filter((cl) => cl.haul !== null);
     if (hauls.length !== 1 || !(hauls[0]!.haul!.loads > 0)) throw new Error('each line should carry one priced haul');
-    const calculationBytes = Buffer.byteLength(storedCalculation(result, LINES).calculation);
+    const calculationBytes = Buffer.byteLength(
+      storedCalculation(numbers, LINES, calculationDocument(numbers, input)).calculation,
+    );
     log(
       `built: ${LINES} lines, ${Number(costLineCount.n)} cost lines, price $${result.totals.price.toLocaleString('en-US')}; ` +
         `calculation ${kb(calculationBytes)}, GET ${kb(read.bytes)}`,
@@ -188,9 +193,9 @@ async function main(): Promise<void> {
     let patchFlip = false;
     const deleteTimes: number[] = [];
     const answer = estimateObject(tree);
-    const stored = storedCalculation(result, LINES);
     // A tree as a write leaves it: its calculation as built (write.ts), so the answer needs no parse.
-    const document = calculationDocument(result);
+    const document = calculationDocument(numbers, input);
+    const stored = storedCalculation(numbers, LINES, document);
     const written: EstimateTree = { ...tree, priced: { text: row.calculation!, document } };
     // A second tree, for reloadLines to update in place.
     const reloaded = await loadTree(database.db, row);
@@ -206,6 +211,11 @@ async function main(): Promise<void> {
         name: 'engine: priceEstimate(engineInput(tree, settings))',
         api: false,
         run: timed(() => priceEstimate(engineInput(tree, settings))),
+      },
+      {
+        name: 'engine, numbers only: priceEstimate(…, { explain: false }) (what a write runs)',
+        api: false,
+        run: timed(() => priceEstimate(engineInput(tree, settings), { explain: false })),
       },
       { name: 'engineInput alone (rows → engine input)', api: false, run: timed(() => engineInput(tree, settings)) },
       {
@@ -227,7 +237,7 @@ async function main(): Promise<void> {
       {
         name: 'storedCalculation alone (result → stored JSON)',
         api: false,
-        run: timed(() => storedCalculation(result, LINES)),
+        run: timed(() => storedCalculation(numbers, LINES, calculationDocument(numbers, input))),
       },
       {
         // What repriceAndLog writes to the estimate row (same values again), in a transaction of its own.
@@ -285,6 +295,11 @@ async function main(): Promise<void> {
           const r = await call('PATCH', `${base}/line-items/${patchLine}`, { quantity: patchFlip ? 5000 : 5200 }, 200);
           return r.took;
         },
+      },
+      {
+        name: 'GET /v1/estimates/:id/line-items/:id (the line, its explain texts built)',
+        api: true,
+        run: async () => (await call('GET', `${base}/line-items/${patchLine}`, undefined, 200)).took,
       },
       {
         name: 'GET /v1/estimates/:id (stored numbers, no engine)',

@@ -38,6 +38,7 @@ function haulOf(
   cl: CostLineInput,
   tons: Rational,
   path: string,
+  explain: boolean,
 ): { result: HaulResult; hours: Rational; text: string } {
   const h = cl.haul!;
   if (h.material !== 'asphalt' && h.material !== 'millings' && h.material !== 'spoil') {
@@ -51,7 +52,7 @@ function haulOf(
     throw new PricingError('bad_haul', 'must not be negative', `${path}.haul.load_unload_hr`);
   const kind = h.route?.kind ?? 'plant_round_trip';
   let driving: Rational;
-  let drivingText: string;
+  let drivingText = '';
   if (kind === 'three_leg') {
     const legs = h.route?.legs_hr;
     if (!Array.isArray(legs) || legs.length !== 3) {
@@ -65,7 +66,7 @@ function haulOf(
     if (vals.some((v) => v.isNegative()))
       throw new PricingError('bad_route', 'leg times must not be negative', `${path}.haul.route.legs_hr`);
     driving = vals.reduce((a, b) => a.add(b), ZERO);
-    drivingText = `legs ${vals.map((v) => num(v)).join(' + ')} h`;
+    if (explain) drivingText = `legs ${vals.map((v) => num(v)).join(' + ')} h`;
   } else if (kind === 'plant_round_trip' || kind === 'dump_round_trip') {
     if (h.drive_hr === null || h.drive_hr === undefined) {
       const why = h.automatic_driving_time ? 'automatic driving time was not resolved' : 'drive_hr is required';
@@ -74,7 +75,7 @@ function haulOf(
     const one = readReq(h.drive_hr, `${path}.haul.drive_hr`);
     if (one.isNegative()) throw new PricingError('bad_route', 'must not be negative', `${path}.haul.drive_hr`);
     driving = one.mul(Rational.int(2));
-    drivingText = `2 × ${num(one)} h ${kind === 'dump_round_trip' ? 'job↔dump' : 'plant↔job'}`;
+    if (explain) drivingText = `2 × ${num(one)} h ${kind === 'dump_round_trip' ? 'job↔dump' : 'plant↔job'}`;
   } else {
     throw new PricingError(
       'bad_route',
@@ -85,10 +86,11 @@ function haulOf(
   const loads = tons.cmp(ZERO) <= 0 ? 0n : tons.div(cap).ceil();
   const cycle = driving.add(loadUnload);
   const hours = Rational.int(loads).mul(cycle).round(2);
-  const text =
-    `${num(tons)} t ÷ ${num(cap)} t/load = ${loads} loads; cycle ${drivingText}` +
-    (loadUnload.isZero() ? '' : ` + ${num(loadUnload)} h load/unload`) +
-    ` = ${num(cycle)} h; ${loads} × ${num(cycle)} h = ${num(hours, 2)} truck h`;
+  const text = !explain
+    ? ''
+    : `${num(tons)} t ÷ ${num(cap)} t/load = ${loads} loads; cycle ${drivingText}` +
+      (loadUnload.isZero() ? '' : ` + ${num(loadUnload)} h load/unload`) +
+      ` = ${num(cycle)} h; ${loads} × ${num(cycle)} h = ${num(hours, 2)} truck h`;
   return {
     hours,
     text,
@@ -115,12 +117,13 @@ export function priceCostLine(
   cl: CostLineInput,
   path: string,
 ): CostLineCalc {
-  const parts: string[] = [];
+  // The explain text's parts, or null when the caller asked for numbers only (ctx.explain).
+  const parts: string[] | null = ctx.explain ? [] : null;
   let base: Rational;
   const manual = readOpt(cl.manual_quantity, `${path}.manual_quantity`);
   if (manual) {
     base = manual;
-    parts.push(`manual ${num(base)}`);
+    parts?.push(`manual ${num(base)}`);
   } else if (cl.quantity_formula !== null && cl.quantity_formula !== undefined && cl.quantity_formula.trim() !== '') {
     const f = compiled(ctx, cl.quantity_formula, `${path}.quantity_formula`);
     try {
@@ -130,23 +133,23 @@ export function priceCostLine(
         throw new PricingError(`formula_${e.code}`, e.message, `${path}.quantity_formula`, { cause: e });
       throw e;
     }
-    parts.push(`${cl.quantity_formula} = ${num(base)}`);
+    parts?.push(`${cl.quantity_formula} = ${num(base)}`);
   } else {
     base = lineQty;
-    parts.push(`line quantity ${num(base)}`);
+    parts?.push(`line quantity ${num(base)}`);
   }
   const waste = readOpt(cl.waste_factor, `${path}.waste_factor`) ?? ZERO;
   let q = base.mul(ONE.add(waste));
-  if (!waste.isZero()) parts.push(`× (1 + ${pct(waste)} waste) = ${num(q)}`);
+  if (!waste.isZero()) parts?.push(`× (1 + ${pct(waste)} waste) = ${num(q)}`);
   q = qty4(q);
   let haul: HaulResult | null = null;
   let unit = cl.unit ?? null;
   if (cl.haul) {
     if (cl.type !== 'trucking')
       throw new PricingError('bad_haul', 'only trucking cost lines carry a haul', `${path}.haul`);
-    const h = haulOf(cl, q, path);
+    const h = haulOf(cl, q, path, ctx.explain);
     haul = h.result;
-    parts.push(h.text);
+    parts?.push(h.text);
     q = h.hours;
     unit = 'hr';
   }
@@ -155,15 +158,15 @@ export function priceCostLine(
   }
   const unitCost = readReq(cl.unit_cost, `${path}.unit_cost`);
   const cost = cents(q.mul(unitCost));
-  parts.push(`${num(q)}${unit ? ' ' + unit : ''} × $${num(unitCost)} = ${money(cost)} cost`);
+  parts?.push(`${num(q)}${unit ? ' ' + unit : ''} × $${num(unitCost)} = ${money(cost)} cost`);
 
   const method = cl.pricing_method != null ? checkMethod(cl.pricing_method, `${path}.pricing_method`) : lineMethod;
   const rate = readOpt(cl.pricing_rate, `${path}.pricing_rate`) ?? lineRate;
   checkRate(method, rate, `${path}.pricing_rate`);
   const price = priceOfCost(cost, method, rate);
-  parts.push(`${methodText(method, rate)} = ${money(price)} price`);
+  parts?.push(`${methodText(method, rate)} = ${money(price)} price`);
   const included = !cl.is_alternate && !cl.suppressed;
-  if (!included) parts.push(cl.suppressed ? '(suppressed: not in totals)' : '(alternate: not in totals)');
+  if (!included) parts?.push(cl.suppressed ? '(suppressed: not in totals)' : '(alternate: not in totals)');
 
   return {
     cost,
@@ -183,7 +186,7 @@ export function priceCostLine(
       pricing_rate: rate.toNumber(),
       included,
       haul,
-      explain: parts.join('; '),
+      explain: parts === null ? '' : parts.join('; '),
     },
   };
 }

@@ -9,7 +9,7 @@ import { jobCostsToSubtotal } from './job-costs.ts';
 import { countLines, lineResult, priceLines, rollUpBundles, type LineCalc } from './lines.ts';
 import { Rational } from './rational.ts';
 import { cents, dollars, marginFraction } from './rounding.ts';
-import type { EstimateInput, EstimateResult } from './types.ts';
+import type { EstimateInput, EstimateResult, PriceOptions } from './types.ts';
 
 /**
  * Phase 8: tax on the allocated price of the taxable listed lines (the whole subtotal when nothing
@@ -25,8 +25,8 @@ function taxAndPrice(taxRate: Rational, targets: LineCalc[], top: LineCalc[], su
   return { taxable, tax, price: subtotal + tax, optionalTotal };
 }
 
-export function priceEstimate(input: EstimateInput): EstimateResult {
-  const pricing = readPricing(input);
+export function priceEstimate(input: EstimateInput, options: PriceOptions = {}): EstimateResult {
+  const pricing = readPricing(input, options.explain ?? true);
   const { ctx } = pricing;
   const calcs = priceLines(ctx, gatherLines(input));
   rollUpBundles(ctx, calcs);

@@ -62,6 +62,8 @@ export function compareIds(a: Id, b: Id): number {
 export interface Ctx {
   method: PricingMethod;
   rate: Rational;
+  /** Whether lines and cost lines write their explain texts (PriceOptions.explain). */
+  explain: boolean;
   formulas: Map<string, CompiledFormula>;
   warnings: string[];
 }
@@ -75,7 +77,7 @@ export interface Pricing {
 }
 
 /** Phase 1: the estimate's method and rate (lines and cost lines follow them), contingency, tax and minimum. */
-export function readPricing(input: EstimateInput): Pricing {
+export function readPricing(input: EstimateInput, explain = true): Pricing {
   if (!input || typeof input !== 'object' || !input.pricing)
     throw new PricingError('missing_value', 'pricing is required', 'pricing');
   const p = input.pricing;
@@ -85,7 +87,7 @@ export function readPricing(input: EstimateInput): Pricing {
   const contingencyRate = readOpt(p.contingency_rate, 'pricing.contingency_rate');
   const taxRate = readOpt(p.tax_rate, 'pricing.tax_rate') ?? Rational.ZERO;
   const minimum = readOpt(p.minimum_charge, 'pricing.minimum_charge');
-  return { ctx: { method, rate, formulas: new Map(), warnings: [] }, contingencyRate, taxRate, minimum };
+  return { ctx: { method, rate, explain, formulas: new Map(), warnings: [] }, contingencyRate, taxRate, minimum };
 }
 
 export interface RawLine {

@@ -68,15 +68,16 @@ function priceLine(ctx: Ctx, line: LineInput, path: string, isChild: boolean): L
     const unitCost = readOpt(line.unit_cost, `${path}.unit_cost`) ?? ZERO;
     calc.cost = cents(qty.mul(unitCost));
     const unitPrice = readOpt(line.unit_price, `${path}.unit_price`);
-    let priceText: string;
+    let priceText = '';
     if (unitPrice) {
       calc.price = cents(qty.mul(unitPrice));
-      priceText = `${num(qty)} × $${num(unitPrice)} unit price = ${money(calc.price)} price`;
+      if (ctx.explain) priceText = `${num(qty)} × $${num(unitPrice)} unit price = ${money(calc.price)} price`;
     } else {
       calc.price = priceOfCost(calc.cost, method, rate);
-      priceText = `${methodText(method, rate)} = ${money(calc.price)} price`;
+      if (ctx.explain) priceText = `${methodText(method, rate)} = ${money(calc.price)} price`;
     }
-    calc.explain = `${num(qty)}${line.unit ? ' ' + line.unit : ''} × $${num(unitCost)} = ${money(calc.cost)} cost; ${priceText}`;
+    if (ctx.explain)
+      calc.explain = `${num(qty)}${line.unit ? ' ' + line.unit : ''} × $${num(unitCost)} = ${money(calc.cost)} cost; ${priceText}`;
     if (line.cost_lines?.length) ctx.warnings.push(`${path}: cost lines are ignored on a unit_costing line`);
     return calc;
   }
@@ -103,7 +104,8 @@ function priceLine(ctx: Ctx, line: LineInput, path: string, isChild: boolean): L
     }
   });
   const n = calc.costLines.filter((c) => c.included).length;
-  calc.explain = `sum of ${n} cost line${n === 1 ? '' : 's'}: ${money(calc.cost)} cost, ${money(calc.price)} price`;
+  if (ctx.explain)
+    calc.explain = `sum of ${n} cost line${n === 1 ? '' : 's'}: ${money(calc.cost)} cost, ${money(calc.price)} price`;
   return calc;
 }
 
@@ -128,7 +130,8 @@ export function rollUpBundles(ctx: Ctx, calcs: LineCalc[]): void {
     c.children.sort((a, b) => compareIds(a.input.id, b.input.id));
     c.cost = c.children.reduce((s, ch) => s + ch.cost, 0n);
     c.price = c.children.reduce((s, ch) => s + ch.price, 0n);
-    c.explain = `bundle of ${c.children.length} sub-line${c.children.length === 1 ? '' : 's'}: ${money(c.cost)} cost, ${money(c.price)} price`;
+    if (ctx.explain)
+      c.explain = `bundle of ${c.children.length} sub-line${c.children.length === 1 ? '' : 's'}: ${money(c.cost)} cost, ${money(c.price)} price`;
     if (c.input.cost_lines?.length)
       ctx.warnings.push(`${c.path}: a bundle master's own cost lines are ignored (its sub-lines carry the cost)`);
     for (const ch of c.children) {

@@ -170,6 +170,7 @@ export interface CostLineResult {
   /** false for alternates and suppressed lines (costed, shown, not totalled). */
   included: boolean;
   haul: HaulResult | null;
+  /** How the numbers were reached; '' when priced with `explain: false`. */
   explain: string;
 }
 
@@ -200,6 +201,7 @@ export interface LineResult {
   bundle_child_service_ids: (number | string)[];
   price_override: number | null;
   cost_lines: CostLineResult[];
+  /** How the numbers were reached; '' when priced with `explain: false`. */
   explain: string;
 }
 
@@ -226,6 +228,16 @@ export interface EstimateTotals {
   margin_pct_of_subtotal: number | null;
   /** Sum of optional lines' prices (before tax), not in price. */
   optional_total: number;
+}
+
+/**
+ * `explain: false` leaves the lines' and cost lines' explain texts empty: about half the engine's
+ * time and of the calculation's bytes. Every number, warning, job-level cost and the estimate's own
+ * explanation are the same either way; a caller that stores numbers only builds a line's texts
+ * when that line is read (the same engine on that line alone writes the same texts).
+ */
+export interface PriceOptions {
+  explain?: boolean;
 }
 
 export interface EstimateResult {

@@ -6,6 +6,7 @@ import {
   type CostLineInput,
   type EstimateInput,
   type EstimateResult,
+  type HaulInput,
   type LineInput,
   type PricingMethod,
 } from '#engines/pricing/index.ts';
@@ -333,6 +334,75 @@ describe('pricing engine properties', () => {
             .map((l) => ({ ...l, cost_lines: [...l.cost_lines].sort((x, y) => Number(x.id) - Number(y.id)) })),
         });
         expect(norm(priceEstimate(shuffled))).toEqual(norm(priceEstimate(input)));
+      }),
+      RUNS,
+    );
+  });
+
+  // Writes price with `explain: false` and a line read builds the line's texts from the line alone
+  // (estimates/calculation.ts, explainLine): both must say exactly what a whole run says.
+  const haulArb = fc.record({
+    material: fc.constantFrom<'asphalt' | 'millings' | 'spoil'>('asphalt', 'millings', 'spoil'),
+    truck_capacity_tons: fc.constantFrom(12, 16, 22.5),
+    drive_hr: fc.constantFrom(0.25, 0.6, 1.1),
+    load_unload_hr: maybe(fc.constantFrom(0.2, 0.35)),
+    route: fc.constantFrom<HaulInput['route']>(
+      null,
+      { kind: 'dump_round_trip' },
+      { kind: 'three_leg', legs_hr: [0.4, 0.3, 0.55] },
+    ),
+  });
+  /** The estimates above, some cost lines made trucking hauls, some lines given a unit. */
+  const withHauls = fc
+    .tuple(estimateArb, fc.array(fc.option(haulArb, { nil: null }), { maxLength: 12 }))
+    .map(([input, hauls]): EstimateInput => {
+      let k = 0;
+      const lines = input.lines!.map((line) => ({
+        ...line,
+        unit: Number(line.id) % 2 === 0 ? 'sq ft' : null,
+        cost_lines: (line.cost_lines ?? []).map((cl): CostLineInput => {
+          const haul = hauls[k++ % Math.max(1, hauls.length)] ?? null;
+          return haul ? { ...cl, type: 'trucking', unit: 'ton', haul } : cl;
+        }),
+      }));
+      return { ...input, lines };
+    });
+  const textsOf = (r: EstimateResult) =>
+    r.lines.map((l) => ({ id: l.id, explain: l.explain, cost_lines: l.cost_lines.map((c) => [c.id, c.explain]) }));
+  const withoutTexts = (r: EstimateResult) => ({
+    ...r,
+    lines: r.lines.map((l) => ({ ...l, explain: '', cost_lines: l.cost_lines.map((c) => ({ ...c, explain: '' })) })),
+  });
+
+  it("explain: false changes nothing but the lines' and cost lines' texts, which it leaves empty", () => {
+    fc.assert(
+      fc.property(withHauls, (input) => {
+        const full = priceEstimate(input);
+        const numbers = priceEstimate(input, { explain: false });
+        expect(numbers).toEqual(withoutTexts(full));
+        for (const l of numbers.lines) {
+          expect(l.explain).toBe('');
+          for (const c of l.cost_lines) expect(c.explain).toBe('');
+        }
+        for (const l of full.lines) expect(l.explain).not.toBe('');
+      }),
+      RUNS,
+    );
+  });
+
+  it('a line priced alone, with its sub-lines when a bundle master, writes the texts the whole estimate writes', () => {
+    fc.assert(
+      fc.property(withHauls, (input) => {
+        const whole = textsOf(priceEstimate(input));
+        const lines = input.lines!;
+        for (const line of lines) {
+          const subLines = line.is_bundle_master ? lines.filter((l) => l.bundle_parent_service_id === line.id) : [];
+          const alone = priceEstimate({
+            pricing: { markup_method: input.pricing!.markup_method, markup_rate: input.pricing!.markup_rate },
+            lines: [{ ...line, bundle_parent_service_id: null }, ...subLines],
+          });
+          expect(textsOf(alone)[0]).toEqual(whole.find((t) => t.id === line.id));
+        }
       }),
       RUNS,
     );

@@ -381,6 +381,79 @@ describe('GET /v1/estimates/:id/line-items/:line_item_id', () => {
     expect(line.cost_lines[0].explain).toContain('ceil(quantity / 3000) = 2');
   });
 
+  // Writes store numbers only; the read builds the texts from the line alone (calculation.ts, explainLine).
+  it("a bundle master's explain sums its sub-lines in the bid; a sub-line's is its own", async () => {
+    const e = await newEstimate();
+    const master = await addLine(e.id, {
+      name: 'Lot refresh package',
+      unit: 'LS',
+      quantity: 1,
+      is_bundle_master: true,
+    });
+    const a = await addLine(e.id, {
+      service_id: svc['Line striping'],
+      quantity: 1000,
+      bundle_parent_service_id: master,
+    });
+    const b = await addLine(e.id, {
+      service_id: svc['Sealcoating, 2 coats'],
+      quantity: 1000,
+      bundle_parent_service_id: master,
+    });
+    const out = await addLine(e.id, { service_id: svc['Lawn mowing'], quantity: 2, bundle_parent_service_id: master });
+    expect((await patchLine(e.id, out, { excluded: true })).status).toBe(200);
+    const m = await getLine(e.id, master);
+    expect(m).toMatchObject({ price: 2230, cost: 1170 });
+    expect(m.explain).toBe('bundle of 2 sub-lines: $1,170.00 cost, $2,230.00 price');
+    const sub = await getLine(e.id, a);
+    expect(sub.explain).toContain('= $120.00 cost');
+    expect((await getLine(e.id, b)).cost_lines.every((cl) => !!cl.explain)).toBe(true);
+    // Outside the bid: no numbers, so nothing to explain.
+    expect(await getLine(e.id, out)).toMatchObject({ price: null, explain: null });
+  });
+
+  it('the texts describe the stored numbers: a new workspace default shows only once the estimate is re-priced', async () => {
+    const e = await newEstimate();
+    const id = await addLine(e.id, { service_id: svc['Crack sealing'], quantity: 4000 });
+    const before = await getLine(e.id, id);
+    expect(before.cost_lines[0].explain).toContain('30% markup on cost = $2,028.00 price');
+    try {
+      expect(
+        (await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { estimate_markup_rate: 0.5 } })).status,
+      ).toBe(200);
+      expect(await getLine(e.id, id)).toEqual(before);
+      expect((await w.api.post(`/v1/estimates/${e.id}/recalculate`)).status).toBe(200);
+      const after = await getLine(e.id, id);
+      expect(after.cost_lines[0]).toMatchObject({ price: 2340 });
+      expect(after.cost_lines[0].explain).toContain('50% markup on cost = $2,340.00 price');
+    } finally {
+      await t.admin.patch(`/admin/v1/workspaces/${w.firmId}`, { settings: { estimate_markup_rate: 0.3 } });
+    }
+  });
+
+  it('a calculation stored with its texts (before they were built on the read) is read as stored', async () => {
+    const e = await newEstimate();
+    const id = await addLine(e.id, { service_id: svc['Crack sealing'], quantity: 4000 });
+    const row = await t.database.db
+      .selectFrom('estimates')
+      .select('calculation')
+      .where('id', '=', e.id)
+      .executeTakeFirstOrThrow();
+    const calc = JSON.parse(row.calculation!);
+    expect(calc.lines[String(id)].explain).toBeUndefined();
+    calc.lines[String(id)].explain = 'as stored';
+    for (const n of Object.values(calc.cost_lines) as { explain?: string }[]) n.explain = 'cost line as stored';
+    delete calc.markup;
+    await t.database.db
+      .updateTable('estimates')
+      .set({ calculation: JSON.stringify(calc) })
+      .where('id', '=', e.id)
+      .execute();
+    const line = await getLine(e.id, id);
+    expect(line.explain).toBe('as stored');
+    expect(line.cost_lines.map((cl) => cl.explain)).toEqual(Array(3).fill('cost line as stored'));
+  });
+
   it("a line of another estimate, a missing line, and another workspace's estimate are 404", async () => {
     const e = await newEstimate();
     const elsewhere = await newEstimate();

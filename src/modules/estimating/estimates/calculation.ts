@@ -14,6 +14,7 @@ import {
   type LineInput,
   type PricingInput,
   type PricingMethod,
+  type PriceOptions,
 } from '#engines/pricing/index.ts';
 import { unprocessable } from '#platform/errors.ts';
 import { centsToDollars, dollarsToCents } from '#platform/money.ts';
@@ -56,7 +57,8 @@ export interface LineNumbers {
   margin_pct: number | null;
   allocated_price: number | null;
   bundle_child_service_ids: number[];
-  explain: string;
+  /** Stored by calculations made before 2026-12-01; now built when the line is read (explainLine). */
+  explain?: string;
 }
 
 export interface CostLineNumbers {
@@ -67,11 +69,19 @@ export interface CostLineNumbers {
   price: number;
   included: boolean;
   haul: CostLineResult['haul'];
-  explain: string;
+  /** As LineNumbers.explain. */
+  explain?: string;
 }
 
 /** The `calculation` column. */
 export interface Calculation {
+  /**
+   * The method and rate lines and cost lines followed when priced (the estimate's or the
+   * workspace default then): a line read builds its explain texts with them, so the texts describe
+   * the stored numbers even after the workspace default changes. Absent from calculations that
+   * stored their texts.
+   */
+  markup?: Pick<PricingInput, 'markup_method' | 'markup_rate'>;
   lines: Record<string, LineNumbers>;
   cost_lines: Record<string, CostLineNumbers>;
   job_costs: JobCostResult[];
@@ -197,10 +207,14 @@ export function engineInput(tree: EstimateTree, settings: Settings): EstimateInp
  * Prices the tree. A PricingError becomes 422 `pricing_error` naming the line and cost line, so a
  * write that would leave the estimate unpriceable is refused and nothing is saved.
  */
-export function calculate(tree: EstimateTree, settings: Settings): { result: EstimateResult; input: EstimateInput } {
+export function calculate(
+  tree: EstimateTree,
+  settings: Settings,
+  options: PriceOptions = {},
+): { result: EstimateResult; input: EstimateInput } {
   const input = engineInput(tree, settings);
   try {
-    return { result: priceEstimate(input), input };
+    return { result: priceEstimate(input, options), input };
   } catch (e) {
     if (e instanceof PricingError) throw pricingRefusal(e, input);
     throw e;
@@ -227,8 +241,12 @@ function pricingRefusal(e: PricingError, input: EstimateInput) {
   });
 }
 
-/** The `calculation` document of a pricing run: per line and cost line numbers, as reads return them. */
-export function calculationDocument(result: EstimateResult): Calculation {
+/**
+ * The `calculation` document of a pricing run: per line and cost line numbers, as reads return
+ * them, with the lines' and cost lines' explain texts when the run wrote them (`explain: false`
+ * leaves them to the line read) and the method and rate the run's lines followed.
+ */
+export function calculationDocument(result: EstimateResult, input: EstimateInput): Calculation {
   const lines: Record<string, LineNumbers> = {};
   const costLines: Record<string, CostLineNumbers> = {};
   for (const l of result.lines) {
@@ -241,7 +259,7 @@ export function calculationDocument(result: EstimateResult): Calculation {
       margin_pct: l.margin_pct,
       allocated_price: l.allocated_price,
       bundle_child_service_ids: l.bundle_child_service_ids.map(Number),
-      explain: l.explain,
+      ...(l.explain === '' ? {} : { explain: l.explain }),
     };
     for (const cl of l.cost_lines) {
       costLines[String(cl.id)] = {
@@ -252,11 +270,13 @@ export function calculationDocument(result: EstimateResult): Calculation {
         price: cl.price,
         included: cl.included,
         haul: cl.haul,
-        explain: cl.explain,
+        ...(cl.explain === '' ? {} : { explain: cl.explain }),
       };
     }
   }
+  const { markup_method, markup_rate } = input.pricing;
   return {
+    markup: { markup_method, markup_rate },
     lines,
     cost_lines: costLines,
     job_costs: result.job_costs,
@@ -265,15 +285,47 @@ export function calculationDocument(result: EstimateResult): Calculation {
   };
 }
 
+/** A line's explain text and its cost lines' (by id), as the line read shows them. */
+export interface LineExplanation {
+  explain: string;
+  costLines: Map<number, string>;
+}
+
+/**
+ * The explain texts of one line in the bid and of its cost lines, built by the engine from the
+ * line alone: a line's texts depend only on its own rows, its sub-lines' (a bundle master's
+ * texts sum them) and the method and rate it follows, never on the other lines
+ * (test/engines/pricing/properties.nodb.test.ts checks that against whole-estimate runs). Null
+ * when the rows no longer price (a calculation made before a change the estimate write refused).
+ */
+export function explainLine(
+  line: EstimateLine,
+  costLines: EstimateCostLine[],
+  subLines: { line: EstimateLine; costLines: EstimateCostLine[] }[],
+  markup: Pick<PricingInput, 'markup_method' | 'markup_rate'>,
+): LineExplanation | null {
+  const input: EstimateInput = {
+    pricing: { markup_method: markup.markup_method, markup_rate: markup.markup_rate },
+    // A sub-line read alone names no master (its texts are the same inside the bundle or out).
+    lines: [
+      { ...lineInput(line, costLines), bundle_parent_service_id: null },
+      ...subLines.map((s) => lineInput(s.line, s.costLines)),
+    ],
+  };
+  try {
+    const priced = priceEstimate(input).lines[0]!;
+    return { explain: priced.explain, costLines: new Map(priced.cost_lines.map((c) => [Number(c.id), c.explain])) };
+  } catch (e) {
+    if (e instanceof PricingError) return null;
+    throw e;
+  }
+}
+
 /**
  * What a pricing run stores: the calculation document (as text) and the totals columns. A caller
  * that keeps the document it built passes it in, so it is built once.
  */
-export function storedCalculation(
-  result: EstimateResult,
-  lineCount: number,
-  calculation: Calculation = calculationDocument(result),
-) {
+export function storedCalculation(result: EstimateResult, lineCount: number, calculation: Calculation) {
   // An estimate without a line in the bid has nothing priced: priced false and totals null.
   const priced = lineCount > 0;
   const t = result.totals;

@@ -2,11 +2,11 @@
 // included), remove. Sales may add and change unit-priced lines; detailed lines and cost lines
 // need an estimator (roles.ts).
 import type { ServiceContext } from '#platform/context.ts';
-import type { EstimateArea, EstimateLine } from '#db/tables.ts';
+import type { Estimate, EstimateArea, EstimateCostLine, EstimateLine } from '#db/tables.ts';
 import { conflict, invalidField, notFound } from '#platform/errors.ts';
 import { nameKey } from '#platform/text.ts';
 import { findItem, findService } from '#estimating/catalog/repo.ts';
-import { calculationOf, effectivePricing } from './calculation.ts';
+import { calculationOf, effectivePricing, explainLine, type Calculation, type LineExplanation } from './calculation.ts';
 import {
   insertServiceCostLines,
   lineFieldsFromService,
@@ -269,14 +269,49 @@ export async function getLine(ctx: ServiceContext, estimateId: number, lineId: n
     .where('estimate_id', '=', e.id)
     .executeTakeFirst();
   if (!line) throw lineNotFound();
-  const costLines = await ctx.database.db
+  const costLines = await costLinesOf(ctx, [line.id]);
+  const calc = calculationOf(e);
+  return lineWithCostLines(line, costLines, calc, await explanationOf(ctx, e, line, costLines, calc));
+}
+
+function costLinesOf(ctx: ServiceContext, lineIds: number[]) {
+  return ctx.database.db
     .selectFrom('estimate_cost_lines')
     .selectAll()
-    .where('line_item_id', '=', line.id)
+    .where('line_item_id', 'in', lineIds)
     .orderBy('position')
     .orderBy('id')
     .execute();
-  return lineWithCostLines(line, costLines, calculationOf(e));
+}
+
+/**
+ * The line's explain texts when its calculation stored numbers only (every write since
+ * 2026-12-01): built from the line alone, with its sub-lines in the bid when it is a bundle
+ * master, under the method and rate the calculation followed. Null when the calculation stored
+ * them, or has no numbers for the line (outside the bid).
+ */
+async function explanationOf(
+  ctx: ServiceContext,
+  e: Estimate,
+  line: EstimateLine,
+  costLines: EstimateCostLine[],
+  calc: Calculation | null,
+): Promise<LineExplanation | null> {
+  const numbers = calc?.lines[String(line.id)];
+  if (!calc || !numbers || numbers.explain !== undefined) return null;
+  const subLines: { line: EstimateLine; costLines: EstimateCostLine[] }[] = [];
+  if (line.is_bundle_master === 1 && numbers.bundle_child_service_ids.length > 0) {
+    const ids = numbers.bundle_child_service_ids;
+    const rows = await ctx.database.db
+      .selectFrom('estimate_lines')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('estimate_id', '=', e.id)
+      .execute();
+    const theirs = await costLinesOf(ctx, ids);
+    for (const row of rows) subLines.push({ line: row, costLines: theirs.filter((c) => c.line_item_id === row.id) });
+  }
+  return explainLine(line, costLines, subLines, calc.markup ?? effectivePricing(e, ctx.auth.settings));
 }
 
 async function modeOf(ctx: ServiceContext, estimateId: number, lineId: number): Promise<string | undefined> {

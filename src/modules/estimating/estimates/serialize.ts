@@ -13,6 +13,7 @@ import {
   storedJobCosts,
   storedPricing,
   type Calculation,
+  type LineExplanation,
   type StoredHaul,
 } from './calculation.ts';
 import type { EstimateTree } from './repo.ts';
@@ -99,7 +100,7 @@ function haulObject(stored: StoredHaul | null, calc: Calculation | null, costLin
   };
 }
 
-export function costLineObject(cl: EstimateCostLine, calc: Calculation | null) {
+export function costLineObject(cl: EstimateCostLine, calc: Calculation | null, explained?: string) {
   const n = calc?.cost_lines[String(cl.id)] ?? null;
   const haul = cl.haul === null ? null : (JSON.parse(cl.haul) as StoredHaul);
   const route = haul?.route ?? null;
@@ -137,7 +138,7 @@ export function costLineObject(cl: EstimateCostLine, calc: Calculation | null) {
     haul: haulObject(haul, calc, cl.id),
     dump_material: cl.dump_material,
     dump_site: cl.dump_site === null ? null : JSON.parse(cl.dump_site),
-    explain: n?.explain ?? null,
+    explain: n?.explain ?? explained ?? null,
   };
 }
 
@@ -187,12 +188,23 @@ export function lineObject(l: EstimateLine, calc: Calculation | null) {
   };
 }
 
-/** GET …/line-items/{id}: the line with its cost lines and how each number was reached. */
-export function lineWithCostLines(l: EstimateLine, costLines: EstimateCostLine[], calc: Calculation | null) {
+/**
+ * GET …/line-items/{id}: the line with its cost lines and how each number was reached (stored with
+ * the numbers by older calculations, built on the read otherwise: `explained`).
+ */
+export function lineWithCostLines(
+  l: EstimateLine,
+  costLines: EstimateCostLine[],
+  calc: Calculation | null,
+  explained: LineExplanation | null,
+) {
   return {
     ...lineObject(l, calc),
-    explain: calc?.lines[String(l.id)]?.explain ?? null,
-    cost_lines: l.estimating_mode === 'detailed' ? costLines.map((cl) => costLineObject(cl, calc)) : [],
+    explain: calc?.lines[String(l.id)]?.explain ?? explained?.explain ?? null,
+    cost_lines:
+      l.estimating_mode === 'detailed'
+        ? costLines.map((cl) => costLineObject(cl, calc, explained?.costLines.get(cl.id)))
+        : [],
   };
 }
 
