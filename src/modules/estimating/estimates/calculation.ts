@@ -57,7 +57,7 @@ export interface LineNumbers {
   margin_pct: number | null;
   allocated_price: number | null;
   bundle_child_service_ids: number[];
-  /** Stored by calculations made before 2026-12-01; now built when the line is read (explainLine). */
+  /** Stored by calculations made before 2026-11-30 (commit 8e60221); now built when the line is read (explainLine). */
   explain?: string;
 }
 

@@ -286,7 +286,7 @@ function costLinesOf(ctx: ServiceContext, lineIds: number[]) {
 
 /**
  * The line's explain texts when its calculation stored numbers only (every write since
- * 2026-12-01): built from the line alone, with its sub-lines in the bid when it is a bundle
+ * 2026-11-30): built from the line alone, with its sub-lines in the bid when it is a bundle
  * master, under the method and rate the calculation followed. Null when the calculation stored
  * them, or has no numbers for the line (outside the bid).
  */
