@@ -52,6 +52,8 @@ export interface Dialect {
   jsonPart(column: RawBuilder<unknown>, path: readonly string[]): RawBuilder<unknown>;
   /** The number at `path` in a part jsonPart gave, null when absent. */
   jsonNumberIn(part: RawBuilder<unknown>, path: readonly JsonStep[]): RawBuilder<number>;
+  /** Whether the JSON boolean at `path` in a part jsonPart gave is true. */
+  jsonTrueIn(part: RawBuilder<unknown>, path: readonly JsonStep[]): RawBuilder<boolean>;
   /** Whether the JSON array at `key` of the object in `column` holds the string `value`. */
   jsonArrayHas(column: RawBuilder<unknown>, key: string, value: string): RawBuilder<boolean>;
   /** Milliseconds from one stored instant (text 'YYYY-MM-DDTHH:MM:SS.ffffff', UTC) to another. */
@@ -97,6 +99,7 @@ const sqlite: Dialect = {
   keepsParsedJson: true,
   jsonPart: (column, path) => sql`json_extract(${column}, ${sqlitePath(path)})`,
   jsonNumberIn: (part, path) => sql`json_extract(${part}, ${sqlitePath(path)})`,
+  jsonTrueIn: (part, path) => sql`(json_extract(${part}, ${sqlitePath(path)}) = 1)`,
   jsonArrayHas: (column, key, value) =>
     sql`(json_type(${column}, ${`$."${key}"`}) = 'array' and exists (select 1 from json_each(${column}, ${`$."${key}"`}) as je where je.value = ${value}))`,
   // julianday is a double of days: about a millisecond's precision at today's dates.
@@ -123,6 +126,7 @@ const postgres: Dialect = {
   keepsParsedJson: false,
   jsonPart: (column, path) => sql`(cast(${column} as jsonb) #> ${pgPath(path)})`,
   jsonNumberIn: (part, path) => sql`cast(${part} #>> ${pgPath(path)} as numeric)`,
+  jsonTrueIn: (part, path) => sql`((${part} #>> ${pgPath(path)}) = 'true')`,
   jsonArrayHas: (column, key, value) =>
     sql`coalesce(jsonb_typeof(cast(${column} as jsonb) -> cast(${key} as text)) = 'array' and (cast(${column} as jsonb) -> cast(${key} as text)) @> jsonb_build_array(cast(${value} as text)), false)`,
   millisBetween: (from, to) =>

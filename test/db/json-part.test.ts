@@ -1,6 +1,7 @@
-// A part of a stored JSON document read many times (src/db/dialect.ts, jsonPart and jsonNumberIn):
-// the numbers read out of the part equal those jsonNumber reads out of the whole text, a key given
-// by a row's value included, and a missing key is null. Both engines.
+// A part of a stored JSON document read many times (src/db/dialect.ts, jsonPart, jsonNumberIn and
+// jsonTrueIn): the numbers and booleans read out of the part equal those jsonNumber and jsonTrue read
+// out of the whole text, a key given by a row's value included, and a missing key is null (false).
+// Both engines.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshDatabase } from '#test/helpers/harness.ts';
@@ -13,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => fresh.drop());
 
 const DOCUMENT = JSON.stringify({
-  lines: { '7': { price: 12.5 }, '8': { price: 0.455 }, '9': { cost: 3 } },
+  lines: { '7': { price: 12.5, included: true }, '8': { price: 0.455, included: false }, '9': { cost: 3 } },
   cost_lines: { '7': { cost: 1 } },
 });
 
@@ -38,5 +39,24 @@ it('reads the same numbers out of a part as out of the whole document', async ()
     { id: 8, whole: 0.455, in_part: 0.455 },
     { id: 9, whole: null, in_part: null },
     { id: 10, whole: null, in_part: null },
+  ]);
+});
+
+it('reads the same booleans out of a part as out of the whole document', async () => {
+  const { db, dialect } = fresh.database;
+  const doc = sql`d.doc`;
+  const part = sql`p.part`;
+  const { rows } = await sql<{ id: number; whole: unknown; in_part: unknown }>`
+    with d (doc) as (select ${DOCUMENT}),
+      p (part) as (select ${dialect.jsonPart(doc, ['lines'])} from d),
+      ids (id) as (select 7 union all select 8 union all select 9)
+    select ids.id,
+      case when ${dialect.jsonTrue(doc, ['lines', sql`ids.id`, 'included'])} then 1 else 0 end as whole,
+      case when ${dialect.jsonTrueIn(part, [sql`ids.id`, 'included'])} then 1 else 0 end as in_part
+    from ids, d, p order by ids.id`.execute(db);
+  expect(rows.map((r) => [Number(r.id), Number(r.whole), Number(r.in_part)])).toEqual([
+    [7, 1, 1],
+    [8, 0, 0],
+    [9, 0, 0],
   ]);
 });
