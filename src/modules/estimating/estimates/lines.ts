@@ -262,16 +262,21 @@ export async function addLine(ctx: ServiceContext, estimateId: number, body: Add
 export async function getLine(ctx: ServiceContext, estimateId: number, lineId: number) {
   const e = await findEstimate(ctx.database.db, ctx.auth.firm.id, estimateId, ctx.auth.user);
   if (!e) throw estimateNotFound();
-  const line = await ctx.database.db
-    .selectFrom('estimate_lines')
-    .selectAll()
-    .where('id', '=', lineId)
-    .where('estimate_id', '=', e.id)
-    .executeTakeFirst();
+  const [line] = await linesOf(ctx, e.id, [lineId]);
   if (!line) throw lineNotFound();
   const costLines = await costLinesOf(ctx, [line.id]);
   const calc = calculationOf(e);
   return lineWithCostLines(line, costLines, calc, await explanationOf(ctx, e, line, costLines, calc));
+}
+
+/** The estimate's lines of these ids (none of another estimate's). */
+function linesOf(ctx: ServiceContext, estimateId: number, ids: number[]) {
+  return ctx.database.db
+    .selectFrom('estimate_lines')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where('estimate_id', '=', estimateId)
+    .execute();
 }
 
 function costLinesOf(ctx: ServiceContext, lineIds: number[]) {
@@ -302,12 +307,7 @@ async function explanationOf(
   const subLines: { line: EstimateLine; costLines: EstimateCostLine[] }[] = [];
   if (line.is_bundle_master === 1 && numbers.bundle_child_service_ids.length > 0) {
     const ids = numbers.bundle_child_service_ids;
-    const rows = await ctx.database.db
-      .selectFrom('estimate_lines')
-      .selectAll()
-      .where('id', 'in', ids)
-      .where('estimate_id', '=', e.id)
-      .execute();
+    const rows = await linesOf(ctx, e.id, ids);
     const theirs = await costLinesOf(ctx, ids);
     for (const row of rows) subLines.push({ line: row, costLines: theirs.filter((c) => c.line_item_id === row.id) });
   }
