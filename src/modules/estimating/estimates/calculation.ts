@@ -295,8 +295,9 @@ export interface LineExplanation {
  * The explain texts of one line in the bid and of its cost lines, built by the engine from the
  * line alone: a line's texts depend only on its own rows, its sub-lines' (a bundle master's
  * texts sum them) and the method and rate it follows, never on the other lines
- * (test/engines/pricing/properties.nodb.test.ts checks that against whole-estimate runs). Null
- * when the rows no longer price (a calculation made before a change the estimate write refused).
+ * (test/engines/pricing/properties.nodb.test.ts checks that against whole-estimate runs). Null if
+ * the rows do not price alone, which the stored calculation, made from the same rows, rules out:
+ * a read answers without texts rather than fail.
  */
 export function explainLine(
   line: EstimateLine,
@@ -322,8 +323,8 @@ export function explainLine(
 }
 
 /**
- * What a pricing run stores: the calculation document (as text) and the totals columns. A caller
- * that keeps the document it built passes it in, so it is built once.
+ * What a pricing run stores: the calculation document the caller built (calculationDocument, which
+ * it keeps for the answer), as text, and the totals columns.
  */
 export function storedCalculation(result: EstimateResult, lineCount: number, calculation: Calculation) {
   // An estimate without a line in the bid has nothing priced: priced false and totals null.
