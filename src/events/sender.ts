@@ -33,9 +33,9 @@ export class WebhookSender {
 
   /**
    * `connections`: per origin; as many as attempts can be in flight, so none waits for a socket on
-   * the 8 s clock. Each attempt's limit is its ReplyLimit; the agent's own limits are a second
-   * wall a second later, because undici counts the wait for headers on a clock that ticks every
-   * half second and could otherwise end an attempt before the limit.
+   * the 8 s clock. Each attempt's limit is its ReplyLimit; the agent's own limits are a second wall,
+   * two seconds later, because undici counts the wait for headers on a clock that ticks every half
+   * second and could otherwise end an attempt before the limit.
    */
   constructor(
     private readonly allowPrivateNetwork: boolean,
@@ -43,8 +43,8 @@ export class WebhookSender {
     connections = 32,
   ) {
     this.agent = new Agent({
-      headersTimeout: timeoutMs + 1000,
-      bodyTimeout: timeoutMs + 1000,
+      headersTimeout: timeoutMs + 2000,
+      bodyTimeout: timeoutMs + 2000,
       connectTimeout: timeoutMs,
       connections,
       ...(allowPrivateNetwork ? {} : { connect: { lookup: publicOnlyLookup as never } }),
