@@ -281,7 +281,17 @@ export function perTest(app: () => TestApp) {
     },
     worker(options: { allowPrivateNetwork?: boolean; timeoutMs?: number } = {}): TestWorker {
       const w = startWorker(app(), options);
-      cleanups.push(() => w.settle());
+      cleanups.push(async () => {
+        await w.settle();
+        // A test's retries still pending would fall due in a later test, whose worker moves its
+        // clock ahead, and go to their receiver's port, which that test's own receiver may have
+        // been given: a request it never caused (retries.test.ts once counted 3 for 2).
+        await app()
+          .database.db.updateTable('webhook_deliveries')
+          .set({ status: 'abandoned', next_attempt_at: null })
+          .where('status', '=', 'pending')
+          .execute();
+      });
       return w;
     },
   };
