@@ -2,7 +2,7 @@
 // jsonTrueIn): the numbers and booleans read out of the part equal those jsonNumber and jsonTrue read
 // out of the whole text, a key given by a row's value included, and a missing key is null (false).
 // Both engines.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshDatabase } from '#test/helpers/harness.ts';
 
@@ -18,17 +18,27 @@ const DOCUMENT = JSON.stringify({
   cost_lines: { '7': { cost: 1 } },
 });
 
-it('reads the same numbers out of a part as out of the whole document', async () => {
+type Read = (doc: RawBuilder<unknown>, part: RawBuilder<unknown>, id: RawBuilder<unknown>) => RawBuilder<unknown>;
+
+/** Each of the ids 7 to 10 with what `whole` reads out of DOCUMENT and `inPart` out of its `lines` part. */
+async function readEach(whole: Read, inPart: Read) {
   const { db, dialect } = fresh.database;
-  const doc = sql`d.doc`;
-  const part = sql`p.part`;
+  const [doc, part, id] = [sql`d.doc`, sql`p.part`, sql`ids.id`];
   const { rows } = await sql<{ id: number; whole: unknown; in_part: unknown }>`
     with d (doc) as (select ${DOCUMENT}),
       p (part) as (select ${dialect.jsonPart(doc, ['lines'])} from d),
       ids (id) as (select 7 union all select 8 union all select 9 union all select 10)
-    select ids.id, ${dialect.jsonNumber(doc, ['lines', sql`ids.id`, 'price'])} as whole,
-      ${dialect.jsonNumberIn(part, [sql`ids.id`, 'price'])} as in_part
+    select ids.id, ${whole(doc, part, id)} as whole, ${inPart(doc, part, id)} as in_part
     from ids, d, p order by ids.id`.execute(db);
+  return rows;
+}
+
+it('reads the same numbers out of a part as out of the whole document', async () => {
+  const { dialect } = fresh.database;
+  const rows = await readEach(
+    (doc, _part, id) => dialect.jsonNumber(doc, ['lines', id, 'price']),
+    (_doc, part, id) => dialect.jsonNumberIn(part, [id, 'price']),
+  );
   const numbers = rows.map((r) => ({
     id: Number(r.id),
     whole: r.whole === null ? null : Number(r.whole),
@@ -43,20 +53,16 @@ it('reads the same numbers out of a part as out of the whole document', async ()
 });
 
 it('reads the same booleans out of a part as out of the whole document', async () => {
-  const { db, dialect } = fresh.database;
-  const doc = sql`d.doc`;
-  const part = sql`p.part`;
-  const { rows } = await sql<{ id: number; whole: unknown; in_part: unknown }>`
-    with d (doc) as (select ${DOCUMENT}),
-      p (part) as (select ${dialect.jsonPart(doc, ['lines'])} from d),
-      ids (id) as (select 7 union all select 8 union all select 9)
-    select ids.id,
-      case when ${dialect.jsonTrue(doc, ['lines', sql`ids.id`, 'included'])} then 1 else 0 end as whole,
-      case when ${dialect.jsonTrueIn(part, [sql`ids.id`, 'included'])} then 1 else 0 end as in_part
-    from ids, d, p order by ids.id`.execute(db);
+  const { dialect } = fresh.database;
+  const asFlag = (test: RawBuilder<boolean>) => sql`case when ${test} then 1 else 0 end`;
+  const rows = await readEach(
+    (doc, _part, id) => asFlag(dialect.jsonTrue(doc, ['lines', id, 'included'])),
+    (_doc, part, id) => asFlag(dialect.jsonTrueIn(part, [id, 'included'])),
+  );
   expect(rows.map((r) => [Number(r.id), Number(r.whole), Number(r.in_part)])).toEqual([
     [7, 1, 1],
     [8, 0, 0],
     [9, 0, 0],
+    [10, 0, 0],
   ]);
 });
