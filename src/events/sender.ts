@@ -29,7 +29,7 @@ export interface AttemptResult {
 export class WebhookSender {
   private readonly agent: Agent;
   /** Target URLs parsed and checked (assertPublicHost): a worker sends to few, over and over. */
-  private readonly checked = new Map<string, true>();
+  private readonly checked = new Set<string>();
 
   /**
    * `connections`: per origin; as many as attempts can be in flight, so none waits for a socket on
@@ -101,7 +101,7 @@ export class WebhookSender {
     if (this.checked.has(targetUrl)) return;
     assertPublicHost(new URL(targetUrl), this.allowPrivateNetwork);
     if (this.checked.size >= 1000) this.checked.clear();
-    this.checked.set(targetUrl, true);
+    this.checked.add(targetUrl);
   }
 }
 
