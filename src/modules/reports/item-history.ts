@@ -56,10 +56,7 @@ export const itemHistory: ReportDefinition = {
       .select(['jobs.id', 'jobs.estimate_id']);
     const won = sql<boolean>`((e.job_id, e.id) in ${wonPairs})`;
     const lines = estimates
-      .counted(
-        estimates.from(false).selectFrom('estimate_lines as el').innerJoin('estimates as e', 'e.id', 'el.estimate_id'),
-        true,
-      )
+      .counted(db.selectFrom('estimate_lines as el').innerJoin('estimates as e', 'e.id', 'el.estimate_id'), true)
       .select([
         'el.name',
         'el.unit',
@@ -72,8 +69,7 @@ export const itemHistory: ReportDefinition = {
     // aggregates read: written into each aggregate, the database parsed the JSON eight times a line
     // (2.1 s against 0.9 at 100,000 estimates; docs/performance.md, "Owner reports").
     const priced = sql<boolean>`quoted.quantity > 0`;
-    const rows = await estimates
-      .from(true)
+    const rows = await db
       .with(
         (cte) => cte('quoted').materialized(),
         () => lines,

@@ -55,6 +55,7 @@ export const materialHistory: ReportDefinition = {
   date_basis: 'created',
   uses: [],
   async run(ctx: ServiceContext, p) {
+    const { db } = ctx.database;
     const firmId = ctx.auth.firm.id;
     const estimates = quotedEstimates(ctx, p, 'cost_lines');
     const costCents = sql<number>`cast(round(${estimates.number(sql`cl.id`, 'cost')} * 100) as bigint)`;
@@ -63,8 +64,7 @@ export const materialHistory: ReportDefinition = {
     const costLines = (parts: boolean) =>
       estimates
         .counted(
-          estimates
-            .from(parts)
+          db
             .selectFrom('estimate_cost_lines as cl')
             .innerJoin('estimate_lines as el', 'el.id', 'cl.line_item_id')
             .innerJoin('estimates as e', 'e.id', 'cl.estimate_id'),

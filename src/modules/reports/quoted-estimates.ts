@@ -5,11 +5,13 @@
 //
 // Where the database parses stored JSON on every read (PostgreSQL: dialect.ts, keepsParsedJson),
 // each estimate's part of its calculation is taken out once, as `priced.part` in a materialized
-// CTE the lines join; reading it per line parsed a 787-KB calculation 500 times for one estimate.
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+// CTE the lines join (db/with-materialized.ts puts it in front of the query that reads them);
+// reading it per line parsed a 787-KB calculation 500 times for one estimate.
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { addDays } from '#platform/time.ts';
 import { onVisibleJob } from '#crm/index.ts';
+import { WithMaterialized } from '#db/with-materialized.ts';
 import { startOfDay } from './job-scope.ts';
 import type { RunParams } from './run-query.ts';
 
@@ -20,9 +22,6 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
 export function quotedEstimates(ctx: ServiceContext, p: RunParams, part: 'lines' | 'cost_lines') {
   const { db, dialect } = ctx.database;
   const firmId = ctx.auth.firm.id;
-  const partOnce = !dialect.keepsParsedJson;
-  // biome-ignore lint/suspicious/noExplicitAny: as AnyQuery
-  const queries = db as unknown as Kysely<any>;
   // The estimates (`e`) counted.
   const countedEstimates = (qb: AnyQuery) =>
     qb
@@ -31,30 +30,26 @@ export function quotedEstimates(ctx: ServiceContext, p: RunParams, part: 'lines'
       .where('e.archived_at', 'is', null)
       .where('e.created_at', '>=', startOfDay(ctx, p.start))
       .where('e.created_at', '<', startOfDay(ctx, addDays(p.end, 1)));
-  const priced = countedEstimates(queries.selectFrom('estimates as e')).select([
-    'e.id',
-    dialect.jsonPart(sql`e.calculation`, [part]).as('part'),
-  ]);
+  const priced = !dialect.keepsParsedJson
+    ? new WithMaterialized(
+        db,
+        'priced',
+        countedEstimates(db.selectFrom('estimates as e')).select([
+          'e.id',
+          dialect.jsonPart(sql`e.calculation`, [part]).as('part'),
+        ]),
+      )
+    : null;
   return {
     /**
-     * Where a query starts: with the `priced` CTE when the parts are taken out once and `parts` is
-     * true (a query that reads no line number, as a pass for the range's first and last dates, goes
-     * without it).
-     */
-    from: (parts: boolean) =>
-      partOnce && parts
-        ? queries.with(
-            (cte) => cte('priced').materialized(),
-            () => priced,
-          )
-        : queries,
-    /**
      * The counted lines of `qb` (joined to `estimates as e` and `estimate_lines as el`): on counted
-     * estimates of visible jobs, with `priced` joined when `parts` and the parts are taken out once.
+     * estimates of visible jobs, with `priced` joined, and put in front, when `parts` and the parts
+     * are taken out once (a query that reads no line number, as a pass for the range's first and
+     * last dates, goes without it).
      */
     counted: (qb: AnyQuery, parts: boolean) =>
       onVisibleJob(
-        countedEstimates(partOnce && parts ? qb.innerJoin('priced', 'priced.id', 'e.id') : qb)
+        countedEstimates(priced && parts ? qb.innerJoin('priced', 'priced.id', 'e.id').withPlugin(priced) : qb)
           .where('el.firm_id', '=', firmId)
           .where('el.active', '=', 1)
           .where('el.excluded', '=', 0)
@@ -65,7 +60,7 @@ export function quotedEstimates(ctx: ServiceContext, p: RunParams, part: 'lines'
       ),
     /** The number at `key` of the line or cost line whose id is `id`, in its estimate's calculation. */
     number: (id: RawBuilder<unknown>, key: string): RawBuilder<number> =>
-      partOnce
+      priced
         ? dialect.jsonNumberIn(sql`priced.part`, [id, key])
         : dialect.jsonNumber(sql`e.calculation`, [part, id, key]),
   };
