@@ -10,7 +10,8 @@
 //   node --import tsx bench/webhooks.ts --smoke         seconds, for CI (bench/mode.ts): 200 deliveries
 //
 // The receivers run in a worker thread, so they do not share the event loop of the worker (or
-// the bare loop) being measured. Results go to stdout as markdown and to
+// the bare loop) being measured. Then the delivery lag as served: events written one at a time, from
+// each commit to its arrival. Results go to stdout as markdown and to
 // bench/results/webhooks-latest.md. See docs/performance.md, "Webhook delivery".
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -27,6 +28,7 @@ import { recordEvent } from '#events/record.ts';
 import { now } from '#platform/time.ts';
 import { systemClock } from '#platform/clock.ts';
 import { startRunner } from '#worker/runner.ts';
+import { inTransaction } from '#platform/context.ts';
 import { MODE_LABEL, saveReport, sized } from './mode.ts';
 
 const DELIVERIES = sized(20_000, 5_000, 200);
@@ -40,6 +42,9 @@ const SUBSCRIPTIONS_PER_RECEIVER = 2;
 const EVENTS_PER_TRANSACTION = 250;
 /** The worker's default poll interval (GROUNDWORK_WORKER_POLL_MS). */
 const POLL_MS = 500;
+/** Events written one at a time for the lag measurement, and the pause after each. */
+const LAG_EVENTS = sized(200, 100, 10);
+const LAG_SPACING_MS = 25;
 /** Longest a served-mode measurement runs. */
 const SERVED_BUDGET_MS = sized(20_000, 8_000, 2_000);
 
@@ -55,14 +60,25 @@ const log = (msg: string) => console.error(`[${((Date.now() - started) / 1000).t
 const RECEIVER_SOURCE = `
 const http = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
 let count = 0;
+// While on, each delivery's arrival (epoch ms, sub-millisecond) by its event's source_event_id.
+let arrivals = null;
 const servers = [];
 (async () => {
   const ports = [];
   for (let i = 0; i < workerData.n; i++) {
     const server = http.createServer((req, res) => {
-      req.on('data', () => {});
-      req.on('end', () => { count++; res.writeHead(200, { 'content-type': 'text/plain' }); res.end('ok'); });
+      const chunks = arrivals ? [] : null;
+      req.on('data', (c) => { if (chunks) chunks.push(c); });
+      req.on('end', () => {
+        count++;
+        if (chunks && arrivals) {
+          const at = performance.timeOrigin + performance.now();
+          arrivals[JSON.parse(Buffer.concat(chunks).toString()).data.source_event_id] = at;
+        }
+        res.writeHead(200, { 'content-type': 'text/plain' }); res.end('ok');
+      });
     });
     server.keepAliveTimeout = 60000;
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -74,6 +90,8 @@ const servers = [];
 parentPort.on('message', (m) => {
   if (m === 'count') parentPort.postMessage({ count });
   if (m === 'reset') { count = 0; parentPort.postMessage({ count }); }
+  if (m === 'arrivals-on') { arrivals = {}; parentPort.postMessage({ count }); }
+  if (m === 'arrivals') { parentPort.postMessage({ count, arrivals }); arrivals = null; }
 });
 `;
 
@@ -83,15 +101,18 @@ async function startReceivers(n: number) {
     worker.once('message', (m: { ports: number[] }) => resolve(m.ports));
     worker.once('error', reject);
   });
-  const ask = (m: 'count' | 'reset') =>
-    new Promise<number>((resolve) => {
-      worker.once('message', (r: { count: number }) => resolve(r.count));
+  const ask = (m: 'count' | 'reset' | 'arrivals-on' | 'arrivals') =>
+    new Promise<{ count: number; arrivals?: Record<string, number> }>((resolve) => {
+      worker.once('message', resolve);
       worker.postMessage(m);
     });
   return {
     urls: ports.map((p) => `http://127.0.0.1:${p}/hooks`),
-    count: () => ask('count'),
-    reset: () => ask('reset'),
+    count: async () => (await ask('count')).count,
+    reset: async () => (await ask('reset')).count,
+    /** Arrival times from now on, by the event's source_event_id (bodies parsed only while on). */
+    recordArrivals: async () => void (await ask('arrivals-on')),
+    arrivals: async () => (await ask('arrivals')).arrivals ?? {},
     stop: () => worker.terminate(),
   };
 }
@@ -256,6 +277,62 @@ async function runServed(
 }
 
 /**
+ * Delivery lag as `serve` gives it: the runner running with the default poll, and events written
+ * one at a time as the API writes them (each in a transaction of its own through inTransaction,
+ * LAG_SPACING_MS apart), to one subscription. A delivery's lag runs from its transaction's commit
+ * to its arrival at the receiver (both clocks are performance.timeOrigin + now(), one per thread).
+ */
+async function runLag(database: Database, firmId: number, jobId: number, receivers: Receivers, events: number) {
+  await unsubscribeAll(database, firmId);
+  await subscribe(database, firmId, [receivers.urls[0]!]);
+  await receivers.reset();
+  await receivers.recordArrivals();
+  const runner = startRunner([newWorker(database)], POLL_MS, (_task, err) => log(`runner error: ${String(err)}`));
+  // Its first sweep has found nothing and its loop is asleep.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const committed = new Map<string, number>();
+  for (let i = 0; i < events; i++) {
+    const id = randomUUID();
+    await inTransaction(database, (trx) =>
+      recordEvent(trx, {
+        firmId,
+        type: 'job_won',
+        entity: { type: 'job', id: jobId },
+        jobId,
+        inFeed: true,
+        data: { from_status: 'lead', to_status: 'won', source_event_id: id },
+      }),
+    );
+    committed.set(id, performance.timeOrigin + performance.now());
+    await new Promise((resolve) => setTimeout(resolve, LAG_SPACING_MS));
+  }
+  for (let waited = 0; (await receivers.count()) < events && waited < 5_000; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  await runner.stop();
+  const arrivals = await receivers.arrivals();
+  const lags = [...committed].map(([id, at]) => {
+    const arrived = arrivals[id];
+    if (arrived === undefined) throw new Error(`lag: event ${id} never arrived`);
+    return arrived - at;
+  });
+  console.error(
+    lags
+      .map((l, i) => `${i}:${l.toFixed(0)}`)
+      .filter((x) => +x.split(':')[1] > 20)
+      .join(' '),
+  );
+  lags.sort((a, b) => a - b);
+  const pick = (q: number) => lags[Math.min(lags.length - 1, Math.floor(q * lags.length))]!;
+  return {
+    events,
+    p50: pick(0.5),
+    p99: pick(0.99),
+    max: lags[lags.length - 1]!,
+    mean: lags.reduce((a, b) => a + b, 0) / lags.length,
+  };
+}
+
+/**
  * A bare loop: `concurrency` loops POSTing `body` with undici, round-robin over `urls`, through an
  * A plain undici Agent (16 connections per origin; with 4 origins and 32 loops every loop has a socket). Requests per second.
  */
@@ -304,7 +381,16 @@ interface Result {
   servedSeconds: number;
 }
 
-async function benchEngine(engine: Engine, receivers: Receivers): Promise<Result[]> {
+interface Lag {
+  engine: string;
+  events: number;
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+async function benchEngine(engine: Engine, receivers: Receivers): Promise<{ results: Result[]; lag: Lag }> {
   const { database } = engine;
   log(`${engine.name}: ${engine.describe}`);
   const { firmId, jobId } = await setUp(database);
@@ -363,7 +449,11 @@ async function benchEngine(engine: Engine, receivers: Receivers): Promise<Result
   );
   await scenario(`${spread.length} subscriptions on ${receivers.urls.length} receivers`, spread, DELIVERIES);
   await scenario('1 subscription', [receivers.urls[0]!], ONE_ENDPOINT_DELIVERIES);
-  return results;
+  const lag = await runLag(database, firmId, jobId, receivers, LAG_EVENTS);
+  log(
+    `  lag, ${lag.events} events written one at a time: p50 ${fmt(lag.p50, 1)} ms, p99 ${fmt(lag.p99, 1)} ms, max ${fmt(lag.max, 1)} ms`,
+  );
+  return { results, lag: { engine: engine.name, ...lag } };
 }
 
 async function main(): Promise<void> {
@@ -371,6 +461,7 @@ async function main(): Promise<void> {
   const engines: (() => Promise<Engine>)[] = [() => openEngine()];
   if (pgUrl) engines.push(() => openEngine(pgUrl));
   const results: Result[] = [];
+  const lags: Lag[] = [];
   const cleanups = new Set<() => Promise<void>>();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
@@ -382,7 +473,9 @@ async function main(): Promise<void> {
       const engine = await open();
       cleanups.add(engine.drop);
       try {
-        results.push(...(await benchEngine(engine, receivers)));
+        const run = await benchEngine(engine, receivers);
+        results.push(...run.results);
+        lags.push(run.lag);
       } finally {
         cleanups.delete(engine.drop);
         await engine.drop();
@@ -414,6 +507,15 @@ async function main(): Promise<void> {
     `Body ${fmt(results[0]?.bodyBytes ?? 0)} bytes (a job_won payload with its job object). drain() returned early with deliveries still pending: ` +
       results.map((r) => `${r.engine}/${r.scenario}: ${r.drains - 1} time(s)`).join('; ') +
       '.',
+    '',
+    `Delivery lag as served (runner, poll ${POLL_MS} ms): events written one at a time, each in its own transaction, ${LAG_SPACING_MS} ms apart, to one subscription; from the commit to the receiver, ms.`,
+    '',
+    '| Engine | Events | p50 | p99 | max | mean |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...lags.map(
+      (l) =>
+        `| ${l.engine} | ${fmt(l.events)} | ${fmt(l.p50, 1)} | ${fmt(l.p99, 1)} | ${fmt(l.max, 1)} | ${fmt(l.mean, 1)} |`,
+    ),
   ];
   const report = lines.join('\n') + '\n';
   console.log(report);

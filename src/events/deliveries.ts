@@ -19,9 +19,15 @@ export interface ClaimedDelivery {
   lease_token: string;
 }
 
+/** How far an announced due time may stand ahead of the worker's clock and still be taken. */
+const ANNOUNCED_AHEAD_MS = 1000;
+
 /**
  * Claims up to `limit` due deliveries for `leaseMs`, skipping subscriptions that already have
- * `perSubscription` attempts in flight here (one slow receiver must not hold every slot).
+ * `perSubscription` attempts in flight here (one slow receiver must not hold every slot). Due means
+ * by `at`, or by `announced` when that is later (the due time of deliveries just committed in this
+ * process, events/queued.ts) but not by more than ANNOUNCED_AHEAD_MS: a clock that far behind the
+ * service's (a test's manual clock) is this worker's own to follow.
  */
 export async function claimDueDeliveries(
   database: Database,
@@ -30,9 +36,12 @@ export async function claimDueDeliveries(
   leaseMs: number,
   busy: ReadonlyMap<number, number>,
   perSubscription: number,
+  announced: string | null = null,
 ): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  const due = storedAt(at);
+  const byClock = storedAt(at);
+  const due =
+    announced !== null && announced > byClock && announced <= storedAt(at + ANNOUNCED_AHEAD_MS) ? announced : byClock;
   const lease = { until: storedAt(at + leaseMs), token: randomUUID() };
   if (database.dialect.engine === 'postgres')
     return claimInOneStatement(database, due, limit, lease, busy, perSubscription);

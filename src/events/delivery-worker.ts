@@ -2,12 +2,15 @@
 // attempts in flight. It claims due deliveries in batches as slots free up and records finished
 // attempts in batches, so the database sees a few transactions per batch rather than two per
 // attempt. Its clock is injectable, so tests walk the whole 33-hour retry schedule by moving time.
+// Run by the runner, it sweeps as soon as deliveries queued in this process commit, not only at
+// its poll.
 import type { Database } from '#db/database.ts';
 import type { Clock } from '#platform/clock.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import { claimDueDeliveries, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from './deliveries.ts';
 import { WebhookSender } from './sender.ts';
 import { pruneSettledDeliveries } from './prune.ts';
+import { whenDeliveriesQueued } from './queued.ts';
 import { DEFAULT_DELIVERY_RETENTION_DAYS } from '#src/config.ts';
 import { storedAt } from '#platform/time.ts';
 
@@ -46,6 +49,11 @@ export class WebhookWorker implements BackgroundTask {
   /** When this worker last pruned settled deliveries (its clock's ms); it prunes on its first idle sweep. */
   private prunedAt = Number.NEGATIVE_INFINITY;
   private flushing: Promise<void> = Promise.resolve();
+  /**
+   * The latest due time of deliveries committed in this process since the last claim (wakeWhen):
+   * the next claim takes what is due by then, even if this worker's clock has not quite reached it.
+   */
+  private announcedDue: string | null = null;
   /** Called whenever an attempt finishes, to wake the sweep waiting for slots (one sweep runs at a time). */
   private slotFreed: () => void = () => {};
 
@@ -72,6 +80,8 @@ export class WebhookWorker implements BackgroundTask {
     // Idle only if nothing was in flight while claiming: otherwise the claim may have passed over
     // deliveries held back by the per-subscription share, and attempts may have finished since.
     const busyWhileClaiming = this.inFlight.size > 0;
+    const announced = this.announcedDue;
+    this.announcedDue = null;
     const claimed = await claimDueDeliveries(
       this.database,
       this.options.clock.now(),
@@ -79,6 +89,7 @@ export class WebhookWorker implements BackgroundTask {
       this.options.leaseMs,
       this.perSubscriptionBusy,
       this.perSubscription,
+      announced,
     );
     for (const delivery of claimed) this.start(delivery);
     if (claimed.length > 0) return claimed.length;
@@ -90,6 +101,14 @@ export class WebhookWorker implements BackgroundTask {
     // Held back by the per-subscription share: claim again once a batch's worth has finished.
     if (this.inFlight.size > 0) await this.slotsOrPoll(Math.min(this.claimBatch, this.inFlight.size));
     return 1;
+  }
+
+  /** Woken by deliveries committed in this process (events/queued.ts), not only by the poll. */
+  wakeWhen(wake: () => void): () => void {
+    return whenDeliveriesQueued((dueAt) => {
+      if (this.announcedDue === null || dueAt > this.announcedDue) this.announcedDue = dueAt;
+      wake();
+    });
   }
 
   /** Idle: settled deliveries past the retention are pruned, at most once an hour. */

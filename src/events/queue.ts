@@ -5,6 +5,7 @@ import type { Event } from '#db/tables.ts';
 import { now } from '#platform/time.ts';
 import { subscriptionsReceiving } from './catalog.ts';
 import { buildPayload } from './payload.ts';
+import { deliveriesQueuedIn } from './queued.ts';
 
 export interface QueueOptions {
   /** Only this subscription (replay to one endpoint). */
@@ -56,5 +57,6 @@ export async function queueDeliveries(db: Executor, event: Event, options: Queue
     )
     .returning('id')
     .execute();
+  deliveriesQueuedIn(db, t);
   return rows.map((r) => r.id);
 }

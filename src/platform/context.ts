@@ -1,6 +1,7 @@
 // What a service call needs: the database, who is calling and the outside services (deps).
 // Services never see a request.
 import type { Database } from '#db/database.ts';
+import { runAfterCommit } from '#db/after-commit.ts';
 import { markCommitsInTurn } from '#db/write-order.ts';
 import type { AuthContext } from './auth.ts';
 import type { Deps } from './deps.ts';
@@ -52,7 +53,8 @@ const uniqueConflict = () =>
  * Runs `work` in one transaction. Only what can succeed when run again is run again (at most three
  * times): a PostgreSQL deadlock or serialization failure, and a unique-key race lost to a
  * concurrent writer where the caller says its work is such a race (`uniqueRace`). Any other unique
- * violation is the caller's 409, and nothing is saved.
+ * violation is the caller's 409, and nothing is saved. What the work asked to do after its commit
+ * (db/after-commit.ts) runs once it has committed, and never for an attempt that rolled back.
  */
 export async function inTransaction<T>(
   database: Database,
@@ -61,10 +63,14 @@ export async function inTransaction<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await database.db.transaction().execute((trx) => {
+      let begun: object | undefined;
+      const result = await database.db.transaction().execute((trx) => {
+        begun = trx;
         if (database.dialect.engine === 'sqlite') markCommitsInTurn(trx);
         return work(trx);
       });
+      if (begun) runAfterCommit(begun);
+      return result;
     } catch (err) {
       const unique = database.dialect.isUniqueViolation(err);
       const again = database.dialect.isTransient(err) || (unique && !!options.uniqueRace);

@@ -1,8 +1,11 @@
 // inTransaction (src/platform/context.ts) runs work again only when running it again can succeed:
 // a deadlock or serialization failure, or a unique-key race the caller declares (uniqueRace). A
 // genuine unique violation is a 409 at once (the caller's own, or a generic one), never three runs
-// and a 500, and nothing is saved. Against the real database of the run, never a mock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// and a 500, and nothing is saved. What the work asks to do after its commit (db/after-commit.ts)
+// runs after the commit, and never for an attempt that rolled back. Against the real database of
+// the run, never a mock.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterCommit } from '#db/after-commit.ts';
 import type { Database } from '#db/database.ts';
 import { inTransaction } from '#platform/context.ts';
 import { ApiError, conflict } from '#platform/errors.ts';
@@ -159,6 +162,60 @@ describe('inTransaction and unique violations', () => {
       expect(runs).toBe(2);
     },
   );
+});
+
+describe('afterCommit: work for after the commit', () => {
+  it('runs once the transaction has committed, when another connection sees its writes', async () => {
+    const seen: (string | undefined)[] = [];
+    let ranInside = false;
+    await inTransaction(database, async (trx) => {
+      await trx.insertInto('job_stages').values(stage('after-commit')).execute();
+      afterCommit(trx, () => {
+        ranInside = true;
+      });
+      afterCommit(trx, () => {
+        // Read through the database, not the transaction: on PostgreSQL another pooled connection.
+        void stageRow('after-commit').then((row) => seen.push(row?.key));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(ranInside).toBe(false);
+    });
+    expect(ranInside).toBe(true);
+    await vi.waitFor(() => expect(seen).toEqual(['after-commit']));
+  });
+
+  it('never for an attempt that rolled back, and once for the attempt that committed', async () => {
+    await database.db.insertInto('job_stages').values(stage('rolled-back')).execute();
+    const calls: number[] = [];
+    let runs = 0;
+    await inTransaction(
+      database,
+      async (trx) => {
+        runs++;
+        afterCommit(trx, () => calls.push(runs));
+        if (runs === 1) await trx.insertInto('job_stages').values(stage('rolled-back')).execute();
+      },
+      { uniqueRace: true },
+    );
+    expect(calls).toEqual([2]);
+
+    const failed = await inTransaction(database, async (trx) => {
+      afterCommit(trx, () => calls.push(-1));
+      throw new Error('no');
+    }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(Error);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toEqual([2]);
+  });
+
+  it('outside a transaction the statement has committed already: the callback runs at once', async () => {
+    let ran = false;
+    afterCommit(database.db, () => {
+      ran = true;
+    });
+    await Promise.resolve();
+    expect(ran).toBe(true);
+  });
 });
 
 describe('callers that upsert without the workspace lock', () => {

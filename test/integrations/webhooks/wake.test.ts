@@ -1,0 +1,116 @@
+// A worker inside `serve` (the runner, worker/runner.ts) sends a delivery as soon as the write
+// that queued it commits, not at its next poll (events/queued.ts): its poll here is an hour, so
+// every delivery below arrived because the commit woke it. Black-box over HTTP with a real
+// receiver; the worker is the one `serve` runs.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startApp, type TestApp } from '#test/helpers/harness.ts';
+import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
+import { WebhookWorker } from '#events/delivery-worker.ts';
+import { recordEvent } from '#events/record.ts';
+import { systemClock, type Clock } from '#platform/clock.ts';
+import { startRunner } from '#worker/runner.ts';
+import { subscribe } from './kit.ts';
+import { job as makeJob } from '#test/helpers/records.ts';
+
+const HOUR = 3_600_000;
+/** Far below the poll: only a wake gets a delivery there in time. */
+const WITHIN = { timeout: 10_000, interval: 10 };
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp();
+});
+afterAll(() => t.close());
+
+/** A receiver subscribed to job_created, and the worker as `serve` runs it on `clock`, asleep. */
+async function setUp(clock: Clock) {
+  const w = await t.workspace();
+  const r = await startReceiver();
+  await subscribe(w, { target_url: r.url, event_type: 'job_created', secret: 'wake-secret' });
+  const errors: unknown[] = [];
+  const worker = new WebhookWorker(t.database, {
+    clock,
+    leaseMs: 30_000,
+    concurrency: 8,
+    allowPrivateNetwork: true,
+    pollMs: HOUR,
+  });
+  const runner = startRunner([worker], HOUR, (_task, err) => errors.push(err));
+  // Its first sweep finds nothing and its loop sleeps for the hour.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return {
+    w,
+    r,
+    errors,
+    async stop() {
+      await runner.stop();
+      await r.close();
+    },
+  };
+}
+
+const jobIds = (r: Receiver) => r.received.map((x) => x.body.job.id);
+
+describe('the worker wakes when deliveries commit', () => {
+  it('jobs created over the API reach the receiver well inside the poll, one after another', async () => {
+    // The real clock, as `serve` has it. It reads Date.now() to the millisecond, and the deliveries
+    // are stamped with the service's microsecond clock, a hair later: a worker that went by its
+    // own clock alone found about a third of them not yet due and left them to the poll.
+    const s = await setUp(systemClock);
+    try {
+      for (let i = 1; i <= 10; i++) {
+        const job = await makeJob(s.w, { name: `Woken ${i}` });
+        await vi.waitFor(() => expect(jobIds(s.r)).toContain(job.id), WITHIN);
+      }
+      expect(s.r.received).toHaveLength(10);
+      expect(s.errors).toEqual([]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('a worker clock half a second behind the service still takes what the commit announced', async () => {
+    const s = await setUp({ now: () => Date.now() - 500 });
+    try {
+      const job = await makeJob(s.w, { name: 'Behind' });
+      await vi.waitFor(() => expect(jobIds(s.r)).toEqual([job.id]), WITHIN);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('a worker clock more than a second behind goes by its own time: the delivery waits for it', async () => {
+    const s = await setUp({ now: () => Date.now() - 5_000 });
+    try {
+      await makeJob(s.w, { name: 'Far behind' });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(s.r.received).toEqual([]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('a write whose transaction rolls back sends nothing; the next commit wakes the worker', async () => {
+    const s = await setUp(systemClock);
+    try {
+      const failed = await t.database.db
+        .transaction()
+        .execute(async (trx) => {
+          await recordEvent(trx, {
+            firmId: s.w.firmId,
+            type: 'job_created',
+            entity: { type: 'job', id: 1 },
+            data: {},
+            inFeed: false,
+          });
+          throw new Error('rolled back');
+        })
+        .catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(Error);
+      const job = await makeJob(s.w, { name: 'After the rollback' });
+      await vi.waitFor(() => expect(jobIds(s.r)).toEqual([job.id]), WITHIN);
+    } finally {
+      await s.stop();
+    }
+  });
+});
