@@ -56,6 +56,8 @@ export class WebhookWorker implements BackgroundTask {
   private announcedDue: string | null = null;
   /** Called whenever an attempt finishes, to wake the sweep waiting for slots (one sweep runs at a time). */
   private slotFreed: () => void = () => {};
+  /** Ends the sweep's current wait for slots, if it is in one (a commit announced deliveries). */
+  private endWait: () => void = () => {};
 
   constructor(
     private readonly database: Database,
@@ -73,8 +75,10 @@ export class WebhookWorker implements BackgroundTask {
    */
   async sweep(): Promise<number> {
     const free = this.options.concurrency - this.inFlight.size;
-    if (free < this.claimBatch && this.inFlight.size > 0) {
-      await this.slotsOrPoll(this.claimBatch - free);
+    // Deliveries just committed here are claimed into any free slot, without waiting for a batch.
+    const news = this.announcedDue !== null;
+    if (this.inFlight.size > 0 && (free === 0 || (free < this.claimBatch && !news))) {
+      await this.slotsOrPoll(news ? 1 : this.claimBatch - free);
       return 1;
     }
     // Idle only if nothing was in flight while claiming: otherwise the claim may have passed over
@@ -107,6 +111,8 @@ export class WebhookWorker implements BackgroundTask {
   wakeWhen(wake: () => void): () => void {
     return whenDeliveriesQueued((dueAt) => {
       if (this.announcedDue === null || dueAt > this.announcedDue) this.announcedDue = dueAt;
+      // A sweep waiting for slots (a slow receiver holding some) claims into the free ones now.
+      this.endWait();
       wake();
     });
   }
@@ -134,15 +140,17 @@ export class WebhookWorker implements BackgroundTask {
     await this.sender.close();
   }
 
-  /** Waits until `count` attempts have finished (or all in flight have), or a poll interval. */
+  /** Waits until `count` attempts have finished (or all in flight have), a poll interval, or a commit's news. */
   private slotsOrPoll(count: number): Promise<void> {
     return new Promise<void>((resolve) => {
       let left = count;
-      const timer = setTimeout(done, this.options.pollMs ?? 500);
-      function done() {
+      const timer = setTimeout(() => done(), this.options.pollMs ?? 500);
+      const done = () => {
         clearTimeout(timer);
+        this.endWait = () => {};
         resolve();
-      }
+      };
+      this.endWait = done;
       const wait = () => {
         left--;
         if (left <= 0 || this.inFlight.size === 0) done();

@@ -34,6 +34,8 @@ async function setUp(clock: Clock) {
     concurrency: 8,
     allowPrivateNetwork: true,
     pollMs: HOUR,
+    // No attempt ends at its reply limit while a test holds it: only a wake frees the worker.
+    timeoutMs: HOUR,
   });
   const runner = startRunner([worker], HOUR, (_task, err) => errors.push(err));
   // Its first sweep finds nothing and its loop sleeps for the hour.
@@ -65,6 +67,33 @@ describe('the worker wakes when deliveries commit', () => {
       expect(s.r.received).toHaveLength(10);
       expect(s.errors).toEqual([]);
     } finally {
+      await s.stop();
+    }
+  });
+
+  it('a receiver holding its attempt does not hold back what another commit queues', async () => {
+    const s = await setUp(systemClock);
+    const slow = await startReceiver();
+    let release!: () => void;
+    const held = new Promise<number>((resolve) => {
+      release = () => resolve(200);
+    });
+    slow.respond = () => held;
+    try {
+      await subscribe(s.w, { target_url: slow.url, event_type: 'job_created', secret: 'wake-secret' });
+      const first = await makeJob(s.w, { name: 'Held at one receiver' });
+      await vi.waitFor(() => {
+        expect(jobIds(s.r)).toEqual([first.id]);
+        expect(jobIds(slow)).toEqual([first.id]);
+      }, WITHIN);
+      // The worker now waits for the held attempt to finish (or its poll): the next commit ends
+      // that wait, and its delivery to the other receiver goes out while the first is still held.
+      const second = await makeJob(s.w, { name: 'Not held back' });
+      await vi.waitFor(() => expect(jobIds(s.r)).toEqual([first.id, second.id]), WITHIN);
+      expect(jobIds(slow)).toContain(first.id);
+    } finally {
+      release();
+      await slow.close();
       await s.stop();
     }
   });
