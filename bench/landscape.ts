@@ -253,8 +253,26 @@ async function detectBench(database: Database, { key, firmId }: { key: string; f
       ],
       PLAN,
     );
+    // The server's other answers while a detect runs: the worker task shares this process's event
+    // loop, as it does inside `serve`, and a cheap keyed read goes back to back the whole time.
+    takeoffId = await newTakeoff();
+    const readTimes: number[] = [];
+    let detecting = true;
+    const reads = (async () => {
+      while (detecting) {
+        const t = performance.now();
+        await call(api, key, 'GET', '/v1/landscape/classes', 200);
+        readTimes.push(performance.now() - t);
+      }
+    })();
+    await detect();
+    detecting = false;
+    await reads;
+    readTimes.sort((a, b) => a - b);
+    const meanwhile = { calls: readTimes.length, p50: median(readTimes), max: readTimes[readTimes.length - 1] ?? 0 };
     return {
       rows,
+      meanwhile,
       ratio: ratios(rows, API, FETCH),
       overMosaic: ratios(rows, API, MOSAIC),
       detectorShare: ratios(rows, DETECTOR, API),
@@ -326,6 +344,7 @@ async function main(): Promise<string> {
       `- p50s over the rounds: detect ${ms(d.apiMs)} ms, detector ${ms(d.detectorMs)} ms, mosaic ${ms(d.mosaicMs)} ms, tiles fetched and decoded ${ms(d.fetchMs)} ms.`,
       `- Inside a detect (medians of the timed ones): POST …/detect ${ms(d.parts.post)} ms, the worker's sweep ${ms(d.parts.sweep)} ms, GET the run ${ms(d.parts.get)} ms; ` +
         `the sweep beyond the mosaic and the detector (claim, lease, merging, the change, the write) ≈ ${ms(d.parts.sweep - d.mosaicMs - d.detectorMs)} ms.`,
+      `- While one more detect ran, \`GET /v1/landscape/classes\` back to back on the same server: ${fmt(d.meanwhile.calls)} answers, p50 ${ms(d.meanwhile.p50)} ms, slowest ${ms(d.meanwhile.max)} ms (the detector runs on the engine thread, platform/engine-thread.ts).`,
       '',
       ...planReport(p),
     ].join('\n');

@@ -3,7 +3,8 @@
 // the same Findings; the endpoint's missing view, quality and confidence are taken as unknown
 // (view other, quality fair, confidence 0.5) and said in the limitations.
 import sharp from 'sharp';
-import { detectDistresses } from '#engines/distress/index.ts';
+import type { detectDistresses } from '#engines/distress/index.ts';
+import { onEngineThread } from '#platform/engine-thread.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { VisionFailed } from '#platform/vision.ts';
 import { ratingFailed } from './errors.ts';
@@ -11,6 +12,9 @@ import type { Acquired } from './source.ts';
 import type { Findings } from './findings.ts';
 import type { RatingRequest } from './request.ts';
 import type { RatingType } from './compose.ts';
+
+/** The built-in detector, off the event loop (platform/engine-thread.ts). */
+const detectOnThread = onEngineThread<typeof detectDistresses>('#engines/distress/index.ts', 'detectDistresses');
 
 /** Ground meters per analysis pixel, when the image has a known scale. */
 const analysisScale = (a: Acquired) =>
@@ -55,11 +59,11 @@ export async function findingsOf(
       throw err;
     }
   }
-  const d = await detectDistresses(a.pixels, {
-    metersPerPixel: metersPerPixel ?? undefined,
-    pavementType: req.pavementType,
-    mask: a.outline ?? undefined,
-  });
+  // The pixels are copied to the thread, not moved: the answer's image is drawn from them afterwards.
+  const d = await detectOnThread([
+    a.pixels,
+    { metersPerPixel: metersPerPixel ?? undefined, pavementType: req.pavementType, mask: a.outline ?? undefined },
+  ]);
   return {
     pavementFound: d.pavementFound,
     findings: {

@@ -5,7 +5,8 @@
 // transaction. A class the detector should not answer (a drawn class such as road, or one we do not
 // know) fails the run rather than being guessed at.
 import sharp from 'sharp';
-import { detectLandscape } from '#engines/landscape/index.ts';
+import type { detectLandscape } from '#engines/landscape/index.ts';
+import { onEngineThread } from '#platform/engine-thread.ts';
 import type { LatLng, Ring } from '#engines/geometry/index.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { ApiError } from '#platform/errors.ts';
@@ -28,6 +29,9 @@ export interface SeenWindow {
   meters_per_pixel: number;
   capture_date: string | null;
 }
+
+/** The built-in detector, off the event loop (platform/engine-thread.ts); the pixels move there. */
+const detectOnThread = onEngineThread<typeof detectLandscape>('#engines/landscape/index.ts', 'detectLandscape');
 
 const refused = (message: string) => new ApiError(400, message, { code: 'invalid_outline', message });
 
@@ -71,9 +75,10 @@ export async function seeWindow(ctx: Pick<ServiceContext, 'deps'>, w: BoxOf, zoo
       });
       detector = 'segmentation';
     } else {
-      const findings = await detectLandscape(
-        { width: meta.width, height: meta.height, channels: 3, data: new Uint8Array(mosaic.pixels) },
-        { metersPerPixel: meta.meters_per_pixel },
+      const data = new Uint8Array(mosaic.pixels);
+      const findings = await detectOnThread(
+        [{ width: meta.width, height: meta.height, channels: 3, data }, { metersPerPixel: meta.meters_per_pixel }],
+        [data.buffer],
       );
       segments = {
         areas: findings.areas.map((a) => ({ class: a.class, rings: a.rings })),

@@ -4,7 +4,8 @@
 // (GROUNDWORK_SEGMENTATION_URL), else by the built-in detector (engines/paved). Runs before any
 // write, outside every transaction (guide: outside calls never run while a lock is held).
 import sharp from 'sharp';
-import { detectPaved, type PavedFindings, type RawPixels } from '#engines/paved/index.ts';
+import type { detectPaved, PavedFindings, RawPixels } from '#engines/paved/index.ts';
+import { onEngineThread } from '#platform/engine-thread.ts';
 import type { ServiceContext } from '#platform/context.ts';
 import { ApiError } from '#platform/errors.ts';
 import { mosaicOf } from '#platform/imagery/answers.ts';
@@ -29,6 +30,9 @@ export interface Seen {
     coverage_pct: number;
   };
 }
+
+/** The built-in detector, off the event loop (platform/engine-thread.ts); the pixels move there. */
+const detectOnThread = onEngineThread<typeof detectPaved>('#engines/paved/index.ts', 'detectPaved');
 
 export const detectionFailed = (message: string) =>
   new ApiError(502, 'Detection failed', { code: 'detection_failed', message });
@@ -84,6 +88,9 @@ export async function seePlace(ctx: ServiceContext, place: Place): Promise<Seen>
   }
   const { data } = await cut.raw().toBuffer({ resolveWithObject: true });
   const pixels: RawPixels = { width, height, channels: 3, data: new Uint8Array(data) };
-  const findings = await detectPaved(pixels, { metersPerPixel: meta.meters_per_pixel });
+  const findings = await detectOnThread(
+    [pixels, { metersPerPixel: meta.meters_per_pixel }],
+    [pixels.data.buffer as ArrayBuffer],
+  );
   return { findings, detector: 'built_in', ...at };
 }

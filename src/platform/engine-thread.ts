@@ -1,0 +1,96 @@
+// The detectors' pixel work on a thread of its own. A detector (engines/paved, engines/distress,
+// engines/landscape) spends 0.1–2 s of CPU on one image; run on the main thread it held the event
+// loop that serves every other request for that long (a detect in the worker inside `serve`, a
+// measurement or a rating in its request). Here it runs in one worker thread per process, made on
+// first use and kept: calls queue there one after another, as they took turns on the main thread
+// before, while the main thread goes on serving. Only pure engine functions are run (a module under
+// #engines/, plain data in and out): the thread loads the engine's modules, OpenCV included, once.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Answer {
+  id: number;
+  ok: boolean;
+  result?: unknown;
+  error?: unknown;
+}
+
+let thread: Worker | null = null;
+let nextId = 0;
+const pending = new Map<number, Pending>();
+
+/**
+ * The thread's first script: its own module loaded as TypeScript through tsx's `tsImport` (tsx is
+ * the loader `npm start` uses; found from here, not from the working directory). In Node 20 a
+ * worker thread gets no module hooks from `--import` or a `register()` of its own; `tsImport`
+ * loads a module graph through hooks of its own, and the thread's imports of engines go through it.
+ */
+function bootstrap(): string {
+  const require = createRequire(import.meta.url);
+  const tsxPackage = require.resolve('tsx/package.json');
+  const api = (require(tsxPackage) as { exports: Record<string, { import: { default: string } }> }).exports[
+    './esm/api'
+  ]!.import.default;
+  const tsxApi = pathToFileURL(path.join(path.dirname(tsxPackage), api)).href;
+  const entry = new URL('./engine-thread-worker.ts', import.meta.url).href;
+  return `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
+}
+
+function failAll(err: unknown): void {
+  for (const p of pending.values()) p.reject(err);
+  pending.clear();
+}
+
+function engineThread(): Worker {
+  if (thread) return thread;
+  const worker = new Worker(bootstrap(), { eval: true });
+  worker.unref();
+  worker.on('message', (a: Answer) => {
+    const p = pending.get(a.id);
+    if (!p) return;
+    pending.delete(a.id);
+    // A thread with nothing to do does not keep the process alive.
+    if (pending.size === 0) worker.unref();
+    if (a.ok) p.resolve(a.result);
+    else p.reject(a.error);
+  });
+  // A thread that died (out of memory, a crash in WebAssembly) fails what it held; the next call
+  // makes a new one.
+  worker.on('error', (err) => {
+    if (thread === worker) thread = null;
+    failAll(err);
+  });
+  worker.on('exit', (code) => {
+    if (thread === worker) thread = null;
+    failAll(new Error(`the engine thread exited (code ${code})`));
+  });
+  thread = worker;
+  return worker;
+}
+
+/**
+ * `name` of the engine module `specifier` (a `#engines/…` path), run on the engine thread with
+ * `args`, which are copied to it (structured clone) except the buffers in `transfer`, which move
+ * and are unusable here afterwards. Its answer is copied back; an error it throws is rethrown here
+ * (built-in error types keep their type, others arrive as Error with the same message).
+ */
+export function onEngineThread<F extends (...args: never[]) => Promise<unknown>>(specifier: string, name: string) {
+  if (!specifier.startsWith('#engines/')) throw new Error(`not an engine module: ${specifier}`);
+  return (args: Parameters<F>, transfer: ArrayBuffer[] = []): ReturnType<F> => {
+    const worker = engineThread();
+    const id = nextId++;
+    const answer = new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+    });
+    worker.ref();
+    worker.postMessage({ id, specifier, name, args }, transfer);
+    return answer as ReturnType<F>;
+  };
+}

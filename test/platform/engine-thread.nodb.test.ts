@@ -1,0 +1,72 @@
+// The engine thread (src/platform/engine-thread.ts): a detector run there gives what it gives on
+// the main thread, leaves the event loop free while it works, moves only the buffers it is told to,
+// and rethrows the engine's errors with their type.
+import { describe, expect, it } from 'vitest';
+import { detectLandscape } from '#engines/landscape/index.ts';
+import { syntheticYard } from '#engines/landscape/synthetic-yard.ts';
+import { drawYard } from '#engines/landscape/synthetic-yard-draw.ts';
+import { onEngineThread } from '#platform/engine-thread.ts';
+
+const MPP = 0.06;
+const onThread = onEngineThread<typeof detectLandscape>('#engines/landscape/index.ts', 'detectLandscape');
+
+/** Turns of the event loop (setImmediate) taken while `work` runs. */
+async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let running = true;
+  const spin = () => {
+    if (!running) return;
+    turns++;
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  await work();
+  running = false;
+  return turns;
+}
+
+describe('onEngineThread', () => {
+  it('answers exactly what the engine answers on this thread, and the event loop runs meanwhile', async () => {
+    // A yard at 0.06 m per pixel: about 700 × 600 px, a fifth of a second or more of the detector.
+    const { pixels } = drawYard(syntheticYard(3), MPP);
+    await onThread([pixels, { metersPerPixel: MPP }]); // the thread made and OpenCV loaded there
+    await detectLandscape(pixels, { metersPerPixel: MPP }); // and here
+    let here: unknown;
+    let there: unknown;
+    const turnsHere = await turnsDuring(async () => {
+      here = await detectLandscape(pixels, { metersPerPixel: MPP });
+    });
+    const turnsThere = await turnsDuring(async () => {
+      there = await onThread([pixels, { metersPerPixel: MPP }]);
+    });
+    expect(there).toEqual(here);
+    expect((there as { objects: unknown[] }).objects.length).toBeGreaterThan(0);
+    // On this thread the detector holds the loop from start to end; there it does not.
+    expect(turnsThere).toBeGreaterThan(50);
+    expect(turnsThere).toBeGreaterThan(10 * turnsHere);
+  });
+
+  it('copies the arguments unless told to move a buffer; a moved buffer is gone here', async () => {
+    const { pixels } = drawYard(syntheticYard(4), 0.12);
+    const copy = new Uint8Array(pixels.data);
+    await onThread([{ ...pixels, data: copy }, { metersPerPixel: 0.12 }]);
+    expect(copy.byteLength).toBe(pixels.data.byteLength);
+    await onThread([{ ...pixels, data: copy }, { metersPerPixel: 0.12 }], [copy.buffer]);
+    expect(copy.byteLength).toBe(0);
+  });
+
+  it("rethrows the engine's error with its type and message; the thread goes on", async () => {
+    const bad = { width: 2, height: 2, channels: 3 as const, data: new Uint8Array(5) };
+    const here = await detectLandscape(bad, { metersPerPixel: 0.1 }).catch((e: unknown) => e);
+    const there = await onThread([bad, { metersPerPixel: 0.1 }]).catch((e: unknown) => e);
+    expect(here).toBeInstanceOf(RangeError);
+    expect(there).toBeInstanceOf(RangeError);
+    expect((there as Error).message).toBe((here as Error).message);
+    const blank = { width: 8, height: 8, channels: 3 as const, data: new Uint8Array(8 * 8 * 3) };
+    expect(await onThread([blank, { metersPerPixel: 0.1 }])).toEqual({ areas: [], objects: [] });
+  });
+
+  it('runs only engine modules', () => {
+    expect(() => onEngineThread('#platform/outbound.ts', 'fetch')).toThrow(/not an engine module/);
+  });
+});
