@@ -90,7 +90,14 @@ export function onEngineThread<F extends (...args: never[]) => Promise<unknown>>
       pending.set(id, { resolve, reject });
     });
     worker.ref();
-    worker.postMessage({ id, specifier, name, args }, transfer);
+    try {
+      worker.postMessage({ id, specifier, name, args }, transfer);
+    } catch (err) {
+      // Arguments that cannot be copied (a function in them): this call fails, nothing is left waiting.
+      pending.get(id)?.reject(err);
+      pending.delete(id);
+      if (pending.size === 0) worker.unref();
+    }
     return answer as ReturnType<F>;
   };
 }

@@ -66,6 +66,20 @@ describe('onEngineThread', () => {
     expect(await onThread([blank, { metersPerPixel: 0.1 }])).toEqual({ areas: [], objects: [] });
   });
 
+  it('arguments that cannot be copied fail that call alone', async () => {
+    const err = await onThread([
+      { width: 1, height: 1, channels: 3, data: new Uint8Array(3) },
+      {
+        metersPerPixel: 0.1,
+        extra: () => 1,
+      } as never,
+    ]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).name).toBe('DataCloneError');
+    const blank = { width: 8, height: 8, channels: 3 as const, data: new Uint8Array(8 * 8 * 3) };
+    expect(await onThread([blank, { metersPerPixel: 0.1 }])).toEqual({ areas: [], objects: [] });
+  });
+
   it('runs only engine modules', () => {
     expect(() => onEngineThread('#platform/outbound.ts', 'fetch')).toThrow(/not an engine module/);
   });
