@@ -46,6 +46,7 @@ import { updateWorkspace } from '#admin/workspaces.ts';
 import { landscapeRunTask } from '#measurement/index.ts';
 import { systemClock } from '#platform/clock.ts';
 import { call } from './api-call.ts';
+import { readsMeanwhile } from './meanwhile.ts';
 import { jobBody } from './job-body.ts';
 import { fmt, listen, ms } from './load.ts';
 import { sized } from './mode.ts';
@@ -296,6 +297,9 @@ export async function planBench(database: Database, ws: { firmId: number; key: s
     const engineDots = read ? read.plants.reduce((s, p) => s + p.dots.length, 0) + read.callouts.length : 0;
     if (advancedResult.dots !== engineDots)
       throw new Error(`the advanced run placed ${advancedResult.dots} dots, readPlantTakeoff ${engineDots}`);
+    // The server's other answers while one more plan is stored and read (the run on the worker
+    // task, in this process as inside `serve`; MuPDF's work on the engine thread).
+    const meanwhile = await readsMeanwhile(api, key, storeAndRead);
     // The warm-up calls left out.
     const timed = (xs: number[], skip: number) => median(xs.slice(skip));
     return {
@@ -309,6 +313,7 @@ export async function planBench(database: Database, ws: { firmId: number; key: s
         plant_total: number;
       },
       store: {
+        meanwhile,
         rows: storeRows,
         ratio: ratios(storeRows, STORE, RENDER),
         cpuRatio: cpuRatios(storeRows, STORE, RENDER),
@@ -363,6 +368,7 @@ export function planReport(p: Awaited<ReturnType<typeof planBench>>): string[] {
     `- Stored and read ÷ MuPDF rendering the sheets alone (p50), each round → median: ${ratioLine(s.ratio)}; ${verdict(s.ratio, PLAN_TARGET)}.`,
     `- The same in this process's CPU time a call (app, worker, client and server together): ${ratioLine(s.cpuRatio)}.`,
     `- p50s over the rounds: stored and read ${ms(s.apiMs)} ms, the sheets rendered alone ${ms(s.baseMs)} ms.`,
+    `- While one more plan was stored and read, \`GET /v1/landscape/classes\` back to back on the same server: ${fmt(s.meanwhile.calls)} answers, p50 ${ms(s.meanwhile.p50)} ms, slowest ${ms(s.meanwhile.max)} ms; the event loop's longest delay ${ms(s.meanwhile.loopDelayMax)} ms (MuPDF on the engine thread).`,
     `- Inside a takeoff (medians of the timed ones): POST (fetch, open, store the PDF, queue the run) ${ms(s.parts.post)} ms, ` +
       `the worker's sweep ${ms(s.parts.sweep)} ms, GET the run and the takeoff ${ms(s.parts.get)} ms; ` +
       `the sweep beyond rendering (text, schedule, callouts, storing the PNGs, the transaction) ≈ ${ms(s.parts.sweep - s.baseMs)} ms.`,

@@ -49,6 +49,7 @@ import type { ImageryPlace } from '#platform/imagery/imagery.ts';
 import { imageryFor } from '#platform/imagery/select.ts';
 import { fromPixel, metersPerPixel, TILE_PX, toPixel } from '#platform/imagery/web-mercator.ts';
 import { call } from './api-call.ts';
+import { readsMeanwhile } from './meanwhile.ts';
 import { dropOnInterrupt, openBenchDatabase } from './database.ts';
 import { jobBody } from './job-body.ts';
 import { planBench, planReport } from './landscape-plans.ts';
@@ -254,22 +255,9 @@ async function detectBench(database: Database, { key, firmId }: { key: string; f
       PLAN,
     );
     // The server's other answers while a detect runs: the worker task shares this process's event
-    // loop, as it does inside `serve`, and a cheap keyed read goes back to back the whole time.
+    // loop, as it does inside `serve`.
     takeoffId = await newTakeoff();
-    const readTimes: number[] = [];
-    let detecting = true;
-    const reads = (async () => {
-      while (detecting) {
-        const t = performance.now();
-        await call(api, key, 'GET', '/v1/landscape/classes', 200);
-        readTimes.push(performance.now() - t);
-      }
-    })();
-    await detect();
-    detecting = false;
-    await reads;
-    readTimes.sort((a, b) => a - b);
-    const meanwhile = { calls: readTimes.length, p50: median(readTimes), max: readTimes[readTimes.length - 1] ?? 0 };
+    const meanwhile = await readsMeanwhile(api, key, detect);
     return {
       rows,
       meanwhile,
@@ -344,7 +332,7 @@ async function main(): Promise<string> {
       `- p50s over the rounds: detect ${ms(d.apiMs)} ms, detector ${ms(d.detectorMs)} ms, mosaic ${ms(d.mosaicMs)} ms, tiles fetched and decoded ${ms(d.fetchMs)} ms.`,
       `- Inside a detect (medians of the timed ones): POST …/detect ${ms(d.parts.post)} ms, the worker's sweep ${ms(d.parts.sweep)} ms, GET the run ${ms(d.parts.get)} ms; ` +
         `the sweep beyond the mosaic and the detector (claim, lease, merging, the change, the write) ≈ ${ms(d.parts.sweep - d.mosaicMs - d.detectorMs)} ms.`,
-      `- While one more detect ran, \`GET /v1/landscape/classes\` back to back on the same server: ${fmt(d.meanwhile.calls)} answers, p50 ${ms(d.meanwhile.p50)} ms, slowest ${ms(d.meanwhile.max)} ms (the detector runs on the engine thread, platform/engine-thread.ts).`,
+      `- While one more detect ran, \`GET /v1/landscape/classes\` back to back on the same server: ${fmt(d.meanwhile.calls)} answers, p50 ${ms(d.meanwhile.p50)} ms, slowest ${ms(d.meanwhile.max)} ms; the event loop's longest delay ${ms(d.meanwhile.loopDelayMax)} ms (the detector runs on the engine thread, platform/engine-thread.ts).`,
       '',
       ...planReport(p),
     ].join('\n');

@@ -75,29 +75,89 @@ function engineThread(): Worker {
   return worker;
 }
 
+/** A class of error an engine throws on purpose, rebuilt as itself when it comes back from the thread. */
+// biome-ignore lint/suspicious/noExplicitAny: any constructor of an Error
+type ErrorClass = abstract new (...args: any[]) => Error;
+
+export interface EngineCallOptions {
+  /** The engine's own error classes the caller tells apart (instanceof): rebuilt here with their fields. */
+  errors?: ErrorClass[];
+}
+
+/**
+ * What an engine function opened on the thread and keeps there (a parsed PDF): `ref` stands for it
+ * in the arguments of later calls on the thread (typed as the object, it is only a marker here),
+ * and close() calls its close() there and forgets it.
+ */
+export interface EngineSession<T> {
+  readonly ref: T;
+  close(): Promise<void>;
+}
+
+/** The error sent back, rebuilt: one of the caller's classes by name, else as it came. */
+function rebuilt(error: unknown, classes: ErrorClass[]): unknown {
+  const e = error as { engineError?: boolean; name: string; message: string; stack?: string; fields?: object };
+  if (!e || typeof e !== 'object' || e.engineError !== true) return error;
+  const cls = classes.find((c) => c.name === e.name);
+  const err = Object.create((cls ?? Error).prototype) as Error;
+  Object.assign(err, e.fields, { message: e.message, name: e.name, stack: e.stack });
+  return err;
+}
+
+function post(message: object, transfer: ArrayBuffer[], classes: ErrorClass[]): Promise<unknown> {
+  const worker = engineThread();
+  const id = nextId++;
+  const answer = new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject: (err) => reject(rebuilt(err, classes)) });
+  });
+  worker.ref();
+  try {
+    worker.postMessage({ ...message, id }, transfer);
+  } catch (err) {
+    // Arguments that cannot be copied (a function in them): this call fails, nothing is left waiting.
+    pending.get(id)?.reject(err);
+    pending.delete(id);
+    if (pending.size === 0) worker.unref();
+  }
+  return answer;
+}
+
+function checkedEngine(specifier: string): void {
+  if (!specifier.startsWith('#engines/')) throw new Error(`not an engine module: ${specifier}`);
+}
+
 /**
  * `name` of the engine module `specifier` (a `#engines/…` path), run on the engine thread with
  * `args`, which are copied to it (structured clone) except the buffers in `transfer`, which move
  * and are unusable here afterwards. Its answer is copied back; an error it throws is rethrown here
- * (built-in error types keep their type, others arrive as Error with the same message).
+ * (built-in error types keep their type; the engine's own classes listed in `errors` are rebuilt as
+ * themselves with their fields; others arrive as Error with the same name and message).
  */
-export function onEngineThread<F extends (...args: never[]) => Promise<unknown>>(specifier: string, name: string) {
-  if (!specifier.startsWith('#engines/')) throw new Error(`not an engine module: ${specifier}`);
-  return (args: Parameters<F>, transfer: ArrayBuffer[] = []): ReturnType<F> => {
-    const worker = engineThread();
-    const id = nextId++;
-    const answer = new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-    });
-    worker.ref();
-    try {
-      worker.postMessage({ id, specifier, name, args }, transfer);
-    } catch (err) {
-      // Arguments that cannot be copied (a function in them): this call fails, nothing is left waiting.
-      pending.get(id)?.reject(err);
-      pending.delete(id);
-      if (pending.size === 0) worker.unref();
-    }
-    return answer as ReturnType<F>;
+export function onEngineThread<F extends (...args: never[]) => unknown>(
+  specifier: string,
+  name: string,
+  options: EngineCallOptions = {},
+) {
+  checkedEngine(specifier);
+  return (args: Parameters<F>, transfer: ArrayBuffer[] = []) =>
+    post({ op: 'call', specifier, name, args }, transfer, options.errors ?? []) as Promise<Awaited<ReturnType<F>>>;
+}
+
+/** Like onEngineThread, but what the function returns stays on the thread, as a session. */
+export function openOnEngineThread<F extends (...args: never[]) => unknown>(
+  specifier: string,
+  name: string,
+  options: EngineCallOptions = {},
+) {
+  checkedEngine(specifier);
+  const classes = options.errors ?? [];
+  return async (args: Parameters<F>, transfer: ArrayBuffer[] = []): Promise<EngineSession<Awaited<ReturnType<F>>>> => {
+    const session = (await post({ op: 'open', specifier, name, args }, transfer, classes)) as number;
+    return {
+      ref: { engineSession: session } as Awaited<ReturnType<F>>,
+      close: async () => {
+        await post({ op: 'close', session }, [], classes);
+      },
+    };
   };
 }

@@ -1,11 +1,14 @@
 // The engine thread (src/platform/engine-thread.ts): a detector run there gives what it gives on
 // the main thread, leaves the event loop free while it works, moves only the buffers it is told to,
-// and rethrows the engine's errors with their type.
+// and rethrows the engine's errors with their type; a plan opened there as a session serves later
+// calls until it is closed, and the plan engine's own error comes back as its class.
 import { describe, expect, it } from 'vitest';
 import { detectLandscape } from '#engines/landscape/index.ts';
 import { syntheticYard } from '#engines/landscape/synthetic-yard.ts';
 import { drawYard } from '#engines/landscape/synthetic-yard-draw.ts';
-import { onEngineThread } from '#platform/engine-thread.ts';
+import { loadMupdf, NotReadablePdf, openPlan, renderSheet, type loadAndOpenPlan } from '#engines/plans/index.ts';
+import { syntheticPlan } from '#engines/plans/synthetic-plan.ts';
+import { onEngineThread, openOnEngineThread } from '#platform/engine-thread.ts';
 
 const MPP = 0.06;
 const onThread = onEngineThread<typeof detectLandscape>('#engines/landscape/index.ts', 'detectLandscape');
@@ -82,5 +85,37 @@ describe('onEngineThread', () => {
 
   it('runs only engine modules', () => {
     expect(() => onEngineThread('#platform/outbound.ts', 'fetch')).toThrow(/not an engine module/);
+  });
+
+  it('a plan opened as a session serves later calls, then is closed; a closed one is refused', async () => {
+    const made = await syntheticPlan(1);
+    const open = openOnEngineThread<typeof loadAndOpenPlan>('#engines/plans/index.ts', 'loadAndOpenPlan');
+    const render = onEngineThread<typeof renderSheet>('#engines/plans/index.ts', 'renderSheet');
+    const session = await open([new Uint8Array(made.bytes)]);
+    const there = await render([session.ref, 1, 36]);
+    await loadMupdf();
+    const plan = openPlan(made.bytes);
+    const here = renderSheet(plan, 1, 36);
+    plan.close();
+    expect([there.width, there.height]).toEqual([here.width, here.height]);
+    expect(Buffer.from(there.png).equals(here.png)).toBe(true);
+    await session.close();
+    const closed = await render([session.ref, 1, 36]).catch((e: unknown) => e);
+    expect((closed as Error).message).toMatch(/engine session \d+ is closed/);
+  });
+
+  it("the engine's own error class comes back as itself, with its fields, when the caller names it", async () => {
+    const words = new TextEncoder().encode('not a pdf at all');
+    const named = openOnEngineThread<typeof loadAndOpenPlan>('#engines/plans/index.ts', 'loadAndOpenPlan', {
+      errors: [NotReadablePdf],
+    });
+    const err = await named([words]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotReadablePdf);
+    expect((err as NotReadablePdf).reason).toBe('not_pdf');
+    expect((err as Error).message).toMatch(/Not a readable PDF \(not_pdf\)/);
+    const unnamed = openOnEngineThread<typeof loadAndOpenPlan>('#engines/plans/index.ts', 'loadAndOpenPlan');
+    const plain = await unnamed([words]).catch((e: unknown) => e);
+    expect(plain).not.toBeInstanceOf(NotReadablePdf);
+    expect((plain as Error).name).toBe('NotReadablePdf');
   });
 });

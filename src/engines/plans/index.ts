@@ -5,6 +5,7 @@
 export { calloutTotals, readCallouts, type CalloutOptions } from './callouts.ts';
 export { openPlan, PlanDocument, renderSheet, SHEET_DPI, type RenderedSheet } from './document.ts';
 export { loadMupdf } from './mupdf.ts';
+export { countPlanPages, findPlantsWith, loadAndOpenPlan, openPlantFinder, type PlantFinder } from './opened.ts';
 export { NotReadablePdf, type NotReadableReason } from './errors.ts';
 export {
   type CountedItem,

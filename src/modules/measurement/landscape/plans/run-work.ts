@@ -5,14 +5,7 @@
 // read, a quantity typed on one included; an undo puts them back.
 import type { LandscapeItem, LandscapeRun, LandscapeTakeoff } from '#db/tables.ts';
 import type { Executor } from '#db/dialect.ts';
-import {
-  findPlants,
-  type PlantSchedule,
-  readCallouts,
-  readIrrigation,
-  readPlantTakeoff,
-  type SheetText,
-} from '#engines/plans/index.ts';
+import { type PlantSchedule, readCallouts, type SheetText } from '#engines/plans/index.ts';
 import type { Env } from '#platform/context.ts';
 import { forbidden } from '#platform/errors.ts';
 import type { RunHooks } from '../run-hooks.ts';
@@ -22,7 +15,14 @@ import { DEFAULT_GROUP_PX, type DotGroup, groupDots } from './group.ts';
 import { irrigationOf } from './irrigation.ts';
 import type { StoredIrrigation } from './quantities.ts';
 import { plantsOf, sheetTexts } from './repo.ts';
-import { openStoredPlan, storeAndReadPlan } from './store.ts';
+import { storeAndReadPlan } from './store.ts';
+import {
+  findPlantsOnThread,
+  openStoredFinder,
+  openStoredPlan,
+  readIrrigationOnThread,
+  readPlantTakeoffOnThread,
+} from './on-thread.ts';
 
 /** What a plan run other than `plan` is asked (the run's request). */
 export interface PlanRunRequest {
@@ -158,11 +158,9 @@ async function findPlantsRun(
     for (const p of plants)
       skipped.push({ plant_id: p.id, code: p.code, reason: 'No plant schedule: place it with PUT …/schedule' });
   else {
-    const plan = await openStoredPlan(env, takeoff.plan_key!);
+    const finder = await openStoredFinder(env, takeoff.plan_key!);
     try {
       const exclude = scheduleExclusion(schedule!);
-      const paths = new Map();
-      const greys = new Map();
       for (const p of plants) {
         if (p.symbol_box === null) {
           skipped.push({ plant_id: p.id, code: p.code, reason: 'The schedule shows no symbol for this plant' });
@@ -172,12 +170,12 @@ async function findPlantsRun(
         const methods: (typeof perPlant)[number]['methods'] = [];
         let n = 0;
         for (const page of req.pages) {
-          const f = findPlants(
-            plan,
+          const f = await findPlantsOnThread([
+            finder.ref,
             page,
             { page: samplePage, box: JSON.parse(p.symbol_box) },
-            { exclude: exclude.filter((e) => e.page === page).map((e) => e.box), paths, greys },
-          );
+            exclude.filter((e) => e.page === page).map((e) => e.box),
+          ]);
           methods.push({ page, method: f.method, note: f.note });
           for (const d of f.dots) dots.push({ plantId: p.id, page, ...d });
           n += f.dots.length;
@@ -186,7 +184,7 @@ async function findPlantsRun(
         await hooks.renew();
       }
     } finally {
-      plan.close();
+      await finder.close();
     }
   }
   const page = onPages(req.pages);
@@ -254,11 +252,11 @@ async function advancedRun(
   schedule: PlantSchedule | null,
 ) {
   const plan = await openStoredPlan(env, takeoff.plan_key!);
-  let read: ReturnType<typeof readPlantTakeoff>;
+  let read: Awaited<ReturnType<typeof readPlantTakeoffOnThread>>;
   try {
-    read = readPlantTakeoff(plan, { pages: req.pages, texts, ...(schedule ? { schedule } : {}) });
+    read = await readPlantTakeoffOnThread([plan.ref, { pages: req.pages, texts, ...(schedule ? { schedule } : {}) }]);
   } finally {
-    plan.close();
+    await plan.close();
   }
   const page = onPages(req.pages);
   await hooks.finish(async (trx) => {
@@ -301,11 +299,11 @@ async function irrigationRun(
   texts: SheetText[],
 ) {
   const plan = await openStoredPlan(env, takeoff.plan_key!);
-  let findings: ReturnType<typeof readIrrigation>;
+  let findings: Awaited<ReturnType<typeof readIrrigationOnThread>>;
   try {
-    findings = readIrrigation(plan, texts);
+    findings = await readIrrigationOnThread([plan.ref, texts]);
   } finally {
-    plan.close();
+    await plan.close();
   }
   const irrigation = irrigationOf(findings);
   const read = { legend: findings.legend.status, notes: findings.notes, irrigation };

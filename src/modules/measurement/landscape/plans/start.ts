@@ -5,7 +5,8 @@
 // and a pending `plan` run queued; the worker stores the sheets, reads them and makes the takeoff
 // (store.ts). Refused starts cost nothing, and so does a run that fails.
 import { findVisibleJob, jobNotFound } from '#crm/index.ts';
-import { loadMupdf, NotReadablePdf, openPlan } from '#engines/plans/index.ts';
+import { NotReadablePdf } from '#engines/plans/index.ts';
+import { countPagesOnThread } from './on-thread.ts';
 import { inWorkspaceTransaction, type ServiceContext } from '#platform/context.ts';
 import { paymentRequired } from '#platform/errors.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
@@ -42,12 +43,9 @@ const NOT_READABLE: Record<NotReadablePdf['reason'], string> = {
 
 /** The page count of a readable PDF, or 422 Not a readable PDF saying why. */
 export async function pageCountOf(bytes: Uint8Array): Promise<number> {
-  await loadMupdf();
   try {
-    const plan = openPlan(bytes);
-    const n = plan.pageCount;
-    plan.close();
-    return n;
+    // Copied to the engine thread, not moved: the bytes are stored afterwards.
+    return await countPagesOnThread([bytes]);
   } catch (err) {
     if (err instanceof NotReadablePdf) throw notReadablePdf(NOT_READABLE[err.reason]);
     throw err;

@@ -1,6 +1,7 @@
 // The worker's plan run (kind `plan`, started by startPlanTakeoff): the stored PDF is opened once,
-// each page taken off is rendered at 144 dpi and stored as the sheet's image with its text layer,
-// the plant schedule is read from the text and the callouts of its codes placed as callout dots.
+// on the engine thread (on-thread.ts); each page taken off is rendered at 144 dpi there and stored
+// as the sheet's image with its text layer; the plant schedule is read from the text and the
+// callouts of its codes placed as callout dots.
 // Then, in one transaction: one takeoff credit (document 3: "a plan takeoff uses one credit once
 // its pages are stored"; none left fails the run, costing nothing), the takeoff, its sheets, its
 // plants and its first save (rev 1, history kept). Symbols are found by find-plants or
@@ -9,18 +10,8 @@
 import type { Insertable } from 'kysely';
 import type { LandscapeRun } from '#db/tables.ts';
 import type { LandscapeSheetTable } from '#db/tables/landscape.ts';
-import {
-  findSchedule,
-  NotReadablePdf,
-  loadMupdf,
-  openPlan,
-  renderSheet,
-  type SheetText,
-  sheetText,
-} from '#engines/plans/index.ts';
+import { findSchedule, type SheetText } from '#engines/plans/index.ts';
 import type { Env } from '#platform/context.ts';
-import { ApiError } from '#platform/errors.ts';
-import { ObjectNotFound } from '#platform/storage/errors.ts';
 import { removeObjects } from '#platform/storage/cleanup.ts';
 import { now } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
@@ -30,30 +21,9 @@ import { saveChange } from '../save.ts';
 import { takeoffObject } from '../serialize.ts';
 import { calloutDots, insertPlants, plantRowsOf } from './read.ts';
 import { planQuantities } from './quantities.ts';
-import { notReadablePdf } from './errors.ts';
-import { sheetKey, storedPlan } from './source.ts';
+import { openStoredPlan, renderSheetOnThread, sheetTextOnThread } from './on-thread.ts';
+import { sheetKey } from './source.ts';
 import type { PlanRequest } from './start.ts';
-
-export const planMissing = () =>
-  new ApiError(422, 'The stored plan is gone', { code: 'plan_missing', message: 'Start the takeoff again' });
-
-/** The stored PDF opened, or the run's refusal (a PDF that stopped being readable, or is gone). */
-export async function openStoredPlan(env: Env, key: string) {
-  let bytes: Buffer;
-  try {
-    bytes = await storedPlan(env, key);
-  } catch (err) {
-    if (err instanceof ObjectNotFound) throw planMissing();
-    throw err;
-  }
-  await loadMupdf();
-  try {
-    return openPlan(bytes);
-  } catch (err) {
-    if (err instanceof NotReadablePdf) throw notReadablePdf(err.message);
-    throw err;
-  }
-}
 
 export async function storeAndReadPlan(env: Env, run: LandscapeRun, hooks: RunHooks): Promise<void> {
   const req = JSON.parse(run.request) as PlanRequest;
@@ -65,11 +35,12 @@ export async function storeAndReadPlan(env: Env, run: LandscapeRun, hooks: RunHo
     const texts: SheetText[] = [];
     try {
       for (const page of req.source.pages) {
-        const image = renderSheet(plan, page);
-        const text = sheetText(plan, page);
+        const image = await renderSheetOnThread([plan.ref, page]);
+        const text = await sheetTextOnThread([plan.ref, page]);
         const key = sheetKey(run.firm_id, page);
         // Storage is an outside service: never inside the transaction.
-        await env.deps.storage.put(key, image.png, { contentType: 'image/png' });
+        const png = Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength);
+        await env.deps.storage.put(key, png, { contentType: 'image/png' });
         stored.push(key);
         texts.push(text);
         sheets.push({
@@ -83,7 +54,7 @@ export async function storeAndReadPlan(env: Env, run: LandscapeRun, hooks: RunHo
         await hooks.renew();
       }
     } finally {
-      plan.close();
+      await plan.close();
     }
     const schedule = findSchedule(texts);
 
