@@ -15,6 +15,8 @@ export function backgroundTasks(env: Env, config: Pick<Config, 'worker'>): Backg
       leaseMs: config.worker.leaseMs,
       concurrency: config.worker.concurrency,
       allowPrivateNetwork: config.worker.allowPrivateNetwork,
+      // Its waits for free slots end at the same poll as the runner's sleep (GROUNDWORK_WORKER_POLL_MS).
+      pollMs: config.worker.pollMs,
       retentionDays: env.deps.deliveryRetentionDays,
     }),
     new MailWorker(env.database, env.deps.mail, { clock: env.deps.clock, leaseMs: config.worker.leaseMs }),
