@@ -1,20 +1,22 @@
-// A worker inside `serve` (the runner, worker/runner.ts) sends a delivery as soon as the write
-// that queued it commits, not at its next poll (events/queued.ts): its poll here is an hour, so
-// every delivery below arrived because the commit woke it. Black-box over HTTP with a real
-// receiver; the worker is the one `serve` runs.
+// A worker inside `serve` sends a delivery as soon as the write that queued it commits, not at its
+// next poll (events/queued.ts): its poll here is an hour, so every delivery below arrived because
+// the commit woke it. Black-box over HTTP with a real receiver; the worker is started as `serve`
+// starts it (worker/index.ts, every background task), on the app's environment.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
-import { WebhookWorker } from '#events/delivery-worker.ts';
 import { recordEvent } from '#events/record.ts';
 import { systemClock, type Clock } from '#platform/clock.ts';
-import { startRunner } from '#worker/runner.ts';
+import { startWorker } from '#worker/index.ts';
 import { subscribe } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
 const HOUR = 3_600_000;
-/** Far below the poll: only a wake gets a delivery there in time. */
-const WITHIN = { timeout: 10_000, interval: 10 };
+/**
+ * Far below the poll, and below the 8-second reply limit (document 1): only a wake gets a
+ * delivery there in time, even past a receiver holding its attempt.
+ */
+const WITHIN = { timeout: 5_000, interval: 10 };
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,25 +29,29 @@ async function setUp(clock: Clock) {
   const w = await t.workspace();
   const r = await startReceiver();
   await subscribe(w, { target_url: r.url, event_type: 'job_created', secret: 'wake-secret' });
-  const errors: unknown[] = [];
-  const worker = new WebhookWorker(t.database, {
-    clock,
-    leaseMs: 30_000,
-    concurrency: 8,
-    allowPrivateNetwork: true,
-    pollMs: HOUR,
-    // No attempt ends at its reply limit while a test holds it: only a wake frees the worker.
-    timeoutMs: HOUR,
-  });
-  const runner = startRunner([worker], HOUR, (_task, err) => errors.push(err));
-  // Its first sweep finds nothing and its loop sleeps for the hour.
+  const errors: string[] = [];
+  const worker = startWorker(
+    { database: t.database, deps: { ...t.env.deps, clock } },
+    {
+      worker: {
+        inServe: true,
+        pollMs: HOUR,
+        leaseMs: 30_000,
+        concurrency: 8,
+        allowPrivateNetwork: true,
+        deliveryRetentionDays: 30,
+      },
+    },
+    (message) => errors.push(message),
+  );
+  // Its first sweeps find nothing and its loops sleep for the hour.
   await new Promise((resolve) => setTimeout(resolve, 100));
   return {
     w,
     r,
     errors,
     async stop() {
-      await runner.stop();
+      await worker.stop();
       await r.close();
     },
   };
