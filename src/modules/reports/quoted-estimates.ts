@@ -3,15 +3,14 @@
 // active, not excluded and not optional (what an estimate's price is made of). A line's numbers are
 // the ones its estimate's last pricing stored in `calculation` (lines.<id>, cost_lines.<id>).
 //
-// Where the database parses stored JSON on every read (PostgreSQL: dialect.ts, keepsParsedJson),
-// each estimate's part of its calculation is taken out once, as `priced.part` in a materialized
-// CTE the lines join (db/with-materialized.ts puts it in front of the query that reads them);
-// reading it per line parsed a 787-KB calculation 500 times for one estimate.
-import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+// The line numbers are read from each estimate's part of its calculation (calculation-parts.ts:
+// taken out once on PostgreSQL; reading it per line parsed a 787-KB calculation 500 times for one
+// estimate).
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
 import { addDays } from '#platform/time.ts';
 import { onVisibleJob } from '#crm/index.ts';
-import { WithMaterialized } from '#db/with-materialized.ts';
+import { calculationParts } from './calculation-parts.ts';
 import { startOfDay } from './job-scope.ts';
 import type { RunParams } from './run-query.ts';
 
@@ -20,7 +19,7 @@ type AnyQuery = SelectQueryBuilder<any, any, any>;
 
 /** The counted estimates' queries for `part`, the calculation's key the report reads (lines, cost_lines). */
 export function quotedEstimates(ctx: ServiceContext, p: RunParams, part: 'lines' | 'cost_lines') {
-  const { db, dialect } = ctx.database;
+  const { db } = ctx.database;
   const firmId = ctx.auth.firm.id;
   // The estimates (`e`) counted.
   const countedEstimates = (qb: AnyQuery) =>
@@ -30,26 +29,17 @@ export function quotedEstimates(ctx: ServiceContext, p: RunParams, part: 'lines'
       .where('e.archived_at', 'is', null)
       .where('e.created_at', '>=', startOfDay(ctx, p.start))
       .where('e.created_at', '<', startOfDay(ctx, addDays(p.end, 1)));
-  const priced = !dialect.keepsParsedJson
-    ? new WithMaterialized(
-        db,
-        'priced',
-        countedEstimates(db.selectFrom('estimates as e')).select([
-          'e.id',
-          dialect.jsonPart(sql`e.calculation`, [part]).as('part'),
-        ]),
-      )
-    : null;
+  const parts = calculationParts(ctx, part, countedEstimates(db.selectFrom('estimates as e')), sql`e.calculation`);
   return {
     /**
      * The counted lines of `qb` (joined to `estimates as e` and `estimate_lines as el`): on counted
-     * estimates of visible jobs, with `priced` joined, and put in front, when `parts` and the parts
-     * are taken out once (a query that reads no line number, as a pass for the range's first and
-     * last dates, goes without it).
+     * estimates of visible jobs, joined to their parts when `withParts` (calculation-parts.ts; a
+     * query that reads no line number, as a pass for the range's first and last dates, goes
+     * without them).
      */
-    counted: (qb: AnyQuery, parts: boolean) =>
+    counted: (qb: AnyQuery, withParts: boolean) =>
       onVisibleJob(
-        countedEstimates(priced && parts ? qb.innerJoin('priced', 'priced.id', 'e.id').withPlugin(priced) : qb)
+        countedEstimates(withParts ? parts.join(qb, 'e.id') : qb)
           .where('el.firm_id', '=', firmId)
           .where('el.active', '=', 1)
           .where('el.excluded', '=', 0)
@@ -59,9 +49,6 @@ export function quotedEstimates(ctx: ServiceContext, p: RunParams, part: 'lines'
         ctx.auth.user,
       ),
     /** The number at `key` of the line or cost line whose id is `id`, in its estimate's calculation. */
-    number: (id: RawBuilder<unknown>, key: string): RawBuilder<number> =>
-      priced
-        ? dialect.jsonNumberIn(sql`priced.part`, [id, key])
-        : dialect.jsonNumber(sql`e.calculation`, [part, id, key]),
+    number: parts.number,
   };
 }

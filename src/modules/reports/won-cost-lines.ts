@@ -8,13 +8,12 @@
 // its line is not optional (a bundle sub-line follows its master's flag, as in the totals). The
 // cost is read in SQL (json_extract / jsonb) and turned into whole cents per line before summing.
 //
-// Where the database parses stored JSON on every read (PostgreSQL: dialect.ts, keepsParsedJson),
-// each won estimate's cost_lines part is taken out once, in a materialized CTE `priced` the lines
-// join (quoted-estimates.ts does the same for the estimate reports): read per cost line, a 500-line
-// estimate's whole calculation was parsed again for each of its 2,500 cost lines.
+// The numbers are read from each won estimate's cost_lines part (calculation-parts.ts: taken out
+// once on PostgreSQL, where read per cost line a 500-line estimate's whole calculation was parsed
+// again for each of its 2,500 cost lines).
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { ServiceContext } from '#platform/context.ts';
-import { WithMaterialized } from '#db/with-materialized.ts';
+import { calculationParts } from './calculation-parts.ts';
 import { type JobScope, type JobsQuery, jobScope } from './job-scope.ts';
 import type { RunParams } from './run-query.ts';
 
@@ -33,44 +32,26 @@ export interface WonCostLines {
 
 /** The won jobs of the report's scope (decided by default) and their estimates' counted cost lines. */
 export async function wonCostLines(ctx: ServiceContext, p: RunParams): Promise<WonCostLines> {
-  const { db, dialect } = ctx.database;
+  const { db } = ctx.database;
   const scope = await jobScope(ctx, p, { basis: p.dateBasis ?? 'decided' });
-  const partOnce = !dialect.keepsParsedJson;
-  const priced = partOnce
-    ? new WithMaterialized(
-        db,
-        'priced',
-        db
-          .selectFrom('estimates as e')
-          .select(['e.id', dialect.jsonPart(sql`e.calculation`, ['cost_lines']).as('part')])
-          .where('e.id', 'in', wonJobs(scope).select('jobs.estimate_id')),
-      )
-    : null;
-  const number = (key: string) =>
-    priced
-      ? dialect.jsonNumberIn(sql`priced.part`, [sql`cl.id`, key])
-      : dialect.jsonNumber(sql`job_estimate.calculation`, ['cost_lines', sql`cl.id`, key]);
-  const included = priced
-    ? dialect.jsonTrueIn(sql`priced.part`, [sql`cl.id`, 'included'])
-    : dialect.jsonTrue(sql`job_estimate.calculation`, ['cost_lines', sql`cl.id`, 'included']);
+  const parts = calculationParts(
+    ctx,
+    'cost_lines',
+    db.selectFrom('estimates as e').where('e.id', 'in', wonJobs(scope).select('jobs.estimate_id')),
+    sql`job_estimate.calculation`,
+  );
+  const number = (key: string) => parts.number(sql`cl.id`, key);
   const cents = sql<number>`cast(round(coalesce(${number('cost')}, 0) * 100) as bigint)`;
-  const lines = () => {
-    const won = wonJobs(scope);
+  const lines = () =>
     // `priced` is no table of DB: joined by name, the query typed as the scope's again.
-    const from = priced
-      ? ((won as unknown as AnyQuery)
-          .innerJoin('priced', 'priced.id', 'jobs.estimate_id')
-          .withPlugin(priced) as JobsQuery)
-      : won;
-    return from
+    (parts.join(wonJobs(scope) as unknown as AnyQuery, 'jobs.estimate_id') as JobsQuery)
       .innerJoin('estimate_cost_lines as cl', (j) => j.onRef('cl.estimate_id', '=', 'jobs.estimate_id'))
       .innerJoin('estimate_lines as el', 'el.id', 'cl.line_item_id')
       .leftJoin('estimate_lines as master', 'master.id', 'el.bundle_parent_service_id')
       .leftJoin('catalog_items as ci', 'ci.id', 'cl.catalog_item_id')
       .where('el.is_optional', '=', 0)
       .where(sql<boolean>`coalesce(master.is_optional, 0) = 0`)
-      .where(included) as JobsQuery;
-  };
+      .where(parts.isTrue(sql`cl.id`, 'included')) as JobsQuery;
   return { scope, lines, cents, number };
 }
 
