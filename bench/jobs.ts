@@ -50,6 +50,18 @@ const engine = databaseUrl ? 'postgres' : 'sqlite';
 
 // ---- databases -----------------------------------------------------------------------------
 
+const READ_SPREAD = 'GET /v1/jobs/{id}, a different job each call';
+
+/** The lowest and highest job id of the workspace (the bench's jobs are numbered without gaps). */
+async function jobIdSpan(database: Database, firmId: number): Promise<{ from: number; to: number }> {
+  const row = await database.db
+    .selectFrom('jobs')
+    .select((eb) => [eb.fn.min<number>('id').as('from'), eb.fn.max<number>('id').as('to')])
+    .where('firm_id', '=', firmId)
+    .executeTakeFirstOrThrow();
+  return { from: Number(row.from), to: Number(row.to) };
+}
+
 async function jobCount(database: Database, firmId: number): Promise<number> {
   const row = await database.db
     .selectFrom('jobs')
@@ -245,6 +257,11 @@ async function main(): Promise<void> {
       loadSamples.push(`${fmt(jobs)} jobs: ${loadNow()}`);
       await measure('bare Fastify route (baseline)', jobs, { url: `${bareUrl}/bare`, method: 'GET', headers: {} });
       await measure('GET /v1/jobs/{id}', jobs, { url: `${api}/v1/jobs/${readId}`, method: 'GET', headers });
+      // The same read with every request for a different job of the workspace: no cache of one row
+      // helps, and on PostgreSQL reads of one turn share a statement only in how they travel
+      // (db/batched-read.ts), each job read from its own index entry.
+      const span = await jobIdSpan(database, firmId);
+      await measure(READ_SPREAD, jobs, { url: `${api}/v1/jobs/{id}`, method: 'GET', headers, ids: span });
       await measure('GET /v1/jobs/{id}, key memo off', jobs, {
         url: `${apiNoMemo}/v1/jobs/${readId}`,
         method: 'GET',
@@ -333,7 +350,10 @@ function renderReport(o: {
   for (const jobs of [SMALL, LARGE]) {
     const bare = find('bare Fastify route (baseline)', jobs);
     lines.push(
-      `| GET /v1/jobs/{id} ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}', jobs)?.rps, bare?.rps)} | ≥ 0.50 |`,
+      `| GET /v1/jobs/{id} ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}', jobs)?.rps, bare?.rps)} | ≥ 0.50 (SQLite), ≥ 0.30 (PostgreSQL) |`,
+    );
+    lines.push(
+      `| ${READ_SPREAD} ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find(READ_SPREAD, jobs)?.rps, bare?.rps)} | ≥ 0.50 (SQLite), ≥ 0.30 (PostgreSQL) |`,
     );
     lines.push(
       `| GET /v1/jobs/{id} with the key memo off ÷ bare route, req/s, ${fmt(jobs)} jobs | ${ratio(find('GET /v1/jobs/{id}, key memo off', jobs)?.rps, bare?.rps)} | — |`,

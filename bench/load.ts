@@ -19,6 +19,11 @@ export interface LoadSpec {
   namePrefix?: string;
   /** POST only: the same body on every request. */
   body?: string;
+  /**
+   * GET only: `{id}` in the URL's path becomes a different id on each request, spread over
+   * from…to (a stride through the range, the same sequence every run).
+   */
+  ids?: { from: number; to: number };
 }
 
 export interface LoadResult {
@@ -43,6 +48,14 @@ parentPort.on('message', async ({ id, spec }) => {
   let n = 0;
   const request = { method: spec.method, path: u.pathname + u.search, headers: spec.headers };
   if (spec.body !== undefined) request.body = spec.body;
+  if (spec.ids) {
+    const span = spec.ids.to - spec.ids.from + 1;
+    request.setupRequest = (req) => {
+      n++;
+      req.path = request.path.replace('%7Bid%7D', String(spec.ids.from + ((n * 7919) % span)));
+      return req;
+    };
+  }
   if (spec.namePrefix) {
     request.setupRequest = (req) => {
       n++;

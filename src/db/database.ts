@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { isPostgresUrl } from '#src/config.ts';
+import { batchReadsOn } from './batched-read.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import type { DB } from './tables.ts';
 import { poolWithNamedStatements, poolWithUnnamedStatements } from './pg-prepared.ts';
@@ -71,6 +72,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
         pool: poolWithNamedStatements(pool, options.maxNamedStatements) as unknown as pg.Pool,
       }),
     });
+    batchReadsOn(db);
     // Same pool: its connections serve both; destroying `db` ends it.
     const unprepared = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: poolWithUnnamedStatements(pool) as unknown as pg.Pool }),

@@ -1,11 +1,12 @@
 // Job queries. Every read joins what the job object shows (owner, stage label, customer and site
 // refs) in one statement, and every query is scoped to the workspace and, for users who see only
 // their own jobs, to those.
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Engine, Executor } from '#db/dialect.ts';
 import type { DB, Job, User } from '#db/tables.ts';
 import { can } from '#platform/permissions.ts';
 import { compiledOnce } from '#db/compiled-once.ts';
+import { batchedRead, paddedKeys } from '#db/batched-read.ts';
 import { containsText } from '#db/text-search.ts';
 import { syncPage, whereInWindow, type GroupRest, type SyncWindow } from '#platform/sync.ts';
 import { ownedBy, visibleTo } from './access.ts';
@@ -92,6 +93,32 @@ function joined(db: Executor) {
 const jobRowById = compiledOnce((db, firmId: number, id: number) =>
   joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id),
 );
+/** Jobs by (workspace, id) pairs: one statement per padded count of pairs, each compiled once. */
+const jobRowsByPairs = new Map<number, (db: Executor, ...pairs: number[]) => Promise<unknown[]>>();
+function jobRowsByKeys(db: Executor, keys: { firmId: number; id: number }[]): Promise<unknown[]> {
+  const padded = paddedKeys(keys);
+  let read = jobRowsByPairs.get(padded.length);
+  if (!read) {
+    read = compiledOnce((db, ...pairs: number[]) =>
+      joined(db).where(
+        sql<boolean>`(jobs.firm_id, jobs.id) in (${sql.join(padded.map((_, k) => sql`(${pairs[2 * k]}, ${pairs[2 * k + 1]})`))})`,
+      ),
+    );
+    jobRowsByPairs.set(padded.length, read);
+  }
+  return read(db, ...padded.flatMap((k) => [k.firmId, k.id]));
+}
+// GET /v1/jobs/{id} and the webhook worker's job reads: on PostgreSQL the reads of one event-loop
+// turn share a statement (db/batched-read.ts).
+const jobRowByKey = batchedRead<{ firmId: number; id: number }, JobRow>({
+  one: async (db, k) => (await jobRowById(db, k.firmId, k.id))[0] as JobRow | undefined,
+  many: async (db, keys) => (await jobRowsByKeys(db, keys)) as JobRow[],
+  keyOf: (k) => `${k.firmId}:${k.id}`,
+  rowKey: (row) => `${row.firm_id}:${row.id}`,
+});
+/** How many job reads went into how many shared statements (PostgreSQL; the tests and benchmarks). */
+export const jobReadCounts = () => ({ ...jobRowByKey.counts });
+
 const ownJobRowById = compiledOnce((db, firmId: number, id: number, userId: number) =>
   ownedBy(joined(db).where('jobs.firm_id', '=', firmId).where('jobs.id', '=', id), userId),
 );
@@ -103,11 +130,9 @@ export async function findJobRow(
   id: number,
   user: User | null,
 ): Promise<JobRow | undefined> {
-  const rows =
-    user && can(user, 'sees_own_jobs_only')
-      ? await ownJobRowById(db, firmId, id, user.id)
-      : await jobRowById(db, firmId, id);
-  return rows[0] as JobRow | undefined;
+  if (user && can(user, 'sees_own_jobs_only'))
+    return (await ownJobRowById(db, firmId, id, user.id))[0] as JobRow | undefined;
+  return jobRowByKey(db, { firmId, id });
 }
 
 export function findJobByRef(db: Executor, firmId: number, ref: string): Promise<Job | undefined> {
