@@ -3,9 +3,13 @@
 // mail went (`emailed`, a 502) send inline instead (transport.ts, sendWithin).
 import type { Executor } from '#db/dialect.ts';
 import { now } from '#platform/time.ts';
+import { workQueuedIn } from '#platform/work-queued.ts';
 import { newMessageId } from './message.ts';
 import type { RenderedMail } from './templates.ts';
 import type { MailTransport } from './transport.ts';
+
+/** The queue's name for the worker inside `serve` (platform/work-queued.ts): its table. */
+export const MAIL_QUEUE = 'outgoing_mail';
 
 /** next_attempt_at of a message nobody has tried yet: due at once, whatever the worker's clock says. */
 export const DUE_AT_ONCE = '0000-01-01T00:00:00.000000';
@@ -49,6 +53,7 @@ export async function queueMail(trx: Executor, transport: Pick<MailTransport, 'f
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  workQueuedIn(trx, MAIL_QUEUE);
   return row.id;
 }
 

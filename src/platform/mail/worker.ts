@@ -9,7 +9,9 @@ import { sql } from 'kysely';
 import type { Database } from '#db/database.ts';
 import type { Clock } from '#platform/clock.ts';
 import { now, storedAt } from '#platform/time.ts';
+import { whenWorkQueued } from '#platform/work-queued.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
+import { MAIL_QUEUE } from './queue.ts';
 import { MailSendError, sendWithin, type MailTransport } from './transport.ts';
 
 const MINUTE = 60_000;
@@ -62,6 +64,11 @@ export class MailWorker implements BackgroundTask {
     private readonly options: MailWorkerOptions,
   ) {
     this.concurrency = options.concurrency ?? 8;
+  }
+
+  /** Inside `serve`, a commit that queued a message wakes the loop (platform/work-queued.ts). */
+  wakeWhen(wake: () => void): () => void {
+    return whenWorkQueued(MAIL_QUEUE, wake);
   }
 
   async sweep(): Promise<number> {

@@ -7,11 +7,10 @@ import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import { recordEvent } from '#events/record.ts';
 import { systemClock, type Clock } from '#platform/clock.ts';
-import { startWorker } from '#worker/index.ts';
+import { startServeWorker } from '#test/helpers/serve-worker.ts';
 import { subscribe } from './kit.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 
-const HOUR = 3_600_000;
 /**
  * Far below the poll, and below the 8-second reply limit (document 1): only a wake gets a
  * delivery there in time, even past a receiver holding its attempt.
@@ -29,27 +28,11 @@ async function setUp(clock: Clock) {
   const w = await t.workspace();
   const r = await startReceiver();
   await subscribe(w, { target_url: r.url, event_type: 'job_created', secret: 'wake-secret' });
-  const errors: string[] = [];
-  const worker = startWorker(
-    { database: t.database, deps: { ...t.env.deps, clock } },
-    {
-      worker: {
-        inServe: true,
-        pollMs: HOUR,
-        leaseMs: 30_000,
-        concurrency: 8,
-        allowPrivateNetwork: true,
-        deliveryRetentionDays: 30,
-      },
-    },
-    (message) => errors.push(message),
-  );
-  // Its first sweeps find nothing and its loops sleep for the hour.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const worker = await startServeWorker({ database: t.database, deps: { ...t.env.deps, clock } });
   return {
     w,
     r,
-    errors,
+    errors: worker.errors,
     async stop() {
       await worker.stop();
       await r.close();

@@ -9,7 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { polygonAreaM2, squareFeet, type LatLng } from '#engines/geometry/index.ts';
 import { syntheticLot } from '#engines/paved/synthetic-lot.ts';
 import { landscapeRunTask } from '#measurement/index.ts';
@@ -19,6 +19,7 @@ import { imageryFor } from '#platform/imagery/select.ts';
 import { httpSegmentation } from '#platform/segmentation.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 import { job, ok } from '#test/helpers/records.ts';
+import { startServeWorker } from '#test/helpers/serve-worker.ts';
 import { type LotTiles, ORIGIN, startLotTiles } from '../lot-tiles.ts';
 import { pointAt, type Segmenter, squareAt, startSegmenter } from './segmenter.ts';
 
@@ -414,4 +415,24 @@ describe('large outlines', () => {
     // Several windows of tiles fetched, drawn and segmented: 5–10 s alone, over 30 s beside the
     // whole suite; the limit is for a hang.
   }, 120_000);
+});
+
+describe('inside serve', () => {
+  it('a run starts when the request that queued it commits, not at the worker’s poll', async () => {
+    const w = await workspace();
+    const tk = await takeoff(w);
+    seg.ground = { areas: [{ class: 'lawn', rings: [squareAt(ORIGIN, 0, 0, 30)] }], objects: [] };
+    const worker = await startServeWorker(t.env, 60_000);
+    try {
+      const run = await detect(w, tk.id);
+      await vi.waitFor(async () => expect((await runOf(w, run.id)).status).toBe('completed'), {
+        timeout: 30_000,
+        interval: 50,
+      });
+      expect((await runOf(w, run.id)).result.added.areas).toBe(1);
+      expect(worker.errors).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
 });

@@ -3,8 +3,12 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Engine, Executor } from '#db/dialect.ts';
 import type { DB, ExportFile, User } from '#db/tables.ts';
+import { workQueuedIn } from '#platform/work-queued.ts';
 
-export function insertExportFile(
+/** The export files' queue, for the worker inside `serve` (platform/work-queued.ts): its table. */
+export const EXPORT_FILE_QUEUE = 'export_files';
+
+export async function insertExportFile(
   db: Executor,
   values: {
     firmId: number;
@@ -19,7 +23,7 @@ export function insertExportFile(
     lease?: { token: string; attempts: number };
   },
 ): Promise<ExportFile> {
-  return db
+  const file = await db
     .insertInto('export_files')
     .values({
       firm_id: values.firmId,
@@ -41,6 +45,9 @@ export function insertExportFile(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  // A file the request builds itself is not the worker's.
+  if (!values.lease) workQueuedIn(db, EXPORT_FILE_QUEUE);
+  return file;
 }
 
 /** An export of the workspace; `onlyOf` restricts to exports that user requested. */

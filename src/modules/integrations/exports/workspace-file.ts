@@ -9,12 +9,14 @@ import type { Database } from '#db/database.ts';
 import type { ExportFile } from '#db/tables.ts';
 import { billingBlocked } from '#platform/plans.ts';
 import { storedAt } from '#platform/time.ts';
+import { whenWorkQueued } from '#platform/work-queued.ts';
 import type { Clock } from '#platform/clock.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import { exportsDir, finalPath, partialPath, removeFile, removeLeftovers, zipName } from './storage.ts';
 import {
   anyExportDue,
   claimPendingExport,
+  EXPORT_FILE_QUEUE,
   failAbandonedExports,
   findExpiredExports,
   findRequester,
@@ -156,6 +158,8 @@ export function workspaceExportTask(database: Database, options: WorkspaceExport
 
   return {
     name: 'workspace-exports',
+    // Inside `serve`, a requested file starts building as soon as its request commits, not at the poll.
+    wakeWhen: (wake) => whenWorkQueued(EXPORT_FILE_QUEUE, wake),
     async sweep() {
       return (await expire()) + (await buildNext());
     },

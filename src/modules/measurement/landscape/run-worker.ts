@@ -11,12 +11,13 @@ import { inFirmTransaction, type Env } from '#platform/context.ts';
 import type { Clock } from '#platform/clock.ts';
 import { ApiError } from '#platform/errors.ts';
 import { storedAt } from '#platform/time.ts';
+import { whenWorkQueued } from '#platform/work-queued.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
 import { rounded } from '#engines/geometry/index.ts';
 import { detectChange, foundInside, type WindowFound } from './detect-change.ts';
 import { boxOf } from './outline.ts';
 import type { DetectRequest } from './runs.ts';
-import { giveCreditBack } from './runs.ts';
+import { giveCreditBack, LANDSCAPE_RUN_QUEUE } from './runs.ts';
 import { saveChange, takeoffChanged } from './save.ts';
 import { seeWindow } from './see.ts';
 import { windowsOf } from './windows.ts';
@@ -233,6 +234,8 @@ export function landscapeRunTask(env: Env, options: RunWorkerOptions): Backgroun
 
   return {
     name: 'landscape-runs',
+    // Inside `serve`, a run starts as soon as the request that queued it commits, not at the poll.
+    wakeWhen: (wake) => whenWorkQueued(LANDSCAPE_RUN_QUEUE, wake),
     async sweep() {
       const claimed = await claim();
       if (!claimed) return 0;

@@ -19,6 +19,7 @@ import { GeocoderUnavailable } from '#platform/geocoding.ts';
 import { imageryUnavailable } from '#platform/imagery/answers.ts';
 import { can } from '#platform/permissions.ts';
 import { now } from '#platform/time.ts';
+import { workQueuedIn } from '#platform/work-queued.ts';
 import { settingsOf } from '#platform/workspace.ts';
 import { FAR_FROM_TAKEOFF_M } from '../shapes/vocabulary.ts';
 import { detectableClasses, PAVED_CLASSES } from './classes.ts';
@@ -157,6 +158,9 @@ export async function assertRoomForRun(trx: Executor, firmId: number): Promise<v
     });
 }
 
+/** The runs' queue, for the worker inside `serve` (platform/work-queued.ts): its table. */
+export const LANDSCAPE_RUN_QUEUE = 'landscape_runs';
+
 /** A pending run for the worker (the caller checked assertRoomForRun in the same transaction). */
 export async function insertRun(
   trx: Executor,
@@ -186,6 +190,7 @@ export async function insertRun(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  workQueuedIn(trx, LANDSCAPE_RUN_QUEUE);
   return id;
 }
 
