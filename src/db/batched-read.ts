@@ -110,21 +110,20 @@ export function batchedRead<K, R extends object>(spec: BatchedRead<K, R>) {
           db,
           part.map((e) => e.key),
         )
-        .then(
-          (rows) => {
-            const found = new Map<string, R>();
-            for (const row of rows) found.set(spec.rowKey(row), row);
-            for (const { key, waiters } of part) {
-              const row = found.get(spec.keyOf(key));
-              waiters.forEach((w, i) => {
-                w.resolve(row && i > 0 ? { ...row } : row);
-              });
-            }
-          },
-          (err: unknown) => {
-            for (const { waiters } of part) for (const w of waiters) w.reject(err);
-          },
-        )
+        .then((rows) => {
+          const found = new Map<string, R>();
+          for (const row of rows) found.set(spec.rowKey(row), row);
+          for (const { key, waiters } of part) {
+            const row = found.get(spec.keyOf(key));
+            waiters.forEach((w, i) => {
+              w.resolve(row && i > 0 ? { ...row } : row);
+            });
+          }
+        })
+        // A failed statement (or a failure handing out its rows) fails the reads still waiting on it.
+        .catch((err: unknown) => {
+          for (const { waiters } of part) for (const w of waiters) w.reject(err);
+        })
         .finally(() => {
           state.inFlight--;
           schedule(db, state);

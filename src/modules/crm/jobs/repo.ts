@@ -108,8 +108,8 @@ function jobRowsByKeys(db: Executor, keys: { firmId: number; id: number }[]): Pr
   }
   return read(db, ...padded.flatMap((k) => [k.firmId, k.id]));
 }
-// GET /v1/jobs/{id} and the webhook worker's job reads: on PostgreSQL the reads of one event-loop
-// turn share a statement (db/batched-read.ts).
+// A job by id outside a transaction (GET /v1/jobs/{id}, the answer after a write): on PostgreSQL
+// the reads of one event-loop turn share a statement (db/batched-read.ts).
 const jobRowByKey = batchedRead<{ firmId: number; id: number }, JobRow>({
   one: async (db, k) => (await jobRowById(db, k.firmId, k.id))[0] as JobRow | undefined,
   many: async (db, keys) => (await jobRowsByKeys(db, keys)) as JobRow[],
