@@ -38,6 +38,24 @@ describe('workQueuedIn', () => {
     expect(heard).toEqual([]);
   });
 
+  it('gives a queue’s listeners the latest due time the transaction gave it', async () => {
+    const heard: (string | undefined)[] = [];
+    const stop = whenWorkQueued('test_due', (dueAt) => heard.push(dueAt));
+    try {
+      const trx = { isTransaction: true };
+      workQueuedIn(trx, 'test_due', '2026-12-01T06:00:00.000002');
+      workQueuedIn(trx, 'test_due', '2026-12-01T06:00:00.000009');
+      workQueuedIn(trx, 'test_due', '2026-12-01T06:00:00.000005');
+      runAfterCommit(trx);
+      const plain = { isTransaction: true };
+      workQueuedIn(plain, 'test_due');
+      runAfterCommit(plain);
+      expect(heard).toEqual(['2026-12-01T06:00:00.000009', undefined]);
+    } finally {
+      stop();
+    }
+  });
+
   it('outside a transaction the write has committed: listeners hear it at once', async () => {
     const heard: string[] = [];
     const stop = whenWorkQueued('test_plain', () => heard.push('plain'));

@@ -14,6 +14,7 @@ export { saveSequenceSettings, sequenceOn, sequenceSettingsOf } from './follow-u
 export { logJobActivity } from './job-activity/log.ts';
 export { listStages } from './job-stages/repo.ts';
 export { findVisibleJob, onVisibleJob, ownedBy, visibleTo } from './jobs/access.ts';
+export { jobReadCounts } from './jobs/repo.ts';
 export { JobSchema } from './jobs/serialize.ts';
 export {
   createJob,

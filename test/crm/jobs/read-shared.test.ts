@@ -2,7 +2,7 @@
 // statement (db/batched-read.ts). Whatever travels together, each caller gets its own job, and
 // another workspace's job stays a 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobReadCounts } from '#crm/jobs/repo.ts';
+import { jobReadCounts } from '#crm/index.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;

@@ -39,7 +39,7 @@ const planMissing = () =>
  * Bytes to hand the thread, and the buffer that can move there with them: a Buffer that shares
  * its memory with others (Node's pool for small ones) is copied first, never moved.
  */
-export function movable(bytes: Uint8Array): { data: Uint8Array; transfer: ArrayBuffer[] } {
+function movable(bytes: Uint8Array): { data: Uint8Array; transfer: ArrayBuffer[] } {
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const data = own ? bytes : new Uint8Array(bytes);
   return { data, transfer: [data.buffer as ArrayBuffer] };
