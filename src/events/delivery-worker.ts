@@ -1,13 +1,13 @@
 // The webhook worker: a background task (worker/runner.ts) that keeps up to `concurrency`
-// attempts in flight. It claims due deliveries in batches as slots free up and records finished
-// attempts in batches, so the database sees a few transactions per batch rather than two per
-// attempt. Its clock is injectable, so tests walk the whole 33-hour retry schedule by moving time.
-// Run by the runner, it sweeps as soon as deliveries queued in this process commit, not only at
-// its poll.
+// attempts in flight. Finished attempts are written in batches, and each write also claims due
+// deliveries into the slots it frees, so at full speed the database sees one transaction per batch
+// rather than two per attempt. Its clock is injectable, so tests walk the whole 33-hour retry
+// schedule by moving time. Run by the runner, it sweeps as soon as deliveries queued in this
+// process commit, not only at its poll.
 import type { Database } from '#db/database.ts';
 import type { Clock } from '#platform/clock.ts';
 import type { BackgroundTask } from '#worker/runner.ts';
-import { claimDueDeliveries, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from './deliveries.ts';
+import { recordAndClaim, type AttemptOutcome, type ClaimedDelivery, type ClaimRequest } from './deliveries.ts';
 import { WebhookSender } from './sender.ts';
 import { pruneSettledDeliveries } from './prune.ts';
 import { whenDeliveriesQueued } from './queued.ts';
@@ -39,24 +39,30 @@ export class WebhookWorker implements BackgroundTask {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly perSubscriptionBusy = new Map<number, number>();
   private readonly perSubscription: number;
-  /**
-   * Claims wait for this many free slots while attempts are in flight: fewer, larger claims. Half
-   * the slots: on SQLite each claim is a commit that writes its pages to the log, and waiting for a
-   * quarter claimed twice as often for 15–25% fewer deliveries a second (docs/performance.md).
-   */
-  private readonly claimBatch: number;
+  /** Attempts answered and not yet written. */
   private finished: AttemptOutcome[] = [];
+  /** The write running or last run; writes go one at a time. */
+  private writing: Promise<number> = Promise.resolve(0);
+  /** The write that will take the attempts finishing now, while it waits for its turn. */
+  private nextWrite: Promise<number> | null = null;
+  /** A sweep asked the next write to claim even if the queue looked empty. */
+  private claimAsked = false;
+  /** Stopping (settle): writes claim nothing more. */
+  private settling = false;
+  /**
+   * The last claim took fewer than it could with no subscription at its share: nothing more was
+   * due. Writes then stop claiming until news of a commit or the next sweep, so a quiet queue
+   * costs no empty claim per batch.
+   */
+  private dry = false;
   /** When this worker last pruned settled deliveries (its clock's ms); it prunes on its first idle sweep. */
   private prunedAt = Number.NEGATIVE_INFINITY;
-  private flushing: Promise<void> = Promise.resolve();
   /**
    * The latest due time of deliveries committed in this process since the last claim (wakeWhen):
    * the next claim takes what is due by then, even if this worker's clock has not quite reached it.
    */
   private announcedDue: string | null = null;
-  /** Called whenever an attempt finishes, to wake the sweep waiting for slots (one sweep runs at a time). */
-  private slotFreed: () => void = () => {};
-  /** Ends the sweep's current wait for slots, if it is in one (a commit announced deliveries). */
+  /** Ends the sweep's wait while attempts are in flight (news of a commit, or the last attempt finished). */
   private endWait: () => void = () => {};
 
   constructor(
@@ -65,53 +71,32 @@ export class WebhookWorker implements BackgroundTask {
   ) {
     this.sender = new WebhookSender(options.allowPrivateNetwork, options.timeoutMs, options.concurrency);
     this.perSubscription = options.perSubscription ?? Math.max(1, Math.floor(options.concurrency / 2));
-    this.claimBatch = Math.max(1, Math.floor(options.concurrency / 2));
   }
 
   /**
    * Claims what is due into the free slots. Returns 0 only when idle (nothing due, nothing in
-   * flight); while attempts are in flight it waits for a slot to free (or a poll interval) so the
-   * runner comes straight back.
+   * flight). While attempts are in flight their writes keep the slots filled, so a sweep first waits
+   * for news of a commit, the poll interval (retries coming due) or the last attempt to finish.
    */
   async sweep(): Promise<number> {
-    const free = this.options.concurrency - this.inFlight.size;
-    // Deliveries just committed here are claimed into any free slot, without waiting for a batch.
-    const news = this.announcedDue !== null;
-    if (this.inFlight.size > 0 && (free === 0 || (free < this.claimBatch && !news))) {
-      await this.slotsOrPoll(news ? 1 : this.claimBatch - free);
-      return 1;
-    }
+    if (this.inFlight.size > 0 && this.announcedDue === null) await this.newsPollOrIdle();
     // Idle only if nothing was in flight while claiming: otherwise the claim may have passed over
     // deliveries held back by the per-subscription share, and attempts may have finished since.
     const busyWhileClaiming = this.inFlight.size > 0;
-    const announced = this.announcedDue;
-    this.announcedDue = null;
-    const claimed = await claimDueDeliveries(
-      this.database,
-      this.options.clock.now(),
-      free,
-      this.options.leaseMs,
-      this.perSubscriptionBusy,
-      this.perSubscription,
-      announced,
-    );
-    for (const delivery of claimed) this.start(delivery);
-    if (claimed.length > 0) return claimed.length;
-    if (!busyWhileClaiming && this.inFlight.size === 0) {
-      await this.flush();
-      await this.pruneWhenDue();
-      return 0;
-    }
-    // Held back by the per-subscription share: claim again once a batch's worth has finished.
-    if (this.inFlight.size > 0) await this.slotsOrPoll(Math.min(this.claimBatch, this.inFlight.size));
-    return 1;
+    this.claimAsked = true;
+    const claimed = await this.write();
+    if (claimed > 0) return claimed;
+    if (busyWhileClaiming || this.inFlight.size > 0) return 1;
+    await this.pruneWhenDue();
+    return 0;
   }
 
   /** Woken by deliveries committed in this process (events/queued.ts), not only by the poll. */
   wakeWhen(wake: () => void): () => void {
     return whenDeliveriesQueued((dueAt) => {
       if (this.announcedDue === null || dueAt > this.announcedDue) this.announcedDue = dueAt;
-      // A sweep waiting for slots (a slow receiver holding some) claims into the free ones now.
+      this.dry = false;
+      // A sweep waiting on attempts in flight (a slow receiver holding some slots) claims into the free ones now.
       this.endWait();
       wake();
     });
@@ -126,24 +111,27 @@ export class WebhookWorker implements BackgroundTask {
     await pruneSettledDeliveries(this.database, storedAt(at - days * DAY_MS));
   }
 
-  /** Runs sweeps until nothing is due and nothing is in flight (tests and benchmarks). */
+  /**
+   * Runs sweeps until nothing is due and nothing is in flight (tests and benchmarks). An attempt
+   * leaves the in-flight set only once its outcome is written, so nothing is left unwritten.
+   */
   async drain(): Promise<void> {
     while ((await this.sweep()) > 0 || this.inFlight.size > 0) {
       /* keep sweeping */
     }
-    await this.flush();
   }
 
+  /** On stop: claims no more, and waits for the attempts in flight to be written. */
   async settle(): Promise<void> {
-    await Promise.all(this.inFlight);
-    await this.flush();
+    this.settling = true;
+    // A write running when the stop came may still start what it claimed.
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
     await this.sender.close();
   }
 
-  /** Waits until `count` attempts have finished (or all in flight have), a poll interval, or a commit's news. */
-  private slotsOrPoll(count: number): Promise<void> {
+  /** Waits for news of a commit, a poll interval, or no attempt left in flight. */
+  private newsPollOrIdle(): Promise<void> {
     return new Promise<void>((resolve) => {
-      let left = count;
       const timer = setTimeout(() => done(), this.options.pollMs ?? 500);
       const done = () => {
         clearTimeout(timer);
@@ -151,12 +139,6 @@ export class WebhookWorker implements BackgroundTask {
         resolve();
       };
       this.endWait = done;
-      const wait = () => {
-        left--;
-        if (left <= 0 || this.inFlight.size === 0) done();
-        else this.slotFreed = wait;
-      };
-      this.slotFreed = wait;
     });
   }
 
@@ -170,9 +152,7 @@ export class WebhookWorker implements BackgroundTask {
         const n = (this.perSubscriptionBusy.get(sub) ?? 1) - 1;
         if (n <= 0) this.perSubscriptionBusy.delete(sub);
         else this.perSubscriptionBusy.set(sub, n);
-        const wake = this.slotFreed;
-        this.slotFreed = () => {};
-        wake();
+        if (this.inFlight.size === 0) this.endWait();
       });
     this.inFlight.add(work);
   }
@@ -191,23 +171,72 @@ export class WebhookWorker implements BackgroundTask {
     // The slot stays taken until the outcome is written, so a crash can cost at most
     // `concurrency` answered attempts (the lease then has them made again). Outcomes that finish
     // while a write is running go together in the next one: a group commit, no timer.
-    await this.flush();
+    await this.write();
   }
 
-  /** Writes the finished attempts: one write at a time, each taking all that have finished by then. */
-  private flush(): Promise<void> {
+  /**
+   * Writes the finished attempts and claims into the slots free once they are written: one write
+   * at a time, each taking all that have finished by the time it starts. Resolves to the number
+   * claimed. Every caller until the write starts shares it.
+   */
+  private write(): Promise<number> {
+    if (this.nextWrite) return this.nextWrite;
     // A failed write must not stop later ones: the chain continues from a settled promise.
-    this.flushing = this.flushing
-      .catch(() => {})
+    const next = this.writing
+      .catch(() => 0)
       .then(async () => {
         // One turn of the event loop first, so the attempts answered in this turn go in this write:
         // on SQLite a write otherwise ran (synchronously, in microtasks) before the next reply was
         // read, one transaction per delivery.
         await new Promise<void>((resolve) => setImmediate(resolve));
+        this.nextWrite = null;
         const batch = this.finished;
         this.finished = [];
-        await recordAttempts(this.database, batch);
+        const claim = this.claimFor(batch);
+        if (batch.length === 0 && claim === null) return 0;
+        const claimed = await recordAndClaim(this.database, batch, claim);
+        if (claim !== null) this.dry = claimed.length < claim.limit && !this.anyAtShare(claim.busy, claimed);
+        for (const delivery of claimed) this.start(delivery);
+        return claimed.length;
       });
-    return this.flushing;
+    this.nextWrite = next;
+    this.writing = next;
+    return next;
+  }
+
+  /**
+   * The claim a write makes once `batch` is written: every slot then free, unless the queue was
+   * found empty and nothing has been asked or announced since. The batch's slots count as free and
+   * its subscriptions' shares as released (their attempts leave the in-flight set when the write is done).
+   */
+  private claimFor(batch: AttemptOutcome[]): ClaimRequest | null {
+    const asked = this.claimAsked || this.announcedDue !== null || !this.dry;
+    this.claimAsked = false;
+    const limit = this.options.concurrency - this.inFlight.size + batch.length;
+    if (!asked || limit <= 0 || this.settling) return null;
+    const busy = new Map(this.perSubscriptionBusy);
+    for (const { claimed } of batch) {
+      const n = (busy.get(claimed.subscription_id) ?? 1) - 1;
+      if (n <= 0) busy.delete(claimed.subscription_id);
+      else busy.set(claimed.subscription_id, n);
+    }
+    const announced = this.announcedDue;
+    this.announcedDue = null;
+    return {
+      at: this.options.clock.now(),
+      limit,
+      leaseMs: this.options.leaseMs,
+      busy,
+      perSubscription: this.perSubscription,
+      announced,
+    };
+  }
+
+  /** Whether some subscription is at its share counting a claim's deliveries, so the share may have held some back. */
+  private anyAtShare(busy: ReadonlyMap<number, number>, claimed: ClaimedDelivery[]): boolean {
+    const counts = new Map(busy);
+    for (const { subscription_id: sub } of claimed) counts.set(sub, (counts.get(sub) ?? 0) + 1);
+    for (const n of counts.values()) if (n >= this.perSubscription) return true;
+    return false;
   }
 }

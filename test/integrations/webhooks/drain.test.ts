@@ -1,7 +1,7 @@
 // The worker's drain() contract (src/events/delivery-worker.ts: "Runs sweeps until nothing is due
 // and nothing is in flight"), which every webhook test and benchmark relies on: one call sends every
 // due delivery, also when a subscription has more due deliveries than it may have in flight at once
-// and those attempts finish while the next sweep is still choosing.
+// and those attempts finish while the next claim is still choosing.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
   KyselyPlugin,
@@ -32,18 +32,19 @@ afterEach(async () => {
 });
 
 /**
- * Stands in for a database under load: a sweep's claim transaction (the one that reads the due
- * candidates) comes back only once the attempts that were in flight when it began have finished
- * and been recorded, as happens when the commit is slow. Rows are untouched; no timing is asserted.
+ * Stands in for a database under load: a write that claims (the transaction that reads the due
+ * candidates) comes back only once every attempt in flight when it began has been answered, as
+ * happens when the commit is slow; those outcomes then wait for the next write. Rows are
+ * untouched; no timing is asserted. `answered` counts the receiver's requests for workspace `firmId`.
  */
-function slowSweeps(database: Database): Database {
-  const als = new AsyncLocalStorage<{ sweep: boolean }>();
+function slowClaims(database: Database, firmId: number, answered: () => number): Database {
+  const als = new AsyncLocalStorage<{ claim: boolean }>();
   const plugin: KyselyPlugin = {
     transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
       const node = args.node as any;
       const table = node.kind === 'SelectQueryNode' ? node.from?.froms?.[0]?.table?.identifier?.name : undefined;
       const store = als.getStore();
-      if (store && table === 'webhook_deliveries' && node.limit && node.orderBy) store.sweep = true;
+      if (store && table === 'webhook_deliveries' && node.limit && node.orderBy) store.claim = true;
       return args.node;
     },
     async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
@@ -51,14 +52,28 @@ function slowSweeps(database: Database): Database {
     },
   };
   const leased = async () =>
-    (
-      await database.db
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('locked_until', 'is not', null)
-        .execute()
-    ).map((r) => r.id);
+    Number(
+      (
+        await database.db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('firm_id', '=', firmId)
+          .where('status', '=', 'pending')
+          .where('locked_until', 'is not', null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const recorded = async () =>
+    Number(
+      (
+        await database.db
+          .selectFrom('webhook_attempts as a')
+          .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('d.firm_id', '=', firmId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const db = database.db.withPlugin(plugin);
   const slowDb = new Proxy(db, {
     get(target, prop) {
@@ -67,16 +82,15 @@ function slowSweeps(database: Database): Database {
           const builder = target.transaction();
           return {
             async execute<T>(fn: (trx: any) => Promise<T>): Promise<T> {
-              const inFlight = await leased();
-              const store = { sweep: false };
+              // Leased and not yet answered: what the receiver has still to see.
+              const unanswered = (await leased()) - (answered() - (await recorded()));
+              const before = answered();
+              const store = { claim: false };
               const result = await als.run(store, () => builder.execute(fn));
-              if (store.sweep && inFlight.length > 0) {
-                for (let i = 0; i < 500; i++) {
-                  const still = await leased();
-                  if (!inFlight.some((id) => still.includes(id))) break;
+              if (store.claim && unanswered > 0) {
+                for (let i = 0; i < 500 && answered() < before + unanswered; i++)
                   await new Promise((resolve) => setTimeout(resolve, 10));
-                }
-                // Lets the finished attempts' bookkeeping run before the sweep returns.
+                // Lets the answered attempts reach the worker before this write returns.
                 await new Promise((resolve) => setTimeout(resolve, 20));
               }
               return result;
@@ -91,7 +105,74 @@ function slowSweeps(database: Database): Database {
   return { ...database, db: slowDb };
 }
 
+/**
+ * Counts the worker's writes to the delivery queue: transactions on SQLite, statements on
+ * PostgreSQL (where a write is one statement). Reads are not counted.
+ */
+function countedWrites(database: Database): { database: Database; writes: () => number } {
+  let writes = 0;
+  const plugin: KyselyPlugin = {
+    transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+      const node = args.node as any;
+      // A raw query's text is in its fragments, some nested in its parameters.
+      if (node.kind === 'RawNode' && /update webhook_deliveries/.test(JSON.stringify(node))) writes++;
+      return args.node;
+    },
+    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      return args.result;
+    },
+  };
+  const db = database.db.withPlugin(plugin);
+  if (database.dialect.engine === 'postgres') return { database: { ...database, db }, writes: () => writes };
+  let transactions = 0;
+  const counted = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'transaction') {
+        return () => {
+          const builder = target.transaction();
+          return {
+            async execute<T>(fn: (trx: any) => Promise<T>): Promise<T> {
+              const before = writes;
+              const result = await builder.execute(fn);
+              if (writes > before) transactions++;
+              return result;
+            },
+          };
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { database: { ...database, db: counted }, writes: () => transactions };
+}
+
 describe('WebhookWorker.drain()', () => {
+  it('writes each outcome together with the claim of the next delivery', async () => {
+    const r: Receiver = await startReceiver();
+    cleanups.push(() => r.close());
+    const w = await t.workspace();
+    await subscribe(w, { target_url: r.url, event_type: 'job_created' });
+    for (let i = 0; i < 6; i++) await makeJob(w, { name: `Write ${i}` });
+
+    // One slot: the first sweep claims one delivery and each outcome's write claims the next (the
+    // last one finds none): 7. The closing sweep finds none either; on PostgreSQL its claim is a
+    // statement all the same (8), on SQLite it only reads. Recorded and claimed apart, it was 12 and 13.
+    const counted = countedWrites(t.database);
+    const worker = new WebhookWorker(counted.database, {
+      clock: new ManualClock(Date.now() + 1000),
+      leaseMs: 30_000,
+      concurrency: 1,
+      allowPrivateNetwork: true,
+    });
+    cleanups.push(() => worker.settle());
+    await worker.drain();
+
+    expect(r.received).toHaveLength(6);
+    expect((await deliveriesOf(w)).map((d) => d.status)).toEqual(Array(6).fill('succeeded'));
+    expect(counted.writes()).toBe(t.database.dialect.engine === 'postgres' ? 8 : 7);
+  });
+
   it('one drain sends every due delivery of a subscription that has more than its in-flight share', async () => {
     const r: Receiver = await startReceiver();
     cleanups.push(() => r.close());
@@ -101,13 +182,16 @@ describe('WebhookWorker.drain()', () => {
 
     // At most 2 attempts in flight to the subscription, so 5 deliveries take several claims.
     const clock = new ManualClock(Date.now() + 1000);
-    const worker = new WebhookWorker(slowSweeps(t.database), {
-      clock,
-      leaseMs: 30_000,
-      concurrency: 8,
-      perSubscription: 2,
-      allowPrivateNetwork: true,
-    });
+    const worker = new WebhookWorker(
+      slowClaims(t.database, w.firmId, () => r.received.length),
+      {
+        clock,
+        leaseMs: 30_000,
+        concurrency: 8,
+        perSubscription: 2,
+        allowPrivateNetwork: true,
+      },
+    );
     cleanups.push(() => worker.settle());
     await worker.drain();
 
