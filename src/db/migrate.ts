@@ -41,6 +41,7 @@ import * as editableAreas from '#db/migrations/038_measurement_editable_areas.ts
 import * as jobReportColumns from '#db/migrations/039_job_report_columns.ts';
 import * as calculationLz4 from '#db/migrations/040_calculation_lz4.ts';
 import * as estimatesNewest from '#db/migrations/041_estimates_newest.ts';
+import * as deliveryLeaseRoom from '#db/migrations/042_delivery_lease_room.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -83,6 +84,7 @@ const steps: Record<string, Step> = {
   '039_job_report_columns': jobReportColumns,
   '040_calculation_lz4': calculationLz4,
   '041_estimates_newest': estimatesNewest,
+  '042_delivery_lease_room': deliveryLeaseRoom,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {
