@@ -31,6 +31,39 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
+/** A plugin that shows each query's operation node to `see` and changes nothing. */
+function watching(see: (node: any) => void): KyselyPlugin {
+  return {
+    transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+      see(args.node);
+      return args.node;
+    },
+    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      return args.result;
+    },
+  };
+}
+
+/** `db` with every transaction run through `around`, which executes it by calling `run`. */
+function aroundTransactions(db: Database['db'], around: <T>(run: () => Promise<T>) => Promise<T>): Database['db'] {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'transaction') {
+        return () => {
+          const builder = target.transaction();
+          return { execute: <T>(fn: (trx: any) => Promise<T>) => around(() => builder.execute(fn)) };
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** One number from a count query. */
+const countOf = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) =>
+  Number((await query.executeTakeFirstOrThrow()).n);
+
 /**
  * Stands in for a database under load: a write that claims (the transaction that reads the due
  * candidates) comes back only once every attempt in flight when it began has been answered, as
@@ -39,68 +72,43 @@ afterEach(async () => {
  */
 function slowClaims(database: Database, firmId: number, answered: () => number): Database {
   const als = new AsyncLocalStorage<{ claim: boolean }>();
-  const plugin: KyselyPlugin = {
-    transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-      const node = args.node as any;
+  const db = database.db.withPlugin(
+    watching((node) => {
       const table = node.kind === 'SelectQueryNode' ? node.from?.froms?.[0]?.table?.identifier?.name : undefined;
       const store = als.getStore();
       if (store && table === 'webhook_deliveries' && node.limit && node.orderBy) store.claim = true;
-      return args.node;
-    },
-    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      return args.result;
-    },
-  };
-  const leased = async () =>
-    Number(
-      (
-        await database.db
-          .selectFrom('webhook_deliveries')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('firm_id', '=', firmId)
-          .where('status', '=', 'pending')
-          .where('locked_until', 'is not', null)
-          .executeTakeFirstOrThrow()
-      ).n,
+    }),
+  );
+  const leased = () =>
+    countOf(
+      database.db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('firm_id', '=', firmId)
+        .where('status', '=', 'pending')
+        .where('locked_until', 'is not', null),
     );
-  const recorded = async () =>
-    Number(
-      (
-        await database.db
-          .selectFrom('webhook_attempts as a')
-          .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('d.firm_id', '=', firmId)
-          .executeTakeFirstOrThrow()
-      ).n,
+  const recorded = () =>
+    countOf(
+      database.db
+        .selectFrom('webhook_attempts as a')
+        .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('d.firm_id', '=', firmId),
     );
-  const db = database.db.withPlugin(plugin);
-  const slowDb = new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'transaction') {
-        return () => {
-          const builder = target.transaction();
-          return {
-            async execute<T>(fn: (trx: any) => Promise<T>): Promise<T> {
-              // Leased and not yet answered: what the receiver has still to see.
-              const unanswered = (await leased()) - (answered() - (await recorded()));
-              const before = answered();
-              const store = { claim: false };
-              const result = await als.run(store, () => builder.execute(fn));
-              if (store.claim && unanswered > 0) {
-                for (let i = 0; i < 500 && answered() < before + unanswered; i++)
-                  await new Promise((resolve) => setTimeout(resolve, 10));
-                // Lets the answered attempts reach the worker before this write returns.
-                await new Promise((resolve) => setTimeout(resolve, 20));
-              }
-              return result;
-            },
-          };
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  const slowDb = aroundTransactions(db, async (run) => {
+    // Leased and not yet answered: what the receiver has still to see.
+    const unanswered = (await leased()) - (answered() - (await recorded()));
+    const before = answered();
+    const store = { claim: false };
+    const result = await als.run(store, run);
+    if (store.claim && unanswered > 0) {
+      for (let i = 0; i < 500 && answered() < before + unanswered; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      // Lets the answered attempts reach the worker before this write returns.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return result;
   });
   return { ...database, db: slowDb };
 }
@@ -110,50 +118,37 @@ function slowClaims(database: Database, firmId: number, answered: () => number):
  * PostgreSQL (where a write is one statement). Reads are not counted.
  */
 function countedWrites(database: Database): { database: Database; writes: () => number } {
-  let writes = 0;
-  const plugin: KyselyPlugin = {
-    transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-      const node = args.node as any;
-      // A raw query's text is in its fragments, some nested in its parameters.
-      if (node.kind === 'RawNode' && /update webhook_deliveries/.test(JSON.stringify(node))) writes++;
-      return args.node;
-    },
-    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      return args.result;
-    },
-  };
-  const db = database.db.withPlugin(plugin);
-  if (database.dialect.engine === 'postgres') return { database: { ...database, db }, writes: () => writes };
+  let statements = 0;
+  // A raw query's text is in its fragments, some nested in its parameters.
+  const db = database.db.withPlugin(
+    watching((node) => {
+      if (node.kind === 'RawNode' && /update webhook_deliveries/.test(JSON.stringify(node))) statements++;
+    }),
+  );
+  if (database.dialect.engine === 'postgres') return { database: { ...database, db }, writes: () => statements };
   let transactions = 0;
-  const counted = new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'transaction') {
-        return () => {
-          const builder = target.transaction();
-          return {
-            async execute<T>(fn: (trx: any) => Promise<T>): Promise<T> {
-              const before = writes;
-              const result = await builder.execute(fn);
-              if (writes > before) transactions++;
-              return result;
-            },
-          };
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  const counted = aroundTransactions(db, async (run) => {
+    const before = statements;
+    const result = await run();
+    if (statements > before) transactions++;
+    return result;
   });
   return { database: { ...database, db: counted }, writes: () => transactions };
 }
 
+/** A receiver and a workspace subscribed to it, with `jobs` jobs created: one due delivery each. */
+async function jobsToDeliver(jobs: number, name: string) {
+  const r: Receiver = await startReceiver();
+  cleanups.push(() => r.close());
+  const w = await t.workspace();
+  await subscribe(w, { target_url: r.url, event_type: 'job_created' });
+  for (let i = 0; i < jobs; i++) await makeJob(w, { name: `${name} ${i}` });
+  return { r, w };
+}
+
 describe('WebhookWorker.drain()', () => {
   it('writes each outcome together with the claim of the next delivery', async () => {
-    const r: Receiver = await startReceiver();
-    cleanups.push(() => r.close());
-    const w = await t.workspace();
-    await subscribe(w, { target_url: r.url, event_type: 'job_created' });
-    for (let i = 0; i < 6; i++) await makeJob(w, { name: `Write ${i}` });
+    const { r, w } = await jobsToDeliver(6, 'Write');
 
     // One slot: the first sweep claims one delivery and each outcome's write claims the next (the
     // last one finds none): 7. The closing sweep finds none either; on PostgreSQL its claim is a
@@ -174,11 +169,7 @@ describe('WebhookWorker.drain()', () => {
   });
 
   it('one drain sends every due delivery of a subscription that has more than its in-flight share', async () => {
-    const r: Receiver = await startReceiver();
-    cleanups.push(() => r.close());
-    const w = await t.workspace();
-    await subscribe(w, { target_url: r.url, event_type: 'job_created' });
-    for (let i = 0; i < 5; i++) await makeJob(w, { name: `Drain ${i}` });
+    const { r, w } = await jobsToDeliver(5, 'Drain');
 
     // At most 2 attempts in flight to the subscription, so 5 deliveries take several claims.
     const clock = new ManualClock(Date.now() + 1000);
