@@ -76,10 +76,14 @@ export class WebhookWorker implements BackgroundTask {
   /**
    * Claims what is due into the free slots. Returns 0 only when idle (nothing due, nothing in
    * flight). While attempts are in flight their writes keep the slots filled, so a sweep first waits
-   * for news of a commit, the poll interval (retries coming due) or the last attempt to finish.
+   * for news of a commit (unless it has some and a slot is free), the poll interval (retries coming
+   * due) or the last attempt to finish.
    */
   async sweep(): Promise<number> {
-    if (this.inFlight.size > 0 && this.announcedDue === null) await this.newsPollOrIdle();
+    // News is claimed at once into a free slot; with every slot taken, the writes that free them
+    // claim it (a sweep then would find no room and come straight back, over and over).
+    const full = this.inFlight.size >= this.options.concurrency;
+    if (this.inFlight.size > 0 && (this.announcedDue === null || full)) await this.newsPollOrIdle();
     // Idle only if nothing was in flight while claiming: otherwise the claim may have passed over
     // deliveries held back by the per-subscription share, and attempts may have finished since.
     const busyWhileClaiming = this.inFlight.size > 0;
