@@ -179,7 +179,7 @@ export interface AttemptOutcome {
  * written). A subscription deactivated meanwhile leaves the delivery abandoned, unless this attempt
  * succeeded. The attempt number is the claimed count plus one: only the lease holder writes it.
  */
-export async function recordAttempts(database: Database, outcomes: AttemptOutcome[]): Promise<void> {
+async function recordAttempts(database: Database, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   if (database.dialect.engine === 'postgres') {
     await sql`${recordingCtes(outcomes)} select 1`.execute(database.db);
