@@ -76,3 +76,13 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
   return receiver;
 }
+
+/** Holds every reply of `receiver` from now on until the returned release is called; then each answers 200. */
+export function holdReplies(receiver: Receiver): () => void {
+  let release!: () => void;
+  const held = new Promise<number>((resolve) => {
+    release = () => resolve(200);
+  });
+  receiver.respond = () => held;
+  return release;
+}

@@ -7,7 +7,7 @@ import { WebhookWorker } from '#events/delivery-worker.ts';
 import { systemClock } from '#platform/clock.ts';
 import { startRunner } from '#worker/runner.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
-import { startReceiver } from '#test/helpers/receiver.ts';
+import { holdReplies, startReceiver } from '#test/helpers/receiver.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
 import { subscribe } from './kit.ts';
 
@@ -30,11 +30,7 @@ describe('WebhookWorker.sweep()', () => {
   it('news while every slot is held waits for a slot instead of sweeping again and again', async () => {
     const w = await t.workspace();
     const r = await startReceiver();
-    let release!: () => void;
-    const held = new Promise<number>((resolve) => {
-      release = () => resolve(200);
-    });
-    r.respond = () => held;
+    const release = holdReplies(r);
     await subscribe(w, { target_url: r.url, event_type: 'job_created' });
     const worker = new CountedWorker(t.database, {
       clock: systemClock,

@@ -4,7 +4,7 @@
 // starts it (worker/index.ts, every background task), on the app's environment.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
-import { startReceiver, type Receiver } from '#test/helpers/receiver.ts';
+import { holdReplies, startReceiver, type Receiver } from '#test/helpers/receiver.ts';
 import { recordEvent } from '#events/record.ts';
 import { systemClock, type Clock } from '#platform/clock.ts';
 import { startServeWorker } from '#test/helpers/serve-worker.ts';
@@ -63,11 +63,7 @@ describe('the worker wakes when deliveries commit', () => {
   it('a receiver holding its attempt does not hold back what another commit queues', async () => {
     const s = await setUp(systemClock);
     const slow = await startReceiver();
-    let release!: () => void;
-    const held = new Promise<number>((resolve) => {
-      release = () => resolve(200);
-    });
-    slow.respond = () => held;
+    const release = holdReplies(slow);
     try {
       await subscribe(s.w, { target_url: slow.url, event_type: 'job_created', secret: 'wake-secret' });
       const first = await makeJob(s.w, { name: 'Held at one receiver' });
