@@ -2,10 +2,18 @@
 // (locked_until, lease_token); a worker that dies simply lets its leases run out and another sweep
 // takes them over, so a delivery is never lost and is marked succeeded only on a 2xx it received.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { Database } from '#db/database.ts';
 import type { Executor } from '#db/dialect.ts';
 import { now, storedAt } from '#platform/time.ts';
+import {
+  attemptRowsText,
+  leaseText,
+  recordAndClaimText,
+  recordingText,
+  recordText,
+  runText,
+} from './delivery-statements.ts';
 import { nextAttemptAfter } from './retry-schedule.ts';
 import type { AttemptResult } from './sender.ts';
 
@@ -75,8 +83,12 @@ export async function recordAndClaim(
   }
   const lease = leaseFor(claim);
   if (database.dialect.engine === 'postgres') {
-    const recording = outcomes.length > 0 ? sql`${recordingCtes(outcomes)}, ` : sql`with `;
-    const { rows } = await sql<ClaimedDelivery>`${recording}${claimStatement(claim, lease)}`.execute(database.db);
+    const { busy, limit, perSubscription } = claim;
+    const values = outcomes.length > 0 ? recordingValues(outcomes) : [];
+    for (const [id, n] of busy) values.push(id, n);
+    values.push(lease.due, lease.due, limit * 4, perSubscription, limit, lease.until, lease.token);
+    const statement = recordAndClaimText('postgres', outcomes.length, busy.size);
+    const { rows } = await runText<ClaimedDelivery>(database.db, statement, values);
     return inIdOrder(rows);
   }
   return database.db.transaction().execute(async (trx) => {
@@ -85,82 +97,60 @@ export async function recordAndClaim(
   });
 }
 
-/** SQLite's claim: the candidates read, the share applied here, the chosen leased and returned. */
-async function claimOnSqlite(trx: Executor, claim: ClaimRequest, lease: Lease): Promise<ClaimedDelivery[]> {
-  // `status = 'pending'` written as a literal so both engines match the partial due index.
-  const rows = await trx
+/**
+ * SQLite's due deliveries in due order, read one at a time (claimOnSqlite stops once it has taken
+ * its fill), compiled once: Kysely streams only a query it built. Values: the due time, twice.
+ */
+interface DueRow {
+  id: number;
+  subscription_id: number;
+}
+let dueQuery: CompiledQuery<DueRow> | null = null;
+
+function dueDeliveries(trx: Executor, due: string) {
+  dueQuery ??= trx
     .selectFrom('webhook_deliveries')
     .select(['id', 'subscription_id'])
+    // A literal, so both engines match the partial due index.
     .where(sql<boolean>`status = 'pending'`)
-    .where('next_attempt_at', '<=', lease.due)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', lease.due)]))
+    .where('next_attempt_at', '<=', due)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', due)]))
     .orderBy('next_attempt_at')
     .orderBy('id')
-    .limit(claim.limit * 4)
-    .execute();
-  const taken = new Map(claim.busy);
-  const chosen: number[] = [];
-  for (const row of rows) {
-    if (chosen.length >= claim.limit) break;
-    const n = taken.get(row.subscription_id) ?? 0;
-    if (n >= claim.perSubscription) continue;
-    taken.set(row.subscription_id, n + 1);
-    chosen.push(row.id);
-  }
-  if (chosen.length === 0) return [];
-  const { rows: claimed } = await sql<ClaimedDelivery>`update webhook_deliveries
-      set locked_until = ${lease.until}, lease_token = ${lease.token}
-      where id in (${sql.join(chosen)})
-      returning ${CLAIMED}`.execute(trx);
-  return inIdOrder(claimed);
+    .compile();
+  return trx.getExecutor().stream<DueRow>({ ...dueQuery, parameters: [due, due] }, 1);
 }
 
 /**
- * The claimed rows as RETURNING gives them: the subscription's address and secret as subqueries
- * (SQLite's RETURNING cannot name an UPDATE … FROM table).
+ * SQLite's claim: the due deliveries read in order until `limit` are chosen within the share (or
+ * four times that many are read: a subscription at its share may hold the rest back), then leased
+ * and returned.
  */
-const CLAIMED = sql`id, subscription_id, event_type, payload, attempts, lease_token,
-  (select s.target_url from webhook_subscriptions s where s.id = webhook_deliveries.subscription_id) as target_url,
-  (select s.secret from webhook_subscriptions s where s.id = webhook_deliveries.subscription_id) as secret`;
+async function claimOnSqlite(trx: Executor, claim: ClaimRequest, lease: Lease): Promise<ClaimedDelivery[]> {
+  const taken = new Map(claim.busy);
+  const chosen: number[] = [];
+  let read = 0;
+  for await (const { rows } of dueDeliveries(trx, lease.due)) {
+    for (const row of rows) {
+      const n = taken.get(row.subscription_id) ?? 0;
+      if (n >= claim.perSubscription) continue;
+      taken.set(row.subscription_id, n + 1);
+      chosen.push(row.id);
+    }
+    read += rows.length;
+    if (chosen.length >= claim.limit || read >= claim.limit * 4) break;
+  }
+  if (chosen.length === 0) return [];
+  const { rows } = await runText<ClaimedDelivery>(trx, leaseText('sqlite', chosen.length), [
+    lease.until,
+    lease.token,
+    ...chosen,
+  ]);
+  return inIdOrder(rows);
+}
 
 const inIdOrder = (rows: ClaimedDelivery[]) =>
   rows.map((c) => ({ ...c, id: Number(c.id) })).sort((a, b) => a.id - b.id);
-
-/**
- * PostgreSQL's claim as the end of one statement (after `with `, or after the recording CTEs): the
- * due candidates locked (several workers may sweep at once: each skips the rows another is
- * claiming), ranked within their subscription after what this worker already has in flight for
- * it, the first `limit` within the share leased and returned. The same choice as SQLite's loop
- * above, made in the database.
- */
-function claimStatement(claim: ClaimRequest, lease: Lease) {
-  const { busy, limit, perSubscription } = claim;
-  const inFlight =
-    busy.size === 0
-      ? sql`select 0 as subscription_id, 0 as n where false`
-      : sql`values ${sql.join([...busy].map(([id, n]) => sql`(cast(${id} as integer), cast(${n} as integer))`))}`;
-  return sql`busy (subscription_id, n) as (${inFlight}),
-      candidates as (
-        select id, subscription_id, next_attempt_at from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= ${lease.due}
-          and (locked_until is null or locked_until <= ${lease.due})
-        order by next_attempt_at, id
-        limit ${limit * 4}
-        for update skip locked
-      ),
-      ranked as (
-        select c.id, c.next_attempt_at,
-          row_number() over (partition by c.subscription_id order by c.next_attempt_at, c.id) + coalesce(b.n, 0) as slot
-        from candidates c left join busy b on b.subscription_id = c.subscription_id
-      ),
-      chosen as (
-        select id from ranked where slot <= ${perSubscription} order by next_attempt_at, id limit ${limit}
-      )
-    update webhook_deliveries
-    set locked_until = ${lease.until}, lease_token = ${lease.token}
-    where id in (select id from chosen)
-    returning ${CLAIMED}`;
-}
 
 export interface AttemptOutcome {
   claimed: ClaimedDelivery;
@@ -182,76 +172,66 @@ export interface AttemptOutcome {
 async function recordAttempts(database: Database, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   if (database.dialect.engine === 'postgres') {
-    await sql`${recordingCtes(outcomes)} select 1`.execute(database.db);
+    await runText(database.db, recordingText('postgres', outcomes.length), recordingValues(outcomes));
     return;
   }
   await database.db.transaction().execute((trx) => recordOnSqlite(trx, outcomes));
 }
 
-/** The outcomes as a VALUES list `v`, typed in its first row: PostgreSQL takes a VALUES list's parameters as text otherwise. */
-function outcomeValues(outcomes: AttemptOutcome[]) {
-  const values = sql.join(
-    outcomes.map(({ claimed, result, signedAt, finishedAt }) => {
-      const number = claimed.attempts + 1;
-      const next = result.ok ? null : nextAttemptAfter(number, finishedAt);
-      return sql`(cast(${claimed.id} as integer), ${claimed.lease_token}, cast(${number} as integer),
-        cast(${result.ok ? 1 : 0} as integer), ${next === null ? null : storedAt(next)}, ${storedAt(signedAt)},
-        cast(${result.status} as integer), ${result.error}, ${result.ok ? storedAt(finishedAt) : null},
-        ${result.deliveryUuid}, ${claimed.target_url}, cast(${result.durationMs} as integer))`;
-    }),
-  );
-  // The VALUES columns are named apart from the table's, so `returning id` is the delivery's on
-  // both engines (SQLite's RETURNING does not take the table's alias).
-  return sql`with v (delivery_id, token, attempt, ok, next_at, signed_at, response_status, error,
-    delivered_at, delivery_uuid, target_url, duration_ms) as (values ${values})`;
+/** One outcome's values for its row of `v` (delivery-statements.ts, OUTCOME_ROW). */
+function outcomeRow({ claimed, result, signedAt, finishedAt }: AttemptOutcome): unknown[] {
+  const number = claimed.attempts + 1;
+  const next = result.ok ? null : nextAttemptAfter(number, finishedAt);
+  return [
+    claimed.id,
+    claimed.lease_token,
+    number,
+    result.ok ? 1 : 0,
+    next === null ? null : storedAt(next),
+    storedAt(signedAt),
+    result.status,
+    result.error,
+    result.ok ? storedAt(finishedAt) : null,
+    result.deliveryUuid,
+    claimed.target_url,
+    result.durationMs,
+  ];
 }
 
-/** The deliveries' new state from `v`, for those whose lease this worker still holds. */
-function updateFromValues() {
-  const status = sql`(case when v.ok = 1 then 'succeeded' when d.status <> 'pending' then d.status
-    when v.next_at is null then 'failed' else 'pending' end)`;
-  return sql`update webhook_deliveries as d set
-      status = ${status},
-      attempts = v.attempt,
-      next_attempt_at = case when ${status} = 'pending' then v.next_at end,
-      locked_until = null,
-      lease_token = null,
-      last_attempt_at = v.signed_at,
-      last_response_status = v.response_status,
-      last_error = v.error,
-      delivered_at = v.delivered_at,
-      updated_at = ${now()}
-    from v
-    where d.id = v.delivery_id and d.lease_token = v.token
-    returning id`;
+/** The recording's values: every outcome's row of `v`, then updated_at. */
+function recordingValues(outcomes: AttemptOutcome[]): unknown[] {
+  const values: unknown[] = [];
+  for (const outcome of outcomes) values.push(...outcomeRow(outcome));
+  values.push(now());
+  return values;
 }
-
-const ATTEMPT_COLUMNS = sql`webhook_attempts (delivery_id, number, delivery_uuid, target_url, signed_at, duration_ms,
-    response_status, error)`;
 
 /**
- * PostgreSQL: the recording as CTEs (`v`, `updated`, `recorded`) a statement goes on from; a
- * data-modifying CTE runs to completion whether or not the statement reads it.
+ * SQLite, which has no data-modifying CTE: the update, then the attempt rows of what it updated,
+ * in delivery order.
  */
-function recordingCtes(outcomes: AttemptOutcome[]) {
-  return sql`${outcomeValues(outcomes)}, updated as (${updateFromValues()}),
-    recorded as (
-      insert into ${ATTEMPT_COLUMNS}
-      select v.delivery_id, v.attempt, v.delivery_uuid, v.target_url, v.signed_at, v.duration_ms, v.response_status, v.error
-      from v join updated on updated.id = v.delivery_id
-      order by v.delivery_id
-    )`;
-}
-
-/** SQLite, which has no data-modifying CTE: the update, then the attempt rows of what it updated. */
 async function recordOnSqlite(trx: Executor, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  const withValues = outcomeValues(outcomes);
-  const { rows: updated } = await sql<{ id: number }>`${withValues} ${updateFromValues()}`.execute(trx);
+  const { rows: updated } = await runText<{ id: number }>(
+    trx,
+    recordText('sqlite', outcomes.length),
+    recordingValues(outcomes),
+  );
   if (updated.length === 0) return;
-  await sql`${withValues}
-    insert into ${ATTEMPT_COLUMNS}
-    select delivery_id, attempt, delivery_uuid, target_url, signed_at, duration_ms, response_status, error
-    from v where delivery_id in (${sql.join(updated.map((u) => u.id))})
-    order by delivery_id`.execute(trx);
+  const kept = new Set(updated.map((u) => Number(u.id)));
+  const values: unknown[] = [];
+  for (const { claimed, result, signedAt } of [...outcomes].sort((a, b) => a.claimed.id - b.claimed.id)) {
+    if (!kept.has(claimed.id)) continue;
+    values.push(
+      claimed.id,
+      claimed.attempts + 1,
+      result.deliveryUuid,
+      claimed.target_url,
+      storedAt(signedAt),
+      result.durationMs,
+      result.status,
+      result.error,
+    );
+  }
+  await runText(trx, attemptRowsText('sqlite', kept.size), values);
 }

@@ -3,14 +3,6 @@
 // due delivery, also when a subscription has more due deliveries than it may have in flight at once
 // and those attempts finish while the next claim is still choosing.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
-} from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#db/database.ts';
 import { WebhookWorker } from '#events/delivery-worker.ts';
@@ -31,33 +23,49 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-/** A plugin that shows each query's operation node to `see` and changes nothing. */
-function watching(see: (node: any) => void): KyselyPlugin {
-  return {
-    transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-      see(args.node);
-      return args.node;
-    },
-    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      return args.result;
-    },
-  };
-}
-
-/** `db` with every transaction run through `around`, which executes it by calling `run`. */
-function aroundTransactions(db: Database['db'], around: <T>(run: () => Promise<T>) => Promise<T>): Database['db'] {
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'transaction') {
-        return () => {
-          const builder = target.transaction();
-          return { execute: <T>(fn: (trx: any) => Promise<T>) => around(() => builder.execute(fn)) };
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+/**
+ * `db` with each statement the delivery queue runs shown to `see` (its SQL text) before it runs,
+ * also in the transactions `db` opens, and every transaction run through `around`, which executes
+ * it by calling `run`. The queue runs its statements as compiled queries (executeQuery, or streamed
+ * through getExecutor()), which is what is watched; queries built and executed in place are not.
+ */
+function observing(
+  db: Database['db'],
+  see: (sql: string) => void,
+  around: <T>(run: () => Promise<T>) => Promise<T> = (run) => run(),
+): Database['db'] {
+  const seen =
+    (target: object, run: (...args: any[]) => unknown) =>
+    (query: { sql: string }, ...rest: unknown[]) => {
+      see(query.sql);
+      return run.call(target, query, ...rest);
+    };
+  const boundOrValue = (target: object, value: unknown) => (typeof value === 'function' ? value.bind(target) : value);
+  const watchExecutor = (executor: object) =>
+    new Proxy(executor, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        return prop === 'executeQuery' || prop === 'stream' ? seen(target, value) : boundOrValue(target, value);
+      },
+    });
+  const watch = <D extends object>(target: D): D =>
+    new Proxy(target, {
+      get(inner, prop) {
+        const value = Reflect.get(inner, prop, inner) as (...args: any[]) => any;
+        if (prop === 'executeQuery') return seen(inner, value);
+        if (prop === 'getExecutor') return () => watchExecutor(value.call(inner));
+        if (prop === 'transaction') {
+          return () => {
+            const builder = value.call(inner);
+            return {
+              execute: <T>(fn: (trx: any) => Promise<T>) => around(() => builder.execute((trx: any) => fn(watch(trx)))),
+            };
+          };
+        }
+        return boundOrValue(inner, value);
+      },
+    });
+  return watch(db);
 }
 
 /** One number from a count query. */
@@ -72,13 +80,8 @@ const countOf = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number |
  */
 function slowClaims(database: Database, firmId: number, answered: () => number): Database {
   const als = new AsyncLocalStorage<{ claim: boolean }>();
-  const db = database.db.withPlugin(
-    watching((node) => {
-      const table = node.kind === 'SelectQueryNode' ? node.from?.froms?.[0]?.table?.identifier?.name : undefined;
-      const store = als.getStore();
-      if (store && table === 'webhook_deliveries' && node.limit && node.orderBy) store.claim = true;
-    }),
-  );
+  // The claim reads the due deliveries in due order.
+  const isClaim = (text: string) => /from "webhook_deliveries"[\s\S]*order by "next_attempt_at"/.test(text);
   const leased = () =>
     countOf(
       database.db
@@ -96,7 +99,11 @@ function slowClaims(database: Database, firmId: number, answered: () => number):
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('d.firm_id', '=', firmId),
     );
-  const slowDb = aroundTransactions(db, async (run) => {
+  const seeClaim = (text: string) => {
+    const store = als.getStore();
+    if (store && isClaim(text)) store.claim = true;
+  };
+  const slowDb = observing(database.db, seeClaim, async (run) => {
     // Leased and not yet answered: what the receiver has still to see.
     const unanswered = (await leased()) - (answered() - (await recorded()));
     const before = answered();
@@ -119,21 +126,20 @@ function slowClaims(database: Database, firmId: number, answered: () => number):
  */
 function countedWrites(database: Database): { database: Database; writes: () => number } {
   let statements = 0;
-  // A raw query's text is in its fragments, some nested in its parameters.
-  const db = database.db.withPlugin(
-    watching((node) => {
-      if (node.kind === 'RawNode' && /update webhook_deliveries/.test(JSON.stringify(node))) statements++;
-    }),
-  );
-  if (database.dialect.engine === 'postgres') return { database: { ...database, db }, writes: () => statements };
+  const see = (text: string) => {
+    if (/update webhook_deliveries/.test(text)) statements++;
+  };
+  if (database.dialect.engine === 'postgres') {
+    return { database: { ...database, db: observing(database.db, see) }, writes: () => statements };
+  }
   let transactions = 0;
-  const counted = aroundTransactions(db, async (run) => {
+  const db = observing(database.db, see, async (run) => {
     const before = statements;
     const result = await run();
     if (statements > before) transactions++;
     return result;
   });
-  return { database: { ...database, db: counted }, writes: () => transactions };
+  return { database: { ...database, db }, writes: () => transactions };
 }
 
 /** A receiver and a workspace subscribed to it, with `jobs` jobs created: one due delivery each. */
