@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { sql } from 'kysely';
 import { Agent, request } from 'undici';
 import { buildApp } from '#src/app.ts';
 import { isPostgresUrl } from '#src/config.ts';
@@ -211,6 +212,20 @@ async function countByStatus(database: Database, firmId: number) {
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) as Record<string, number>;
 }
 
+/**
+ * Pending deliveries, through the partial due index (the bench's workspace is the only one): the
+ * check between drain() calls is inside the timed window, and counting the workspace's deliveries
+ * by status read every one of them (44 ms at 30,000).
+ */
+async function pendingCount(database: Database): Promise<number> {
+  const row = await database.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(sql<boolean>`status = 'pending'`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 // ---- the senders -----------------------------------------------------------------------------
 
 const newWorker = (database: Database) =>
@@ -234,7 +249,7 @@ async function runDrain(database: Database, firmId: number, deliveries: number, 
   for (;;) {
     await worker.drain();
     drains++;
-    if (((await countByStatus(database, firmId)).pending ?? 0) === 0) break;
+    if ((await pendingCount(database)) === 0) break;
   }
   const seconds = (performance.now() - t0) / 1000;
   await worker.settle();

@@ -8,6 +8,7 @@ import { isPostgresUrl } from '#src/config.ts';
 import { batchReadsOn } from './batched-read.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import type { DB } from './tables.ts';
+import { checkpointOnThread } from './sqlite-checkpoints.ts';
 import { poolWithNamedStatements, poolWithUnnamedStatements } from './pg-prepared.ts';
 import { keptStatements } from './sqlite-statements.ts';
 import { CASEFOLD_FUNCTION } from './text-search.ts';
@@ -93,6 +94,12 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   sqlite.function(CASEFOLD_FUNCTION, { deterministic: true }, (v: unknown) =>
     typeof v === 'string' ? v.toLowerCase() : v,
   );
+  // A file's checkpoints run on a thread of their own (sqlite-checkpoints.ts); memory has no log.
+  const checkpoints = url === ':memory:' ? null : checkpointOnThread(sqlite, path.resolve(url));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: keptStatements(sqlite) }) });
-  return { db, unprepared: db, dialect: dialectFor('sqlite'), close: () => db.destroy() };
+  const close = async () => {
+    await checkpoints?.stop();
+    await db.destroy();
+  };
+  return { db, unprepared: db, dialect: dialectFor('sqlite'), close };
 }
