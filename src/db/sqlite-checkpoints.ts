@@ -59,6 +59,9 @@ export function checkpointOnThread(sqlite: SQLite.Database, file: string): Check
   return {
     async stop() {
       stopping = true;
+      // Waited for, it must keep the process alive until it has gone (an unref'd thread's exit
+      // is not waited for: a script awaiting it would end with its await unsettled).
+      thread.ref();
       thread.postMessage('stop');
       await exited;
     },

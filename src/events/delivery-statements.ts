@@ -1,12 +1,18 @@
 // The delivery queue's hot statements (events/deliveries.ts) as SQL texts made once per shape (how
 // many outcomes are recorded, how many deliveries claimed, how many subscriptions are busy) and run
-// with a flat list of values. Built with Kysely's `sql` for every batch they cost the webhook
-// worker more than SQLite took to run them: a node per value (twelve per outcome), the whole tree
+// with a flat list of values. Built with Kysely's `sql` for every batch, they took about 8% of the
+// webhook worker's event loop on SQLite: a node per value (twelve per outcome), the whole tree
 // compiled again, and the garbage of both (docs/performance.md, "Statement texts made once").
-// Texts are written with `?`; PostgreSQL's are numbered ($1, $2 …) once, when first made.
+// Texts are written with `?` (no other `?` appears in them); PostgreSQL's are numbered ($1, $2 …)
+// once, when first made.
 import { CompiledQuery, type QueryResult } from 'kysely';
 import type { Engine, Executor } from '#db/dialect.ts';
 
+/**
+ * Texts kept, the least recently used dropped first. A worker uses a few dozen shapes; the bound is
+ * for a large concurrency, whose claims could come in thousands of (outcomes, busy) shapes.
+ */
+const MAX_TEXTS = 500;
 const made = new Map<string, string>();
 
 /** The text `make` writes for this shape, numbered for PostgreSQL; made once per engine and key. */
@@ -17,11 +23,15 @@ function text(engine: Engine, key: string, make: () => string): string {
     const written = make();
     let n = 0;
     found = engine === 'postgres' ? written.replace(/\?/g, () => `$${++n}`) : written;
-    made.set(cacheKey, found);
+    if (made.size >= MAX_TEXTS) made.delete(made.keys().next().value!);
+  } else {
+    made.delete(cacheKey);
   }
+  made.set(cacheKey, found);
   return found;
 }
 
+/** Runs a text made here with its values, as Kysely runs a compiled query (no plugin sees it). */
 export function runText<R>(db: Executor, statement: string, parameters: unknown[]): Promise<QueryResult<R>> {
   return db.executeQuery<R>(CompiledQuery.raw(statement, parameters));
 }

@@ -1,12 +1,17 @@
 // A SQLite file's checkpoints run on a thread of their own (src/db/sqlite-checkpoints.ts): the
 // pages its commits append to the log reach the database file without any commit copying them.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '#db/database.ts';
+import { REPO_ROOT } from '#test/helpers/paths.ts';
+
+const run = promisify(execFile);
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -70,5 +75,15 @@ describe('SQLite checkpoints on a thread', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('a script whose last step awaits close() ends once the thread has gone', async () => {
+    // Nothing but the close keeps this process alive; waited for unref'd, the thread's exit never
+    // came and Node ended the script with its await unsettled (exit code 13).
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/db/fixtures/close-file-database.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DATABASE_URL: '' },
+    });
+    expect(stdout.trim()).toBe('closed');
   });
 });
