@@ -28,7 +28,7 @@ import { WebhookWorker } from '#events/delivery-worker.ts';
 import { recordEvent } from '#events/record.ts';
 import { now } from '#platform/time.ts';
 import { systemClock } from '#platform/clock.ts';
-import { startRunner } from '#worker/runner.ts';
+import { startRunner } from '#worker/index.ts';
 import { inTransaction } from '#platform/context.ts';
 import { MODE_LABEL, saveReport, sized } from './mode.ts';
 

@@ -8,6 +8,9 @@ import { MailWorker } from '#platform/mail/worker.ts';
 import type { Env } from '#platform/context.ts';
 import { startRunner, type BackgroundTask, type Runner } from './runner.ts';
 
+// The loop itself, for callers that run tasks of their own through it (benchmarks, tests).
+export { startRunner, type BackgroundTask, type Runner } from './runner.ts';
+
 export function backgroundTasks(env: Env, config: Pick<Config, 'worker'>): BackgroundTask[] {
   return [
     new WebhookWorker(env.database, {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebhookWorker } from '#events/delivery-worker.ts';
 import { systemClock } from '#platform/clock.ts';
-import { startRunner } from '#worker/runner.ts';
+import { startRunner } from '#worker/index.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
 import { holdReplies, startReceiver } from '#test/helpers/receiver.ts';
 import { job as makeJob } from '#test/helpers/records.ts';
