@@ -4,11 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type CompiledQuery } from 'kysely';
 import type { Database } from '#db/database.ts';
-import type { Executor } from '#db/dialect.ts';
+import type { Engine, Executor } from '#db/dialect.ts';
 import { now, storedAt } from '#platform/time.ts';
 import {
   attemptRowsText,
   leaseText,
+  paddedCount,
   recordAndClaimText,
   recordingText,
   recordText,
@@ -84,10 +85,12 @@ export async function recordAndClaim(
   const lease = leaseFor(claim);
   if (database.dialect.engine === 'postgres') {
     const { busy, limit, perSubscription } = claim;
-    const values = outcomes.length > 0 ? recordingValues(outcomes) : [];
+    const values = outcomes.length > 0 ? recordingValues(outcomes, 'postgres') : [];
+    const busyRows = paddedCount(busy.size);
     for (const [id, n] of busy) values.push(id, n);
+    for (let i = busy.size; i < busyRows; i++) values.push(null, null);
     values.push(lease.due, lease.due, limit * 4, perSubscription, limit, lease.until, lease.token);
-    const statement = recordAndClaimText('postgres', outcomes.length, busy.size);
+    const statement = recordAndClaimText('postgres', paddedCount(outcomes.length), busyRows);
     const { rows } = await runText<ClaimedDelivery>(database.db, statement, values);
     return inIdOrder(rows);
   }
@@ -172,7 +175,11 @@ export interface AttemptOutcome {
 async function recordAttempts(database: Database, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   if (database.dialect.engine === 'postgres') {
-    await runText(database.db, recordingText('postgres', outcomes.length), recordingValues(outcomes));
+    await runText(
+      database.db,
+      recordingText('postgres', paddedCount(outcomes.length)),
+      recordingValues(outcomes, 'postgres'),
+    );
     return;
   }
   await database.db.transaction().execute((trx) => recordOnSqlite(trx, outcomes));
@@ -198,13 +205,21 @@ function outcomeRow({ claimed, result, signedAt, finishedAt }: AttemptOutcome): 
   ];
 }
 
-/** The recording's values: every outcome's row of `v`, then updated_at. */
-function recordingValues(outcomes: AttemptOutcome[]): unknown[] {
+/**
+ * The recording's values: every outcome's row of `v`, then updated_at. On PostgreSQL `v` has
+ * paddedCount rows: rows of nulls follow the outcomes'.
+ */
+function recordingValues(outcomes: AttemptOutcome[], engine: Engine): unknown[] {
   const values: unknown[] = [];
   for (const outcome of outcomes) values.push(...outcomeRow(outcome));
+  const rows = engine === 'postgres' ? paddedCount(outcomes.length) : outcomes.length;
+  for (let i = outcomes.length; i < rows; i++) values.push(...NO_OUTCOME);
   values.push(now());
   return values;
 }
+
+/** A row of `v` that matches no delivery. */
+const NO_OUTCOME: readonly unknown[] = Array.from({ length: 12 }, () => null);
 
 /**
  * SQLite, which has no data-modifying CTE: the update, then the attempt rows of what it updated,
@@ -215,7 +230,7 @@ async function recordOnSqlite(trx: Executor, outcomes: AttemptOutcome[]): Promis
   const { rows: updated } = await runText<{ id: number }>(
     trx,
     recordText('sqlite', outcomes.length),
-    recordingValues(outcomes),
+    recordingValues(outcomes, 'sqlite'),
   );
   if (updated.length === 0) return;
   const kept = new Set(updated.map((u) => Number(u.id)));

@@ -38,6 +38,16 @@ export function runText<R>(db: Executor, statement: string, parameters: unknown[
 
 const list = (count: number, item: string) => Array.from({ length: count }, () => item).join(', ');
 
+/**
+ * How many rows PostgreSQL's statements carry for `count` outcomes or busy subscriptions: the next
+ * power of two, the rest rows of nulls, which match no delivery and no subscription. A prepared
+ * statement is planned with its values for its first five runs on a connection, and with stale
+ * statistics (a queue filled a moment ago) such a plan read every pending delivery through a bitmap
+ * and sorted them: 3 ms a write instead of 0.8. Rounding keeps the shapes few, so few runs are
+ * planned that way (docs/performance.md, "Fewer statement shapes on PostgreSQL").
+ */
+export const paddedCount = (count: number) => (count <= 1 ? count : 2 ** Math.ceil(Math.log2(count)));
+
 // ---- recording outcomes ----------------------------------------------------------------------
 
 /**
@@ -129,6 +139,14 @@ export const leaseText = (engine: Engine, ids: number) =>
  * it, the first `limit` within the share leased and returned. The same choice as SQLite's loop
  * (deliveries.ts), made in the database. Values: each busy subscription's id and count, the due
  * time twice, the candidates' limit, the share, the limit, locked_until, lease_token.
+ *
+ * The candidates' limit is a subquery so that no plan knows its value. A prepared statement's first
+ * five runs are planned with their values: with statistics from before a burst filled the queue
+ * (the table's are refreshed only by autovacuum's analyze), a known limit larger than the
+ * pending rows PostgreSQL expects made it read every pending delivery through a bitmap and sort
+ * them (2.4–3 ms a write, against 0.8 ms walking the due index in order). A limit it cannot see is
+ * taken as a tenth of the rows, which the ordered index walk serves best whatever the statistics say
+ * (docs/performance.md, "Fewer statement shapes on PostgreSQL").
  */
 const claimTail = (busy: number) => {
   const inFlight =
@@ -140,7 +158,7 @@ const claimTail = (busy: number) => {
       select id, subscription_id, next_attempt_at from webhook_deliveries
       where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
       order by next_attempt_at, id
-      limit cast(? as integer)
+      limit (select cast(? as integer))
       for update skip locked
     ),
     ranked as (

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   attemptRowsText,
   leaseText,
+  paddedCount,
   recordAndClaimText,
   recordingText,
   recordText,
@@ -42,6 +43,20 @@ describe('delivery statement texts', () => {
         expectNumbered(recordAndClaimText('postgres', outcomes, busy), values);
       }
     }
+  });
+
+  it("PostgreSQL's row counts are rounded up to a power of two: few shapes for any batch", () => {
+    expect([0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33].map(paddedCount)).toEqual([
+      0, 1, 2, 4, 4, 8, 8, 16, 16, 32, 32, 64,
+    ]);
+    // Every batch of 0 to 32 outcomes with 0 to 16 subscriptions busy: 7 × 6 texts, not 33 × 17.
+    const shapes = new Set<string>();
+    for (let outcomes = 0; outcomes <= 32; outcomes++) {
+      for (let busy = 0; busy <= 16; busy++) {
+        shapes.add(recordAndClaimText('postgres', paddedCount(outcomes), paddedCount(busy)));
+      }
+    }
+    expect(shapes.size).toBe(42);
   });
 
   it('a text made again after many other shapes is the same text', () => {
