@@ -40,11 +40,11 @@ const list = (count: number, item: string) => Array.from({ length: count }, () =
 
 /**
  * How many rows PostgreSQL's statements carry for `count` outcomes or busy subscriptions: the next
- * power of two, the rest rows of nulls, which match no delivery and no subscription. A prepared
- * statement is planned with its values for its first five runs on a connection, and with stale
- * statistics (a queue filled a moment ago) such a plan read every pending delivery through a bitmap
- * and sorted them: 3 ms a write instead of 0.8. Rounding keeps the shapes few, so few runs are
- * planned that way (docs/performance.md, "Fewer statement shapes on PostgreSQL").
+ * power of two, the rest rows of nulls, which match no delivery and no subscription. Each shape is
+ * a statement prepared on every connection that runs it, and planned anew with its values for its
+ * first five runs there (claimTail says what such a plan once did); a worker's batches came in
+ * dozens of shapes, rounded they come in a handful (docs/performance.md, "Fewer statement shapes on
+ * PostgreSQL").
  */
 export const paddedCount = (count: number) => (count <= 1 ? count : 2 ** Math.ceil(Math.log2(count)));
 
@@ -145,7 +145,7 @@ export const leaseText = (engine: Engine, ids: number) =>
  * (the table's are refreshed only by autovacuum's analyze), a known limit larger than the
  * pending rows PostgreSQL expects made it read every pending delivery through a bitmap and sort
  * them (2.4–3 ms a write, against 0.8 ms walking the due index in order). A limit it cannot see is
- * taken as a tenth of the rows, which the ordered index walk serves best whatever the statistics say
+ * taken as a tenth of the rows, which the ordered index walk serves best however stale the statistics
  * (docs/performance.md, "Fewer statement shapes on PostgreSQL").
  */
 const claimTail = (busy: number) => {
