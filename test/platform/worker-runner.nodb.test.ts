@@ -2,7 +2,7 @@
 // nothing, and wakes early when the task says its work is due (wakeWhen), including when that
 // news comes while it sweeps, since the sweep may have looked too early.
 import { describe, expect, it, vi } from 'vitest';
-import { startRunner, type BackgroundTask } from '#worker/runner.ts';
+import { startRunner, type BackgroundTask } from '#worker/index.ts';
 
 const HOUR = 3_600_000;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
