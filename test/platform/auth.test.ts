@@ -480,3 +480,60 @@ describe('key storage and format', () => {
     expect((await t.as(` ${w.key} `).get('/v1/jobs')).status).toBe(200);
   });
 });
+
+// A key resolved once is kept in a short memo (platform/auth-cache.ts); the checks after it run on
+// the memo's answer without waiting on anything. This app keeps the memo for ten minutes, so every
+// call after a key's first is answered from it however slow the machine.
+describe('calls answered from the key memo', () => {
+  let m: TestApp;
+  beforeAll(async () => {
+    m = await startApp({ authCacheMs: 600_000 });
+  });
+  afterAll(() => m.close());
+
+  it('every check still runs on each call: role, permissions, partner firm_id', async () => {
+    const w = await m.workspace();
+    const other = await m.workspace();
+    const viewer = await m.user(w.firmId, { role: 'viewer' });
+    const readOnly = m.as(await m.key(w.firmId, w.ownerId, ['read_jobs']));
+    const p = await m.admin.post('/admin/v1/partner-keys', {
+      grants: [{ firm_id: w.firmId, user_id: w.ownerId }],
+      permissions: ALL_PERMISSIONS,
+    });
+    const partner = m.as(p.body.data.key);
+    for (let call = 0; call < 3; call++) {
+      expect((await viewer.api.get('/v1/jobs')).status).toBe(200);
+      const write = await viewer.api.post('/v1/jobs', { name: 'Viewer job' });
+      expect([write.status, write.body.error]).toEqual([403, 'Viewer cannot make changes']);
+      const denied = await readOnly.post('/v1/jobs', { name: 'Nope' });
+      expect([denied.status, denied.body.code]).toEqual([403, 'missing_permission']);
+      expect((await partner.get(`/v1/jobs?firm_id=${w.firmId}`)).status).toBe(200);
+      expect((await partner.get(`/v1/jobs?firm_id=${other.firmId}`)).status).toBe(403);
+      const unnamed = await partner.get('/v1/jobs');
+      expect([unnamed.status, unnamed.body.error]).toEqual([400, 'firm_id is required']);
+    }
+    expect((await w.api.get('/v1/jobs')).body.pagination.total).toBe(0);
+  });
+
+  it('the memo is what answers: a revocation written behind the server is seen once an admin change clears it', async () => {
+    const w = await m.workspace();
+    const key = await m.key(w.firmId, w.ownerId);
+    const spare = await m.admin.post(`/admin/v1/workspaces/${w.firmId}/api-keys`, {
+      user_id: w.ownerId,
+      permissions: ALL_PERMISSIONS,
+    });
+    expect((await m.as(key).get('/v1/jobs')).status).toBe(200);
+    // As another process would revoke it: this server's memo does not hear of it.
+    await m.database.db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('prefix', '=', key.slice(0, 11))
+      .execute();
+    expect((await m.as(key).get('/v1/jobs')).status).toBe(200);
+    // A change to any key, user or workspace through this process's admin API clears the memo.
+    expect((await m.admin.delete(`/admin/v1/workspaces/${w.firmId}/api-keys/${spare.body.data.id}`)).status).toBe(200);
+    const after = await m.as(key).get('/v1/jobs');
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual(INVALID);
+  });
+});
