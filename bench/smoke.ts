@@ -36,6 +36,7 @@ interface Bench {
 
 export const BENCHES: readonly Bench[] = [
   { script: 'jobs.ts', postgres: true },
+  { script: 'job-read.ts' },
   { script: 'webhooks.ts' },
   { script: 'exports.ts', node: ['--expose-gc'] },
   { script: 'search.ts', postgres: true },
