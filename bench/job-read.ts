@@ -62,7 +62,11 @@ async function main(): Promise<void> {
     log(`engine: ${describe}`);
     const { firmId, ownerId, key } = await benchWorkspace(database);
     await insertJobs(database, firmId, ownerId, JOBS, { namePrefix: 'Bench job', customFields: '{}', chunk: 50_000 });
-    const app = await buildApp(database, { adminToken: null, rateLimit: { max: 1e9, windowMs: 1000 }, logLevel: false });
+    const app = await buildApp(database, {
+      adminToken: null,
+      rateLimit: { max: 1e9, windowMs: 1000 },
+      logLevel: false,
+    });
     closing.push(app);
     const api = await listen(app);
     const { id } = await database.db
@@ -102,7 +106,9 @@ async function main(): Promise<void> {
       rounds.push(round);
       log(
         `  round ${i + 1}: bare ${fmt(b.rps)} req/s, GET /v1/jobs/{id} ${fmt(a.rps)} req/s, ratio ${fmt(a.rps / b.rps, 3)}` +
-          (round.appCpu === null ? '' : `; main thread ${fmt(round.bareCpu!, 1)} and ${fmt(round.appCpu, 1)} µs/request`),
+          (round.appCpu === null
+            ? ''
+            : `; main thread ${fmt(round.bareCpu!, 1)} and ${fmt(round.appCpu, 1)} µs/request`),
       );
     }
     const report = renderReport({ describe, rounds, seconds: (Date.now() - started) / 1000 });
