@@ -51,9 +51,9 @@ function counter(config: RateLimitConfig) {
   const { max, windowMs } = config;
   return (reply: FastifyReply, bucket: string, mode: 'count' | 'peek' | 'charge' = 'count'): void => {
     const window = store.hit(bucket, mode !== 'peek');
-    const reset = Math.max(1, Math.ceil(window.remainingMs / 1000));
     // A charge comes after the answer is decided: it spends the call and never refuses.
     if (mode === 'charge') return;
+    const reset = Math.max(1, Math.ceil(window.remainingMs / 1000));
     // A peek refuses when the next call would be over: no call is left in the window.
     if (mode === 'peek') {
       if (window.count < max) return;
