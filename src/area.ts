@@ -14,7 +14,7 @@ import type { PayloadPart } from '#events/payload-parts.ts';
 import type { Env } from '#platform/context.ts';
 import type { RouteModule } from '#platform/routes.ts';
 import type { PageModule } from '#pages/pages.ts';
-import type { BackgroundTask } from '#worker/runner.ts';
+import type { BackgroundTask } from '#worker/index.ts';
 
 export interface Area {
   /** The folder under src/modules. */

@@ -6,7 +6,7 @@
 // process commit, not only at its poll.
 import type { Database } from '#db/database.ts';
 import type { Clock } from '#platform/clock.ts';
-import type { BackgroundTask } from '#worker/runner.ts';
+import type { BackgroundTask } from '#worker/index.ts';
 import { recordAndClaim, type AttemptOutcome, type ClaimedDelivery, type ClaimRequest } from './deliveries.ts';
 import { WebhookSender } from './sender.ts';
 import { pruneSettledDeliveries } from './prune.ts';

@@ -10,7 +10,7 @@ import type { Database } from '#db/database.ts';
 import type { Clock } from '#platform/clock.ts';
 import { now, storedAt } from '#platform/time.ts';
 import { whenWorkQueued } from '#platform/work-queued.ts';
-import type { BackgroundTask } from '#worker/runner.ts';
+import type { BackgroundTask } from '#worker/index.ts';
 import { MAIL_QUEUE } from './queue.ts';
 import { MailSendError, sendWithin, type MailTransport } from './transport.ts';
 

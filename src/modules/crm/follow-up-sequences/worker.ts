@@ -16,7 +16,7 @@ import { customerFooter, renderMail } from '#platform/mail/templates.ts';
 import { now, storedAt } from '#platform/time.ts';
 import { storedToLocal } from '#platform/time-zone.ts';
 import { logJobActivity } from '#crm/job-activity/log.ts';
-import type { BackgroundTask } from '#worker/runner.ts';
+import type { BackgroundTask } from '#worker/index.ts';
 import { type RunStep, stopRunningSequence } from './runs.ts';
 import { fillTemplate, type Placeholder } from './templates.ts';
 

@@ -6,7 +6,7 @@
 import type { Env } from '#platform/context.ts';
 import { storedAt } from '#platform/time.ts';
 import { settingsOf } from '#platform/workspace.ts';
-import type { BackgroundTask } from '#worker/runner.ts';
+import type { BackgroundTask } from '#worker/index.ts';
 import { queueLeadEscalation } from './mail.ts';
 
 const BATCH = 50;

@@ -11,7 +11,7 @@ import { queueMail } from '#platform/mail/queue.ts';
 import { renderMail, teammateFooter } from '#platform/mail/templates.ts';
 import { addDays, millisOf, now, storedAt } from '#platform/time.ts';
 import { localToStored, localWhen, storedToLocal } from '#platform/time-zone.ts';
-import type { BackgroundTask } from '#worker/runner.ts';
+import type { BackgroundTask } from '#worker/index.ts';
 import { repeatEveryDays } from './when.ts';
 
 const HOUR = 3_600_000;

@@ -11,7 +11,7 @@ import { billingBlocked } from '#platform/plans.ts';
 import { storedAt } from '#platform/time.ts';
 import { whenWorkQueued } from '#platform/work-queued.ts';
 import type { Clock } from '#platform/clock.ts';
-import type { BackgroundTask } from '#worker/runner.ts';
+import type { BackgroundTask } from '#worker/index.ts';
 import { exportsDir, finalPath, partialPath, removeFile, removeLeftovers, zipName } from './storage.ts';
 import {
   anyExportDue,

@@ -12,7 +12,7 @@ import type { Clock } from '#platform/clock.ts';
 import { ApiError } from '#platform/errors.ts';
 import { storedAt } from '#platform/time.ts';
 import { whenWorkQueued } from '#platform/work-queued.ts';
-import type { BackgroundTask } from '#worker/runner.ts';
+import type { BackgroundTask } from '#worker/index.ts';
 import { rounded } from '#engines/geometry/index.ts';
 import { detectChange, foundInside, type WindowFound } from './detect-change.ts';
 import { boxOf } from './outline.ts';
