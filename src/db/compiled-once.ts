@@ -5,6 +5,7 @@
 // in the compiled query can be found.
 import type { CompiledQuery, Compilable } from 'kysely';
 import type { Executor } from './dialect.ts';
+import { readNow } from './direct-read.ts';
 
 const SENTINEL = -7_340_000_000;
 
@@ -34,6 +35,8 @@ export function compiledOnce<P extends (number | string)[], R>(build: (db: Execu
     }
     const { query, slots } = entry;
     const parameters = query.parameters.map((p, i) => (slots[i] >= 0 ? params[slots[i]] : p));
+    const rows = readNow(db, query, parameters);
+    if (rows) return rows;
     const result = await db.executeQuery<R>({ ...query, parameters });
     return result.rows;
   };

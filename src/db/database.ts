@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { isPostgresUrl } from '#src/config.ts';
 import { batchReadsOn } from './batched-read.ts';
+import { readDirectlyOn } from './direct-read.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import type { DB } from './tables.ts';
 import { checkpointOnThread } from './sqlite-checkpoints.ts';
@@ -96,7 +97,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   );
   // A file's checkpoints run on a thread of their own (sqlite-checkpoints.ts); memory has no log.
   const checkpoints = url === ':memory:' ? null : checkpointOnThread(sqlite, path.resolve(url));
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: keptStatements(sqlite) }) });
+  const statements = keptStatements(sqlite);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+  readDirectlyOn(db, statements.readNow);
   const close = async () => {
     await checkpoints?.stop();
     await db.destroy();
