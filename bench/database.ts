@@ -27,6 +27,19 @@ async function adminQuery(url: string, text: string): Promise<void> {
 }
 
 /**
+ * Where a PostgreSQL URL points, for the report. libpq's forms include some the WHATWG parser
+ * refuses (`postgres://user@/db?host=/run/postgresql`, a socket and no host), which must not stop a run.
+ */
+function whereOf(url: string): string {
+  try {
+    return new URL(url).host || 'localhost';
+  } catch {
+    const socket = /[?&]host=([^&]+)/.exec(url)?.[1];
+    return socket ? decodeURIComponent(socket) : 'localhost';
+  }
+}
+
+/**
  * `url` selects PostgreSQL; without it the SQLite file goes in `dir` (kept by drop(): the caller
  * owns it) or in a new temporary directory named after `label` (removed by drop()).
  */
@@ -44,7 +57,7 @@ export async function openBenchDatabase(o: {
     return {
       engine: 'postgres',
       database,
-      describe: `PostgreSQL at ${new URL(url).host}, schema ${schema}, pool 10`,
+      describe: `PostgreSQL at ${whereOf(url)}, schema ${schema}, pool 10`,
       drop: async () => {
         await database.close();
         await adminQuery(url, `drop schema ${schema} cascade`);
