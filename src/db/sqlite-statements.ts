@@ -90,7 +90,8 @@ export function keptStatements(sqlite: SQLite.Database, max = 1000) {
     /**
      * The rows of a read, run now, or null when the connection is not free for it: inside an open
      * transaction (which Kysely's mutex holds across awaits: a read must not see its uncommitted
-     * writes, nor be rolled back with it) or while a stream iterates.
+     * writes, nor be rolled back with it) or while a stream iterates. Null too for a statement that
+     * writes: that runs only through Kysely.
      */
     readNow(sql: string, parameters: readonly unknown[]): Row[] | null {
       if (sqlite.inTransaction || streams.open > 0) return null;
