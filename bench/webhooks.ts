@@ -418,10 +418,9 @@ async function benchEngine(engine: Engine, receivers: Receivers): Promise<{ resu
     const queueMs = await queue(database, firmId, jobId, total / urls.length);
     const body = (
       await database.db
-        .selectFrom('webhook_deliveries')
+        .selectFrom('webhook_payloads')
         .select('payload')
-        .where('firm_id', '=', firmId)
-        .orderBy('id', 'desc')
+        .orderBy('delivery_id', 'desc')
         .limit(1)
         .executeTakeFirstOrThrow()
     ).payload;

@@ -42,6 +42,7 @@ import * as jobReportColumns from '#db/migrations/039_job_report_columns.ts';
 import * as calculationLz4 from '#db/migrations/040_calculation_lz4.ts';
 import * as estimatesNewest from '#db/migrations/041_estimates_newest.ts';
 import * as deliveryLeaseRoom from '#db/migrations/042_delivery_lease_room.ts';
+import * as deliveryPayloads from '#db/migrations/043_delivery_payloads.ts';
 
 type Step = { up(db: Kysely<any>, d: Database['dialect']): Promise<void> };
 const steps: Record<string, Step> = {
@@ -85,6 +86,7 @@ const steps: Record<string, Step> = {
   '040_calculation_lz4': calculationLz4,
   '041_estimates_newest': estimatesNewest,
   '042_delivery_lease_room': deliveryLeaseRoom,
+  '043_delivery_payloads': deliveryPayloads,
 };
 
 export async function migrateToLatest(database: Database): Promise<void> {

@@ -115,10 +115,11 @@ export const recordingText = (engine: Engine, outcomes: number) =>
 // ---- claiming ------------------------------------------------------------------------------
 
 /**
- * The claimed rows as RETURNING gives them: the subscription's address and secret as subqueries
- * (SQLite's RETURNING cannot name an UPDATE … FROM table).
+ * The claimed rows as RETURNING gives them: the body, and the subscription's address and secret, as
+ * subqueries (SQLite's RETURNING cannot name an UPDATE … FROM table).
  */
-const CLAIMED = `id, subscription_id, event_type, payload, attempts, lease_token,
+const CLAIMED = `id, subscription_id, event_type, attempts, lease_token,
+  (select p.payload from webhook_payloads p where p.delivery_id = webhook_deliveries.id) as payload,
   (select s.target_url from webhook_subscriptions s where s.id = webhook_deliveries.subscription_id) as target_url,
   (select s.secret from webhook_subscriptions s where s.id = webhook_deliveries.subscription_id) as secret`;
 

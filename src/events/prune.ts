@@ -11,7 +11,7 @@
 // bookkeeping it is meant to keep small).
 import type { Database } from '#db/database.ts';
 
-/** Deletes settled deliveries last changed before `cutoff` (stored time) and their attempts; returns how many. */
+/** Deletes settled deliveries last changed before `cutoff` (stored time), their attempts and bodies; returns how many. */
 export async function pruneSettledDeliveries(database: Database, cutoff: string, batch = 1000): Promise<number> {
   const { db } = database;
   let after = 0;
@@ -29,8 +29,19 @@ export async function pruneSettledDeliveries(database: Database, cutoff: string,
     if (settled.length > 0) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', settled).execute();
-        // Checked again in the statement: a delivery is only ever settled once, but this keeps a
-        // pending one (were it ever reopened) out of the delete whatever happened since the read.
+        // Checked again in the statements: a delivery is only ever settled once, but this keeps a
+        // pending one (were it ever reopened) and the body it sends out of the delete whatever
+        // happened since the read.
+        await trx
+          .deleteFrom('webhook_payloads')
+          .where('delivery_id', 'in', (eb) =>
+            eb
+              .selectFrom('webhook_deliveries')
+              .select('id')
+              .where('id', 'in', settled)
+              .where('status', '!=', 'pending'),
+          )
+          .execute();
         await trx
           .deleteFrom('webhook_deliveries')
           .where('id', 'in', settled)

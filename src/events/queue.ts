@@ -1,5 +1,5 @@
-// Queues an event's webhook deliveries: one per active subscription that receives it, each
-// holding the body every attempt will send.
+// Queues an event's webhook deliveries: one per active subscription that receives it, each with
+// the body every attempt will send (in webhook_payloads, beside the delivery's narrow row).
 import type { Executor } from '#db/dialect.ts';
 import type { Event } from '#db/tables.ts';
 import { now } from '#platform/time.ts';
@@ -40,7 +40,6 @@ export async function queueDeliveries(db: Executor, event: Event, options: Queue
         event_row_id: event.id,
         event_id: event.event_id,
         event_type: event.event_type,
-        payload,
         status: 'pending' as const,
         attempts: 0,
         next_attempt_at: t,
@@ -56,6 +55,10 @@ export async function queueDeliveries(db: Executor, event: Event, options: Queue
       })),
     )
     .returning('id')
+    .execute();
+  await db
+    .insertInto('webhook_payloads')
+    .values(rows.map((r) => ({ delivery_id: r.id, payload })))
     .execute();
   deliveriesQueuedIn(db, t);
   return rows.map((r) => r.id);

@@ -27,8 +27,6 @@ export interface WebhookDeliveryTable {
   event_row_id: number;
   event_id: string;
   event_type: string;
-  /** The exact JSON body, built when the delivery was queued; every attempt sends these bytes. */
-  payload: string;
   status: DeliveryStatus;
   attempts: number;
   next_attempt_at: string | null;
@@ -42,6 +40,13 @@ export interface WebhookDeliveryTable {
   redelivery_of: number | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A delivery's body, in a table of its own so the delivery's row stays narrow (migration 043). */
+export interface WebhookPayloadTable {
+  delivery_id: number;
+  /** The exact JSON body, built when the delivery was queued; every attempt sends these bytes. */
+  payload: string;
 }
 
 export interface WebhookAttemptTable {
@@ -103,6 +108,7 @@ export interface ExportFileLinkTable {
 export interface IntegrationsTables {
   webhook_subscriptions: WebhookSubscriptionTable;
   webhook_deliveries: WebhookDeliveryTable;
+  webhook_payloads: WebhookPayloadTable;
   webhook_attempts: WebhookAttemptTable;
   export_files: ExportFileTable;
   export_file_links: ExportFileLinkTable;

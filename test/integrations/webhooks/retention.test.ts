@@ -1,5 +1,5 @@
 // Settled deliveries are kept GROUNDWORK_DELIVERY_RETENTION_DAYS (30 by default), then the idle
-// webhook worker prunes them with their attempts (src/events/prune.ts), at most once an hour;
+// webhook worker prunes them with their attempts and bodies (src/events/prune.ts), at most once an hour;
 // pending deliveries stay however old, and the delivery log says how far back it reaches.
 //
 // A job created and won with an `all` subscription gives two deliveries (job_created is a
@@ -23,7 +23,7 @@ const { receiver, worker } = perTest(() => t);
 const DAY = 24 * HOUR;
 
 describe('delivery retention', () => {
-  it('prunes settled deliveries past 30 days with their attempts; keeps newer ones and old pending ones', async () => {
+  it('prunes settled deliveries past 30 days with their attempts and bodies; keeps newer ones and old pending ones', async () => {
     const r = await receiver();
     const w = await t.workspace();
     await subscribe(w, { target_url: r.url, event_type: 'all' });
@@ -74,6 +74,13 @@ describe('delivery retention', () => {
       .orderBy('delivery_id', 'desc')
       .execute();
     expect(attempts.map((a) => a.delivery_id)).toEqual([won, changed]);
+    const bodies = await db
+      .selectFrom('webhook_payloads')
+      .select('delivery_id')
+      .where('delivery_id', 'in', [won, changed, created])
+      .orderBy('delivery_id', 'desc')
+      .execute();
+    expect(bodies.map((b) => b.delivery_id)).toEqual([won, changed]);
     expect((await w.api.get(`/v1/webhooks/deliveries/${created}`)).status).toBe(404);
   });
 });

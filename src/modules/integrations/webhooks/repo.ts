@@ -87,3 +87,13 @@ export function attemptsOf(db: Executor, deliveryId: number) {
     .orderBy('number')
     .execute();
 }
+
+/** The body every attempt of a delivery sends (JSON text). */
+export async function payloadOf(db: Executor, deliveryId: number): Promise<string> {
+  const row = await db
+    .selectFrom('webhook_payloads')
+    .select('payload')
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirstOrThrow();
+  return row.payload;
+}

@@ -8,7 +8,7 @@ import { badRequest, notFound } from '#platform/errors.ts';
 import { listEnvelope, pageOf } from '#platform/pagination.ts';
 import { IdParam, ListOf, One } from '#platform/schemas.ts';
 import { zWire } from '#platform/time.ts';
-import { attemptsOf, findDeliveryRow, listDeliveryRows, listSubscriptionRows } from './repo.ts';
+import { attemptsOf, findDeliveryRow, listDeliveryRows, listSubscriptionRows, payloadOf } from './repo.ts';
 import {
   DeliveryDetailSchema,
   DeliverySchema,
@@ -146,7 +146,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
   const readDelivery = async (firmId: number, user: Parameters<typeof findDeliveryRow>[2], id: number) => {
     const row = await findDeliveryRow(env.database.db, firmId, user, id);
     if (!row) throw notFound('Webhook delivery not found');
-    const attempts = await attemptsOf(env.database.db, id);
+    const [attempts, payload] = await Promise.all([attemptsOf(env.database.db, id), payloadOf(env.database.db, id)]);
     return {
       ...deliveryObject(row),
       attempt_log: attempts.map((a) => ({
@@ -158,7 +158,7 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
         response_status: a.response_status,
         error: a.error,
       })),
-      payload: JSON.parse(row.payload) as unknown,
+      payload: JSON.parse(payload) as unknown,
     };
   };
 
