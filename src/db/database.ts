@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { isPostgresUrl } from '#src/config.ts';
 import { batchReadsOn } from './batched-read.ts';
 import { readDirectlyOn } from './direct-read.ts';
+import { transactDirectly, type DirectStatements } from './direct-transaction.ts';
 import { dialectFor, type Dialect } from './dialect.ts';
 import type { DB } from './tables.ts';
 import { checkpointOnThread } from './sqlite-checkpoints.ts';
@@ -29,6 +30,11 @@ export interface Database {
   dialect: Dialect;
   /** PostgreSQL schema the connections use, when not the default. */
   schema?: string;
+  /**
+   * SQLite only: runs `work` as one transaction on the connection directly, in one call rather than
+   * a chain of promises per statement (db/direct-transaction.ts). The webhook worker's writes.
+   */
+  transact?: <T>(work: (statements: DirectStatements) => T) => Promise<T>;
   close(): Promise<void>;
 }
 
@@ -104,5 +110,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     await checkpoints?.stop();
     await db.destroy();
   };
-  return { db, unprepared: db, dialect: dialectFor('sqlite'), close };
+  const transact = <T>(work: (statements: DirectStatements) => T) => transactDirectly(db, statements.transactNow, work);
+  return { db, unprepared: db, dialect: dialectFor('sqlite'), transact, close };
 }

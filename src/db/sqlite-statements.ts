@@ -6,8 +6,10 @@
 // A statement still being iterated (a stream) is never handed out twice.
 //
 // `readNow` runs a read outside Kysely, whose mutex and chain of promises cost a cached job read a
-// third as much again as SQLite's own work (db/direct-read.ts).
+// third as much again as SQLite's own work (db/direct-read.ts); `transactNow` a whole transaction
+// (db/direct-transaction.ts).
 import type SQLite from 'better-sqlite3';
+import type { DirectStatements, TransactNow } from './direct-transaction.ts';
 
 type Row = Record<string, unknown>;
 
@@ -85,8 +87,28 @@ export function keptStatements(sqlite: SQLite.Database, max = 1000) {
     cache.set(sql, stmt);
     return stmt;
   };
+  const direct: DirectStatements = {
+    all: (sql, parameters) => {
+      const stmt = prepare(sql);
+      if (stmt.reader) return stmt.all(parameters);
+      stmt.run(parameters);
+      return [];
+    },
+    run: (sql, parameters) => void prepare(sql).run(parameters),
+    iterate: (sql, parameters) => prepare(sql).iterate(parameters),
+  };
+  // Made once: better-sqlite3 wraps the function in BEGIN and COMMIT, or ROLLBACK when it throws.
+  const transaction = sqlite.transaction((work: (statements: DirectStatements) => unknown) => work(direct));
+  /** Free: no transaction open (Kysely's mutex holds one across awaits) and no stream iterating. */
+  const free = () => !sqlite.inTransaction && streams.open === 0;
+  const transactNow: TransactNow = (work) => (free() ? { value: transaction(work) as ReturnType<typeof work> } : null);
   return {
     prepare,
+    /**
+     * Runs `work` as one transaction now, or returns null when the connection is not free for it,
+     * as for readNow.
+     */
+    transactNow,
     /**
      * The rows of a read, run now, or null when the connection is not free for it: inside an open
      * transaction (which Kysely's mutex holds across awaits: a read must not see its uncommitted
@@ -94,7 +116,7 @@ export function keptStatements(sqlite: SQLite.Database, max = 1000) {
      * writes: that runs only through Kysely.
      */
     readNow(sql: string, parameters: readonly unknown[]): Row[] | null {
-      if (sqlite.inTransaction || streams.open > 0) return null;
+      if (!free()) return null;
       const stmt = prepare(sql);
       return stmt.reader && stmt.readsOnly ? stmt.all(parameters as unknown[]) : null;
     },

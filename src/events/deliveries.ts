@@ -2,12 +2,13 @@
 // (locked_until, lease_token); a worker that dies simply lets its leases run out and another sweep
 // takes them over, so a delivery is never lost and is marked succeeded only on a 2xx it received.
 import { randomUUID } from 'node:crypto';
-import { sql, type CompiledQuery } from 'kysely';
 import type { Database } from '#db/database.ts';
-import type { Engine, Executor } from '#db/dialect.ts';
+import type { Engine } from '#db/dialect.ts';
+import type { DirectStatements } from '#db/direct-transaction.ts';
 import { now, storedAt } from '#platform/time.ts';
 import {
   attemptRowsText,
+  DUE_TEXT,
   leaseText,
   paddedCount,
   recordAndClaimText,
@@ -94,62 +95,45 @@ export async function recordAndClaim(
     const { rows } = await runText<ClaimedDelivery>(database.db, statement, values);
     return inIdOrder(rows);
   }
-  return database.db.transaction().execute(async (trx) => {
-    await recordOnSqlite(trx, outcomes);
-    return claimOnSqlite(trx, claim, lease);
+  // One call on SQLite's connection (db/direct-transaction.ts), not a chain of promises per statement.
+  return sqliteTransaction(database)((statements) => {
+    recordOnSqlite(statements, outcomes);
+    return claimOnSqlite(statements, claim, lease);
   });
 }
 
-/**
- * SQLite's due deliveries in due order, read one at a time (claimOnSqlite stops once it has taken
- * its fill), compiled once: Kysely streams only a query it built. Values: the due time, twice.
- */
+/** SQLite's transaction run on its connection directly (database.ts gives every SQLite database one). */
+function sqliteTransaction(database: Database): NonNullable<Database['transact']> {
+  if (!database.transact) throw new Error('the delivery queue on SQLite needs Database.transact');
+  return database.transact;
+}
+
 interface DueRow {
   id: number;
   subscription_id: number;
 }
-let dueQuery: CompiledQuery<DueRow> | null = null;
-
-function dueDeliveries(trx: Executor, due: string) {
-  dueQuery ??= trx
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'subscription_id'])
-    // A literal, so both engines match the partial due index.
-    .where(sql<boolean>`status = 'pending'`)
-    .where('next_attempt_at', '<=', due)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', due)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .compile();
-  return trx.getExecutor().stream<DueRow>({ ...dueQuery, parameters: [due, due] }, 1);
-}
 
 /**
- * SQLite's claim: the due deliveries read in order until `limit` are chosen within the share (or
- * four times that many are read: a subscription at its share may hold the rest back), then leased
- * and returned.
+ * SQLite's claim: the due deliveries read in due order, one at a time, until `limit` are chosen
+ * within the share (or four times that many are read: a subscription at its share may hold the
+ * rest back), then leased and returned.
  */
-async function claimOnSqlite(trx: Executor, claim: ClaimRequest, lease: Lease): Promise<ClaimedDelivery[]> {
+function claimOnSqlite(statements: DirectStatements, claim: ClaimRequest, lease: Lease): ClaimedDelivery[] {
   const taken = new Map(claim.busy);
   const chosen: number[] = [];
   let read = 0;
-  for await (const { rows } of dueDeliveries(trx, lease.due)) {
-    for (const row of rows) {
-      const n = taken.get(row.subscription_id) ?? 0;
-      if (n >= claim.perSubscription) continue;
+  for (const row of statements.iterate(DUE_TEXT, [lease.due, lease.due]) as IterableIterator<DueRow>) {
+    read++;
+    const n = taken.get(row.subscription_id) ?? 0;
+    if (n < claim.perSubscription) {
       taken.set(row.subscription_id, n + 1);
       chosen.push(row.id);
     }
-    read += rows.length;
     if (chosen.length >= claim.limit || read >= claim.limit * 4) break;
   }
   if (chosen.length === 0) return [];
-  const { rows } = await runText<ClaimedDelivery>(trx, leaseText('sqlite', chosen.length), [
-    lease.until,
-    lease.token,
-    ...chosen,
-  ]);
-  return inIdOrder(rows);
+  const rows = statements.all(leaseText('sqlite', chosen.length), [lease.until, lease.token, ...chosen]);
+  return inIdOrder(rows as unknown as ClaimedDelivery[]);
 }
 
 const inIdOrder = (rows: ClaimedDelivery[]) =>
@@ -182,7 +166,7 @@ async function recordAttempts(database: Database, outcomes: AttemptOutcome[]): P
     );
     return;
   }
-  await database.db.transaction().execute((trx) => recordOnSqlite(trx, outcomes));
+  await sqliteTransaction(database)((statements) => recordOnSqlite(statements, outcomes));
 }
 
 /** One outcome's values for its row of `v` (delivery-statements.ts, OUTCOME_ROW). */
@@ -225,13 +209,9 @@ const NO_OUTCOME: readonly unknown[] = Array.from({ length: 12 }, () => null);
  * SQLite, which has no data-modifying CTE: the update, then the attempt rows of what it updated,
  * in delivery order.
  */
-async function recordOnSqlite(trx: Executor, outcomes: AttemptOutcome[]): Promise<void> {
+function recordOnSqlite(statements: DirectStatements, outcomes: AttemptOutcome[]): void {
   if (outcomes.length === 0) return;
-  const { rows: updated } = await runText<{ id: number }>(
-    trx,
-    recordText('sqlite', outcomes.length),
-    recordingValues(outcomes, 'sqlite'),
-  );
+  const updated = statements.all(recordText('sqlite', outcomes.length), recordingValues(outcomes, 'sqlite'));
   if (updated.length === 0) return;
   const kept = new Set(updated.map((u) => Number(u.id)));
   const values: unknown[] = [];
@@ -248,5 +228,5 @@ async function recordOnSqlite(trx: Executor, outcomes: AttemptOutcome[]): Promis
       result.error,
     );
   }
-  await runText(trx, attemptRowsText('sqlite', kept.size), values);
+  statements.run(attemptRowsText('sqlite', kept.size), values);
 }

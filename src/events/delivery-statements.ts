@@ -115,6 +115,14 @@ export const recordingText = (engine: Engine, outcomes: number) =>
 // ---- claiming ------------------------------------------------------------------------------
 
 /**
+ * SQLite: the due deliveries in due order (read one at a time until the claim has its fill); values:
+ * the due time, twice. The status a literal, so the partial due index matches.
+ */
+export const DUE_TEXT = `select id, subscription_id from webhook_deliveries
+  where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
+  order by next_attempt_at, id`;
+
+/**
  * The claimed rows as RETURNING gives them: the body, and the subscription's address and secret, as
  * subqueries (SQLite's RETURNING cannot name an UPDATE … FROM table).
  */

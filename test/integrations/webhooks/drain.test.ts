@@ -2,9 +2,9 @@
 // and nothing is in flight"), which every webhook test and benchmark relies on: one call sends every
 // due delivery, also when a subscription has more due deliveries than it may have in flight at once
 // and those attempts finish while the next claim is still choosing.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#db/database.ts';
+import type { DirectStatements } from '#db/direct-transaction.ts';
 import { WebhookWorker } from '#events/delivery-worker.ts';
 import { ManualClock } from '#platform/clock.ts';
 import { startApp, type TestApp } from '#test/helpers/harness.ts';
@@ -24,48 +24,32 @@ afterEach(async () => {
 });
 
 /**
- * `db` with each statement the delivery queue runs shown to `see` (its SQL text) before it runs,
- * also in the transactions `db` opens, and every transaction run through `around`, which executes
- * it by calling `run`. The queue runs its statements as compiled queries (executeQuery, or streamed
- * through getExecutor()), which is what is watched; queries built and executed in place are not.
+ * `db` with each statement the delivery queue runs on it shown to `see` (its SQL text) before it
+ * runs: PostgreSQL's writes, each one statement run as a compiled query (executeQuery), which is
+ * what is watched; queries built and executed in place are not.
  */
-function observing(
-  db: Database['db'],
-  see: (sql: string) => void,
-  around: <T>(run: () => Promise<T>) => Promise<T> = (run) => run(),
-): Database['db'] {
-  const seen =
-    (target: object, run: (...args: any[]) => unknown) =>
-    (query: { sql: string }, ...rest: unknown[]) => {
-      see(query.sql);
-      return run.call(target, query, ...rest);
-    };
-  const boundOrValue = (target: object, value: unknown) => (typeof value === 'function' ? value.bind(target) : value);
-  const watchExecutor = (executor: object) =>
-    new Proxy(executor, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop, target);
-        return prop === 'executeQuery' || prop === 'stream' ? seen(target, value) : boundOrValue(target, value);
-      },
-    });
-  const watch = <D extends object>(target: D): D =>
-    new Proxy(target, {
-      get(inner, prop) {
-        const value = Reflect.get(inner, prop, inner) as (...args: any[]) => any;
-        if (prop === 'executeQuery') return seen(inner, value);
-        if (prop === 'getExecutor') return () => watchExecutor(value.call(inner));
-        if (prop === 'transaction') {
-          return () => {
-            const builder = value.call(inner);
-            return {
-              execute: <T>(fn: (trx: any) => Promise<T>) => around(() => builder.execute((trx: any) => fn(watch(trx)))),
-            };
-          };
-        }
-        return boundOrValue(inner, value);
-      },
-    });
-  return watch(db);
+function observing(db: Database['db'], see: (sql: string) => void): Database['db'] {
+  return new Proxy(db, {
+    get(inner, prop) {
+      const value = Reflect.get(inner, prop, inner) as (...args: any[]) => any;
+      if (prop === 'executeQuery') {
+        return (query: { sql: string }, ...rest: unknown[]) => {
+          see(query.sql);
+          return value.call(inner, query, ...rest);
+        };
+      }
+      return typeof value === 'function' ? value.bind(inner) : value;
+    },
+  });
+}
+
+/** SQLite's direct statements (Database.transact) with each one's SQL text shown to `see` before it runs. */
+function watched(statements: DirectStatements, see: (sql: string) => void): DirectStatements {
+  return {
+    all: (text, values) => (see(text), statements.all(text, values)),
+    run: (text, values) => (see(text), statements.run(text, values)),
+    iterate: (text, values) => (see(text), statements.iterate(text, values)),
+  };
 }
 
 /** One number from a count query. */
@@ -73,15 +57,17 @@ const countOf = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number |
   Number((await query.executeTakeFirstOrThrow()).n);
 
 /**
- * Stands in for a database under load: a write that claims (the transaction that reads the due
- * candidates) comes back only once every attempt in flight when it began has been answered, as
- * happens when the commit is slow; those outcomes then wait for the next write. Rows are
- * untouched; no timing is asserted. `answered` counts the receiver's requests for workspace `firmId`.
+ * Stands in for a database under load: on SQLite, a write that claims (the transaction that reads
+ * the due candidates) comes back only once every attempt in flight when it began has been
+ * answered, as happens when the commit is slow; those outcomes then wait for the next write. Rows
+ * are untouched; no timing is asserted. `answered` counts the receiver's requests for workspace
+ * `firmId`. PostgreSQL's write is one statement, and is left as it is.
  */
 function slowClaims(database: Database, firmId: number, answered: () => number): Database {
-  const als = new AsyncLocalStorage<{ claim: boolean }>();
+  const transact = database.transact;
+  if (!transact) return database;
   // The claim reads the due deliveries in due order.
-  const isClaim = (text: string) => /from "webhook_deliveries"[\s\S]*order by "next_attempt_at"/.test(text);
+  const isClaim = (text: string) => /from "?webhook_deliveries"?[\s\S]*order by "?next_attempt_at"?/.test(text);
   const leased = () =>
     countOf(
       database.db
@@ -99,47 +85,49 @@ function slowClaims(database: Database, firmId: number, answered: () => number):
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('d.firm_id', '=', firmId),
     );
-  const seeClaim = (text: string) => {
-    const store = als.getStore();
-    if (store && isClaim(text)) store.claim = true;
-  };
-  const slowDb = observing(database.db, seeClaim, async (run) => {
+  const slowTransact = async <T>(work: (statements: DirectStatements) => T): Promise<T> => {
     // Leased and not yet answered: what the receiver has still to see.
     const unanswered = (await leased()) - (answered() - (await recorded()));
     const before = answered();
-    const store = { claim: false };
-    const result = await als.run(store, run);
-    if (store.claim && unanswered > 0) {
+    let claimed = false;
+    const result = await transact((statements) =>
+      work(
+        watched(statements, (text) => {
+          if (isClaim(text)) claimed = true;
+        }),
+      ),
+    );
+    if (claimed && unanswered > 0) {
       for (let i = 0; i < 500 && answered() < before + unanswered; i++)
         await new Promise((resolve) => setTimeout(resolve, 10));
       // Lets the answered attempts reach the worker before this write returns.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return result;
-  });
-  return { ...database, db: slowDb };
+  };
+  return { ...database, transact: slowTransact };
 }
 
 /**
- * Counts the worker's writes to the delivery queue: transactions on SQLite, statements on
- * PostgreSQL (where a write is one statement). Reads are not counted.
+ * Counts the worker's writes to the delivery queue: transactions on SQLite (Database.transact),
+ * statements on PostgreSQL (where a write is one statement). Reads are not counted.
  */
 function countedWrites(database: Database): { database: Database; writes: () => number } {
   let statements = 0;
   const see = (text: string) => {
     if (/update webhook_deliveries/.test(text)) statements++;
   };
-  if (database.dialect.engine === 'postgres') {
-    return { database: { ...database, db: observing(database.db, see) }, writes: () => statements };
-  }
+  const transact = database.transact;
+  if (!transact) return { database: { ...database, db: observing(database.db, see) }, writes: () => statements };
   let transactions = 0;
-  const db = observing(database.db, see, async (run) => {
-    const before = statements;
-    const result = await run();
-    if (statements > before) transactions++;
-    return result;
-  });
-  return { database: { ...database, db }, writes: () => transactions };
+  const counted = <T>(work: (s: DirectStatements) => T): Promise<T> =>
+    transact((s) => {
+      const before = statements;
+      const result = work(watched(s, see));
+      if (statements > before) transactions++;
+      return result;
+    });
+  return { database: { ...database, transact: counted }, writes: () => transactions };
 }
 
 /** A receiver and a workspace subscribed to it, with `jobs` jobs created: one due delivery each. */
