@@ -31,6 +31,11 @@ export interface Database {
   /** PostgreSQL schema the connections use, when not the default. */
   schema?: string;
   /**
+   * PostgreSQL only: the webhook queue's statements (events/deliveries.ts), on connections of their
+   * own whose plans never scan a table (QUEUE_PLANS below). On SQLite the queue uses `transact`.
+   */
+  queue?: Kysely<DB>;
+  /**
    * SQLite only: runs `work` as one transaction on the connection directly, in one call rather than
    * a chain of promises per statement (db/direct-transaction.ts). The webhook worker's writes.
    */
@@ -47,6 +52,18 @@ export interface OpenOptions {
 }
 
 /**
+ * The webhook queue's connections (Database.queue) plan with table scans and bitmap scans priced out.
+ * Its statements are named, so each connection plans them once and keeps the plan; a plan made while
+ * the queue was small scanned the whole table (a few dozen pages) or read every due delivery and
+ * sorted them, and kept doing so after a burst had queued thousands more, until autovacuum's analyze
+ * came round: the worker fell from about 4,000 deliveries a second to 1,300 (docs/performance.md, "The
+ * delivery's body out of its row"). With these off every plan walks the indexes, which is the right
+ * plan for the queue at any size. Planned with their values every time instead (unnamed), the
+ * writes cost a third of the throughput.
+ */
+const QUEUE_PLANS = ['-c enable_seqscan=off', '-c enable_bitmapscan=off'];
+
+/**
  * The settings each PostgreSQL connection starts with, as `-c` options. The operator's PGOPTIONS
  * (libpq's variable) come after ours, so any of them can be set back: a later `-c` wins.
  *
@@ -59,10 +76,11 @@ export interface OpenOptions {
  *   a count of 333,000 index entries (a long list's pagination.total) took twice as long
  *   (docs/performance.md, "Owner reports").
  */
-function connectionOptions(schema: string | undefined): string {
+function connectionOptions(schema: string | undefined, extra: string[] = []): string {
   return [
     '-c jit=off',
     '-c max_parallel_workers_per_gather=0',
+    ...extra,
     ...(schema ? [`-c search_path=${schema}`] : []),
     ...(process.env.PGOPTIONS ? [process.env.PGOPTIONS] : []),
   ].join(' ');
@@ -85,7 +103,21 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     const unprepared = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: poolWithUnnamedStatements(pool) as unknown as pg.Pool }),
     });
-    return { db, unprepared, dialect: dialectFor('postgres'), schema: options.schema, close: () => db.destroy() };
+    const queuePool = new pg.Pool({
+      connectionString: url,
+      max: 2,
+      options: connectionOptions(options.schema, QUEUE_PLANS),
+    });
+    const queue = new Kysely<DB>({
+      dialect: new PostgresDialect({
+        pool: poolWithNamedStatements(queuePool, options.maxNamedStatements) as unknown as pg.Pool,
+      }),
+    });
+    const close = async () => {
+      await queue.destroy();
+      await db.destroy();
+    };
+    return { db, unprepared, queue, dialect: dialectFor('postgres'), schema: options.schema, close };
   }
   if (url !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(url)), { recursive: true });
   const sqlite = new SQLite(url);

@@ -92,7 +92,7 @@ export async function recordAndClaim(
     for (let i = busy.size; i < busyRows; i++) values.push(null, null);
     values.push(lease.due, lease.due, limit * 4, perSubscription, limit, lease.until, lease.token);
     const statement = recordAndClaimText('postgres', paddedCount(outcomes.length), busyRows);
-    const { rows } = await runText<ClaimedDelivery>(database.db, statement, values);
+    const { rows } = await runText<ClaimedDelivery>(queueOf(database), statement, values);
     return inIdOrder(rows);
   }
   // One call on SQLite's connection (db/direct-transaction.ts), not a chain of promises per statement.
@@ -101,6 +101,9 @@ export async function recordAndClaim(
     return claimOnSqlite(statements, claim, lease);
   });
 }
+
+/** PostgreSQL's connections for the queue's statements (database.ts, QUEUE_PLANS). */
+const queueOf = (database: Database) => database.queue ?? database.db;
 
 /** SQLite's transaction run on its connection directly (database.ts gives every SQLite database one). */
 function sqliteTransaction(database: Database): NonNullable<Database['transact']> {
@@ -160,7 +163,7 @@ async function recordAttempts(database: Database, outcomes: AttemptOutcome[]): P
   if (outcomes.length === 0) return;
   if (database.dialect.engine === 'postgres') {
     await runText(
-      database.db,
+      queueOf(database),
       recordingText('postgres', paddedCount(outcomes.length)),
       recordingValues(outcomes, 'postgres'),
     );

@@ -25,8 +25,8 @@ afterEach(async () => {
 
 /**
  * `db` with each statement the delivery queue runs on it shown to `see` (its SQL text) before it
- * runs: PostgreSQL's writes, each one statement run as a compiled query (executeQuery), which is
- * what is watched; queries built and executed in place are not.
+ * runs: PostgreSQL's writes (on Database.queue), each one statement run as a compiled query
+ * (executeQuery), which is what is watched; queries built and executed in place are not.
  */
 function observing(db: Database['db'], see: (sql: string) => void): Database['db'] {
   return new Proxy(db, {
@@ -118,7 +118,7 @@ function countedWrites(database: Database): { database: Database; writes: () => 
     if (/update webhook_deliveries/.test(text)) statements++;
   };
   const transact = database.transact;
-  if (!transact) return { database: { ...database, db: observing(database.db, see) }, writes: () => statements };
+  if (!transact) return { database: { ...database, queue: observing(database.queue!, see) }, writes: () => statements };
   let transactions = 0;
   const counted = <T>(work: (s: DirectStatements) => T): Promise<T> =>
     transact((s) => {
