@@ -88,12 +88,12 @@ export function attemptsOf(db: Executor, deliveryId: number) {
     .execute();
 }
 
-/** The body every attempt of a delivery sends (JSON text). */
-export async function payloadOf(db: Executor, deliveryId: number): Promise<string> {
+/** The body every attempt of a delivery sends (JSON text); undefined once the delivery is pruned. */
+export async function payloadOf(db: Executor, deliveryId: number): Promise<string | undefined> {
   const row = await db
     .selectFrom('webhook_payloads')
     .select('payload')
     .where('delivery_id', '=', deliveryId)
-    .executeTakeFirstOrThrow();
-  return row.payload;
+    .executeTakeFirst();
+  return row?.payload;
 }

@@ -147,6 +147,8 @@ export function webhookRoutes(app: ApiApp, env: Env): void {
     const row = await findDeliveryRow(env.database.db, firmId, user, id);
     if (!row) throw notFound('Webhook delivery not found');
     const [attempts, payload] = await Promise.all([attemptsOf(env.database.db, id), payloadOf(env.database.db, id)]);
+    // Pruned (past the retention) since the row was read.
+    if (payload === undefined) throw notFound('Webhook delivery not found');
     return {
       ...deliveryObject(row),
       attempt_log: attempts.map((a) => ({
