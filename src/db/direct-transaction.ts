@@ -1,7 +1,7 @@
 // A transaction run on SQLite's one connection directly, all at once, instead of statement by
 // statement through Kysely. Kysely reaches the connection through a mutex and a chain of promises
 // for the BEGIN, every statement, every row of a stream and the COMMIT; the webhook worker's write
-// (a batch's outcomes and the next claim: five statements, a read of up to 64 rows) paid that
+// (a batch's outcomes and the next claim: four statements, one a read of up to 64 rows) paid that
 // chain on the event loop that also sends the deliveries (docs/performance.md, "The delivery's
 // body out of its row, and its write in one call").
 //

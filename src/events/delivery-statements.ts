@@ -115,12 +115,14 @@ export const recordingText = (engine: Engine, outcomes: number) =>
 // ---- claiming ------------------------------------------------------------------------------
 
 /**
- * SQLite: the due deliveries in due order (read one at a time until the claim has its fill); values:
- * the due time, twice. The status a literal, so the partial due index matches.
+ * The due deliveries in due order, from webhook_deliveries; values: the due time, twice. The status
+ * a literal, so the partial due index matches. Both engines' claims read them so.
  */
-export const DUE_TEXT = `select id, subscription_id from webhook_deliveries
-  where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
+const DUE = `where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
   order by next_attempt_at, id`;
+
+/** SQLite: the due deliveries, read one at a time until the claim has its fill. */
+export const DUE_TEXT = `select id, subscription_id from webhook_deliveries ${DUE}`;
 
 /**
  * The claimed rows as RETURNING gives them: the body, and the subscription's address and secret, as
@@ -164,9 +166,7 @@ const claimTail = (busy: number) => {
       : `values ${list(busy, '(cast(? as integer), cast(? as integer))')}`;
   return `busy (subscription_id, n) as (${inFlight}),
     candidates as (
-      select id, subscription_id, next_attempt_at from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= ? and (locked_until is null or locked_until <= ?)
-      order by next_attempt_at, id
+      select id, subscription_id, next_attempt_at from webhook_deliveries ${DUE}
       limit (select cast(? as integer))
       for update skip locked
     ),

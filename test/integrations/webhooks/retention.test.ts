@@ -67,20 +67,18 @@ describe('delivery retention', () => {
     tw.clock.advance(HOUR + 1);
     expect(await tw.worker.sweep()).toBe(0);
     expect((await deliveriesOf(w)).map((d) => d.id)).toEqual([won, changed]);
-    const attempts = await db
-      .selectFrom('webhook_attempts')
-      .select('delivery_id')
-      .where('delivery_id', 'in', [won, changed, created])
-      .orderBy('delivery_id', 'desc')
-      .execute();
-    expect(attempts.map((a) => a.delivery_id)).toEqual([won, changed]);
-    const bodies = await db
-      .selectFrom('webhook_payloads')
-      .select('delivery_id')
-      .where('delivery_id', 'in', [won, changed, created])
-      .orderBy('delivery_id', 'desc')
-      .execute();
-    expect(bodies.map((b) => b.delivery_id)).toEqual([won, changed]);
+    // What is left of the three deliveries' attempts and bodies.
+    const left = async (table: 'webhook_attempts' | 'webhook_payloads') =>
+      (
+        await db
+          .selectFrom(table)
+          .select('delivery_id')
+          .where('delivery_id', 'in', [won, changed, created])
+          .orderBy('delivery_id', 'desc')
+          .execute()
+      ).map((r) => r.delivery_id);
+    expect(await left('webhook_attempts')).toEqual([won, changed]);
+    expect(await left('webhook_payloads')).toEqual([won, changed]);
     expect((await w.api.get(`/v1/webhooks/deliveries/${created}`)).status).toBe(404);
   });
 });
