@@ -6,10 +6,12 @@
 // A statement still being iterated (a stream) is never handed out twice.
 //
 // `readNow` runs a read outside Kysely, whose mutex and chain of promises cost a cached job read a
-// third as much again as SQLite's own work (db/direct-read.ts); `transactNow` a whole transaction
+// third as much again as SQLite's own work (db/direct-read.ts), and shares one read transaction
+// with the turn's other direct reads (db/turn-reads.ts); `transactNow` a whole transaction
 // (db/direct-transaction.ts).
 import type SQLite from 'better-sqlite3';
 import type { DirectStatements, TransactNow } from './direct-transaction.ts';
+import { noteWrite, TurnReads } from './turn-reads.ts';
 
 type Row = Record<string, unknown>;
 
@@ -41,10 +43,12 @@ class KeptStatement {
   readonly #stmt: SQLite.Statement;
   readonly #toRow: ((values: unknown[]) => Row) | null;
   readonly #streams: Streams;
+  readonly #turn: TurnReads;
 
-  constructor(stmt: SQLite.Statement, streams: Streams) {
+  constructor(stmt: SQLite.Statement, streams: Streams, turn: TurnReads) {
     this.#stmt = stmt;
     this.#streams = streams;
+    this.#turn = turn;
     this.reader = stmt.reader;
     this.readsOnly = stmt.readonly;
     this.#toRow = stmt.reader ? rowMaker(stmt.columns().map((c) => c.name)) : null;
@@ -55,7 +59,15 @@ class KeptStatement {
     return this.#stmt.busy;
   }
 
+  // Kysely's statements and a direct transaction's: the turn's shared read, if open, ends first.
   all(parameters: unknown[]): Row[] {
+    this.#turn.end();
+    if (!this.readsOnly) noteWrite();
+    return this.read(parameters);
+  }
+
+  /** The rows, on the connection as it is: readNow's reads, inside the turn's shared read. */
+  read(parameters: unknown[]): Row[] {
     const rows = this.#stmt.all(parameters) as unknown[][];
     const out = new Array<Row>(rows.length);
     for (let i = 0; i < rows.length; i++) out[i] = this.#toRow!(rows[i]);
@@ -63,10 +75,13 @@ class KeptStatement {
   }
 
   run(parameters: unknown[]) {
+    this.#turn.end();
+    noteWrite();
     return this.#stmt.run(parameters);
   }
 
   *iterate(parameters: unknown[]): IterableIterator<Row> {
+    this.#turn.end();
     this.#streams.open++;
     try {
       for (const values of this.#stmt.iterate(parameters) as IterableIterator<unknown[]>) yield this.#toRow!(values);
@@ -79,10 +94,11 @@ class KeptStatement {
 export function keptStatements(sqlite: SQLite.Database, max = 1000) {
   const cache = new Map<string, KeptStatement>();
   const streams: Streams = { open: 0 };
+  const turn = new TurnReads(sqlite);
   const prepare = (sql: string) => {
     let stmt = cache.get(sql);
     if (stmt && !stmt.busy) return stmt;
-    stmt = new KeptStatement(sqlite.prepare(sql), streams);
+    stmt = new KeptStatement(sqlite.prepare(sql), streams, turn);
     if (cache.size >= max) cache.delete(cache.keys().next().value!);
     cache.set(sql, stmt);
     return stmt;
@@ -99,9 +115,17 @@ export function keptStatements(sqlite: SQLite.Database, max = 1000) {
   };
   // Made once: better-sqlite3 wraps the function in BEGIN and COMMIT, or ROLLBACK when it throws.
   const transaction = sqlite.transaction((work: (statements: DirectStatements) => unknown) => work(direct));
-  /** Free: no transaction open (Kysely's mutex holds one across awaits) and no stream iterating. */
-  const free = () => !sqlite.inTransaction && streams.open === 0;
-  const transactNow: TransactNow = (work) => (free() ? { value: transaction(work) as ReturnType<typeof work> } : null);
+  /**
+   * Free: no transaction open but the turn's shared read (Kysely's mutex holds one across awaits)
+   * and no stream iterating.
+   */
+  const free = () => (turn.open || !sqlite.inTransaction) && streams.open === 0;
+  const transactNow: TransactNow = (work) => {
+    if (!free()) return null;
+    turn.end();
+    noteWrite();
+    return { value: transaction(work) as ReturnType<typeof work> };
+  };
   return {
     prepare,
     /**
@@ -118,9 +142,12 @@ export function keptStatements(sqlite: SQLite.Database, max = 1000) {
     readNow(sql: string, parameters: readonly unknown[]): Row[] | null {
       if (!free()) return null;
       const stmt = prepare(sql);
-      return stmt.reader && stmt.readsOnly ? stmt.all(parameters as unknown[]) : null;
+      if (!stmt.reader || !stmt.readsOnly) return null;
+      turn.beforeRead();
+      return stmt.read(parameters as unknown[]);
     },
     close() {
+      turn.end();
       cache.clear();
       sqlite.close();
     },
