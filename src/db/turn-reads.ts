@@ -6,17 +6,20 @@
 // run inside one BEGIN … COMMIT, ended when the turn is (setImmediate) or before anything else
 // runs on the connection (docs/performance.md, "The reads of a turn in one read transaction").
 //
-// What a read sees stays what it saw: the snapshot is taken by the turn's first read in the
-// transaction and is ended before this connection writes, begins a transaction or opens a stream,
-// and before a read that follows a write made through another connection of this process. A
-// commit by another process is seen from the next turn on, as if the read had come a moment
-// earlier; no turn is long.
+// What a read can see is unchanged for this process: the snapshot, taken by the first read inside
+// the transaction, is let go before this connection writes, begins a transaction or opens a
+// stream, and before a read that follows a write made through another connection of this process.
+// A commit by another process is seen from the next turn on, as if the read had come when the
+// turn's shared read began.
 import type SQLite from 'better-sqlite3';
 
 /** Statements that may have written, through any connection of this process. */
 let writesInProcess = 0;
 
-/** Counts a statement that may write (db/sqlite-statements.ts): a shared read begun before it ends. */
+/**
+ * Counts a statement that may write (db/sqlite-statements.ts): another connection's shared read
+ * begun before it ends at that connection's next read, which then sees what it wrote.
+ */
 export function noteWrite(): void {
   writesInProcess++;
 }
