@@ -73,7 +73,10 @@ export default defineConfig({
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: [...excluded, ...OWN_PROCESS] } },
       // A file that sends thousands of large requests through one app starts in a process of its
       // own: after other files in a shared worker it once took minutes, not its usual 20–50 s
-      // (twice in six full runs, never alone; the cause is not yet known, see its slow-request log).
+      // (twice in six full runs, never alone). Most likely garbage collection: a shared worker's
+      // heap fills with the earlier files' garbage to a gigabyte or more before V8 collects it, and
+      // a file allocating large strings then pays for full collections over all of it
+      // (docs/performance.md, "Why a file is slower in a shared worker").
       { extends: true, test: { name: 'own-process', include: OWN_PROCESS, exclude: excluded, isolate: true } },
     ],
   },
