@@ -1,5 +1,6 @@
 // Input the databases cannot store as sent: refused or cut up front on both engines, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noise } from '#test/helpers/fuzz.ts';
 import { startApp, type TestApp, type Workspace } from '#test/helpers/harness.ts';
 
 let t: TestApp;
@@ -94,17 +95,6 @@ describe('oversized values', () => {
     expect(res.body.data.address).toHaveLength(500);
     expect(res.body.data.location_id).toBeTypeOf('number');
   });
-
-  /** Text that does not compress (PostgreSQL would squeeze a repeated letter under its index limit). */
-  function noise(n: number, seed = 7): string {
-    let x = seed;
-    let out = '';
-    for (let i = 0; i < n; i++) {
-      x = (x * 1103515245 + 12345) % 2147483648;
-      out += String.fromCharCode(97 + ((x >> 16) % 26));
-    }
-    return out;
-  }
 
   it("a job's company is cut to the customer-name limit (200), and so is the customer it creates", async () => {
     const company = noise(3000);
